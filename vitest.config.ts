@@ -1,0 +1,32 @@
+import { defineConfig } from "vitest/config";
+import path from "node:path";
+
+// Two projects: `unit` is pure and fast (lib/domain, contracts, components' pure helpers);
+// `repo` talks to a real database (SQLite file, and PostgreSQL when REPARO_TEST_PG_URL is set).
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(__dirname) } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["lib/**/*.test.ts", "components/**/*.test.ts"],
+          exclude: ["**/*.repo.test.ts", "node_modules/**"],
+          environment: "node",
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "repo",
+          include: ["lib/**/*.repo.test.ts", "prisma/**/*.repo.test.ts", "scripts/**/*.repo.test.ts"],
+          environment: "node",
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
