@@ -1,0 +1,257 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import {
+  computeUnitStates, stateRank, unitState, UNIT_STATE_PRECEDENCE, worseState, worstState,
+  type Attempt, type LedgerEntry, type UnitFacts, type UnitState,
+} from "./unit-state";
+
+const HOUR = 3_600_000;
+const T0 = Date.UTC(2026, 7, 18, 2, 0); // the night after 2026-08-17
+const NOW = T0 + 10 * HOUR;
+
+function publish(over: Partial<LedgerEntry> = {}): LedgerEntry {
+  return { runId: "run-1", runKind: "scheduled", publishedAt: T0, inputVersion: "raw@2026-08-18", codeVersion: "c1", rowCount: 200, ...over };
+}
+function attempt(over: Partial<Attempt> = {}): Attempt {
+  return { runId: "run-1", tryNumber: 1, status: "succeeded", rowsWritten: 200, error: null, startedAt: T0 - HOUR, endedAt: T0, ...over };
+}
+function facts(over: Partial<UnitFacts> = {}): UnitFacts {
+  return { ledger: [publish()], attempts: [attempt()], sourceCount: 200, tolerance: 0.05, writeMode: "replace", ...over };
+}
+
+describe("unitState — seed 000 (partial failure)", () => {
+  it("seed 000: presence is not completeness — a unit in the ledger with 0 rows is empty", () => {
+    const r = unitState(facts({ ledger: [publish({ rowCount: 0 })], attempts: [attempt({ rowsWritten: 0 })] }), NOW);
+    expect(r.state).toBe("empty");
+    expect(r.reasons[0]).toContain("presence is not completeness");
+  });
+
+  it("seed 000: an expected unit with no publish is missing, whatever the run status said", () => {
+    const r = unitState(facts({ ledger: [], attempts: [] }), NOW);
+    expect(r.state).toBe("missing");
+    expect(r.facts).toMatchObject({ publishCount: 0, ageMs: null, lastRunId: null });
+  });
+
+  it("seed 000: a repair against a non-idempotent task converts a gap into a duplicate", () => {
+    // stg_orders (append) 2026-08-17: run-1 published, then repair run-2 appended again
+    const r = unitState(facts({
+      writeMode: "append", sourceCount: null,
+      ledger: [publish(), publish({ runId: "run-2", runKind: "repair", publishedAt: T0 + HOUR })],
+      attempts: [attempt(), attempt({ runId: "run-2", startedAt: T0 + HOUR / 2, endedAt: T0 + HOUR })],
+    }), NOW);
+    expect(r.state).toBe("duplicate");
+    expect(r.facts.publishCount).toBe(2);
+    expect(r.reasons[0]).toBe("published 2 times by an append task: each publish added its rows again");
+  });
+
+  it("seed 000: a replace task republished by a repair is one copy, shown as repaired", () => {
+    const r = unitState(facts({
+      ledger: [publish(), publish({ runId: "run-2", runKind: "repair", publishedAt: T0 + HOUR })],
+      attempts: [attempt(), attempt({ runId: "run-2", startedAt: T0 + HOUR / 2, endedAt: T0 + HOUR })],
+    }), NOW);
+    expect(r.state).toBe("repaired");
+    expect(r.facts).toMatchObject({ publishCount: 2, lastRunId: "run-2", ageMs: 9 * HOUR });
+  });
+
+  it("seed 000: failed units marked skipped to get a green run stay visible as skipped, with the reason", () => {
+    const r = unitState(facts({
+      ledger: [], attempts: [attempt({ status: "failed", rowsWritten: 0, error: "no source file" })],
+      marks: [{ kind: "skipped", reason: "optional enrichment source down", at: T0 + HOUR }],
+    }), NOW);
+    expect(r.state).toBe("skipped");
+    expect(r.reasons[0]).toBe("skipped on purpose: optional enrichment source down — the omission stays visible");
+    expect(r.reasons[1]).toContain("failed: no source file");
+  });
+
+  it("seed 000: a repair built against an as-of-now dimension is input_mismatch — said, not called wrong", () => {
+    const r = unitState(facts({
+      ledger: [publish({ runKind: "repair", runId: "rep-1", inputVersion: "dim@2026-08-26" })],
+      attempts: [attempt({ runId: "rep-1" })],
+      neighbourInputVersion: "dim@2026-08-18",
+    }), NOW);
+    expect(r.state).toBe("input_mismatch");
+    expect(r.reasons).toEqual([
+      "built from input version dim@2026-08-26, neighbours from dim@2026-08-18 — not always wrong, but visible",
+      "latest publish came from repair run rep-1",
+    ]);
+  });
+
+  it("seed 000: downstream mart built before the repair landed is stale once the upstream unit is republished", () => {
+    // stg_orders 2026-08-17 --identity--> fct_orders 2026-08-17
+    const r = unitState(facts({ upstream: [{ dataset: "stg_orders", unitKey: "2026-08-17", publishedAt: T0 + 2 * HOUR }] }), NOW);
+    expect(r.state).toBe("stale");
+    expect(r.reasons[0]).toBe("upstream stg_orders 2026-08-17 was republished after this unit was built");
+  });
+});
+
+describe("unitState — seed 001 (a task fails mid-DAG)", () => {
+  it("seed 001: an append retry after a partial write leaves one and a half copies — duplicate", () => {
+    // C (append): try 1 wrote 100 rows then failed; try 2 wrote all 200; the ledger records 200
+    const r = unitState(facts({
+      writeMode: "append",
+      attempts: [attempt({ status: "failed", rowsWritten: 100, endedAt: T0 - HOUR / 2 }), attempt({ tryNumber: 2, startedAt: T0 - HOUR / 2 })],
+    }), NOW);
+    expect(r.state).toBe("duplicate");
+    expect(r.facts.partialRows).toBe(100);
+    expect(r.reasons[0]).toContain("wrote 300 rows for 200 expected");
+  });
+
+  it("seed 001: mark success on a task that never produced output is still missing", () => {
+    const r = unitState(facts({ ledger: [], attempts: [attempt({ status: "failed", rowsWritten: 0 }), attempt({ tryNumber: 2, status: "marked_success", rowsWritten: null, startedAt: T0 })] }), NOW);
+    expect(r.state).toBe("missing");
+    expect(r.reasons[0]).toContain("marked success by an operator, but the ledger has no publish");
+  });
+
+  it("seed 001: a unit blocked by an upstream failure stays blocked after the upstream retry succeeded", () => {
+    const r = unitState(facts({
+      ledger: [], attempts: [attempt({ status: "upstream_failed", rowsWritten: null, startedAt: null, endedAt: T0 })],
+      upstream: [{ dataset: "stg_orders", unitKey: "2026-08-17", publishedAt: T0 + HOUR }],
+    }), NOW);
+    expect(r.state).toBe("blocked");
+    expect(r.reasons).toEqual(["never ran in run run-1: an upstream unit failed"]);
+  });
+
+  it("seed 001: source known wrong — marked known-bad, consumers see a gap even though rows are published", () => {
+    const r = unitState(facts({ marks: [{ kind: "known_bad", reason: "vendor feed double-counted refunds", at: T0 + HOUR }] }), NOW);
+    expect(r.state).toBe("known_bad");
+    expect(r.reasons[0]).toContain("consumers must see a gap, not a number");
+  });
+
+  it("seed 001: a known-bad mark is superseded by a later repair publish", () => {
+    const r = unitState(facts({
+      marks: [{ kind: "known_bad", reason: "bad feed", at: T0 + HOUR }],
+      ledger: [publish(), publish({ runId: "rep-2", runKind: "repair", publishedAt: T0 + 3 * HOUR })],
+      attempts: [attempt(), attempt({ runId: "rep-2", startedAt: T0 + 2 * HOUR })],
+    }), NOW);
+    expect(r.state).toBe("repaired");
+  });
+
+  it("seed 001: an upstream republished while the unit was being built still makes it stale", () => {
+    // the attempt started at T0−1h, upstream republished at T0−30min, the unit published at T0
+    const r = unitState(facts({ upstream: [{ dataset: "stg_orders", unitKey: "2026-08-17", publishedAt: T0 - HOUR / 2 }] }), NOW);
+    expect(r.state).toBe("stale");
+  });
+
+  it("seed 001: a failed re-run leaves the earlier publish in place and says so", () => {
+    const r = unitState(facts({ attempts: [attempt(), attempt({ runId: "run-2", status: "failed", rowsWritten: 0, startedAt: T0 + HOUR })] }), NOW);
+    expect(r.state).toBe("published");
+    expect(r.reasons).toEqual(["latest attempt (run run-2) failed; the published data is from run run-1"]);
+  });
+});
+
+describe("unitState — seed 003 (retry and alerting)", () => {
+  it("seed 003: three appending tries leave 440 rows for 200 — duplicate at +120%", () => {
+    const r = unitState(facts({
+      writeMode: "append",
+      ledger: [publish({ rowCount: 440 })],
+      attempts: [
+        attempt({ status: "failed", rowsWritten: 120 }), attempt({ tryNumber: 2, status: "failed", rowsWritten: 120 }),
+        attempt({ tryNumber: 3, rowsWritten: 200 }),
+      ],
+    }), NOW);
+    expect(r.state).toBe("duplicate");
+    expect(r.facts).toMatchObject({ partialRows: 240, deviation: 1.2, attempts: 3 });
+    expect(r.reasons[0]).toContain("wrote 440 rows for 200 expected");
+    expect(r.reasons[1]).toBe("440 rows for a source count of 200 (+120%): a retry that appended");
+  });
+
+  it("seed 003: three keyed tries leave 200 rows — published, no duplicate", () => {
+    const r = unitState(facts({
+      writeMode: "merge",
+      attempts: [attempt({ status: "failed", rowsWritten: 120 }), attempt({ tryNumber: 2, status: "failed", rowsWritten: 120 }), attempt({ tryNumber: 3 })],
+    }), NOW);
+    expect(r.state).toBe("published");
+    expect(r.facts.partialRows).toBe(0);
+  });
+
+  it("seed 003: a non-atomic write failing at row 120 with nothing published is failed with 120 partial rows", () => {
+    const r = unitState(facts({ ledger: [], attempts: [attempt({ status: "failed", rowsWritten: 120, error: "connection reset" })] }), NOW);
+    expect(r.state).toBe("failed");
+    expect(r.facts.partialRows).toBe(120);
+    expect(r.reasons[0]).toBe("latest attempt (run run-1, try 1) failed: connection reset; it left 120 partial rows behind");
+  });
+
+  it("seed 003: an atomic write failing leaves nothing behind — failed with 0 partial rows", () => {
+    const r = unitState(facts({ ledger: [], attempts: [attempt({ status: "failed", rowsWritten: 0 })] }), NOW);
+    expect(r.state).toBe("failed");
+    expect(r.facts.partialRows).toBe(0);
+  });
+
+  it("seed 003: a half-written partition published with 120 of 200 rows is divergent at −40%", () => {
+    const r = unitState(facts({ ledger: [publish({ rowCount: 120 })] }), NOW);
+    expect(r.state).toBe("divergent");
+    expect(r.facts.deviation).toBeCloseTo(-0.4, 10);
+    expect(r.reasons[0]).toBe("120 rows for a source count of 200 (−40%), outside the ±5% band");
+  });
+
+  it("seed 003: 2,320 of 2,400 rows is −3.33%, inside the ±5% band — published", () => {
+    const r = unitState(facts({ ledger: [publish({ rowCount: 2320 })], sourceCount: 2400 }), NOW);
+    expect(r.state).toBe("published");
+    expect(r.facts.deviation).toBeCloseTo(-0.03333, 5);
+  });
+
+  it("seed 003: 2,200 of 2,400 rows is −8.33%, outside the band — divergent", () => {
+    expect(unitState(facts({ ledger: [publish({ rowCount: 2200 })], sourceCount: 2400 }), NOW).state).toBe("divergent");
+  });
+});
+
+describe("unitState — the remaining definitions", () => {
+  it("a unit whose attempt is still running and not yet published is missing, with running = true", () => {
+    const r = unitState(facts({ ledger: [], attempts: [attempt({ status: "running", rowsWritten: null, endedAt: null })] }), NOW);
+    expect(r.state).toBe("missing");
+    expect(r.facts.running).toBe(true);
+  });
+
+  it("several conditions: the worst one is the state, every one is a reason", () => {
+    const r = unitState(facts({
+      ledger: [publish({ rowCount: 150 })], neighbourInputVersion: "raw@2026-08-17",
+      upstream: [{ dataset: "stg_orders", unitKey: "2026-08-17", publishedAt: T0 + HOUR }],
+    }), NOW);
+    expect(r.state).toBe("divergent");
+    expect(r.reasons).toHaveLength(3);
+  });
+
+  it("computeUnitStates returns one result per cell in order", () => {
+    const out = computeUnitStates([facts(), facts({ ledger: [] , attempts: [] }), facts({ ledger: [publish({ rowCount: 0 })] })], NOW);
+    expect(out.map((r) => r.state)).toEqual(["published", "missing", "empty"]);
+  });
+});
+
+describe("precedence and aggregation", () => {
+  const stateArb = fc.constantFrom(...UNIT_STATE_PRECEDENCE);
+
+  it("lists the twelve states of PRODUCT.md, worst first", () => {
+    expect(UNIT_STATE_PRECEDENCE).toEqual([
+      "known_bad", "skipped", "failed", "blocked", "missing", "empty",
+      "duplicate", "divergent", "stale", "input_mismatch", "repaired", "published",
+    ]);
+  });
+
+  it("precedence is a total order: antisymmetric, transitive, total", () => {
+    fc.assert(fc.property(stateArb, stateArb, stateArb, (a, b, c) => {
+      const le = (x: UnitState, y: UnitState) => stateRank(x) <= stateRank(y);
+      expect(le(a, b) || le(b, a)).toBe(true);
+      if (le(a, b) && le(b, a)) expect(a).toBe(b);
+      if (le(a, b) && le(b, c)) expect(le(a, c)).toBe(true);
+    }));
+  });
+
+  it("worst-state aggregation is commutative and associative", () => {
+    fc.assert(fc.property(stateArb, stateArb, stateArb, (a, b, c) => {
+      expect(worseState(a, b)).toBe(worseState(b, a));
+      expect(worseState(worseState(a, b), c)).toBe(worseState(a, worseState(b, c)));
+    }));
+  });
+
+  it("the worst state of a cell does not depend on the order of its units", () => {
+    fc.assert(fc.property(fc.array(stateArb, { minLength: 1 }), (states) => {
+      expect(worstState([...states].reverse())).toBe(worstState(states));
+      expect(states).toContain(worstState(states));
+    }));
+  });
+
+  it("a month holding one failed day among published days shows failed; an empty cell shows nothing", () => {
+    expect(worstState(["published", "repaired", "failed", "stale"])).toBe("failed");
+    expect(worstState([])).toBeNull();
+  });
+});

@@ -1,0 +1,292 @@
+/**
+ * The primary state of one expected unit (dataset × partition key), computed from durable
+ * records — the publish ledger, the attempts, the source count and operator marks — never
+ * from run status alone (seed 000: "which ones failed" must be a query, not log archaeology).
+ *
+ * Precedence, worst first (UNIT_STATE_PRECEDENCE). When several conditions hold for one unit
+ * the first one in this list is its primary state; the others stay in `reasons`. The matrix
+ * uses the same order to show "the worst state inside" an aggregated cell.
+ *
+ *   1. known_bad      an operator declared the unit wrong at the source: consumers must see a
+ *                     gap, not a number, whatever else is true of it.
+ *   2. skipped        a deliberate, recorded omission: the most damaging response (seed 000),
+ *                     so it must never be outranked into invisibility.
+ *   3. failed         the latest attempt failed and nothing is published: the root cause.
+ *   4. blocked        upstream failed, the unit never ran: a consequence of (3) elsewhere.
+ *   5. missing        expected, nothing published, no failure recorded: a silent hole.
+ *   6. empty          in the ledger with 0 rows: presence is not completeness.
+ *   7. duplicate      more than one copy (append republished, or a partial write + retry).
+ *   8. divergent      row count outside the tolerance band of the source count.
+ *   9. stale          an upstream unit it reads was (re)published after it was built.
+ *  10. input_mismatch built from another input version than its neighbours: visible, not wrong.
+ *  11. repaired       healthy, latest publish came from a repair run.
+ *  12. published      healthy.
+ *
+ * Operator marks (known_bad, skipped) apply until a later publish supersedes them.
+ * `invalid` is a separate verdict for keys the partition definition rejects (seed 002): such a
+ * key is not an expected unit, so it has no place in this precedence.
+ *
+ * Example: an append task fails after writing 120 of 200 rows, and its retry writes all 200
+ * (seed 003). The ledger holds one publish of 200 rows, but the attempts wrote 320: the unit is
+ * `duplicate` ("one and a half copies", seed 001), not `published`.
+ */
+import { emptySummary, summariseUnit, type UnitSummary } from "./unit-facts";
+export { rowCountDeviation } from "./unit-facts";
+
+export type UnitKey = string;
+/** Epoch milliseconds. Time is always passed in; the domain never reads a clock. */
+export type Instant = number;
+
+export const UNIT_STATE_PRECEDENCE = [
+  "known_bad", "skipped", "failed", "blocked", "missing", "empty",
+  "duplicate", "divergent", "stale", "input_mismatch", "repaired", "published",
+] as const;
+export type UnitState = (typeof UNIT_STATE_PRECEDENCE)[number];
+/** What the matrix can show for a key: a state, or `invalid` for a key the definition rejects. */
+export type UnitVerdict = UnitState | "invalid";
+
+export type RunKind = "scheduled" | "manual" | "backfill" | "repair";
+export type WriteMode = "replace" | "merge" | "append";
+export type AttemptStatus =
+  | "queued" | "running" | "succeeded" | "failed" | "upstream_failed"
+  | "skipped" | "marked_success" | "known_bad";
+
+export interface LedgerEntry {
+  runId: string;
+  runKind: RunKind;
+  publishedAt: Instant;
+  inputVersion: string | null;
+  codeVersion: string | null;
+  rowCount: number;
+}
+
+export interface Attempt {
+  runId: string;
+  tryNumber: number;
+  status: AttemptStatus;
+  rowsWritten: number | null;
+  error: string | null;
+  startedAt: Instant | null;
+  endedAt: Instant | null;
+}
+
+export interface OperatorMark {
+  kind: "known_bad" | "skipped" | "marked_success";
+  reason: string;
+  at: Instant;
+}
+
+/** The latest publish of an upstream unit this unit reads through its partition mappings. */
+export interface UpstreamPublish {
+  dataset: string;
+  unitKey: UnitKey;
+  publishedAt: Instant;
+}
+
+export interface UnitFacts {
+  ledger: readonly LedgerEntry[];
+  attempts: readonly Attempt[];
+  sourceCount?: number | null;
+  /** Allowed |rowCount − sourceCount| / sourceCount, e.g. 0.05 for seed 003's ±5 % band. */
+  tolerance: number;
+  writeMode: WriteMode;
+  upstream?: readonly UpstreamPublish[];
+  /** The input version most neighbours were built from (see prevailingInputVersion). */
+  neighbourInputVersion?: string | null;
+  marks?: readonly OperatorMark[];
+}
+
+export interface UnitStateFacts {
+  publishCount: number;
+  ageMs: number | null;
+  lastRunId: string | null;
+  inputVersion: string | null;
+  codeVersion: string | null;
+  attempts: number;
+  /** Rows left behind by failed attempts (a partial, non-atomic write). */
+  partialRows: number;
+  sourceCount: number | null;
+  /** (rowCount − sourceCount) / sourceCount; null without a usable source count. */
+  deviation: number | null;
+  running: boolean;
+}
+
+export interface UnitStateResult {
+  state: UnitState;
+  reasons: readonly string[];
+  facts: UnitStateFacts;
+}
+
+const RANK: Readonly<Record<UnitState, number>> = Object.fromEntries(
+  UNIT_STATE_PRECEDENCE.map((s, i) => [s, i]),
+) as Record<UnitState, number>;
+
+/** 0 is worst. A total order: every state has a distinct rank. */
+export function stateRank(state: UnitState): number {
+  return RANK[state];
+}
+
+/** The worse of two states; commutative and associative, so any fold order gives one answer. */
+export function worseState(a: UnitState, b: UnitState): UnitState {
+  return RANK[a] <= RANK[b] ? a : b;
+}
+
+/** The worst state inside an aggregated cell (e.g. a month of days); null for an empty cell. */
+export function worstState(states: Iterable<UnitState>): UnitState | null {
+  let worst: UnitState | null = null;
+  for (const s of states) worst = worst === null ? s : worseState(worst, s);
+  return worst;
+}
+
+const NO_REASONS: readonly string[] = Object.freeze([]);
+
+/**
+ * Seed 000: the unit's state from its records. See the module comment for the precedence.
+ * Example: one publish of 2,320 rows against a source count of 2,400 at tolerance 0.05 is
+ * `published` with deviation −0.0333; 2,200 rows would be `divergent`.
+ */
+export function unitState(facts: UnitFacts, now: Instant): UnitStateResult {
+  const s = summariseUnit(facts, SUMMARY);
+  const v = VERDICT;
+  v.state = "published";
+  SCRATCH.length = 0;
+  if (s.publishCount === 0) unpublishedState(s, v);
+  else publishedState(s, facts, v);
+  if (s.activeMark) {
+    v.state = s.activeMark.kind;
+    SCRATCH.unshift(markReason(s.activeMark));
+  }
+  // The scratch array keeps the healthy path (most cells) free of a per-cell reasons array.
+  const reasons = SCRATCH.length === 0 ? NO_REASONS : SCRATCH.slice();
+  return { state: v.state, reasons, facts: toFacts(s, facts, now) };
+}
+
+/** The state so far and where its reasons go; a condition can only make the state worse. */
+interface Verdict {
+  state: UnitState;
+  reasons: string[];
+}
+// Per-call scratch: unitState is synchronous and copies out what it returns, so the hot path
+// of the matrix allocates only the result and its facts.
+const SCRATCH: string[] = [];
+const VERDICT: Verdict = { state: "published", reasons: SCRATCH };
+const SUMMARY = emptySummary();
+
+function flag(v: Verdict, candidate: UnitState | null, reason: string): void {
+  v.reasons.push(reason);
+  if (candidate !== null) v.state = worseState(v.state, candidate);
+}
+
+function markReason(mark: { kind: "known_bad" | "skipped"; reason: string }): string {
+  return mark.kind === "known_bad"
+    ? `marked known-bad by an operator: ${mark.reason} — consumers must see a gap, not a number`
+    : `skipped on purpose: ${mark.reason} — the omission stays visible`;
+}
+
+function unpublishedState(s: UnitSummary, v: Verdict): void {
+  const a = s.latestAttempt;
+  if (a?.status === "failed") {
+    const partial = s.partialRows > 0 ? `; it left ${s.partialRows} partial rows behind` : "";
+    v.state = "failed";
+    flag(v, null, `latest attempt (run ${a.runId}, try ${a.tryNumber}) failed${a.error ? `: ${a.error}` : ""}${partial}`);
+    return;
+  }
+  if (a?.status === "upstream_failed") {
+    v.state = "blocked";
+    flag(v, null, `never ran in run ${a.runId}: an upstream unit failed`);
+    return;
+  }
+  v.state = "missing";
+  if (a?.status === "marked_success") {
+    flag(v, null, "marked success by an operator, but the ledger has no publish: a claim about the scheduler, not the data");
+  } else if (s.running) {
+    flag(v, null, `not yet published: attempt ${a?.status ?? "running"} in run ${a?.runId ?? "?"}`);
+  } else {
+    flag(v, null, "expected, but no publish in the ledger");
+  }
+}
+
+function publishedState(s: UnitSummary, f: UnitFacts, v: Verdict): void {
+  const latest = s.latest!;
+  v.state = latest.runKind === "repair" ? "repaired" : "published";
+  if (latest.rowCount === 0) {
+    const note = s.sourceCount === 0 ? " (the source also reports 0 rows: maybe legitimately empty)" : "";
+    flag(v, "empty", `in the ledger with 0 rows: presence is not completeness${note}`);
+  }
+  checkCopies(s, f, v);
+  checkReconciliation(s, f, v);
+  if (s.newerUpstream) {
+    const u = s.newerUpstream;
+    flag(v, "stale", `upstream ${u.dataset} ${u.unitKey} was republished after this unit was built`);
+  }
+  const neighbour = f.neighbourInputVersion;
+  if (neighbour != null && latest.inputVersion !== neighbour) {
+    flag(v, "input_mismatch", `built from input version ${latest.inputVersion ?? "(none recorded)"}, neighbours from ${neighbour} — not always wrong, but visible`);
+  }
+  if (latest.runKind === "repair") flag(v, null, `latest publish came from repair run ${latest.runId}`);
+  if (s.latestAttempt && s.latestAttempt.status === "failed") {
+    flag(v, null, `latest attempt (run ${s.latestAttempt.runId}) failed; the published data is from run ${latest.runId}`);
+  }
+}
+
+function checkCopies(s: UnitSummary, f: UnitFacts, v: Verdict): void {
+  if (f.writeMode !== "append") {
+    if (s.publishCount > 1) flag(v, null, `republished ${s.publishCount} times by a ${f.writeMode} write: still one copy`);
+    return;
+  }
+  if (s.publishCount > 1) {
+    flag(v, "duplicate", `published ${s.publishCount} times by an append task: each publish added its rows again`);
+    return;
+  }
+  const reference = s.sourceCount ?? s.latest!.rowCount;
+  if (s.partialRows > 0 && s.rowsWrittenTotal > reference * (1 + f.tolerance)) {
+    flag(v, "duplicate", `append attempts wrote ${s.rowsWrittenTotal} rows for ${reference} expected: a failed attempt's ${s.partialRows} partial rows were kept and the retry appended a full copy`);
+  }
+}
+
+function checkReconciliation(s: UnitSummary, f: UnitFacts, v: Verdict): void {
+  const source = s.sourceCount;
+  const rows = s.latest!.rowCount;
+  if (source === null || (rows === 0 && source > 0)) return;
+  const outside = s.deviation === null ? rows !== source : Math.abs(s.deviation) > f.tolerance;
+  if (!outside) return;
+  const pct = s.deviation === null ? "" : ` (${formatDeviation(s.deviation)})`;
+  if (rows > source && f.writeMode === "append") {
+    flag(v, "duplicate", `${rows} rows for a source count of ${source}${pct}: a retry that appended`);
+  } else {
+    flag(v, "divergent", `${rows} rows for a source count of ${source}${pct}, outside the ±${formatPct(f.tolerance)} band`);
+  }
+}
+
+/** −0.03333 → "−3.33%". */
+export function formatDeviation(deviation: number): string {
+  const sign = deviation > 0 ? "+" : deviation < 0 ? "−" : "";
+  return `${sign}${formatPct(Math.abs(deviation))}`;
+}
+
+function formatPct(fraction: number): string {
+  return `${(Math.round(fraction * 10000) / 100).toString()}%`;
+}
+
+function toFacts(s: UnitSummary, f: UnitFacts, now: Instant): UnitStateFacts {
+  const latest = s.latest;
+  return {
+    publishCount: s.publishCount,
+    ageMs: latest ? now - latest.publishedAt : null,
+    lastRunId: latest ? latest.runId : (s.latestAttempt?.runId ?? null),
+    inputVersion: latest ? latest.inputVersion : null,
+    codeVersion: latest ? latest.codeVersion : null,
+    attempts: f.attempts.length,
+    partialRows: s.partialRows,
+    sourceCount: s.sourceCount,
+    deviation: s.deviation,
+    running: s.running,
+  };
+}
+
+/** Batch form for the matrix: one result per cell, in order. */
+export function computeUnitStates(cells: readonly UnitFacts[], now: Instant): UnitStateResult[] {
+  const out = new Array<UnitStateResult>(cells.length);
+  for (let i = 0; i < cells.length; i++) out[i] = unitState(cells[i]!, now);
+  return out;
+}
