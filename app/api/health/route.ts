@@ -1,0 +1,7 @@
+import { route } from "@/lib/server/http/route";
+import { checkHealth } from "@/lib/server/health/check-health";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export const GET = route({}, async () => checkHealth());

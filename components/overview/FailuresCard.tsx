@@ -1,0 +1,36 @@
+import Link from "next/link";
+import type { OpenFailure } from "@/lib/contracts/overview";
+
+function lineageHref(f: OpenFailure): string {
+  return `/lineage?${new URLSearchParams({ node: f.taskNodeId, units: f.unitKey })}`;
+}
+
+export function FailuresCard({ failures }: { failures: OpenFailure[] }) {
+  return (
+    <section className="card" aria-labelledby="failures-title">
+      <h2 id="failures-title">Open failures</h2>
+      <p className="sub">(task, unit) pairs whose latest attempt failed and that nothing has published since.</p>
+      {failures.length === 0 ? (
+        <p className="empty">No open failures.</p>
+      ) : (
+        <table className="data" data-testid="open-failures">
+          <thead>
+            <tr><th>Task</th><th>Unit</th><th>Tries</th><th>Left behind</th><th>Error</th><th /></tr>
+          </thead>
+          <tbody>
+            {failures.map((f) => (
+              <tr key={`${f.taskNodeId}|${f.unitKey}`} data-testid={`failure-${f.taskName}-${f.unitKey}`}>
+                <td><strong>{f.taskName}</strong><div className="muted mono">{f.pipeline ?? "—"}</div></td>
+                <td className="mono">{f.unitKey}</td>
+                <td>{f.tries}</td>
+                <td>{f.partialRows > 0 ? <span className="badge" data-testid="partial-write">partial write: {f.partialRows} rows still readable</span> : <span className="muted">nothing written</span>}</td>
+                <td className="mono" style={{ maxWidth: 320 }}>{f.error ?? "—"}</td>
+                <td><Link href={lineageHref(f)}>Blast radius →</Link></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

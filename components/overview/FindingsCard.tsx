@@ -1,0 +1,38 @@
+import Link from "next/link";
+import type { LedgerFinding } from "@/lib/contracts/overview";
+import { describeRanges } from "@/components/units/describe-units";
+
+const TITLES: Record<LedgerFinding["finding"], string> = {
+  missing: "missing",
+  duplicate: "duplicated",
+  empty: "empty",
+};
+
+export function FindingsCard({ findings }: { findings: LedgerFinding[] }) {
+  return (
+    <section className="card" aria-labelledby="findings-title">
+      <h2 id="findings-title">What the ledger says</h2>
+      <p className="sub">Expected units with no publish, units published more than once or holding more rows than their source, and units published empty — independent of run status.</p>
+      {findings.length === 0 ? (
+        <p className="empty">Every expected unit is published once and non-empty.</p>
+      ) : (
+        <table className="data" data-testid="ledger-findings">
+          <thead>
+            <tr><th>Dataset</th><th>Finding</th><th>Units</th><th>Evidence</th><th /></tr>
+          </thead>
+          <tbody>
+            {findings.map((f) => (
+              <tr key={`${f.datasetNodeId}|${f.finding}`} data-testid={`finding-${f.datasetName}-${f.finding}`}>
+                <td><strong>{f.datasetName}</strong><div className="muted mono">{f.pipeline ?? "—"}</div></td>
+                <td><span className={`badge state-${f.finding}`}>{TITLES[f.finding]}</span></td>
+                <td className="mono" data-testid="finding-units">{describeRanges(f.units)} <span className="muted">({f.unitCount})</span></td>
+                <td className="muted">{f.details.slice(0, 3).join("; ")}{f.details.length > 3 ? ` (+${f.details.length - 3} more)` : ""}</td>
+                <td><Link href={`/units?${new URLSearchParams({ dataset: f.datasetNodeId })}`}>Units →</Link></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+import { z } from "zod";
+
+/** A run of consecutive unit keys, e.g. ["2026-08-17", "2026-08-25"] (from = to for one unit). */
+export const KeyRangeSchema = z.tuple([z.string(), z.string()]);
+export type KeyRange = z.infer<typeof KeyRangeSchema>;
+
+export const OpenFailureSchema = z.object({
+  taskNodeId: z.string(),
+  taskName: z.string(),
+  pipeline: z.string().nullable(),
+  unitKey: z.string(),
+  tries: z.number().int(),
+  /** Rows the failed tries left behind in the unit (a partial write), or 0. */
+  partialRows: z.number().int(),
+  error: z.string().nullable(),
+  runId: z.string(),
+  failedAt: z.string().nullable(),
+});
+export type OpenFailure = z.infer<typeof OpenFailureSchema>;
+
+export const LedgerFindingSchema = z.object({
+  datasetNodeId: z.string(),
+  datasetName: z.string(),
+  pipeline: z.string().nullable(),
+  finding: z.enum(["missing", "duplicate", "empty"]),
+  units: z.array(KeyRangeSchema),
+  unitCount: z.number().int(),
+  /** Per-unit evidence in words, e.g. "2026-08-10: 90 rows, source has 60". */
+  details: z.array(z.string()),
+});
+export type LedgerFinding = z.infer<typeof LedgerFindingSchema>;
+
+export const InvalidKeyRowSchema = z.object({ nodeId: z.string(), unitKey: z.string(), reason: z.string(), observedAt: z.string() });
+
+export const OverviewSchema = z.object({
+  generatedAt: z.string(),
+  counts: z.object({
+    openFailures: z.number().int(),
+    missingUnits: z.number().int(),
+    blockedUnits: z.number().int(),
+    duplicateUnits: z.number().int(),
+    emptyUnits: z.number().int(),
+    invalidKeys: z.number().int(),
+  }),
+  failures: z.array(OpenFailureSchema),
+  findings: z.array(LedgerFindingSchema),
+  invalidKeys: z.array(InvalidKeyRowSchema),
+});
+export type Overview = z.infer<typeof OverviewSchema>;

@@ -1,0 +1,16 @@
+import { DatabaseConfigError } from "./database-url";
+import { describeTarget, ensureDatabase } from "./ensure-database";
+
+/**
+ * Server start: a fresh database of either kind is migrated automatically; a bad DATABASE_URL
+ * is one line naming the variable, and the process exits 2 instead of serving errors.
+ */
+export async function prepareDatabaseOrExit(): Promise<void> {
+  try {
+    const { target, result } = await ensureDatabase();
+    if (result.applied.length) console.log(`reparo: ${describeTarget(target)}: applied ${result.applied.join(", ")}`);
+  } catch (e) {
+    console.error(`reparo: ${e instanceof DatabaseConfigError ? e.message : (e as Error).message}`);
+    process.exit(2);
+  }
+}

@@ -1,0 +1,38 @@
+import { HttpError } from "./errors";
+
+export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+/** Reads a JSON body with a size limit: oversized → 413, malformed → 400 naming the position. */
+export async function readJsonBody(req: Request, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<unknown> {
+  const text = await readTextBody(req, maxBytes);
+  if (text.trim() === "") throw new HttpError(400, "invalid_request", "body: a JSON body is required");
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new HttpError(400, "invalid_request", `body: malformed JSON (${(e as Error).message})`);
+  }
+}
+
+export async function readTextBody(req: Request, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function tooLarge(maxBytes: number): HttpError {
+  return new HttpError(413, "payload_too_large", `body: larger than the limit of ${maxBytes} bytes`);
+}

@@ -1,0 +1,82 @@
+import { UnitSet, toKeyRanges } from "@/lib/domain/unit-set";
+import type { UnitState } from "@/lib/domain/unit-state";
+import type { LedgerFinding, OpenFailure, Overview } from "@/lib/contracts/overview";
+import { getDb, type Db } from "../db/client";
+import { latestAttemptsOf } from "../repositories/attempts";
+import { listInvalidKeys } from "../repositories/ledger";
+import { loadUnitStates, type DatasetUnitStates } from "../units/load-unit-states";
+
+/** States in which an expected unit has no publish at all. */
+const UNPUBLISHED: ReadonlySet<UnitState> = new Set(["missing", "failed", "blocked"]);
+
+/**
+ * The overview: open failures (latest attempt failed, nothing published since) and what the
+ * ledger says is missing, duplicated or empty — independent of run status (seed 000).
+ */
+export async function getOverview(now: Date, db: Db = getDb()): Promise<Overview> {
+  const [states, invalid] = await Promise.all([loadUnitStates(db, now), listInvalidKeys(db)]);
+  const failures = await openFailures(db, states);
+  const findings = states.flatMap(findingsOf);
+  const count = (f: LedgerFinding["finding"]) => findings.filter((x) => x.finding === f).reduce((n, x) => n + x.unitCount, 0);
+  const blockedUnits = states.reduce((n, d) => n + d.units.filter((u) => u.result.state === "blocked").length, 0);
+  const invalidKeys = [
+    ...invalid.map((k) => ({ nodeId: k.nodeId, unitKey: k.unitKey, reason: k.reason, observedAt: k.observedAt.toISOString() })),
+    ...states.flatMap((d) => d.invalidLedgerKeys.map((k) => ({ nodeId: d.dataset.nodeId, unitKey: k.key, reason: `in the ledger, but ${k.reason}`, observedAt: now.toISOString() }))),
+  ];
+  return {
+    generatedAt: now.toISOString(),
+    counts: {
+      openFailures: failures.length,
+      missingUnits: count("missing"),
+      blockedUnits,
+      duplicateUnits: count("duplicate"),
+      emptyUnits: count("empty"),
+      invalidKeys: invalidKeys.length,
+    },
+    failures,
+    findings,
+    invalidKeys,
+  };
+}
+
+function findingsOf(d: DatasetUnitStates): LedgerFinding[] {
+  const groups: [LedgerFinding["finding"], (s: UnitState) => boolean][] = [
+    ["missing", (s) => UNPUBLISHED.has(s)],
+    ["duplicate", (s) => s === "duplicate"],
+    ["empty", (s) => s === "empty"],
+  ];
+  return groups.flatMap(([finding, test]) => {
+    const units = d.units.filter((u) => test(u.result.state));
+    if (units.length === 0) return [];
+    return [{
+      datasetNodeId: d.dataset.nodeId,
+      datasetName: d.dataset.name,
+      pipeline: d.dataset.pipeline,
+      finding,
+      units: toKeyRanges(UnitSet.fromOrdinals(units.map((u) => u.ordinal)), d.space),
+      unitCount: units.length,
+      details: units.map((u) => `${u.key}: ${u.result.state}${u.result.reasons[0] ? ` — ${u.result.reasons[0]}` : ""}`),
+    }];
+  });
+}
+
+async function openFailures(db: Db, states: DatasetUnitStates[]): Promise<OpenFailure[]> {
+  const pairs = states.flatMap((d) =>
+    d.writer ? d.units.filter((u) => u.result.state === "failed").map((u) => ({ task: d.writer!, unitKey: u.key, partialRows: u.result.facts.partialRows })) : [],
+  );
+  const latest = await latestAttemptsOf(db, pairs.map((p) => ({ taskId: p.task.id, unitKey: p.unitKey })));
+  return pairs.map((p) => {
+    const info = latest.get(`${p.task.id}|${p.unitKey}`);
+    return {
+      taskNodeId: p.task.nodeId,
+      taskName: p.task.name,
+      pipeline: p.task.pipeline,
+      unitKey: p.unitKey,
+      tries: info?.tries ?? 0,
+      partialRows: p.partialRows,
+      error: info?.error ?? null,
+      runId: info?.runId ?? "",
+      failedAt: info?.endedAt?.toISOString() ?? null,
+    };
+  });
+}

@@ -1,0 +1,94 @@
+import type { PartitionDef } from "@/lib/domain/partitions";
+import type { WriteMode } from "@/lib/domain/unit-state";
+import { PartitionDefSchema } from "@/lib/contracts/partitions";
+import type { Db } from "../db/client";
+
+/** A task as the domain sees it; unknown repair-safety properties stay null (unknown = unsafe). */
+export interface TaskRecord {
+  id: string;
+  nodeId: string;
+  namespace: string;
+  name: string;
+  pipeline: string | null;
+  writeMode: WriteMode | null;
+  sideEffect: "none" | "external" | null;
+  dependsOnOwnPast: boolean | null;
+  publishMode: "per_unit" | "atomic_set" | null;
+  owner: string;
+}
+
+export interface DatasetRecord {
+  id: string;
+  nodeId: string;
+  namespace: string;
+  name: string;
+  pipeline: string | null;
+  kind: string;
+  external: boolean;
+  partitionDef: PartitionDef;
+  tolerance: number;
+  sourceImmutable: boolean | null;
+}
+
+const WRITE_MODES = new Set(["replace", "merge", "append"]);
+
+export async function listTasks(db: Db): Promise<TaskRecord[]> {
+  const rows = await db.task.findMany({ include: { pipeline: { select: { name: true } } }, orderBy: { nodeId: "asc" } });
+  return rows.map((t) => ({
+    id: t.id,
+    nodeId: t.nodeId,
+    namespace: t.namespace,
+    name: t.name,
+    pipeline: t.pipeline?.name ?? null,
+    writeMode: t.writeMode && WRITE_MODES.has(t.writeMode) ? (t.writeMode as WriteMode) : null,
+    sideEffect: t.sideEffect === "none" || t.sideEffect === "external" ? t.sideEffect : null,
+    dependsOnOwnPast: t.dependsOnOwnPast,
+    publishMode: t.publishMode === "per_unit" || t.publishMode === "atomic_set" ? t.publishMode : null,
+    owner: t.owner,
+  }));
+}
+
+export async function listDatasets(db: Db): Promise<DatasetRecord[]> {
+  const rows = await db.dataset.findMany({ include: { pipeline: { select: { name: true } } }, orderBy: { nodeId: "asc" } });
+  return rows.map((d) => ({
+    id: d.id,
+    nodeId: d.nodeId,
+    namespace: d.namespace,
+    name: d.name,
+    pipeline: d.pipeline?.name ?? null,
+    kind: d.kind,
+    external: d.external,
+    partitionDef: parsePartitionDef(d.partitionDef, d.nodeId),
+    tolerance: d.rowCountTolerance,
+    sourceImmutable: d.sourceImmutable,
+  }));
+}
+
+function parsePartitionDef(json: string, nodeId: string): PartitionDef {
+  const parsed = PartitionDefSchema.safeParse(JSON.parse(json));
+  if (!parsed.success) throw new Error(`${nodeId}: stored partition definition is invalid: ${parsed.error.message}`);
+  return parsed.data;
+}
+
+export interface EdgeRecord {
+  taskId: string;
+  datasetId: string;
+  direction: "read" | "write";
+  mapping: string;
+  mappingParams: Record<string, unknown>;
+}
+
+/** The lineage that held at `asOf`: edges are versioned in time (validFrom ≤ asOf < validTo). */
+export async function listEdgesAt(db: Db, asOf: Date): Promise<EdgeRecord[]> {
+  const rows = await db.lineageEdge.findMany({
+    where: { validFrom: { lte: asOf }, OR: [{ validTo: null }, { validTo: { gt: asOf } }] },
+    orderBy: [{ taskId: "asc" }, { datasetId: "asc" }],
+  });
+  return rows.map((e) => ({
+    taskId: e.taskId,
+    datasetId: e.datasetId,
+    direction: e.direction === "write" ? "write" : "read",
+    mapping: e.mapping,
+    mappingParams: JSON.parse(e.mappingParams) as Record<string, unknown>,
+  }));
+}

@@ -1,0 +1,37 @@
+import { defineConfig } from "@playwright/test";
+import path from "node:path";
+
+// e2e runs against the real production build (`next start`) on its own SQLite database, loaded
+// with the demo world by e2e/global-setup.ts. Chromium is Debian's package: nothing is downloaded.
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+export const E2E_DATABASE_URL = process.env.E2E_DATABASE_URL ?? `file:${path.resolve(__dirname, "data/e2e.db")}`;
+
+export default defineConfig({
+  testDir: "./e2e",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  globalSetup: "./e2e/global-setup.ts",
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
+      ],
+    },
+  },
+  webServer: {
+    command: `npx next start -H 127.0.0.1 -p ${PORT}`,
+    url: `http://127.0.0.1:${PORT}/api/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    env: { DATABASE_URL: E2E_DATABASE_URL, NEXT_TELEMETRY_DISABLED: "1", REPARO_DEFAULT_USER: "demo-commander" },
+  },
+});
