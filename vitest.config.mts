@@ -4,7 +4,7 @@ import path from "node:path";
 // Two projects: `unit` is pure and fast (lib/domain, contracts, components' pure helpers);
 // `repo` talks to a real database (SQLite file, and PostgreSQL when REPARO_TEST_PG_URL is set).
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(__dirname) } },
+  resolve: { alias: { "@": import.meta.dirname } },
   test: {
     projects: [
       {

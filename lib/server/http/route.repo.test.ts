@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { NotFoundError } from "./errors";
+import { route } from "./route";
+
+let t: TestDatabase;
+const saved = process.env.DATABASE_URL;
+
+beforeAll(async () => {
+  t = await createTestDatabase("sqlite");
+  process.env.DATABASE_URL = t.target.url;
+  await t.db.user.createMany({ data: [{ id: "vic", displayName: "Vic", role: "viewer" }, { id: "ola", displayName: "Ola", role: "operator" }] });
+});
+afterAll(async () => {
+  process.env.DATABASE_URL = saved;
+  await t.drop();
+});
+
+const ctx = { params: Promise.resolve({}) };
+const post = (body: string, headers: Record<string, string> = {}) =>
+  new Request("http://console.test/api/x", { method: "POST", body, headers: { host: "console.test", "content-type": "application/json", "x-reparo-user": "ola", ...headers } });
+
+describe("route()", () => {
+  const handler = vi.fn(async ({ body }: { body: { name: string; count: number } }) => ({ ok: body.name }));
+  const wrapped = route({ body: z.object({ name: z.string().min(1), count: z.number().int() }), maxBodyBytes: 200 }, handler);
+
+  it("passes a valid body to the handler", async () => {
+    const res = await wrapped(post(JSON.stringify({ name: "a", count: 1 })), ctx);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: "a" });
+  });
+
+  it("answers 400 naming every bad field, and never calls the handler", async () => {
+    handler.mockClear();
+    const res = await wrapped(post(JSON.stringify({ name: "", count: "x" })), ctx);
+    expect(res.status).toBe(400);
+    const json = await res.json();
+    expect(json.details.issues.map((i: { path: string }) => i.path)).toEqual(["body.name", "body.count"]);
+    expect(json.message).toContain("body.count");
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it("answers 400 for malformed JSON and 413 for an oversized body", async () => {
+    expect((await wrapped(post("{nope"), ctx)).status).toBe(400);
+    const big = await wrapped(post(JSON.stringify({ name: "x".repeat(500), count: 1 })), ctx);
+    expect(big.status).toBe(413);
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it("refuses cross-site mutations with 403", async () => {
+    expect((await wrapped(post("{}", { origin: "https://evil.example" }), ctx)).status).toBe(403);
+    expect((await wrapped(post("{}", { "sec-fetch-site": "cross-site" }), ctx)).status).toBe(403);
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it("refuses a viewer's mutation with 403 naming the role needed", async () => {
+    const res = await wrapped(post(JSON.stringify({ name: "a", count: 1 }), { "x-reparo-user": "vic" }), ctx);
+    expect(res.status).toBe(403);
+    expect((await res.json()).message).toBe("vic is a viewer; this needs the operator role");
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it("maps a use case's NotFoundError to 404 with its message", async () => {
+    const get = route({ query: z.object({ id: z.string() }) }, async ({ query }) => {
+      throw new NotFoundError(`no node ${query.id}`);
+    });
+    const res = await get(new Request("http://console.test/api/x?id=job:a:b"), ctx);
+    expect(res.status).toBe(404);
+    expect((await res.json()).message).toBe("no node job:a:b");
+  });
+});
