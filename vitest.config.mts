@@ -1,5 +1,4 @@
 import { defineConfig } from "vitest/config";
-import path from "node:path";
 
 // Two projects: `unit` is pure and fast (lib/domain, contracts, components' pure helpers);
 // `repo` talks to a real database (SQLite file, and PostgreSQL when REPARO_TEST_PG_URL is set).
