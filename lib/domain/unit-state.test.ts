@@ -217,6 +217,40 @@ describe("unitState — the remaining definitions", () => {
   });
 });
 
+describe("unitState over arbitrary records", () => {
+  const attemptArb = fc.record({
+    runId: fc.constantFrom("run-1", "run-2", "rep-1"), tryNumber: fc.integer({ min: 1, max: 3 }),
+    status: fc.constantFrom("queued", "running", "succeeded", "failed", "upstream_failed", "skipped", "marked_success", "known_bad") as fc.Arbitrary<Attempt["status"]>,
+    rowsWritten: fc.option(fc.nat({ max: 400 })), error: fc.option(fc.constant("boom")),
+    startedAt: fc.option(fc.integer({ min: T0 - 5 * HOUR, max: T0 + 5 * HOUR })), endedAt: fc.constant(null),
+  });
+  const ledgerArb = fc.record({
+    runId: fc.constantFrom("run-1", "run-2", "rep-1"), runKind: fc.constantFrom("scheduled", "manual", "backfill", "repair") as fc.Arbitrary<LedgerEntry["runKind"]>,
+    publishedAt: fc.integer({ min: T0 - 5 * HOUR, max: T0 + 5 * HOUR }), inputVersion: fc.constantFrom("v1", "v2"), codeVersion: fc.constant("c1"),
+    rowCount: fc.nat({ max: 400 }),
+  });
+  const factsArb = fc.record({
+    ledger: fc.array(ledgerArb, { maxLength: 3 }), attempts: fc.array(attemptArb, { maxLength: 4 }),
+    sourceCount: fc.option(fc.nat({ max: 400 })), tolerance: fc.constantFrom(0, 0.05),
+    writeMode: fc.constantFrom("replace", "merge", "append") as fc.Arbitrary<UnitFacts["writeMode"]>,
+    neighbourInputVersion: fc.option(fc.constantFrom("v1", "v2")),
+    upstream: fc.array(fc.record({ dataset: fc.constant("up"), unitKey: fc.constant("k"), publishedAt: fc.integer({ min: T0 - 5 * HOUR, max: T0 + 5 * HOUR }) }), { maxLength: 2 }),
+  });
+
+  it("always yields one of the twelve states, explains every unhealthy one, and the batch path agrees cell by cell", () => {
+    fc.assert(fc.property(fc.array(factsArb, { minLength: 1, maxLength: 8 }), (cells) => {
+      const batch = computeUnitStates(cells, NOW);
+      cells.forEach((cell, i) => {
+        const single = unitState(cell, NOW);
+        expect(batch[i]).toEqual(single);
+        expect(UNIT_STATE_PRECEDENCE).toContain(single.state);
+        if (single.state !== "published" && single.state !== "repaired") expect(single.reasons.length).toBeGreaterThan(0);
+        if (cell.ledger.length === 0) expect(["known_bad", "skipped", "failed", "blocked", "missing"]).toContain(single.state);
+      });
+    }), { numRuns: 300 });
+  });
+});
+
 describe("precedence and aggregation", () => {
   const stateArb = fc.constantFrom(...UNIT_STATE_PRECEDENCE);
 
