@@ -12,8 +12,7 @@
  * 2026-08-10 built on a duplicated stg_orders unit → incomplete, naming revenue_daily
  * 2026-08-17 (missing) and stg_orders 2026-08-10 (duplicate).
  */
-import type { UnitKey } from "./ids";
-import { unitState, type Instant, type UnitFacts, type UnitState } from "./unit-state";
+import { unitState, type Instant, type UnitFacts, type UnitKey, type UnitState } from "./unit-state";
 
 export interface DatasetUnits {
   dataset: string;

@@ -30,11 +30,11 @@
  * (seed 003). The ledger holds one publish of 200 rows, but the attempts wrote 320: the unit is
  * `duplicate` ("one and a half copies", seed 001), not `published`.
  */
-import type { UnitKey } from "./ids";
 import { emptySummary, summariseUnit, type UnitSummary } from "./unit-facts";
 export { rowCountDeviation } from "./unit-facts";
 
-export type { UnitKey } from "./ids";
+/** A partition key such as "2026-08-17" or "tenant=42/2026-08-17" (same shape as ids.ts's UnitKey). */
+export type UnitKey = string;
 /** Epoch milliseconds. Time is always passed in; the domain never reads a clock. */
 export type Instant = number;
 

@@ -7,11 +7,10 @@
  * (original + repair) — one copy, so it passes "published once" — and 2,390 rows against a
  * source count of 2,400 reconcile within ±5 %: the unit passes.
  */
-import type { UnitKey } from "./ids";
 import { summariseUnit } from "./unit-facts";
 import {
   formatDeviation, rowCountDeviation, unitState,
-  type Instant, type LedgerEntry, type UnitFacts, type UnitState, type UpstreamPublish,
+  type Instant, type LedgerEntry, type UnitFacts, type UnitKey, type UnitState, type UpstreamPublish,
 } from "./unit-state";
 
 export interface LedgerRow extends LedgerEntry {
