@@ -5,8 +5,67 @@
  *
  * Example: attempts [failed 120 rows, failed 120 rows, succeeded 200 rows] of an append task
  * summarise to partialRows 240 and rowsWrittenTotal 440 (seed 003's three tries).
+ *
+ * The record shapes live here too (unit-state.ts re-exports them), so the dependency runs one
+ * way: the rules import the bookkeeping, never the reverse.
  */
-import type { Attempt, Instant, LedgerEntry, OperatorMark, UnitFacts, UpstreamPublish } from "./unit-state";
+
+/** A partition key such as "2026-08-17" or "tenant=42/2026-08-17" (same shape as ids.ts's UnitKey). */
+export type UnitKey = string;
+/** Epoch milliseconds. Time is always passed in; the domain never reads a clock. */
+export type Instant = number;
+
+export type RunKind = "scheduled" | "manual" | "backfill" | "repair";
+export type WriteMode = "replace" | "merge" | "append";
+export type AttemptStatus =
+  | "queued" | "running" | "succeeded" | "failed" | "upstream_failed"
+  | "skipped" | "marked_success" | "known_bad";
+
+export interface LedgerEntry {
+  runId: string;
+  runKind: RunKind;
+  publishedAt: Instant;
+  inputVersion: string | null;
+  codeVersion: string | null;
+  rowCount: number;
+}
+
+export interface Attempt {
+  runId: string;
+  tryNumber: number;
+  status: AttemptStatus;
+  rowsWritten: number | null;
+  error: string | null;
+  startedAt: Instant | null;
+  endedAt: Instant | null;
+}
+
+export interface OperatorMark {
+  kind: "known_bad" | "skipped" | "marked_success";
+  reason: string;
+  at: Instant;
+}
+
+/** The latest publish of an upstream unit this unit reads through its partition mappings. */
+export interface UpstreamPublish {
+  dataset: string;
+  unitKey: UnitKey;
+  publishedAt: Instant;
+}
+
+export interface UnitFacts {
+  ledger: readonly LedgerEntry[];
+  attempts: readonly Attempt[];
+  sourceCount?: number | null;
+  /** Allowed |rowCount − sourceCount| / sourceCount, e.g. 0.05 for seed 003's ±5 % band. */
+  tolerance: number;
+  writeMode: WriteMode;
+  upstream?: readonly UpstreamPublish[];
+  /** The input version most neighbours were built from (see prevailingInputVersion). */
+  neighbourInputVersion?: string | null;
+  marks?: readonly OperatorMark[];
+}
+
 
 export interface UnitSummary {
   publishCount: number;

@@ -30,13 +30,11 @@
  * (seed 003). The ledger holds one publish of 200 rows, but the attempts wrote 320: the unit is
  * `duplicate` ("one and a half copies", seed 001), not `published`.
  */
-import { emptySummary, summariseUnit, type UnitSummary } from "./unit-facts";
+import { emptySummary, summariseUnit, type Instant, type UnitFacts, type UnitSummary } from "./unit-facts";
 export { rowCountDeviation } from "./unit-facts";
-
-/** A partition key such as "2026-08-17" or "tenant=42/2026-08-17" (same shape as ids.ts's UnitKey). */
-export type UnitKey = string;
-/** Epoch milliseconds. Time is always passed in; the domain never reads a clock. */
-export type Instant = number;
+export type {
+  Attempt, AttemptStatus, Instant, LedgerEntry, OperatorMark, RunKind, UnitFacts, UnitKey, UpstreamPublish, WriteMode,
+} from "./unit-facts";
 
 export const UNIT_STATE_PRECEDENCE = [
   "known_bad", "skipped", "failed", "blocked", "missing", "empty",
@@ -45,57 +43,6 @@ export const UNIT_STATE_PRECEDENCE = [
 export type UnitState = (typeof UNIT_STATE_PRECEDENCE)[number];
 /** What the matrix can show for a key: a state, or `invalid` for a key the definition rejects. */
 export type UnitVerdict = UnitState | "invalid";
-
-export type RunKind = "scheduled" | "manual" | "backfill" | "repair";
-export type WriteMode = "replace" | "merge" | "append";
-export type AttemptStatus =
-  | "queued" | "running" | "succeeded" | "failed" | "upstream_failed"
-  | "skipped" | "marked_success" | "known_bad";
-
-export interface LedgerEntry {
-  runId: string;
-  runKind: RunKind;
-  publishedAt: Instant;
-  inputVersion: string | null;
-  codeVersion: string | null;
-  rowCount: number;
-}
-
-export interface Attempt {
-  runId: string;
-  tryNumber: number;
-  status: AttemptStatus;
-  rowsWritten: number | null;
-  error: string | null;
-  startedAt: Instant | null;
-  endedAt: Instant | null;
-}
-
-export interface OperatorMark {
-  kind: "known_bad" | "skipped" | "marked_success";
-  reason: string;
-  at: Instant;
-}
-
-/** The latest publish of an upstream unit this unit reads through its partition mappings. */
-export interface UpstreamPublish {
-  dataset: string;
-  unitKey: UnitKey;
-  publishedAt: Instant;
-}
-
-export interface UnitFacts {
-  ledger: readonly LedgerEntry[];
-  attempts: readonly Attempt[];
-  sourceCount?: number | null;
-  /** Allowed |rowCount − sourceCount| / sourceCount, e.g. 0.05 for seed 003's ±5 % band. */
-  tolerance: number;
-  writeMode: WriteMode;
-  upstream?: readonly UpstreamPublish[];
-  /** The input version most neighbours were built from (see prevailingInputVersion). */
-  neighbourInputVersion?: string | null;
-  marks?: readonly OperatorMark[];
-}
 
 export interface UnitStateFacts {
   publishCount: number;
