@@ -1,6 +1,7 @@
 import { compileMapping, type PartitionMapping } from "@/lib/domain/partition-mappings";
 import { resolvePartitions, type PartitionSpace } from "@/lib/domain/partitions";
 import { UnitSet } from "@/lib/domain/unit-set";
+import { prevailingInputVersion } from "@/lib/domain/validation";
 import { computeUnitStates, type LedgerEntry, type UnitFacts, type UnitStateResult, type UpstreamPublish } from "@/lib/domain/unit-state";
 import type { Db } from "../db/client";
 import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type EdgeRecord, type TaskRecord } from "../repositories/catalog";
@@ -59,7 +60,7 @@ function statesOf(ctx: FactsContext, now: number): DatasetUnitStates {
   const sources = ctx.sources.get(dataset.id);
   const marks = ctx.marks.get(dataset.id);
   const upstreamOf = writer ? upstreamResolver(ctx, writer) : () => [];
-  const neighbourInputVersion = prevailingInputVersion(ledger);
+  const neighbourInputVersion = prevailingInputVersion([...ledger].flatMap(([unitKey, rows]) => rows.map((r) => ({ ...r, unitKey }))));
   const keys: { key: string; ordinal: number }[] = [];
   space.expected.forEachRange((lo, hi) => {
     for (let o = lo; o <= hi; o++) keys.push({ key: space.keyAt(o), ordinal: o });
@@ -126,17 +127,4 @@ function latestPublishByOrdinal(ledger: Map<string, LedgerEntry[]> | undefined, 
     for (const e of entries) latest[v.ordinal] = Math.max(latest[v.ordinal]!, e.publishedAt);
   }
   return latest;
-}
-
-/** The input version most of the dataset's latest publishes were built from. */
-function prevailingInputVersion(ledger: Map<string, LedgerEntry[]>): string | null {
-  const counts = new Map<string, number>();
-  for (const entries of ledger.values()) {
-    const latest = entries.reduce<LedgerEntry | null>((a, e) => (a && a.publishedAt >= e.publishedAt ? a : e), null);
-    if (latest?.inputVersion) counts.set(latest.inputVersion, (counts.get(latest.inputVersion) ?? 0) + 1);
-  }
-  let best: string | null = null;
-  let n = 0;
-  for (const [v, c] of counts) if (c > n) [best, n] = [v, c];
-  return best;
 }
