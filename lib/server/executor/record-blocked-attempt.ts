@@ -1,0 +1,14 @@
+import type { Db } from "../db/client";
+import type { PlannedPair } from "./plan-run-pairs";
+import type { Clock } from "./types";
+
+/**
+ * Records a pair that never ran because what it reads failed or was never published:
+ * status upstream_failed, no start time, no rows — blocked, not failed.
+ */
+export async function recordBlockedAttempt(db: Db, runId: string, pair: PlannedPair, reason: string, clock: Clock): Promise<void> {
+  const at = clock({ phase: "attempt-end", wave: pair.wave, tryNumber: 1, taskNodeId: pair.task.nodeId, unitKey: pair.unitKey });
+  await db.$transaction((tx) => tx.attempt.create({
+    data: { runId, taskId: pair.task.id, unitKey: pair.unitKey, tryNumber: 1, status: "upstream_failed", error: reason, endedAt: at },
+  }));
+}

@@ -1,0 +1,24 @@
+import type { Db } from "../db/client";
+
+export interface RejectedKey {
+  nodeId: string;
+  unitKey: string;
+  reason: string;
+}
+
+/**
+ * Keys a partition definition rejected are kept, with the definition's reason, instead of being
+ * dropped: an invalid key is fixed where it was generated, not by re-running (seed 002).
+ */
+export async function recordInvalidKeys(db: Db, runId: string | null, keys: readonly RejectedKey[], source: string, at: Date): Promise<void> {
+  if (keys.length === 0) return;
+  await db.$transaction(async (tx) => {
+    for (const k of keys) {
+      await tx.invalidKey.upsert({
+        where: { nodeId_unitKey: { nodeId: k.nodeId, unitKey: k.unitKey } },
+        create: { nodeId: k.nodeId, unitKey: k.unitKey, reason: k.reason, source, runId, observedAt: at },
+        update: { reason: k.reason, source, runId, observedAt: at },
+      });
+    }
+  });
+}
