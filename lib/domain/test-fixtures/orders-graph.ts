@@ -46,7 +46,12 @@ export const D = {
 const safe = { writeMode: "replace", sideEffect: "none", dependsOnOwnPast: false, publish: "per-unit" } as const;
 
 /** The seed's graph; `overrides` replaces task properties (e.g. make stg_orders replace). */
-export function ordersSpec(overrides: Partial<Record<keyof typeof T, Partial<TaskSpec>>> = {}): LineageSpec {
+export interface WorldOptions {
+  /** dim_customers is a mutable current snapshot in the seed; false models a versioned one. */
+  readonly dimMutable?: boolean;
+}
+
+export function ordersSpec(overrides: Partial<Record<keyof typeof T, Partial<TaskSpec>>> = {}, world: WorldOptions = {}): LineageSpec {
   const task = (key: keyof typeof T, pipeline: string, props: Partial<TaskSpec>): TaskSpec => ({
     id: T[key],
     pipeline,
@@ -58,7 +63,7 @@ export function ordersSpec(overrides: Partial<Record<keyof typeof T, Partial<Tas
   return {
     datasets: [
       { id: D.raw, kind: "file_set", pipeline: "orders", partitions: DAILY, sourceMutable: false },
-      { id: D.dim, kind: "table", pipeline: "customers", partitions: { kind: "none" }, sourceMutable: true },
+      { id: D.dim, kind: "table", pipeline: "customers", partitions: { kind: "none" }, sourceMutable: world.dimMutable ?? true },
       { id: D.stg, kind: "table", pipeline: "orders", partitions: DAILY },
       { id: D.fct, kind: "table", pipeline: "orders", partitions: DAILY },
       { id: D.revenue, kind: "table", pipeline: "orders", partitions: DAILY },
@@ -91,8 +96,8 @@ export function ordersSpec(overrides: Partial<Record<keyof typeof T, Partial<Tas
   };
 }
 
-export function ordersGraph(overrides: Parameters<typeof ordersSpec>[0] = {}): LineageGraph {
-  return mustBuildLineageGraph(ordersSpec(overrides));
+export function ordersGraph(overrides: Parameters<typeof ordersSpec>[0] = {}, world: WorldOptions = {}): LineageGraph {
+  return mustBuildLineageGraph(ordersSpec(overrides, world));
 }
 
 /** Ordinal of a day key in DAILY (2026-05-18 is 0, 2026-08-17 is 91, 2026-08-25 is 99). */

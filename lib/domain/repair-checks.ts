@@ -1,0 +1,181 @@
+/**
+ * Blockers and warnings of a repair plan: the seeds' "what can go wrong" lists as checks.
+ *
+ * Why each exists (seed 000/001):
+ *  - an append task re-run converts a gap into a duplicate → blocker until deduplicated or
+ *    fixed to replace; an unknown write mode counts as append;
+ *  - a repair against a mutable / unretained source produces a unit unlike its neighbours;
+ *  - an as-of-now join builds the repaired unit on a newer world than its neighbours;
+ *  - an export already sent, a dashboard already read, a model already trained: re-running
+ *    recalls nothing, so the plan carries a communication step.
+ * Example: stg_orders (append) in scope with no resolution →
+ *   { code: "append_unresolved", node: "job:reparo:stg_orders", … }
+ */
+import type { ClosureResult, Seed } from "./closure";
+import type { NodeId, TaskId } from "./ids";
+import type { LineageGraph, TaskNode } from "./lineage-graph";
+import { factsOf, type Ledger } from "./repair-scope";
+import { toKeyRanges, type UnitSet } from "./unit-set";
+
+export type BlockerCode =
+  | "append_unresolved"
+  | "unknown_write_mode"
+  | "invalid_key"
+  | "active_repair_overlap"
+  | "reason_required"
+  | "empty_scope"
+  | "sequential_targeted"
+  | "atomic_set_partial"
+  | "downstream_already_built"
+  | "source_not_reproducible"
+  | "no_task_to_rerun"
+  | "no_sequential_model"
+  | "no_atomic_set"
+  | "evidence_required"
+  | "unpublished_units";
+
+export interface Blocker {
+  readonly code: BlockerCode;
+  readonly message: string;
+  readonly node?: NodeId;
+  readonly repairId?: string;
+  readonly keyRanges?: readonly [string, string][];
+}
+
+export type WarningCode =
+  | "as_of_now_join"
+  | "mutable_source"
+  | "unknown_source_mutability"
+  | "input_not_retained"
+  | "duplicate_publishes"
+  | "cross_pipeline_consumed"
+  | "communication_step"
+  | "downstream_not_retriggered"
+  | "mark_success_risk"
+  | "omission_recorded";
+
+export interface Warning {
+  readonly code: WarningCode;
+  readonly message: string;
+  readonly node?: NodeId;
+  readonly keyRanges?: readonly [string, string][];
+}
+
+export type Resolution =
+  | { readonly kind: "unit_deduplicated"; readonly task: TaskId; readonly units?: UnitSet }
+  | { readonly kind: "fixed_to_replace"; readonly task: TaskId };
+
+export interface ActiveRepair {
+  readonly id: string;
+  readonly label?: string;
+  readonly pairs: readonly Seed[];
+}
+
+const short = (id: string) => id.slice(id.lastIndexOf(":") + 1);
+const ranges = (graph: LineageGraph, node: NodeId, units: UnitSet) => toKeyRanges(units, graph.nodes[graph.index.get(node)!]!.space);
+const spell = (r: readonly [string, string][]) => r.map(([a, b]) => (a === b ? a : `${a}…${b}`)).join(", ");
+
+/** Null when the task may be re-run over `units`; otherwise the blocker that holds it back. */
+export function idempotencyBlocker(graph: LineageGraph, task: TaskNode, units: UnitSet, resolutions: readonly Resolution[]): Blocker | null {
+  const mine = resolutions.filter((r) => r.task === task.id);
+  if (task.writeMode === "replace" || task.writeMode === "merge" || mine.some((r) => r.kind === "fixed_to_replace")) return null;
+  if (task.writeMode === undefined) {
+    return { code: "unknown_write_mode", node: task.id, message: `${short(task.id)} has no declared write mode; unknown counts as append. Declare it fixed to replace before re-running.` };
+  }
+  let open = units;
+  for (const r of mine) if (r.kind === "unit_deduplicated") open = r.units ? open.difference(r.units) : open.difference(units);
+  if (open.isEmpty) return null;
+  const keyRanges = ranges(graph, task.id, open);
+  return {
+    code: "append_unresolved",
+    node: task.id,
+    keyRanges,
+    message: `${short(task.id)} appends: re-running ${spell(keyRanges)} adds a second copy. Deduplicate the unit on its business key, or fix the task to replace its unit.`,
+  };
+}
+
+export function overlapBlockers(graph: LineageGraph, pairs: readonly Seed[], active: readonly ActiveRepair[]): Blocker[] {
+  const out: Blocker[] = [];
+  for (const repair of active) {
+    for (const mine of pairs) {
+      for (const theirs of repair.pairs) {
+        if (theirs.node !== mine.node) continue;
+        const both = mine.units.intersect(theirs.units);
+        if (both.isEmpty) continue;
+        const keyRanges = ranges(graph, mine.node, both);
+        out.push({
+          code: "active_repair_overlap",
+          node: mine.node,
+          repairId: repair.id,
+          keyRanges,
+          message: `${short(mine.node)} ${spell(keyRanges)} is already being repaired by ${repair.label ?? repair.id}.`,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** Warnings about what the recomputed tasks read: sources, snapshots, retention, duplicates. */
+export function inputWarnings(graph: LineageGraph, ledger: Ledger, pairs: readonly Seed[]): Warning[] {
+  const out: Warning[] = [];
+  for (const { node, units } of pairs) {
+    const i = graph.index.get(node)!;
+    const dup = factsOf(graph, ledger, i, "publishedMoreThanOnce").intersect(units);
+    if (!dup.isEmpty) {
+      const keyRanges = ranges(graph, node, dup);
+      out.push({ code: "duplicate_publishes", node, keyRanges, message: `${short(node)} ${spell(keyRanges)} was published more than once: deduplicate before trusting the repair.` });
+    }
+    for (const e of graph.in[i]!) {
+      const source = graph.nodes[e.from]!;
+      if (source.nodeKind !== "dataset") continue;
+      const read = e.up(units);
+      if (e.mapping.type === "latest") {
+        out.push({ code: "as_of_now_join", node, message: `${short(node)} joins ${short(source.id)} as of now: the repaired units are built on a newer snapshot than their neighbours.` });
+      }
+      const isSource = graph.in[e.from]!.length === 0;
+      if (isSource && source.sourceMutable !== false) {
+        const code = source.sourceMutable ? "mutable_source" : "unknown_source_mutability";
+        const what = source.sourceMutable ? "is mutable" : "has unknown mutability (counted as mutable)";
+        out.push({ code, node: source.id, message: `${short(source.id)} ${what}: ${short(node)} will read a source that may have moved since the original run.` });
+      }
+      const gone = factsOf(graph, ledger, e.from, "inputNotRetained").intersect(read);
+      if (!gone.isEmpty) {
+        const keyRanges = ranges(graph, source.id, gone);
+        out.push({ code: "input_not_retained", node: source.id, keyRanges, message: `${short(source.id)} ${spell(keyRanges)}: the input version is no longer retained, so the repair cannot reproduce the original.` });
+      }
+    }
+  }
+  return dedupe(out);
+}
+
+/** Consumers that already read the bad units: other pipelines, exports, dashboards. */
+export function consumerWarnings(graph: LineageGraph, ledger: Ledger, scope: ClosureResult, seedPipelines: ReadonlySet<string>): Warning[] {
+  const out: Warning[] = [];
+  for (const entry of scope.entries.values()) {
+    if (entry.seed) continue;
+    const i = graph.index.get(entry.node)!;
+    const node = graph.nodes[i]!;
+    const seen = factsOf(graph, ledger, i, "published").union(factsOf(graph, ledger, i, "consumed")).intersect(entry.units);
+    if (seen.isEmpty) continue;
+    const keyRanges = ranges(graph, node.id, seen);
+    if (node.nodeKind === "task" && !seedPipelines.has(node.pipeline)) {
+      out.push({ code: "cross_pipeline_consumed", node: node.id, keyRanges, message: `${short(node.id)} (pipeline ${node.pipeline}${node.owner ? `, owner ${node.owner}` : ""}) already consumed ${spell(keyRanges)}: tell its owner.` });
+    }
+    const external = node.nodeKind === "dataset" && (node.externalConsumer || graph.in[i]!.some((e) => (graph.nodes[e.from] as TaskNode).sideEffect === "external"));
+    if (external) {
+      out.push({ code: "communication_step", node: node.id, keyRanges, message: `${short(node.id)} ${spell(keyRanges)} was already delivered outside the platform; re-running recalls nothing. Communicate the correction to its consumers.` });
+    }
+  }
+  return out;
+}
+
+function dedupe(warnings: Warning[]): Warning[] {
+  const seen = new Set<string>();
+  return warnings.filter((w) => {
+    const k = `${w.code}|${w.node}|${w.message}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
