@@ -26,7 +26,7 @@ const plan = (options: RepairOptions = {}, g: LineageGraph = graph, extra: Parti
   planRepair({ graph: g, targets: failed, options, ...extra });
 
 /** Ledger: everything published once, except the failed unit; fct…export already ran on 08-17. */
-function ledgerRows(overrides: Partial<LedgerRow> & { node: NodeId; key: string }[] = []): LedgerRow[] {
+function ledgerRows(overrides: LedgerRow[] = []): LedgerRow[] {
   const rows: LedgerRow[] = [];
   for (const node of [D.stg, D.fct, D.revenue, D.balance, D.features, D.dashboard]) {
     for (let d = dayOrdinal("2026-08-10"); d <= dayOrdinal("2026-08-25"); d++) {
