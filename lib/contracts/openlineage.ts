@@ -1,0 +1,94 @@
+import { z } from "zod";
+
+/**
+ * OpenLineage RunEvents as Reparo accepts them (spec 1.x and 2.x). Only the fields and facets
+ * Reparo maps are checked; every other facet passes through untouched, because producers add
+ * their own (airflow, spark_version, dbt_run...) and a strict schema would reject real events.
+ * `producer` and `schemaURL` are required by the spec but absent from real dbt-ol and Marquez
+ * samples, so they are optional here.
+ */
+const Name = z.string().trim().min(1, "must be a non-empty string");
+const Instant = z.iso.datetime({ offset: true, message: "must be an ISO-8601 date-time with a time zone" });
+
+export const EVENT_TYPES = ["START", "RUNNING", "COMPLETE", "FAIL", "ABORT", "OTHER"] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+const JobRef = z.looseObject({ namespace: Name, name: Name });
+const RunRef = z.looseObject({ runId: Name });
+
+const DimensionValue = z.union([z.string(), z.number(), z.boolean()]);
+const PartitionEntry = z.looseObject({
+  identifier: z.string().min(1).optional(),
+  dimensions: z.record(z.string(), DimensionValue).optional(),
+});
+/** The subset facet: released spec (`inputCondition`/`outputCondition`) or the proposal (`condition`, or inline). */
+const SubsetCondition = z.looseObject({ type: z.string().min(1), partitions: z.array(PartitionEntry).optional() });
+const SubsetFacet = z.looseObject({
+  type: z.string().min(1).optional(),
+  partitions: z.array(PartitionEntry).optional(),
+  inputCondition: SubsetCondition.optional(),
+  outputCondition: SubsetCondition.optional(),
+  condition: SubsetCondition.optional(),
+});
+export type SubsetFacet = z.infer<typeof SubsetFacet>;
+
+const DatasetFacets = z.looseObject({ version: z.looseObject({ datasetVersion: z.string() }).optional() });
+
+const InputDataset = z.looseObject({
+  namespace: Name,
+  name: Name,
+  facets: DatasetFacets.nullish(),
+  inputFacets: z.looseObject({ subset: SubsetFacet.optional() }).nullish(),
+});
+
+const OutputDataset = z.looseObject({
+  namespace: Name,
+  name: Name,
+  facets: DatasetFacets.nullish(),
+  outputFacets: z
+    .looseObject({
+      outputStatistics: z.looseObject({ rowCount: z.number().int().nonnegative().optional(), size: z.number().nonnegative().optional() }).optional(),
+      subset: SubsetFacet.optional(),
+    })
+    .nullish(),
+});
+
+const RunFacets = z.looseObject({
+  parent: z.looseObject({ run: RunRef, job: JobRef, root: z.looseObject({ run: RunRef, job: JobRef }).optional() }).optional(),
+  nominalTime: z.looseObject({ nominalStartTime: Instant, nominalEndTime: Instant.nullish() }).optional(),
+  errorMessage: z.looseObject({ message: z.string(), programmingLanguage: z.string().nullish(), stackTrace: z.string().nullish() }).optional(),
+});
+
+const JobFacets = z.looseObject({ sourceCodeLocation: z.looseObject({ version: z.string().nullish() }).optional() });
+
+export const RunEventSchema = z.looseObject({
+  eventType: z.enum(EVENT_TYPES, { message: `must be one of ${EVENT_TYPES.join(", ")}` }).optional(),
+  eventTime: Instant,
+  producer: z.string().optional(),
+  schemaURL: z.string().optional(),
+  run: z.looseObject({ runId: Name, facets: RunFacets.nullish() }),
+  job: z.looseObject({ namespace: Name, name: Name, facets: JobFacets.nullish() }),
+  inputs: z.array(InputDataset).nullish(),
+  outputs: z.array(OutputDataset).nullish(),
+});
+export type RunEvent = z.infer<typeof RunEventSchema>;
+export type InputDatasetEvent = z.infer<typeof InputDataset>;
+export type OutputDatasetEvent = z.infer<typeof OutputDataset>;
+
+export const FieldIssueSchema = z.object({ path: z.string(), message: z.string() });
+export type FieldIssue = z.infer<typeof FieldIssueSchema>;
+
+/** The answer to POST /api/v1/lineage: which events (by index in the request) were taken or refused. */
+export const LineageIngestResultSchema = z.object({
+  received: z.number().int(),
+  accepted: z.array(z.object({ index: z.number().int(), duplicate: z.boolean() })),
+  rejected: z.array(z.object({ index: z.number().int(), issues: z.array(FieldIssueSchema) })),
+  written: z.object({
+    events: z.number().int(),
+    runs: z.number().int(),
+    attempts: z.number().int(),
+    publishes: z.number().int(),
+    invalidKeys: z.number().int(),
+  }),
+});
+export type LineageIngestResult = z.infer<typeof LineageIngestResultSchema>;

@@ -1,0 +1,135 @@
+import { formatNodeId } from "@/lib/domain/ids";
+import type { EventType, RunEvent } from "@/lib/contracts/openlineage";
+import { explicitPartitionKeys } from "./partition-facets";
+
+export interface RunRef { jobNodeId: string; namespace: string; name: string; runId: string }
+export interface FoldedInput { nodeId: string; namespace: string; name: string; version: string | null }
+export interface FoldedOutput { nodeId: string; namespace: string; name: string; rowCount: number | null; keys: string[] }
+
+export type TryStatus = "running" | "succeeded" | "failed";
+
+/** One try of the job in this run: a START after a terminal event starts a new one. */
+export interface FoldedTry {
+  tryNumber: number;
+  status: TryStatus;
+  terminal: EventType | null;
+  startedAt: number;
+  endedAt: number | null;
+  error: string | null;
+  lastEventAt: number;
+}
+
+export interface FoldedRun extends RunRef {
+  tries: FoldedTry[];
+  /** Inputs and outputs merged over every event: some producers send them on START only, some on COMPLETE only. */
+  inputs: FoldedInput[];
+  outputs: FoldedOutput[];
+  nominalStart: number | null;
+  parent: RunRef | null;
+  root: RunRef | null;
+  kind: "scheduled" | "manual" | "backfill";
+  codeVersion: string;
+}
+
+const ORDER: Record<EventType, number> = { START: 0, RUNNING: 1, OTHER: 2, COMPLETE: 3, FAIL: 3, ABORT: 3 };
+const TERMINAL = new Set<EventType>(["COMPLETE", "FAIL", "ABORT"]);
+
+export const runRefOf = (namespace: string, name: string, runId: string): RunRef => ({ jobNodeId: formatNodeId("job", namespace, name), namespace, name, runId });
+
+/**
+ * Everything known about one OpenLineage run, from all its events in event-time order — so the
+ * answer does not depend on the order the events arrived in. A later value wins (a COMPLETE
+ * row count replaces a RUNNING one); lists are merged.
+ */
+export function foldRunEvents(events: RunEvent[]): FoldedRun {
+  const sorted = [...events].sort((a, b) => time(a) - time(b) || ORDER[typeOf(a)] - ORDER[typeOf(b)]);
+  const first = sorted[0]!;
+  const run: FoldedRun = {
+    ...runRefOf(first.job.namespace, first.job.name, first.run.runId),
+    tries: [], inputs: [], outputs: [], nominalStart: null, parent: null, root: null, kind: "manual", codeVersion: "",
+  };
+  const inputs = new Map<string, FoldedInput>();
+  const outputs = new Map<string, FoldedOutput>();
+  for (const event of sorted) {
+    foldTry(run.tries, event, explicitTry(event));
+    foldFacets(run, event);
+    for (const i of event.inputs ?? []) mergeInput(inputs, i.namespace, i.name, i.facets?.version?.datasetVersion ?? null);
+    for (const o of event.outputs ?? []) mergeOutput(outputs, o.namespace, o.name, o.outputFacets?.outputStatistics?.rowCount ?? null, explicitPartitionKeys(o.outputFacets?.subset));
+  }
+  run.inputs = [...inputs.values()];
+  run.outputs = [...outputs.values()];
+  return run;
+}
+
+function foldTry(tries: FoldedTry[], event: RunEvent, explicit: number | null): void {
+  const type = typeOf(event);
+  const at = time(event);
+  let current = explicit !== null ? tries.find((t) => t.tryNumber === explicit) : tries[tries.length - 1];
+  const restarted = explicit === null && current?.terminal && type === "START";
+  if (!current || restarted) {
+    current = { tryNumber: explicit ?? tries.length + 1, status: "running", terminal: null, startedAt: at, endedAt: null, error: null, lastEventAt: at };
+    tries.push(current);
+    tries.sort((a, b) => a.tryNumber - b.tryNumber);
+  }
+  if (type === "START") current.startedAt = Math.min(current.startedAt, at);
+  current.lastEventAt = Math.max(current.lastEventAt, at);
+  const message = event.run.facets?.errorMessage?.message;
+  if (message) current.error = message;
+  if (TERMINAL.has(type)) {
+    current.terminal = type;
+    current.endedAt = at;
+    current.status = type === "COMPLETE" ? "succeeded" : "failed";
+    if (type === "ABORT" && !current.error) current.error = "run aborted";
+  }
+}
+
+function foldFacets(run: FoldedRun, event: RunEvent): void {
+  const facets = event.run.facets;
+  if (facets?.nominalTime) run.nominalStart = Date.parse(facets.nominalTime.nominalStartTime);
+  if (facets?.parent) {
+    const p = facets.parent;
+    run.parent = runRefOf(p.job.namespace, p.job.name, p.run.runId);
+    if (p.root) run.root = runRefOf(p.root.job.namespace, p.root.job.name, p.root.run.runId);
+  }
+  run.kind = runKindOf(facets as Record<string, unknown> | null | undefined, run.nominalStart);
+  const version = event.job.facets?.sourceCodeLocation?.version;
+  if (version) run.codeVersion = version;
+}
+
+/** Airflow reports its run type; otherwise a nominal time means the run was scheduled. */
+function runKindOf(facets: Record<string, unknown> | null | undefined, nominal: number | null): FoldedRun["kind"] {
+  const runType = dig(facets, ["airflow", "dagRun", "run_type"]) ?? dig(facets, ["airflowDagRun", "dagRun", "run_type"]);
+  if (runType === "scheduled" || runType === "manual" || runType === "backfill") return runType;
+  return nominal !== null ? "scheduled" : "manual";
+}
+
+/** Airflow numbers its tries; run ids are reused when a task is cleared, so the try is the key. */
+function explicitTry(event: RunEvent): number | null {
+  const n = dig(event.run.facets as Record<string, unknown> | undefined, ["airflow", "taskInstance", "try_number"]);
+  return typeof n === "number" && Number.isInteger(n) && n > 0 ? n : null;
+}
+
+function mergeInput(map: Map<string, FoldedInput>, namespace: string, name: string, version: string | null): void {
+  const nodeId = formatNodeId("dataset", namespace, name);
+  const prev = map.get(nodeId);
+  map.set(nodeId, { nodeId, namespace, name, version: version ?? prev?.version ?? null });
+}
+
+function mergeOutput(map: Map<string, FoldedOutput>, namespace: string, name: string, rowCount: number | null, keys: string[]): void {
+  const nodeId = formatNodeId("dataset", namespace, name);
+  const prev = map.get(nodeId);
+  const merged = [...new Set([...(prev?.keys ?? []), ...keys])];
+  map.set(nodeId, { nodeId, namespace, name, rowCount: rowCount ?? prev?.rowCount ?? null, keys: merged });
+}
+
+function dig(value: unknown, path: string[]): unknown {
+  let v = value;
+  for (const k of path) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = (v as Record<string, unknown>)[k];
+  }
+  return v;
+}
+
+const typeOf = (e: RunEvent): EventType => e.eventType ?? "OTHER";
+const time = (e: RunEvent): number => Date.parse(e.eventTime);

@@ -1,0 +1,60 @@
+import { PartitionDefSchema } from "@/lib/contracts/partitions";
+import type { PartitionDef } from "@/lib/domain/partitions";
+import type { Tx } from "../db/client";
+
+export interface NodeRef {
+  nodeId: string;
+  namespace: string;
+  name: string;
+}
+
+export interface TaskHandle { id: string; pipelineId: string | null }
+export interface DatasetHandle { id: string; partitionDef: PartitionDef }
+
+const unique = (refs: NodeRef[]): NodeRef[] => [...new Map(refs.map((r) => [r.nodeId, { nodeId: r.nodeId, namespace: r.namespace, name: r.name }])).values()];
+
+/** Tasks by node id, creating the missing ones (jobs are identified by namespace + name). */
+export async function ensureTasks(tx: Tx, refs: NodeRef[]): Promise<Map<string, TaskHandle>> {
+  const wanted = unique(refs);
+  const found = await tx.task.findMany({ where: { nodeId: { in: wanted.map((r) => r.nodeId) } }, select: { id: true, nodeId: true, pipelineId: true } });
+  const missing = wanted.filter((r) => !found.some((f) => f.nodeId === r.nodeId));
+  if (missing.length > 0) await tx.task.createMany({ data: missing });
+  const created = missing.length > 0 ? await tx.task.findMany({ where: { nodeId: { in: missing.map((r) => r.nodeId) } }, select: { id: true, nodeId: true, pipelineId: true } }) : [];
+  return new Map([...found, ...created].map((t) => [t.nodeId, { id: t.id, pipelineId: t.pipelineId }]));
+}
+
+/** Datasets by node id with their partition definitions, creating the missing ones unpartitioned. */
+export async function ensureDatasets(tx: Tx, refs: NodeRef[]): Promise<Map<string, DatasetHandle>> {
+  const wanted = unique(refs);
+  const select = { id: true, nodeId: true, partitionDef: true } as const;
+  const found = await tx.dataset.findMany({ where: { nodeId: { in: wanted.map((r) => r.nodeId) } }, select });
+  const missing = wanted.filter((r) => !found.some((f) => f.nodeId === r.nodeId));
+  if (missing.length > 0) await tx.dataset.createMany({ data: missing });
+  const created = missing.length > 0 ? await tx.dataset.findMany({ where: { nodeId: { in: missing.map((r) => r.nodeId) } }, select }) : [];
+  return new Map([...found, ...created].map((d) => [d.nodeId, { id: d.id, partitionDef: PartitionDefSchema.parse(JSON.parse(d.partitionDef)) }]));
+}
+
+const pipelineKey = (namespace: string, name: string) => `${namespace}\u0000${name}`;
+
+/** Pipelines named after their root job, creating missing ones; keyed by namespace + name. */
+export async function ensurePipelines(tx: Tx, refs: { namespace: string; name: string }[]): Promise<Map<string, string>> {
+  const wanted = [...new Map(refs.map((r) => [pipelineKey(r.namespace, r.name), r])).values()];
+  if (wanted.length === 0) return new Map();
+  const where = { OR: wanted.map((r) => ({ namespace: r.namespace, name: r.name })) };
+  const found = await tx.pipeline.findMany({ where, select: { id: true, namespace: true, name: true } });
+  const missing = wanted.filter((r) => !found.some((f) => f.namespace === r.namespace && f.name === r.name));
+  if (missing.length > 0) await tx.pipeline.createMany({ data: missing });
+  const all = missing.length > 0 ? await tx.pipeline.findMany({ where, select: { id: true, namespace: true, name: true } }) : found;
+  return new Map(all.map((p) => [pipelineKey(p.namespace, p.name), p.id]));
+}
+
+export { pipelineKey };
+
+/** Puts tasks that belong to no pipeline yet into the pipeline their runs descend from. */
+export async function assignTaskPipelines(tx: Tx, pipelineByTaskId: Map<string, string>): Promise<void> {
+  const byPipeline = new Map<string, string[]>();
+  for (const [taskId, pipelineId] of pipelineByTaskId) byPipeline.set(pipelineId, [...(byPipeline.get(pipelineId) ?? []), taskId]);
+  for (const [pipelineId, ids] of byPipeline) {
+    await tx.task.updateMany({ where: { id: { in: ids }, pipelineId: null }, data: { pipelineId } });
+  }
+}

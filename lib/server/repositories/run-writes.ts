@@ -1,0 +1,127 @@
+import type { Tx } from "../db/client";
+
+export interface RunRow {
+  id: string;
+  externalId: string;
+  pipelineId: string | null;
+  kind: string;
+  status: string;
+  rootRunId: string | null;
+  parentRunId: string | null;
+  codeVersion: string;
+  triggeredBy: string;
+  nominalTime: Date | null;
+  startedAt: Date | null;
+  endedAt: Date | null;
+}
+
+export interface AttemptRow {
+  id: string;
+  runId: string;
+  taskId: string;
+  unitKey: string;
+  tryNumber: number;
+  status: string;
+  rowsWritten: number | null;
+  error: string | null;
+  codeVersion: string;
+  startedAt: Date | null;
+  endedAt: Date | null;
+}
+
+export interface PublishRow {
+  id: string;
+  datasetId: string;
+  unitKey: string;
+  runId: string;
+  attemptId: string | null;
+  publishedAt: Date;
+  inputVersion: string;
+  codeVersion: string;
+  rowCount: number;
+}
+
+export interface InvalidKeyRow {
+  nodeId: string;
+  unitKey: string;
+  reason: string;
+  source: string;
+  runId: string | null;
+  observedAt: Date;
+}
+
+/** Rows whose stored copy differs in any listed field (dates compared by instant). */
+function changedRows<T extends { id: string }>(desired: T[], stored: Map<string, Record<string, unknown>>, fields: (keyof T)[]): { create: T[]; update: T[] } {
+  const create: T[] = [];
+  const update: T[] = [];
+  for (const row of desired) {
+    const old = stored.get(row.id);
+    if (!old) create.push(row);
+    else if (fields.some((f) => norm(old[f as string]) !== norm(row[f]))) update.push(row);
+  }
+  return { create, update };
+}
+
+const norm = (v: unknown) => (v instanceof Date ? v.getTime() : v ?? null);
+
+const RUN_FIELDS: (keyof RunRow)[] = ["pipelineId", "kind", "status", "rootRunId", "parentRunId", "codeVersion", "nominalTime", "startedAt", "endedAt"];
+
+/** Stored run rows of the given ids (for parent/root linkage and change detection). */
+export async function runsByIds(tx: Tx, ids: string[]): Promise<Map<string, Record<string, unknown> & { rootRunId: string | null; pipelineId: string | null }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await tx.run.findMany({ where: { id: { in: ids } } });
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Writes runs; returns how many rows were created or changed. */
+export async function upsertRuns(tx: Tx, rows: RunRow[], stored: Map<string, Record<string, unknown>>): Promise<number> {
+  const { create, update } = changedRows(rows, stored, RUN_FIELDS);
+  if (create.length > 0) await tx.run.createMany({ data: create });
+  for (const r of update) {
+    await tx.run.update({
+      where: { id: r.id },
+      data: { pipelineId: r.pipelineId, kind: r.kind, status: r.status, rootRunId: r.rootRunId, parentRunId: r.parentRunId, codeVersion: r.codeVersion, nominalTime: r.nominalTime, startedAt: r.startedAt, endedAt: r.endedAt },
+    });
+  }
+  return create.length + update.length;
+}
+
+const ATTEMPT_FIELDS: (keyof AttemptRow)[] = ["status", "rowsWritten", "error", "codeVersion", "startedAt", "endedAt"];
+
+export async function upsertAttempts(tx: Tx, rows: AttemptRow[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const found = await tx.attempt.findMany({ where: { id: { in: rows.map((r) => r.id) } } });
+  const { create, update } = changedRows(rows, new Map(found.map((r) => [r.id, r])), ATTEMPT_FIELDS);
+  if (create.length > 0) await tx.attempt.createMany({ data: create });
+  for (const r of update) {
+    await tx.attempt.update({ where: { id: r.id }, data: { status: r.status, rowsWritten: r.rowsWritten, error: r.error, codeVersion: r.codeVersion, startedAt: r.startedAt, endedAt: r.endedAt } });
+  }
+  return create.length + update.length;
+}
+
+/** The ledger is append-only: a publish whose id exists already is never written again. */
+export async function appendPublishes(tx: Tx, rows: PublishRow[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const found = await tx.publish.findMany({ where: { id: { in: rows.map((r) => r.id) } }, select: { id: true } });
+  const existing = new Set(found.map((r) => r.id));
+  const fresh = [...new Map(rows.filter((r) => !existing.has(r.id)).map((r) => [r.id, r])).values()];
+  if (fresh.length > 0) await tx.publish.createMany({ data: fresh });
+  return fresh.length;
+}
+
+/** Records keys a partition definition rejected; a key already reported for the node is kept as first seen. */
+export async function reportInvalidKeys(tx: Tx, rows: InvalidKeyRow[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const found = await tx.invalidKey.findMany({ where: { nodeId: { in: [...new Set(rows.map((r) => r.nodeId))] } }, select: { nodeId: true, unitKey: true } });
+  const seen = new Set(found.map((r) => `${r.nodeId}\u0000${r.unitKey}`));
+  const fresh: InvalidKeyRow[] = [];
+  for (const r of rows) {
+    const key = `${r.nodeId}\u0000${r.unitKey}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      fresh.push(r);
+    }
+  }
+  if (fresh.length > 0) await tx.invalidKey.createMany({ data: fresh });
+  return fresh.length;
+}
