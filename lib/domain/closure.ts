@@ -66,7 +66,10 @@ export interface ClosureResult {
  */
 export function sequentialExtent(units: UnitSet, n: number, size: number, direction: Direction): UnitSet {
   if (units.isEmpty) return units;
-  const everyRangeLong = units.ranges().every(([lo, hi]) => hi - lo + 1 >= n);
+  let everyRangeLong = true;
+  units.forEachRange((lo, hi) => {
+    if (hi - lo + 1 < n) everyRangeLong = false;
+  });
   if (n === 1 || everyRangeLong) {
     return direction === "downstream" ? UnitSet.range(units.min!, size - 1) : UnitSet.range(0, units.max!);
   }

@@ -205,7 +205,7 @@ export class UnitSet implements Iterable<number> {
  * pass with no sort.
  */
 export class UnitSetBuilder {
-  private readonly bounds: number[] = [];
+  private bounds: number[] = [];
 
   add(lo: number, hi: number): this {
     if (lo > hi) return this;
@@ -219,8 +219,11 @@ export class UnitSetBuilder {
     return this;
   }
 
+  /** Hands its array over to the set (no copy); the builder starts empty again. */
   build(): UnitSet {
-    return UnitSet.fromCanonicalBounds(this.bounds.slice());
+    const bounds = this.bounds;
+    this.bounds = [];
+    return UnitSet.fromCanonicalBounds(bounds);
   }
 }
 
