@@ -28,6 +28,7 @@ export interface FoldedRun extends RunRef {
   parent: RunRef | null;
   root: RunRef | null;
   kind: "scheduled" | "manual" | "backfill";
+  kindFromProducer?: boolean;
   codeVersion: string;
 }
 
@@ -91,16 +92,18 @@ function foldFacets(run: FoldedRun, event: RunEvent): void {
     run.parent = runRefOf(p.job.namespace, p.job.name, p.run.runId);
     if (p.root) run.root = runRefOf(p.root.job.namespace, p.root.job.name, p.root.run.runId);
   }
-  run.kind = runKindOf(facets as Record<string, unknown> | null | undefined, run.nominalStart);
+  const runType = airflowRunType(facets as Record<string, unknown> | null | undefined);
+  if (runType) run.kind = runType;
+  else if (run.nominalStart !== null && !run.kindFromProducer) run.kind = "scheduled";
+  if (runType) run.kindFromProducer = true;
   const version = event.job.facets?.sourceCodeLocation?.version;
   if (version) run.codeVersion = version;
 }
 
-/** Airflow reports its run type; otherwise a nominal time means the run was scheduled. */
-function runKindOf(facets: Record<string, unknown> | null | undefined, nominal: number | null): FoldedRun["kind"] {
+/** Airflow reports its run type (on some events only); otherwise a nominal time means the run was scheduled. */
+function airflowRunType(facets: Record<string, unknown> | null | undefined): FoldedRun["kind"] | null {
   const runType = dig(facets, ["airflow", "dagRun", "run_type"]) ?? dig(facets, ["airflowDagRun", "dagRun", "run_type"]);
-  if (runType === "scheduled" || runType === "manual" || runType === "backfill") return runType;
-  return nominal !== null ? "scheduled" : "manual";
+  return runType === "scheduled" || runType === "manual" || runType === "backfill" ? runType : null;
 }
 
 /** Airflow numbers its tries; run ids are reused when a task is cleared, so the try is the key. */
