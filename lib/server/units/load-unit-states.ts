@@ -77,11 +77,25 @@ function statesOf(ctx: FactsContext, now: number): DatasetUnitStates {
     marks: marks?.get(key) ?? [],
   }));
   const results = computeUnitStates(facts, now);
+  const defined = definedSpace(dataset, space);
   const invalidLedgerKeys = [...ledger.keys()].flatMap((key) => {
-    const verdict = space.validate(key);
+    const verdict = defined.validate(key);
     return verdict.valid ? [] : [{ key, reason: verdict.reason }];
   });
   return { dataset, writer, space, units: keys.map((k, i) => ({ ...k, result: results[i]! })), invalidLedgerKeys };
+}
+
+/**
+ * Every unit the definition allows, whether or not its window has closed: a bounded definition
+ * (meters: 2026-01 … 2026-12) may legitimately publish a unit before it is expected, and that
+ * is not an invalid key. Open-ended definitions can only be judged up to now.
+ */
+function definedSpace(dataset: DatasetRecord, expectedSpace: PartitionSpace): PartitionSpace {
+  try {
+    return resolvePartitions(dataset.partitionDef);
+  } catch {
+    return expectedSpace;
+  }
 }
 
 /**
