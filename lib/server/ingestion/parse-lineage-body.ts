@@ -34,6 +34,7 @@ export function parseLineageBody(text: string): ParsedLineageBody {
   if (trimmed === "") throw new HttpError(400, "invalid_request", "body: an OpenLineage event, a JSON array of events, or NDJSON is required");
   const whole = tryParse(trimmed);
   if (whole.ok) {
+    if (Array.isArray(whole.value) && whole.value.length === 0) throw new HttpError(400, "invalid_request", "body: the batch is empty");
     if (Array.isArray(whole.value)) return validateAll(whole.value.map((v) => ({ value: v, text: JSON.stringify(v) })), true);
     return validateAll([{ value: whole.value, text: trimmed }], false);
   }
