@@ -6,13 +6,14 @@ const TITLES: Record<LedgerFinding["finding"], string> = {
   missing: "missing",
   duplicate: "duplicated",
   empty: "empty",
+  divergent: "divergent from source",
 };
 
 export function FindingsCard({ findings }: { findings: LedgerFinding[] }) {
   return (
     <section className="card" aria-labelledby="findings-title">
       <h2 id="findings-title">What the ledger says</h2>
-      <p className="sub">Expected units with no publish, units published more than once or holding more rows than their source, and units published empty — independent of run status.</p>
+      <p className="sub">Expected units with no publish, units holding more than one copy, units published empty, and units whose row count is outside the tolerance band of their source count — independent of run status.</p>
       {findings.length === 0 ? (
         <p className="empty">Every expected unit is published once and non-empty.</p>
       ) : (
@@ -24,9 +25,9 @@ export function FindingsCard({ findings }: { findings: LedgerFinding[] }) {
             {findings.map((f) => (
               <tr key={`${f.datasetNodeId}|${f.finding}`} data-testid={`finding-${f.datasetName}-${f.finding}`}>
                 <td><strong>{f.datasetName}</strong><div className="muted mono">{f.pipeline ?? "—"}</div></td>
-                <td><span className={`badge state-${f.finding}`}>{TITLES[f.finding]}</span></td>
-                <td className="mono" data-testid="finding-units">{describeRanges(f.units)} <span className="muted">({f.unitCount})</span></td>
-                <td className="muted">{f.details.slice(0, 3).join("; ")}{f.details.length > 3 ? ` (+${f.details.length - 3} more)` : ""}</td>
+                <td><span className="badge"><span className="dot" style={{ background: `var(--state-${f.finding})` }} />{TITLES[f.finding]}</span></td>
+                <td className="mono nowrap" data-testid="finding-units">{describeRanges(f.units)} <span className="muted">({f.unitCount})</span></td>
+                <td className="muted">{f.details.slice(0, 2).join("; ")}{f.details.length > 2 ? ` (+${f.details.length - 2} more)` : ""}</td>
                 <td><Link href={`/units?${new URLSearchParams({ dataset: f.datasetNodeId })}`}>Units →</Link></td>
               </tr>
             ))}

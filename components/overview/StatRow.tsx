@@ -6,6 +6,7 @@ const STATS: { key: keyof Overview["counts"]; label: string }[] = [
   { key: "blockedUnits", label: "of them blocked upstream" },
   { key: "duplicateUnits", label: "units duplicated" },
   { key: "emptyUnits", label: "units empty" },
+  { key: "divergentUnits", label: "units divergent" },
   { key: "invalidKeys", label: "invalid keys" },
 ];
 

@@ -22,7 +22,7 @@ export const LedgerFindingSchema = z.object({
   datasetNodeId: z.string(),
   datasetName: z.string(),
   pipeline: z.string().nullable(),
-  finding: z.enum(["missing", "duplicate", "empty"]),
+  finding: z.enum(["missing", "duplicate", "empty", "divergent"]),
   units: z.array(KeyRangeSchema),
   unitCount: z.number().int(),
   /** Per-unit evidence in words, e.g. "2026-08-10: 90 rows, source has 60". */
@@ -40,6 +40,7 @@ export const OverviewSchema = z.object({
     blockedUnits: z.number().int(),
     duplicateUnits: z.number().int(),
     emptyUnits: z.number().int(),
+    divergentUnits: z.number().int(),
     invalidKeys: z.number().int(),
   }),
   failures: z.array(OpenFailureSchema),

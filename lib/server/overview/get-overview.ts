@@ -11,12 +11,12 @@ const UNPUBLISHED: ReadonlySet<UnitState> = new Set(["missing", "failed", "block
 
 /**
  * The overview: open failures (latest attempt failed, nothing published since) and what the
- * ledger says is missing, duplicated or empty — independent of run status (seed 000).
+ * ledger says is missing, duplicated, empty or divergent from its source count — independent of run status (seed 000).
  */
 export async function getOverview(now: Date, db: Db = getDb()): Promise<Overview> {
   const [states, invalid] = await Promise.all([loadUnitStates(db, now), listInvalidKeys(db)]);
   const failures = await openFailures(db, states);
-  const findings = states.flatMap(findingsOf);
+  const findings = states.flatMap(findingsOf).sort(byPipelineThenSeverity);
   const count = (f: LedgerFinding["finding"]) => findings.filter((x) => x.finding === f).reduce((n, x) => n + x.unitCount, 0);
   const blockedUnits = states.reduce((n, d) => n + d.units.filter((u) => u.result.state === "blocked").length, 0);
   const invalidKeys = [
@@ -31,6 +31,7 @@ export async function getOverview(now: Date, db: Db = getDb()): Promise<Overview
       blockedUnits,
       duplicateUnits: count("duplicate"),
       emptyUnits: count("empty"),
+      divergentUnits: count("divergent"),
       invalidKeys: invalidKeys.length,
     },
     failures,
@@ -39,11 +40,18 @@ export async function getOverview(now: Date, db: Db = getDb()): Promise<Overview
   };
 }
 
+const SEVERITY: LedgerFinding["finding"][] = ["missing", "duplicate", "divergent", "empty"];
+
+function byPipelineThenSeverity(a: LedgerFinding, b: LedgerFinding): number {
+  return (a.pipeline ?? "").localeCompare(b.pipeline ?? "") || SEVERITY.indexOf(a.finding) - SEVERITY.indexOf(b.finding) || a.datasetName.localeCompare(b.datasetName);
+}
+
 function findingsOf(d: DatasetUnitStates): LedgerFinding[] {
   const groups: [LedgerFinding["finding"], (s: UnitState) => boolean][] = [
     ["missing", (s) => UNPUBLISHED.has(s)],
     ["duplicate", (s) => s === "duplicate"],
     ["empty", (s) => s === "empty"],
+    ["divergent", (s) => s === "divergent"],
   ];
   return groups.flatMap(([finding, test]) => {
     const units = d.units.filter((u) => test(u.result.state));
