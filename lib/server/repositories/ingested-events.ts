@@ -1,4 +1,5 @@
 import type { Db, Tx } from "../db/client";
+import { bulkInsert, type Column } from "./bulk-sql";
 
 export interface IngestedEventRow {
   eventHash: string;
@@ -16,8 +17,12 @@ export async function existingEventHashes(tx: Tx, hashes: string[]): Promise<Set
   return new Set(rows.map((r) => r.eventHash));
 }
 
+const EVENT_COLUMNS: Column[] = ["id", "eventHash", "eventType", "jobNodeId", "externalRun", "body"].map((name) => ({ name, type: "text" as const }))
+  .concat([{ name: "eventTime", type: "timestamp" }, { name: "receivedAt", type: "timestamp" }]);
+
+/** The event's hash is its identity, so the row id is derived from it. */
 export async function insertIngestedEvents(tx: Tx, rows: IngestedEventRow[]): Promise<void> {
-  if (rows.length > 0) await tx.ingestedEvent.createMany({ data: rows });
+  await bulkInsert(tx, "IngestedEvent", EVENT_COLUMNS, rows.map((r) => ({ ...r, id: `ev_${r.eventHash.slice(0, 32)}` })));
 }
 
 /** Every stored event body of the given runs (job + producer run id), to fold each run whole. */

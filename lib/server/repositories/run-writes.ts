@@ -1,4 +1,5 @@
 import type { Tx } from "../db/client";
+import { bulkInsert, bulkUpdateById, type Column } from "./bulk-sql";
 
 export interface RunRow {
   id: string;
@@ -65,6 +66,7 @@ function changedRows<T extends { id: string }>(desired: T[], stored: Map<string,
 const norm = (v: unknown) => (v instanceof Date ? v.getTime() : v ?? null);
 
 const RUN_FIELDS: (keyof RunRow)[] = ["pipelineId", "kind", "status", "rootRunId", "parentRunId", "codeVersion", "nominalTime", "startedAt", "endedAt"];
+const RUN_COLUMNS: Column[] = RUN_FIELDS.map((name) => ({ name, type: name === "nominalTime" || name === "startedAt" || name === "endedAt" ? "timestamp" : "text" }));
 
 /** Stored run rows of the given ids (for parent/root linkage and change detection). */
 export async function runsByIds(tx: Tx, ids: string[]): Promise<Map<string, Record<string, unknown> & { rootRunId: string | null; pipelineId: string | null }>> {
@@ -76,28 +78,31 @@ export async function runsByIds(tx: Tx, ids: string[]): Promise<Map<string, Reco
 /** Writes runs; returns how many rows were created or changed. */
 export async function upsertRuns(tx: Tx, rows: RunRow[], stored: Map<string, Record<string, unknown>>): Promise<number> {
   const { create, update } = changedRows(rows, stored, RUN_FIELDS);
-  if (create.length > 0) await tx.run.createMany({ data: create });
-  for (const r of update) {
-    await tx.run.update({
-      where: { id: r.id },
-      data: { pipelineId: r.pipelineId, kind: r.kind, status: r.status, rootRunId: r.rootRunId, parentRunId: r.parentRunId, codeVersion: r.codeVersion, nominalTime: r.nominalTime, startedAt: r.startedAt, endedAt: r.endedAt },
-    });
-  }
+  await bulkInsert(tx, "Run", [{ name: "id", type: "text" }, { name: "externalId", type: "text" }, { name: "triggeredBy", type: "text" }, { name: "parameters", type: "text" }, { name: "repairNumber", type: "int" }, { name: "createdAt", type: "timestamp" }, ...RUN_COLUMNS], create.map((r) => ({ ...r, parameters: "{}", repairNumber: 0, createdAt: new Date() })));
+  await bulkUpdateById(tx, "Run", RUN_COLUMNS, update as unknown as Record<string, unknown>[]);
   return create.length + update.length;
 }
 
 const ATTEMPT_FIELDS: (keyof AttemptRow)[] = ["status", "rowsWritten", "error", "codeVersion", "startedAt", "endedAt"];
+const ATTEMPT_COLUMNS: Column[] = [
+  { name: "status", type: "text" }, { name: "rowsWritten", type: "int" }, { name: "error", type: "text" },
+  { name: "codeVersion", type: "text" }, { name: "startedAt", type: "timestamp" }, { name: "endedAt", type: "timestamp" },
+];
 
 export async function upsertAttempts(tx: Tx, rows: AttemptRow[]): Promise<number> {
   if (rows.length === 0) return 0;
   const found = await tx.attempt.findMany({ where: { id: { in: rows.map((r) => r.id) } } });
   const { create, update } = changedRows(rows, new Map(found.map((r) => [r.id, r])), ATTEMPT_FIELDS);
-  if (create.length > 0) await tx.attempt.createMany({ data: create });
-  for (const r of update) {
-    await tx.attempt.update({ where: { id: r.id }, data: { status: r.status, rowsWritten: r.rowsWritten, error: r.error, codeVersion: r.codeVersion, startedAt: r.startedAt, endedAt: r.endedAt } });
-  }
+  await bulkInsert(tx, "Attempt", [{ name: "id", type: "text" }, { name: "runId", type: "text" }, { name: "taskId", type: "text" }, { name: "unitKey", type: "text" }, { name: "tryNumber", type: "int" }, ...ATTEMPT_COLUMNS], create as unknown as Record<string, unknown>[]);
+  await bulkUpdateById(tx, "Attempt", ATTEMPT_COLUMNS, update as unknown as Record<string, unknown>[]);
   return create.length + update.length;
 }
+
+const PUBLISH_COLUMNS: Column[] = [
+  { name: "id", type: "text" }, { name: "datasetId", type: "text" }, { name: "unitKey", type: "text" }, { name: "runId", type: "text" },
+  { name: "attemptId", type: "text" }, { name: "publishedAt", type: "timestamp" }, { name: "inputVersion", type: "text" },
+  { name: "codeVersion", type: "text" }, { name: "rowCount", type: "int" },
+];
 
 /** The ledger is append-only: a publish whose id exists already is never written again. */
 export async function appendPublishes(tx: Tx, rows: PublishRow[]): Promise<number> {
@@ -105,7 +110,7 @@ export async function appendPublishes(tx: Tx, rows: PublishRow[]): Promise<numbe
   const found = await tx.publish.findMany({ where: { id: { in: rows.map((r) => r.id) } }, select: { id: true } });
   const existing = new Set(found.map((r) => r.id));
   const fresh = [...new Map(rows.filter((r) => !existing.has(r.id)).map((r) => [r.id, r])).values()];
-  if (fresh.length > 0) await tx.publish.createMany({ data: fresh });
+  await bulkInsert(tx, "Publish", PUBLISH_COLUMNS, fresh as unknown as Record<string, unknown>[]);
   return fresh.length;
 }
 
