@@ -16,7 +16,7 @@ const domainForbidden = [
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores([".next/**", "node_modules/**", "next-env.d.ts", "lib/server/db/generated/**", "test-results/**", "playwright-report/**", "data/**"]),
+  globalIgnores([".next/**", ".next-*/**", "node_modules/**", "next-env.d.ts", "lib/server/db/generated/**", "test-results/**", "playwright-report/**", "data/**"]),
   {
     files: ["lib/domain/**/*.ts"],
     rules: {
