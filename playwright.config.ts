@@ -15,6 +15,7 @@ export default defineConfig({
   retries: 0,
   reporter: process.env.CI ? [["list"]] : [["list"]],
   globalSetup: "./e2e/global-setup.ts",
+  outputDir: process.env.E2E_OUTPUT_DIR ?? "test-results",
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     trace: "retain-on-failure",
