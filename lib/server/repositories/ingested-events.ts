@@ -17,8 +17,10 @@ export async function existingEventHashes(tx: Tx, hashes: string[]): Promise<Set
   return new Set(rows.map((r) => r.eventHash));
 }
 
-const EVENT_COLUMNS: Column[] = ["id", "eventHash", "eventType", "jobNodeId", "externalRun", "body"].map((name) => ({ name, type: "text" as const }))
-  .concat([{ name: "eventTime", type: "timestamp" }, { name: "receivedAt", type: "timestamp" }]);
+const EVENT_COLUMNS: Column[] = [
+  ...["id", "eventHash", "eventType", "jobNodeId", "externalRun", "body"].map((name): Column => ({ name, type: "text" })),
+  { name: "eventTime", type: "timestamp" }, { name: "receivedAt", type: "timestamp" },
+];
 
 /** The event's hash is its identity, so the row id is derived from it. */
 export async function insertIngestedEvents(tx: Tx, rows: IngestedEventRow[]): Promise<void> {

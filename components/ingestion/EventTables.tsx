@@ -1,0 +1,52 @@
+import type { IngestionStatus } from "@/lib/contracts/ingestion";
+
+const when = (iso: string) => new Date(iso).toISOString().replace("T", " ").slice(0, 19);
+
+export function RecentEventsCard({ events }: { events: IngestionStatus["recentEvents"] }) {
+  return (
+    <section className="card" aria-labelledby="recent-title">
+      <h2 id="recent-title">Last events received</h2>
+      <p className="sub">Accepted OpenLineage events, newest first. Re-sent events are not stored twice.</p>
+      {events.length === 0 ? <p className="empty">No event received yet.</p> : (
+        <table className="data" data-testid="recent-events">
+          <thead><tr><th>Received</th><th>Type</th><th>Job</th><th>Run id</th><th>Event time</th></tr></thead>
+          <tbody>
+            {events.map((e) => (
+              <tr key={e.eventHash}>
+                <td className="nowrap mono">{when(e.receivedAt)}</td>
+                <td><span className="badge">{e.eventType}</span></td>
+                <td className="mono">{e.jobNodeId}</td>
+                <td className="mono">{e.runId}</td>
+                <td className="nowrap mono">{when(e.eventTime)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+export function RejectedEventsCard({ rejected }: { rejected: IngestionStatus["rejectedEvents"] }) {
+  return (
+    <section className="card" aria-labelledby="rejected-title">
+      <h2 id="rejected-title">Rejected events</h2>
+      <p className="sub">Refused input and why; a refused event wrote nothing.</p>
+      {rejected.length === 0 ? <p className="empty">Nothing rejected.</p> : (
+        <table className="data" data-testid="rejected-events">
+          <thead><tr><th>Received</th><th>Field</th><th>Reason</th><th>Body (start)</th></tr></thead>
+          <tbody>
+            {rejected.map((r) => (
+              <tr key={r.id}>
+                <td className="nowrap mono">{when(r.receivedAt)}</td>
+                <td className="mono">{r.fieldPath}</td>
+                <td>{r.reason}</td>
+                <td className="mono muted" style={{ maxWidth: 280, wordBreak: "break-all" }}>{r.excerpt || "—"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,38 @@
+"use client";
+
+import { useSyncExternalStore } from "react";
+import { useIngestionStatus } from "@/lib/client/use-ingestion-status";
+import { ClientConfigCard } from "./ClientConfigCard";
+import { clientConfigs } from "./client-configs";
+import { RecentEventsCard, RejectedEventsCard } from "./EventTables";
+
+const noSubscription = () => () => {};
+
+export function IngestionPage() {
+  const status = useIngestionStatus();
+  // The browser knows the address clients reach the console by; the server render uses a placeholder.
+  const origin = useSyncExternalStore(noSubscription, () => window.location.origin, () => "http://localhost:3000");
+  return (
+    <div className="grid">
+      <section className="card" aria-labelledby="endpoint-title">
+        <h2 id="endpoint-title">Endpoint</h2>
+        <p className="sub">OpenLineage RunEvents (one JSON event, a JSON array or NDJSON), at the path Marquez uses. Requests need the operator role: behind your auth proxy, give the ingestion client an identity with that role.</p>
+        <p className="mono" data-testid="endpoint-url"><strong>POST {origin}/api/v1/lineage</strong></p>
+        {status.data ? (
+          <p className="muted">{status.data.totals.events} events stored · {status.data.totals.rejected} rejected</p>
+        ) : null}
+      </section>
+      <div className="grid cols-2">
+        {clientConfigs(origin).map((c) => <ClientConfigCard key={c.id} config={c} />)}
+      </div>
+      {status.isError ? <p className="error-box">{status.error.message}</p> : null}
+      {status.isPending ? <div className="skeleton" /> : null}
+      {status.data ? (
+        <>
+          <RecentEventsCard events={status.data.recentEvents} />
+          <RejectedEventsCard rejected={status.data.rejectedEvents} />
+        </>
+      ) : null}
+    </div>
+  );
+}

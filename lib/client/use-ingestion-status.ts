@@ -1,0 +1,15 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { IngestionStatusSchema } from "@/lib/contracts/ingestion";
+import { apiFetch } from "./api-fetch";
+
+export const ingestionKeys = { status: ["ingestion", "status"] as const };
+
+export function useIngestionStatus() {
+  return useQuery({
+    queryKey: ingestionKeys.status,
+    queryFn: () => apiFetch("/api/v1/ingestion", IngestionStatusSchema),
+    refetchInterval: 10_000,
+  });
+}

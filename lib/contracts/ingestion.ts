@@ -1,0 +1,23 @@
+import { z } from "zod";
+
+/** GET /api/v1/ingestion: what the settings page shows about incoming events. */
+export const IngestionStatusSchema = z.object({
+  totals: z.object({ events: z.number().int(), rejected: z.number().int() }),
+  recentEvents: z.array(z.object({
+    eventHash: z.string(),
+    eventType: z.string(),
+    jobNodeId: z.string(),
+    runId: z.string(),
+    eventTime: z.string(),
+    receivedAt: z.string(),
+  })),
+  rejectedEvents: z.array(z.object({
+    id: z.string(),
+    receivedAt: z.string(),
+    endpoint: z.string(),
+    fieldPath: z.string(),
+    reason: z.string(),
+    excerpt: z.string(),
+  })),
+});
+export type IngestionStatus = z.infer<typeof IngestionStatusSchema>;
