@@ -4,11 +4,12 @@
 source "$(dirname "$0")/lib.sh"
 ensure_node_modules
 ensure_prisma_clients
-step "migrate"
-npx tsx scripts/db-migrate.ts
-step "load the demo world"
-npx tsx scripts/demo-load.ts
-step "build the console"
+# The demo load (database) and the production build (CPU) are independent: run them side by side.
+step "migrate and load the demo world, while the console builds"
+( npx tsx scripts/db-migrate.ts && npx tsx scripts/demo-load.ts ) > data-load.log 2>&1 &
+loader=$!
 npx next build
+if ! wait "$loader"; then cat data-load.log >&2; exit 1; fi
+cat data-load.log && rm -f data-load.log
 step "serve on http://localhost:${PORT:-3000}"
 exec npx next start -p "${PORT:-3000}"
