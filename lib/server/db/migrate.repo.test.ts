@@ -7,8 +7,8 @@ import { emptyTarget, providersUnderTest } from "../testing/test-database";
 
 const root = path.resolve(__dirname, "../../..");
 const EXPECTED_TABLES = [
-  "AuditEntry", "Attempt", "Dataset", "ExternalDelivery", "Incident", "IngestedEvent", "InvalidKey",
-  "LineageEdge", "PartitionKey", "Pipeline", "Publish", "RejectedEvent", "RepairClaim", "RepairPlan",
+  "AlertDelivery", "AuditEntry", "Attempt", "Dataset", "ExternalDelivery", "Incident", "IngestedEvent", "InvalidKey",
+  "FrontierCertificate", "LineageEdge", "PartitionKey", "Pipeline", "Publish", "RejectedEvent", "RepairClaim", "RepairPlan",
   "Run", "SourceCount", "Task", "UnitMark", "User", "WarehouseRow", "_prisma_migrations",
 ];
 
