@@ -64,11 +64,19 @@ export interface UnitFacts {
   /** The input version most neighbours were built from (see prevailingInputVersion). */
   neighbourInputVersion?: string | null;
   marks?: readonly OperatorMark[];
+  /**
+   * When an operator last removed the unit's rows (cleaning an appended unit before its repair,
+   * seed 001's "deduplicate the interval now"): rows written and copies published before then
+   * are no longer in the unit, so they count neither as kept partial rows nor as copies.
+   */
+  cleanedAt?: Instant | null;
 }
 
 
 export interface UnitSummary {
   publishCount: number;
+  /** Publishes since the unit was last cleaned (all of them when it never was): its copies, for append. */
+  copies: number;
   latest: LedgerEntry | null;
   latestAttempt: Attempt | null;
   /** Rows left by failed attempts that still sit in the unit (all of them for append). */
@@ -89,7 +97,7 @@ export function rowCountDeviation(rowCount: number, sourceCount: number): number
 
 export function emptySummary(): UnitSummary {
   return {
-    publishCount: 0, latest: null, latestAttempt: null, partialRows: 0, rowsWrittenTotal: 0,
+    publishCount: 0, copies: 0, latest: null, latestAttempt: null, partialRows: 0, rowsWrittenTotal: 0,
     running: false, sourceCount: null, deviation: null, newerUpstream: null, activeMark: null,
   };
 }
@@ -100,10 +108,13 @@ export function summariseUnit(f: UnitFacts, into: UnitSummary = emptySummary()):
   const latestAttempt = latestOf(f.attempts);
   const source = f.sourceCount ?? null;
   const builtAt = latest ? builtAtOf(latest, f.attempts) : null;
+  const cleanedAt = f.cleanedAt ?? -Infinity;
   let partialRows = 0;
   let rowsWrittenTotal = 0;
   for (let i = 0; i < f.attempts.length; i++) {
     const a = f.attempts[i]!;
+    // The operator removed what this attempt wrote: it is not in the unit any more.
+    if ((a.startedAt ?? a.endedAt ?? Infinity) < cleanedAt) continue;
     const rows = a.rowsWritten ?? 0;
     rowsWrittenTotal += rows;
     // A replace or merge write wipes what an earlier failed attempt left; an append keeps it.
@@ -112,6 +123,7 @@ export function summariseUnit(f: UnitFacts, into: UnitSummary = emptySummary()):
   }
   const status = latestAttempt?.status;
   into.publishCount = f.ledger.length;
+  into.copies = cleanedAt === -Infinity ? f.ledger.length : countAfter(f.ledger, cleanedAt);
   into.latest = latest;
   into.latestAttempt = latestAttempt;
   into.partialRows = partialRows;
@@ -122,6 +134,12 @@ export function summariseUnit(f: UnitFacts, into: UnitSummary = emptySummary()):
   into.newerUpstream = builtAt === null ? null : newestAfter(f.upstream, builtAt);
   into.activeMark = activeMark(f, latest);
   return into;
+}
+
+function countAfter(ledger: readonly LedgerEntry[], at: Instant): number {
+  let n = 0;
+  for (let i = 0; i < ledger.length; i++) if (ledger[i]!.publishedAt > at) n++;
+  return n;
 }
 
 function latestPublish(ledger: readonly LedgerEntry[]): LedgerEntry | null {

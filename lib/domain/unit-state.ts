@@ -182,8 +182,12 @@ function checkCopies(s: UnitSummary, f: UnitFacts, v: Verdict): void {
     if (s.publishCount > 1) flag(v, null, `republished ${s.publishCount} times by a ${f.writeMode} write: still one copy`);
     return;
   }
-  if (s.publishCount > 1) {
-    flag(v, "duplicate", `published ${s.publishCount} times by an append task: each publish added its rows again`);
+  if (s.copies === 0) {
+    flag(v, "empty", `an operator removed the unit's rows after its last publish: the ledger's ${s.latest!.rowCount} rows are no longer there`);
+    return;
+  }
+  if (s.copies > 1) {
+    flag(v, "duplicate", `published ${s.copies} times by an append task: each publish added its rows again`);
     return;
   }
   const reference = s.sourceCount ?? s.latest!.rowCount;

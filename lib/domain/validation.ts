@@ -199,7 +199,7 @@ function validateUnit(unitKey: UnitKey, facts: UnitFacts, now: Instant): UnitVal
   const rec = latest ? reconcile(latest.rowCount, s.sourceCount, facts.tolerance) : null;
   const checks = {
     inLedger: latest !== null,
-    publishedOnce: latest !== null && (s.publishCount === 1 || facts.writeMode !== "append") && !keptPartial,
+    publishedOnce: latest !== null && (s.copies === 1 || facts.writeMode !== "append") && !keptPartial,
     nonEmpty: latest !== null && latest.rowCount > 0,
     reconciles: rec !== null && rec.verdict !== "divergent",
     notStale: latest !== null && s.newerUpstream === null,
