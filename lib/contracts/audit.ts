@@ -1,0 +1,105 @@
+import { z } from "zod";
+
+/** A (node, units) target of an intervention: a task or dataset and the unit keys it concerns. */
+export const AuditTargetSchema = z.object({ nodeId: z.string(), units: z.array(z.string()) });
+export type AuditTarget = z.infer<typeof AuditTargetSchema>;
+
+const IncidentStatusSchema = z.enum(["open", "scoped", "planned", "repairing", "validating", "resolved", "abandoned"]);
+const status = z.object({ status: IncidentStatusSchema });
+const nothing = z.null();
+const rows = z.object({ rows: z.number().int() });
+const markState = z.object({ state: z.string() });
+
+/**
+ * One zod schema per kind of intervention, each with what was true before and after. The kinds
+ * use one casing (`noun.verb_past`). Adding a kind means adding its schema here: appendAudit
+ * refuses an entry whose before/after does not match its kind.
+ */
+export const AUDIT_KINDS = {
+  "incident.opened": { before: nothing, after: z.object({ status: z.literal("open"), title: z.string(), failedPairs: z.array(AuditTargetSchema) }) },
+  "incident.scoped": { before: status, after: z.object({ status: z.literal("scoped"), pairCount: z.number().int(), failedPairs: z.array(AuditTargetSchema) }) },
+  "preconditions.reviewed": { before: status, after: z.object({ unsafe: z.array(z.string()), unknown: z.array(z.string()) }) },
+  "plan.confirmed": { before: status, after: z.object({ status: z.literal("planned"), planId: z.string(), strategy: z.string(), unitsRecomputed: z.number().int(), excluded: z.array(z.string()), parameterOverrides: z.record(z.string(), z.string()) }) },
+  "repair.launched": { before: status, after: z.object({ status: z.literal("repairing"), runId: z.string(), rootRunId: z.string().nullable(), repairNumber: z.number().int(), pairs: z.number().int() }) },
+  "repair.finished": { before: z.object({ runStatus: z.string() }), after: z.object({ runStatus: z.string(), succeeded: z.number().int(), failed: z.number().int(), blocked: z.number().int() }) },
+  "repair.interrupted": { before: z.object({ runStatus: z.string() }), after: z.object({ runStatus: z.literal("interrupted"), done: z.number().int(), remaining: z.number().int(), abandonedAttempts: z.number().int() }) },
+  "repair.dispatched": { before: nothing, after: z.object({ orchestrator: z.string(), endpoint: z.string(), status: z.number().int(), requests: z.number().int() }) },
+  "unit.deduplicated": { before: rows, after: rows },
+  "task.declared_replace": { before: z.object({ writeMode: z.string().nullable() }), after: z.object({ writeMode: z.literal("replace") }) },
+  "unit.marked_known_bad": { before: markState, after: markState },
+  "unit.skipped": { before: markState, after: markState },
+  "unit.marked_success": { before: markState, after: z.object({ state: z.string(), evidence: z.string() }) },
+  "validation.passed": { before: status, after: z.object({ status: z.literal("validating"), units: z.number().int() }) },
+  "validation.overridden": { before: z.object({ failedUnits: z.array(z.string()) }), after: z.object({ status: z.literal("resolved") }) },
+  "incident.resolved": { before: status, after: z.object({ status: z.literal("resolved") }) },
+  "incident.abandoned": { before: status, after: z.object({ status: z.literal("abandoned") }) },
+  "note.added": { before: nothing, after: z.object({ note: z.string() }) },
+} as const;
+
+export type AuditKind = keyof typeof AUDIT_KINDS;
+export const AuditKindSchema = z.enum(Object.keys(AUDIT_KINDS) as [AuditKind, ...AuditKind[]]);
+
+/** What a use case hands appendAudit, kind by kind (a discriminated union). */
+export type AuditDraft = {
+  [K in AuditKind]: {
+    kind: K;
+    actor: string;
+    actorRole: string;
+    reason: string;
+    incidentId?: string | null;
+    targets?: AuditTarget[];
+    before: z.infer<(typeof AUDIT_KINDS)[K]["before"]>;
+    after: z.infer<(typeof AUDIT_KINDS)[K]["after"]>;
+  };
+}[AuditKind];
+
+const draftSchemas = (Object.keys(AUDIT_KINDS) as AuditKind[]).map((kind) =>
+  z.object({
+    kind: z.literal(kind),
+    actor: z.string().min(1),
+    actorRole: z.string().min(1),
+    reason: z.string().trim().min(1, "a reason is required"),
+    incidentId: z.string().nullish(),
+    targets: z.array(AuditTargetSchema).optional(),
+    before: AUDIT_KINDS[kind].before,
+    after: AUDIT_KINDS[kind].after,
+  }),
+);
+export const AuditDraftSchema = z.discriminatedUnion("kind", draftSchemas as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]]);
+
+export const AuditEntrySchema = z.object({
+  seq: z.number().int(),
+  kind: z.string(),
+  actor: z.string(),
+  actorRole: z.string(),
+  at: z.string(),
+  reason: z.string(),
+  incidentId: z.string().nullable(),
+  targets: z.array(AuditTargetSchema),
+  before: z.unknown(),
+  after: z.unknown(),
+  prevHash: z.string(),
+  hash: z.string(),
+});
+export type AuditEntryView = z.infer<typeof AuditEntrySchema>;
+
+export const AuditListQuerySchema = z.object({
+  kind: AuditKindSchema.optional(),
+  actor: z.string().max(200).optional(),
+  incidentId: z.string().max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  before: z.coerce.number().int().min(1).optional(),
+});
+export type AuditListQuery = z.infer<typeof AuditListQuerySchema>;
+
+export const AuditListSchema = z.object({ entries: z.array(AuditEntrySchema), nextBefore: z.number().int().nullable() });
+export type AuditList = z.infer<typeof AuditListSchema>;
+
+export const AuditVerifySchema = z.object({
+  ok: z.boolean(),
+  entries: z.number().int(),
+  headHash: z.string().nullable(),
+  /** The first entry whose hash or link does not match, and why. */
+  brokenAt: z.object({ seq: z.number().int(), reason: z.string() }).nullable(),
+});
+export type AuditVerify = z.infer<typeof AuditVerifySchema>;

@@ -1,0 +1,31 @@
+import { AuditDraftSchema, type AuditDraft, type AuditEntryView } from "@/lib/contracts/audit";
+import type { Tx } from "../db/client";
+import { insertAuditRow, lastAuditHash } from "../repositories/audit-log";
+import { GENESIS_HASH, hashAuditEntry } from "./hash-audit-entry";
+
+// Any constant: every append takes the same transaction-scoped advisory lock on PostgreSQL.
+const AUDIT_LOCK = 7_310_006;
+
+/** Which database a transaction talks to (both generated clients carry it). */
+export function providerOf(tx: Tx): "sqlite" | "postgresql" {
+  const p = (tx as unknown as { _activeProvider?: string })._activeProvider;
+  return p === "postgresql" ? "postgresql" : "sqlite";
+}
+
+/**
+ * Appends one intervention to the audit log INSIDE the caller's transaction, so the change and
+ * its record commit together or not at all. The entry is chained to the previous one by hash.
+ * Appends are serialized so two transactions never chain to the same predecessor: on
+ * PostgreSQL by an advisory lock held until commit; on SQLite the write transaction is
+ * already exclusive (callers write their change first, which takes the write lock).
+ */
+export async function appendAudit(tx: Tx, draft: AuditDraft, at: Date = new Date()): Promise<AuditEntryView> {
+  const parsed = AuditDraftSchema.parse(draft) as AuditDraft;
+  if (providerOf(tx) === "postgresql") await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(${AUDIT_LOCK})::text AS locked`);
+  const prevHash = (await lastAuditHash(tx)) ?? GENESIS_HASH;
+  const row = {
+    kind: parsed.kind, actor: parsed.actor, actorRole: parsed.actorRole, at, reason: parsed.reason.trim(),
+    incidentId: parsed.incidentId ?? null, targets: parsed.targets ?? [], before: parsed.before ?? null, after: parsed.after ?? null, prevHash,
+  };
+  return insertAuditRow(tx, { ...row, hash: hashAuditEntry(row) });
+}

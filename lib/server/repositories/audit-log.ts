@@ -1,0 +1,62 @@
+import type { AuditEntryView, AuditListQuery, AuditTarget } from "@/lib/contracts/audit";
+import type { Db, Tx } from "../db/client";
+
+/**
+ * The audit log's only repository. Deliberately no update and no delete: the log is
+ * append-only, and audit-log.append-only.test.ts fails the build if such a path appears.
+ */
+export interface AuditRow {
+  kind: string;
+  actor: string;
+  actorRole: string;
+  at: Date;
+  reason: string;
+  incidentId: string | null;
+  targets: AuditTarget[];
+  before: unknown;
+  after: unknown;
+  prevHash: string;
+  hash: string;
+}
+
+type Stored = { seq: number; kind: string; actor: string; actorRole: string; at: Date; reason: string; incidentId: string | null; targets: string; before: string; after: string; prevHash: string; hash: string };
+
+export function toView(r: Stored): AuditEntryView {
+  return {
+    seq: r.seq, kind: r.kind, actor: r.actor, actorRole: r.actorRole, at: r.at.toISOString(), reason: r.reason, incidentId: r.incidentId,
+    targets: JSON.parse(r.targets) as AuditTarget[], before: JSON.parse(r.before), after: JSON.parse(r.after), prevHash: r.prevHash, hash: r.hash,
+  };
+}
+
+export async function lastAuditHash(tx: Tx): Promise<string | null> {
+  const last = await tx.auditEntry.findFirst({ orderBy: { seq: "desc" }, select: { hash: true } });
+  return last?.hash ?? null;
+}
+
+export async function insertAuditRow(tx: Tx, row: AuditRow): Promise<AuditEntryView> {
+  const created = await tx.auditEntry.create({
+    data: { ...row, targets: JSON.stringify(row.targets), before: JSON.stringify(row.before ?? null), after: JSON.stringify(row.after ?? null) },
+  });
+  return toView(created);
+}
+
+/** Newest first, filtered; `before` pages by seq. */
+export async function listAuditRows(db: Db, q: AuditListQuery): Promise<AuditEntryView[]> {
+  const rows = await db.auditEntry.findMany({
+    where: {
+      ...(q.kind ? { kind: q.kind } : {}),
+      ...(q.actor ? { actor: q.actor } : {}),
+      ...(q.incidentId ? { incidentId: q.incidentId } : {}),
+      ...(q.before ? { seq: { lt: q.before } } : {}),
+    },
+    orderBy: { seq: "desc" },
+    take: q.limit,
+  });
+  return rows.map(toView);
+}
+
+/** The stored entries in chain order, a page at a time (for verification). */
+export async function auditRowsAfter(db: Db, afterSeq: number, take: number): Promise<(AuditRow & { seq: number })[]> {
+  const rows = await db.auditEntry.findMany({ where: { seq: { gt: afterSeq } }, orderBy: { seq: "asc" }, take });
+  return rows.map((r) => ({ ...r, targets: JSON.parse(r.targets) as AuditTarget[], before: JSON.parse(r.before), after: JSON.parse(r.after) }));
+}
