@@ -1,0 +1,7 @@
+import { listDatasetOptions } from "@/lib/server/completeness/list-dataset-options";
+import { route } from "@/lib/server/http/route";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export const GET = route({}, async () => listDatasetOptions(new Date()));

@@ -1,0 +1,29 @@
+import type { Completeness } from "@/lib/contracts/completeness";
+import { describeRanges } from "@/components/units/describe-units";
+
+/** What was checked: every dataset in the upstream closure, its units, rows and input versions. */
+export function EvidenceTable({ evidence }: { evidence: Completeness["evidence"] }) {
+  return (
+    <section className="card" aria-labelledby="evidence-title">
+      <h2 id="evidence-title">Evidence</h2>
+      <p className="sub">Healthy units counted per dataset; rows are the latest publish of each. Reconciled units had a source count to compare with.</p>
+      <table className="data" data-testid="evidence">
+        <thead><tr><th>Dataset</th><th>Units read</th><th>Units</th><th>Rows</th><th>Reconciled</th><th>Input versions</th><th>Published</th><th>Notes</th></tr></thead>
+        <tbody>
+          {evidence.map((e) => (
+            <tr key={e.datasetNodeId}>
+              <td><strong>{e.datasetName}</strong> <span className="muted">{e.role}</span></td>
+              <td className="mono nowrap">{describeRanges(e.unitRanges)}</td>
+              <td>{e.units}</td>
+              <td>{e.rows.toLocaleString()}</td>
+              <td>{e.reconciledUnits}</td>
+              <td className="mono">{e.inputVersions.length > 3 ? `${e.inputVersions.length} versions` : e.inputVersions.join(", ") || "—"}</td>
+              <td className="muted nowrap">{e.oldestPublishAt ? `${e.oldestPublishAt.slice(0, 16)} … ${e.newestPublishAt!.slice(0, 16)}` : "—"}</td>
+              <td className="muted">{e.notes.join("; ")}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,63 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import type { CompletenessQuery, DatasetOption } from "@/lib/contracts/completeness";
+import { monthPeriod } from "./month-period";
+import styles from "./Completeness.module.css";
+
+interface Props {
+  datasets: DatasetOption[];
+  initial: CompletenessQuery | null;
+  onCheck: (q: CompletenessQuery) => void;
+}
+
+/** Dataset and period: a month (for day and month grains) or any first/last key of the dataset. */
+export function PeriodPicker({ datasets, initial, onCheck }: Props) {
+  const [dataset, setDataset] = useState(initial?.dataset ?? "");
+  const [from, setFrom] = useState(initial?.from ?? "");
+  const [to, setTo] = useState(initial?.to ?? "");
+  const [month, setMonth] = useState("");
+  const chosen = datasets.find((d) => d.nodeId === dataset || d.name === dataset) ?? null;
+
+  const pickMonth = (value: string) => {
+    setMonth(value);
+    const p = chosen ? monthPeriod(chosen, value) : null;
+    if (p) {
+      setFrom(p.from);
+      setTo(p.to);
+    }
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!dataset) return;
+    onCheck({ dataset: chosen?.nodeId ?? dataset, from: from || undefined, to: to || undefined });
+  };
+
+  return (
+    <form className={`card ${styles.picker}`} onSubmit={submit} aria-label="Dataset and period">
+      <label>
+        Dataset
+        <select value={chosen?.nodeId ?? dataset} onChange={(e) => setDataset(e.target.value)} required>
+          <option value="">Choose a dataset…</option>
+          {datasets.map((d) => (
+            <option key={d.nodeId} value={d.nodeId}>{d.name} ({d.pipeline ?? "no pipeline"}{d.grain ? `, ${d.grain}` : ""})</option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Month
+        <input type="month" value={month} onChange={(e) => pickMonth(e.target.value)} disabled={!chosen || (chosen.grain !== "day" && chosen.grain !== "month")} />
+      </label>
+      <label>
+        From key
+        <input value={from} onChange={(e) => setFrom(e.target.value)} placeholder={chosen?.firstKey ?? "first unit"} className="mono" />
+      </label>
+      <label>
+        To key
+        <input value={to} onChange={(e) => setTo(e.target.value)} placeholder={chosen?.lastKey ?? "last unit"} className="mono" />
+      </label>
+      <button type="submit" disabled={!dataset}>Check completeness</button>
+      {chosen?.firstKey ? <p className="muted">Expected units: {chosen.firstKey} … {chosen.lastKey}</p> : null}
+    </form>
+  );
+}

@@ -1,0 +1,32 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { CompletenessSchema, DatasetOptionsSchema, type CompletenessQuery } from "@/lib/contracts/completeness";
+import { apiFetch } from "./api-fetch";
+
+export const completenessKeys = {
+  all: ["completeness"] as const,
+  datasets: () => [...completenessKeys.all, "datasets"] as const,
+  certificate: (q: CompletenessQuery) => [...completenessKeys.all, "certificate", q.dataset, q.from ?? "", q.to ?? ""] as const,
+};
+
+export function completenessUrl(q: CompletenessQuery): string {
+  const params = new URLSearchParams({ dataset: q.dataset });
+  if (q.from) params.set("from", q.from);
+  if (q.to) params.set("to", q.to);
+  return `/api/v1/completeness?${params}`;
+}
+
+export function useDatasetOptions() {
+  return useQuery({ queryKey: completenessKeys.datasets(), queryFn: () => apiFetch("/api/v1/completeness/datasets", DatasetOptionsSchema), staleTime: 60_000 });
+}
+
+export function useCompleteness(q: CompletenessQuery | null) {
+  return useQuery({
+    queryKey: q ? completenessKeys.certificate(q) : [...completenessKeys.all, "none"],
+    queryFn: () => apiFetch(completenessUrl(q!), CompletenessSchema),
+    enabled: q !== null,
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
+}

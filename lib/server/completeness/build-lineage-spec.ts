@@ -1,0 +1,42 @@
+import type { DatasetId, TaskId } from "@/lib/domain/ids";
+import type { DatasetKind, LineageSpec } from "@/lib/domain/lineage-graph";
+import type { PartitionMapping } from "@/lib/domain/partition-mappings";
+import type { DatasetRecord, EdgeRecord, TaskRecord } from "../repositories/catalog";
+
+const KINDS = new Set<DatasetKind>(["table", "file_set", "dashboard", "export", "feature_set", "model"]);
+
+/**
+ * The catalog as lib/domain's lineage spec (node ids, mappings), so the closure runs on the
+ * lineage that holds at the instant the edges were read for. Unknown properties stay undefined:
+ * the domain counts unknown as unsafe.
+ */
+export function buildLineageSpec(tasks: TaskRecord[], datasets: DatasetRecord[], edges: EdgeRecord[]): LineageSpec {
+  const taskNode = new Map(tasks.map((t) => [t.id, t.nodeId as TaskId]));
+  const datasetNode = new Map(datasets.map((d) => [d.id, d.nodeId as DatasetId]));
+  const known = edges.filter((e) => taskNode.has(e.taskId) && datasetNode.has(e.datasetId));
+  return {
+    tasks: tasks.map((t) => ({
+      id: t.nodeId as TaskId,
+      pipeline: t.pipeline ?? t.namespace,
+      owner: t.owner || undefined,
+      writeMode: t.writeMode ?? undefined,
+      sideEffect: t.sideEffect ?? undefined,
+      dependsOnOwnPast: t.dependsOnOwnPast ?? undefined,
+      publish: t.publishMode === null ? undefined : t.publishMode === "atomic_set" ? "atomic-set" : "per-unit",
+    })),
+    datasets: datasets.map((d) => ({
+      id: d.nodeId as DatasetId,
+      kind: KINDS.has(d.kind as DatasetKind) ? (d.kind as DatasetKind) : "table",
+      pipeline: d.pipeline ?? d.namespace,
+      partitions: d.partitionDef,
+      externalConsumer: d.external,
+      sourceMutable: d.sourceImmutable === null ? undefined : !d.sourceImmutable,
+    })),
+    reads: known.filter((e) => e.direction === "read").map((e) => ({
+      task: taskNode.get(e.taskId)!,
+      dataset: datasetNode.get(e.datasetId)!,
+      mapping: { type: e.mapping, ...e.mappingParams } as PartitionMapping,
+    })),
+    writes: known.filter((e) => e.direction === "write").map((e) => ({ task: taskNode.get(e.taskId)!, dataset: datasetNode.get(e.datasetId)! })),
+  };
+}

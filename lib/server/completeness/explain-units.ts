@@ -1,0 +1,42 @@
+import type { CompletenessReason } from "@/lib/contracts/completeness";
+import { stateRank } from "@/lib/domain/unit-state";
+
+type UnitVerdict = { unitKey: string; headline: string; reasons: CompletenessReason[] };
+
+const UNBUILT = new Set(["missing", "failed", "blocked"]);
+const ADJECTIVE: Record<string, string> = {
+  duplicate: "duplicated", divergent: "divergent", empty: "empty", stale: "stale", missing: "missing", failed: "failed",
+  blocked: "blocked", known_bad: "known-bad", skipped: "skipped",
+};
+
+/**
+ * The reasons grouped by unit key, each with a one-line headline an analyst can read aloud:
+ * "never built: stg_orders failed" when the unit has no publish because an upstream unit failed,
+ * "built on duplicated upstream rows: stg_orders" when the unit itself looks healthy but what it
+ * was built from is not. Keys group across datasets, which is exact for same-key (identity)
+ * lineage; other keys stay listed under their upstream dataset.
+ */
+export function explainUnits(reasons: CompletenessReason[]): UnitVerdict[] {
+  const byKey = new Map<string, CompletenessReason[]>();
+  for (const r of reasons) byKey.set(r.unitKey, [...(byKey.get(r.unitKey) ?? []), r]);
+  return [...byKey].sort(([a], [b]) => a.localeCompare(b)).map(([unitKey, rs]) => ({ unitKey, headline: headline(rs), reasons: rs }));
+}
+
+function headline(rs: CompletenessReason[]): string {
+  const own = rs.find((r) => r.role === "target");
+  const upstream = rs.filter((r) => r.role === "upstream").sort((a, b) => stateRank(a.state) - stateRank(b.state));
+  const failedUp = upstream.filter((r) => r.state === "failed");
+  if (own?.gap) return `${own.state === "known_bad" ? "known-bad" : "skipped"}: a gap, not a number`;
+  if (own && UNBUILT.has(own.state)) {
+    if (failedUp.length > 0) return `never built: ${names(failedUp)} failed`;
+    return own.state === "failed" ? "never built: its own task failed" : "never built";
+  }
+  if (own) return `${ADJECTIVE[own.state] ?? own.state}: ${own.reason}`;
+  const worst = upstream[0]!;
+  if (UNBUILT.has(worst.state)) return `upstream ${worst.state}: ${names(upstream.filter((r) => r.state === worst.state))}`;
+  return `built on ${ADJECTIVE[worst.state] ?? worst.state} upstream rows: ${names(upstream.filter((r) => r.state === worst.state))}`;
+}
+
+function names(rs: CompletenessReason[]): string {
+  return [...new Set(rs.map((r) => r.datasetName))].join(", ");
+}

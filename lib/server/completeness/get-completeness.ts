@@ -1,0 +1,91 @@
+import { closure } from "@/lib/domain/closure";
+import { completenessCertificate, freshnessDistribution, type CompletenessGap } from "@/lib/domain/completeness";
+import type { DatasetId } from "@/lib/domain/ids";
+import { buildLineageGraph } from "@/lib/domain/lineage-graph";
+import { toKeyRanges } from "@/lib/domain/unit-set";
+import type { Completeness, CompletenessQuery, CompletenessReason } from "@/lib/contracts/completeness";
+import { getDb, type Db } from "../db/client";
+import { UnprocessableError } from "../http/errors";
+import { listDatasets, listEdgesAt, listTasks } from "../repositories/catalog";
+import { listCertificatesOf } from "../repositories/frontier-certificates";
+import { listOpenIncidents, namesUnit, type IncidentRef } from "../repositories/incident-reads";
+import { buildLineageSpec } from "./build-lineage-spec";
+import { explainUnits } from "./explain-units";
+import { loadClosureFacts, type ClosureDataset } from "./load-closure-facts";
+import { mergeFrontiers } from "./merge-frontiers";
+import { findDataset, resolvePeriod } from "./resolve-period";
+
+/**
+ * "Is dataset D complete for period P?" (PRODUCT.md, seed 000): the domain's certificate over
+ * D's expected units in P and every upstream unit they were built from — the upstream closure
+ * through the lineage that holds now — with each reason linked to its unit and to the open
+ * incident handling it, the per-unit age distribution, and any seed 002 frontier certificates.
+ */
+export async function getCompleteness(q: CompletenessQuery, now: Date, db: Db = getDb()): Promise<Completeness> {
+  const [datasets, tasks, edges] = await Promise.all([listDatasets(db), listTasks(db), listEdgesAt(db, now)]);
+  const target = findDataset(datasets, q.dataset);
+  const period = resolvePeriod(target, now, q.from, q.to);
+  const built = buildLineageGraph(buildLineageSpec(tasks, datasets, edges), { asOf: now.getTime() });
+  if (!built.ok) throw new UnprocessableError(`the lineage cannot be walked: ${built.errors.map((e) => e.message).join("; ")}`);
+  const up = closure(built.graph, [{ node: target.nodeId as DatasetId, units: period.units }], "upstream");
+  const tasksById = new Map(tasks.map((t) => [t.id, t]));
+  const writerOf = new Map(edges.filter((e) => e.direction === "write" && tasksById.has(e.taskId)).map((e) => [e.datasetId, tasksById.get(e.taskId)!]));
+  const scope = await loadClosureFacts(db, built.graph, up, { datasetsByNode: new Map(datasets.map((d) => [d.nodeId, d])), writerOf });
+  const [incidents, certificates] = await Promise.all([listOpenIncidents(db), listCertificatesOf(db, scope.map((d) => d.record.nodeId))]);
+  const own = scope.find((d) => d.record.nodeId === target.nodeId)!;
+  const cert = completenessCertificate({
+    target: asUnits(own),
+    period: { from: period.from, to: period.to },
+    upstream: scope.filter((d) => d !== own).map(asUnits),
+  }, now.getTime());
+  const reasons = cert.verdict === "incomplete" ? cert.reasons.map((g) => linkReason(g, scope, incidents)) : [];
+  return {
+    dataset: { nodeId: target.nodeId, name: target.name, pipeline: target.pipeline, grain: target.partitionDef.kind === "time" ? target.partitionDef.grain : null },
+    period: { from: period.from, to: period.to },
+    checkedAt: now.toISOString(),
+    verdict: cert.verdict,
+    expectedUnits: own.keys.length,
+    reasons,
+    byUnit: explainUnits(reasons),
+    evidence: cert.evidence.map((e) => {
+      const d = scope.find((s) => s.record.nodeId === e.dataset)!;
+      const space = built.graph.nodes[built.graph.index.get(d.record.nodeId as DatasetId)!]!.space;
+      return {
+        datasetNodeId: e.dataset, datasetName: d.record.name, role: e.role, unitRanges: toKeyRanges(d.units, space),
+        units: e.units, rows: e.rows, reconciledUnits: e.reconciledUnits, inputVersions: e.inputVersions,
+        oldestPublishAt: iso(e.oldestPublishAt), newestPublishAt: iso(e.newestPublishAt), notes: e.notes,
+      };
+    }),
+    freshness: freshnessOf(own, now),
+    frontiers: mergeFrontiers(certificates),
+  };
+}
+
+function asUnits(d: ClosureDataset) {
+  return { dataset: d.record.nodeId, unitKeys: d.keys, facts: d.facts };
+}
+
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+function linkReason(g: CompletenessGap, scope: ClosureDataset[], incidents: IncidentRef[]): CompletenessReason {
+  const d = scope.find((s) => s.record.nodeId === g.dataset)!;
+  const nodes = [d.record.nodeId, ...(d.writer ? [d.writer.nodeId] : [])];
+  return {
+    datasetNodeId: g.dataset, datasetName: d.record.name, role: g.role, unitKey: g.unitKey, state: g.state, reason: g.reason,
+    gap: g.state === "known_bad" || g.state === "skipped",
+    unitHref: `/units/${d.record.nodeId}?unit=${encodeURIComponent(g.unitKey)}`,
+    incidents: incidents.filter((i) => namesUnit(i.failedPairs, nodes, g.unitKey)).map((i) => ({ id: i.id, title: i.title, status: i.status, href: `/incidents/${i.id}` })),
+  };
+}
+
+function freshnessOf(own: ClosureDataset, now: Date): Completeness["freshness"] {
+  const units = own.keys.map((unitKey) => {
+    const ledger = own.facts.get(unitKey)?.ledger ?? [];
+    return { unitKey, publishedAt: ledger.length ? Math.max(...ledger.map((l) => l.publishedAt)) : null };
+  });
+  const f = freshnessDistribution(units, now.getTime());
+  const outlier = new Map(f.outliers.map((o) => [o.unitKey, o.direction]));
+  return { ...f, units: f.units.map((u) => ({ ...u, outlier: outlier.get(u.unitKey) ?? null })) };
+}
