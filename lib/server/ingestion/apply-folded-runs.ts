@@ -4,7 +4,7 @@ import { edgeRowsOfTasks, saveEdgeRows } from "../repositories/edge-writes";
 import { appendPublishes, reportInvalidKeys, runsByIds, upsertAttempts, upsertRuns } from "../repositories/run-writes";
 import { buildRunRows, type RunRows } from "./build-run-rows";
 import type { FoldedRun } from "./fold-run-events";
-import { applyRunLineage } from "./lineage-history";
+import { applyRunLineage, type RunLineage } from "./lineage-history";
 import { linkRuns, type PipelineRef } from "./link-runs";
 import { UnitKeyResolver } from "./resolve-unit-keys";
 import { runRowId } from "./stable-id";
@@ -54,7 +54,12 @@ async function linkRootsToPipelines(tx: Tx, rows: RunRows[]): Promise<void> {
 }
 
 async function applyLineage(tx: Tx, rows: RunRows[]): Promise<number> {
-  const observed = rows.map((r) => r.lineage).filter((l) => l.edges.length > 0);
+  return applyObservedLineage(tx, rows.map((r) => r.lineage));
+}
+
+/** Folds runs' observed edges into the versioned lineage of their tasks (also used by the ledger API and the dbt import). */
+export async function applyObservedLineage(tx: Tx, lineages: RunLineage[]): Promise<number> {
+  const observed = lineages.filter((l) => l.edges.length > 0);
   const byTask = await edgeRowsOfTasks(tx, [...new Set(observed.map((l) => l.taskId))]);
   for (const lineage of observed) applyRunLineage(byTask.get(lineage.taskId)!, lineage);
   return saveEdgeRows(tx, [...byTask.values()].flat());

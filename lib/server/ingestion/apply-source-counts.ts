@@ -1,0 +1,74 @@
+import type { FieldIssue } from "@/lib/contracts/openlineage";
+import type { SourceCountEntry, SourceCountsResult } from "@/lib/contracts/ingestion-ledger";
+import type { Tx } from "../db/client";
+import { ensureDatasets, type NodeRef } from "../repositories/catalog-writes";
+import { partitionDefsByNodeId, sourceCountsOf, writeSourceCounts, type StoredSourceCount } from "../repositories/ledger-writes";
+import { reportInvalidKeys, type InvalidKeyRow } from "../repositories/run-writes";
+import type { BatchItem } from "./read-ingestion-batch";
+import { nodeRefOf } from "./node-refs";
+import { UnitKeyResolver } from "./resolve-unit-keys";
+import { stableId } from "./stable-id";
+
+type Outcome = SourceCountsResult["accepted"][number]["outcome"];
+interface Planned { index: number; entry: SourceCountEntry; dataset: NodeRef; unitKey: string }
+
+export interface SourceCountsOutcome {
+  accepted: { index: number; outcome: Outcome }[];
+  refused: { index: number; issues: FieldIssue[] }[];
+  written: { sourceCounts: number; invalidKeys: number };
+}
+
+/**
+ * Upserts source row counts per (dataset, unit): the latest measurement wins, whatever order
+ * they arrive in — an older measurement than the stored one is accepted but not applied
+ * (`older`); at the same instant the later entry in the request wins.
+ */
+export async function applySourceCounts(tx: Tx, items: BatchItem<SourceCountEntry>[], pathOf: (i: number) => string, now: Date): Promise<SourceCountsOutcome> {
+  const refused: SourceCountsOutcome["refused"] = [];
+  const invalid: InvalidKeyRow[] = [];
+  const planned = await planCounts(tx, items, pathOf, refused, invalid, now);
+  const datasets = await ensureDatasets(tx, planned.map((p) => p.dataset));
+  const stored = await sourceCountsOf(tx, [...datasets.values()].map((d) => d.id));
+  const changed = new Map<string, StoredSourceCount & { created: boolean }>();
+  const accepted: SourceCountsOutcome["accepted"] = [];
+  for (const p of planned) {
+    const datasetId = datasets.get(p.dataset.nodeId)!.id;
+    const key = `${datasetId}\u0000${p.unitKey}`;
+    const current = changed.get(key) ?? stored.get(key);
+    const measuredAt = new Date(p.entry.measuredAt);
+    const next = { id: current?.id ?? stableId("srccount", datasetId, p.unitKey), datasetId, unitKey: p.unitKey, rowCount: p.entry.rowCount, measuredAt, source: p.entry.source };
+    accepted.push({ index: p.index, outcome: outcomeOf(current, next) });
+    if (!current || (measuredAt >= current.measuredAt && !same(current, next))) changed.set(key, { ...next, created: !stored.has(key) });
+  }
+  const rows = [...changed.values()];
+  await writeSourceCounts(tx, rows.filter((r) => r.created), rows.filter((r) => !r.created));
+  return { accepted, refused, written: { sourceCounts: rows.length, invalidKeys: await reportInvalidKeys(tx, invalid) } };
+}
+
+const same = (a: StoredSourceCount, b: StoredSourceCount) => a.rowCount === b.rowCount && a.source === b.source && a.measuredAt.getTime() === b.measuredAt.getTime();
+
+function outcomeOf(current: StoredSourceCount | undefined, next: StoredSourceCount): Outcome {
+  if (!current) return "created";
+  if (next.measuredAt < current.measuredAt) return "older";
+  return same(current, next) ? "unchanged" : "updated";
+}
+
+async function planCounts(tx: Tx, items: BatchItem<SourceCountEntry>[], pathOf: (i: number) => string, refused: SourceCountsOutcome["refused"], invalid: InvalidKeyRow[], now: Date): Promise<Planned[]> {
+  const refs = items.map((it) => ({ it, dataset: nodeRefOf("dataset", it.value.dataset) }));
+  const defs = await partitionDefsByNodeId(tx, refs.flatMap((r) => (r.dataset ? [r.dataset.nodeId] : [])));
+  const resolver = new UnitKeyResolver();
+  const planned: Planned[] = [];
+  for (const { it, dataset } of refs) {
+    if (!dataset) {
+      refused.push({ index: it.index, issues: [{ path: `${pathOf(it.index)}.dataset.nodeId`, message: "is not a dataset node id" }] });
+      continue;
+    }
+    const [verdict] = resolver.resolve(dataset.nodeId, defs.get(dataset.nodeId) ?? { kind: "none" }, [it.value.unitKey], null);
+    if (verdict!.valid) planned.push({ index: it.index, entry: it.value, dataset, unitKey: verdict!.key });
+    else {
+      refused.push({ index: it.index, issues: [{ path: `${pathOf(it.index)}.unitKey`, message: `invalid unit key: ${verdict!.reason}` }] });
+      invalid.push({ nodeId: dataset.nodeId, unitKey: it.value.unitKey, reason: verdict!.reason, source: "api", runId: null, observedAt: now });
+    }
+  }
+  return planned;
+}

@@ -1,0 +1,74 @@
+import { NextResponse } from "next/server";
+import type { ZodType } from "zod";
+import type { FieldIssue } from "@/lib/contracts/openlineage";
+import type { Db } from "../db/client";
+import { HttpError } from "../http/errors";
+import { readJsonBody } from "../http/read-body";
+import { recordRejections, type RejectionRow } from "../repositories/ingested-events";
+
+export const LEDGER_MAX_BODY_BYTES = 8 * 1024 * 1024;
+export const LEDGER_MAX_ITEMS = 10_000;
+
+export interface BatchItem<T> { index: number; value: T; raw: unknown }
+export interface RefusedItem { index: number; issues: FieldIssue[]; raw: unknown }
+
+export interface IngestionBatch<T> {
+  items: BatchItem<T>[];
+  refused: RefusedItem[];
+  /** Prefix of every field path: `body` for one object, `body[3]` for an array element. */
+  pathOf(index: number): string;
+}
+
+/**
+ * Reads a ledger-style body — one JSON object, or a JSON array of them — and validates each
+ * item on its own, so a bad item refuses only itself (its issues name `body[3].unitKey`) and a
+ * good one in the same batch is still applied. A body that is not JSON, is empty, or is too large
+ * refuses the whole request; every refusal goes to the rejection log the ingestion page shows.
+ */
+export async function readIngestionBatch<T>(req: Request, db: Db, endpoint: string, schema: ZodType<T>, now: Date): Promise<IngestionBatch<T>> {
+  let body: unknown;
+  try {
+    body = await readJsonBody(req, LEDGER_MAX_BODY_BYTES);
+    if (Array.isArray(body) && body.length === 0) throw new HttpError(400, "invalid_request", "body: the batch is empty");
+    if (Array.isArray(body) && body.length > LEDGER_MAX_ITEMS) throw new HttpError(400, "invalid_request", `body: at most ${LEDGER_MAX_ITEMS} items per request`);
+  } catch (e) {
+    if (e instanceof HttpError) await recordRejections(db, [{ endpoint, fieldPath: "body", reason: e.message, body: "" }], now);
+    throw e;
+  }
+  const batch = Array.isArray(body);
+  const pathOf = (index: number) => (batch ? `body[${index}]` : "body");
+  const raws: unknown[] = batch ? (body as unknown[]) : [body];
+  const items: BatchItem<T>[] = [];
+  const refused: RefusedItem[] = [];
+  raws.forEach((raw, index) => {
+    const parsed = schema.safeParse(raw);
+    if (parsed.success) items.push({ index, value: parsed.data, raw });
+    else refused.push({ index, raw, issues: parsed.error.issues.map((i) => ({ path: [pathOf(index), ...i.path.map(String)].join("."), message: i.message })) });
+  });
+  return { items, refused, pathOf };
+}
+
+/** Writes refused items (schema faults and semantic refusals alike) to the rejection log. */
+export async function logRefusals(db: Db, endpoint: string, refused: RefusedItem[], now: Date): Promise<void> {
+  const rows: RejectionRow[] = refused.map((r) => ({
+    endpoint, fieldPath: r.issues[0]?.path ?? "body", reason: r.issues.map((i) => `${i.path}: ${i.message}`).join("; "), body: JSON.stringify(r.raw) ?? "",
+  }));
+  await recordRejections(db, rows, now);
+}
+
+/**
+ * 200 when every item was accepted, 207 when some were refused, and when none was: 400 if any
+ * refusal is a malformed item, else 422 (well-formed, but refused — an invalid unit key).
+ */
+export function batchResponse<R extends { accepted: unknown[]; rejected: { issues: FieldIssue[] }[] }>(result: R, malformed: boolean): Response {
+  if (result.accepted.length > 0) return NextResponse.json(result, { status: result.rejected.length > 0 ? 207 : 200 });
+  const issues = result.rejected.flatMap((r) => r.issues);
+  const message = issues.map((i) => `${i.path}: ${i.message}`).join("; ");
+  return NextResponse.json({ error: malformed ? "invalid_request" : "unprocessable", message, details: { issues }, ...result }, { status: malformed ? 400 : 422 });
+}
+
+/** The request's schema refusals and the use case's refusals, in request order, each with its raw item for the log. */
+export function allRefusals<T>(batch: IngestionBatch<T>, later: { index: number; issues: FieldIssue[] }[]): RefusedItem[] {
+  const raw = new Map([...batch.items, ...batch.refused].map((i) => [i.index, i.raw]));
+  return [...batch.refused, ...later.map((r) => ({ ...r, raw: raw.get(r.index) }))].sort((a, b) => a.index - b.index);
+}

@@ -1,0 +1,26 @@
+import { PublishEntrySchema, type PublishesResult } from "@/lib/contracts/ingestion-ledger";
+import { getDb, type Db } from "../db/client";
+import { applyPublishes } from "./apply-publishes";
+import { inOneTransaction } from "./in-one-transaction";
+import { allRefusals, batchResponse, logRefusals, readIngestionBatch } from "./read-ingestion-batch";
+
+const ENDPOINT = "/api/v1/publishes";
+
+/**
+ * POST /api/v1/publishes: publish ledger entries (one object or a JSON array), for producers
+ * that do not speak OpenLineage. One transaction per request; a refused entry writes nothing
+ * except, for a unit key its dataset's partition definition rejects, the invalid key itself.
+ */
+export async function receivePublishesRequest(req: Request, db: Db = getDb(), now = new Date()): Promise<Response> {
+  const batch = await readIngestionBatch(req, db, ENDPOINT, PublishEntrySchema, now);
+  const outcome = batch.items.length > 0 ? await inOneTransaction(db, (tx) => applyPublishes(tx, batch.items, batch.pathOf, now)) : null;
+  const refused = allRefusals(batch, outcome?.refused ?? []);
+  await logRefusals(db, ENDPOINT, refused, now);
+  const result: PublishesResult = {
+    received: batch.items.length + batch.refused.length,
+    accepted: outcome?.accepted ?? [],
+    rejected: refused.map(({ index, issues }) => ({ index, issues })),
+    written: outcome?.written ?? { publishes: 0, runs: 0, invalidKeys: 0 },
+  };
+  return batchResponse(result, batch.refused.length > 0);
+}

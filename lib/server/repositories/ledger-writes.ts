@@ -1,0 +1,51 @@
+import type { PartitionDef } from "@/lib/domain/partitions";
+import { PartitionDefSchema } from "@/lib/contracts/partitions";
+import type { Tx } from "../db/client";
+import { bulkInsert, bulkUpdateById, type Column } from "./bulk-sql";
+
+export interface StoredPublish {
+  id: string;
+  datasetNodeId: string;
+  unitKey: string;
+  runId: string;
+  publishedAt: Date;
+  inputVersion: string;
+  codeVersion: string;
+  rowCount: number;
+}
+
+/** Publishes already in the ledger under the given ids (to tell a duplicate from a conflict). */
+export async function publishesByIds(tx: Tx, ids: string[]): Promise<Map<string, StoredPublish>> {
+  if (ids.length === 0) return new Map();
+  const rows = await tx.publish.findMany({ where: { id: { in: ids } }, include: { dataset: { select: { nodeId: true } } } });
+  return new Map(rows.map((r) => [r.id, {
+    id: r.id, datasetNodeId: r.dataset.nodeId, unitKey: r.unitKey, runId: r.runId, publishedAt: r.publishedAt,
+    inputVersion: r.inputVersion, codeVersion: r.codeVersion, rowCount: r.rowCount,
+  }]));
+}
+
+/** Partition definitions of the datasets that exist, by node id (missing ones are absent). */
+export async function partitionDefsByNodeId(tx: Tx, nodeIds: string[]): Promise<Map<string, PartitionDef>> {
+  if (nodeIds.length === 0) return new Map();
+  const rows = await tx.dataset.findMany({ where: { nodeId: { in: [...new Set(nodeIds)] } }, select: { nodeId: true, partitionDef: true } });
+  return new Map(rows.map((r) => [r.nodeId, PartitionDefSchema.parse(JSON.parse(r.partitionDef))]));
+}
+
+export interface SourceCountRow { datasetId: string; unitKey: string; rowCount: number; measuredAt: Date; source: string }
+export interface StoredSourceCount extends SourceCountRow { id: string }
+
+export async function sourceCountsOf(tx: Tx, datasetIds: string[]): Promise<Map<string, StoredSourceCount>> {
+  if (datasetIds.length === 0) return new Map();
+  const rows = await tx.sourceCount.findMany({ where: { datasetId: { in: [...new Set(datasetIds)] } } });
+  return new Map(rows.map((r) => [`${r.datasetId}\u0000${r.unitKey}`, r]));
+}
+
+const SOURCE_COUNT_VALUES: Column[] = [
+  { name: "rowCount", type: "int" }, { name: "measuredAt", type: "timestamp" }, { name: "source", type: "text" },
+];
+
+/** One multi-row INSERT for new (dataset, unit) pairs and one UPDATE … FROM VALUES for replaced ones. */
+export async function writeSourceCounts(tx: Tx, create: (SourceCountRow & { id: string })[], update: StoredSourceCount[]): Promise<void> {
+  await bulkInsert(tx, "SourceCount", [{ name: "id", type: "text" }, { name: "datasetId", type: "text" }, { name: "unitKey", type: "text" }, ...SOURCE_COUNT_VALUES], create as unknown as Record<string, unknown>[]);
+  await bulkUpdateById(tx, "SourceCount", SOURCE_COUNT_VALUES, update as unknown as Record<string, unknown>[]);
+}
