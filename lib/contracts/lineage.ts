@@ -1,0 +1,107 @@
+import { z } from "zod";
+import { KeyRangeSchema } from "./overview";
+
+export const DirectionSchema = z.enum(["downstream", "upstream"]);
+export type Direction = z.infer<typeof DirectionSchema>;
+
+/** An instant: ISO 8601 date or date-time; absent means now. */
+const AsOfSchema = z
+  .string()
+  .refine((s) => !Number.isNaN(Date.parse(s)), { message: "is not an ISO 8601 instant (e.g. 2026-08-20T00:00:00Z)" })
+  .optional();
+
+export const LineageGraphQuerySchema = z.object({ asOf: AsOfSchema });
+
+/**
+ * GET /api/v1/closure. `units` (docs/lineage.md): comma-separated keys and `from..to` ranges,
+ * e.g. `2026-08-17,2026-08-20..2026-08-22`; absent = every expected unit of the node.
+ */
+export const ClosureQuerySchema = z.object({
+  nodeId: z.string().min(1, "is required (a node id such as job:orders:stg_orders)"),
+  units: z.string().max(10_000).optional(),
+  direction: DirectionSchema.default("downstream"),
+  asOf: AsOfSchema,
+});
+export type ClosureQuery = z.infer<typeof ClosureQuerySchema>;
+
+export const NodeKindSchema = z.enum(["task", "dataset"]);
+/** How a node is drawn: a task, a table, or a consumer outside the pipelines' tables. */
+export const NodeRoleSchema = z.enum(["task", "dataset", "dashboard", "export", "model"]);
+export type NodeRole = z.infer<typeof NodeRoleSchema>;
+
+export const LineageNodeSchema = z.object({
+  id: z.string(),
+  kind: NodeKindSchema,
+  role: NodeRoleSchema,
+  name: z.string(),
+  namespace: z.string(),
+  pipeline: z.string(),
+  /** "daily from 2026-05-18 to 2026-08-25", "unpartitioned". */
+  partitions: z.string(),
+  /** Task facts that decide repair safety, in words ("append", "external side effect", "reads its own past"). */
+  traits: z.array(z.string()),
+});
+export type LineageNode = z.infer<typeof LineageNodeSchema>;
+
+export const LineageEdgeSchema = z.object({
+  id: z.string(),
+  source: z.string(),
+  target: z.string(),
+  kind: z.enum(["reads", "writes"]),
+  /** The read's partition mapping in words ("identity", "day → week"); empty for writes. */
+  mapping: z.string(),
+});
+export type LineageEdge = z.infer<typeof LineageEdgeSchema>;
+
+export const LineageGraphSchema = z.object({
+  asOf: z.string(),
+  /** Content hash of nodes and edges: the layout cache key. */
+  hash: z.string(),
+  nodes: z.array(LineageNodeSchema),
+  edges: z.array(LineageEdgeSchema),
+});
+export type LineageGraphView = z.infer<typeof LineageGraphSchema>;
+
+export const ClosureNodeSchema = z.object({
+  nodeId: z.string(),
+  kind: NodeKindSchema,
+  name: z.string(),
+  /** Key ranges [from, to]; null for an unpartitioned node. */
+  units: z.array(KeyRangeSchema).nullable(),
+  unitCount: z.number().int(),
+  /** "2026-08-17 → 2026-08-25 (9 units)", "all of 2026-08", "2026-W34". */
+  unitsText: z.string(),
+  via: z.array(z.string()),
+  seed: z.boolean(),
+  depth: z.number().int(),
+});
+export type ClosureNode = z.infer<typeof ClosureNodeSchema>;
+
+export const ClosureSchema = z.object({
+  asOf: z.string(),
+  direction: DirectionSchema,
+  nodes: z.array(ClosureNodeSchema),
+  waves: z.array(z.array(z.string())),
+});
+export type Closure = z.infer<typeof ClosureSchema>;
+
+/** What the units of a closure node hold now (PRODUCT.md, the downstream closure). */
+export const HoldingKindSchema = z.enum(["never_ran", "built_before_failure", "built_after_failure", "sent_outside"]);
+export type HoldingKind = z.infer<typeof HoldingKindSchema>;
+
+export const HoldingSchema = z.object({
+  kind: HoldingKindSchema,
+  units: z.array(KeyRangeSchema),
+  unitsText: z.string(),
+  /** The explanation in words, e.g. "sent to finance-ledger on 2026-08-24: re-running recalls nothing". */
+  detail: z.string(),
+});
+export type Holding = z.infer<typeof HoldingSchema>;
+
+export const HoldingsSchema = z.object({
+  asOf: z.string(),
+  /** When the seed's latest attempt failed, if it did. */
+  failedAt: z.string().nullable(),
+  nodes: z.array(z.object({ nodeId: z.string(), holdings: z.array(HoldingSchema) })),
+});
+export type Holdings = z.infer<typeof HoldingsSchema>;

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ClosureQuerySchema } from "@/lib/contracts/lineage";
+import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { loadDemo } from "../demo/load-demo";
+import { errorResponse } from "../http/route";
+import { computeClosure } from "./compute-closure";
+import { getClosureHoldings } from "./get-closure-holdings";
+import { getLineageGraphView } from "./get-lineage-graph-view";
+
+const NOW = new Date("2026-11-29T12:00:00Z");
+const query = (q: Record<string, string>) => ClosureQuerySchema.parse(q);
+const day = (k: string): [string, string] => [k, k];
+
+describe.each(providersUnderTest())("the closure API on the demo world (%s)", (provider) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase(provider);
+    await loadDemo(t.db);
+  }, 120_000);
+  afterAll(async () => t.drop());
+
+  it("stg_orders 2026-08-17 downstream: the day through the marts, W34 of the export, running_balance to the end", async () => {
+    const closure = await computeClosure(query({ nodeId: "job:orders:stg_orders", units: "2026-08-17" }), NOW, t.db);
+    expect(closure.direction).toBe("downstream");
+    const byId = Object.fromEntries(closure.nodes.map((n) => [n.nodeId, { units: n.units, text: n.unitsText, via: n.via }]));
+    expect(byId).toEqual({
+      "job:orders:stg_orders": { units: [day("2026-08-17")], text: "2026-08-17", via: [] },
+      "dataset:warehouse:stg_orders": { units: [day("2026-08-17")], text: "2026-08-17", via: ["job:orders:stg_orders"] },
+      "job:orders:fct_orders": { units: [day("2026-08-17")], text: "2026-08-17", via: ["dataset:warehouse:stg_orders"] },
+      "dataset:warehouse:fct_orders": { units: [day("2026-08-17")], text: "2026-08-17", via: ["job:orders:fct_orders"] },
+      "job:orders:revenue_daily": { units: [day("2026-08-17")], text: "2026-08-17", via: ["dataset:warehouse:fct_orders"] },
+      "dataset:warehouse:revenue_daily": { units: [day("2026-08-17")], text: "2026-08-17", via: ["job:orders:revenue_daily"] },
+      "job:orders:refresh_executive_dashboard": { units: [day("2026-08-17")], text: "2026-08-17", via: ["dataset:warehouse:revenue_daily"] },
+      "dataset:bi:executive_dashboard": { units: [day("2026-08-17")], text: "2026-08-17", via: ["job:orders:refresh_executive_dashboard"] },
+      "job:ml:build_order_features": { units: [day("2026-08-17")], text: "2026-08-17", via: ["dataset:warehouse:fct_orders"] },
+      "dataset:ml:order_features": { units: [day("2026-08-17")], text: "2026-08-17", via: ["job:ml:build_order_features"] },
+      "job:finance:weekly_revenue_export": { units: [day("2026-W34")], text: "2026-W34", via: ["dataset:warehouse:revenue_daily"] },
+      "dataset:finance:weekly_revenue_export": { units: [day("2026-W34")], text: "2026-W34", via: ["job:finance:weekly_revenue_export"] },
+      "job:orders:running_balance": { units: [["2026-08-17", "2026-08-25"]], text: "2026-08-17 → 2026-08-25 (9 units)", via: ["dataset:warehouse:fct_orders"] },
+      "dataset:warehouse:running_balance": { units: [["2026-08-17", "2026-08-25"]], text: "2026-08-17 → 2026-08-25 (9 units)", via: ["job:orders:running_balance"] },
+    });
+    expect(closure.waves[0]).toEqual(["job:orders:stg_orders"]);
+    expect(closure.waves.flat()).toHaveLength(14);
+  });
+
+  it("upstream of revenue_daily for August: all of 2026-08 back to raw_orders, and the whole customer snapshot", async () => {
+    const closure = await computeClosure(query({ nodeId: "dataset:warehouse:revenue_daily", units: "2026-08-01..2026-08-25", direction: "upstream" }), NOW, t.db);
+    const byId = Object.fromEntries(closure.nodes.map((n) => [n.nodeId, n.unitsText]));
+    expect(byId["dataset:warehouse:raw_orders"]).toBe("2026-08-01 → 2026-08-25 (25 units)");
+    expect(byId["dataset:warehouse:dim_customers"]).toBe("the whole dataset (unpartitioned)");
+    expect(closure.nodes.find((n) => n.nodeId === "dataset:warehouse:dim_customers")?.units).toBeNull();
+    const july = await computeClosure(query({ nodeId: "dataset:warehouse:fct_orders", units: "2026-07-01..2026-07-31", direction: "upstream" }), NOW, t.db);
+    expect(july.nodes.find((n) => n.nodeId === "dataset:warehouse:stg_orders")?.unitsText).toBe("all of 2026-07");
+  });
+
+  it("an unknown node is a 404 naming it; an invalid key a 400 with the domain's reason", async () => {
+    const unknown = await computeClosure(query({ nodeId: "job:orders:nope", units: "2026-08-17" }), NOW, t.db).catch(errorResponse);
+    expect((unknown as Response).status).toBe(404);
+    expect(((await (unknown as Response).json()) as { message: string }).message).toContain("job:orders:nope is not in the lineage");
+    const bad = await computeClosure(query({ nodeId: "job:orders:stg_orders", units: "2026-8-17" }), NOW, t.db).catch(errorResponse);
+    expect((bad as Response).status).toBe(400);
+    expect(await (bad as Response).json()).toMatchObject({ message: 'units: "2026-8-17" is not a day key (expected yyyy-MM-dd)' });
+    const early = await computeClosure(query({ nodeId: "job:orders:stg_orders", units: "2026-01-01" }), NOW, t.db).catch(errorResponse);
+    expect((early as Response).status).toBe(400);
+    expect(() => ClosureQuerySchema.parse({ nodeId: "job:orders:stg_orders", direction: "sideways" })).toThrow(/direction/);
+  });
+
+  it("as of a time before the lineage existed, the node is not in it (404)", async () => {
+    const r = await computeClosure(query({ nodeId: "job:orders:stg_orders", asOf: "2020-01-01T00:00:00Z" }), NOW, t.db).catch(errorResponse);
+    expect((r as Response).status).toBe(404);
+  });
+
+  it("what each node holds: 2026-08-10's export was already sent; 08-17's closure never ran", async () => {
+    const sent = await getClosureHoldings(query({ nodeId: "job:orders:stg_orders", units: "2026-08-10" }), NOW, t.db);
+    const exportHolds = sent.nodes.find((n) => n.nodeId === "dataset:finance:weekly_revenue_export")!.holdings;
+    expect(exportHolds.map((h) => [h.kind, h.unitsText])).toEqual([["sent_outside", "2026-W33"]]);
+    const failed = await getClosureHoldings(query({ nodeId: "job:orders:stg_orders", units: "2026-08-17" }), NOW, t.db);
+    const balance = failed.nodes.find((n) => n.nodeId === "dataset:warehouse:running_balance")!.holdings;
+    expect(balance.map((h) => [h.kind, h.unitsText])).toEqual([["never_ran", "2026-08-17 → 2026-08-25 (9 units)"]]);
+    expect(failed.failedAt).not.toBeNull();
+  });
+
+  it("the graph view: 30 nodes, 28 edges, roles by kind, a stable hash", async () => {
+    const g = await getLineageGraphView(undefined, NOW, t.db);
+    expect([g.nodes.length, g.edges.length]).toEqual([30, 28]);
+    expect(g.nodes.find((n) => n.id === "dataset:bi:executive_dashboard")?.role).toBe("dashboard");
+    expect(g.nodes.find((n) => n.id === "dataset:ml:order_features")?.role).toBe("model");
+    expect(g.edges.find((e) => e.id === "dataset:warehouse:revenue_daily->job:finance:weekly_revenue_export")?.mapping).toBe("grain");
+    expect((await getLineageGraphView(undefined, NOW, t.db)).hash).toBe(g.hash);
+  });
+});

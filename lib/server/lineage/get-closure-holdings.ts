@@ -1,0 +1,74 @@
+import type { NodeId } from "@/lib/domain/ids";
+import { keysOf } from "@/lib/domain/partitions";
+import type { ClosureEntry } from "@/lib/domain/closure";
+import type { DatasetNode, LineageGraph } from "@/lib/domain/lineage-graph";
+import type { ClosureQuery, Holdings } from "@/lib/contracts/lineage";
+import { getDb, type Db } from "../db/client";
+import { deliveriesOf } from "../repositories/deliveries";
+import { attemptsByUnit, publishesByUnit } from "../repositories/ledger";
+import { classifyHoldings, type UnitFactsLookup } from "./classify-holdings";
+import type { LoadedLineage } from "./load-lineage-graph";
+import { resolveClosure } from "./resolve-closure";
+
+/**
+ * What every node of a closure holds right now, per unit (PRODUCT.md): never ran (consumers
+ * still see the previous value: stale while looking current), ran before the failure on inputs
+ * a repair replaces, ran after it on what the failure left, or was sent outside the platform
+ * (re-running recalls nothing). A task holds what the dataset it writes holds.
+ */
+export async function getClosureHoldings(query: ClosureQuery, now: Date, db: Db = getDb()): Promise<Holdings> {
+  const asOf = query.asOf ? new Date(query.asOf) : now;
+  const { lineage, result } = await resolveClosure(db, { nodeId: query.nodeId, units: query.units, direction: query.direction, asOf });
+  const { graph } = lineage;
+  const outputs = new Map([...result.entries.keys()].map((id) => [id, outputOf(graph, id)]));
+  const datasetIds = [...new Set([...outputs.values()].flatMap((d) => (d ? [lineage.datasets.get(d.id)!.id] : [])))];
+  const writerIds = [...new Set([...outputs.values()].flatMap((d) => (d ? writerIdsOf(graph, d, lineage.tasks) : [])))];
+  const seedTask = [...result.entries.values()].find((e) => e.seed);
+  const seedWriters = seedTask ? (outputs.get(seedTask.node) ? writerIdsOf(graph, outputs.get(seedTask.node)!, lineage.tasks) : []) : [];
+  const [publishes, deliveries, seedAttempts] = await Promise.all([
+    publishesByUnit(db, datasetIds), deliveriesOf(db, writerIds), attemptsByUnit(db, seedWriters),
+  ]);
+  const seedKeys = new Set(seedTask && outputs.get(seedTask.node) ? keysOf(outputs.get(seedTask.node)!.space, seedTask.units) : []);
+  const failedAt = latestFailure(seedAttempts, seedKeys);
+  const facts: UnitFactsLookup = { publishes, deliveries, failedAt };
+  const nodes = [...result.entries.values()].map((entry) => ({
+    nodeId: entry.node,
+    holdings: holdingsOf(entry, outputs.get(entry.node), lineage, facts),
+  }));
+  return { asOf: asOf.toISOString(), failedAt: failedAt === null ? null : new Date(failedAt).toISOString(), nodes };
+}
+
+function holdingsOf(entry: ClosureEntry, output: DatasetNode | undefined, lineage: LoadedLineage, facts: UnitFactsLookup) {
+  if (!output) return [];
+  const record = lineage.datasets.get(output.id)!;
+  const writers = new Set(writerIdsOf(lineage.graph, output, lineage.tasks));
+  // A task and its output share a partition definition, so the entry's ordinals name the output's units.
+  return classifyHoldings(entry.units, output, record, writers, facts);
+}
+
+/** The dataset a node holds: itself, or for a task the (first) dataset it writes. */
+function outputOf(graph: LineageGraph, id: NodeId): DatasetNode | undefined {
+  const node = graph.nodes[graph.index.get(id)!]!;
+  if (node.nodeKind === "dataset") return node;
+  const write = graph.out[node.index]!.find((e) => e.kind === "writes");
+  return write ? (graph.nodes[write.to] as DatasetNode) : undefined;
+}
+
+function writerIdsOf(graph: LineageGraph, dataset: DatasetNode, tasks: ReadonlyMap<string, { id: string }>): string[] {
+  return graph.in[dataset.index]!.filter((e) => e.kind === "writes").flatMap((e) => {
+    const t = tasks.get(graph.nodes[e.from]!.id);
+    return t ? [t.id] : [];
+  });
+}
+
+/** When the seed units last failed: publishes after it ran on what the failure left. */
+function latestFailure(attempts: Awaited<ReturnType<typeof attemptsByUnit>>, seedKeys: ReadonlySet<string>): number | null {
+  let latest: number | null = null;
+  for (const byUnit of attempts.values()) {
+    for (const [key, list] of byUnit) {
+      if (!seedKeys.has(key)) continue;
+      for (const a of list) if (a.status === "failed" && a.endedAt !== null && (latest === null || a.endedAt > latest)) latest = a.endedAt;
+    }
+  }
+  return latest;
+}

@@ -1,0 +1,45 @@
+import { createHash } from "node:crypto";
+import { nodeName, parseNodeId } from "@/lib/domain/ids";
+import type { GraphNode } from "@/lib/domain/lineage-graph";
+import { describeMapping } from "@/lib/domain/partition-mappings";
+import type { LineageEdge, LineageGraphView, LineageNode, NodeRole } from "@/lib/contracts/lineage";
+import { getDb, type Db } from "../db/client";
+import { describePartitions } from "./describe-partitions";
+import { loadLineageGraph } from "./load-lineage-graph";
+
+/**
+ * The lineage graph as the page draws it: every task and dataset with its pipeline and the
+ * facts that matter in an incident, every read/write edge, and a content hash the client
+ * keys its layout cache on (the same graph is never laid out twice).
+ */
+export async function getLineageGraphView(asOfParam: string | undefined, now: Date, db: Db = getDb()): Promise<LineageGraphView> {
+  const asOf = asOfParam ? new Date(asOfParam) : now;
+  const { graph } = await loadLineageGraph(db, asOf);
+  const nodes = graph.nodes.map(viewOf);
+  const edges: LineageEdge[] = [];
+  for (const out of graph.out) {
+    for (const e of out) {
+      const [source, target] = [graph.nodes[e.from]!.id, graph.nodes[e.to]!.id];
+      edges.push({ id: `${source}->${target}`, source, target, kind: e.kind, mapping: e.kind === "reads" ? describeMapping(e.mapping) : "" });
+    }
+  }
+  nodes.sort((a, b) => a.pipeline.localeCompare(b.pipeline) || a.id.localeCompare(b.id));
+  const hash = createHash("sha1").update(JSON.stringify([nodes, edges])).digest("hex").slice(0, 16);
+  return { asOf: asOf.toISOString(), hash, nodes, edges };
+}
+
+const ROLE_OF_KIND: Record<string, NodeRole> = { dashboard: "dashboard", export: "export", feature_set: "model", model: "model" };
+
+function viewOf(node: GraphNode): LineageNode {
+  const base = { id: node.id, name: nodeName(node.id), namespace: parseNodeId(node.id)?.namespace ?? "", pipeline: node.pipeline, partitions: describePartitions(node.space.def) };
+  if (node.nodeKind === "dataset") {
+    return { ...base, kind: "dataset", role: ROLE_OF_KIND[node.kind] ?? "dataset", traits: [node.kind.replace("_", " "), ...(node.externalConsumer ? ["consumed outside the platform"] : [])] };
+  }
+  const traits = [
+    node.writeMode ? (node.writeMode === "append" ? "append: not idempotent" : node.writeMode) : "write mode unknown",
+    ...(node.sideEffect === "external" ? ["external side effect"] : []),
+    ...(node.dependsOnOwnPast ? ["reads its own past"] : []),
+    ...(node.publish === "atomic-set" ? ["atomic-set publish"] : []),
+  ];
+  return { ...base, kind: "task", role: "task", traits };
+}
