@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
+import { Suspense } from "react";
 import { PageHeader } from "@/components/shell/PageHeader";
-import { NotYetAvailable } from "@/components/shell/NotYetAvailable";
+import { HistoryPage } from "@/components/history/HistoryPage";
 
 export const metadata: Metadata = { title: "Repair history" };
 
@@ -8,7 +9,9 @@ export default function Page() {
   return (
     <>
       <PageHeader title="Repair history" lead="Every repair, its interventions and timings, and what keeps breaking." />
-      <NotYetAvailable what="Repair history and its charts" tracking="issue #7" />
+      <Suspense fallback={<div className="skeleton" aria-busy="true" />}>
+        <HistoryPage />
+      </Suspense>
     </>
   );
 }

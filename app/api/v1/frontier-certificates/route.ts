@@ -1,0 +1,9 @@
+import { FrontierCertificatePutSchema } from "@/lib/contracts/completeness";
+import { putFrontierCertificate } from "@/lib/server/completeness/put-frontier-certificate";
+import { route } from "@/lib/server/http/route";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+/** A paginated source reports one partition's complete-through certificate (compare-and-swap). */
+export const PUT = route({ body: FrontierCertificatePutSchema, maxBodyBytes: 8_192 }, async ({ body }) => putFrontierCertificate(body, new Date()));

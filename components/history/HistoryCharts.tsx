@@ -1,0 +1,47 @@
+"use client";
+
+import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import type { History } from "@/lib/contracts/history";
+import styles from "./History.module.css";
+
+const PALETTE = ["#2563eb", "#0d9488", "#a21caf", "#ea580c", "#64748b", "#facc15", "#6366f1", "#16a34a"];
+const RISK: Record<string, string> = { "unit.marked_success": "#dc2626", "unit.skipped": "#f97316" };
+
+function ChartCard({ title, sub, label, children }: { title: string; sub: string; label: string; children: React.ReactElement }) {
+  return (
+    <section className="card" aria-label={title}>
+      <h2>{title}</h2>
+      <p className="sub">{sub}</p>
+      <div className={styles.chart} role="img" aria-label={label}>
+        <ResponsiveContainer width="100%" height="100%">{children}</ResponsiveContainer>
+      </div>
+    </section>
+  );
+}
+
+/** The manager's trends: how often, how long, what keeps breaking, compute saved, risky interventions. */
+export function HistoryCharts({ data }: { data: History }) {
+  const categories = [...new Set(data.offenders.flatMap((o) => Object.keys(o.categories)))].sort();
+  const offenders = data.offenders.map((o) => ({ task: o.task.split(":").pop(), ...o.categories }));
+  const compute = data.compute.map((c) => ({ label: c.label, targeted: c.unitsRecomputed, full: c.fullRerunUnits ?? c.unitsRecomputed }));
+  const interventions = data.interventions.map((w) => ({ week: w.week, ...w.counts }));
+  return (
+    <div className="grid cols-2">
+      <ChartCard title="Repairs per week" sub="Repair runs started each ISO week." label="Repairs per week">
+        <BarChart data={data.weekly}><CartesianGrid strokeDasharray="3 3" vertical={false} /><XAxis dataKey="week" tick={{ fontSize: 11 }} /><YAxis allowDecimals={false} width={32} /><Tooltip /><Bar dataKey="repairs" name="repairs" fill="#0d9488" isAnimationActive={false} /></BarChart>
+      </ChartCard>
+      <ChartCard title="Time to resolution" sub="Median and p90 hours from detection to resolution, per week." label="Median and p90 time to resolution per week">
+        <LineChart data={data.weekly}><CartesianGrid strokeDasharray="3 3" vertical={false} /><XAxis dataKey="week" tick={{ fontSize: 11 }} /><YAxis unit=" h" width={48} /><Tooltip /><Legend /><Line dataKey="medianResolutionHours" name="median" stroke="#2563eb" isAnimationActive={false} connectNulls /><Line dataKey="p90ResolutionHours" name="p90" stroke="#dc2626" isAnimationActive={false} connectNulls /></LineChart>
+      </ChartCard>
+      <ChartCard title="Repeat offenders" sub="Tasks repaired most, by the failure category of the attempts that failed." label="Repairs per task by failure category">
+        <BarChart data={offenders} layout="vertical"><CartesianGrid strokeDasharray="3 3" horizontal={false} /><XAxis type="number" allowDecimals={false} /><YAxis type="category" dataKey="task" width={150} tick={{ fontSize: 11 }} /><Tooltip /><Legend />{categories.map((c, i) => <Bar key={c} dataKey={c} stackId="c" fill={PALETTE[i % PALETTE.length]} isAnimationActive={false} />)}</BarChart>
+      </ChartCard>
+      <ChartCard title="Compute not wasted" sub="Units recomputed by each targeted repair vs what a full re-run of its tasks would have recomputed." label="Units recomputed by targeted repairs vs full re-runs">
+        <BarChart data={compute}><CartesianGrid strokeDasharray="3 3" vertical={false} /><XAxis dataKey="label" tick={{ fontSize: 10 }} /><YAxis width={48} /><Tooltip /><Legend /><Bar dataKey="targeted" name="targeted repair" fill="#0d9488" isAnimationActive={false} /><Bar dataKey="full" name="full re-run" fill="#94a3b8" isAnimationActive={false} /></BarChart>
+      </ChartCard>
+      <ChartCard title="Interventions by kind" sub="From the audit log, per week. Mark-success and skip are risks: the system believes something the data did not prove." label="Interventions by kind per week">
+        <BarChart data={interventions}><CartesianGrid strokeDasharray="3 3" vertical={false} /><XAxis dataKey="week" tick={{ fontSize: 11 }} /><YAxis allowDecimals={false} width={32} /><Tooltip /><Legend />{data.interventionKinds.map((k, i) => <Bar key={k} dataKey={k} stackId="k" fill={RISK[k] ?? PALETTE[i % PALETTE.length]} isAnimationActive={false} />)}</BarChart>
+      </ChartCard>
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+import Link from "next/link";
+import type { RepairRow } from "@/lib/contracts/history";
+import { formatDuration } from "./format-duration";
+import styles from "./History.module.css";
+
+/** Every repair run, labelled as a repair, linked to its incident and the run it repaired. */
+export function RepairsTable({ repairs }: { repairs: RepairRow[] }) {
+  return (
+    <section className="card" aria-labelledby="repairs-title">
+      <h2 id="repairs-title">Repair runs</h2>
+      <p className="sub">Detect: failure → detection. Repair: detection → repair run finished. Validate: repair finished → validation passed. Resolution: detection → resolved.</p>
+      <table className="data" data-testid="repairs">
+        <thead><tr><th>Run</th><th>Incident</th><th>Original run</th><th>Tasks</th><th>Failure</th><th>Detect</th><th>Repair</th><th>Validate</th><th>Resolution</th><th>Units</th></tr></thead>
+        <tbody>
+          {repairs.map((r) => (
+            <tr key={r.runId} data-testid={`repair-${r.runId}`}>
+              <td><span className={`badge ${styles.repairBadge}`}>repair #{r.repairNumber}</span><div className="mono muted">{r.runId}</div><div className="muted">{r.status} · {r.repairStartedAt?.slice(0, 16).replace("T", " ") ?? "not started"}</div></td>
+              <td>{r.incident ? <Link href={r.incident.href} prefetch={false}>{r.incident.title}</Link> : <span className="muted">none</span>}{r.incident ? <div className="muted">{r.incident.status}</div> : null}</td>
+              <td className="mono">{r.rootRunId ?? "—"}</td>
+              <td>{r.tasks.map((t) => t.split(":").pop()).join(", ")}<div className="muted">{r.owners.join(", ")}</div></td>
+              <td>{r.failureCategories.join(", ") || "—"}</td>
+              <td data-testid="ttd">{formatDuration(r.timeToDetectMs)}</td>
+              <td data-testid="ttr">{formatDuration(r.timeToRepairMs)}</td>
+              <td data-testid="ttv">{formatDuration(r.timeToValidateMs)}</td>
+              <td>{formatDuration(r.timeToResolutionMs)}</td>
+              <td>{r.unitsRecomputed}{r.fullRerunUnits !== null ? <span className="muted"> of {r.fullRerunUnits}</span> : null}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

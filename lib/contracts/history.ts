@@ -1,0 +1,71 @@
+import { z } from "zod";
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a day like 2026-08-01");
+
+export const HistoryQuerySchema = z.object({
+  pipeline: z.string().min(1).max(200).optional(),
+  /** A task node id (job:orders:stg_orders) or its name. */
+  task: z.string().min(1).max(300).optional(),
+  owner: z.string().min(1).max(200).optional(),
+  /** Repairs started on or after this day (UTC). */
+  from: day.optional(),
+  /** Repairs started on or before this day (UTC). */
+  to: day.optional(),
+  format: z.enum(["json", "csv"]).default("json"),
+}).refine((q) => !q.from || !q.to || q.from <= q.to, { message: "from must not be after to", path: ["from"] });
+export type HistoryQuery = z.infer<typeof HistoryQuerySchema>;
+
+const ms = z.number().nullable();
+const at = z.string().nullable();
+
+export const RepairRowSchema = z.object({
+  runId: z.string(),
+  repairNumber: z.number().int(),
+  status: z.string(),
+  pipeline: z.string().nullable(),
+  rootRunId: z.string().nullable(),
+  incident: z.object({ id: z.string(), title: z.string(), status: z.string(), href: z.string() }).nullable(),
+  tasks: z.array(z.string()),
+  owners: z.array(z.string()),
+  failureCategories: z.array(z.string()),
+  failureAt: at,
+  detectedAt: at,
+  repairStartedAt: at,
+  repairEndedAt: at,
+  validatedAt: at,
+  resolvedAt: at,
+  /** detectedAt − failureAt */
+  timeToDetectMs: ms,
+  /** repairEndedAt − detectedAt */
+  timeToRepairMs: ms,
+  /** validatedAt − repairEndedAt */
+  timeToValidateMs: ms,
+  /** resolvedAt − detectedAt */
+  timeToResolutionMs: ms,
+  unitsRecomputed: z.number().int(),
+  /** What a full re-run of the same tasks would have recomputed (the plan's cost), if known. */
+  fullRerunUnits: z.number().int().nullable(),
+});
+export type RepairRow = z.infer<typeof RepairRowSchema>;
+
+export const HistorySchema = z.object({
+  generatedAt: z.string(),
+  repairs: z.array(RepairRowSchema),
+  totals: z.object({
+    repairs: z.number().int(),
+    incidents: z.number().int(),
+    medianResolutionMs: ms,
+    p90ResolutionMs: ms,
+    unitsRecomputed: z.number().int(),
+    fullRerunUnits: z.number().int(),
+    markSuccess: z.number().int(),
+    skips: z.number().int(),
+  }),
+  weekly: z.array(z.object({ week: z.string(), repairs: z.number().int(), medianResolutionHours: ms, p90ResolutionHours: ms })),
+  offenders: z.array(z.object({ task: z.string(), repairs: z.number().int(), categories: z.record(z.string(), z.number().int()) })),
+  compute: z.array(z.object({ runId: z.string(), label: z.string(), unitsRecomputed: z.number().int(), fullRerunUnits: z.number().int().nullable() })),
+  interventions: z.array(z.object({ week: z.string(), counts: z.record(z.string(), z.number().int()) })),
+  interventionKinds: z.array(z.string()),
+  filters: z.object({ pipelines: z.array(z.string()), tasks: z.array(z.string()), owners: z.array(z.string()) }),
+});
+export type History = z.infer<typeof HistorySchema>;

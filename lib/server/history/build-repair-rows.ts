@@ -1,0 +1,63 @@
+import type { RepairRow } from "@/lib/contracts/history";
+import { parseFailedPairs } from "../repositories/incident-reads";
+import type { FailedAttemptRecord, IncidentHistoryRecord, RepairRunRecord } from "../repositories/repair-history-reads";
+import { categoriseFailure } from "./categorise-failure";
+import { diffMs } from "./time-stats";
+
+interface Sources {
+  runs: RepairRunRecord[];
+  incidents: Map<string, IncidentHistoryRecord>;
+  failures: FailedAttemptRecord[];
+}
+
+/**
+ * One row per repair run with its durations:
+ *   failure   = the earliest failed attempt of the run it repairs (its root), else the incident's detection
+ *   detect    = incident.detectedAt − failure
+ *   repair    = repair run end − incident.detectedAt
+ *   validate  = first validation.passed/overridden at or after the repair's end (else resolvedAt) − repair end
+ *   resolution = incident.resolvedAt − incident.detectedAt
+ */
+export function buildRepairRows({ runs, incidents, failures }: Sources): RepairRow[] {
+  return runs.map((run) => {
+    const incident = run.incidentId ? (incidents.get(run.incidentId) ?? null) : null;
+    const rootFailures = failures.filter((f) => f.runId === run.rootRunId);
+    const failedAt = rootFailures.map((f) => f.endedAt).filter((d): d is Date => d !== null).sort((a, b) => a.getTime() - b.getTime())[0] ?? null;
+    const failureAt = failedAt ?? incident?.detectedAt ?? null;
+    const detectedAt = incident?.detectedAt ?? null;
+    const validatedAt = incident ? (incident.validations.find((v) => !run.endedAt || v >= run.endedAt) ?? incident.resolvedAt) : null;
+    const named = incident ? parseFailedPairs(incident.failedPairs).map((p) => p.nodeId) : [];
+    const tasks = [...new Set(named.length > 0 ? named : run.tasks.map((t) => t.nodeId))].sort();
+    return {
+      runId: run.id, repairNumber: run.repairNumber, status: run.status, pipeline: run.pipeline, rootRunId: run.rootRunId,
+      incident: incident ? { id: incident.id, title: incident.title, status: incident.status, href: `/incidents/${incident.id}` } : null,
+      tasks,
+      owners: [...new Set(run.tasks.map((t) => t.owner).filter(Boolean))].sort(),
+      failureCategories: [...new Set(rootFailures.filter((f) => tasks.includes(f.taskNodeId)).map((f) => categoriseFailure(f.error)))].sort(),
+      failureAt: iso(failureAt), detectedAt: iso(detectedAt), repairStartedAt: iso(run.startedAt), repairEndedAt: iso(run.endedAt),
+      validatedAt: iso(validatedAt), resolvedAt: iso(incident?.resolvedAt ?? null),
+      timeToDetectMs: diffMs(detectedAt, failureAt),
+      timeToRepairMs: diffMs(run.endedAt, detectedAt),
+      timeToValidateMs: diffMs(validatedAt, run.endedAt),
+      timeToResolutionMs: diffMs(incident?.resolvedAt ?? null, detectedAt),
+      unitsRecomputed: run.pairs,
+      fullRerunUnits: incident ? fullRerunUnits(incident) : null,
+    };
+  });
+}
+
+function iso(d: Date | null): string | null {
+  return d ? d.toISOString() : null;
+}
+
+/** The launched (else confirmed, else newest) plan's cost.fullRerunUnits from lib/domain's RepairPlan JSON. */
+function fullRerunUnits(incident: IncidentHistoryRecord): number | null {
+  const plan = incident.plans.find((p) => p.status === "launched") ?? incident.plans.find((p) => p.status === "confirmed") ?? incident.plans[0];
+  if (!plan) return null;
+  try {
+    const value = (JSON.parse(plan.plan) as { cost?: { fullRerunUnits?: unknown } }).cost?.fullRerunUnits;
+    return typeof value === "number" && Number.isInteger(value) ? value : null;
+  } catch {
+    return null;
+  }
+}

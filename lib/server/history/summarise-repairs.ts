@@ -1,0 +1,68 @@
+import type { History, RepairRow } from "@/lib/contracts/history";
+import type { InterventionRecord } from "../repositories/repair-history-reads";
+import { isoWeekOf, percentile } from "./time-stats";
+
+const HOUR = 3_600_000;
+/** Interventions that make the system believe something without the data proving it. */
+export const RISKY_KINDS = ["unit.marked_success", "unit.skipped"] as const;
+
+type Aggregates = Omit<History, "generatedAt" | "repairs" | "filters">;
+
+/** The manager's charts and totals from the repair rows and the audit log's interventions. */
+export function summariseRepairs(rows: RepairRow[], interventions: InterventionRecord[]): Aggregates {
+  const resolutions = rows.map((r) => r.timeToResolutionMs).filter((v): v is number => v !== null);
+  const kinds = [...new Set(interventions.map((i) => i.kind))].sort();
+  return {
+    totals: {
+      repairs: rows.length,
+      incidents: new Set(rows.map((r) => r.incident?.id).filter(Boolean)).size,
+      medianResolutionMs: percentile(resolutions, 50),
+      p90ResolutionMs: percentile(resolutions, 90),
+      unitsRecomputed: rows.reduce((n, r) => n + r.unitsRecomputed, 0),
+      fullRerunUnits: rows.reduce((n, r) => n + (r.fullRerunUnits ?? r.unitsRecomputed), 0),
+      markSuccess: interventions.filter((i) => i.kind === "unit.marked_success").length,
+      skips: interventions.filter((i) => i.kind === "unit.skipped").length,
+    },
+    weekly: weekly(rows),
+    offenders: offenders(rows),
+    compute: [...rows].reverse().map((r) => ({
+      runId: r.runId, label: `${r.incident?.title ?? r.rootRunId ?? r.runId} #${r.repairNumber}`,
+      unitsRecomputed: r.unitsRecomputed, fullRerunUnits: r.fullRerunUnits,
+    })),
+    interventions: byWeek(interventions, (i) => i.at).map(([week, items]) => ({
+      week, counts: Object.fromEntries(kinds.map((k) => [k, items.filter((i) => i.kind === k).length])),
+    })),
+    interventionKinds: kinds,
+  };
+}
+
+function weekly(rows: RepairRow[]): Aggregates["weekly"] {
+  const started = rows.filter((r) => r.repairStartedAt !== null);
+  return byWeek(started, (r) => new Date(r.repairStartedAt!)).map(([week, items]) => {
+    const res = items.map((r) => r.timeToResolutionMs).filter((v): v is number => v !== null);
+    const hours = (v: number | null) => (v === null ? null : Math.round((v / HOUR) * 100) / 100);
+    return { week, repairs: items.length, medianResolutionHours: hours(percentile(res, 50)), p90ResolutionHours: hours(percentile(res, 90)) };
+  });
+}
+
+function offenders(rows: RepairRow[]): Aggregates["offenders"] {
+  const byTask = new Map<string, { repairs: number; categories: Record<string, number> }>();
+  for (const r of rows) {
+    for (const task of r.tasks) {
+      const entry = byTask.get(task) ?? { repairs: 0, categories: {} };
+      entry.repairs += 1;
+      for (const c of r.failureCategories.length ? r.failureCategories : ["unknown"]) entry.categories[c] = (entry.categories[c] ?? 0) + 1;
+      byTask.set(task, entry);
+    }
+  }
+  return [...byTask].map(([task, v]) => ({ task, ...v })).sort((a, b) => b.repairs - a.repairs || a.task.localeCompare(b.task)).slice(0, 10);
+}
+
+function byWeek<T>(items: T[], at: (t: T) => Date): [string, T[]][] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const week = isoWeekOf(at(item));
+    groups.set(week, [...(groups.get(week) ?? []), item]);
+  }
+  return [...groups].sort(([a], [b]) => a.localeCompare(b));
+}

@@ -1,0 +1,86 @@
+import type { Db } from "../db/client";
+
+export interface RepairRunRecord {
+  id: string;
+  status: string;
+  repairNumber: number;
+  rootRunId: string | null;
+  incidentId: string | null;
+  pipeline: string | null;
+  startedAt: Date | null;
+  endedAt: Date | null;
+  /** Distinct tasks (node id, name, owner) and (task, unit) pairs the run attempted. */
+  tasks: { nodeId: string; name: string; owner: string }[];
+  pairs: number;
+}
+
+/** Every repair run (Run kind repair) started in [from, to), with the pairs it attempted. */
+export async function listRepairRuns(db: Db, from: Date | null, to: Date | null): Promise<RepairRunRecord[]> {
+  const startedAt = { ...(from ? { gte: from } : {}), ...(to ? { lt: to } : {}) };
+  const runs = await db.run.findMany({
+    where: { kind: "repair", ...(from || to ? { startedAt } : {}) },
+    select: {
+      id: true, status: true, repairNumber: true, rootRunId: true, incidentId: true, startedAt: true, endedAt: true,
+      pipeline: { select: { name: true } },
+      attempts: { where: { status: { notIn: ["upstream_failed", "skipped"] } }, select: { unitKey: true, task: { select: { nodeId: true, name: true, owner: true } } } },
+    },
+    orderBy: { startedAt: "desc" },
+  });
+  return runs.map((r) => {
+    const tasks = new Map(r.attempts.map((a) => [a.task.nodeId, a.task]));
+    return {
+      id: r.id, status: r.status, repairNumber: r.repairNumber, rootRunId: r.rootRunId, incidentId: r.incidentId,
+      pipeline: r.pipeline?.name ?? null, startedAt: r.startedAt, endedAt: r.endedAt,
+      tasks: [...tasks.values()], pairs: new Set(r.attempts.map((a) => `${a.task.nodeId}|${a.unitKey}`)).size,
+    };
+  });
+}
+
+export interface IncidentHistoryRecord {
+  id: string;
+  title: string;
+  status: string;
+  detectedAt: Date;
+  resolvedAt: Date | null;
+  failedPairs: string;
+  /** Plan JSON of every plan, newest first: the launched one carries the full re-run cost. */
+  plans: { status: string; plan: string }[];
+  validations: Date[];
+}
+
+export async function incidentsByIds(db: Db, ids: string[]): Promise<Map<string, IncidentHistoryRecord>> {
+  if (ids.length === 0) return new Map();
+  const [rows, audits] = await Promise.all([
+    db.incident.findMany({ where: { id: { in: ids } }, select: { id: true, title: true, status: true, detectedAt: true, resolvedAt: true, failedPairs: true, plans: { select: { status: true, plan: true }, orderBy: { createdAt: "desc" } } } }),
+    db.auditEntry.findMany({ where: { incidentId: { in: ids }, kind: { in: ["validation.passed", "validation.overridden"] } }, select: { incidentId: true, at: true }, orderBy: { at: "asc" } }),
+  ]);
+  return new Map(rows.map((r) => [r.id, { ...r, validations: audits.filter((a) => a.incidentId === r.id).map((a) => a.at) }]));
+}
+
+export interface FailedAttemptRecord {
+  runId: string;
+  taskNodeId: string;
+  error: string | null;
+  endedAt: Date | null;
+}
+
+/** The failed attempts of the runs repaired: when the failure happened and what kind it was. */
+export async function failedAttemptsOfRuns(db: Db, runIds: string[]): Promise<FailedAttemptRecord[]> {
+  if (runIds.length === 0) return [];
+  const rows = await db.attempt.findMany({
+    where: { runId: { in: runIds }, status: "failed" },
+    select: { runId: true, error: true, endedAt: true, task: { select: { nodeId: true } } },
+  });
+  return rows.map((r) => ({ runId: r.runId, taskNodeId: r.task.nodeId, error: r.error, endedAt: r.endedAt }));
+}
+
+export interface InterventionRecord {
+  kind: string;
+  at: Date;
+  incidentId: string | null;
+}
+
+export async function listInterventions(db: Db, from: Date | null, to: Date | null): Promise<InterventionRecord[]> {
+  const at = { ...(from ? { gte: from } : {}), ...(to ? { lt: to } : {}) };
+  return db.auditEntry.findMany({ where: from || to ? { at } : {}, select: { kind: true, at: true, incidentId: true }, orderBy: { at: "asc" } });
+}
