@@ -7,6 +7,7 @@ import type { Db } from "../db/client";
 import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type EdgeRecord, type TaskRecord } from "../repositories/catalog";
 import { marksByUnit, sourceCountsByUnit, type ByUnit } from "../repositories/ledger";
 import { attemptsForMatrix, publishesForMatrix } from "../repositories/unit-matrix-reads";
+import { cleanedAtByUnit } from "../repositories/unit-interventions";
 import { upstreamResolver } from "./upstream-resolver";
 
 export interface DatasetUnitStates {
@@ -14,7 +15,7 @@ export interface DatasetUnitStates {
   writer: TaskRecord | null;
   space: PartitionSpace;
   /** Expected units, in ordinal order, with their computed state. */
-  units: { key: string; ordinal: number; result: UnitStateResult }[];
+  units: { key: string; ordinal: number; result: UnitStateResult; facts: UnitFacts }[];
   /** Keys in the ledger that the partition definition rejects (seed 002), with the reason. */
   invalidLedgerKeys: { key: string; reason: string }[];
 }
@@ -52,13 +53,13 @@ export async function visitUnitStates(db: Db, now: Date, options: LoadOptions, v
   const scopeIds = inScope.map((d) => d.id);
   const ledger = await publishesForMatrix(db, ledgerIds);
   const attempts = await attemptsForMatrix(db, wanted ? writers : null);
-  const [sources, marks] = await Promise.all([sourceCountsByUnit(db, scopeIds), marksByUnit(db, scopeIds)]);
+  const [sources, marks, cleaned] = await Promise.all([sourceCountsByUnit(db, scopeIds), marksByUnit(db, scopeIds), cleanedAtByUnit(db, scopeIds)]);
   const spaces = new Map(datasets.map((d) => [d.id, resolvePartitions(d.partitionDef, { asOf: now.getTime() })]));
   const datasetsById = new Map(datasets.map((d) => [d.id, d]));
   for (const dataset of inScope) {
     const writerId = writerOf.get(dataset.id);
     const writer = writerId ? (tasksById.get(writerId) ?? null) : null;
-    visit(statesOf({ dataset, space: spaces.get(dataset.id)!, writer, ledger, attempts, sources, marks, datasetsById, spaces, edges }, now.getTime()));
+    visit(statesOf({ dataset, space: spaces.get(dataset.id)!, writer, ledger, attempts, sources, marks, cleaned, datasetsById, spaces, edges }, now.getTime()));
   }
 }
 
@@ -70,6 +71,8 @@ interface FactsContext {
   attempts: ByUnit<Attempt>;
   sources: Map<string, Map<string, number>>;
   marks: ByUnit<OperatorMark>;
+  /** When an operator last cleaned each unit (an appended unit emptied before its repair). */
+  cleaned: Map<string, Map<string, number>>;
   datasetsById: Map<string, DatasetRecord>;
   spaces: Map<string, PartitionSpace>;
   edges: EdgeRecord[];
@@ -83,6 +86,7 @@ function statesOf(ctx: FactsContext, now: number): DatasetUnitStates {
   const attempts = writer ? ctx.attempts.get(writer.id) : undefined;
   const sources = ctx.sources.get(dataset.id);
   const marks = ctx.marks.get(dataset.id);
+  const cleaned = ctx.cleaned.get(dataset.id);
   const upstreamOf = writer ? upstreamResolver(ctx, writer) : () => NONE;
   const neighbourInputVersion = prevailingInputVersion([...ledger].flatMap(([unitKey, rows]) => rows.map((r) => ({ ...r, unitKey }))));
   const keys: { key: string; ordinal: number }[] = [];
@@ -100,6 +104,7 @@ function statesOf(ctx: FactsContext, now: number): DatasetUnitStates {
     upstream: upstreamOf(ordinal),
     neighbourInputVersion,
     marks: marks?.get(key) ?? NONE,
+    cleanedAt: cleaned?.get(key) ?? null,
   }));
   const results = computeUnitStates(facts, now);
   const defined = definedSpace(dataset, space);
@@ -107,7 +112,7 @@ function statesOf(ctx: FactsContext, now: number): DatasetUnitStates {
     const verdict = defined.validate(key);
     return verdict.valid ? [] : [{ key, reason: verdict.reason }];
   });
-  return { dataset, writer, space, units: keys.map((k, i) => ({ ...k, result: results[i]! })), invalidLedgerKeys };
+  return { dataset, writer, space, units: keys.map((k, i) => ({ ...k, result: results[i]!, facts: facts[i]! })), invalidLedgerKeys };
 }
 
 /**
