@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PartitionDefSchema } from "./partitions";
 
 /** A (node, units) target of an intervention: a task or dataset and the unit keys it concerns. */
 export const AuditTargetSchema = z.object({ nodeId: z.string(), units: z.array(z.string()) });
@@ -9,6 +10,15 @@ const status = z.object({ status: IncidentStatusSchema });
 const nothing = z.null();
 const rows = z.object({ rows: z.number().int() });
 const markState = z.object({ state: z.string() });
+/** Task properties OpenLineage does not carry (PUT /api/v1/tasks/{id}); null = unknown (unsafe). */
+export const TaskPropertiesSchema = z.object({
+  writeMode: z.enum(["replace", "merge", "append"]).nullable(),
+  sideEffect: z.enum(["none", "external"]).nullable(),
+  dependsOnOwnPast: z.boolean().nullable(),
+  publishMode: z.enum(["per_unit", "atomic_set"]).nullable(),
+  owner: z.string(),
+});
+const partitions = z.object({ partitionDef: PartitionDefSchema });
 
 /**
  * One zod schema per kind of intervention, each with what was true before and after. The kinds
@@ -33,6 +43,8 @@ export const AUDIT_KINDS = {
   "validation.overridden": { before: z.object({ failedUnits: z.array(z.string()) }), after: z.object({ status: z.literal("resolved") }) },
   "incident.resolved": { before: status, after: z.object({ status: z.literal("resolved") }) },
   "incident.abandoned": { before: status, after: z.object({ status: z.literal("abandoned") }) },
+  "task.properties_changed": { before: TaskPropertiesSchema, after: TaskPropertiesSchema },
+  "dataset.partitions_changed": { before: partitions, after: partitions },
   "note.added": { before: nothing, after: z.object({ note: z.string() }) },
 } as const;
 

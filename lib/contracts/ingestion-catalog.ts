@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { TaskPropertiesSchema } from "./audit";
+import { PartitionDefSchema } from "./partitions";
+
+const Reason = z.string({ message: "a reason is required" }).trim().min(1, "a reason is required").max(2_000);
+
+/** PUT /api/v1/datasets/{id}/partitions: how the dataset's expected units are enumerated. */
+export const PartitionsPutSchema = z.strictObject({ partitionDef: PartitionDefSchema, reason: Reason });
+export type PartitionsPut = z.infer<typeof PartitionsPutSchema>;
+
+export const PartitionsPutResultSchema = z.object({
+  nodeId: z.string(),
+  changed: z.boolean(),
+  before: PartitionDefSchema,
+  after: PartitionDefSchema,
+  /** Units the definition expects now (time definitions are bounded by the present). */
+  expectedUnits: z.number().int(),
+  auditSeq: z.number().int().nullable(),
+});
+export type PartitionsPutResult = z.infer<typeof PartitionsPutResultSchema>;
+
+const PROPERTY_NAMES = ["writeMode", "sideEffect", "dependsOnOwnPast", "publishMode", "owner"] as const;
+
+/**
+ * PUT /api/v1/tasks/{id}: the repair-safety properties OpenLineage does not carry. Properties
+ * present are set (null = back to unknown, which counts as unsafe); absent ones are unchanged.
+ */
+export const TaskPropertiesPutSchema = z
+  .strictObject({ ...TaskPropertiesSchema.partial().shape, owner: z.string().max(200).optional(), reason: Reason })
+  .refine((b) => PROPERTY_NAMES.some((k) => b[k] !== undefined), { message: `set at least one of ${PROPERTY_NAMES.join(", ")}` });
+export type TaskPropertiesPut = z.infer<typeof TaskPropertiesPutSchema>;
+
+export const TaskPropertiesResultSchema = z.object({
+  nodeId: z.string(),
+  changed: z.boolean(),
+  before: TaskPropertiesSchema,
+  after: TaskPropertiesSchema,
+  auditSeq: z.number().int().nullable(),
+});
+export type TaskPropertiesResult = z.infer<typeof TaskPropertiesResultSchema>;

@@ -1,0 +1,80 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Actor } from "../auth/roles";
+import { HttpError } from "../http/errors";
+import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { setDatasetPartitions } from "./set-dataset-partitions";
+import { setTaskProperties } from "./set-task-properties";
+
+const OLA: Actor = { id: "ola", role: "operator" };
+const AUGUST = { kind: "time" as const, grain: "day" as const, start: "2026-08-01", end: "2026-08-31", timezone: "UTC" };
+const NOW = new Date("2026-11-29T12:00:00Z");
+
+async function statusOf(p: Promise<unknown>): Promise<[number, string]> {
+  try {
+    await p;
+    return [200, ""];
+  } catch (e) {
+    if (e instanceof HttpError) return [e.status, e.message];
+    throw e;
+  }
+}
+
+describe.each(providersUnderTest())("PUT partitions and task properties on %s", (provider) => {
+  let t: TestDatabase;
+  beforeEach(async () => {
+    t = await createTestDatabase(provider);
+    await t.db.dataset.createMany({ data: [
+      { nodeId: "dataset:postgres://db:5432:public.orders", namespace: "postgres://db:5432", name: "public.orders" },
+      { nodeId: "dataset:a:b/c", namespace: "a", name: "b/c" },
+      { nodeId: "dataset:a/b:c", namespace: "a/b", name: "c" },
+    ] });
+    await t.db.task.create({ data: { nodeId: "job:airflow:orders.stg_orders", namespace: "airflow", name: "orders.stg_orders", writeMode: "replace", owner: "data-eng" } });
+  });
+  afterEach(async () => t.drop());
+
+  it("sets a partition definition by node id, with its audit entry (before → after) in the same transaction", async () => {
+    const result = await setDatasetPartitions("dataset:postgres://db:5432:public.orders", { partitionDef: AUGUST, reason: "orders are daily" }, OLA, t.db, NOW);
+    expect(result).toMatchObject({ nodeId: "dataset:postgres://db:5432:public.orders", changed: true, before: { kind: "none" }, after: AUGUST, expectedUnits: 31 });
+    const stored = await t.db.dataset.findUniqueOrThrow({ where: { nodeId: "dataset:postgres://db:5432:public.orders" } });
+    expect(JSON.parse(stored.partitionDef)).toEqual(AUGUST);
+    const [entry] = await t.db.auditEntry.findMany();
+    expect(entry).toMatchObject({ seq: result.auditSeq, kind: "dataset.partitions_changed", actor: "ola", actorRole: "operator", reason: "orders are daily" });
+    expect(JSON.parse(entry!.before)).toEqual({ partitionDef: { kind: "none" } });
+    expect(JSON.parse(entry!.after)).toEqual({ partitionDef: AUGUST });
+    expect(JSON.parse(entry!.targets)).toEqual([{ nodeId: "dataset:postgres://db:5432:public.orders", units: [] }]);
+  });
+
+  it("finds the dataset by <namespace>/<name> although the namespace holds slashes; the same definition again records nothing", async () => {
+    await setDatasetPartitions("postgres://db:5432/public.orders", { partitionDef: AUGUST, reason: "daily" }, OLA, t.db, NOW);
+    const again = await setDatasetPartitions("postgres://db:5432/public.orders", { partitionDef: AUGUST, reason: "daily" }, OLA, t.db, NOW);
+    expect(again).toMatchObject({ changed: false, auditSeq: null });
+    expect(await t.db.auditEntry.count()).toBe(1);
+  });
+
+  it("refuses an unknown, an ambiguous, or an unresolvable target and writes nothing", async () => {
+    expect(await statusOf(setDatasetPartitions("dataset:warehouse:nope", { partitionDef: AUGUST, reason: "x" }, OLA, t.db, NOW))).toEqual([404, expect.stringMatching(/^params\.id: no dataset is named/)]);
+    expect(await statusOf(setDatasetPartitions("a/b/c", { partitionDef: AUGUST, reason: "x" }, OLA, t.db, NOW))).toEqual([409, expect.stringMatching(/^params\.id: "a\/b\/c" names several datasets/)]);
+    const badZone = { ...AUGUST, timezone: "Mars/Olympus" };
+    expect(await statusOf(setDatasetPartitions("a/b:c".replace(":", "/"), { partitionDef: badZone, reason: "x" }, OLA, t.db, NOW))).toEqual([400, 'body.partitionDef: does not resolve: unknown IANA time zone "Mars/Olympus"']);
+    const backwards = { ...AUGUST, start: "2026-08-31", end: "2026-08-01" };
+    expect(await statusOf(setDatasetPartitions("dataset:a:b%2Fc", { partitionDef: backwards, reason: "x" }, OLA, t.db, NOW))).toEqual([400, "body.partitionDef.end: is before start: the definition has no units"]);
+    expect(await t.db.auditEntry.count()).toBe(0);
+    expect((await t.db.dataset.findMany()).map((d) => d.partitionDef)).toEqual(['{"kind":"none"}', '{"kind":"none"}', '{"kind":"none"}']);
+  });
+
+  it("sets task properties present in the body, keeps the others, and audits before → after", async () => {
+    const result = await setTaskProperties("airflow/orders.stg_orders", { writeMode: "append", sideEffect: "external", reason: "it inserts and emails" }, OLA, t.db, NOW);
+    const before = { writeMode: "replace", sideEffect: null, dependsOnOwnPast: null, publishMode: null, owner: "data-eng" };
+    const after = { ...before, writeMode: "append", sideEffect: "external" };
+    expect(result).toMatchObject({ nodeId: "job:airflow:orders.stg_orders", changed: true, before, after });
+    const [entry] = await t.db.auditEntry.findMany();
+    expect([entry!.kind, JSON.parse(entry!.before), JSON.parse(entry!.after)]).toEqual(["task.properties_changed", before, after]);
+    const reset = await setTaskProperties("job:airflow:orders.stg_orders", { writeMode: null, dependsOnOwnPast: true, reason: "unknown until reviewed" }, OLA, t.db, NOW);
+    expect(reset.after).toEqual({ ...after, writeMode: null, dependsOnOwnPast: true });
+    const task = await t.db.task.findUniqueOrThrow({ where: { nodeId: "job:airflow:orders.stg_orders" } });
+    expect([task.writeMode, task.sideEffect, task.dependsOnOwnPast, task.owner]).toEqual([null, "external", true, "data-eng"]);
+    const same = await setTaskProperties("job:airflow:orders.stg_orders", { sideEffect: "external", reason: "again" }, OLA, t.db, NOW);
+    expect(same).toMatchObject({ changed: false, auditSeq: null });
+    expect(await t.db.auditEntry.count()).toBe(2);
+  });
+});

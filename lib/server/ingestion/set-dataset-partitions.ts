@@ -1,0 +1,43 @@
+import type { PartitionsPut, PartitionsPutResult } from "@/lib/contracts/ingestion-catalog";
+import { resolvePartitions, sameDefinition, type PartitionDef, type PartitionSpace } from "@/lib/domain/partitions";
+import type { Actor } from "../auth/roles";
+import { appendAudit } from "../audit/append-audit";
+import { getDb, type Db } from "../db/client";
+import { BadRequestError } from "../http/errors";
+import { datasetPartitionDef, saveDatasetPartitionDef } from "../repositories/catalog-updates";
+import { findNode } from "./find-node";
+
+/**
+ * Replaces a dataset's partition definition — what the system believes its expected units are —
+ * and records the change (before → after) in the audit log in the same transaction. The
+ * definition must resolve (lib/domain resolvePartitions) or nothing is written.
+ */
+export async function setDatasetPartitions(id: string, body: PartitionsPut, actor: Actor, db: Db = getDb(), now = new Date()): Promise<PartitionsPutResult> {
+  const space = resolveOrRefuse(body.partitionDef, now);
+  return db.$transaction(async (tx) => {
+    const dataset = await findNode(tx, "dataset", id);
+    const before = await datasetPartitionDef(tx, dataset.id);
+    const changed = !sameDefinition(before, body.partitionDef);
+    let auditSeq: number | null = null;
+    if (changed) {
+      await saveDatasetPartitionDef(tx, dataset.id, body.partitionDef);
+      const entry = await appendAudit(tx, {
+        kind: "dataset.partitions_changed", actor: actor.id, actorRole: actor.role, reason: body.reason,
+        targets: [{ nodeId: dataset.nodeId, units: [] }], before: { partitionDef: before }, after: { partitionDef: body.partitionDef },
+      }, now);
+      auditSeq = entry.seq;
+    }
+    return { nodeId: dataset.nodeId, changed, before, after: body.partitionDef, expectedUnits: space.expected.size, auditSeq };
+  });
+}
+
+function resolveOrRefuse(def: PartitionDef, now: Date): PartitionSpace {
+  let space: PartitionSpace;
+  try {
+    space = resolvePartitions(def, { asOf: now.getTime() });
+  } catch (e) {
+    throw new BadRequestError("body.partitionDef", `does not resolve: ${(e as Error).message}`);
+  }
+  if (def.kind === "time" && def.end !== undefined && space.size === 0) throw new BadRequestError("body.partitionDef.end", "is before start: the definition has no units");
+  return space;
+}

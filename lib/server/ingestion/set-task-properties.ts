@@ -1,0 +1,33 @@
+import type { TaskPropertiesPut, TaskPropertiesResult } from "@/lib/contracts/ingestion-catalog";
+import type { Actor } from "../auth/roles";
+import { appendAudit } from "../audit/append-audit";
+import { getDb, type Db } from "../db/client";
+import { saveTaskProperties, taskProperties, type TaskProperties } from "../repositories/catalog-updates";
+import { findNode } from "./find-node";
+
+const NAMES = ["writeMode", "sideEffect", "dependsOnOwnPast", "publishMode", "owner"] as const;
+
+/**
+ * Sets a task's repair-safety properties (write mode, side effect, dependsOnOwnPast, publish
+ * mode, owner): the planner trusts them, so the change and its audit entry (before → after)
+ * commit together. Sending what is already stored changes nothing and records nothing.
+ */
+export async function setTaskProperties(id: string, body: TaskPropertiesPut, actor: Actor, db: Db = getDb(), now = new Date()): Promise<TaskPropertiesResult> {
+  return db.$transaction(async (tx) => {
+    const task = await findNode(tx, "job", id);
+    const before = await taskProperties(tx, task.id);
+    const after: TaskProperties = { ...before };
+    for (const name of NAMES) if (body[name] !== undefined) (after as Record<string, unknown>)[name] = body[name];
+    const changed = NAMES.some((n) => before[n] !== after[n]);
+    let auditSeq: number | null = null;
+    if (changed) {
+      await saveTaskProperties(tx, task.id, after);
+      const entry = await appendAudit(tx, {
+        kind: "task.properties_changed", actor: actor.id, actorRole: actor.role, reason: body.reason,
+        targets: [{ nodeId: task.nodeId, units: [] }], before, after,
+      }, now);
+      auditSeq = entry.seq;
+    }
+    return { nodeId: task.nodeId, changed, before, after, auditSeq };
+  });
+}
