@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { evaluateAlerts, type AlertDatasetInput, type AlertUnitInput } from "./alert-rules";
+
+const HOUR = 3_600_000;
+const day = (key: string) => Date.parse(`${key}T00:00:00Z`);
+const unit = (unitKey: string, over: Partial<AlertUnitInput> = {}): AlertUnitInput => ({
+  unitKey, state: "published", reasons: [], windowEndMs: day(unitKey) + 24 * HOUR, period: unitKey.slice(0, 7),
+  publishCount: 1, rowCount: 200, sourceCount: 200, deviation: 0, ...over,
+});
+const dataset = (units: AlertUnitInput[], over: Partial<AlertDatasetInput> = {}): AlertDatasetInput => ({
+  datasetNodeId: "dataset:warehouse:stg_orders", taskNodeId: "job:orders:stg_orders", tolerance: 0.05, graceMs: 6 * HOUR, units, ...over,
+});
+
+//   raw_orders -> stg_orders (append) : 08-17 failed, 08-23 blocked, 08-10 one and a half copies
+describe("evaluateAlerts", () => {
+  it("a missing unit alerts only once its window closed and the grace passed", () => {
+    const d = dataset([unit("2026-08-17", { state: "missing", publishCount: 0, rowCount: null, deviation: null, period: null })]);
+    expect(evaluateAlerts([d], day("2026-08-18") + 5 * HOUR)).toEqual([]);
+    const alerts = evaluateAlerts([d], day("2026-08-18") + 6 * HOUR);
+    expect(alerts.map((a) => [a.rule, a.source, a.units])).toEqual([["missing_past_deadline", "data", ["2026-08-17"]]]);
+    expect(alerts[0]!.details).toEqual(["2026-08-17: missing, due 2026-08-18T06:00:00.000Z"]);
+  });
+
+  it("a failed unit raises a task alert and a data alert, each naming its source", () => {
+    const failed = unit("2026-08-17", { state: "failed", reasons: ["latest attempt failed: too many connections"], publishCount: 0, rowCount: null, deviation: null });
+    const alerts = evaluateAlerts([dataset([failed])], day("2026-09-02"));
+    expect(alerts.map((a) => `${a.source}:${a.rule}`)).toEqual(["task:task_failed", "data:missing_past_deadline", "data:period_incomplete"]);
+    expect(alerts[0]).toMatchObject({ taskNodeId: "job:orders:stg_orders", units: ["2026-08-17"], details: ["latest attempt failed: too many connections"] });
+    expect(alerts[2]!.title).toBe("period 2026-08 incomplete: 1 of 1 units not published");
+  });
+
+  it("duplicates, empty units and units outside the band are data alerts even when every task succeeded", () => {
+    const alerts = evaluateAlerts([dataset([
+      unit("2026-08-09", { state: "duplicate", publishCount: 2, reasons: ["published 2 times by an append task: each publish added its rows again"] }),
+      unit("2026-08-10", { state: "empty", rowCount: 0, deviation: -1 }),
+      unit("2026-08-11", { state: "divergent", rowCount: 120, deviation: -0.4 }),
+      unit("2026-08-12", { rowCount: 190, deviation: -0.05 }),
+    ])], day("2026-09-02"));
+    expect(alerts.map((a) => [a.rule, a.units])).toEqual([
+      ["published_more_than_once", ["2026-08-09"]],
+      ["empty", ["2026-08-10"]],
+      ["row_count_out_of_band", ["2026-08-10", "2026-08-11"]],
+    ]);
+    expect(alerts[2]!.details).toEqual(["2026-08-10: 0 rows for a source count of 200 (−100%)", "2026-08-11: 120 rows for a source count of 200 (−40%)"]);
+  });
+
+  it("a known-bad unit breaks its closed period; an open period does not alert yet", () => {
+    const d = dataset([unit("2026-08-30", { state: "known_bad" }), unit("2026-08-31"), unit("2026-09-01", { state: "known_bad" })]);
+    const alerts = evaluateAlerts([d], day("2026-09-01") + 12 * HOUR);
+    expect(alerts.map((a) => [a.rule, a.units])).toEqual([["period_incomplete", ["2026-08-30"]]]);
+  });
+
+  it("stale units alert, and the id is stable for the same rule and units", () => {
+    const d = dataset([unit("2026-08-17", { state: "stale", reasons: ["upstream stg_orders 2026-08-17 was republished after this unit was built"] })]);
+    const [a] = evaluateAlerts([d], day("2026-09-02"));
+    expect(a).toMatchObject({ rule: "stale_after_republish", severity: "warning", id: "stale_after_republish|dataset:warehouse:stg_orders|2026-08-17" });
+    expect(evaluateAlerts([d], day("2026-09-03"))[0]!.id).toBe(a!.id);
+  });
+});

@@ -1,0 +1,124 @@
+/**
+ * Alerts from the data, not only from tasks (seed 003, seed 000's missing-unit alert). A task
+ * alert says "the task is still failing after its last try"; it goes silent the moment a retry
+ * succeeds — even when the retry appended a second copy — and it never fires for a half-written
+ * partition whose task exited zero. Data alerts are evaluated from the ledger, the source counts
+ * and the unit states, independent of run status:
+ *
+ *   missing_past_deadline      expected unit with no publish once its window closed + grace
+ *   published_more_than_once   more than one copy (append republished, or partial write + retry)
+ *   empty                      in the ledger with 0 rows
+ *   row_count_out_of_band      |rows − source| / source > the dataset's tolerance, per unit
+ *   period_incomplete          a closed period (e.g. a month of days) with a unit not published
+ *                              or withheld (known-bad, skipped)
+ *   stale_after_republish      an upstream unit was republished after this unit was built
+ *
+ * Example (seed 003): meter_readings_screened 2026-07 holds 120 rows for a source count of 200.
+ * The table-wide row check (2,320 of 2,400, −3.33 %) and the region × period completeness check
+ * both pass; row_count_out_of_band names the unit (−40 %), and task_failed names the landing.
+ */
+import type { Instant, UnitKey, UnitState } from "./unit-state";
+
+export type AlertRule =
+  | "task_failed" | "missing_past_deadline" | "published_more_than_once" | "empty"
+  | "row_count_out_of_band" | "period_incomplete" | "stale_after_republish";
+
+export interface AlertUnitInput {
+  unitKey: UnitKey;
+  state: UnitState;
+  reasons: readonly string[];
+  /** When the unit's window closes (null: not a time unit, expected as soon as it is defined). */
+  windowEndMs: Instant | null;
+  /** The coarser period the unit belongs to, e.g. "2026-08" for a day (null: no period check). */
+  period: string | null;
+  publishCount: number;
+  rowCount: number | null;
+  sourceCount: number | null;
+  deviation: number | null;
+}
+
+export interface AlertDatasetInput {
+  datasetNodeId: string;
+  taskNodeId: string | null;
+  tolerance: number;
+  /** How long after a unit's window closes it may still arrive before it is late. */
+  graceMs: number;
+  units: readonly AlertUnitInput[];
+}
+
+export interface Alert {
+  /** Stable while the same rule fires for the same units: the webhook sends it once. */
+  id: string;
+  rule: AlertRule;
+  source: "task" | "data";
+  severity: "critical" | "warning";
+  datasetNodeId: string;
+  taskNodeId: string | null;
+  units: UnitKey[];
+  title: string;
+  details: string[];
+}
+
+const UNPUBLISHED = new Set<UnitState>(["missing", "failed", "blocked"]);
+const WITHHELD = new Set<UnitState>(["known_bad", "skipped"]);
+
+export function evaluateAlerts(datasets: readonly AlertDatasetInput[], now: Instant): Alert[] {
+  return datasets.flatMap((d) => [
+    ...unitRule(d, "task_failed", "task", "critical", (u) => u.state === "failed", (n) => `${n} unit(s) still failing after the last try`, (u) => u.reasons[0] ?? "failed"),
+    ...unitRule(d, "missing_past_deadline", "data", "critical", (u) => isLate(u, d, now), (n) => `${n} expected unit(s) missing past the deadline`, (u) => `${u.unitKey}: ${u.state}, due ${new Date(u.windowEndMs === null ? now : u.windowEndMs + d.graceMs).toISOString()}`),
+    ...unitRule(d, "published_more_than_once", "data", "critical", (u) => u.state === "duplicate", (n) => `${n} unit(s) holding more than one copy`, (u) => `${u.unitKey}: published ${u.publishCount}×; ${u.reasons.find((r) => /append|copy|copies/.test(r)) ?? u.reasons[0] ?? ""}`),
+    ...unitRule(d, "empty", "data", "warning", (u) => u.publishCount > 0 && u.rowCount === 0, (n) => `${n} unit(s) published empty`, (u) => `${u.unitKey}: 0 rows${u.sourceCount !== null ? ` (source: ${u.sourceCount})` : ""}`),
+    ...unitRule(d, "row_count_out_of_band", "data", "critical", (u) => outOfBand(u, d.tolerance), (n) => `${n} unit(s) outside the ±${pct(d.tolerance)} band of their source count`, (u) => `${u.unitKey}: ${u.rowCount} rows for a source count of ${u.sourceCount} (${u.deviation === null ? "source reports 0" : signedPct(u.deviation)})`),
+    ...periodRule(d, now),
+    ...unitRule(d, "stale_after_republish", "data", "warning", (u) => u.state === "stale", (n) => `${n} unit(s) stale after an upstream republish`, (u) => `${u.unitKey}: ${u.reasons.find((r) => r.includes("republished")) ?? "stale"}`),
+  ]);
+}
+
+function isLate(u: AlertUnitInput, d: AlertDatasetInput, now: Instant): boolean {
+  return UNPUBLISHED.has(u.state) && (u.windowEndMs === null || u.windowEndMs + d.graceMs <= now);
+}
+
+function outOfBand(u: AlertUnitInput, tolerance: number): boolean {
+  if (u.publishCount === 0 || u.sourceCount === null || u.rowCount === null) return false;
+  return u.deviation === null ? u.rowCount !== u.sourceCount : Math.abs(u.deviation) > tolerance;
+}
+
+function unitRule(
+  d: AlertDatasetInput, rule: AlertRule, source: Alert["source"], severity: Alert["severity"],
+  test: (u: AlertUnitInput) => boolean, title: (n: number) => string, detail: (u: AlertUnitInput) => string,
+): Alert[] {
+  const hits = d.units.filter(test);
+  if (hits.length === 0) return [];
+  const units = hits.map((u) => u.unitKey);
+  return [{ id: alertId(rule, d.datasetNodeId, units), rule, source, severity, datasetNodeId: d.datasetNodeId, taskNodeId: d.taskNodeId, units, title: title(hits.length), details: hits.map(detail) }];
+}
+
+/** One alert per closed period with a hole: the set-level promise, not the unit-level one. */
+function periodRule(d: AlertDatasetInput, now: Instant): Alert[] {
+  const periods = new Map<string, AlertUnitInput[]>();
+  for (const u of d.units) if (u.period !== null) periods.set(u.period, [...(periods.get(u.period) ?? []), u]);
+  return [...periods].flatMap(([period, units]) => {
+    const closed = units.every((u) => u.windowEndMs !== null && u.windowEndMs + d.graceMs <= now);
+    const holes = units.filter((u) => UNPUBLISHED.has(u.state) || WITHHELD.has(u.state));
+    if (!closed || holes.length === 0) return [];
+    const keys = holes.map((u) => u.unitKey);
+    return [{
+      id: alertId("period_incomplete", d.datasetNodeId, [period, ...keys]), rule: "period_incomplete" as const, source: "data" as const, severity: "critical" as const,
+      datasetNodeId: d.datasetNodeId, taskNodeId: d.taskNodeId, units: keys,
+      title: `period ${period} incomplete: ${holes.length} of ${units.length} units not published`,
+      details: holes.map((u) => `${u.unitKey}: ${u.state}`),
+    }];
+  });
+}
+
+function alertId(rule: AlertRule, dataset: string, keys: readonly string[]): string {
+  return `${rule}|${dataset}|${keys.join(",")}`;
+}
+
+function pct(f: number): string {
+  return `${Math.round(f * 10000) / 100}%`;
+}
+
+function signedPct(f: number): string {
+  return `${f > 0 ? "+" : f < 0 ? "−" : ""}${pct(Math.abs(f))}`;
+}
