@@ -5,10 +5,10 @@ import {
 } from "@/lib/domain/unit-state";
 import type { Db } from "../db/client";
 import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type EdgeRecord, type TaskRecord } from "../repositories/catalog";
-import { marksByUnit, sourceCountsByUnit, type ByUnit } from "../repositories/ledger";
-import { attemptsForMatrix, publishesForMatrix } from "../repositories/unit-matrix-reads";
+import { marksByUnit, sourceCountsByUnit } from "../repositories/ledger";
+import { attemptsOfTask, publishesOfDataset, unscheduledRunKinds } from "../repositories/unit-matrix-reads";
 import { cleanedAtByUnit } from "../repositories/unit-interventions";
-import { upstreamResolver } from "./upstream-resolver";
+import { latestPublishByOrdinal, upstreamResolver, type UpstreamContext } from "./upstream-resolver";
 
 export interface DatasetUnitStates {
   dataset: DatasetRecord;
@@ -37,56 +37,71 @@ export async function loadUnitStates(db: Db, now: Date, options: LoadOptions = {
 }
 
 /**
- * Same facts, one dataset at a time: a caller that keeps only a summary of each (the matrix
- * keeps one byte per unit) never holds a million result objects at once.
+ * Same facts, one dataset at a time, upstream datasets first: memory holds one dataset's
+ * records (plus one latest-publish instant per unit of each dataset already seen, for the
+ * staleness of its readers), and a caller that keeps only a summary (the matrix keeps one byte
+ * per unit) never holds a million result objects at once.
  */
 export async function visitUnitStates(db: Db, now: Date, options: LoadOptions, visit: (d: DatasetUnitStates) => void): Promise<void> {
-  const [datasets, tasks, edges] = await Promise.all([listDatasets(db), listTasks(db), listEdgesAt(db, now)]);
+  const [datasets, tasks, edges, kinds] = await Promise.all([listDatasets(db), listTasks(db), listEdgesAt(db, now), unscheduledRunKinds(db)]);
   const wanted = options.datasetNodeIds ? new Set(options.datasetNodeIds) : null;
   const inScope = wanted ? datasets.filter((d) => wanted.has(d.nodeId)) : datasets;
+  const scopeIds = inScope.map((d) => d.id);
+  const [sources, marks, cleaned] = await Promise.all([sourceCountsByUnit(db, scopeIds), marksByUnit(db, scopeIds), cleanedAtByUnit(db, scopeIds)]);
   const tasksById = new Map(tasks.map((t) => [t.id, t]));
   const writerOf = new Map(edges.filter((e) => e.direction === "write").map((e) => [e.datasetId, e.taskId]));
-  const writers = inScope.flatMap((d) => (writerOf.has(d.id) ? [writerOf.get(d.id)!] : []));
-  // Staleness reads the publishes of the upstream units each writer reads.
-  const readIds = new Set(edges.filter((e) => e.direction === "read" && writers.includes(e.taskId)).map((e) => e.datasetId));
-  const ledgerIds = wanted ? [...new Set([...inScope.map((d) => d.id), ...readIds])] : null;
-  const scopeIds = inScope.map((d) => d.id);
-  const ledger = await publishesForMatrix(db, ledgerIds);
-  const attempts = await attemptsForMatrix(db, wanted ? writers : null);
-  const [sources, marks, cleaned] = await Promise.all([sourceCountsByUnit(db, scopeIds), marksByUnit(db, scopeIds), cleanedAtByUnit(db, scopeIds)]);
   const spaces = new Map(datasets.map((d) => [d.id, resolvePartitions(d.partitionDef, { asOf: now.getTime() })]));
   const datasetsById = new Map(datasets.map((d) => [d.id, d]));
-  for (const dataset of inScope) {
+  const latest = new Map<string, Float64Array>();
+  for (const dataset of upstreamFirst(inScope, edges, writerOf)) {
     const writerId = writerOf.get(dataset.id);
     const writer = writerId ? (tasksById.get(writerId) ?? null) : null;
-    visit(statesOf({ dataset, space: spaces.get(dataset.id)!, writer, ledger, attempts, sources, marks, cleaned, datasetsById, spaces, edges }, now.getTime()));
+    const ledger = await publishesOfDataset(db, dataset.id, kinds);
+    const space = spaces.get(dataset.id)!;
+    latest.set(dataset.id, latestPublishByOrdinal(ledger, space));
+    for (const e of edges) {
+      if (e.taskId !== writerId || e.direction !== "read" || latest.has(e.datasetId) || !spaces.has(e.datasetId)) continue;
+      latest.set(e.datasetId, latestPublishByOrdinal(await publishesOfDataset(db, e.datasetId, kinds), spaces.get(e.datasetId)!));
+    }
+    const attempts = writer ? await attemptsOfTask(db, writer.id) : undefined;
+    const ctx: FactsContext = { dataset, space, writer, ledger, attempts, sources: sources.get(dataset.id), marks: marks.get(dataset.id), cleaned: cleaned.get(dataset.id), latest, datasetsById, spaces, edges };
+    visit(statesOf(ctx, now.getTime()));
   }
 }
 
-interface FactsContext {
+/** Datasets ordered so that the ones a writer reads come before what it writes (cycles cut). */
+function upstreamFirst(datasets: DatasetRecord[], edges: EdgeRecord[], writerOf: Map<string, string>): DatasetRecord[] {
+  const reads = new Map<string, string[]>();
+  for (const e of edges) if (e.direction === "read") reads.set(e.taskId, [...(reads.get(e.taskId) ?? []), e.datasetId]);
+  const byId = new Map(datasets.map((d) => [d.id, d]));
+  const seen = new Set<string>();
+  const out: DatasetRecord[] = [];
+  const visit = (id: string) => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    for (const up of reads.get(writerOf.get(id) ?? "") ?? []) visit(up);
+    const d = byId.get(id);
+    if (d) out.push(d);
+  };
+  for (const d of datasets) visit(d.id);
+  return out;
+}
+
+interface FactsContext extends UpstreamContext {
   dataset: DatasetRecord;
-  space: PartitionSpace;
   writer: TaskRecord | null;
-  ledger: ByUnit<LedgerEntry>;
-  attempts: ByUnit<Attempt>;
-  sources: Map<string, Map<string, number>>;
-  marks: ByUnit<OperatorMark>;
+  ledger: Map<string, LedgerEntry[]>;
+  attempts: Map<string, Attempt[]> | undefined;
+  sources: Map<string, number> | undefined;
+  marks: Map<string, OperatorMark[]> | undefined;
   /** When an operator last cleaned each unit (an appended unit emptied before its repair). */
-  cleaned: Map<string, Map<string, number>>;
-  datasetsById: Map<string, DatasetRecord>;
-  spaces: Map<string, PartitionSpace>;
-  edges: EdgeRecord[];
+  cleaned: Map<string, number> | undefined;
 }
 
 const NONE: readonly never[] = [];
 
 function statesOf(ctx: FactsContext, now: number): DatasetUnitStates {
-  const { dataset, space, writer } = ctx;
-  const ledger = ctx.ledger.get(dataset.id) ?? new Map<string, LedgerEntry[]>();
-  const attempts = writer ? ctx.attempts.get(writer.id) : undefined;
-  const sources = ctx.sources.get(dataset.id);
-  const marks = ctx.marks.get(dataset.id);
-  const cleaned = ctx.cleaned.get(dataset.id);
+  const { dataset, space, writer, ledger, attempts, sources, marks, cleaned } = ctx;
   const upstreamOf = writer ? upstreamResolver(ctx, writer) : () => NONE;
   const neighbourInputVersion = prevailingInputVersion([...ledger].flatMap(([unitKey, rows]) => rows.map((r) => ({ ...r, unitKey }))));
   const keys: { key: string; ordinal: number }[] = [];

@@ -1,0 +1,112 @@
+import { z } from "zod";
+
+/**
+ * The unit matrix on the wire. A million cells cannot be a million JSON objects, so each row is
+ * one string with one character per column of its section: the state's code below, or
+ * NO_UNIT where the dataset expects no unit at that column (its range starts later, say).
+ */
+export const UNIT_STATES = [
+  "known_bad", "skipped", "failed", "blocked", "missing", "empty",
+  "duplicate", "divergent", "stale", "input_mismatch", "repaired", "published",
+] as const;
+export type MatrixState = (typeof UNIT_STATES)[number];
+export const UnitStateSchema = z.enum(UNIT_STATES);
+
+/** Code of UNIT_STATES[i] is STATE_CODES[i]; same order as the domain's precedence, worst first. */
+export const STATE_CODES = "ksfbmedvtirp";
+export const NO_UNIT = "-";
+
+export const STATE_LABELS: Record<MatrixState, string> = {
+  known_bad: "known-bad", skipped: "skipped", failed: "failed", blocked: "blocked (upstream failed)",
+  missing: "missing", empty: "empty", duplicate: "duplicate", divergent: "divergent",
+  stale: "stale", input_mismatch: "input-mismatch", repaired: "repaired", published: "published",
+};
+
+export const stateOfCode = (code: string): MatrixState | null => {
+  const i = STATE_CODES.indexOf(code);
+  return i < 0 ? null : UNIT_STATES[i]!;
+};
+export const codeOfState = (state: MatrixState): string => STATE_CODES[UNIT_STATES.indexOf(state)]!;
+
+const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date yyyy-MM-dd");
+
+export const UnitMatrixQuerySchema = z.object({
+  pipeline: z.string().min(1).optional(),
+  dataset: z.string().min(1).optional(),
+  /** Comma-separated states: only rows holding at least one unit in one of them. */
+  states: z.string().optional().transform((s, ctx) => {
+    const list = (s ?? "").split(",").filter(Boolean);
+    const bad = list.filter((x) => !(UNIT_STATES as readonly string[]).includes(x));
+    if (bad.length > 0) ctx.addIssue({ code: "custom", message: `unknown state ${bad.map((b) => `"${b}"`).join(", ")}; one of ${UNIT_STATES.join(", ")}` });
+    return list as MatrixState[];
+  }),
+  from: isoDay.optional(),
+  to: isoDay.optional(),
+}).refine((q) => !q.from || !q.to || q.from <= q.to, { message: "from must not be after to", path: ["from"] });
+export type UnitMatrixQuery = z.infer<typeof UnitMatrixQuerySchema>;
+
+export const MatrixRowSchema = z.object({
+  nodeId: z.string(),
+  name: z.string(),
+  pipeline: z.string().nullable(),
+  /** The task that writes it, for "plan a repair" and lineage links; null for a source. */
+  writerNodeId: z.string().nullable(),
+  cells: z.string(),
+});
+export type MatrixRow = z.infer<typeof MatrixRowSchema>;
+
+export const MatrixSectionSchema = z.object({
+  id: z.string(),
+  /** "Daily (UTC)", "Monthly (UTC)", "Unpartitioned"… */
+  label: z.string(),
+  grain: z.enum(["hour", "day", "week", "month", "list", "none"]),
+  columns: z.array(z.string()),
+  rows: z.array(MatrixRowSchema),
+});
+export type MatrixSection = z.infer<typeof MatrixSectionSchema>;
+
+export const MatrixInvalidKeySchema = z.object({
+  nodeId: z.string(),
+  unitKey: z.string(),
+  reason: z.string(),
+  /** ingestion | demo | api for keys a request carried; ledger for a published key the definition rejects. */
+  source: z.string(),
+  observedAt: z.string(),
+});
+export type MatrixInvalidKey = z.infer<typeof MatrixInvalidKeySchema>;
+
+export const UnitMatrixSchema = z.object({
+  generatedAt: z.string(),
+  /** Units per state in the pipeline and date range asked for (before the state filter). */
+  counts: z.record(UnitStateSchema, z.number().int()),
+  pipelines: z.array(z.string()),
+  sections: z.array(MatrixSectionSchema),
+  invalidKeys: z.array(MatrixInvalidKeySchema),
+});
+export type UnitMatrix = z.infer<typeof UnitMatrixSchema>;
+
+export const UnitDetailQuerySchema = z.object({ dataset: z.string().min(1), unit: z.string().min(1) });
+
+const iso = z.string().nullable();
+export const UnitDetailSchema = z.object({
+  datasetNodeId: z.string(),
+  datasetName: z.string(),
+  pipeline: z.string().nullable(),
+  unitKey: z.string(),
+  state: UnitStateSchema,
+  reasons: z.array(z.string()),
+  writer: z.object({ nodeId: z.string(), name: z.string(), writeMode: z.string().nullable() }).nullable(),
+  publishes: z.array(z.object({
+    runId: z.string(), runKind: z.string(), publishedAt: z.string(), inputVersion: z.string().nullable(), codeVersion: z.string().nullable(), rowCount: z.number().int(),
+  })),
+  attempts: z.array(z.object({
+    runId: z.string(), tryNumber: z.number().int(), status: z.string(), rowsWritten: z.number().int().nullable(), error: z.string().nullable(), startedAt: iso, endedAt: iso,
+  })),
+  sourceCount: z.number().int().nullable(),
+  deviation: z.number().nullable(),
+  tolerance: z.number(),
+  partialRows: z.number().int(),
+  latestRunId: z.string().nullable(),
+  interventions: z.array(z.object({ seq: z.number().int(), kind: z.string(), actor: z.string(), at: z.string(), reason: z.string() })),
+});
+export type UnitDetail = z.infer<typeof UnitDetailSchema>;

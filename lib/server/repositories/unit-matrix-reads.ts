@@ -1,0 +1,122 @@
+import type { Attempt, AttemptStatus, LedgerEntry, RunKind } from "@/lib/domain/unit-state";
+import type { Db } from "../db/client";
+
+/**
+ * Reads for the unit matrix, which reads every ledger row and attempt: per dataset (so memory
+ * holds one dataset's records at a time), only the columns the rules read, and run kinds from
+ * one small query (only non-scheduled runs) instead of a join repeated per publish.
+ */
+type Provider = "sqlite" | "postgresql";
+const providerOf = (db: Db) => (db as unknown as { _activeProvider: Provider })._activeProvider;
+
+const RUN_KINDS = new Set<RunKind>(["scheduled", "manual", "backfill", "repair"]);
+
+/** Ids and kinds of the runs that are not scheduled (few): the ledger rows carry only run ids. */
+export async function unscheduledRunKinds(db: Db): Promise<Map<string, RunKind>> {
+  const rows = await db.$queryRawUnsafe<{ id: string; kind: string }[]>(`SELECT "id", "kind" FROM "Run" WHERE "kind" <> 'scheduled'`);
+  return new Map(rows.map((r) => [r.id, RUN_KINDS.has(r.kind as RunKind) ? (r.kind as RunKind) : "manual"]));
+}
+
+const US = "\u001f";
+const RS = "\u001e";
+
+/**
+ * One dataset's records as one string built by the database (group_concat / string_agg),
+ * fields split by the unit separator and rows by the record separator: a row per record
+ * through the driver costs ~5 µs, a character a few nanoseconds, and the matrix reads millions.
+ */
+async function aggregated(db: Db, table: "Publish" | "Attempt", owner: "datasetId" | "taskId", id: string, fields: string[]): Promise<string[][]> {
+  const pg = providerOf(db) === "postgresql";
+  const sep = (c: number) => (pg ? `chr(${c})` : `char(${c})`);
+  const expr = fields.map((f) => (f.startsWith("@") ? timeExpr(f.slice(1), pg) : `coalesce("${f}"${pg ? "::text" : ""}, '')`)).join(` || ${sep(31)} || `);
+  const agg = pg ? `string_agg(${expr}, ${sep(30)})` : `group_concat(${expr}, ${sep(30)})`;
+  const rows = await db.$queryRawUnsafe<{ s: string | null }[]>(`SELECT ${agg} AS s FROM "${table}" WHERE "${owner}" = ${pg ? "$1" : "?"}`, id);
+  const text = rows[0]?.s;
+  return text ? text.split(RS).map((r) => r.split(US)) : [];
+}
+
+/** Epoch milliseconds as text on PostgreSQL; SQLite keeps the adapter's ISO text (Date.parse reads it). */
+const timeExpr = (f: string, pg: boolean) => (pg ? `coalesce((extract(epoch from "${f}") * 1000)::bigint::text, '')` : `coalesce("${f}", '')`);
+const timeOf = (v: string): number | null => (v === "" ? null : /^\d+$/.test(v) ? Number(v) : Date.parse(v));
+
+/** Every publish of one dataset, by unit. */
+export async function publishesOfDataset(db: Db, datasetId: string, kinds: Map<string, RunKind>): Promise<Map<string, LedgerEntry[]>> {
+  const out = new Map<string, LedgerEntry[]>();
+  for (const [unitKey, runId, at, inputVersion, codeVersion, rowCount] of await aggregated(db, "Publish", "datasetId", datasetId, ["unitKey", "runId", "@publishedAt", "inputVersion", "codeVersion", "rowCount"])) {
+    const entry: LedgerEntry = { runId: runId!, runKind: kinds.get(runId!) ?? "scheduled", publishedAt: timeOf(at!)!, inputVersion: inputVersion || null, codeVersion: codeVersion || null, rowCount: Number(rowCount) };
+    const list = out.get(unitKey!);
+    if (list) list.push(entry);
+    else out.set(unitKey!, [entry]);
+  }
+  return out;
+}
+
+/** Every attempt of one task, by unit. */
+export async function attemptsOfTask(db: Db, taskId: string): Promise<Map<string, Attempt[]>> {
+  const out = new Map<string, Attempt[]>();
+  for (const [unitKey, runId, tryNumber, status, rows, error, startedAt, endedAt] of await aggregated(db, "Attempt", "taskId", taskId, ["unitKey", "runId", "tryNumber", "status", "rowsWritten", "error", "@startedAt", "@endedAt"])) {
+    const attempt: Attempt = { runId: runId!, tryNumber: Number(tryNumber), status: status as AttemptStatus, rowsWritten: rows === "" ? null : Number(rows), error: error || null, startedAt: timeOf(startedAt!), endedAt: timeOf(endedAt!) };
+    const list = out.get(unitKey!);
+    if (list) list.push(attempt);
+    else out.set(unitKey!, [attempt]);
+  }
+  return out;
+}
+
+/**
+ * A cheap summary that changes whenever anything the unit states read changes: rows added to
+ * the ledger, attempts added or moved to another status, source counts, marks, runs, lineage
+ * and catalog edits. Counts and maxima only, answered from indexes where there is one.
+ */
+export async function unitStateFingerprint(db: Db): Promise<string> {
+  const parts = await Promise.all([
+    db.$queryRawUnsafe<unknown[]>(`SELECT count(*) AS n, max("publishedAt") AS t FROM "Publish"`),
+    db.$queryRawUnsafe<unknown[]>(`SELECT "status", count(*) AS n FROM "Attempt" GROUP BY "status" ORDER BY "status"`),
+    db.$queryRawUnsafe<unknown[]>(`SELECT count(*) AS n, max("measuredAt") AS t, sum("rowCount") AS s FROM "SourceCount"`),
+    db.$queryRawUnsafe<unknown[]>(`SELECT count(*) AS n, count("clearedAt") AS c, max("createdAt") AS t FROM "UnitMark"`),
+    db.$queryRawUnsafe<unknown[]>(`SELECT "kind", count(*) AS n FROM "Run" GROUP BY "kind" ORDER BY "kind"`),
+    db.$queryRawUnsafe<unknown[]>(`SELECT count(*) AS n, count("validTo") AS c, max("validFrom") AS t FROM "LineageEdge"`),
+    db.$queryRawUnsafe<unknown[]>(`SELECT count(*) AS n, max("updatedAt") AS t FROM "Dataset"`),
+    db.$queryRawUnsafe<unknown[]>(`SELECT count(*) AS n, max("updatedAt") AS t FROM "Task"`),
+  ]);
+  return JSON.stringify(parts, (_, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+}
+
+export interface AuditEntryRecord {
+  seq: number;
+  kind: string;
+  actor: string;
+  at: Date;
+  reason: string;
+  targets: unknown;
+}
+
+/** Audit entries whose targets mention any of the node ids (the caller narrows to the unit). */
+export async function auditEntriesNaming(db: Db, nodeIds: string[]): Promise<AuditEntryRecord[]> {
+  const rows = await db.auditEntry.findMany({
+    where: { OR: nodeIds.map((id) => ({ targets: { contains: id } })) },
+    orderBy: { seq: "asc" },
+    select: { seq: true, kind: true, actor: true, at: true, reason: true, targets: true },
+  });
+  return rows.map((r) => ({ ...r, targets: safeJson(r.targets) }));
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** The ledger rows and attempts of one unit, oldest first, for the cell's side panel. */
+export async function recordsOfUnit(db: Db, datasetId: string, taskId: string | null, unitKey: string) {
+  const [publishes, attempts] = await Promise.all([
+    db.publish.findMany({ where: { datasetId, unitKey }, orderBy: { publishedAt: "asc" }, include: { run: { select: { kind: true } } } }),
+    taskId ? db.attempt.findMany({ where: { taskId, unitKey }, orderBy: [{ startedAt: "asc" }, { tryNumber: "asc" }] }) : Promise.resolve([]),
+  ]);
+  return {
+    publishes: publishes.map((p) => ({ runId: p.runId, runKind: p.run.kind, publishedAt: p.publishedAt, inputVersion: p.inputVersion || null, codeVersion: p.codeVersion || null, rowCount: p.rowCount })),
+    attempts: attempts.map((a) => ({ runId: a.runId, tryNumber: a.tryNumber, status: a.status, rowsWritten: a.rowsWritten, error: a.error, startedAt: a.startedAt, endedAt: a.endedAt })),
+  };
+}

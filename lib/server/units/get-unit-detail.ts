@@ -1,0 +1,58 @@
+import type { UnitDetail } from "@/lib/contracts/units";
+import { getDb, type Db } from "../db/client";
+import { BadRequestError, NotFoundError } from "../http/errors";
+import { auditEntriesNaming, recordsOfUnit, type AuditEntryRecord } from "../repositories/unit-matrix-reads";
+import { loadUnitStates } from "./load-unit-states";
+
+/**
+ * One cell of the matrix in full: its state and why, every publish, every attempt, the source
+ * count and deviation, and the interventions that named it. The state comes from the same
+ * loader as the matrix (scoped to the dataset and the upstream it reads), so they agree.
+ */
+export async function getUnitDetail(datasetNodeId: string, unitKey: string, now: Date, db: Db = getDb()): Promise<UnitDetail> {
+  const [states] = await loadUnitStates(db, now, { datasetNodeIds: [datasetNodeId] });
+  if (!states) throw new NotFoundError(`dataset: no dataset "${datasetNodeId}"`);
+  const verdict = states.space.validate(unitKey);
+  if (!verdict.valid) throw new BadRequestError("query.unit", verdict.reason);
+  const unit = states.units.find((u) => u.ordinal === verdict.ordinal);
+  if (!unit) throw new NotFoundError(`unit: "${unitKey}" is not an expected unit of ${datasetNodeId}`);
+  const { dataset, writer } = states;
+  const [records, audit] = await Promise.all([
+    recordsOfUnit(db, dataset.id, writer?.id ?? null, unit.key),
+    auditEntriesNaming(db, [dataset.nodeId, ...(writer ? [writer.nodeId] : [])]),
+  ]);
+  const nodes = new Set([dataset.nodeId, writer?.nodeId]);
+  const { result } = unit;
+  return {
+    datasetNodeId: dataset.nodeId,
+    datasetName: dataset.name,
+    pipeline: dataset.pipeline,
+    unitKey: unit.key,
+    state: result.state,
+    reasons: [...result.reasons],
+    writer: writer ? { nodeId: writer.nodeId, name: writer.name, writeMode: writer.writeMode } : null,
+    publishes: records.publishes.map((p) => ({ ...p, publishedAt: p.publishedAt.toISOString() })),
+    attempts: records.attempts.map((a) => ({ ...a, startedAt: a.startedAt?.toISOString() ?? null, endedAt: a.endedAt?.toISOString() ?? null })),
+    sourceCount: result.facts.sourceCount,
+    deviation: result.facts.deviation,
+    tolerance: dataset.tolerance,
+    partialRows: result.facts.partialRows,
+    latestRunId: result.facts.lastRunId,
+    interventions: audit.filter((e) => namesUnit(e, nodes, unit.key)).map((e) => ({ seq: e.seq, kind: e.kind, actor: e.actor, at: e.at.toISOString(), reason: e.reason })),
+  };
+}
+
+/**
+ * Targets are `[{ nodeId, unitKey }]` or `[{ nodeId, units }]` where units lists keys or
+ * [from, to] ranges. Keys of one definition have one fixed-width format, so a range test
+ * on the strings is a test on the windows.
+ */
+function namesUnit(entry: AuditEntryRecord, nodes: Set<string | undefined>, key: string): boolean {
+  if (!Array.isArray(entry.targets)) return false;
+  return entry.targets.some((t: { nodeId?: string; unitKey?: string; units?: unknown }) => {
+    if (!t || !nodes.has(t.nodeId)) return false;
+    if (t.unitKey !== undefined) return t.unitKey === key;
+    if (!Array.isArray(t.units)) return false;
+    return t.units.some((u: unknown) => (Array.isArray(u) ? String(u[0]) <= key && key <= String(u[1]) : u === key));
+  });
+}

@@ -1,0 +1,50 @@
+import { STATE_CODES, UNIT_STATES, codeOfState, type MatrixInvalidKey, type MatrixState, type UnitMatrix, type UnitMatrixQuery } from "@/lib/contracts/units";
+import { getDb, type Db } from "../db/client";
+import { NotFoundError } from "../http/errors";
+import { listTasks } from "../repositories/catalog";
+import { listInvalidKeys } from "../repositories/ledger";
+import { getUnitStateSnapshot, type DatasetStateCodes } from "./get-unit-state-snapshot";
+import { buildSections, dateRange } from "./matrix-sections";
+
+/**
+ * The unit matrix: datasets × expected units, one character per cell, grouped by partition
+ * definition; filtered by pipeline, dataset, date range and state. Invalid keys (seed 002) are
+ * listed apart: they are not units of any definition, so they have no cell.
+ */
+export async function getUnitMatrix(query: UnitMatrixQuery, now: Date, db: Db = getDb()): Promise<UnitMatrix> {
+  const [snapshot, invalid, tasks] = await Promise.all([getUnitStateSnapshot(db, now), listInvalidKeys(db), listTasks(db)]);
+  if (query.dataset && !snapshot.datasets.some((d) => d.dataset.nodeId === query.dataset)) {
+    throw new NotFoundError(`dataset: no dataset "${query.dataset}"`);
+  }
+  const scoped = snapshot.datasets.filter((d) => (!query.pipeline || d.dataset.pipeline === query.pipeline) && (!query.dataset || d.dataset.nodeId === query.dataset));
+  const sections = buildSections(scoped, dateRange(query.from, query.to));
+  const counts = countStates(sections.flatMap((s) => s.rows.map((r) => r.cells)));
+  const wanted = new Set(query.states.map(codeOfState));
+  const filtered = wanted.size === 0 ? sections : sections
+    .map((s) => ({ ...s, rows: s.rows.filter((r) => [...wanted].some((c) => r.cells.includes(c))) }))
+    .filter((s) => s.rows.length > 0);
+  const pipelineOf = new Map<string, string | null>([...tasks.map((t) => [t.nodeId, t.pipeline] as const), ...snapshot.datasets.map((d) => [d.dataset.nodeId, d.dataset.pipeline] as const)]);
+  const nodes = new Set(scoped.flatMap((d) => [d.dataset.nodeId, ...(d.writer ? [d.writer.nodeId] : [])]));
+  const requested: MatrixInvalidKey[] = invalid
+    .filter((k) => (query.dataset ? nodes.has(k.nodeId) : !query.pipeline || pipelineOf.get(k.nodeId) === query.pipeline))
+    .map((k) => ({ nodeId: k.nodeId, unitKey: k.unitKey, reason: k.reason, source: k.source, observedAt: k.observedAt.toISOString() }));
+  return {
+    generatedAt: snapshot.computedAt.toISOString(),
+    counts,
+    pipelines: [...new Set(snapshot.datasets.flatMap((d) => (d.dataset.pipeline ? [d.dataset.pipeline] : [])))].sort(),
+    sections: filtered,
+    invalidKeys: [...requested, ...ledgerInvalidKeys(scoped, snapshot.computedAt)],
+  };
+}
+
+function ledgerInvalidKeys(datasets: DatasetStateCodes[], at: Date): MatrixInvalidKey[] {
+  return datasets.flatMap((d) => d.invalidLedgerKeys.map((k) => ({
+    nodeId: d.dataset.nodeId, unitKey: k.key, reason: `published to the ledger, but ${k.reason}`, source: "ledger", observedAt: at.toISOString(),
+  })));
+}
+
+function countStates(rows: string[]): Record<MatrixState, number> {
+  const tally = new Uint32Array(128);
+  for (const r of rows) for (let i = 0; i < r.length; i++) tally[r.charCodeAt(i)]!++;
+  return Object.fromEntries(UNIT_STATES.map((s, i) => [s, tally[STATE_CODES.charCodeAt(i)]!])) as Record<MatrixState, number>;
+}
