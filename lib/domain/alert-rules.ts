@@ -66,7 +66,7 @@ export function evaluateAlerts(datasets: readonly AlertDatasetInput[], now: Inst
   return datasets.flatMap((d) => [
     ...unitRule(d, "task_failed", "task", "critical", (u) => u.state === "failed", (n) => `${n} unit(s) still failing after the last try`, (u) => u.reasons[0] ?? "failed"),
     ...unitRule(d, "missing_past_deadline", "data", "critical", (u) => isLate(u, d, now), (n) => `${n} expected unit(s) missing past the deadline`, (u) => `${u.unitKey}: ${u.state}, due ${new Date(u.windowEndMs === null ? now : u.windowEndMs + d.graceMs).toISOString()}`),
-    ...unitRule(d, "published_more_than_once", "data", "critical", (u) => u.state === "duplicate", (n) => `${n} unit(s) holding more than one copy`, (u) => `${u.unitKey}: published ${u.publishCount}×; ${u.reasons.find((r) => /append|copy|copies/.test(r)) ?? u.reasons[0] ?? ""}`),
+    ...unitRule(d, "published_more_than_once", "data", "critical", (u) => u.state === "duplicate", (n) => `${n} unit(s) holding more than one copy`, (u) => `${u.unitKey}: ${u.publishCount > 1 ? `published ${u.publishCount}×: ` : ""}${u.reasons.find((r) => /append|copy|copies/.test(r)) ?? u.reasons[0] ?? "more than one copy"}`),
     ...unitRule(d, "empty", "data", "warning", (u) => u.publishCount > 0 && u.rowCount === 0, (n) => `${n} unit(s) published empty`, (u) => `${u.unitKey}: 0 rows${u.sourceCount !== null ? ` (source: ${u.sourceCount})` : ""}`),
     ...unitRule(d, "row_count_out_of_band", "data", "critical", (u) => outOfBand(u, d.tolerance), (n) => `${n} unit(s) outside the ±${pct(d.tolerance)} band of their source count`, (u) => `${u.unitKey}: ${u.rowCount} rows for a source count of ${u.sourceCount} (${u.deviation === null ? "source reports 0" : signedPct(u.deviation)})`),
     ...periodRule(d, now),

@@ -1,0 +1,7 @@
+import { listAlerts } from "@/lib/server/alerts/list-alerts";
+import { route } from "@/lib/server/http/route";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export const GET = route({}, async () => listAlerts(new Date()));

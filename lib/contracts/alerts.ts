@@ -1,0 +1,48 @@
+import { z } from "zod";
+
+export const AlertSchema = z.object({
+  id: z.string(),
+  rule: z.enum(["task_failed", "missing_past_deadline", "published_more_than_once", "empty", "row_count_out_of_band", "period_incomplete", "stale_after_republish"]),
+  source: z.enum(["task", "data"]),
+  severity: z.enum(["critical", "warning"]),
+  datasetNodeId: z.string(),
+  datasetName: z.string(),
+  pipeline: z.string().nullable(),
+  taskNodeId: z.string().nullable(),
+  units: z.array(z.string()),
+  title: z.string(),
+  details: z.array(z.string()),
+  /** Opens an incident pre-filled with the task and units; null when no task writes the dataset. */
+  incidentHref: z.string().nullable(),
+  delivered: z.boolean(),
+});
+export type AlertView = z.infer<typeof AlertSchema>;
+
+export const AlertDeliverySchema = z.object({
+  id: z.string(),
+  alertId: z.string(),
+  rule: z.string(),
+  url: z.string(),
+  tryNumber: z.number().int(),
+  status: z.enum(["delivered", "failed"]),
+  httpStatus: z.number().int().nullable(),
+  error: z.string().nullable(),
+  at: z.string(),
+});
+
+export const AlertsSchema = z.object({
+  generatedAt: z.string(),
+  defaultGraceHours: z.number(),
+  webhook: z.object({ configured: z.boolean(), target: z.string().nullable() }),
+  alerts: z.array(AlertSchema),
+  deliveries: z.array(AlertDeliverySchema),
+});
+export type Alerts = z.infer<typeof AlertsSchema>;
+
+export const DeliverResultSchema = z.object({
+  sent: z.number().int(),
+  failed: z.number().int(),
+  skipped: z.number().int(),
+  tries: z.number().int(),
+});
+export type DeliverResult = z.infer<typeof DeliverResultSchema>;

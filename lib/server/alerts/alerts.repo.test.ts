@@ -1,0 +1,98 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { periodAwareCompleteness, reconcile } from "@/lib/domain/validation";
+import { loadDemo } from "../demo/load-demo";
+import { METER_DATASETS as D } from "../executor/task-code/node-ids";
+import { METER_PERIODS, METER_REGIONS } from "../executor/task-code/meters/meter-source";
+import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { readAlertConfig } from "./alert-config";
+import { deliverAlerts } from "./deliver-alerts";
+import { evaluateAlertsNow } from "./evaluate-alerts-now";
+
+const NOW = new Date("2026-09-01T00:00:00Z");
+const BASELINE_NORTH = 1212.55;
+
+/** A local webhook that answers 503 to the first `failFirst` requests, then 204. */
+function webhook(failFirst: number) {
+  const bodies: unknown[] = [];
+  let seen = 0;
+  const server = http.createServer((req, res) => {
+    let data = "";
+    req.on("data", (c: Buffer) => (data += c.toString()));
+    req.on("end", () => {
+      seen += 1;
+      bodies.push(JSON.parse(data));
+      res.statusCode = seen <= failFirst ? 503 : 204;
+      res.end();
+    });
+  });
+  return {
+    bodies,
+    start: () => new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`))),
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe.each(providersUnderTest())("alerts from the data on the demo world (%s)", (provider) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase(provider);
+    await loadDemo(t.db);
+  }, 300_000);
+  afterAll(async () => t?.drop());
+
+  it("seed 003: the half-written 2026-07 passes the row-count and completeness checks while serving is wrong; per-unit reconciliation flags it", async () => {
+    const raw = await t.db.warehouseRow.findMany({ where: { dataset: { nodeId: D.raw } }, select: { unitKey: true, payload: true } });
+    const observed = raw.map((r) => ({ group: (JSON.parse(r.payload) as { region: string }).region, period: r.unitKey }));
+    expect(raw.length).toBe(2320);
+    expect(reconcile(raw.length, 2400, 0.05).verdict).toBe("within_band");
+    expect(periodAwareCompleteness(observed, METER_REGIONS, METER_PERIODS).complete).toBe(true);
+    const serving = await t.db.warehouseRow.findMany({ where: { dataset: { nodeId: D.serving } }, select: { payload: true } });
+    const north = serving.map((s) => JSON.parse(s.payload) as { region: string; average_m3: number }).find((s) => s.region === "north")!;
+    expect(Math.round((north.average_m3 - BASELINE_NORTH) * 100) / 100).toBe(-121.82);
+
+    const alerts = await evaluateAlertsNow(t.db, NOW, readAlertConfig({}));
+    const outOfBand = alerts.filter((a) => a.rule === "row_count_out_of_band" && a.datasetNodeId.includes("meter"));
+    expect(outOfBand.map((a) => [a.datasetName, a.units, a.details]).sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
+      ["meter_readings_deduped", ["2026-07"], ["2026-07: 120 rows for a source count of 200 (−40%)"]],
+      ["meter_readings_screened", ["2026-07"], ["2026-07: 120 rows for a source count of 200 (−40%)"]],
+    ]);
+    const landing = alerts.find((a) => a.rule === "task_failed" && a.datasetName === "meter_readings_raw")!;
+    expect(landing).toMatchObject({ source: "task", taskNodeId: "job:meters:land_meter_readings", units: ["2026-07"] });
+  });
+
+  it("seed 000: the demo's orders failures as data alerts, independent of run status", async () => {
+    const alerts = await evaluateAlertsNow(t.db, NOW, readAlertConfig({}));
+    const of = (rule: string, dataset: string) => alerts.find((a) => a.rule === rule && a.datasetName === dataset)?.units;
+    expect(of("missing_past_deadline", "revenue_daily")).toEqual(["2026-08-17", "2026-08-23"]);
+    expect(of("published_more_than_once", "stg_orders")).toEqual(["2026-08-10"]);
+    expect(of("row_count_out_of_band", "fct_orders")).toEqual(["2026-08-10"]);
+    expect(of("task_failed", "stg_orders")).toEqual(["2026-08-17", "2026-08-23"]);
+    expect(of("period_incomplete", "revenue_daily")).toEqual(["2026-08-17", "2026-08-23"]);
+    // A two-day grace moves 2026-08-23's deadline past the check: it is not late yet on 08-25.
+    const graced = await evaluateAlertsNow(t.db, new Date("2026-08-25T12:00:00Z"), readAlertConfig({ REPARO_ALERT_DEADLINES: JSON.stringify({ "dataset:warehouse:revenue_daily": 48 }) }));
+    expect(graced.find((a) => a.rule === "missing_past_deadline" && a.datasetName === "revenue_daily")?.units).toEqual(["2026-08-17"]);
+  });
+
+  it("the webhook gets one JSON body per alert, retried with backoff on 503, every try recorded, and not resent", async () => {
+    const hook = webhook(2);
+    const url = await hook.start();
+    try {
+      const config = readAlertConfig({ REPARO_ALERT_WEBHOOK_URL: url });
+      const sleeps: number[] = [];
+      const retry = { maxTries: 4, baseDelayMs: 100, timeoutMs: 2_000, sleep: async (ms: number) => void sleeps.push(ms) };
+      const expected = (await evaluateAlertsNow(t.db, NOW, config)).length;
+      const first = await deliverAlerts(NOW, t.db, config, retry);
+      expect(first).toEqual({ sent: expected, failed: 0, skipped: 0, tries: expected + 2 });
+      expect(sleeps.slice(0, 2)).toEqual([100, 200]);
+      const rows = await t.db.alertDelivery.findMany({ orderBy: [{ at: "asc" }, { tryNumber: "asc" }] });
+      expect(rows.slice(0, 3).map((r) => [r.tryNumber, r.status, r.httpStatus])).toEqual([[1, "failed", 503], [2, "failed", 503], [3, "delivered", 204]]);
+      expect(hook.bodies[0]).toMatchObject({ type: "reparo.alert", alert: { source: "task", rule: "task_failed" } });
+      const again = await deliverAlerts(NOW, t.db, config, retry);
+      expect(again).toEqual({ sent: 0, failed: 0, skipped: expected, tries: 0 });
+    } finally {
+      await hook.stop();
+    }
+  });
+});

@@ -1,0 +1,30 @@
+import type { DeliverResult } from "@/lib/contracts/alerts";
+import { getDb, type Db } from "../db/client";
+import { UnprocessableError } from "../http/errors";
+import { deliveredAlertIds, recordDelivery } from "../repositories/alert-deliveries";
+import { readAlertConfig, type AlertConfig } from "./alert-config";
+import { evaluateAlertsNow } from "./evaluate-alerts-now";
+import { DEFAULT_RETRY, postWithRetries, type RetryOptions } from "./post-with-retries";
+
+/**
+ * Sends every alert the webhook has not yet acknowledged, one JSON body per alert, retried with
+ * backoff; every try is an AlertDelivery row. An alert acknowledged once is not sent again (its
+ * id is stable while the same rule fires for the same units).
+ */
+export async function deliverAlerts(now: Date, db: Db = getDb(), config: AlertConfig = readAlertConfig(), retry: RetryOptions = DEFAULT_RETRY): Promise<DeliverResult> {
+  const url = config.webhookUrl;
+  if (url === null) throw new UnprocessableError("no webhook configured: set REPARO_ALERT_WEBHOOK_URL");
+  const alerts = await evaluateAlertsNow(db, now, config);
+  const done = await deliveredAlertIds(db, alerts.map((a) => a.id));
+  const result: DeliverResult = { sent: 0, failed: 0, skipped: done.size, tries: 0 };
+  for (const alert of alerts.filter((a) => !done.has(a.id))) {
+    const body = JSON.stringify({ type: "reparo.alert", sentAt: now.toISOString(), alert: { ...alert, incidentHref: alert.taskNodeId ? `/incidents/new?node=${encodeURIComponent(alert.taskNodeId)}&units=${encodeURIComponent(alert.units.join(","))}` : null } });
+    const outcome = await postWithRetries(url, body, retry, async (t) => {
+      result.tries += 1;
+      await recordDelivery(db, { alertId: alert.id, rule: alert.rule, url, tryNumber: t.tryNumber, status: t.ok ? "delivered" : "failed", httpStatus: t.httpStatus, error: t.error, body, at: new Date() });
+    });
+    if (outcome.ok) result.sent += 1;
+    else result.failed += 1;
+  }
+  return result;
+}
