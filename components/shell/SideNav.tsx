@@ -10,6 +10,7 @@ const SECTIONS = [
   { href: "/units", label: "Units", hint: "State of every unit" },
   { href: "/completeness", label: "Completeness", hint: "Can I quote this number?" },
   { href: "/history", label: "History", hint: "Repairs over time" },
+  { href: "/alerts", label: "Alerts", hint: "From the data, not only tasks" },
   { href: "/audit", label: "Audit log", hint: "Every intervention" },
   { href: "/settings/ingestion", label: "Ingestion", hint: "Feed Reparo" },
 ] as const;

@@ -1,0 +1,20 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { AlertsSchema, DeliverResultSchema } from "@/lib/contracts/alerts";
+import { apiFetch } from "./api-fetch";
+
+export const alertsKeys = { all: ["alerts"] as const };
+
+export function useAlerts() {
+  return useQuery({ queryKey: alertsKeys.all, queryFn: () => apiFetch("/api/v1/alerts", AlertsSchema), refetchInterval: 60_000 });
+}
+
+/** Sends undelivered alerts to the webhook; the list (delivered flags, tries) is refetched after. */
+export function useDeliverAlerts() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiFetch("/api/v1/alerts/deliveries", DeliverResultSchema, { method: "POST", body: "{}" }),
+    onSettled: () => client.invalidateQueries({ queryKey: alertsKeys.all }),
+  });
+}
