@@ -15,7 +15,7 @@ export interface AlertConfig {
  *   REPARO_ALERT_DEADLINES        JSON {"dataset:warehouse:revenue_daily": 2, ...}: hours per dataset
  * A malformed value stops with a message naming the variable, rather than silently alerting late.
  */
-export function readAlertConfig(env: NodeJS.ProcessEnv = process.env): AlertConfig {
+export function readAlertConfig(env: Readonly<Record<string, string | undefined>> = process.env): AlertConfig {
   const url = env.REPARO_ALERT_WEBHOOK_URL?.trim() || null;
   if (url !== null && !/^https?:\/\//.test(url)) throw new Error(`REPARO_ALERT_WEBHOOK_URL must be an http(s) URL, got "${url}"`);
   const grace = env.REPARO_ALERT_GRACE_HOURS?.trim();
