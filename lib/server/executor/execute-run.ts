@@ -74,7 +74,7 @@ export async function executeRun(db: Db, req: RunRequest): Promise<RunResult> {
   return { runId: run.id, status, outcomes: ctx.outcomes, rejected, waves: waves.length };
 }
 
-function splitValid(lineage: ExecutorLineage, pairs: RunRequest["pairs"]) {
+export function splitValid(lineage: ExecutorLineage, pairs: RunRequest["pairs"]) {
   const valid: { taskNodeId: string; unitKey: string }[] = [];
   const rejected: RejectedKey[] = [];
   const seen = new Set<string>();
@@ -95,7 +95,7 @@ function runParameters(req: RunRequest): Record<string, unknown> {
   return { ...req.parameters, externalInputs: req.externalInputs ?? "require_published", requested: req.pairs.length };
 }
 
-function pairContext(req: RunRequest, runId: string, lineage: ExecutorLineage): PairContext {
+export function pairContext(req: RunRequest, runId: string, lineage: ExecutorLineage): PairContext {
   return {
     runId, clock: req.clock, datasets: lineage.datasets, codeFor: req.taskCode ?? taskCodeFor,
     maxTries: (nodeId) => req.retries?.[nodeId]?.maxTries ?? 1,
@@ -106,7 +106,7 @@ function pairContext(req: RunRequest, runId: string, lineage: ExecutorLineage): 
   };
 }
 
-function runStatus(outcomes: PairOutcome[], planned: number): RunResult["status"] {
+export function runStatus(outcomes: PairOutcome[], planned: number): RunResult["status"] {
   if (planned === 0) return "cancelled";
   const ok = outcomes.filter((o) => o === "succeeded").length;
   return ok === outcomes.length ? "succeeded" : ok === 0 ? "failed" : "partial";

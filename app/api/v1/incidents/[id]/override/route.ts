@@ -1,0 +1,8 @@
+import { IdParamsSchema, ReasonBodySchema } from "@/lib/contracts/incidents";
+import { route } from "@/lib/server/http/route";
+import { overrideValidation } from "@/lib/server/repair/override-validation";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export const POST = route({ params: IdParamsSchema, body: ReasonBodySchema, role: "commander" }, ({ params, body, actor }) => overrideValidation(params.id, body.reason, actor));

@@ -1,0 +1,10 @@
+import { IdParamsSchema, ReasonBodySchema } from "@/lib/contracts/incidents";
+import { route } from "@/lib/server/http/route";
+import { getPreconditions } from "@/lib/server/repair/get-preconditions";
+import { recordPreconditions } from "@/lib/server/repair/record-preconditions";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export const GET = route({ params: IdParamsSchema }, ({ params }) => getPreconditions(params.id));
+export const POST = route({ params: IdParamsSchema, body: ReasonBodySchema, role: "operator" }, ({ params, body, actor }) => recordPreconditions(params.id, body.reason, actor));

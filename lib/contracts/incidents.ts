@@ -1,0 +1,85 @@
+import { z } from "zod";
+import { AuditEntrySchema, AuditTargetSchema } from "./audit";
+
+export const INCIDENT_STATUSES = ["open", "scoped", "planned", "repairing", "validating", "resolved", "abandoned"] as const;
+export const IncidentStatusSchema = z.enum(INCIDENT_STATUSES);
+export type IncidentStatus = z.infer<typeof IncidentStatusSchema>;
+
+const nodeIdField = z.string().trim().min(1, "a task node id is required").max(300).regex(/^job:[^:]+:.+$/, "must be a task node id like job:<namespace>:<name>");
+const unitKeyField = z.string().trim().min(1, "a unit key cannot be empty").max(200);
+export const reasonField = z.string().trim().min(3, "a reason is required (at least 3 characters)").max(2000);
+
+export const OpenIncidentSchema = z.object({
+  taskNodeId: nodeIdField,
+  units: z.array(unitKeyField).min(1, "at least one unit is required").max(500),
+  title: z.string().trim().max(200).optional(),
+  reason: reasonField,
+});
+export type OpenIncidentRequest = z.infer<typeof OpenIncidentSchema>;
+
+export const IncidentListQuerySchema = z.object({
+  status: z.enum(["open", "closed", "all"]).default("open"),
+  mine: z.enum(["0", "1"]).default("0"),
+  pipeline: z.string().max(200).optional(),
+});
+export type IncidentListQuery = z.infer<typeof IncidentListQuerySchema>;
+
+export const RunRefSchema = z.object({
+  id: z.string(),
+  status: z.string(),
+  kind: z.string(),
+  repairNumber: z.number().int(),
+  rootRunId: z.string().nullable(),
+  parentRunId: z.string().nullable(),
+  triggeredBy: z.string(),
+  startedAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+});
+export type RunRef = z.infer<typeof RunRefSchema>;
+
+export const IncidentSummarySchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: IncidentStatusSchema,
+  pipeline: z.string().nullable(),
+  openedBy: z.string(),
+  openedAt: z.string(),
+  detectedAt: z.string(),
+  resolvedAt: z.string().nullable(),
+  closedReason: z.string().nullable(),
+  originRunId: z.string().nullable(),
+  failedPairs: z.array(AuditTargetSchema),
+  repairs: z.number().int(),
+});
+export type IncidentSummary = z.infer<typeof IncidentSummarySchema>;
+
+export const IncidentListSchema = z.object({ incidents: z.array(IncidentSummarySchema) });
+
+export const IncidentDetailSchema = IncidentSummarySchema.extend({
+  timeline: z.array(AuditEntrySchema),
+  runs: z.array(RunRefSchema),
+  confirmedPlanId: z.string().nullable(),
+});
+export type IncidentDetail = z.infer<typeof IncidentDetailSchema>;
+
+export const IdParamsSchema = z.object({ id: z.string().min(1).max(100) });
+export const ReasonBodySchema = z.object({ reason: reasonField });
+export const NoteBodySchema = z.object({ note: z.string().trim().min(1, "the note is empty").max(4000) });
+
+export const ScopeBodySchema = z.object({
+  reason: reasonField,
+  /** Related failures the operator adds to this incident (e.g. another failed unit the closure waits on). */
+  addPairs: z.array(z.object({ taskNodeId: nodeIdField, units: z.array(unitKeyField).min(1).max(500) })).max(50).default([]),
+});
+
+export const CleanUnitBodySchema = z.object({ taskNodeId: nodeIdField, unitKey: unitKeyField, reason: reasonField });
+export const DeclareReplaceBodySchema = z.object({ taskNodeId: nodeIdField, reason: reasonField });
+export const MarkBodySchema = z.object({
+  kind: z.enum(["known_bad", "skipped", "marked_success"]),
+  taskNodeId: nodeIdField,
+  units: z.array(unitKeyField).min(1, "at least one unit is required").max(500),
+  reason: reasonField,
+  /** For marked_success: what shows the output is correct (checked on the server). */
+  evidence: z.string().trim().max(2000).optional(),
+});
+export type MarkRequest = z.infer<typeof MarkBodySchema>;

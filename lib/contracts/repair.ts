@@ -1,0 +1,162 @@
+import { z } from "zod";
+import { KeyRangeSchema } from "./overview";
+
+export const STRATEGY_NAMES = ["targeted", "targeted_with_closure", "recompute_forward", "full_rerun", "atomic_set_republish", "mark_known_bad", "skip_with_omission", "mark_success"] as const;
+export const StrategySchema = z.enum(STRATEGY_NAMES);
+
+// ---------------------------------------------------------------- scope
+
+export const ScopeNodeSchema = z.object({
+  nodeId: z.string(),
+  name: z.string(),
+  kind: z.enum(["task", "dataset"]),
+  pipeline: z.string(),
+  seed: z.boolean(),
+  wave: z.number().int(),
+  via: z.array(z.string()),
+  units: z.array(KeyRangeSchema),
+  unitCount: z.number().int(),
+  /** What the node holds now, in words (per state, from the ledger and attempts). */
+  holdsNow: z.array(z.object({ state: z.string(), units: z.array(KeyRangeSchema), count: z.number().int() })),
+  sentOutside: z.array(z.string()),
+});
+export type ScopeNode = z.infer<typeof ScopeNodeSchema>;
+
+export const ScopeViewSchema = z.object({
+  failedPairs: z.array(z.object({ nodeId: z.string(), units: z.array(z.string()) })),
+  nodes: z.array(ScopeNodeSchema),
+  pairCount: z.number().int(),
+  taskWaves: z.array(z.array(z.string())),
+  /** Units the closure reads that are themselves unpublished and outside this incident: another failure it waits on. */
+  waitsOn: z.array(z.object({ taskNodeId: z.string(), units: z.array(z.string()), neededBy: z.string(), reason: z.string() })),
+});
+export type ScopeView = z.infer<typeof ScopeViewSchema>;
+
+// ---------------------------------------------------------------- preconditions
+
+export const CheckVerdictSchema = z.enum(["safe", "unsafe", "unknown"]);
+export const PreconditionSchema = z.object({
+  key: z.enum(["idempotent", "independent", "source_reproducible", "side_effects", "atomic_set", "as_of_now"]),
+  question: z.string(),
+  verdict: CheckVerdictSchema,
+  detail: z.string(),
+  howToKnow: z.string().nullable(),
+});
+export const TaskPreconditionsSchema = z.object({ taskNodeId: z.string(), name: z.string(), pipeline: z.string(), units: z.array(KeyRangeSchema), checks: z.array(PreconditionSchema) });
+export const PreconditionsViewSchema = z.object({ tasks: z.array(TaskPreconditionsSchema) });
+export type PreconditionsView = z.infer<typeof PreconditionsViewSchema>;
+export type TaskPreconditions = z.infer<typeof TaskPreconditionsSchema>;
+
+// ---------------------------------------------------------------- plan
+
+export const PlanOptionsSchema = z.object({
+  strategy: StrategySchema.optional(),
+  replay: z.array(z.object({ taskNodeId: z.string().min(1).max(300), idempotencyKey: z.string().trim().min(1, "an idempotency key is required to replay a side-effecting task").max(200) })).max(50).default([]),
+  parameterOverrides: z.record(z.string().min(1).max(100), z.string().max(1000)).default({}),
+  reason: z.string().trim().max(2000).optional(),
+});
+export type PlanOptions = z.infer<typeof PlanOptionsSchema>;
+
+export const ConfirmPlanSchema = PlanOptionsSchema.extend({
+  strategy: StrategySchema,
+  reason: z.string().trim().min(3, "a reason is required (at least 3 characters)").max(2000),
+});
+
+export const PlannedTaskSchema = z.object({
+  taskNodeId: z.string(),
+  name: z.string(),
+  pipeline: z.string(),
+  keyRanges: z.array(KeyRangeSchema),
+  unitCount: z.number().int(),
+  idempotencyKey: z.string().nullable(),
+  reason: z.string().nullable(),
+});
+export type PlannedTaskView = z.infer<typeof PlannedTaskSchema>;
+
+export const BlockerSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  node: z.string().nullable(),
+  keyRanges: z.array(KeyRangeSchema),
+  /** The intervention that lifts it, when there is one. */
+  resolution: z.object({ kind: z.enum(["clean_unit", "declare_replace"]), taskNodeId: z.string(), units: z.array(z.string()), rowsInUnits: z.array(z.object({ unitKey: z.string(), rows: z.number().int() })) }).nullable(),
+});
+export type BlockerView = z.infer<typeof BlockerSchema>;
+
+export const StrategyOptionSchema = z.object({
+  strategy: StrategySchema,
+  enabled: z.boolean(),
+  recommended: z.boolean(),
+  why: z.array(z.object({ code: z.string(), message: z.string() })),
+  requires: z.array(z.enum(["reason", "evidence"])),
+  when: z.string(),
+  cost: z.string(),
+});
+
+export const PlanViewSchema = z.object({
+  strategy: StrategySchema,
+  recommended: StrategySchema,
+  options: z.array(StrategyOptionSchema),
+  waves: z.array(z.array(PlannedTaskSchema)),
+  held: z.array(PlannedTaskSchema),
+  excluded: z.array(PlannedTaskSchema),
+  marks: z.array(z.object({ nodeId: z.string(), units: z.array(KeyRangeSchema) })),
+  blockers: z.array(BlockerSchema),
+  warnings: z.array(z.object({ code: z.string(), message: z.string(), node: z.string().nullable() })),
+  cost: z.object({ unitsRecomputed: z.number().int(), fullRerunUnits: z.number().int(), tasks: z.number().int() }),
+  parameterOverrides: z.record(z.string(), z.string()),
+  runnable: z.boolean(),
+  exports: z.object({ airflow: z.unknown(), dagster: z.unknown(), databricks: z.unknown() }),
+});
+export type PlanView = z.infer<typeof PlanViewSchema>;
+
+// ---------------------------------------------------------------- execute
+
+export const LaunchBodySchema = z.object({ resume: z.boolean().default(false), concurrency: z.number().int().min(1).max(16).default(4) });
+export const LaunchResultSchema = z.object({ runId: z.string(), repairNumber: z.number().int(), pairs: z.number().int() });
+
+export const DispatchBodySchema = z.object({ orchestrator: z.enum(["airflow", "dagster", "databricks"]), reason: z.string().trim().min(3, "a reason is required (at least 3 characters)").max(2000) });
+export const DispatchResultSchema = z.object({ endpoint: z.string(), status: z.number().int(), requests: z.number().int() });
+
+export const PairProgressSchema = z.object({
+  taskNodeId: z.string(),
+  name: z.string(),
+  unitKey: z.string(),
+  wave: z.number().int(),
+  status: z.enum(["pending", "running", "succeeded", "failed", "upstream_failed"]),
+  rows: z.number().int().nullable(),
+  error: z.string().nullable(),
+});
+export const ProgressViewSchema = z.object({
+  run: z.object({ id: z.string(), status: z.string(), repairNumber: z.number().int(), rootRunId: z.string().nullable(), startedAt: z.string().nullable(), endedAt: z.string().nullable() }).nullable(),
+  total: z.number().int(),
+  done: z.number().int(),
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+  pairs: z.array(PairProgressSchema),
+});
+export type ProgressView = z.infer<typeof ProgressViewSchema>;
+
+// ---------------------------------------------------------------- validate
+
+export const UnitValidationSchema = z.object({
+  datasetNodeId: z.string(),
+  name: z.string(),
+  unitKey: z.string(),
+  passed: z.boolean(),
+  state: z.string(),
+  checks: z.object({ inLedger: z.boolean(), publishedOnce: z.boolean(), nonEmpty: z.boolean(), reconciles: z.boolean(), notStale: z.boolean() }),
+  inputVersion: z.string().nullable(),
+  rowCount: z.number().int().nullable(),
+  sourceCount: z.number().int().nullable(),
+  publishCount: z.number().int(),
+  rowsInWarehouse: z.number().int(),
+  failures: z.array(z.string()),
+  notes: z.array(z.string()),
+  mark: z.string().nullable(),
+});
+export type UnitValidationView = z.infer<typeof UnitValidationSchema>;
+export const ValidationViewSchema = z.object({ passed: z.boolean(), units: z.array(UnitValidationSchema), failedUnits: z.number().int(), accountedByMarks: z.number().int() });
+export type ValidationView = z.infer<typeof ValidationViewSchema>;
+
+export const OkSchema = z.object({ ok: z.literal(true), auditSeq: z.number().int() });

@@ -1,0 +1,44 @@
+import type { IncidentSummary, OpenIncidentRequest } from "@/lib/contracts/incidents";
+import { parseNodeId } from "@/lib/domain/ids";
+import type { Actor } from "../auth/roles";
+import { appendAudit } from "../audit/append-audit";
+import { getDb, type Db } from "../db/client";
+import { BadRequestError } from "../http/errors";
+import { listTasks } from "../repositories/catalog";
+import { createIncident, originRunOf } from "../repositories/incidents";
+import { loadRepairContext } from "../repair/load-repair-context";
+import { toSummary } from "./to-summary";
+
+/**
+ * Opens an incident for failed (task, unit) pairs: from a failure on the overview, lineage or
+ * units matrix, or by hand. Keys are validated against the task's partition definition (an
+ * invalid key is a 400 naming it, seed 002); the origin run is the run the units last failed in.
+ */
+export async function openIncident(req: OpenIncidentRequest, actor: Actor, now = new Date(), db: Db = getDb()): Promise<IncidentSummary> {
+  const task = (await listTasks(db)).find((t) => t.nodeId === req.taskNodeId);
+  if (!task) throw new BadRequestError("body.taskNodeId", `no task ${req.taskNodeId} in the lineage`);
+  const ctx = await loadRepairContext(db, now);
+  const node = ctx.graph.nodes[ctx.graph.index.get(req.taskNodeId as never) ?? -1];
+  if (!node) throw new BadRequestError("body.taskNodeId", `${req.taskNodeId} is not in the current lineage`);
+  const keys = [...new Set(req.units)];
+  keys.forEach((key, i) => {
+    const v = node.space.validate(key);
+    if (!v.valid) throw new BadRequestError(`body.units.${i}`, `"${key}" is not a unit of ${req.taskNodeId}: ${v.reason}`);
+  });
+  const origin = await originRunOf(db, task.id, keys);
+  const name = parseNodeId(req.taskNodeId)?.name ?? req.taskNodeId;
+  const title = req.title?.trim() || `${name} ${keys.length === 1 ? keys[0] : `${keys.length} units`} failed`;
+  const failedPairs = [{ nodeId: req.taskNodeId, units: keys }];
+  const incident = await db.$transaction(async (tx) => {
+    const created = await createIncident(tx, {
+      title, pipelineId: origin?.pipelineId ?? null, originRunId: origin?.id ?? null, failedPairs, openedBy: actor.id,
+      detectedAt: origin?.startedAt ?? now, openedAt: now,
+    });
+    await appendAudit(tx, {
+      kind: "incident.opened", actor: actor.id, actorRole: actor.role, reason: req.reason, incidentId: created.id,
+      targets: failedPairs, before: null, after: { status: "open", title, failedPairs },
+    }, now);
+    return created;
+  });
+  return toSummary(incident, 0);
+}

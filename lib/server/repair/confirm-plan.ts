@@ -1,0 +1,42 @@
+import { nodeName } from "@/lib/domain/ids";
+import { RECOMPUTING, type Strategy } from "@/lib/domain/repair-strategies";
+import type { PlanOptions } from "@/lib/contracts/repair";
+import type { Actor } from "../auth/roles";
+import { appendAudit } from "../audit/append-audit";
+import { getDb, type Db } from "../db/client";
+import { ConflictError, UnprocessableError } from "../http/errors";
+import { requireIncident } from "../incidents/require-incident";
+import { transitionIncident } from "../repositories/incidents";
+import { confirmPlanRow } from "../repositories/repair-plans";
+import { loadRepairContext } from "./load-repair-context";
+import { planIncidentRepair } from "./plan-incident-repair";
+import { toPlanView } from "./to-plan-view";
+
+/**
+ * Plan → preview → confirm: the plan is recomputed on the server from the same options (never
+ * trusted from the client), refused with its blockers when not runnable, and stored with the
+ * decision (strategy, exclusions, overrides, reason) in the audit log.
+ */
+export async function confirmPlan(id: string, opts: PlanOptions & { strategy: Strategy; reason: string }, actor: Actor, now = new Date(), db: Db = getDb()) {
+  const from = ["scoped", "planned", "validating"] as const;
+  const incident = await requireIncident(db, id, from);
+  if (!RECOMPUTING.has(opts.strategy)) throw new UnprocessableError(`${opts.strategy} recomputes nothing: record it with a mark (known-bad, skip or success) instead of a plan`);
+  const ctx = await loadRepairContext(db, now);
+  const plan = await planIncidentRepair(db, ctx, incident, opts);
+  if (!plan.runnable) throw new UnprocessableError(`the plan is blocked: ${plan.blockers.map((b) => b.message).join(" ")}`, { blockers: plan.blockers.map((b) => ({ code: b.code, message: b.message })) });
+  const view = await toPlanView(db, ctx, plan, incident.originRunId);
+  const { exports: _exports, options: _options, ...stored } = view;
+  void _exports;
+  void _options;
+  const entry = await db.$transaction(async (tx) => {
+    if (!(await transitionIncident(tx, id, from, "planned"))) throw new ConflictError(`incident ${id} changed state meanwhile; reload it`);
+    const row = await confirmPlanRow(tx, { incidentId: id, strategy: opts.strategy, options: opts, plan: stored, createdBy: actor.id });
+    const targets = plan.waves.flat().map((p) => ({ nodeId: p.task, units: p.keyRanges.map(([a, b]) => (a === b ? a : `${a}..${b}`)) }));
+    return appendAudit(tx, {
+      kind: "plan.confirmed", actor: actor.id, actorRole: actor.role, reason: opts.reason, incidentId: id, targets,
+      before: { status: incident.status },
+      after: { status: "planned", planId: row.id, strategy: opts.strategy, unitsRecomputed: plan.cost.unitsRecomputed, excluded: plan.excluded.map((e) => nodeName(e.task)), parameterOverrides: { ...plan.parameterOverrides } },
+    }, now);
+  });
+  return { ok: true as const, auditSeq: entry.seq };
+}

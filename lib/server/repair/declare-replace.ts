@@ -1,0 +1,25 @@
+import type { Actor } from "../auth/roles";
+import { appendAudit } from "../audit/append-audit";
+import { getDb, type Db } from "../db/client";
+import { BadRequestError, UnprocessableError } from "../http/errors";
+import { ACTIVE, requireIncident } from "../incidents/require-incident";
+import { listTasks } from "../repositories/catalog";
+
+/**
+ * Declares a task fixed to replace its unit (its code now overwrites instead of appending): a
+ * configuration change recorded with its reason; from now on the executor replaces the unit.
+ */
+export async function declareReplace(id: string, body: { taskNodeId: string; reason: string }, actor: Actor, now = new Date(), db: Db = getDb()) {
+  await requireIncident(db, id, ACTIVE);
+  const task = (await listTasks(db)).find((t) => t.nodeId === body.taskNodeId);
+  if (!task) throw new BadRequestError("body.taskNodeId", `no task ${body.taskNodeId}`);
+  if (task.writeMode === "replace") throw new UnprocessableError(`${task.name} already replaces its unit`);
+  const entry = await db.$transaction(async (tx) => {
+    await tx.task.update({ where: { id: task.id }, data: { writeMode: "replace" } });
+    return appendAudit(tx, {
+      kind: "task.declared_replace", actor: actor.id, actorRole: actor.role, reason: body.reason, incidentId: id,
+      targets: [{ nodeId: task.nodeId, units: [] }], before: { writeMode: task.writeMode }, after: { writeMode: "replace" },
+    }, now);
+  });
+  return { ok: true as const, auditSeq: entry.seq };
+}

@@ -1,0 +1,31 @@
+import { nodeName, type NodeId } from "@/lib/domain/ids";
+import type { ProgressView } from "@/lib/contracts/repair";
+import { getDb, type Db } from "../db/client";
+import { requireIncident } from "../incidents/require-incident";
+import { attemptsOfRun, repairRunsOfIncident } from "../repositories/repair-runs";
+import { recoverInterruptedRepairs } from "./recover-interrupted-repairs";
+
+type PairStatus = ProgressView["pairs"][number]["status"];
+const STATUS: Record<string, PairStatus> = { succeeded: "succeeded", failed: "failed", upstream_failed: "upstream_failed", running: "running", queued: "running" };
+
+/**
+ * Per-unit progress of the incident's latest repair run, from its attempts (polled by the
+ * Execute step). Reading it also notices a run whose console process is gone.
+ */
+export async function getProgress(id: string, db: Db = getDb()): Promise<ProgressView> {
+  await requireIncident(db, id);
+  await recoverInterruptedRepairs(db);
+  const run = (await repairRunsOfIncident(db, id)).at(-1);
+  if (!run) return { run: null, total: 0, done: 0, succeeded: 0, failed: 0, pairs: [] };
+  const latest = new Map<string, Awaited<ReturnType<typeof attemptsOfRun>>[number]>();
+  for (const a of await attemptsOfRun(db, run.id)) latest.set(`${a.taskNodeId}\u0000${a.unitKey}`, a);
+  const pairs = run.params.pairs.map(([task, unitKey, wave]) => {
+    const a = latest.get(`${task}\u0000${unitKey}`);
+    return { taskNodeId: task, name: nodeName(task as NodeId), unitKey, wave, status: a ? (STATUS[a.status] ?? "running") : ("pending" as PairStatus), rows: a?.rowsWritten ?? null, error: a?.error ?? null };
+  });
+  const count = (...s: PairStatus[]) => pairs.filter((p) => s.includes(p.status)).length;
+  return {
+    run: { id: run.id, status: run.status, repairNumber: run.repairNumber, rootRunId: run.rootRunId, startedAt: run.startedAt?.toISOString() ?? null, endedAt: run.endedAt?.toISOString() ?? null },
+    total: pairs.length, done: count("succeeded", "failed", "upstream_failed"), succeeded: count("succeeded"), failed: count("failed", "upstream_failed"), pairs,
+  };
+}

@@ -1,0 +1,96 @@
+import { keysOf } from "@/lib/domain/partitions";
+import { PlanOptionsSchema } from "@/lib/contracts/repair";
+import type { Actor } from "../auth/roles";
+import { appendAudit } from "../audit/append-audit";
+import { getDb, type Db } from "../db/client";
+import { ConflictError, UnprocessableError } from "../http/errors";
+import { requireIncident } from "../incidents/require-incident";
+import { listTasks } from "../repositories/catalog";
+import { transitionIncident } from "../repositories/incidents";
+import { claimHolders, insertClaims } from "../repositories/repair-claims";
+import { currentPlan, markPlanLaunched } from "../repositories/repair-plans";
+import { createRepairRun, nextRepairNumber, repairRunsOfIncident, attemptsOfRun } from "../repositories/repair-runs";
+import { loadRepairContext } from "./load-repair-context";
+import { planIncidentRepair } from "./plan-incident-repair";
+import { thisOwner } from "./repair-owner";
+import { runRepair } from "./run-repair";
+
+export interface LaunchOptions {
+  resume: boolean;
+  concurrency: number;
+}
+
+/**
+ * Launches the confirmed plan as a repair run linked to the original (root run, parent run,
+ * repair number, incident). The run row, its (task, unit) claims, the incident's move to
+ * `repairing` and the audit entry commit in ONE transaction: the claims' unique index is what
+ * lets exactly one of many overlapping launches through, across console processes; the others
+ * get a 409 naming the repair that holds the units. The run then executes in the background.
+ */
+export async function launchRepair(id: string, opts: LaunchOptions, actor: Actor, now = new Date(), db: Db = getDb()) {
+  const incident = await requireIncident(db, id, ["planned"]);
+  const stored = await currentPlan(db, id);
+  if (!stored || stored.status !== "confirmed") throw new ConflictError(`incident ${id} has no confirmed plan to launch (it was launched already, or superseded)`);
+  const options = PlanOptionsSchema.parse(stored.options);
+  const ctx = await loadRepairContext(db, now);
+  const plan = await planIncidentRepair(db, ctx, incident, options);
+  if (!plan.runnable) throw new UnprocessableError(`the confirmed plan is blocked now: ${plan.blockers.map((b) => b.message).join(" ")}`);
+  let pairs = plan.waves.flatMap((w, wave) => w.flatMap((p) => [...keysOf(ctx.graph.nodes[ctx.graph.index.get(p.task)!]!.space, p.units)].map((k) => [p.task as string, k, wave] as [string, string, number])));
+  if (opts.resume) pairs = await withoutDone(db, id, pairs);
+  if (pairs.length === 0) throw new UnprocessableError("nothing left to run: every pair of the plan already succeeded");
+  const taskIds = new Map((await listTasks(db)).map((t) => [t.nodeId, t.id]));
+  const claimPairs = pairs.map(([task, unitKey]) => ({ taskId: taskIds.get(task)!, unitKey }));
+  const previous = (await repairRunsOfIncident(db, id)).at(-1);
+  try {
+    const run = await db.$transaction(async (tx) => {
+      const repairNumber = await nextRepairNumber(tx, incident.originRunId, id);
+      const created = await createRepairRun(tx, {
+        pipelineId: incident.pipelineId, rootRunId: incident.originRunId, parentRunId: previous?.id ?? incident.originRunId, repairNumber, incidentId: id, triggeredBy: actor.id, at: now,
+        params: { planId: stored.id, pairs, owner: thisOwner(), heartbeatAt: now.getTime(), concurrency: opts.concurrency, parameterOverrides: options.parameterOverrides, idempotencyKeys: Object.fromEntries(options.replay.map((r) => [r.taskNodeId, r.idempotencyKey])), launchedBy: { id: actor.id, role: actor.role } },
+      });
+      await insertClaims(tx, created.id, claimPairs, now);
+      if (!(await transitionIncident(tx, id, ["planned"], "repairing"))) throw new ConflictError(`incident ${id} was launched meanwhile`);
+      await markPlanLaunched(tx, stored.id);
+      await appendAudit(tx, {
+        kind: "repair.launched", actor: actor.id, actorRole: actor.role, reason: opts.resume ? "resume the interrupted repair: the pairs not yet done" : `launch the confirmed ${stored.strategy} plan`, incidentId: id,
+        targets: groupTargets(pairs), before: { status: "planned" }, after: { status: "repairing", runId: created.id, rootRunId: incident.originRunId, repairNumber, pairs: pairs.length },
+      }, now);
+      return created;
+    }, { timeout: 30_000, maxWait: 30_000 });
+    return { runId: run.id, repairNumber: run.repairNumber, pairs: pairs.length, execution: runRepair(run.id, db) };
+  } catch (e) {
+    if (isUniqueViolation(e) || e instanceof ConflictError) throw await overlapError(db, claimPairs, e);
+    throw e;
+  }
+}
+
+function groupTargets(pairs: [string, string, number][]) {
+  const by = new Map<string, string[]>();
+  for (const [task, unit] of pairs) by.set(task, [...(by.get(task) ?? []), unit]);
+  return [...by].map(([nodeId, units]) => ({ nodeId, units }));
+}
+
+/** Pairs that already succeeded in an earlier repair run of this incident are not run again. */
+async function withoutDone(db: Db, id: string, pairs: [string, string, number][]) {
+  const done = new Set<string>();
+  for (const run of await repairRunsOfIncident(db, id)) {
+    for (const a of await attemptsOfRun(db, run.id)) if (a.status === "succeeded") done.add(`${a.taskNodeId}\u0000${a.unitKey}`);
+  }
+  return pairs.filter(([t, u]) => !done.has(`${t}\u0000${u}`));
+}
+
+function isUniqueViolation(e: unknown): boolean {
+  const err = e as { code?: string; message?: string; meta?: { driverAdapterError?: { cause?: { kind?: string } } } };
+  return err?.code === "P2002" || err?.meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation" || /Unique constraint|UNIQUE constraint|duplicate key/i.test(err?.message ?? "");
+}
+
+async function overlapError(db: Db, pairs: { taskId: string; unitKey: string }[], cause: unknown): Promise<ConflictError> {
+  const holders = await claimHolders(db, pairs);
+  if (holders.length === 0) return cause instanceof ConflictError ? cause : new ConflictError("another repair of these units started at the same moment; reload and try again");
+  const h = holders[0]!;
+  const name = h.taskNodeId.slice(h.taskNodeId.lastIndexOf(":") + 1);
+  return new ConflictError(
+    `${name} ${h.unitKey}${holders.length > 1 ? ` and ${holders.length - 1} more pairs` : ""} are already being repaired by repair #${h.repairNumber} (run ${h.runId}${h.incidentId ? `, incident ${h.incidentId}` : ""}, launched by ${h.triggeredBy})`,
+    { runningRepair: { runId: h.runId, repairNumber: h.repairNumber, incidentId: h.incidentId, launchedBy: h.triggeredBy } },
+  );
+}

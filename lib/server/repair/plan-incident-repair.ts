@@ -1,0 +1,65 @@
+import type { NodeId, TaskId } from "@/lib/domain/ids";
+import type { TaskNode } from "@/lib/domain/lineage-graph";
+import { planRepair, type RepairPlan } from "@/lib/domain/repair-planner";
+import type { ActiveRepair, Resolution } from "@/lib/domain/repair-checks";
+import { UnitSet } from "@/lib/domain/unit-set";
+import type { PlanOptions } from "@/lib/contracts/repair";
+import type { Db } from "../db/client";
+import type { IncidentRecord } from "../repositories/incidents";
+import { activeClaims } from "../repositories/repair-claims";
+import { cleanedAtByUnit, latestAttemptStarts } from "../repositories/unit-interventions";
+import { incidentTargets } from "./incident-targets";
+import type { RepairContext } from "./load-repair-context";
+
+/**
+ * The domain planner on this incident: its failed pairs, the ledger, the repairs running now
+ * (other incidents' claims), and the resolutions the facts support — an append unit counts as
+ * deduplicated only when it was cleaned after its latest attempt (a later partial write undoes it).
+ */
+export async function planIncidentRepair(db: Db, ctx: RepairContext, incident: IncidentRecord, opts: PlanOptions): Promise<RepairPlan> {
+  const [resolutions, activeRepairs] = await Promise.all([cleanResolutions(db, ctx), otherRepairs(db, ctx, incident.id)]);
+  return planRepair({
+    graph: ctx.graph, targets: incidentTargets(incident), ledger: ctx.ledger, activeRepairs,
+    options: {
+      strategy: opts.strategy, resolutions, parameterOverrides: opts.parameterOverrides, reason: opts.reason,
+      replay: opts.replay.map((r) => ({ task: r.taskNodeId as TaskId, idempotencyKey: r.idempotencyKey })),
+    },
+  });
+}
+
+async function cleanResolutions(db: Db, ctx: RepairContext): Promise<Resolution[]> {
+  const appendTasks = [...ctx.tasks.values()].filter((t) => t.writeMode === "append" && ctx.outputOf.has(t.nodeId));
+  if (appendTasks.length === 0) return [];
+  const [cleaned, starts] = await Promise.all([
+    cleanedAtByUnit(db, appendTasks.map((t) => ctx.outputOf.get(t.nodeId)!.id)),
+    latestAttemptStarts(db, appendTasks.map((t) => t.id)),
+  ]);
+  const out: Resolution[] = [];
+  for (const t of appendTasks) {
+    const node = ctx.graph.nodes[ctx.graph.index.get(t.nodeId as NodeId) ?? -1] as TaskNode | undefined;
+    if (!node) continue;
+    const ordinals: number[] = [];
+    for (const [unitKey, at] of cleaned.get(ctx.outputOf.get(t.nodeId)!.id) ?? []) {
+      const v = node.space.validate(unitKey);
+      if (v.valid && at > (starts.get(`${t.id}\u0000${unitKey}`) ?? -Infinity)) ordinals.push(v.ordinal);
+    }
+    if (ordinals.length > 0) out.push({ kind: "unit_deduplicated", task: t.nodeId as TaskId, units: UnitSet.fromOrdinals(ordinals) });
+  }
+  return out;
+}
+
+async function otherRepairs(db: Db, ctx: RepairContext, incidentId: string): Promise<ActiveRepair[]> {
+  const claims = await activeClaims(db);
+  if (claims.length === 0) return [];
+  const runs = await db.run.findMany({ where: { id: { in: [...new Set(claims.map((c) => c.runId))] } }, select: { id: true, incidentId: true, repairNumber: true, triggeredBy: true } });
+  return runs.filter((r) => r.incidentId !== incidentId).map((r) => {
+    const byTask = new Map<string, number[]>();
+    for (const c of claims.filter((x) => x.runId === r.id)) {
+      const node = ctx.graph.nodes[ctx.graph.index.get(c.taskNodeId as NodeId) ?? -1];
+      const v = node?.space.validate(c.unitKey);
+      if (v?.valid) byTask.set(c.taskNodeId, [...(byTask.get(c.taskNodeId) ?? []), v.ordinal]);
+    }
+    const pairs = [...byTask].map(([node, ordinals]) => ({ node: node as NodeId, units: UnitSet.fromOrdinals(ordinals) }));
+    return { id: r.id, label: `repair #${r.repairNumber} (run ${r.id}, launched by ${r.triggeredBy})`, pairs };
+  });
+}

@@ -1,0 +1,45 @@
+import type { AuditTarget } from "@/lib/contracts/audit";
+import { planRepair } from "@/lib/domain/repair-planner";
+import type { Actor } from "../auth/roles";
+import { appendAudit } from "../audit/append-audit";
+import { getDb, type Db } from "../db/client";
+import { BadRequestError, ConflictError } from "../http/errors";
+import { requireIncident } from "../incidents/require-incident";
+import { transitionIncident } from "../repositories/incidents";
+import { incidentTargets } from "./incident-targets";
+import { loadRepairContext } from "./load-repair-context";
+
+/**
+ * Confirms the scope (optionally adding related failures the closure waits on): the failed
+ * pairs and the closure's size are recorded, and the incident is scoped. Re-scoping a planned
+ * incident sends it back to scoped: its plan must be confirmed again for the new scope.
+ */
+export async function recordScope(id: string, body: { reason: string; addPairs: { taskNodeId: string; units: string[] }[] }, actor: Actor, now = new Date(), db: Db = getDb()) {
+  const from = ["open", "scoped", "planned", "validating"] as const;
+  const incident = await requireIncident(db, id, from);
+  const ctx = await loadRepairContext(db, now);
+  const failedPairs: AuditTarget[] = incident.failedPairs.map((p) => ({ nodeId: p.nodeId, units: [...p.units] }));
+  body.addPairs.forEach((add, i) => {
+    const node = ctx.graph.nodes[ctx.graph.index.get(add.taskNodeId as never) ?? -1];
+    if (!node || node.nodeKind !== "task") throw new BadRequestError(`body.addPairs.${i}.taskNodeId`, `no task ${add.taskNodeId} in the lineage`);
+    add.units.forEach((k, j) => {
+      const v = node.space.validate(k);
+      if (!v.valid) throw new BadRequestError(`body.addPairs.${i}.units.${j}`, `"${k}" is not a unit of ${add.taskNodeId}: ${v.reason}`);
+    });
+    const existing = failedPairs.find((p) => p.nodeId === add.taskNodeId);
+    if (existing) existing.units = [...new Set([...existing.units, ...add.units])];
+    else failedPairs.push({ nodeId: add.taskNodeId, units: [...new Set(add.units)] });
+  });
+  const { scope } = planRepair({ graph: ctx.graph, targets: incidentTargets({ failedPairs }), ledger: ctx.ledger });
+  const entry = await db.$transaction(async (tx) => {
+    if (!(await transitionIncident(tx, id, from, "scoped", { failedPairs, closure: { pairCount: scope.pairCount, taskWaves: scope.taskWaves } }))) {
+      throw new ConflictError(`incident ${id} changed state meanwhile; reload it`);
+    }
+    if (incident.status === "planned") await tx.repairPlan.updateMany({ where: { incidentId: id, status: "confirmed" }, data: { status: "superseded" } });
+    return appendAudit(tx, {
+      kind: "incident.scoped", actor: actor.id, actorRole: actor.role, reason: body.reason, incidentId: id, targets: failedPairs,
+      before: { status: incident.status }, after: { status: "scoped", pairCount: scope.pairCount, failedPairs },
+    }, now);
+  });
+  return { ok: true as const, auditSeq: entry.seq };
+}

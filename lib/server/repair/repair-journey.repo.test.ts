@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { loadDemo } from "../demo/load-demo";
+import { verifyAuditChain } from "../audit/verify-audit-chain";
+import { openIncident } from "../incidents/open-incident";
+import { getIncident } from "../incidents/get-incident";
+import { cleanUnit } from "./clean-unit";
+import { confirmPlan } from "./confirm-plan";
+import { getPreconditions } from "./get-preconditions";
+import { getProgress } from "./get-progress";
+import { getScope } from "./get-scope";
+import { launchRepair } from "./launch-repair";
+import { previewPlan } from "./preview-plan";
+import { recordScope } from "./record-scope";
+import { resolveIncident } from "./resolve-incident";
+import { validateIncident } from "./validate-incident";
+import { OPERATOR, STG } from "./testing/journey-steps";
+
+const NOW = new Date("2026-08-26T09:00:00Z");
+const noOptions = { replay: [], parameterOverrides: {} };
+
+// The acceptance journey, on the demo world, through the use cases the routes call.
+describe.each(providersUnderTest())("the guided repair of stg_orders 2026-08-17 (%s)", (provider) => {
+  let t: TestDatabase;
+  let id = "";
+  beforeAll(async () => {
+    t = await createTestDatabase(provider);
+    await loadDemo(t.db);
+  }, 180_000);
+  afterAll(async () => t?.drop());
+
+  it("opens from the failure, linked to the run it failed in", async () => {
+    const incident = await openIncident({ taskNodeId: STG, units: ["2026-08-17"], reason: "stg_orders failed twice on 2026-08-17" }, OPERATOR, NOW, t.db);
+    id = incident.id;
+    expect(incident).toMatchObject({ status: "open", pipeline: "orders", title: "stg_orders 2026-08-17 failed", failedPairs: [{ nodeId: STG, units: ["2026-08-17"] }] });
+    expect(incident.originRunId).not.toBeNull();
+  });
+
+  it("scope: the closure with what each node holds now, and the 2026-08-23 failure running_balance waits on", async () => {
+    const scope = await getScope(id, NOW, t.db);
+    const node = (n: string) => scope.nodes.find((x) => x.nodeId === n)!;
+    expect(node(STG)).toMatchObject({ seed: true, units: [["2026-08-17", "2026-08-17"]], holdsNow: [{ state: "failed", count: 1 }] });
+    expect(node("job:orders:running_balance").units).toEqual([["2026-08-17", "2026-08-25"]]);
+    expect(node("dataset:warehouse:running_balance").holdsNow).toEqual([{ state: "blocked", units: [["2026-08-17", "2026-08-25"]], count: 9 }]);
+    expect(node("job:finance:weekly_revenue_export").units).toEqual([["2026-W34", "2026-W34"]]);
+    expect(scope.waitsOn).toEqual([expect.objectContaining({ taskNodeId: STG, units: ["2026-08-23"] })]);
+    await recordScope(id, { reason: "running_balance cannot be rebuilt past 2026-08-23 without it", addPairs: [{ taskNodeId: STG, units: ["2026-08-23"] }] }, OPERATOR, NOW, t.db);
+    expect((await getScope(id, NOW, t.db)).waitsOn).toEqual([]);
+  });
+
+  it("preconditions: stg_orders appends (unsafe), running_balance is sequential, the export has side effects", async () => {
+    const p = await getPreconditions(id, NOW, t.db);
+    const verdict = (task: string, key: string) => p.tasks.find((x) => x.name === task)!.checks.find((c) => c.key === key)!.verdict;
+    expect(verdict("stg_orders", "idempotent")).toBe("unsafe");
+    expect(verdict("running_balance", "independent")).toBe("unsafe");
+    expect(verdict("weekly_revenue_export", "side_effects")).toBe("unsafe");
+    expect(verdict("fct_orders", "as_of_now")).toBe("unsafe");
+    expect(verdict("revenue_daily", "idempotent")).toBe("safe");
+  });
+
+  it("response: the append blocker shows the 20 partial rows; cleaning really deletes them", async () => {
+    const before = await previewPlan(id, noOptions, NOW, t.db);
+    expect(before.runnable).toBe(false);
+    const blocker = before.blockers.find((b) => b.code === "append_unresolved")!;
+    expect(blocker.resolution).toEqual({ kind: "clean_unit", taskNodeId: STG, units: ["2026-08-17", "2026-08-23"], rowsInUnits: [{ unitKey: "2026-08-17", rows: 20 }, { unitKey: "2026-08-23", rows: 0 }] });
+    expect(before.excluded.map((e) => [e.name, e.keyRanges])).toEqual([["weekly_revenue_export", [["2026-W34", "2026-W34"]]]]);
+    const cleaned = await cleanUnit(id, { taskNodeId: STG, unitKey: "2026-08-17", reason: "remove the 20 partial rows before re-running the append" }, OPERATOR, NOW, t.db);
+    expect(cleaned.rowsRemoved).toBe(20);
+    await cleanUnit(id, { taskNodeId: STG, unitKey: "2026-08-23", reason: "make sure nothing is left before re-running" }, OPERATOR, NOW, t.db);
+    const stg = await t.db.dataset.findUnique({ where: { nodeId: "dataset:warehouse:stg_orders" } });
+    expect(await t.db.warehouseRow.count({ where: { datasetId: stg!.id, unitKey: "2026-08-17" } })).toBe(0);
+  });
+
+  it("plan: runnable, by wave, the finance export excluded, cost against a full re-run", async () => {
+    const plan = await previewPlan(id, { ...noOptions, strategy: "targeted_with_closure" }, NOW, t.db);
+    expect(plan.runnable).toBe(true);
+    expect(plan.waves.map((w) => w.map((p) => p.name))).toEqual([["stg_orders"], ["fct_orders"], ["revenue_daily", "running_balance", "build_order_features"], ["refresh_executive_dashboard"]]);
+    expect(plan.cost).toEqual({ unitsRecomputed: 2 + 2 + 2 + 9 + 2 + 2, fullRerunUnits: 600, tasks: 6 });
+    expect(plan.excluded.map((e) => e.name)).toEqual(["weekly_revenue_export"]);
+    await confirmPlan(id, { ...noOptions, strategy: "targeted_with_closure", reason: "repair the failed days and their closure" }, OPERATOR, NOW, t.db);
+  });
+
+  it("execute: a repair run linked to the original, every pair succeeded", async () => {
+    const launched = await launchRepair(id, { resume: false, concurrency: 4 }, OPERATOR, NOW, t.db);
+    expect(launched).toMatchObject({ repairNumber: 1, pairs: 19 });
+    expect(await launched.execution).toBe("succeeded");
+    const progress = await getProgress(id, t.db);
+    expect(progress).toMatchObject({ total: 19, done: 19, succeeded: 19, failed: 0, run: { status: "succeeded", repairNumber: 1 } });
+    const run = await t.db.run.findUnique({ where: { id: launched.runId } });
+    const incident = await getIncident(id, t.db);
+    expect(run).toMatchObject({ kind: "repair", incidentId: id, rootRunId: incident.originRunId, parentRunId: incident.originRunId });
+    expect(incident.status).toBe("validating");
+    expect(await t.db.repairClaim.count()).toBe(0);
+  });
+
+  it("validate: every unit in scope published once, reconciled, not stale — then resolve", async () => {
+    const v = await validateIncident(id, NOW, t.db);
+    expect(v.failedUnits).toBe(0);
+    expect(v.passed).toBe(true);
+    const stg17 = v.units.find((u) => u.name === "stg_orders" && u.unitKey === "2026-08-17")!;
+    expect(stg17).toMatchObject({ passed: true, state: "repaired", rowCount: 40, sourceCount: 40, rowsInWarehouse: 40, publishCount: 1 });
+    const fct17 = v.units.find((u) => u.name === "fct_orders" && u.unitKey === "2026-08-17")!;
+    expect(fct17).toMatchObject({ passed: true, rowCount: 40, sourceCount: 40 });
+    expect(v.units).toHaveLength(19);
+    await resolveIncident(id, "validation passed; finance told about W34 separately", OPERATOR, NOW, t.db);
+    expect((await getIncident(id, t.db)).status).toBe("resolved");
+  });
+
+  it("the audit log shows each step with actor and reason, and its chain verifies", async () => {
+    const timeline = (await getIncident(id, t.db)).timeline;
+    expect(timeline.map((e) => e.kind)).toEqual([
+      "incident.opened", "incident.scoped", "unit.deduplicated", "unit.deduplicated", "plan.confirmed", "repair.launched", "repair.finished", "validation.passed", "incident.resolved",
+    ]);
+    expect(timeline.every((e) => e.actor === "demo-operator" && e.reason.length > 0)).toBe(true);
+    expect(timeline.find((e) => e.kind === "unit.deduplicated")).toMatchObject({ before: { rows: 20 }, after: { rows: 0 }, targets: [{ nodeId: "dataset:warehouse:stg_orders", units: ["2026-08-17"] }] });
+    expect(await verifyAuditChain(t.db)).toMatchObject({ ok: true, entries: 9 });
+  });
+});

@@ -1,0 +1,46 @@
+import crypto from "node:crypto";
+import os from "node:os";
+
+/**
+ * Which console process runs a repair. A run left `running` whose owner is gone (its process
+ * exited, or it stopped heartbeating) is interrupted, never silently left claiming its units.
+ */
+export interface RepairOwner {
+  instance: string;
+  host: string;
+  pid: number;
+}
+
+const holder = globalThis as unknown as { __reparoRepairs?: { instance: string; live: Set<string> } };
+holder.__reparoRepairs ??= { instance: crypto.randomUUID(), live: new Set() };
+const state = holder.__reparoRepairs;
+
+export const HEARTBEAT_MS = 5_000;
+/** An owner on another host is presumed dead after this long without a heartbeat. */
+export const STALE_MS = 60_000;
+
+export function thisOwner(): RepairOwner {
+  return { instance: state.instance, host: os.hostname(), pid: process.pid };
+}
+
+export function markLive(runId: string, live: boolean): void {
+  if (live) state.live.add(runId);
+  else state.live.delete(runId);
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+export function ownerAlive(runId: string, owner: RepairOwner | undefined, heartbeatAt: number | undefined, now: number): boolean {
+  if (!owner) return false;
+  if (owner.instance === state.instance) return state.live.has(runId);
+  const fresh = heartbeatAt !== undefined && now - heartbeatAt < STALE_MS;
+  if (owner.host === os.hostname()) return pidAlive(owner.pid) && fresh;
+  return fresh;
+}

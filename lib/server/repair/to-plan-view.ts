@@ -1,0 +1,55 @@
+import { nodeName, type NodeId } from "@/lib/domain/ids";
+import { toAirflowClear, toDagsterBackfills, toDatabricksRepair } from "@/lib/domain/plan-exports";
+import type { PlannedTask, RepairPlan } from "@/lib/domain/repair-planner";
+import { keysOf } from "@/lib/domain/partitions";
+import { toKeyRanges, UnitSet } from "@/lib/domain/unit-set";
+import type { BlockerView, PlannedTaskView, PlanView } from "@/lib/contracts/repair";
+import type { Db } from "../db/client";
+import { countUnitRows } from "../repositories/unit-interventions";
+import type { RepairContext } from "./load-repair-context";
+
+const task = (p: PlannedTask & { reason?: string }): PlannedTaskView => ({
+  taskNodeId: p.task, name: nodeName(p.task), pipeline: p.pipeline, keyRanges: p.keyRanges.map(([a, b]) => [a, b]),
+  unitCount: p.units.size, idempotencyKey: p.idempotencyKey ?? null, reason: p.reason ?? null,
+});
+
+/** The plan as the wizard shows it: pairs by wave, blockers with the intervention that lifts each, and the exports to copy. */
+export async function toPlanView(db: Db, ctx: RepairContext, plan: RepairPlan, originRunId: string | null): Promise<PlanView> {
+  const blockers = await Promise.all(plan.blockers.map((b) => blockerView(db, ctx, b)));
+  const pipeline = plan.waves.flat()[0]?.pipeline ?? "";
+  return {
+    strategy: plan.strategy, recommended: plan.recommended,
+    options: plan.options.map((o) => ({ ...o, why: [...o.why], requires: [...o.requires] })),
+    waves: plan.waves.map((w) => w.map(task)), held: plan.held.map(task), excluded: plan.excluded.map(task),
+    marks: plan.marks.map((m) => ({ nodeId: m.node, units: toKeyRanges(m.units, ctx.graph.nodes[ctx.graph.index.get(m.node)!]!.space) })),
+    blockers, warnings: plan.warnings.map((w) => ({ code: w.code, message: w.message, node: w.node ?? null })),
+    cost: { ...plan.cost }, parameterOverrides: { ...plan.parameterOverrides }, runnable: plan.runnable,
+    exports: {
+      airflow: toAirflowClear(plan, ctx.graph),
+      dagster: toDagsterBackfills(plan, ctx.graph),
+      databricks: toDatabricksRepair(plan, { runId: numericRunId(originRunId), pipeline, unitsParameter: "reparo_units" }),
+    },
+  };
+}
+
+/** Databricks run ids are numbers; a Reparo run id is not, so a stable number is derived from it. */
+function numericRunId(id: string | null): number {
+  let h = 0;
+  for (const ch of id ?? "") h = (h * 31 + ch.charCodeAt(0)) % 2_147_483_647;
+  return h;
+}
+
+async function blockerView(db: Db, ctx: RepairContext, b: RepairPlan["blockers"][number]): Promise<BlockerView> {
+  const base = { code: b.code, message: b.message, node: b.node ?? null, keyRanges: (b.keyRanges ?? []).map(([x, y]) => [x, y] as [string, string]), resolution: null };
+  if ((b.code !== "append_unresolved" && b.code !== "unknown_write_mode") || !b.node) return base;
+  const output = ctx.outputOf.get(b.node);
+  const node = ctx.graph.nodes[ctx.graph.index.get(b.node as NodeId)!]!;
+  if (b.code === "unknown_write_mode" || !output) return { ...base, resolution: { kind: "declare_replace", taskNodeId: b.node, units: [], rowsInUnits: [] } };
+  const units = UnitSet.fromOrdinals((b.keyRanges ?? []).flatMap(([lo, hi]) => {
+    const [a, z] = [node.space.validate(lo), node.space.validate(hi)];
+    return a.valid && z.valid ? [...UnitSet.range(a.ordinal, z.ordinal)] : [];
+  }));
+  const keys = [...keysOf(node.space, units)].slice(0, 200);
+  const rowsInUnits = await Promise.all(keys.map(async (unitKey) => ({ unitKey, rows: await countUnitRows(db, output.id, unitKey) })));
+  return { ...base, resolution: { kind: "clean_unit", taskNodeId: b.node, units: keys, rowsInUnits } };
+}

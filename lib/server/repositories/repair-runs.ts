@@ -1,0 +1,93 @@
+import { z } from "zod";
+import type { Db, Tx } from "../db/client";
+
+/** What a repair run carries besides the Run columns: its pairs (with their plan wave), owner and heartbeat. */
+export const RepairRunParamsSchema = z.object({
+  planId: z.string(),
+  pairs: z.array(z.tuple([z.string(), z.string(), z.number().int()])),
+  owner: z.object({ instance: z.string(), host: z.string(), pid: z.number().int() }).optional(),
+  heartbeatAt: z.number().optional(),
+  concurrency: z.number().int().default(4),
+  parameterOverrides: z.record(z.string(), z.string()).default({}),
+  idempotencyKeys: z.record(z.string(), z.string()).default({}),
+  launchedBy: z.object({ id: z.string(), role: z.string() }),
+});
+export type RepairRunParams = z.infer<typeof RepairRunParamsSchema>;
+
+export interface RepairRunRecord {
+  id: string;
+  status: string;
+  incidentId: string | null;
+  repairNumber: number;
+  rootRunId: string | null;
+  parentRunId: string | null;
+  startedAt: Date | null;
+  endedAt: Date | null;
+  createdAt: Date;
+  params: RepairRunParams;
+}
+
+type Row = { id: string; status: string; incidentId: string | null; repairNumber: number; rootRunId: string | null; parentRunId: string | null; startedAt: Date | null; endedAt: Date | null; createdAt: Date; parameters: string };
+const toRecord = (r: Row): RepairRunRecord => ({ ...r, params: RepairRunParamsSchema.parse(JSON.parse(r.parameters)) });
+
+export async function createRepairRun(tx: Tx, data: { pipelineId: string | null; rootRunId: string | null; parentRunId: string | null; repairNumber: number; incidentId: string; triggeredBy: string; params: RepairRunParams; at: Date }): Promise<RepairRunRecord> {
+  const row = await tx.run.create({ data: {
+    pipelineId: data.pipelineId, kind: "repair", status: "queued", rootRunId: data.rootRunId, parentRunId: data.parentRunId, repairNumber: data.repairNumber,
+    incidentId: data.incidentId, parameters: JSON.stringify(data.params), triggeredBy: data.triggeredBy, codeVersion: "", nominalTime: null, createdAt: data.at,
+  } });
+  return toRecord(row);
+}
+
+export async function findRepairRun(db: Db | Tx, id: string): Promise<RepairRunRecord | null> {
+  const row = await db.run.findUnique({ where: { id } });
+  return row && row.kind === "repair" ? toRecord(row) : null;
+}
+
+export async function repairRunsOfIncident(db: Db | Tx, incidentId: string): Promise<RepairRunRecord[]> {
+  const rows = await db.run.findMany({ where: { incidentId, kind: "repair" }, orderBy: { createdAt: "asc" } });
+  return rows.map(toRecord);
+}
+
+export async function activeRepairRuns(db: Db): Promise<RepairRunRecord[]> {
+  const rows = await db.run.findMany({ where: { kind: "repair", status: { in: ["queued", "running"] } } });
+  return rows.map(toRecord);
+}
+
+export async function nextRepairNumber(tx: Tx, rootRunId: string | null, incidentId: string): Promise<number> {
+  const n = await tx.run.count({ where: { kind: "repair", ...(rootRunId ? { rootRunId } : { incidentId }) } });
+  return n + 1;
+}
+
+export async function heartbeat(db: Db, run: RepairRunRecord, at: number): Promise<void> {
+  await db.$transaction((tx) => tx.run.updateMany({ where: { id: run.id, status: { in: ["queued", "running"] } }, data: { parameters: JSON.stringify({ ...run.params, heartbeatAt: at }) } }));
+}
+
+export async function finishRunStatus(tx: Tx, id: string, status: string, endedAt: Date): Promise<void> {
+  await tx.run.update({ where: { id }, data: { status, endedAt } });
+}
+
+/** Per (task node id, unit) the latest attempt of a run: its status, rows and error. */
+export async function attemptsOfRun(db: Db | Tx, runId: string): Promise<{ taskNodeId: string; unitKey: string; status: string; rowsWritten: number | null; error: string | null; id: string; tryNumber: number }[]> {
+  const rows = await db.attempt.findMany({ where: { runId }, orderBy: [{ tryNumber: "asc" }], select: { id: true, unitKey: true, status: true, rowsWritten: true, error: true, tryNumber: true, task: { select: { nodeId: true } } } });
+  return rows.map((r) => ({ id: r.id, taskNodeId: r.task.nodeId, unitKey: r.unitKey, status: r.status, rowsWritten: r.rowsWritten, error: r.error, tryNumber: r.tryNumber }));
+}
+
+/** Attempts a dead process left `running`: failed, with the rows they really left in the warehouse. */
+export async function failOrphanedAttempts(tx: Tx, runId: string, error: string, at: Date): Promise<number> {
+  const running = await tx.attempt.findMany({ where: { runId, status: { in: ["running", "queued"] } }, select: { id: true } });
+  for (const a of running) {
+    const rowsWritten = await tx.warehouseRow.count({ where: { attemptId: a.id } });
+    await tx.attempt.update({ where: { id: a.id }, data: { status: "failed", error, rowsWritten, endedAt: at } });
+  }
+  return running.length;
+}
+
+/** Marks a still-active run interrupted; false when another process got there first. */
+export async function interruptRun(tx: Tx, id: string, at: Date): Promise<boolean> {
+  const { count } = await tx.run.updateMany({ where: { id, status: { in: ["queued", "running"] } }, data: { status: "interrupted", endedAt: at } });
+  return count === 1;
+}
+
+export async function reopenLaunchedPlan(tx: Tx, planId: string): Promise<void> {
+  await tx.repairPlan.updateMany({ where: { id: planId, status: "launched" }, data: { status: "confirmed" } });
+}
