@@ -1,0 +1,110 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DbtImportBodySchema } from "@/lib/contracts/ingestion-dbt";
+import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { importDbtArtifacts } from "./import-dbt-artifacts";
+import { receiveLineageRequest } from "./receive-lineage-request";
+import { tableCounts } from "./testing/db-snapshot";
+import { fixtureText, lineageRequest } from "./testing/fixtures";
+
+const body = (dir: string, options: { namespace?: string; datasetNamespace?: string } = {}) => {
+  const read = (f: string) => { try { return JSON.parse(fixtureText(`dbt/${dir}/${f}`)); } catch { return undefined; } };
+  return DbtImportBodySchema.parse({ manifest: read("manifest.json"), run_results: read("run_results.json"), ...options });
+};
+
+// Worked out from the files (test/fixtures/SOURCES.md): nodes by resource type; tasks = models +
+// seeds + snapshots + tests; datasets = their relations + sources; dependencies = parent_map
+// edges; edges = dependencies (reads) + one write per task; run_results statuses; publishes =
+// successful models/seeds/snapshots whose adapter reported rows_affected ≥ 0.
+const CASES = [
+  { dir: "ol_fixture_fail", version: 2, nodes: { model: 4, source: 1 }, tasks: 4, datasets: 5, dependencies: 4, edges: 8, run: "failed", attempts: { failed: 1, succeeded: 2, upstream_failed: 1 }, publishes: 1, dangling: 10 },
+  { dir: "ol_fixture_jaffle_postgres_run", version: 7, nodes: { model: 5, seed: 3, test: 20 }, tasks: 28, datasets: 28, dependencies: 29, edges: 57, run: "succeeded", attempts: { succeeded: 5 }, publishes: 2, dangling: 0 },
+  { dir: "ol_fixture_jaffle_spark_build", version: 4, nodes: { model: 5, seed: 3, test: 20 }, tasks: 28, datasets: 28, dependencies: 29, edges: 57, run: "succeeded", attempts: { succeeded: 28 }, publishes: 3, dangling: 0 },
+  { dir: "ol_fixture_test_failures", version: 2, nodes: { model: 4, test: 14, source: 2 }, tasks: 18, datasets: 20, dependencies: 18, edges: 36, run: "failed", attempts: { failed: 4, succeeded: 10 }, publishes: 0, dangling: 0 },
+  { dir: "ol_structured_logs_postgres_build", version: 12, nodes: { model: 5, seed: 3, snapshot: 1, test: 21 }, tasks: 30, datasets: 30, dependencies: 31, edges: 61, run: null, attempts: null, publishes: 0, dangling: 0 },
+];
+
+describe.each(providersUnderTest())("dbt import on %s", (provider) => {
+  let t: TestDatabase;
+  beforeEach(async () => {
+    t = await createTestDatabase(provider);
+  });
+  afterEach(async () => t.drop());
+
+  it.each(CASES)("$dir (manifest v$version) imports to the graph and run its data implies", async (c) => {
+    const r = await importDbtArtifacts(t.db, body(c.dir));
+    expect(r).toMatchObject({ manifestVersion: c.version, nodes: c.nodes, tasks: c.tasks, datasets: c.datasets, dependencies: c.dependencies });
+    expect(r.dangling).toHaveLength(c.dangling);
+    expect(r.run?.status ?? null).toBe(c.run);
+    expect(r.run?.attempts ?? null).toEqual(c.attempts);
+    const counts = await tableCounts(t.db);
+    expect(counts).toMatchObject({ tasks: c.tasks, datasets: c.datasets, edges: c.edges, runs: c.run ? 1 : 0, publishes: c.publishes, pipelines: 1, invalidKeys: 0 });
+    expect(await t.db.lineageEdge.count({ where: { direction: "read" } })).toBe(c.dependencies);
+    const again = await importDbtArtifacts(t.db, body(c.dir));
+    expect(again.written).toEqual({ tasks: 0, datasets: 0, edges: 0, runs: 0, attempts: 0, publishes: 0, invalidKeys: 0 });
+    expect(await tableCounts(t.db)).toEqual(counts);
+  });
+
+  it("a trimmed manifest: the ten tests child_map names but nodes lacks are reported; the failed model blocks its child", async () => {
+    const r = await importDbtArtifacts(t.db, body("ol_fixture_fail"));
+    expect(r.dangling).toEqual([
+      "test.dbt_bigquery_test.not_null_test_first_dbt_model_id.a8c5d0180a", "test.dbt_bigquery_test.not_null_test_second_dbt_model_id.6458075b2a",
+      "test.dbt_bigquery_test.not_null_test_second_parallel_dbt_model_id.92c37ea38b", "test.dbt_bigquery_test.not_null_test_third_dbt_model_id.ee37a1e1fb",
+      "test.dbt_bigquery_test.not_null_test_third_dbt_model_second_id.808ed9e604", "test.dbt_bigquery_test.unique_test_first_dbt_model_id.1f3ee5c4a1",
+      "test.dbt_bigquery_test.unique_test_second_dbt_model_id.ba8cd8dfe1", "test.dbt_bigquery_test.unique_test_second_parallel_dbt_model_id.d59ed1725f",
+      "test.dbt_bigquery_test.unique_test_third_dbt_model_id.66d6711da6", "test.dbt_bigquery_test.unique_test_third_dbt_model_second_id.f3c38f3b89",
+    ]);
+    const attempts = await t.db.attempt.findMany({ include: { task: true }, orderBy: { task: { name: "asc" } } });
+    expect(attempts.map((a) => [a.task.name.split(".")[2], a.status, a.unitKey])).toEqual([
+      ["test_first_dbt_model", "succeeded", "*"], ["test_second_dbt_model", "succeeded", "*"],
+      ["test_second_parallel_dbt_model", "failed", "*"], ["test_third_dbt_model", "upstream_failed", "*"],
+    ]);
+    expect(attempts[2]!.error).toMatch(/^Database Error in model test_second_parallel_dbt_model .*Syntax error: Expected end of input but got identifier "bork"/s);
+    const [publish] = await t.db.publish.findMany({ include: { dataset: true } });
+    expect([publish!.dataset.nodeId, publish!.rowCount, publish!.unitKey]).toEqual(["dataset:bigquery:random-gcp-project.dbt_test1.test_first_dbt_model", 2, "*"]);
+    // The datasets dbt-ol's expected events name for this project (expected_ol_events.json).
+    const names = (await t.db.dataset.findMany({ orderBy: { name: "asc" } })).map((d) => `${d.namespace}|${d.name}|${d.kind}`);
+    expect(names).toContain("bigquery|random-gcp-project.dbt_test1.source_table|source");
+    expect(names).toContain("bigquery|random-gcp-project.dbt_test1.test_second_parallel_dbt_model|table");
+  });
+
+  it("test failures: four tests failed with dbt's message; writes modes come from materializations", async () => {
+    await importDbtArtifacts(t.db, body("ol_fixture_test_failures"));
+    const failed = await t.db.attempt.findMany({ where: { status: "failed" }, include: { task: true }, orderBy: { task: { name: "asc" } } });
+    expect(failed.map((a) => [a.task.name.slice(0, 60), a.error])).toEqual([
+      ["test.dbt_bigquery_test.dbt_expectations_expect_column_median", "Got 6 results, configured to fail if != 0"],
+      ["test.dbt_bigquery_test.dbt_expectations_expect_column_quanti", "Got 6 results, configured to fail if != 0"],
+      ["test.dbt_bigquery_test.unique_test_first_dbt_model_id.1f3ee5", "Got 1 result, configured to fail if != 0"],
+      ["test.dbt_bigquery_test.unique_test_second_dbt_model_id.ba8cd", "Got 1 result, configured to fail if != 0"],
+    ]);
+    // Two table and two view models: a rebuild replaces the relation; tests build nothing repairable.
+    const modes = await t.db.task.groupBy({ by: ["writeMode"], _count: true, orderBy: { writeMode: "asc" } });
+    expect(modes.map((m) => [m.writeMode, m._count])).toEqual(expect.arrayContaining([["replace", 4], [null, 14]]));
+    expect(modes).toHaveLength(2);
+  });
+
+  it("v12: the snapshot merges, seeds, tables and views replace", async () => {
+    await importDbtArtifacts(t.db, body("ol_structured_logs_postgres_build"));
+    const tasks = await t.db.task.findMany({ where: { NOT: { name: { startsWith: "test." } } }, orderBy: { name: "asc" } });
+    expect(tasks.map((x) => `${x.name}:${x.writeMode}`)).toEqual([
+      "model.jaffle_shop.customers:replace", "model.jaffle_shop.orders:replace", "model.jaffle_shop.stg_customers:replace", "model.jaffle_shop.stg_orders:replace",
+      "model.jaffle_shop.stg_payments:replace", "seed.jaffle_shop.raw_customers:replace", "seed.jaffle_shop.raw_orders:replace", "seed.jaffle_shop.raw_payments:replace",
+      "snapshot.jaffle_shop.orders_snapshot:merge",
+    ]);
+  });
+
+  it("the v12 manifest and dbt-ol's events for the same build land on the same nodes", async () => {
+    const r = await importDbtArtifacts(t.db, body("ol_structured_logs_postgres_build", { namespace: "dbt-test-namespace", datasetNamespace: "postgres://postgres:5432" }));
+    expect(r.warnings).toEqual([]);
+    const before = await tableCounts(t.db);
+    expect((await receiveLineageRequest(lineageRequest(fixtureText("openlineage/dbt_ol_postgres_build_events.json")), t.db)).status).toBe(200);
+    const after = await tableCounts(t.db);
+    // dbt-ol adds only what a manifest does not hold: the command's job and the 72 per-query `.sql.N` jobs.
+    expect(after.datasets).toBe(before.datasets);
+    expect(after.tasks - before.tasks).toBe(73);
+    expect(after.pipelines).toBe(1);
+    const added = await t.db.task.findMany({ where: { NOT: { name: { contains: ".sql." } } }, orderBy: { name: "asc" } });
+    expect(added.length).toBe(31);
+    expect(added.filter((x) => !x.name.includes("jaffle_shop.")).map((x) => x.nodeId)).toEqual(["job:dbt-test-namespace:dbt-run-jaffle_shop"]);
+    expect(await t.db.attempt.findFirst({ where: { task: { name: { startsWith: "test.jaffle_shop.accepted_values_customers_first_name__Jane" } } } })).toMatchObject({ status: "failed" });
+  });
+});

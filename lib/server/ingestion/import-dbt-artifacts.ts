@@ -1,0 +1,70 @@
+import type { DbtImportBody, DbtImportResult } from "@/lib/contracts/ingestion-dbt";
+import { formatNodeId } from "@/lib/domain/ids";
+import type { Db, Tx } from "../db/client";
+import { assignTaskPipelines, ensureDatasets, ensurePipelines, ensureTasks, pipelineKey, type DatasetHandle, type TaskHandle } from "../repositories/catalog-writes";
+import { applyObservedLineage } from "./apply-folded-runs";
+import { buildDbtGraph, type DbtGraph } from "./dbt-graph";
+import { commandJobName, datasetNamespaceOf } from "./dbt-naming";
+import { planDbtRun } from "./dbt-run";
+import { inOneTransaction } from "./in-one-transaction";
+import { contentHash, runRowId } from "./stable-id";
+import { writeDbtRun, type DbtRunWritten } from "./write-dbt-run";
+
+const DBT_OL_DEFAULT_NAMESPACE = "default";
+
+/**
+ * Imports dbt's manifest.json (+ run_results.json): models, seeds, snapshots and tests become
+ * tasks, the relations they build and the sources they read become datasets, and dependencies
+ * become versioned lineage edges — all named as dbt-ol names them, so the import and dbt-ol
+ * events land on the same nodes. Run results become one run of the command's pipeline. One
+ * transaction; importing the same artifacts again changes nothing.
+ */
+export async function importDbtArtifacts(db: Db, body: DbtImportBody, now = new Date()): Promise<DbtImportResult> {
+  const namespace = body.namespace ?? DBT_OL_DEFAULT_NAMESPACE;
+  const ns = datasetNamespaceOf(body.manifest.metadata.adapter_type ?? "unknown", body.datasetNamespace);
+  const graph = buildDbtGraph(body.manifest, namespace, ns.namespace);
+  const plan = body.run_results ? planDbtRun(body.run_results, graph.parentsOf) : null;
+  const invocationId = body.run_results ? (body.run_results.metadata.invocation_id ?? contentHash(JSON.stringify(body.run_results)).slice(0, 32)) : null;
+  const pipelineJob = formatNodeId("job", namespace, commandJobName(graph.project));
+  const runId = invocationId ? runRowId(pipelineJob, invocationId) : null;
+  const at = Date.parse(body.manifest.metadata.generated_at ?? body.run_results?.metadata.generated_at ?? now.toISOString());
+  return inOneTransaction(db, async (tx) => {
+    const catalog = await writeCatalog(tx, graph, namespace, runId ?? `dbt-manifest:${body.manifest.metadata.invocation_id ?? at}`, at);
+    const run = plan && runId && invocationId ? await writeDbtRun(tx, graph, plan, { runId, externalId: invocationId, ...catalog }) : null;
+    return {
+      project: graph.project, adapter: graph.adapter, manifestVersion: graph.manifestVersion, namespace, datasetNamespace: ns.namespace,
+      pipeline: pipelineJob, warnings: ns.warning ? [ns.warning] : [], nodes: graph.nodeCounts, ignored: graph.ignored,
+      tasks: graph.tasks.length, datasets: catalog.datasets.size, dependencies: graph.dependencies, dangling: graph.dangling,
+      run: run && plan ? { id: runId!, invocationId: invocationId!, command: plan.command, status: plan.status, attempts: run.byStatus, unknownNodes: run.unknownNodes } : null,
+      written: { ...catalog.written, ...runCounts(run) },
+    };
+  });
+}
+
+interface Catalog { tasks: Map<string, TaskHandle>; datasets: Map<string, DatasetHandle>; pipelineId: string; written: { tasks: number; datasets: number; edges: number } }
+
+async function writeCatalog(tx: Tx, graph: DbtGraph, namespace: string, observedRunId: string, at: number): Promise<Catalog> {
+  const taskRefs = graph.tasks.map((t) => t.task);
+  const datasetRefs = [...graph.sources, ...graph.tasks.flatMap((t) => [t.output, ...t.inputs])];
+  const before = await Promise.all([
+    tx.task.count({ where: { nodeId: { in: taskRefs.map((r) => r.nodeId) } } }),
+    tx.dataset.count({ where: { nodeId: { in: [...new Set(datasetRefs.map((r) => r.nodeId))] } } }),
+  ]);
+  const tasks = await ensureTasks(tx, taskRefs);
+  const datasets = await ensureDatasets(tx, datasetRefs);
+  await tx.dataset.updateMany({ where: { nodeId: { in: graph.sources.map((s) => s.nodeId) }, kind: "table" }, data: { kind: "source" } });
+  for (const mode of ["replace", "merge", "append"] as const) {
+    const ids = graph.tasks.filter((t) => t.writeMode === mode).map((t) => tasks.get(t.task.nodeId)!.id);
+    if (ids.length > 0) await tx.task.updateMany({ where: { id: { in: ids }, writeMode: null }, data: { writeMode: mode } });
+  }
+  const pipelineName = commandJobName(graph.project);
+  const pipelineId = (await ensurePipelines(tx, [{ namespace, name: pipelineName }])).get(pipelineKey(namespace, pipelineName))!;
+  await assignTaskPipelines(tx, new Map([...tasks.values()].map((t) => [t.id, pipelineId])));
+  const edges = await applyObservedLineage(tx, graph.tasks.map((t) => ({
+    runId: observedRunId, taskId: tasks.get(t.task.nodeId)!.id, at, authoritative: true,
+    edges: [...t.inputs.map((i) => ({ datasetId: datasets.get(i.nodeId)!.id, direction: "read" as const })), { datasetId: datasets.get(t.output.nodeId)!.id, direction: "write" as const }],
+  })));
+  return { tasks, datasets, pipelineId, written: { tasks: tasks.size - before[0], datasets: datasets.size - before[1], edges } };
+}
+
+const runCounts = (run: DbtRunWritten | null) => ({ runs: run?.runs ?? 0, attempts: run?.attempts ?? 0, publishes: run?.publishes ?? 0, invalidKeys: run?.invalidKeys ?? 0 });

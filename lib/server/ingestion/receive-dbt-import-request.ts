@@ -1,0 +1,26 @@
+import { DbtImportBodySchema, type DbtImportResult } from "@/lib/contracts/ingestion-dbt";
+import { getDb, type Db } from "../db/client";
+import { HttpError } from "../http/errors";
+import { readJsonBody } from "../http/read-body";
+import { zodToHttp } from "../http/route";
+import { recordRejections } from "../repositories/ingested-events";
+import { importDbtArtifacts } from "./import-dbt-artifacts";
+
+export const DBT_IMPORT_MAX_BODY_BYTES = 64 * 1024 * 1024;
+const ENDPOINT = "/api/v1/import/dbt";
+
+/** POST /api/v1/import/dbt: `{ manifest, run_results?, namespace?, datasetNamespace? }`; a refused body writes nothing but its line in the rejection log. */
+export async function receiveDbtImportRequest(req: Request, db: Db = getDb(), now = new Date()): Promise<DbtImportResult> {
+  try {
+    const json = await readJsonBody(req, DBT_IMPORT_MAX_BODY_BYTES);
+    const parsed = DbtImportBodySchema.safeParse(json);
+    if (!parsed.success) throw zodToHttp(parsed.error, "body");
+    return await importDbtArtifacts(db, parsed.data, now);
+  } catch (e) {
+    if (e instanceof HttpError) {
+      const issues = (e.details as { issues?: { path: string }[] } | undefined)?.issues;
+      await recordRejections(db, [{ endpoint: ENDPOINT, fieldPath: issues?.[0]?.path ?? "body", reason: e.message, body: "" }], now);
+    }
+    throw e;
+  }
+}
