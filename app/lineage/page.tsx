@@ -1,14 +1,17 @@
 import type { Metadata } from "next";
+import { Suspense } from "react";
+import { LineagePage } from "@/components/lineage/LineagePage";
 import { PageHeader } from "@/components/shell/PageHeader";
-import { NotYetAvailable } from "@/components/shell/NotYetAvailable";
 
 export const metadata: Metadata = { title: "Lineage" };
 
 export default function Page() {
   return (
     <>
-      <PageHeader title="Lineage" lead="Tasks and datasets across pipelines, with the downstream closure of a failure." />
-      <NotYetAvailable what="The lineage graph with closure highlighting" tracking="issue #4" />
+      <PageHeader title="Lineage" lead="Tasks and datasets across pipelines. Select a failed (task, unit) to light up its blast radius." />
+      <Suspense fallback={<div className="skeleton" aria-label="Loading" />}>
+        <LineagePage />
+      </Suspense>
     </>
   );
 }

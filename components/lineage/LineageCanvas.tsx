@@ -1,0 +1,71 @@
+"use client";
+
+import { useEffect, useMemo } from "react";
+import { Background, Controls, MiniMap, ReactFlow, type Node, type NodeMouseHandler } from "@xyflow/react";
+import "@xyflow/react/dist/style.css";
+import type { LineageGraphView } from "@/lib/contracts/lineage";
+import type { LayoutResult } from "@/lib/client/layout-lineage";
+import { ConsumerNode } from "./ConsumerNode";
+import { DatasetNode } from "./DatasetNode";
+import { flowElements } from "./flow-elements";
+import { LineageEdge } from "./LineageEdge";
+import { PipelineGroupNode } from "./PipelineGroupNode";
+import { TaskNode } from "./TaskNode";
+import styles from "./Lineage.module.css";
+
+const nodeTypes = { task: TaskNode, dataset: DatasetNode, consumer: ConsumerNode, pipeline: PipelineGroupNode };
+const edgeTypes = { lineage: LineageEdge };
+
+const MINIMAP_COLOR: Record<string, string> = { task: "#475569", dataset: "#94a3b8", consumer: "#0d9488", pipeline: "transparent" };
+const minimapColor = (n: Node) => MINIMAP_COLOR[n.type ?? ""] ?? "#94a3b8";
+
+interface Props {
+  graph: LineageGraphView;
+  layout: LayoutResult;
+  closureActive: boolean;
+  onSelect: (nodeId: string) => void;
+  onToggleGroup: (pipeline: string) => void;
+}
+
+/** The graph itself: memoised elements, only visible elements rendered, minimap and controls. */
+export function LineageCanvas({ graph, layout, closureActive, onSelect, onToggleGroup }: Props) {
+  const { nodes, edges } = useMemo(() => flowElements(graph, layout, onToggleGroup), [graph, layout, onToggleGroup]);
+  useEffect(() => {
+    // After React committed the elements, the next frame paints them: the end of "lay out and paint".
+    const frame = requestAnimationFrame(() => setTimeout(() => performance.mark("reparo:layout-done"), 0));
+    return () => cancelAnimationFrame(frame);
+  }, [nodes]);
+  const onNodeClick: NodeMouseHandler = (_, node) => {
+    if (node.type !== "pipeline") onSelect(node.id);
+  };
+  return (
+    <div className={styles.canvas} data-testid="lineage-canvas" data-closure-active={closureActive ? "true" : "false"}>
+      <ReactFlow
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
+        onNodeClick={onNodeClick}
+        nodesDraggable={false}
+        nodesConnectable={false}
+        elementsSelectable
+        onlyRenderVisibleElements
+        fitView
+        minZoom={0.02}
+        maxZoom={2}
+        proOptions={{ hideAttribution: true }}
+        onKeyDown={(e) => {
+          const id = (e.target as HTMLElement).closest(".react-flow__node")?.getAttribute("data-id");
+          if ((e.key === "Enter" || e.key === " ") && id && !id.startsWith("pipeline:")) {
+            e.preventDefault();
+            onSelect(id);
+          }
+        }}
+      >
+        <Background gap={24} />
+        <MiniMap pannable zoomable nodeColor={minimapColor} ariaLabel="Minimap of the lineage" />
+        <Controls showInteractive={false} />
+      </ReactFlow>
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+"use client";
+
+import { ReactFlowProvider } from "@xyflow/react";
+import { useCallback, useMemo, useState } from "react";
+import { useClosure, useClosureHoldings, useLineageGraph, type ClosureSelection } from "@/lib/client/use-lineage";
+import { useLineageLayout } from "@/lib/client/use-lineage-layout";
+import { ClosurePanel } from "./ClosurePanel";
+import { FailurePicker } from "./FailurePicker";
+import { FitToClosure } from "./FitToClosure";
+import { HighlightContext, HighlightStore } from "./highlight-store";
+import { LineageCanvas } from "./LineageCanvas";
+import { LineageSearch } from "./LineageSearch";
+import { PipelineList } from "./PipelineList";
+import { SelectionBar } from "./SelectionBar";
+import { useApplyHighlight } from "./use-apply-highlight";
+import { useLineageView } from "./use-lineage-view";
+import styles from "./Lineage.module.css";
+
+/** /lineage: the graph, the failures to pick from, and the closure of the selection. */
+export function LineagePage() {
+  const [view, setView] = useLineageView();
+  const [store] = useState(() => new HighlightStore());
+  const graph = useLineageGraph(view.asOf);
+  const layout = useLineageLayout(graph.data, view.collapsed);
+  const selection: ClosureSelection | null = view.node ? { nodeId: view.node, units: view.units, direction: view.direction, asOf: view.asOf } : null;
+  const closure = useClosure(selection);
+  const holdings = useClosureHoldings(selection);
+  useApplyHighlight(store, closure.data, holdings.data, selection !== null && !closure.isError);
+  const toggleGroup = useCallback((p: string) => {
+    setView({ collapsed: view.collapsed.includes(p) ? view.collapsed.filter((c) => c !== p) : [...view.collapsed, p] });
+  }, [setView, view.collapsed]);
+  const select = useCallback((nodeId: string) => setView({ node: nodeId, units: nodeId === view.node ? view.units : "" }), [setView, view.node, view.units]);
+  const pipelines = useMemo(() => countByPipeline(graph.data?.nodes ?? []), [graph.data]);
+  return (
+    <HighlightContext.Provider value={store}>
+      <ReactFlowProvider>
+        <FitToClosure closure={closure.data} ready={layout.data !== undefined} />
+        <SelectionBar key={`${view.units}|${view.asOf}`} view={view} onChange={setView} />
+        <div className={styles.layout}>
+          <aside className={styles.side}>
+            <section className="card">
+              <h2>Current failures</h2>
+              <FailurePicker selected={view} onPick={(node, unit) => setView({ node, units: unit, direction: "downstream" })} />
+            </section>
+            <section className="card">
+              <h2>Find</h2>
+              <LineageSearch nodes={graph.data?.nodes ?? []} query={view.q} onQuery={(q) => setView({ q })} onSelect={select} />
+            </section>
+            <section className="card">
+              <h2>Pipelines</h2>
+              <PipelineList pipelines={pipelines} collapsed={view.collapsed} onToggle={toggleGroup} />
+            </section>
+          </aside>
+          <div className={styles.main}>
+            {graph.isError ? <p className="error-box" role="alert">The lineage could not be loaded: {graph.error.message}</p>
+              : layout.isError ? <p className="error-box" role="alert">{layout.error.message}</p>
+              : !graph.data || !layout.data ? <div className={styles.loading} data-testid="lineage-loading">{graph.data ? `Laying out ${graph.data.nodes.length} nodes…` : "Loading the lineage…"}</div>
+              : graph.data.nodes.length === 0 ? <p className="notice">No lineage as of {graph.data.asOf}: no task or dataset has an edge at that time. Load the demo or send OpenLineage events.</p>
+              : <LineageCanvas graph={graph.data} layout={layout.data} closureActive={selection !== null && closure.data !== undefined} onSelect={select} onToggleGroup={toggleGroup} />}
+            {closure.isError ? <p className="error-box" role="alert" data-testid="closure-error">The closure could not be computed: {closure.error.message}</p> : null}
+            {selection === null ? <p className="notice">Pick a failure, click a node (or focus it and press Enter) to light up its downstream closure.</p>
+              : closure.data ? <ClosurePanel closure={closure.data} holdings={holdings.data} />
+              : closure.isPending ? <div className="skeleton" aria-label="Computing the closure" /> : null}
+          </div>
+        </div>
+      </ReactFlowProvider>
+    </HighlightContext.Provider>
+  );
+}
+
+function countByPipeline(nodes: { pipeline: string }[]) {
+  const counts = new Map<string, number>();
+  for (const n of nodes) counts.set(n.pipeline, (counts.get(n.pipeline) ?? 0) + 1);
+  return [...counts].map(([name, count]) => ({ name, count }));
+}

@@ -1,0 +1,50 @@
+import { MarkerType, type Edge, type Node } from "@xyflow/react";
+import type { LineageGraphView, LineageNode } from "@/lib/contracts/lineage";
+import { NODE_HEIGHT, NODE_WIDTH, type LayoutResult } from "@/lib/client/layout-lineage";
+import type { PipelineGroupData } from "./PipelineGroupNode";
+
+export const groupId = (pipeline: string) => `pipeline:${pipeline}`;
+
+const TYPE_OF_ROLE: Record<LineageNode["role"], string> = { task: "task", dataset: "dataset", dashboard: "consumer", export: "consumer", model: "consumer" };
+
+/**
+ * React Flow elements from the graph and its layout: pipeline boxes as parents, nodes inside
+ * them (hidden when the pipeline is collapsed, their edges re-attached to the box). Built once
+ * per layout; the closure highlight never rebuilds them (highlight-store.ts).
+ */
+export function flowElements(graph: LineageGraphView, layout: LayoutResult, onToggle: (p: string) => void): { nodes: Node[]; edges: Edge[] } {
+  const collapsed = new Set(layout.groups.filter((g) => g.collapsed).map((g) => g.pipeline));
+  const nodes: Node[] = layout.groups.map((g) => ({
+    id: groupId(g.pipeline),
+    type: "pipeline",
+    position: { x: g.x, y: g.y },
+    width: g.width,
+    height: g.height,
+    data: { pipeline: g.pipeline, collapsed: g.collapsed, nodeCount: g.nodeCount, onToggle } satisfies PipelineGroupData,
+    selectable: false,
+    focusable: false,
+    zIndex: -1,
+  }));
+  const pipelineOf = new Map<string, string>();
+  for (const n of graph.nodes) {
+    pipelineOf.set(n.id, n.pipeline);
+    if (collapsed.has(n.pipeline)) continue;
+    const at = layout.positions[n.id];
+    if (!at) continue;
+    nodes.push({
+      id: n.id, type: TYPE_OF_ROLE[n.role], position: at, parentId: groupId(n.pipeline), extent: "parent",
+      width: NODE_WIDTH, height: NODE_HEIGHT, data: { node: n }, ariaLabel: `${n.kind} ${n.name} in ${n.pipeline}`,
+    });
+  }
+  const endOf = (id: string) => (collapsed.has(pipelineOf.get(id) ?? "") ? groupId(pipelineOf.get(id)!) : id);
+  const seen = new Set<string>();
+  const edges: Edge[] = [];
+  for (const e of graph.edges) {
+    const [source, target] = [endOf(e.source), endOf(e.target)];
+    const id = `${source}->${target}`;
+    if (source === target || seen.has(id)) continue;
+    seen.add(id);
+    edges.push({ id, source, target, type: "lineage", data: { mapping: e.mapping }, markerEnd: { type: MarkerType.ArrowClosed, width: 14, height: 14 }, focusable: false });
+  }
+  return { nodes, edges };
+}

@@ -1,0 +1,45 @@
+"use client";
+
+import { createContext, useContext, useSyncExternalStore } from "react";
+import type { ClosureNode, Holding } from "@/lib/contracts/lineage";
+
+export interface NodeMark {
+  entry: ClosureNode;
+  holdings: Holding[];
+}
+
+/**
+ * The closure highlight, outside React Flow's node array: selecting a failure changes which
+ * nodes light up without rebuilding 10,000 node objects. Each node subscribes to its own entry,
+ * so only nodes whose mark changed re-render (and with onlyRenderVisibleElements, only the
+ * mounted ones subscribe at all).
+ */
+export class HighlightStore {
+  private marks = new Map<string, NodeMark>();
+  private active = false;
+  private listeners = new Set<() => void>();
+
+  set(marks: Map<string, NodeMark> | null): void {
+    this.marks = marks ?? new Map();
+    this.active = marks !== null;
+    for (const l of this.listeners) l();
+  }
+
+  subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  markOf = (id: string): NodeMark | undefined => this.marks.get(id);
+  isActive = (): boolean => this.active;
+}
+
+export const HighlightContext = createContext<HighlightStore>(new HighlightStore());
+
+/** "in" (with its mark), "dim" (a closure is shown and this node is outside it) or "idle". */
+export function useNodeMark(id: string): { state: "in" | "dim" | "idle"; mark: NodeMark | undefined } {
+  const store = useContext(HighlightContext);
+  const mark = useSyncExternalStore(store.subscribe, () => store.markOf(id), () => undefined);
+  const active = useSyncExternalStore(store.subscribe, store.isActive, () => false);
+  return { state: mark ? "in" : active ? "dim" : "idle", mark };
+}

@@ -1,0 +1,25 @@
+"use client";
+
+import { useLayoutEffect } from "react";
+import type { Closure, Holdings } from "@/lib/contracts/lineage";
+import type { HighlightStore, NodeMark } from "./highlight-store";
+
+/**
+ * Pushes the closure into the highlight store (one Map, built from the response) and marks
+ * when the highlighted frame is painted: reparo:highlight-start → reparo:highlight-done.
+ */
+export function useApplyHighlight(store: HighlightStore, closure: Closure | undefined, holdings: Holdings | undefined, enabled: boolean) {
+  useLayoutEffect(() => {
+    performance.mark("reparo:highlight-start");
+    if (!enabled || !closure) {
+      store.set(null);
+      return;
+    }
+    const holdsOf = new Map(holdings?.nodes.map((n) => [n.nodeId, n.holdings]) ?? []);
+    const marks = new Map<string, NodeMark>();
+    for (const entry of closure.nodes) marks.set(entry.nodeId, { entry, holdings: holdsOf.get(entry.nodeId) ?? [] });
+    store.set(marks);
+    const frame = requestAnimationFrame(() => setTimeout(() => performance.mark("reparo:highlight-done"), 0));
+    return () => cancelAnimationFrame(frame);
+  }, [store, closure, holdings, enabled]);
+}

@@ -1,0 +1,54 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { ClosureSchema, HoldingsSchema, LineageGraphSchema, type Direction } from "@/lib/contracts/lineage";
+import { apiFetch } from "./api-fetch";
+
+export interface ClosureSelection {
+  nodeId: string;
+  units: string;
+  direction: Direction;
+  asOf: string;
+}
+
+const params = (s: ClosureSelection) => {
+  const p = new URLSearchParams({ nodeId: s.nodeId, direction: s.direction });
+  if (s.units) p.set("units", s.units);
+  if (s.asOf) p.set("asOf", s.asOf);
+  return p.toString();
+};
+
+export const lineageKeys = {
+  all: ["lineage"] as const,
+  graph: (asOf: string) => ["lineage", "graph", asOf] as const,
+  closure: (s: ClosureSelection) => ["lineage", "closure", s.nodeId, s.units, s.direction, s.asOf] as const,
+  holdings: (s: ClosureSelection) => ["lineage", "holdings", s.nodeId, s.units, s.direction, s.asOf] as const,
+};
+
+export function useLineageGraph(asOf: string) {
+  return useQuery({
+    queryKey: lineageKeys.graph(asOf),
+    queryFn: () => apiFetch(`/api/v1/lineage-graph${asOf ? `?${new URLSearchParams({ asOf })}` : ""}`, LineageGraphSchema),
+    staleTime: 60_000,
+  });
+}
+
+/** The closure of the selection (GET /api/v1/closure); disabled until a node is selected. */
+export function useClosure(selection: ClosureSelection | null) {
+  return useQuery({
+    queryKey: selection ? lineageKeys.closure(selection) : ["lineage", "closure", "none"],
+    queryFn: () => apiFetch(`/api/v1/closure?${params(selection!)}`, ClosureSchema),
+    enabled: selection !== null,
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
+}
+
+export function useClosureHoldings(selection: ClosureSelection | null) {
+  return useQuery({
+    queryKey: selection ? lineageKeys.holdings(selection) : ["lineage", "holdings", "none"],
+    queryFn: () => apiFetch(`/api/v1/lineage-graph/holdings?${params(selection!)}`, HoldingsSchema),
+    enabled: selection !== null,
+    retry: false,
+  });
+}
