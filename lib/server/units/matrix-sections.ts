@@ -3,7 +3,7 @@ import { NO_UNIT, STATE_CODES } from "@/lib/contracts/units";
 import { NOT_EXPECTED, type DatasetStateCodes } from "./get-unit-state-snapshot";
 
 const DAY = 86_400_000;
-const GRAIN_LABEL = { hour: "Hourly", day: "Daily", week: "Weekly (ISO weeks)", month: "Monthly" } as const;
+const GRAIN_LABEL = { hour: "Hourly", day: "Daily", week: "Weekly, ISO weeks", month: "Monthly" } as const;
 const GRAIN_ORDER = ["day", "week", "month", "hour", "list", "none"] as const;
 
 /** Character for each byte code, so a row is built as bytes and decoded once. */

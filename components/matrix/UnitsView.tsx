@@ -1,0 +1,63 @@
+"use client";
+
+import { useState } from "react";
+import { codeOfState, type MatrixState } from "@/lib/contracts/units";
+import { useUnitMatrix } from "@/lib/client/use-units";
+import { CellPanel } from "./CellPanel";
+import { KeyProblemsCards } from "./KeyProblemsCards";
+import { MatrixFilters } from "./MatrixFilters";
+import { MatrixGrid } from "./MatrixGrid";
+import { MatrixLegend } from "./MatrixLegend";
+import { SelectionBar } from "./SelectionBar";
+import { toggleKeys, type Selection } from "./selection";
+import { useMatrixParams } from "./use-matrix-params";
+
+/** The unit matrix with its filters, legend, selection and side panel; `dataset` pins one row. */
+export function UnitsView({ dataset }: { dataset?: string }) {
+  const [params, update] = useMatrixParams();
+  const { data, error, isPending, isFetching } = useUnitMatrix({ pipeline: dataset ? undefined : params.pipeline, dataset, states: params.states, from: params.from, to: params.to });
+  const [selection, setSelection] = useState<Selection | null>(null);
+  const toggleState = (s: MatrixState) => update({ states: params.states.includes(s) ? params.states.filter((x) => x !== s) : [...params.states, s] });
+  const highlight = params.states.map(codeOfState).join("");
+  const selectedSection = data?.sections.find((s) => s.rows.some((r) => r.nodeId === selection?.dataset));
+  return (
+    <div style={{ display: "grid", gap: 16, gridTemplateColumns: "minmax(0, 1fr)", marginRight: params.cell ? "min(520px, 45vw)" : 0 }}>
+      <section className="card" aria-label="Filters and legend" style={{ display: "grid", gap: 12 }}>
+        <MatrixFilters params={params} pipelines={data?.pipelines ?? []} onChange={update} showPipeline={!dataset} />
+        {data ? <MatrixLegend counts={data.counts} active={params.states} onToggle={toggleState} /> : null}
+        <p className="muted" style={{ margin: 0, fontSize: 12 }}>
+          Click a cell for its records. Arrow keys move, Enter opens, Space selects, Shift+arrows or Shift+click select a range of one dataset.
+          {isFetching && !isPending ? " Refreshing…" : ""}
+        </p>
+      </section>
+      {isPending ? <div className="skeleton" style={{ height: 320 }} aria-label="Loading the unit matrix" data-testid="matrix-loading" /> : null}
+      {error ? <p className="error-box" role="alert">Could not load the unit matrix: {error.message}</p> : null}
+      {data && data.sections.length === 0 ? (
+        <p className="empty card" data-testid="matrix-empty">
+          {params.states.length || params.pipeline || params.from || params.to ? "No dataset matches these filters." : "No datasets yet: ingest lineage events or load the demo (npm run demo:load)."}
+        </p>
+      ) : null}
+      {data?.sections.map((s) => (
+        <section key={s.id} className="card" aria-labelledby={`section-${s.id}`}>
+          <h2 id={`section-${s.id}`}>{s.label}</h2>
+          <p className="sub">{s.rows.length} dataset{s.rows.length === 1 ? "" : "s"} × {s.columns.length.toLocaleString("en")} unit{s.columns.length === 1 ? "" : "s"}{s.columns.length > 1 ? `, ${s.columns[0]} → ${s.columns[s.columns.length - 1]}` : ""}</p>
+          <MatrixGrid
+            key={`${s.id}|${params.zoom}`}
+            section={s}
+            zoom={params.zoom}
+            highlight={highlight}
+            open={params.cell}
+            selection={selection}
+            onOpen={(d, unit) => update({ cell: { dataset: d, unit } })}
+            onSelect={(row, keys, mode) => setSelection((cur) => (mode === "replace" ? { dataset: row.nodeId, writerNodeId: row.writerNodeId, keys } : toggleKeys(cur, row.nodeId, row.writerNodeId, keys)))}
+          />
+        </section>
+      ))}
+      {selection && selectedSection ? (
+        <SelectionBar selection={selection} columns={selectedSection.columns} name={selectedSection.rows.find((r) => r.nodeId === selection.dataset)!.name} onClear={() => setSelection(null)} />
+      ) : null}
+      {data ? <KeyProblemsCards sections={data.sections} invalidKeys={data.invalidKeys} /> : null}
+      {params.cell ? <CellPanel dataset={params.cell.dataset} unit={params.cell.unit} onClose={() => update({ cell: null })} /> : null}
+    </div>
+  );
+}
