@@ -1,6 +1,7 @@
 import { z } from "zod";
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a day like 2026-08-01");
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a day like 2026-08-01")
+  .refine((s) => { const d = new Date(`${s}T00:00:00Z`); return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s); }, "not a calendar day");
 
 export const HistoryQuerySchema = z.object({
   pipeline: z.string().min(1).max(200).optional(),

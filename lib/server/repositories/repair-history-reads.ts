@@ -17,23 +17,38 @@ export interface RepairRunRecord {
 /** Every repair run (Run kind repair) started in [from, to), with the pairs it attempted. */
 export async function listRepairRuns(db: Db, from: Date | null, to: Date | null): Promise<RepairRunRecord[]> {
   const startedAt = { ...(from ? { gte: from } : {}), ...(to ? { lt: to } : {}) };
-  const runs = await db.run.findMany({
-    where: { kind: "repair", ...(from || to ? { startedAt } : {}) },
-    select: {
-      id: true, status: true, repairNumber: true, rootRunId: true, incidentId: true, startedAt: true, endedAt: true,
-      pipeline: { select: { name: true } },
-      attempts: { where: { status: { notIn: ["upstream_failed", "skipped"] } }, select: { unitKey: true, task: { select: { nodeId: true, name: true, owner: true } } } },
-    },
-    orderBy: { startedAt: "desc" },
-  });
+  const where = { kind: "repair", ...(from || to ? { startedAt } : {}) };
+  // Attempts through a relation filter, not an IN list of run ids: thousands of repairs would
+  // exceed the database's bound-parameter limit.
+  const [runs, attempts] = await Promise.all([
+    db.run.findMany({
+      where,
+      select: { id: true, status: true, repairNumber: true, rootRunId: true, incidentId: true, startedAt: true, endedAt: true, pipeline: { select: { name: true } } },
+      orderBy: { startedAt: "desc" },
+    }),
+    db.attempt.findMany({
+      where: { run: where, status: { notIn: ["upstream_failed", "skipped"] } },
+      select: { runId: true, unitKey: true, task: { select: { nodeId: true, name: true, owner: true } } },
+    }),
+  ]);
+  const byRun = new Map<string, typeof attempts>();
+  for (const a of attempts) byRun.set(a.runId, [...(byRun.get(a.runId) ?? []), a]);
   return runs.map((r) => {
-    const tasks = new Map(r.attempts.map((a) => [a.task.nodeId, a.task]));
+    const own = byRun.get(r.id) ?? [];
+    const tasks = new Map(own.map((a) => [a.task.nodeId, a.task]));
     return {
       id: r.id, status: r.status, repairNumber: r.repairNumber, rootRunId: r.rootRunId, incidentId: r.incidentId,
       pipeline: r.pipeline?.name ?? null, startedAt: r.startedAt, endedAt: r.endedAt,
-      tasks: [...tasks.values()], pairs: new Set(r.attempts.map((a) => `${a.task.nodeId}|${a.unitKey}`)).size,
+      tasks: [...tasks.values()], pairs: new Set(own.map((a) => `${a.task.nodeId}|${a.unitKey}`)).size,
     };
   });
+}
+
+/** Runs `query` over slices of `ids`: an IN list stays under every database's parameter limit. */
+async function inChunks<T>(ids: string[], query: (slice: string[]) => Promise<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < ids.length; i += 500) out.push(...(await query(ids.slice(i, i + 500))));
+  return out;
 }
 
 export interface IncidentHistoryRecord {
@@ -51,10 +66,12 @@ export interface IncidentHistoryRecord {
 export async function incidentsByIds(db: Db, ids: string[]): Promise<Map<string, IncidentHistoryRecord>> {
   if (ids.length === 0) return new Map();
   const [rows, audits] = await Promise.all([
-    db.incident.findMany({ where: { id: { in: ids } }, select: { id: true, title: true, status: true, detectedAt: true, resolvedAt: true, failedPairs: true, plans: { select: { status: true, plan: true }, orderBy: { createdAt: "desc" } } } }),
-    db.auditEntry.findMany({ where: { incidentId: { in: ids }, kind: { in: ["validation.passed", "validation.overridden"] } }, select: { incidentId: true, at: true }, orderBy: { at: "asc" } }),
+    inChunks(ids, (slice) => db.incident.findMany({ where: { id: { in: slice } }, select: { id: true, title: true, status: true, detectedAt: true, resolvedAt: true, failedPairs: true, plans: { select: { status: true, plan: true }, orderBy: { createdAt: "desc" } } } })),
+    inChunks(ids, (slice) => db.auditEntry.findMany({ where: { incidentId: { in: slice }, kind: { in: ["validation.passed", "validation.overridden"] } }, select: { incidentId: true, at: true }, orderBy: { at: "asc" } })),
   ]);
-  return new Map(rows.map((r) => [r.id, { ...r, validations: audits.filter((a) => a.incidentId === r.id).map((a) => a.at) }]));
+  const validations = new Map<string, Date[]>();
+  for (const a of audits) validations.set(a.incidentId!, [...(validations.get(a.incidentId!) ?? []), a.at]);
+  return new Map(rows.map((r) => [r.id, { ...r, validations: validations.get(r.id) ?? [] }]));
 }
 
 export interface FailedAttemptRecord {
@@ -67,10 +84,10 @@ export interface FailedAttemptRecord {
 /** The failed attempts of the runs repaired: when the failure happened and what kind it was. */
 export async function failedAttemptsOfRuns(db: Db, runIds: string[]): Promise<FailedAttemptRecord[]> {
   if (runIds.length === 0) return [];
-  const rows = await db.attempt.findMany({
-    where: { runId: { in: runIds }, status: "failed" },
+  const rows = await inChunks(runIds, (slice) => db.attempt.findMany({
+    where: { runId: { in: slice }, status: "failed" },
     select: { runId: true, error: true, endedAt: true, task: { select: { nodeId: true } } },
-  });
+  }));
   return rows.map((r) => ({ runId: r.runId, taskNodeId: r.task.nodeId, error: r.error, endedAt: r.endedAt }));
 }
 
