@@ -5,5 +5,10 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { prepareDatabaseOrExit } = await import("./lib/server/db/startup");
     await prepareDatabaseOrExit();
+    // A repair left running by a console process that is gone is marked interrupted with its
+    // exact progress (and its claims released) before this process serves anything.
+    const { recoverInterruptedRepairs } = await import("./lib/server/repair/recover-interrupted-repairs");
+    const recovered = await recoverInterruptedRepairs().catch((e: Error) => (console.error(`reparo: repair recovery failed: ${e.message}`), []));
+    if (recovered.length) console.log(`reparo: marked ${recovered.length} repair run(s) interrupted: ${recovered.join(", ")}`);
   }
 }

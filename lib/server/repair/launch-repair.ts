@@ -1,4 +1,6 @@
+import type { NodeId } from "@/lib/domain/ids";
 import { keysOf } from "@/lib/domain/partitions";
+import { UnitSet } from "@/lib/domain/unit-set";
 import { PlanOptionsSchema } from "@/lib/contracts/repair";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
@@ -10,14 +12,16 @@ import { transitionIncident } from "../repositories/incidents";
 import { claimHolders, insertClaims } from "../repositories/repair-claims";
 import { currentPlan, markPlanLaunched } from "../repositories/repair-plans";
 import { createRepairRun, nextRepairNumber, repairRunsOfIncident, attemptsOfRun } from "../repositories/repair-runs";
-import { loadRepairContext } from "./load-repair-context";
+import { loadRepairContext, type RepairContext } from "./load-repair-context";
 import { planIncidentRepair } from "./plan-incident-repair";
 import { thisOwner } from "./repair-owner";
-import { runRepair } from "./run-repair";
+import { runRepair, type RunRepairOptions } from "./run-repair";
 
 export interface LaunchOptions {
   resume: boolean;
   concurrency: number;
+  /** How the run executes once launched (the executor's task code by default). */
+  run?: RunRepairOptions;
 }
 
 /**
@@ -28,15 +32,18 @@ export interface LaunchOptions {
  * get a 409 naming the repair that holds the units. The run then executes in the background.
  */
 export async function launchRepair(id: string, opts: LaunchOptions, actor: Actor, now = new Date(), db: Db = getDb()) {
-  const incident = await requireIncident(db, id, ["planned"]);
+  const incident = await requireIncident(db, id);
   const stored = await currentPlan(db, id);
-  if (!stored || stored.status !== "confirmed") throw new ConflictError(`incident ${id} has no confirmed plan to launch (it was launched already, or superseded)`);
+  if (incident.status !== "planned" || stored?.status !== "confirmed") throw await notLaunchable(db, id, incident.status);
   const options = PlanOptionsSchema.parse(stored.options);
   const ctx = await loadRepairContext(db, now);
   const plan = await planIncidentRepair(db, ctx, incident, options);
-  if (!plan.runnable) throw new UnprocessableError(`the confirmed plan is blocked now: ${plan.blockers.map((b) => b.message).join(" ")}`);
-  let pairs = plan.waves.flatMap((w, wave) => w.flatMap((p) => [...keysOf(ctx.graph.nodes[ctx.graph.index.get(p.task)!]!.space, p.units)].map((k) => [p.task as string, k, wave] as [string, string, number])));
-  if (opts.resume) pairs = await withoutDone(db, id, pairs);
+  const done = opts.resume ? await donePairs(db, id) : new Set<string>();
+  // Resuming, an append unit this incident already re-published needs no cleaning: it is not run again.
+  const blockers = plan.blockers.filter((b) => !(b.code === "append_unresolved" && b.node && keysOfRanges(ctx, b.node, b.keyRanges ?? []).every((k) => done.has(`${b.node}\u0000${k}`))));
+  if (blockers.length > 0) throw new UnprocessableError(`the confirmed plan is blocked now: ${blockers.map((b) => b.message).join(" ")}`);
+  const all = plan.waves.flatMap((w, wave) => w.flatMap((p) => [...keysOf(ctx.graph.nodes[ctx.graph.index.get(p.task)!]!.space, p.units)].map((k) => [p.task as string, k, wave] as [string, string, number])));
+  const pairs = all.filter(([t, u]) => !done.has(`${t}\u0000${u}`));
   if (pairs.length === 0) throw new UnprocessableError("nothing left to run: every pair of the plan already succeeded");
   const taskIds = new Map((await listTasks(db)).map((t) => [t.nodeId, t.id]));
   const claimPairs = pairs.map(([task, unitKey]) => ({ taskId: taskIds.get(task)!, unitKey }));
@@ -57,11 +64,22 @@ export async function launchRepair(id: string, opts: LaunchOptions, actor: Actor
       }, now);
       return created;
     }, { timeout: 30_000, maxWait: 30_000 });
-    return { runId: run.id, repairNumber: run.repairNumber, pairs: pairs.length, execution: runRepair(run.id, db) };
+    return { runId: run.id, repairNumber: run.repairNumber, pairs: pairs.length, execution: runRepair(run.id, db, opts.run) };
   } catch (e) {
-    if (isUniqueViolation(e) || e instanceof ConflictError) throw await overlapError(db, claimPairs, e);
+    if (isUniqueViolation(e) || e instanceof ConflictError) throw await overlapError(db, id, claimPairs, e);
     throw e;
   }
+}
+
+/** Why this incident cannot be launched now, naming the repair that is running when there is one. */
+async function notLaunchable(db: Db, id: string, status: string): Promise<ConflictError> {
+  const latest = (await repairRunsOfIncident(db, id)).at(-1);
+  if (!latest) return new ConflictError(`incident ${id} is ${status} and has no confirmed plan to launch: confirm a plan first`);
+  const active = latest.status === "queued" || latest.status === "running";
+  const details = { runningRepair: { runId: latest.id, repairNumber: latest.repairNumber, status: latest.status } };
+  return active
+    ? new ConflictError(`incident ${id} is already being repaired by repair #${latest.repairNumber} (run ${latest.id}, launched by ${latest.params.launchedBy.id})`, details)
+    : new ConflictError(`incident ${id} was already launched as repair #${latest.repairNumber} (run ${latest.id}, launched by ${latest.params.launchedBy.id}, now ${latest.status}): confirm a new plan to repair again`, details);
 }
 
 function groupTargets(pairs: [string, string, number][]) {
@@ -70,13 +88,21 @@ function groupTargets(pairs: [string, string, number][]) {
   return [...by].map(([nodeId, units]) => ({ nodeId, units }));
 }
 
-/** Pairs that already succeeded in an earlier repair run of this incident are not run again. */
-async function withoutDone(db: Db, id: string, pairs: [string, string, number][]) {
+/** Pairs that already succeeded in an earlier repair run of this incident: a resume does not run them again. */
+async function donePairs(db: Db, id: string): Promise<Set<string>> {
   const done = new Set<string>();
   for (const run of await repairRunsOfIncident(db, id)) {
     for (const a of await attemptsOfRun(db, run.id)) if (a.status === "succeeded") done.add(`${a.taskNodeId}\u0000${a.unitKey}`);
   }
-  return pairs.filter(([t, u]) => !done.has(`${t}\u0000${u}`));
+  return done;
+}
+
+function keysOfRanges(ctx: RepairContext, node: string, ranges: readonly (readonly [string, string])[]): string[] {
+  const space = ctx.graph.nodes[ctx.graph.index.get(node as NodeId)!]!.space;
+  return ranges.flatMap(([lo, hi]) => {
+    const [a, z] = [space.validate(lo), space.validate(hi)];
+    return a.valid && z.valid ? [...keysOf(space, UnitSet.range(a.ordinal, z.ordinal))] : [lo];
+  });
 }
 
 function isUniqueViolation(e: unknown): boolean {
@@ -84,9 +110,10 @@ function isUniqueViolation(e: unknown): boolean {
   return err?.code === "P2002" || err?.meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation" || /Unique constraint|UNIQUE constraint|duplicate key/i.test(err?.message ?? "");
 }
 
-async function overlapError(db: Db, pairs: { taskId: string; unitKey: string }[], cause: unknown): Promise<ConflictError> {
+async function overlapError(db: Db, id: string, pairs: { taskId: string; unitKey: string }[], cause: unknown): Promise<ConflictError> {
   const holders = await claimHolders(db, pairs);
-  if (holders.length === 0) return cause instanceof ConflictError ? cause : new ConflictError("another repair of these units started at the same moment; reload and try again");
+  // The repair that won may have finished already: name it from the incident's runs.
+  if (holders.length === 0) return (await repairRunsOfIncident(db, id)).length > 0 ? notLaunchable(db, id, "planned") : cause instanceof ConflictError ? cause : new ConflictError("another repair of these units started at the same moment; reload and try again");
   const h = holders[0]!;
   const name = h.taskNodeId.slice(h.taskNodeId.lastIndexOf(":") + 1);
   return new ConflictError(

@@ -1,0 +1,44 @@
+// Test helper run as a SECOND console process (npx tsx): connects to DATABASE_URL, prints
+// "ready", waits for "go" on stdin, then either fires N concurrent launches of one incident
+// (mode "race") or launches it with slow task code and runs it until killed (mode "slow").
+import readline from "node:readline";
+import { createDb } from "../../db/client";
+import { resolveDatabaseTarget } from "../../db/database-url";
+import type { TaskCode } from "../../executor/types";
+import { taskCodeFor } from "../../executor/task-code/registry";
+import { launchRepair } from "../launch-repair";
+
+const [mode, incidentId, n] = process.argv.slice(2) as ["race" | "slow", string, string];
+const db = createDb(resolveDatabaseTarget());
+const actor = { id: `child-${process.pid}`, role: "operator" as const };
+
+const slow = (id: string): TaskCode => {
+  const code = taskCodeFor(id);
+  return { ...code, run: (ctx) => {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400);
+    return code.run(ctx);
+  } };
+};
+
+async function main() {
+  await db.task.count(); // connect before the barrier
+  console.log("ready");
+  await new Promise<void>((resolve) => readline.createInterface({ input: process.stdin }).once("line", () => resolve()));
+  if (mode === "race") {
+    const outcomes = await Promise.allSettled(Array.from({ length: Number(n) }, () => launchRepair(incidentId, { resume: false, concurrency: 4 }, actor)));
+    const accepted = outcomes.filter((o) => o.status === "fulfilled");
+    const messages = outcomes.flatMap((o) => (o.status === "rejected" ? [`${(o.reason as { status?: number }).status ?? "?"} ${(o.reason as Error).message}`] : []));
+    for (const o of accepted) await (o as PromiseFulfilledResult<Awaited<ReturnType<typeof launchRepair>>>).value.execution;
+    console.log(JSON.stringify({ accepted: accepted.length, messages }));
+  } else {
+    const launched = await launchRepair(incidentId, { resume: false, concurrency: 2, run: { taskCode: slow } }, actor);
+    console.log(JSON.stringify({ runId: launched.runId }));
+    await launched.execution;
+  }
+  await db.$disconnect();
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
