@@ -1,6 +1,6 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import type { CompletenessQuery, DatasetOption } from "@/lib/contracts/completeness";
 import { monthPeriod } from "./month-period";
 import styles from "./Completeness.module.css";
@@ -17,6 +17,7 @@ export function PeriodPicker({ datasets, initial, onCheck }: Props) {
   const [from, setFrom] = useState(initial?.from ?? "");
   const [to, setTo] = useState(initial?.to ?? "");
   const [month, setMonth] = useState("");
+  const id = useId();
   const chosen = datasets.find((d) => d.nodeId === dataset || d.name === dataset) ?? null;
 
   const pickMonth = (value: string) => {
@@ -35,27 +36,27 @@ export function PeriodPicker({ datasets, initial, onCheck }: Props) {
 
   return (
     <form className={`card ${styles.picker}`} onSubmit={submit} aria-label="Dataset and period">
-      <label>
-        Dataset
-        <select value={chosen?.nodeId ?? dataset} onChange={(e) => setDataset(e.target.value)} required>
+      <div className={styles.field}>
+        <label htmlFor={`${id}-dataset`}>Dataset</label>
+        <select id={`${id}-dataset`} value={chosen?.nodeId ?? dataset} onChange={(e) => setDataset(e.target.value)} required>
           <option value="">Choose a dataset…</option>
           {datasets.map((d) => (
             <option key={d.nodeId} value={d.nodeId}>{d.name} ({d.pipeline ?? "no pipeline"}{d.grain ? `, ${d.grain}` : ""})</option>
           ))}
         </select>
-      </label>
-      <label>
-        Month
-        <input type="month" value={month} onChange={(e) => pickMonth(e.target.value)} disabled={!chosen || (chosen.grain !== "day" && chosen.grain !== "month")} />
-      </label>
-      <label>
-        From key
-        <input value={from} onChange={(e) => setFrom(e.target.value)} placeholder={chosen?.firstKey ?? "first unit"} className="mono" />
-      </label>
-      <label>
-        To key
-        <input value={to} onChange={(e) => setTo(e.target.value)} placeholder={chosen?.lastKey ?? "last unit"} className="mono" />
-      </label>
+      </div>
+      <div className={styles.field}>
+        <label htmlFor={`${id}-month`}>Month</label>
+        <input id={`${id}-month`} type="month" value={month} onChange={(e) => pickMonth(e.target.value)} disabled={!chosen || (chosen.grain !== "day" && chosen.grain !== "month")} />
+      </div>
+      <div className={styles.field}>
+        <label htmlFor={`${id}-from`}>From key</label>
+        <input id={`${id}-from`} value={from} onChange={(e) => setFrom(e.target.value)} placeholder={chosen?.firstKey ?? "first unit"} className="mono" />
+      </div>
+      <div className={styles.field}>
+        <label htmlFor={`${id}-to`}>To key</label>
+        <input id={`${id}-to`} value={to} onChange={(e) => setTo(e.target.value)} placeholder={chosen?.lastKey ?? "last unit"} className="mono" />
+      </div>
       <button type="submit" disabled={!dataset}>Check completeness</button>
       {chosen?.firstKey ? <p className="muted">Expected units: {chosen.firstKey} … {chosen.lastKey}</p> : null}
     </form>

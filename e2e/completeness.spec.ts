@@ -1,0 +1,45 @@
+import { test, expect } from "./fixtures";
+
+// The demo world: stg_orders 2026-08-17 and 2026-08-23 failed (nothing downstream was built), and
+// 2026-08-10's retry appended a second copy that fct_orders and revenue_daily were built on.
+test("revenue_daily for August 2026 is incomplete, naming 08-17 and 08-23 (never built) and 08-10 (duplicated upstream)", async ({ page }) => {
+  await page.goto("/completeness");
+  await page.getByLabel("Dataset", { exact: true }).selectOption("dataset:warehouse:revenue_daily");
+  await page.getByLabel("Month").fill("2026-08");
+  await expect(page.getByLabel("From key")).toHaveValue("2026-08-01");
+  await expect(page.getByLabel("To key")).toHaveValue("2026-08-25"); // the definition ends on 08-25
+  await page.getByRole("button", { name: "Check completeness" }).click();
+
+  await expect(page).toHaveURL(/dataset=dataset%3Awarehouse%3Arevenue_daily&from=2026-08-01&to=2026-08-25/);
+  await expect(page.getByTestId("verdict-word")).toHaveText("Incomplete");
+  const units = page.getByTestId("reasons-by-unit").locator("tbody tr");
+  await expect(units).toHaveCount(3);
+  await expect(page.getByTestId("reason-unit-2026-08-17").getByTestId("unit-headline")).toHaveText("never built: stg_orders failed");
+  await expect(page.getByTestId("reason-unit-2026-08-23").getByTestId("unit-headline")).toHaveText("never built: stg_orders failed");
+  await expect(page.getByTestId("reason-unit-2026-08-10").getByTestId("unit-headline")).toHaveText("built on duplicated upstream rows: stg_orders");
+  await expect(page.getByTestId("reason-unit-2026-08-10")).toContainText("append attempts wrote 66 rows for 44 expected");
+  await expect(page.getByTestId("reason-stg_orders-2026-08-17").getByRole("link", { name: "unit →" })).toHaveAttribute("href", "/units/dataset:warehouse:stg_orders?unit=2026-08-17");
+  await expect(page.getByTestId("freshness-unpublished")).toHaveText("Never published, so no age: 2026-08-17, 2026-08-23");
+});
+
+test("a deep link answers directly, and July 2026 is complete", async ({ page }) => {
+  await page.goto("/completeness?dataset=revenue_daily&from=2026-07-01&to=2026-07-31");
+  await expect(page.getByTestId("verdict-word")).toHaveText("Complete");
+  await expect(page.getByTestId("verdict")).toContainText("31 expected units, checked with 4 upstream datasets");
+  await expect(page.getByRole("heading", { name: "Reasons by unit" })).toHaveCount(0);
+});
+
+test("GET /api/v1/completeness returns the same certificate, 404 for an unknown dataset, 400 naming an invalid key", async ({ request }) => {
+  const ok = await request.get("/api/v1/completeness?dataset=dataset:warehouse:revenue_daily&from=2026-08-01&to=2026-08-25");
+  expect(ok.status()).toBe(200);
+  const body = await ok.json();
+  expect(body.verdict).toBe("incomplete");
+  expect(body.byUnit.map((u: { unitKey: string }) => u.unitKey)).toEqual(["2026-08-10", "2026-08-17", "2026-08-23"]);
+  expect(body.reasons.filter((r: { role: string }) => r.role === "target").map((r: { unitKey: string; state: string }) => `${r.unitKey}:${r.state}`)).toEqual(["2026-08-17:blocked", "2026-08-23:blocked"]);
+
+  const unknown = await request.get("/api/v1/completeness?dataset=no_such_table");
+  expect(unknown.status()).toBe(404);
+  const invalid = await request.get("/api/v1/completeness?dataset=revenue_daily&from=2026-8-17");
+  expect(invalid.status()).toBe(400);
+  expect((await invalid.json()).message).toBe('query.from: "2026-8-17" is not a day key (expected yyyy-MM-dd)');
+});
