@@ -1,7 +1,6 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useRef } from "react";
 import { STATE_LABELS, type UnitDetail } from "@/lib/contracts/units";
 import { useUnitDetail } from "@/lib/client/use-units";
 import { formatDeviation } from "@/lib/domain/unit-state";
@@ -9,15 +8,16 @@ import { CellRecords } from "./CellRecords";
 import { lineageHref } from "./selection";
 import styles from "./CellPanel.module.css";
 
-/** The side panel of one unit: why it is in its state, and every record behind that. */
+/**
+ * The side panel of one unit: why it is in its state, and every record behind that. It does not
+ * take the focus: arrow keys keep moving through the matrix and Enter shows the next unit here.
+ */
 export function CellPanel({ dataset, unit, onClose }: { dataset: string; unit: string; onClose(): void }) {
   const { data, error, isPending } = useUnitDetail(dataset, unit);
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), [dataset, unit]);
   return (
     <aside className={styles.panel} aria-labelledby="cell-panel-title" data-testid="cell-panel" onKeyDown={(e) => e.key === "Escape" && onClose()}>
       <header className={styles.head}>
-        <h2 id="cell-panel-title" ref={heading} tabIndex={-1}>
+        <h2 id="cell-panel-title">
           {data?.datasetName ?? dataset.split(":").pop()} <span className="mono">{unit}</span>
         </h2>
         <button type="button" className={styles.close} onClick={onClose} aria-label="Close the unit panel">×</button>

@@ -54,6 +54,15 @@ export function MatrixGrid({ section, zoom, highlight, open, selection, onOpen, 
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [section.id, zoom, buckets.length]);
 
+  // A cell opened from elsewhere (a link, the panel narrowing the view) is brought into view.
+  useEffect(() => {
+    if (!open) return;
+    const r = rows.findIndex((x) => x.nodeId === open.dataset);
+    const c = r >= 0 ? buckets.findIndex((b) => section.columns.slice(b.from, b.to + 1).includes(open.unit)) : -1;
+    if (c >= 0) requestAnimationFrame(() => colV.scrollToIndex(c));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open?.dataset, open?.unit]);
+
   const unitsOf = (row: (typeof rows)[number], c: number) => {
     const b = buckets[c]!;
     const keys: string[] = [];

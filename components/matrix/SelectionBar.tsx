@@ -25,7 +25,7 @@ export function SelectionBar({ selection, columns, name, onClear }: { selection:
       <span>
         <strong>{n} unit{n === 1 ? "" : "s"}</strong> of {name}: <span className="mono" data-testid="selection-units">{describeRanges(runsOf(selection.keys, columns))}</span>
       </span>
-      {href ? <Link href={href} data-testid="plan-repair">Plan a repair for these →</Link> : <span className="muted">No task writes this dataset: nothing to re-run.</span>}
+      {href ? <Link href={href} prefetch={false} data-testid="plan-repair">Plan a repair for these →</Link> : <span className="muted">No task writes this dataset: nothing to re-run.</span>}
       {selection.writerNodeId && n > 0 ? <Link href={lineageHref(selection.writerNodeId, selection.keys[0]!)}>Lineage →</Link> : null}
       <button type="button" onClick={onClear}>Clear selection</button>
     </div>

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { codeOfState, type MatrixState } from "@/lib/contracts/units";
 import { useUnitMatrix } from "@/lib/client/use-units";
 import { CellPanel } from "./CellPanel";
@@ -19,6 +19,11 @@ export function UnitsView({ dataset }: { dataset?: string }) {
   const [selection, setSelection] = useState<Selection | null>(null);
   const toggleState = (s: MatrixState) => update({ states: params.states.includes(s) ? params.states.filter((x) => x !== s) : [...params.states, s] });
   const highlight = params.states.map(codeOfState).join("");
+  // A performance mark once the first matrix is on screen (bench/matrix-bench.ts reads it).
+  const painted = Boolean(data);
+  useEffect(() => {
+    if (painted && performance.getEntriesByName("units:matrix-painted").length === 0) requestAnimationFrame(() => performance.mark("units:matrix-painted"));
+  }, [painted]);
   const selectedSection = data?.sections.find((s) => s.rows.some((r) => r.nodeId === selection?.dataset));
   return (
     <div style={{ display: "grid", gap: 16, gridTemplateColumns: "minmax(0, 1fr)", marginRight: params.cell ? "min(520px, 45vw)" : 0 }}>

@@ -1,0 +1,113 @@
+import { test, expect } from "./fixtures";
+
+// The demo world (npm run demo:load) in the unit matrix: states from the ledger and attempts.
+test.use({ viewport: { width: 1600, height: 1000 } });
+
+const cell = (page: import("@playwright/test").Page, name: string, key: string) => page.getByTestId(`cell-${name}-${key}`);
+
+test("the matrix shows the demo's failures, each in its state, with the legend's counts", async ({ page }) => {
+  await page.goto("/units");
+  await expect(page.getByRole("heading", { level: 1, name: "Units" })).toBeVisible();
+  await expect(cell(page, "fct_orders", "2026-08-17")).toHaveAttribute("data-state", "blocked");
+  await expect(cell(page, "fct_orders", "2026-08-17")).toHaveAttribute("title", "fct_orders · 2026-08-17: blocked (upstream failed) — no publish: an upstream unit failed, so this never ran");
+  await expect(cell(page, "fct_orders", "2026-08-23")).toHaveAttribute("data-state", "blocked");
+  await expect(cell(page, "fct_orders", "2026-08-10")).toHaveAttribute("data-state", "divergent");
+  await expect(cell(page, "stg_orders", "2026-08-10")).toHaveAttribute("data-state", "duplicate");
+  await expect(cell(page, "stg_orders", "2026-08-17")).toHaveAttribute("data-state", "failed");
+  await expect(cell(page, "stg_orders", "2026-08-16")).toHaveAttribute("data-state", "published");
+  await expect(cell(page, "meter_readings_raw", "2026-07")).toHaveAttribute("data-state", "failed");
+  await expect(cell(page, "meter_readings_screened", "2026-07")).toHaveAttribute("data-state", "divergent");
+  await expect(cell(page, "meter_readings_deduped", "2026-07")).toHaveAttribute("data-state", "divergent");
+  await expect(cell(page, "meter_readings_raw", "2026-06")).toHaveAttribute("data-state", "published");
+  await expect(page.getByTestId("legend-failed")).toHaveText("failed 3");
+  await expect(page.getByTestId("legend-blocked")).toHaveText("blocked (upstream failed) 18");
+  await expect(page.getByTestId("legend-divergent")).toHaveText("divergent 3");
+  await expect(page.getByTestId("legend-duplicate")).toHaveText("duplicate 1");
+  // Seed 002: invalid keys apart from valid keys that failed, each with its reason.
+  await expect(page.getByTestId("failed-keys")).toContainText("stg_orders2026-08-17");
+  await expect(page.getByTestId("failed-keys")).toContainText("meter_readings_raw2026-07");
+  const invalid = page.getByTestId("matrix-invalid-keys");
+  await expect(invalid).toContainText('"2026-8-24" is not a day key (expected yyyy-MM-dd)');
+  await expect(invalid).toContainText('"2026-08-31" is after the last unit 2026-08-25');
+});
+
+test("a cell opens its panel: publishes, attempts, source count and deviation, links", async ({ page }) => {
+  await page.goto("/units");
+  await cell(page, "fct_orders", "2026-08-10").click();
+  const panel = page.getByTestId("cell-panel");
+  await expect(panel.getByRole("heading", { name: "fct_orders 2026-08-10" })).toBeVisible();
+  await expect(panel.getByTestId("panel-state")).toHaveText("divergent");
+  await expect(panel.getByTestId("panel-source")).toHaveText("44");
+  await expect(panel.getByTestId("panel-rows")).toHaveText("66");
+  await expect(panel.getByTestId("panel-deviation")).toHaveText("+50% (tolerance ±5%)");
+  await expect(panel.getByTestId("panel-publishes").locator("tbody tr")).toHaveCount(1);
+  await expect(panel.getByTestId("panel-no-interventions")).toHaveText("No intervention has named this unit.");
+  await expect(page).toHaveURL(/cell=dataset%3Awarehouse%3Afct_orders&unit=2026-08-10/);
+
+  await cell(page, "fct_orders", "2026-08-17").click();
+  await expect(panel.getByTestId("panel-state")).toHaveText("blocked (upstream failed)");
+  await expect(panel.getByTestId("panel-no-publish")).toHaveText("No publish: this unit is not in the ledger — it never ran because an upstream unit failed.");
+  await expect(panel.getByTestId("panel-attempts")).toContainText("upstream failed");
+  await expect(panel.getByTestId("panel-lineage-link")).toHaveAttribute("href", "/lineage?node=job%3Aorders%3Afct_orders&units=2026-08-17");
+
+  // The URL holds the open cell: a pasted link opens the same panel.
+  await page.goto("/units?cell=dataset%3Awarehouse%3Ameter_readings_raw&unit=2026-07");
+  await expect(panel.getByTestId("panel-state")).toHaveText("failed");
+  await expect(panel.getByTestId("panel-partial")).toHaveText("120");
+  await expect(panel.getByTestId("panel-attempts")).toContainText("meter vendor feed closed the connection after row 120");
+  await panel.getByRole("button", { name: "Close the unit panel" }).click();
+  await expect(panel).toBeHidden();
+});
+
+test("arrow keys move through the matrix and Enter opens the focused unit", async ({ page }) => {
+  await page.goto("/units?cell=dataset%3Awarehouse%3Astg_orders&unit=2026-08-16");
+  const panel = page.getByTestId("cell-panel");
+  await expect(panel.getByTestId("panel-state")).toHaveText("published");
+  await page.getByRole("grid", { name: "Unit matrix: Daily (UTC)" }).focus();
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("Enter");
+  await expect(panel.getByRole("heading", { name: "stg_orders 2026-08-17" })).toBeVisible();
+  await expect(panel.getByTestId("panel-state")).toHaveText("failed");
+  await expect(panel.getByTestId("panel-partial")).toHaveText("20");
+  await expect(panel.getByTestId("panel-attempts").locator("tbody tr")).toHaveCount(2);
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Enter");
+  await expect(panel.getByRole("heading", { name: "fct_orders 2026-08-17" })).toBeVisible();
+});
+
+test("zooming out shows the worst state of each week; a state filter keeps only rows holding it", async ({ page }) => {
+  await page.goto("/units");
+  await page.getByRole("radio", { name: "Weeks" }).click();
+  await expect(page).toHaveURL(/zoom=week/);
+  await expect(cell(page, "stg_orders", "2026-W33")).toHaveAttribute("data-state", "duplicate");
+  await expect(cell(page, "stg_orders", "2026-W34")).toHaveAttribute("data-state", "failed");
+  await expect(cell(page, "fct_orders", "2026-W34")).toHaveAttribute("data-state", "blocked");
+  await expect(cell(page, "stg_orders", "2026-W32")).toHaveAttribute("data-state", "published");
+
+  await page.getByTestId("legend-failed").click();
+  await expect(page).toHaveURL(/states=failed/);
+  const daily = page.getByRole("grid", { name: "Unit matrix: Daily (UTC)" });
+  await expect(daily.getByRole("rowheader")).toHaveText(["stg_ordersorders"]);
+  await expect(page.getByRole("grid", { name: "Unit matrix: Monthly (UTC)" }).getByRole("rowheader")).toHaveText(["meter_readings_rawmeters"]);
+});
+
+test("selecting a range of one dataset offers to plan a repair for exactly those units", async ({ page }) => {
+  await page.goto("/units");
+  await cell(page, "stg_orders", "2026-08-17").click({ modifiers: ["ControlOrMeta"] });
+  await cell(page, "stg_orders", "2026-08-23").click({ modifiers: ["Shift"] });
+  const bar = page.getByTestId("selection-bar");
+  await expect(bar.getByTestId("selection-units")).toHaveText("2026-08-17 → 2026-08-23");
+  await expect(bar).toContainText("7 units of stg_orders");
+  await expect(bar.getByTestId("plan-repair")).toHaveAttribute("href", `/incidents/new?node=job%3Aorders%3Astg_orders&units=${encodeURIComponent("2026-08-17,2026-08-18,2026-08-19,2026-08-20,2026-08-21,2026-08-22,2026-08-23")}`);
+});
+
+test("one dataset's page, and a bad filter answered in words", async ({ page }) => {
+  await page.goto("/units/dataset%3Awarehouse%3Afct_orders");
+  await expect(page.getByRole("heading", { level: 1, name: "fct_orders" })).toBeVisible();
+  await expect(page.getByRole("grid", { name: "Unit matrix: Daily (UTC)" }).getByRole("rowheader")).toHaveText(["fct_ordersorders"]);
+  await expect(page.getByTestId("legend-blocked")).toHaveText("blocked (upstream failed) 2");
+
+  const res = await page.request.get("/api/v1/units/matrix?from=2026-09-01&to=2026-08-01");
+  expect(res.status()).toBe(400);
+  expect((await res.json()).message).toBe("query.from: from must not be after to");
+});
