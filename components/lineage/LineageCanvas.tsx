@@ -24,12 +24,11 @@ interface Props {
   layout: LayoutResult;
   closureActive: boolean;
   onSelect: (nodeId: string) => void;
-  onToggleGroup: (pipeline: string) => void;
 }
 
 /** The graph itself: memoised elements, only visible elements rendered, minimap and controls. */
-export function LineageCanvas({ graph, layout, closureActive, onSelect, onToggleGroup }: Props) {
-  const { nodes, edges } = useMemo(() => flowElements(graph, layout, onToggleGroup), [graph, layout, onToggleGroup]);
+export function LineageCanvas({ graph, layout, closureActive, onSelect }: Props) {
+  const { nodes, edges } = useMemo(() => flowElements(graph, layout), [graph, layout]);
   useEffect(() => {
     // After React committed the elements, the next frame paints them: the end of "lay out and paint".
     const frame = requestAnimationFrame(() => setTimeout(() => performance.mark("reparo:layout-done"), 0));

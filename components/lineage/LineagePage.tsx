@@ -7,6 +7,7 @@ import { useLineageLayout } from "@/lib/client/use-lineage-layout";
 import { ClosurePanel } from "./ClosurePanel";
 import { FailurePicker } from "./FailurePicker";
 import { FitToClosure } from "./FitToClosure";
+import { GroupToggleContext } from "./group-toggle-context";
 import { HighlightContext, HighlightStore } from "./highlight-store";
 import { LineageCanvas } from "./LineageCanvas";
 import { LineageSearch } from "./LineageSearch";
@@ -33,6 +34,7 @@ export function LineagePage() {
   const pipelines = useMemo(() => countByPipeline(graph.data?.nodes ?? []), [graph.data]);
   return (
     <HighlightContext.Provider value={store}>
+      <GroupToggleContext.Provider value={toggleGroup}>
       <ReactFlowProvider>
         <FitToClosure closure={closure.data} ready={layout.data !== undefined} />
         <SelectionBar key={`${view.units}|${view.asOf}`} view={view} onChange={setView} />
@@ -56,7 +58,7 @@ export function LineagePage() {
               : layout.isError ? <p className="error-box" role="alert">{layout.error.message}</p>
               : !graph.data || !layout.data ? <div className={styles.loading} data-testid="lineage-loading">{graph.data ? `Laying out ${graph.data.nodes.length} nodes…` : "Loading the lineage…"}</div>
               : graph.data.nodes.length === 0 ? <p className="notice">No lineage as of {graph.data.asOf}: no task or dataset has an edge at that time. Load the demo or send OpenLineage events.</p>
-              : <LineageCanvas graph={graph.data} layout={layout.data} closureActive={selection !== null && closure.data !== undefined} onSelect={select} onToggleGroup={toggleGroup} />}
+              : <LineageCanvas graph={graph.data} layout={layout.data} closureActive={selection !== null && closure.data !== undefined} onSelect={select} />}
             {closure.isError ? <p className="error-box" role="alert" data-testid="closure-error">The closure could not be computed: {closure.error.message}</p> : null}
             {selection === null ? <p className="notice">Pick a failure, click a node (or focus it and press Enter) to light up its downstream closure.</p>
               : closure.data ? <ClosurePanel closure={closure.data} holdings={holdings.data} />
@@ -64,6 +66,7 @@ export function LineagePage() {
           </div>
         </div>
       </ReactFlowProvider>
+      </GroupToggleContext.Provider>
     </HighlightContext.Provider>
   );
 }

@@ -12,7 +12,7 @@ const TYPE_OF_ROLE: Record<LineageNode["role"], string> = { task: "task", datase
  * them (hidden when the pipeline is collapsed, their edges re-attached to the box). Built once
  * per layout; the closure highlight never rebuilds them (highlight-store.ts).
  */
-export function flowElements(graph: LineageGraphView, layout: LayoutResult, onToggle: (p: string) => void): { nodes: Node[]; edges: Edge[] } {
+export function flowElements(graph: LineageGraphView, layout: LayoutResult): { nodes: Node[]; edges: Edge[] } {
   const collapsed = new Set(layout.groups.filter((g) => g.collapsed).map((g) => g.pipeline));
   const nodes: Node[] = layout.groups.map((g) => ({
     id: groupId(g.pipeline),
@@ -20,7 +20,7 @@ export function flowElements(graph: LineageGraphView, layout: LayoutResult, onTo
     position: { x: g.x, y: g.y },
     width: g.width,
     height: g.height,
-    data: { pipeline: g.pipeline, collapsed: g.collapsed, nodeCount: g.nodeCount, onToggle } satisfies PipelineGroupData,
+    data: { pipeline: g.pipeline, collapsed: g.collapsed, nodeCount: g.nodeCount } satisfies PipelineGroupData,
     selectable: false,
     focusable: false,
     zIndex: -1,

@@ -26,7 +26,9 @@ export async function getClosureHoldings(query: ClosureQuery, now: Date, db: Db 
   const seedTask = [...result.entries.values()].find((e) => e.seed);
   const seedWriters = seedTask ? (outputs.get(seedTask.node) ? writerIdsOf(graph, outputs.get(seedTask.node)!, lineage.tasks) : []) : [];
   const [publishes, deliveries, seedAttempts] = await Promise.all([
-    publishesByUnit(db, datasetIds), deliveriesOf(db, writerIds), attemptsByUnit(db, seedWriters),
+    inChunks(datasetIds, (ids) => publishesByUnit(db, ids)).then((maps) => new Map(maps.flatMap((m) => [...m]))),
+    inChunks(writerIds, (ids) => deliveriesOf(db, ids)).then((lists) => lists.flat()),
+    attemptsByUnit(db, seedWriters),
   ]);
   const seedKeys = new Set(seedTask && outputs.get(seedTask.node) ? keysOf(outputs.get(seedTask.node)!.space, seedTask.units) : []);
   const failedAt = latestFailure(seedAttempts, seedKeys);
@@ -71,4 +73,11 @@ function latestFailure(attempts: Awaited<ReturnType<typeof attemptsByUnit>>, see
     }
   }
   return latest;
+}
+
+/** A closure can hold thousands of nodes: one query per 500 ids stays under every database's parameter limit. */
+async function inChunks<T>(ids: string[], load: (chunk: string[]) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < ids.length; i += 500) out.push(await load(ids.slice(i, i + 500)));
+  return out;
 }
