@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
+import { IncidentsPage } from "@/components/incidents/IncidentsPage";
 import { PageHeader } from "@/components/shell/PageHeader";
-import { NotYetAvailable } from "@/components/shell/NotYetAvailable";
 
 export const metadata: Metadata = { title: "Incidents" };
 
@@ -8,7 +8,7 @@ export default function Page() {
   return (
     <>
       <PageHeader title="Incidents" lead="Each failure being handled, from scope to validated resolution." />
-      <NotYetAvailable what="The guided repair wizard and incident timeline" tracking="issue #6" />
+      <IncidentsPage />
     </>
   );
 }

@@ -1,0 +1,51 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { AUDIT_KINDS } from "@/lib/contracts/audit";
+import { useAuditList, useAuditVerify } from "@/lib/client/use-audit";
+import styles from "./Audit.module.css";
+
+const short = (v: unknown) => (v === null || v === undefined ? "—" : JSON.stringify(v));
+
+/** Every intervention, newest first, filtered; the chain's verification on top. */
+export function AuditPage({ initial }: { initial: { kind: string; actor: string; incidentId: string } }) {
+  const [filters, setFilters] = useState(initial);
+  const { data, error, isPending } = useAuditList(filters);
+  const verify = useAuditVerify();
+  return (
+    <>
+      <div className={styles.verify} data-testid="audit-verify" role="status">
+        {verify.isPending ? "Verifying the hash chain…" : verify.error ? `Could not verify: ${verify.error.message}` : verify.data.ok
+          ? `Hash chain verified: ${verify.data.entries} entries, head ${verify.data.headHash?.slice(0, 12) ?? "—"}…`
+          : `Hash chain BROKEN at entry ${verify.data.brokenAt?.seq}: ${verify.data.brokenAt?.reason}`}
+      </div>
+      <form className={styles.filters} aria-label="Filter the audit log" onSubmit={(e) => e.preventDefault()}>
+        <label>Kind<select value={filters.kind} onChange={(e) => setFilters({ ...filters, kind: e.target.value })}>
+          <option value="">All kinds</option>
+          {Object.keys(AUDIT_KINDS).map((k) => <option key={k} value={k}>{k}</option>)}
+        </select></label>
+        <label>Actor<input value={filters.actor} onChange={(e) => setFilters({ ...filters, actor: e.target.value.trim() })} placeholder="demo-operator" /></label>
+        <label>Incident<input value={filters.incidentId} onChange={(e) => setFilters({ ...filters, incidentId: e.target.value.trim() })} /></label>
+      </form>
+      {isPending ? <div className="skeleton" aria-busy="true" /> : error ? <div className="error-box" role="alert">Could not load the audit log: {error.message}</div> : data.entries.length === 0 ? (
+        <p className="empty">No interventions recorded{filters.kind || filters.actor || filters.incidentId ? " for these filters" : " yet"}.</p>
+      ) : (
+        <table className="data" data-testid="audit-table">
+          <thead><tr><th>#</th><th>When</th><th>Kind</th><th>Who</th><th>Why</th><th>On what</th><th>Before → after</th><th>Incident</th></tr></thead>
+          <tbody>
+            {data.entries.map((e) => (
+              <tr key={e.seq} data-testid={`audit-${e.kind}`}>
+                <td>{e.seq}</td><td className="nowrap">{new Date(e.at).toLocaleString()}</td><td className="mono">{e.kind}</td>
+                <td>{e.actor} <span className="muted">({e.actorRole})</span></td><td>{e.reason}</td>
+                <td className="mono">{e.targets.map((t) => `${t.nodeId.slice(t.nodeId.lastIndexOf(":") + 1)} ${t.units.join(", ")}`).join("; ") || "—"}</td>
+                <td className={`mono ${styles.change}`}>{short(e.before)} → {short(e.after)}</td>
+                <td>{e.incidentId ? <Link href={`/incidents/${encodeURIComponent(e.incidentId)}`}>open</Link> : "—"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,40 @@
+"use client";
+
+import { useId, useState, type ReactNode } from "react";
+import { ActionError } from "./ActionError";
+import { ReasonField } from "./ReasonField";
+import styles from "./Wizard.module.css";
+
+/**
+ * Every intervention goes through this: it says what the system will believe afterwards,
+ * takes a required reason, and only then sends the change.
+ */
+export function ConfirmIntervention({ label, believe, onConfirm, pending, error, danger, testId, children }: {
+  label: string;
+  believe: ReactNode;
+  onConfirm: (reason: string) => void;
+  pending: boolean;
+  error: Error | null;
+  danger?: boolean;
+  testId: string;
+  children?: ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState("");
+  const id = useId();
+  if (!open) return <button type="button" className={styles.button} onClick={() => setOpen(true)} data-testid={`${testId}-open`}>{label}</button>;
+  return (
+    <div className={styles.confirm} role="group" aria-label={label} data-testid={testId}>
+      <p style={{ margin: "0 0 6px" }}><strong>This will make the system believe:</strong> {believe}</p>
+      {children}
+      <ReasonField id={id} label="Why" value={reason} onChange={setReason} />
+      <div className={styles.actions}>
+        <button type="button" onClick={() => setOpen(false)}>Cancel</button>
+        <button type="button" className={danger ? styles.danger : styles.primary} disabled={pending || reason.trim().length < 3} onClick={() => onConfirm(reason)}>
+          {pending ? "Recording…" : `Confirm: ${label.toLowerCase()}`}
+        </button>
+      </div>
+      <ActionError error={error} />
+    </div>
+  );
+}

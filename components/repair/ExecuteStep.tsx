@@ -1,0 +1,62 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { incidentKeys, useIncidentAction } from "@/lib/client/use-incidents";
+import { useProgress } from "@/lib/client/use-repair";
+import { ActionError } from "./ActionError";
+import { DispatchPanel } from "./DispatchPanel";
+import { StepActions } from "./StepActions";
+import type { StepProps } from "./step-props";
+import styles from "./Wizard.module.css";
+
+const ACTIVE = new Set(["queued", "running"]);
+
+/** Step 5: launch the repair run (linked to the original), and watch every (task, unit) progress live. */
+export function ExecuteStep({ id, incident, next, back }: StepProps) {
+  const { data, error } = useProgress(id);
+  const launch = useIncidentAction<{ resume: boolean }>(id, "launch");
+  const qc = useQueryClient();
+  const running = data?.run ? ACTIVE.has(data.run.status) : false;
+  const stale = Boolean(data?.run) && !running && incident.status === "repairing";
+  useEffect(() => {
+    // The run ended, so the server moved the incident on: refresh what this page knows about it.
+    if (stale) void qc.invalidateQueries({ queryKey: incidentKeys.detail(id) });
+  }, [stale, qc, id]);
+  const interrupted = data?.run?.status === "interrupted";
+  const pct = data && data.total > 0 ? Math.round((data.done / data.total) * 100) : 0;
+  return (
+    <>
+      {error ? <div className="error-box" role="alert">Could not read progress: {error.message}</div> : null}
+      {incident.status === "planned" ? (
+        <div style={{ display: "flex", gap: 8, marginBottom: 12 }}>
+          <button type="button" className={styles.primary} disabled={launch.isPending} onClick={() => launch.mutate({ resume: interrupted })} data-testid="launch">
+            {interrupted ? "Resume: run the pairs not yet done" : "Launch the repair run"}
+          </button>
+        </div>
+      ) : null}
+      <ActionError error={launch.error} />
+      {data?.run ? (
+        <div data-testid="progress">
+          <p>Repair <strong>#{data.run.repairNumber}</strong> · run <span className="mono">{data.run.id}</span> · repairs run <span className="mono">{data.run.rootRunId ?? "—"}</span> · <span data-testid="run-status">{data.run.status}</span></p>
+          <div className={styles.progress} role="progressbar" aria-label="Repair progress" aria-valuemin={0} aria-valuemax={data.total} aria-valuenow={data.done}><div style={{ width: `${pct}%` }} /></div>
+          <p data-testid="progress-count">{data.done} of {data.total} pairs done · {data.succeeded} succeeded · {data.failed} failed or blocked</p>
+          <table className="data">
+            <thead><tr><th>Wave</th><th>Task</th><th>Unit</th><th>Status</th><th>Rows</th><th>Error</th></tr></thead>
+            <tbody>
+              {data.pairs.map((p) => (
+                <tr key={`${p.taskNodeId}|${p.unitKey}`} data-testid={`pair-${p.name}-${p.unitKey}`}>
+                  <td>{p.wave + 1}</td><td>{p.name}</td><td className="mono">{p.unitKey}</td><td>{p.status.replace("_", " ")}</td><td>{p.rows ?? "—"}</td><td className="mono">{p.error ?? ""}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : incident.status === "planned" ? <p className="muted">Nothing launched yet. The plan runs in dependency order with a concurrency limit, against the warehouse.</p> : <p className="empty">Confirm a plan first.</p>}
+      {incident.status === "planned" ? <DispatchPanel id={id} /> : null}
+      <StepActions back={back}>
+        <button type="button" className={styles.primary} disabled={running || !data?.run} onClick={next}>Validate →</button>
+      </StepActions>
+    </>
+  );
+}

@@ -1,0 +1,25 @@
+"use client";
+
+import { useState } from "react";
+import styles from "./Wizard.module.css";
+
+const TABS = [["airflow", "Airflow clear"], ["dagster", "Dagster backfill"], ["databricks", "Databricks repair"]] as const;
+
+/** The plan as each orchestrator's own request, to copy. */
+export function PlanExports({ exports }: { exports: Record<"airflow" | "dagster" | "databricks", unknown> }) {
+  const [tab, setTab] = useState<(typeof TABS)[number][0]>("airflow");
+  const [copied, setCopied] = useState(false);
+  const text = JSON.stringify(exports[tab], null, 2);
+  return (
+    <div>
+      <h3>The plan as your orchestrator&apos;s request</h3>
+      <div role="tablist" aria-label="Orchestrator" style={{ display: "flex", gap: 6 }}>
+        {TABS.map(([k, label]) => (
+          <button key={k} type="button" role="tab" aria-selected={tab === k} className={tab === k ? styles.primary : styles.button} onClick={() => { setTab(k); setCopied(false); }}>{label}</button>
+        ))}
+        <button type="button" className={styles.button} onClick={() => void navigator.clipboard?.writeText(text).then(() => setCopied(true), () => setCopied(false))}>{copied ? "Copied" : "Copy"}</button>
+      </div>
+      <pre className={styles.export} data-testid={`export-${tab}`}>{text}</pre>
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+"use client";
+
+import { useState } from "react";
+import type { PlanOptions } from "@/lib/contracts/repair";
+import { useIncidentAction } from "@/lib/client/use-incidents";
+import { usePlanPreview } from "@/lib/client/use-repair";
+import { describeRanges } from "@/components/units/describe-units";
+import { ActionError } from "./ActionError";
+import { PlanExports } from "./PlanExports";
+import { ReasonField } from "./ReasonField";
+import { StepActions } from "./StepActions";
+import type { StepProps } from "./step-props";
+import styles from "./Wizard.module.css";
+
+/** Step 4: the exact (task, unit) pairs by wave, the cost against a full re-run, warnings and exports; confirm. */
+export function PlanStep({ id, incident, next, back, options }: StepProps & { options: PlanOptions }) {
+  const { data, error, isPending } = usePlanPreview(id, options);
+  const confirm = useIncidentAction<PlanOptions & { reason: string }>(id, "plan");
+  const [reason, setReason] = useState("");
+  if (isPending) return <div className="skeleton" aria-busy="true" />;
+  if (error) return <div className="error-box" role="alert">Could not plan: {error.message}</div>;
+  const editable = ["scoped", "planned", "validating"].includes(incident.status);
+  return (
+    <>
+      <p className="sub" data-testid="plan-cost">
+        Strategy <strong>{data.strategy.replace(/_/g, " ")}</strong>: recomputes <strong>{data.cost.unitsRecomputed}</strong> units of {data.cost.tasks} tasks, against <strong>{data.cost.fullRerunUnits}</strong> for a full re-run of the same tasks.
+      </p>
+      {data.waves.map((w, i) => (
+        <div key={i} className={styles.wave} data-testid={`wave-${i}`}>
+          <strong>Wave {i + 1}</strong>
+          <table className="data"><tbody>
+            {w.map((p) => <tr key={p.taskNodeId}><td style={{ width: "35%" }}>{p.name} <span className="muted">{p.pipeline}</span></td><td className="mono">{describeRanges(p.keyRanges)}</td><td>{p.unitCount} units{p.idempotencyKey ? ` · key ${p.idempotencyKey}` : ""}</td></tr>)}
+          </tbody></table>
+        </div>
+      ))}
+      {data.excluded.map((e) => <div key={e.taskNodeId} className={styles.warning} data-testid={`plan-excluded-${e.name}`}>Excluded: <strong>{e.name}</strong> <span className="mono">{describeRanges(e.keyRanges)}</span> — {e.reason}</div>)}
+      {Object.keys(data.parameterOverrides).length > 0 ? <p>Parameter overrides: <span className="mono">{JSON.stringify(data.parameterOverrides)}</span></p> : null}
+      <h3>Warnings</h3>
+      {data.warnings.length === 0 ? <p className="empty">None.</p> : data.warnings.map((w, i) => <div key={i} className={styles.warning}>{w.message}</div>)}
+      {data.blockers.map((b, i) => <div key={i} className={styles.blocker}>{b.message}</div>)}
+      <PlanExports exports={data.exports} />
+      {editable ? <ReasonField id="plan-reason" label="Why this plan" value={reason} onChange={setReason} /> : null}
+      <ActionError error={confirm.error} />
+      <StepActions back={back}>
+        {editable ? (
+          <button type="button" className={styles.primary} disabled={!data.runnable || confirm.isPending || reason.trim().length < 3}
+            onClick={() => confirm.mutate({ ...options, strategy: data.strategy, reason }, { onSuccess: next })}>Confirm plan →</button>
+        ) : <button type="button" onClick={next}>Next →</button>}
+      </StepActions>
+    </>
+  );
+}

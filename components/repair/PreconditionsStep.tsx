@@ -1,0 +1,50 @@
+"use client";
+
+import { useState } from "react";
+import { useIncidentAction } from "@/lib/client/use-incidents";
+import { usePreconditions } from "@/lib/client/use-repair";
+import { ActionError } from "./ActionError";
+import { ReasonField } from "./ReasonField";
+import { StepActions } from "./StepActions";
+import type { StepProps } from "./step-props";
+import styles from "./Wizard.module.css";
+
+const LABEL = { safe: "yes, safe", unsafe: "unsafe", unknown: "unknown (counted unsafe)" } as const;
+
+/** Step 2: per task in scope, the questions that decide whether re-running it is safe. */
+export function PreconditionsStep({ id, incident, next, back }: StepProps) {
+  const { data, error, isPending } = usePreconditions(id);
+  const record = useIncidentAction<{ reason: string }>(id, "preconditions");
+  const [reason, setReason] = useState("");
+  if (isPending) return <div className="skeleton" aria-busy="true" />;
+  if (error) return <div className="error-box" role="alert">Could not check the preconditions: {error.message}</div>;
+  const editable = ["scoped", "planned", "validating"].includes(incident.status);
+  return (
+    <>
+      <p className="sub">Unknown counts as unsafe. Each unsafe answer removes options at the next step, or needs an intervention.</p>
+      {data.tasks.map((t) => (
+        <div key={t.taskNodeId} style={{ marginBottom: 14 }} data-testid={`preconditions-${t.name}`}>
+          <h3 style={{ margin: "6px 0" }}>{t.name} <span className="muted" style={{ fontWeight: 400 }}>{t.pipeline}</span></h3>
+          <table className="data">
+            <tbody>
+              {t.checks.map((c) => (
+                <tr key={c.key} data-testid={`check-${t.name}-${c.key}`}>
+                  <td style={{ width: "38%" }}>{c.question}</td>
+                  <td className={styles[`verdict-${c.verdict}`]} style={{ width: "14%" }}>{LABEL[c.verdict]}</td>
+                  <td>{c.detail}{c.howToKnow ? <div className="muted">How to make it known: {c.howToKnow}</div> : null}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ))}
+      {editable ? <ReasonField id="pre-reason" label="Review note" value={reason} onChange={setReason} /> : null}
+      <ActionError error={record.error} />
+      <StepActions back={back}>
+        {editable ? (
+          <button type="button" className={styles.primary} disabled={record.isPending || reason.trim().length < 3} onClick={() => record.mutate({ reason }, { onSuccess: next })}>Record review →</button>
+        ) : <button type="button" onClick={next}>Next →</button>}
+      </StepActions>
+    </>
+  );
+}

@@ -1,0 +1,63 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { useIncidentAction } from "@/lib/client/use-incidents";
+import { useScope } from "@/lib/client/use-repair";
+import { describeRanges } from "@/components/units/describe-units";
+import { ActionError } from "./ActionError";
+import { ReasonField } from "./ReasonField";
+import { StateBadge } from "./StateBadge";
+import { StepActions } from "./StepActions";
+import type { StepProps } from "./step-props";
+import styles from "./Wizard.module.css";
+
+/** Step 1: the failed pairs and their downstream closure, what each node holds now, and what it waits on. */
+export function ScopeStep({ id, incident, next }: StepProps) {
+  const { data, error, isPending } = useScope(id);
+  const record = useIncidentAction<{ reason: string; addPairs: { taskNodeId: string; units: string[] }[] }>(id, "scope");
+  const [reason, setReason] = useState("");
+  const [skip, setSkip] = useState<Set<string>>(new Set());
+  if (isPending) return <div className="skeleton" aria-busy="true" />;
+  if (error) return <div className="error-box" role="alert">Could not compute the scope: {error.message}</div>;
+  const seeds = incident.failedPairs.map((p) => p.nodeId).join(",");
+  const units = incident.failedPairs.flatMap((p) => p.units).join(",");
+  const adds = data.waitsOn.filter((w) => !skip.has(w.taskNodeId));
+  const editable = ["open", "scoped", "planned", "validating"].includes(incident.status);
+  return (
+    <>
+      <p className="sub">The failed pairs and every (task, unit) downstream of them through the lineage&apos;s partition mappings: {data.pairCount} pairs. <Link href={`/lineage?${new URLSearchParams({ node: seeds.split(",")[0]!, units })}`}>See it on the lineage graph →</Link></p>
+      <table className="data" data-testid="scope-table">
+        <thead><tr><th>Node</th><th>Units in scope</th><th>Holds now</th></tr></thead>
+        <tbody>
+          {data.nodes.map((n) => (
+            <tr key={n.nodeId} data-testid={`scope-${n.name}-${n.kind}`}>
+              <td><strong>{n.name}</strong> <span className="muted">{n.kind} · {n.pipeline}{n.seed ? " · failed" : ""}</span></td>
+              <td className="mono">{describeRanges(n.units)} <span className="muted">({n.unitCount})</span></td>
+              <td>
+                {n.holdsNow.map((h) => <div key={h.state}><StateBadge state={h.state} /> <span className="mono">{describeRanges(h.units)}</span></div>)}
+                {n.sentOutside.map((s) => <div key={s} className="muted">sent outside: {s}</div>)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {data.waitsOn.map((w) => (
+        <div key={w.taskNodeId} className={styles.warning} data-testid="waits-on">
+          <p style={{ margin: 0 }}>{w.reason}</p>
+          <label><input type="checkbox" checked={!skip.has(w.taskNodeId)} onChange={(e) => setSkip((s) => { const n = new Set(s); if (e.target.checked) n.delete(w.taskNodeId); else n.add(w.taskNodeId); return n; })} /> Add {w.taskNodeId.slice(w.taskNodeId.lastIndexOf(":") + 1)} {w.units.join(", ")} to this incident</label>
+        </div>
+      ))}
+      {editable ? <ReasonField id="scope-reason" label="Why this scope" value={reason} onChange={setReason} /> : null}
+      <ActionError error={record.error} />
+      <StepActions>
+        {editable ? (
+          <button type="button" className={styles.primary} disabled={record.isPending || reason.trim().length < 3}
+            onClick={() => record.mutate({ reason, addPairs: adds.map((w) => ({ taskNodeId: w.taskNodeId, units: w.units })) }, { onSuccess: () => { setReason(""); if (adds.length === 0) next(); } })}>
+            {adds.length > 0 ? "Add and re-scope" : "Confirm scope →"}
+          </button>
+        ) : <button type="button" onClick={next}>Next →</button>}
+      </StepActions>
+    </>
+  );
+}

@@ -1,0 +1,51 @@
+"use client";
+
+import { useIncidentAction } from "@/lib/client/use-incidents";
+import { useValidation } from "@/lib/client/use-repair";
+import { ConfirmIntervention } from "./ConfirmIntervention";
+import { StateBadge } from "./StateBadge";
+import { StepActions } from "./StepActions";
+import type { StepProps } from "./step-props";
+import styles from "./Wizard.module.css";
+
+const CHECKS = [["inLedger", "in the ledger"], ["publishedOnce", "published once"], ["nonEmpty", "non-empty"], ["reconciles", "reconciles"], ["notStale", "not stale"]] as const;
+
+/** Step 6: the domain's validation per unit; resolving needs it to pass, or a commander's reasoned override. */
+export function ValidateStep({ id, incident, next, back }: StepProps) {
+  const { data, error, isPending } = useValidation(id);
+  const resolve = useIncidentAction<{ reason: string }>(id, "resolve");
+  const override = useIncidentAction<{ reason: string }>(id, "override");
+  if (isPending) return <div className="skeleton" aria-busy="true" />;
+  if (error) return <div className="error-box" role="alert">Could not validate: {error.message}</div>;
+  const canClose = incident.status === "validating";
+  return (
+    <>
+      <p className={data.passed ? styles.ok : styles.blocker} data-testid="validation-verdict">
+        {data.passed ? `Validation passes: all ${data.units.length} units in the ledger, published once, reconciled, not stale.` : `${data.failedUnits} of ${data.units.length} units fail validation.`}
+        {data.accountedByMarks > 0 ? ` ${data.accountedByMarks} units are accounted for by a recorded mark.` : ""}
+      </p>
+      <table className="data" data-testid="validation-table">
+        <thead><tr><th>Dataset</th><th>Unit</th><th>State</th>{CHECKS.map(([, l]) => <th key={l}>{l}</th>)}<th>Rows / source</th><th>Input version</th></tr></thead>
+        <tbody>
+          {data.units.map((u) => (
+            <tr key={`${u.datasetNodeId}|${u.unitKey}`} data-testid={`validation-${u.name}-${u.unitKey}`}>
+              <td>{u.name}</td><td className="mono">{u.unitKey}</td><td><StateBadge state={u.state} /></td>
+              {CHECKS.map(([k]) => <td key={k} className={styles.check} data-ok={u.checks[k]}>{u.checks[k] ? "✓" : "✗"}</td>)}
+              <td data-testid="rows">{u.rowCount ?? "—"} / {u.sourceCount ?? "—"}</td>
+              <td className="mono">{u.inputVersion ?? "—"}{u.failures.length ? <div className={styles.why}>{u.failures.join("; ")}</div> : null}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {canClose && data.passed ? (
+        <ConfirmIntervention testId="resolve" label="Resolve the incident" pending={resolve.isPending} error={resolve.error}
+          believe={<>the incident is over: its {data.units.length} units are correct, and the resolution is final.</>} onConfirm={(reason) => resolve.mutate({ reason }, { onSuccess: next })} />
+      ) : null}
+      {canClose && !data.passed ? (
+        <ConfirmIntervention testId="override" label="Override validation and resolve" danger pending={override.isPending} error={override.error}
+          believe={<>the incident is resolved although {data.failedUnits} units fail validation. The override is recorded against your name, and the failing units stay visible.</>} onConfirm={(reason) => override.mutate({ reason }, { onSuccess: next })} />
+      ) : null}
+      <StepActions back={back}><button type="button" onClick={next}>Close →</button></StepActions>
+    </>
+  );
+}

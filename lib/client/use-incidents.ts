@@ -1,0 +1,39 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { z } from "zod";
+import { IncidentDetailSchema, IncidentListSchema, IncidentSummarySchema, type OpenIncidentRequest } from "@/lib/contracts/incidents";
+import { apiFetch } from "./api-fetch";
+
+export const incidentKeys = {
+  all: ["incidents"] as const,
+  list: (filters: Record<string, string>) => ["incidents", "list", filters] as const,
+  detail: (id: string) => ["incidents", "detail", id] as const,
+  step: (id: string, step: string, extra?: unknown) => ["incidents", "step", id, step, extra ?? null] as const,
+};
+
+export function useIncidentList(filters: { status: string; mine: string; pipeline: string }) {
+  const qs = new URLSearchParams({ status: filters.status, mine: filters.mine, ...(filters.pipeline ? { pipeline: filters.pipeline } : {}) });
+  return useQuery({ queryKey: incidentKeys.list(filters), queryFn: () => apiFetch(`/api/v1/incidents?${qs}`, IncidentListSchema) });
+}
+
+export function useIncident(id: string) {
+  return useQuery({ queryKey: incidentKeys.detail(id), queryFn: () => apiFetch(`/api/v1/incidents/${encodeURIComponent(id)}`, IncidentDetailSchema) });
+}
+
+export function useOpenIncident() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: OpenIncidentRequest) => apiFetch("/api/v1/incidents", IncidentSummarySchema, { method: "POST", body: JSON.stringify(body) }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: incidentKeys.all }),
+  });
+}
+
+/** Any step's mutation: POST a body to /api/v1/incidents/:id/<path>, then refresh everything about incidents. */
+export function useIncidentAction<B>(id: string, path: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: B) => apiFetch(`/api/v1/incidents/${encodeURIComponent(id)}/${path}`, z.unknown(), { method: "POST", body: JSON.stringify(body) }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: incidentKeys.all }),
+  });
+}
