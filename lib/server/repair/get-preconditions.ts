@@ -10,7 +10,7 @@ import { loadRepairContext, type RepairContext } from "./load-repair-context";
 
 type Check = TaskPreconditions["checks"][number];
 const short = (id: string) => id.slice(id.lastIndexOf(":") + 1);
-const declare = (what: string) => `Declare ${what} in the task's catalog entry (or its OpenLineage job facet). Until then the planner counts it as unsafe.`;
+const declare = (what: string) => `Declare ${what}: PUT /api/v1/tasks/<task node id> with it and a reason (or send it in the OpenLineage job facet). Until then the planner counts it as unsafe.`;
 
 /** The Preconditions step: per task in scope, the six questions of seeds 000/001; unknown is unsafe. */
 export async function getPreconditions(id: string, now = new Date(), db: Db = getDb()): Promise<PreconditionsView> {
