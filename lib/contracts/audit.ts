@@ -46,9 +46,6 @@ export const AUDIT_KINDS = {
   "task.properties_changed": { before: TaskPropertiesSchema, after: TaskPropertiesSchema },
   "dataset.partitions_changed": { before: partitions, after: partitions },
   "note.added": { before: nothing, after: z.object({ note: z.string() }) },
-  // Configuration changes (catalog API): the declared properties before and after.
-  "task.properties_changed": { before: z.record(z.string(), z.unknown()), after: z.record(z.string(), z.unknown()) },
-  "dataset.partitions_changed": { before: z.object({ partitionDef: z.unknown() }), after: z.object({ partitionDef: z.unknown() }) },
 } as const;
 
 export type AuditKind = keyof typeof AUDIT_KINDS;
