@@ -22,8 +22,8 @@ function ChartCard({ title, sub, label, children }: { title: string; sub: string
 /** The manager's trends: how often, how long, what keeps breaking, compute saved, risky interventions. */
 export function HistoryCharts({ data }: { data: History }) {
   const categories = [...new Set(data.offenders.flatMap((o) => Object.keys(o.categories)))].sort();
-  const offenders = data.offenders.map((o) => ({ task: o.task.split(":").pop(), ...o.categories }));
-  const compute = data.compute.map((c) => ({ label: c.label, targeted: c.unitsRecomputed, full: c.fullRerunUnits ?? c.unitsRecomputed }));
+  const offenders = data.offenders.map((o) => ({ task: o.task.replace(/^job:/, ""), ...o.categories }));
+  const compute = data.compute.map((c) => ({ week: c.week, targeted: c.unitsRecomputed, full: c.fullRerunUnits }));
   const interventions = data.interventions.map((w) => ({ week: w.week, ...w.counts }));
   return (
     <div className="grid cols-2">
@@ -36,8 +36,8 @@ export function HistoryCharts({ data }: { data: History }) {
       <ChartCard title="Repeat offenders" sub="Tasks repaired most, by the failure category of the attempts that failed." label="Repairs per task by failure category">
         <BarChart data={offenders} layout="vertical"><CartesianGrid strokeDasharray="3 3" horizontal={false} /><XAxis type="number" allowDecimals={false} /><YAxis type="category" dataKey="task" width={150} tick={{ fontSize: 11 }} /><Tooltip /><Legend />{categories.map((c, i) => <Bar key={c} dataKey={c} stackId="c" fill={PALETTE[i % PALETTE.length]} isAnimationActive={false} />)}</BarChart>
       </ChartCard>
-      <ChartCard title="Compute not wasted" sub="Units recomputed by each targeted repair vs what a full re-run of its tasks would have recomputed." label="Units recomputed by targeted repairs vs full re-runs">
-        <BarChart data={compute}><CartesianGrid strokeDasharray="3 3" vertical={false} /><XAxis dataKey="label" tick={{ fontSize: 10 }} /><YAxis width={48} /><Tooltip /><Legend /><Bar dataKey="targeted" name="targeted repair" fill="#0d9488" isAnimationActive={false} /><Bar dataKey="full" name="full re-run" fill="#94a3b8" isAnimationActive={false} /></BarChart>
+      <ChartCard title="Compute not wasted" sub="Units recomputed by targeted repairs each week vs what full re-runs of the same tasks would have recomputed." label="Units recomputed by targeted repairs vs full re-runs">
+        <BarChart data={compute}><CartesianGrid strokeDasharray="3 3" vertical={false} /><XAxis dataKey="week" tick={{ fontSize: 11 }} /><YAxis width={72} tickFormatter={(v: number) => v.toLocaleString()} /><Tooltip /><Legend /><Bar dataKey="targeted" name="targeted repair" fill="#0d9488" isAnimationActive={false} /><Bar dataKey="full" name="full re-run" fill="#94a3b8" isAnimationActive={false} /></BarChart>
       </ChartCard>
       <ChartCard title="Interventions by kind" sub="From the audit log, per week. Mark-success and skip are risks: the system believes something the data did not prove." label="Interventions by kind per week">
         <BarChart data={interventions}><CartesianGrid strokeDasharray="3 3" vertical={false} /><XAxis dataKey="week" tick={{ fontSize: 11 }} /><YAxis allowDecimals={false} width={32} /><Tooltip /><Legend />{data.interventionKinds.map((k, i) => <Bar key={k} dataKey={k} stackId="k" fill={RISK[k] ?? PALETTE[i % PALETTE.length]} isAnimationActive={false} />)}</BarChart>

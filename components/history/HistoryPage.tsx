@@ -38,7 +38,7 @@ export function HistoryPage() {
             <div className="stat" data-testid="stat-repairs"><div className="value">{data.totals.repairs}</div><div className="label">repair runs ({data.totals.incidents} incidents)</div></div>
             <div className="stat"><div className="value">{formatDuration(data.totals.medianResolutionMs)}</div><div className="label">median time to resolution</div></div>
             <div className="stat"><div className="value">{formatDuration(data.totals.p90ResolutionMs)}</div><div className="label">p90 time to resolution</div></div>
-            <div className="stat"><div className="value">{data.totals.unitsRecomputed} / {data.totals.fullRerunUnits}</div><div className="label">units recomputed / a full re-run&apos;s</div></div>
+            <div className="stat"><div className="value">{data.totals.unitsRecomputed.toLocaleString()} / {data.totals.fullRerunUnits.toLocaleString()}</div><div className="label">units recomputed / a full re-run&apos;s</div></div>
             <div className="stat" data-testid="stat-risk"><div className={`value ${data.totals.markSuccess + data.totals.skips ? styles.risk : ""}`}>{data.totals.markSuccess} · {data.totals.skips}</div><div className="label">mark-success · skip (risk)</div></div>
           </div>
           <div className="grid">

@@ -4,6 +4,8 @@ import { formatDuration } from "./format-duration";
 import styles from "./History.module.css";
 
 /** Every repair run, labelled as a repair, linked to its incident and the run it repaired. */
+const SHOWN = 100;
+
 export function RepairsTable({ repairs }: { repairs: RepairRow[] }) {
   return (
     <section className="card" aria-labelledby="repairs-title">
@@ -12,7 +14,7 @@ export function RepairsTable({ repairs }: { repairs: RepairRow[] }) {
       <table className="data" data-testid="repairs">
         <thead><tr><th>Run</th><th>Incident</th><th>Original run</th><th>Tasks</th><th>Failure</th><th>Detect</th><th>Repair</th><th>Validate</th><th>Resolution</th><th>Units</th></tr></thead>
         <tbody>
-          {repairs.map((r) => (
+          {repairs.slice(0, SHOWN).map((r) => (
             <tr key={r.runId} data-testid={`repair-${r.runId}`}>
               <td><span className={`badge ${styles.repairBadge}`}>repair #{r.repairNumber}</span><div className="mono muted">{r.runId}</div><div className="muted">{r.status} · {r.repairStartedAt?.slice(0, 16).replace("T", " ") ?? "not started"}</div></td>
               <td>{r.incident ? <Link href={r.incident.href} prefetch={false}>{r.incident.title}</Link> : <span className="muted">none</span>}{r.incident ? <div className="muted">{r.incident.status}</div> : null}</td>
@@ -28,6 +30,7 @@ export function RepairsTable({ repairs }: { repairs: RepairRow[] }) {
           ))}
         </tbody>
       </table>
+      {repairs.length > SHOWN ? <p className="muted">Showing the {SHOWN} most recent of {repairs.length} repair runs: narrow the filters, or export the CSV for all of them.</p> : null}
     </section>
   );
 }

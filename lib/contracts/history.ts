@@ -64,7 +64,8 @@ export const HistorySchema = z.object({
   }),
   weekly: z.array(z.object({ week: z.string(), repairs: z.number().int(), medianResolutionHours: ms, p90ResolutionHours: ms })),
   offenders: z.array(z.object({ task: z.string(), repairs: z.number().int(), categories: z.record(z.string(), z.number().int()) })),
-  compute: z.array(z.object({ runId: z.string(), label: z.string(), unitsRecomputed: z.number().int(), fullRerunUnits: z.number().int().nullable() })),
+  /** Per ISO week: units the targeted repairs recomputed vs what full re-runs would have (the plans' cost). */
+  compute: z.array(z.object({ week: z.string(), unitsRecomputed: z.number().int(), fullRerunUnits: z.number().int() })),
   interventions: z.array(z.object({ week: z.string(), counts: z.record(z.string(), z.number().int()) })),
   interventionKinds: z.array(z.string()),
   filters: z.object({ pipelines: z.array(z.string()), tasks: z.array(z.string()), owners: z.array(z.string()) }),

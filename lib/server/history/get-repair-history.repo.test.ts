@@ -81,6 +81,7 @@ describe.each(providersUnderTest())("repair history on %s", (provider) => {
       { week: "2026-W34", repairs: 1, medianResolutionHours: 1.5, p90ResolutionHours: 1.5 },
       { week: "2026-W35", repairs: 2, medianResolutionHours: 2, p90ResolutionHours: 2 },
     ]);
+    expect(h.compute).toEqual([{ week: "2026-W34", unitsRecomputed: 2, fullRerunUnits: 200 }, { week: "2026-W35", unitsRecomputed: 4, fullRerunUnits: 600 }]);
     expect(h.offenders).toEqual([{ task: "job:orders:stg_orders", repairs: 3, categories: { connection: 1, throttling: 2 } }]);
     expect(h.interventions).toEqual([
       { week: "2026-W34", counts: { "unit.marked_success": 1, "unit.skipped": 0, "validation.passed": 1 } },

@@ -25,9 +25,11 @@ export function summariseRepairs(rows: RepairRow[], interventions: InterventionR
     },
     weekly: weekly(rows),
     offenders: offenders(rows),
-    compute: [...rows].reverse().map((r) => ({
-      runId: r.runId, label: `${r.incident?.title ?? r.rootRunId ?? r.runId} #${r.repairNumber}`,
-      unitsRecomputed: r.unitsRecomputed, fullRerunUnits: r.fullRerunUnits,
+    compute: byWeek(rows.filter((r) => r.repairStartedAt !== null), (r) => new Date(r.repairStartedAt!)).map(([week, items]) => ({
+      week,
+      unitsRecomputed: items.reduce((n, r) => n + r.unitsRecomputed, 0),
+      // Without a plan the full re-run's cost is unknown: counted as the repair itself, never inflated.
+      fullRerunUnits: items.reduce((n, r) => n + (r.fullRerunUnits ?? r.unitsRecomputed), 0),
     })),
     interventions: byWeek(interventions, (i) => i.at).map(([week, items]) => ({
       week, counts: Object.fromEntries(kinds.map((k) => [k, items.filter((i) => i.kind === k).length])),
