@@ -10,6 +10,7 @@ import { PeriodPicker } from "./PeriodPicker";
 import { ReasonsByDataset } from "./ReasonsByDataset";
 import { ReasonsByUnit } from "./ReasonsByUnit";
 import { VerdictCard } from "./VerdictCard";
+import styles from "./Completeness.module.css";
 
 function queryFrom(params: URLSearchParams): CompletenessQuery | null {
   const dataset = params.get("dataset");
@@ -42,7 +43,7 @@ export function CompletenessPage() {
       ) : cert.error ? (
         <div className="error-box" role="alert">Could not check completeness: {cert.error.message}</div>
       ) : (
-        <div className="grid" style={{ opacity: cert.isPlaceholderData ? 0.6 : 1 }}>
+        <div className={`grid ${styles.results}`} style={{ opacity: cert.isPlaceholderData ? 0.6 : 1 }}>
           <VerdictCard data={cert.data} apiUrl={completenessUrl(query)} />
           {cert.data.verdict === "incomplete" ? <ReasonsByUnit byUnit={cert.data.byUnit} /> : null}
           {cert.data.verdict === "incomplete" ? <ReasonsByDataset data={cert.data} /> : null}
