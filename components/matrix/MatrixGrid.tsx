@@ -36,8 +36,8 @@ export function MatrixGrid({ section, zoom, highlight, open, selection, onOpen, 
   // The virtualizers re-render this component on every scroll by design; the compiler's
   // memoisation would only hide their updates, so it is skipped here knowingly.
   // eslint-disable-next-line react-hooks/incompatible-library
-  const rowV = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_H, overscan: 6 });
-  const colV = useVirtualizer({ horizontal: true, count: buckets.length, getScrollElement: () => scroller.current, estimateSize: () => cw, overscan: 12 });
+  const rowV = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_H, overscan: 3, useFlushSync: false });
+  const colV = useVirtualizer({ horizontal: true, count: buckets.length, getScrollElement: () => scroller.current, estimateSize: () => cw, overscan: 4, useFlushSync: false });
   const [focus, setFocus] = useState({ r: 0, c: Math.max(0, buckets.length - 1) });
   const labelEvery = Math.max(1, Math.ceil(76 / cw));
 

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { UnitMatrix } from "@/lib/contracts/units";
+import { loadDemo } from "../demo/load-demo";
+import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { getUnitDetail } from "./get-unit-detail";
+import { getUnitMatrix } from "./get-unit-matrix";
+
+// The demo world seen through the matrix API, on each database. "Now" is fixed so the meters'
+// monthly definition expects 2026-01 … 2026-10.
+const NOW = new Date("2026-11-29T12:00:00Z");
+
+function cellOf(m: UnitMatrix, name: string, key: string): string | undefined {
+  for (const s of m.sections) {
+    const row = s.rows.find((r) => r.name === name);
+    const i = s.columns.indexOf(key);
+    if (row && i >= 0) return row.cells[i];
+  }
+  return undefined;
+}
+
+describe.each(providersUnderTest())("the unit matrix API on %s", (provider) => {
+  let t: TestDatabase;
+  let m: UnitMatrix;
+  beforeAll(async () => {
+    t = await createTestDatabase(provider);
+    await loadDemo(t.db);
+    m = await getUnitMatrix({ states: [] }, NOW, t.db);
+  }, 180_000);
+  afterAll(async () => t.drop());
+
+  it("holds each demo failure in its state, one character per cell", () => {
+    expect(cellOf(m, "fct_orders", "2026-08-17")).toBe("b");
+    expect(cellOf(m, "fct_orders", "2026-08-23")).toBe("b");
+    expect(cellOf(m, "fct_orders", "2026-08-10")).toBe("v");
+    expect(cellOf(m, "stg_orders", "2026-08-10")).toBe("d");
+    expect(cellOf(m, "stg_orders", "2026-08-17")).toBe("f");
+    expect(cellOf(m, "meter_readings_raw", "2026-07")).toBe("f");
+    expect(cellOf(m, "meter_readings_screened", "2026-07")).toBe("v");
+    expect(cellOf(m, "meter_readings_deduped", "2026-07")).toBe("v");
+    expect(cellOf(m, "meter_consumption", "2026-01")).toBe("-");
+    expect(m.sections.map((s) => [s.label, s.columns.length, s.rows.length])).toEqual([
+      ["Daily (UTC)", 100, 7], ["Weekly, ISO weeks (UTC)", 14, 1], ["Monthly (UTC)", 10, 5], ["Unpartitioned", 1, 2],
+    ]);
+    expect(m.counts).toMatchObject({ failed: 3, blocked: 18, divergent: 3, duplicate: 1, input_mismatch: 1, published: 738, missing: 0 });
+  });
+
+  it("lists invalid keys apart, each with the definition's reason", () => {
+    expect(m.invalidKeys.map((k) => [k.nodeId, k.unitKey, k.reason])).toEqual([
+      ["job:ml:build_order_features", "2026-08-31", '"2026-08-31" is after the last unit 2026-08-25'],
+      ["job:ml:build_order_features", "2026-8-24", '"2026-8-24" is not a day key (expected yyyy-MM-dd)'],
+    ]);
+  });
+
+  it("filters by state, pipeline, date range and dataset", async () => {
+    const failed = await getUnitMatrix({ states: ["failed"] }, NOW, t.db);
+    expect(failed.sections.flatMap((s) => s.rows.map((r) => r.name))).toEqual(["stg_orders", "meter_readings_raw"]);
+    const meters = await getUnitMatrix({ states: [], pipeline: "meters" }, NOW, t.db);
+    expect(meters.counts).toMatchObject({ failed: 1, divergent: 2, blocked: 0 });
+    expect(meters.invalidKeys).toEqual([]);
+    const week = await getUnitMatrix({ states: [], from: "2026-08-10", to: "2026-08-16", dataset: "dataset:warehouse:stg_orders" }, NOW, t.db);
+    expect(week.sections[0]!.columns).toEqual(["2026-08-10", "2026-08-11", "2026-08-12", "2026-08-13", "2026-08-14", "2026-08-15", "2026-08-16"]);
+    expect(week.sections[0]!.rows.map((r) => [r.name, r.writerNodeId, r.cells])).toEqual([["stg_orders", "job:orders:stg_orders", "dpppppp"]]);
+    await expect(getUnitMatrix({ states: [], dataset: "dataset:nowhere:x" }, NOW, t.db)).rejects.toThrow('dataset: no dataset "dataset:nowhere:x"');
+  });
+
+  it("opens a cell: every publish and attempt, source count and deviation", async () => {
+    const failed = await getUnitDetail("dataset:warehouse:stg_orders", "2026-08-17", NOW, t.db);
+    expect(failed).toMatchObject({ state: "failed", sourceCount: 40, partialRows: 20, publishes: [], interventions: [] });
+    expect(failed.attempts.map((a) => [a.tryNumber, a.status, a.rowsWritten])).toEqual([[1, "failed", 20], [2, "failed", 0]]);
+    const divergent = await getUnitDetail("dataset:warehouse:fct_orders", "2026-08-10", NOW, t.db);
+    expect(divergent).toMatchObject({ state: "divergent", sourceCount: 44, deviation: 0.5 });
+    expect(divergent.publishes.map((p) => p.rowCount)).toEqual([66]);
+    const blocked = await getUnitDetail("dataset:warehouse:fct_orders", "2026-08-17", NOW, t.db);
+    expect(blocked.attempts.map((a) => a.status)).toEqual(["upstream_failed"]);
+    await expect(getUnitDetail("dataset:warehouse:fct_orders", "2026-8-17", NOW, t.db)).rejects.toThrow('query.unit: "2026-8-17" is not a day key (expected yyyy-MM-dd)');
+  });
+
+  it("answers from its snapshot until the ledger changes, then recomputes", async () => {
+    const ds = await t.db.dataset.findFirstOrThrow({ where: { nodeId: "dataset:warehouse:fct_orders" } });
+    const run = await t.db.run.findFirstOrThrow({ where: { kind: "scheduled" } });
+    await t.db.publish.create({ data: { datasetId: ds.id, unitKey: "2026-08-17", runId: run.id, publishedAt: new Date("2026-11-01T00:00:00Z"), rowCount: 40 } });
+    const after = await getUnitMatrix({ states: [] }, NOW, t.db);
+    expect(cellOf(after, "fct_orders", "2026-08-17")).not.toBe("b");
+    expect(after.counts.blocked).toBe(17);
+  });
+});
