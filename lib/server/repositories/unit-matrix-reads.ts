@@ -63,23 +63,36 @@ export async function attemptsOfTask(db: Db, taskId: string): Promise<Map<string
   return out;
 }
 
+const stringify = (v: unknown) => JSON.stringify(v, (_, x: unknown) => (typeof x === "bigint" ? x.toString() : x));
+
 /**
- * A cheap summary that changes whenever anything the unit states read changes: rows added to
- * the ledger, attempts added or moved to another status, source counts, marks, runs, lineage
- * and catalog edits. Counts and maxima only, answered from indexes where there is one.
+ * Cheap summaries that change whenever anything the unit states read changes. `ledger`: rows
+ * added to the ledger, attempts added or moved to another status, runs of a kind other than
+ * scheduled. `catalog`: source counts, marks, lineage and catalog edits. Counts and maxima only.
  */
-export async function unitStateFingerprint(db: Db): Promise<string> {
-  const parts = await Promise.all([
-    db.$queryRawUnsafe<unknown[]>(`SELECT count(*) AS n, max("publishedAt") AS t FROM "Publish"`),
-    db.$queryRawUnsafe<unknown[]>(`SELECT "status", count(*) AS n FROM "Attempt" GROUP BY "status" ORDER BY "status"`),
-    db.$queryRawUnsafe<unknown[]>(`SELECT count(*) AS n, max("measuredAt") AS t, sum("rowCount") AS s FROM "SourceCount"`),
-    db.$queryRawUnsafe<unknown[]>(`SELECT count(*) AS n, count("clearedAt") AS c, max("createdAt") AS t FROM "UnitMark"`),
-    db.$queryRawUnsafe<unknown[]>(`SELECT "kind", count(*) AS n FROM "Run" GROUP BY "kind" ORDER BY "kind"`),
-    db.$queryRawUnsafe<unknown[]>(`SELECT count(*) AS n, count("validTo") AS c, max("validFrom") AS t FROM "LineageEdge"`),
-    db.$queryRawUnsafe<unknown[]>(`SELECT count(*) AS n, max("updatedAt") AS t FROM "Dataset"`),
-    db.$queryRawUnsafe<unknown[]>(`SELECT count(*) AS n, max("updatedAt") AS t FROM "Task"`),
+export async function unitStateFingerprint(db: Db): Promise<{ ledger: string; catalog: string }> {
+  const q = (sql: string) => db.$queryRawUnsafe<unknown[]>(sql);
+  const [publish, attempt, runs, ...catalog] = await Promise.all([
+    q(`SELECT count(*) AS n, max("publishedAt") AS t FROM "Publish"`),
+    q(`SELECT "status", count(*) AS n FROM "Attempt" GROUP BY "status" ORDER BY "status"`),
+    q(`SELECT "kind", count(*) AS n FROM "Run" WHERE "kind" <> 'scheduled' GROUP BY "kind" ORDER BY "kind"`),
+    q(`SELECT count(*) AS n, max("measuredAt") AS t, sum("rowCount") AS s FROM "SourceCount"`),
+    q(`SELECT count(*) AS n, count("clearedAt") AS c, max("createdAt") AS t FROM "UnitMark"`),
+    q(`SELECT count(*) AS n, count("validTo") AS c, max("validFrom") AS t FROM "LineageEdge"`),
+    q(`SELECT count(*) AS n, max("updatedAt") AS t FROM "Dataset"`),
+    q(`SELECT count(*) AS n, max("updatedAt") AS t FROM "Task"`),
   ]);
-  return JSON.stringify(parts, (_, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+  return { ledger: stringify([publish, attempt, runs]), catalog: stringify(catalog) };
+}
+
+/** Per dataset and per task, a summary of its publishes / attempts: which ones changed. */
+export async function ledgerFingerprintsByOwner(db: Db): Promise<{ publishes: Map<string, string>; attempts: Map<string, string> }> {
+  const [publishes, attempts] = await Promise.all([
+    db.$queryRawUnsafe<{ id: string }[]>(`SELECT "datasetId" AS id, count(*) AS n, max("publishedAt") AS t FROM "Publish" GROUP BY "datasetId"`),
+    db.$queryRawUnsafe<{ id: string }[]>(`SELECT "taskId" AS id, count(*) AS n, max("startedAt") AS s, max("endedAt") AS e, sum(length("status")) AS st, sum(coalesce("rowsWritten", 0)) AS r FROM "Attempt" GROUP BY "taskId"`),
+  ]);
+  const byId = (rows: { id: string }[]) => new Map(rows.map((r) => [r.id, stringify(r)]));
+  return { publishes: byId(publishes), attempts: byId(attempts) };
 }
 
 export interface AuditEntryRecord {

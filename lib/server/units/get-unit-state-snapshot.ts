@@ -2,8 +2,9 @@ import type { PartitionSpace } from "@/lib/domain/partitions";
 import { UNIT_STATE_PRECEDENCE, type UnitState } from "@/lib/domain/unit-state";
 import type { Db } from "../db/client";
 import type { DatasetRecord, TaskRecord } from "../repositories/catalog";
-import { unitStateFingerprint } from "../repositories/unit-matrix-reads";
-import { visitUnitStates } from "./load-unit-states";
+import { listEdgesAt } from "../repositories/catalog";
+import { ledgerFingerprintsByOwner, unitStateFingerprint } from "../repositories/unit-matrix-reads";
+import { visitUnitStates, type DatasetUnitStates } from "./load-unit-states";
 
 /** Byte per unit: the state's index in UNIT_STATE_PRECEDENCE, or NOT_EXPECTED. */
 export const NOT_EXPECTED = 255;
@@ -22,38 +23,76 @@ export interface UnitStateSnapshot {
   datasets: DatasetStateCodes[];
 }
 
-interface Entry { key: string; snapshot: Promise<UnitStateSnapshot> }
+interface Entry {
+  hour: number;
+  catalog: string;
+  ledger: string;
+  /** Per dataset id: its publishes' and its writer's attempts' summary when computed. */
+  owners: Promise<Map<string, string>>;
+  snapshot: Promise<UnitStateSnapshot>;
+}
 const cache = new WeakMap<Db, Entry>();
 const HOUR = 3_600_000;
 
 /**
- * Every unit's state as one byte, recomputed only when the records changed. The unit states
- * of a million cells take seconds to gather (every ledger row and attempt is read); the
- * fingerprint (counts and maxima of the tables the rules read) takes milliseconds, so the
- * matrix, its filters and zoom levels answer from memory until a publish, an attempt, a mark or
- * the lineage changes. The hour is part of the key: open-ended definitions gain units with time.
- * Concurrent requests share one computation.
+ * Every unit's state as one byte, recomputed only where the records changed. Gathering a
+ * million units' facts takes seconds (every ledger row and attempt is read); the fingerprints
+ * take milliseconds. Unchanged records: the snapshot answers. New publishes or attempts: only
+ * the datasets whose ledger or writer's attempts changed, and the datasets that read them
+ * (staleness), are recomputed. A catalog, lineage, mark or source-count change, or a new hour
+ * (open-ended definitions gain units), recomputes everything. Concurrent requests share one
+ * computation.
  */
 export async function getUnitStateSnapshot(db: Db, now: Date): Promise<UnitStateSnapshot> {
-  const key = `${Math.floor(now.getTime() / HOUR)}|${await unitStateFingerprint(db)}`;
+  const fp = await unitStateFingerprint(db);
+  const hour = Math.floor(now.getTime() / HOUR);
   const cached = cache.get(db);
-  if (cached?.key === key) return cached.snapshot;
-  const snapshot = computeSnapshot(db, now);
-  cache.set(db, { key, snapshot });
+  if (cached && cached.hour === hour && cached.catalog === fp.catalog && cached.ledger === fp.ledger) return cached.snapshot;
+  const incremental = cached && cached.hour === hour && cached.catalog === fp.catalog;
+  // Taken before the states are gathered: a write landing in between is then seen as a change
+  // next time, never folded into the baseline without being in the snapshot.
+  const owners = ownerFingerprints(db);
+  const snapshot = owners.then(() => (incremental ? refresh(db, now, cached, owners) : computeSnapshot(db, now, null)));
+  const entry: Entry = { hour, catalog: fp.catalog, ledger: fp.ledger, owners, snapshot };
+  cache.set(db, entry);
   try {
+    await owners;
     return await snapshot;
   } catch (e) {
-    if (cache.get(db)?.snapshot === snapshot) cache.delete(db);
+    if (cache.get(db) === entry) cache.delete(db);
     throw e;
   }
 }
 
-async function computeSnapshot(db: Db, now: Date): Promise<UnitStateSnapshot> {
-  const datasets: DatasetStateCodes[] = [];
-  await visitUnitStates(db, now, {}, (d) => {
-    const codes = new Uint8Array(d.space.size).fill(NOT_EXPECTED);
-    for (const u of d.units) codes[u.ordinal] = RANK.get(u.result.state)!;
-    datasets.push({ dataset: d.dataset, writer: d.writer, space: d.space, codes, invalidLedgerKeys: d.invalidLedgerKeys });
-  });
+async function ownerFingerprints(db: Db): Promise<Map<string, string>> {
+  const { publishes, attempts } = await ledgerFingerprintsByOwner(db);
+  const out = new Map<string, string>();
+  for (const [id, p] of publishes) out.set(`d:${id}`, p);
+  for (const [id, a] of attempts) out.set(`t:${id}`, a);
+  return out;
+}
+
+async function refresh(db: Db, now: Date, previous: Entry, owners: Promise<Map<string, string>>): Promise<UnitStateSnapshot> {
+  const [base, before, after, edges] = await Promise.all([previous.snapshot, previous.owners, owners, listEdgesAt(db, now)]);
+  const changed = new Set(base.datasets.filter((d) => {
+    const keys = [`d:${d.dataset.id}`, ...(d.writer ? [`t:${d.writer.id}`] : [])];
+    return keys.some((k) => before.get(k) !== after.get(k));
+  }).map((d) => d.dataset.id));
+  if (changed.size === 0) return base;
+  const readers = new Set(edges.filter((e) => e.direction === "read" && changed.has(e.datasetId)).map((e) => e.taskId));
+  const redo = base.datasets.filter((d) => changed.has(d.dataset.id) || (d.writer !== null && readers.has(d.writer.id)));
+  return computeSnapshot(db, now, { base, nodeIds: redo.map((d) => d.dataset.nodeId) });
+}
+
+async function computeSnapshot(db: Db, now: Date, partial: { base: UnitStateSnapshot; nodeIds: string[] } | null): Promise<UnitStateSnapshot> {
+  const fresh = new Map<string, DatasetStateCodes>();
+  await visitUnitStates(db, now, partial ? { datasetNodeIds: partial.nodeIds } : {}, (d) => fresh.set(d.dataset.id, toCodes(d)));
+  const datasets = partial ? partial.base.datasets.map((d) => fresh.get(d.dataset.id) ?? d) : [...fresh.values()];
   return { computedAt: now, datasets };
+}
+
+function toCodes(d: DatasetUnitStates): DatasetStateCodes {
+  const codes = new Uint8Array(d.space.size).fill(NOT_EXPECTED);
+  for (const u of d.units) codes[u.ordinal] = RANK.get(u.result.state)!;
+  return { dataset: d.dataset, writer: d.writer, space: d.space, codes, invalidLedgerKeys: d.invalidLedgerKeys };
 }
