@@ -7,8 +7,7 @@ export async function register(): Promise<void> {
     await prepareDatabaseOrExit();
     // A repair left running by a console process that is gone is marked interrupted with its
     // exact progress (and its claims released) before this process serves anything.
-    const { recoverInterruptedRepairs } = await import("./lib/server/repair/recover-interrupted-repairs");
-    const recovered = await recoverInterruptedRepairs().catch((e: Error) => (console.error(`reparo: repair recovery failed: ${e.message}`), []));
-    if (recovered.length) console.log(`reparo: marked ${recovered.length} repair run(s) interrupted: ${recovered.join(", ")}`);
+    const { recoverAtStartup } = await import("./lib/server/repair/recover-at-startup");
+    await recoverAtStartup();
   }
 }

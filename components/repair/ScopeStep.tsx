@@ -53,7 +53,7 @@ export function ScopeStep({ id, incident, next }: StepProps) {
       <StepActions>
         {editable ? (
           <button type="button" className={styles.primary} disabled={record.isPending || reason.trim().length < 3}
-            onClick={() => record.mutate({ reason, addPairs: adds.map((w) => ({ taskNodeId: w.taskNodeId, units: w.units })) }, { onSuccess: () => { setReason(""); if (adds.length === 0) next(); } })}>
+            onClick={() => record.mutate({ reason, addPairs: adds.map((w) => ({ taskNodeId: w.taskNodeId, units: w.units })) }, { onSuccess: () => { setReason(""); next(); } })}>
             {adds.length > 0 ? "Add and re-scope" : "Confirm scope →"}
           </button>
         ) : <button type="button" onClick={next}>Next →</button>}

@@ -1,0 +1,141 @@
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { resetDemo } from "./reset-demo";
+
+// The acceptance journey of the guided repair (issue 6), on the demo world: stg_orders
+// 2026-08-17 wrote 20 of its 40 rows and failed twice; it appends, so its repair is blocked
+// until the unit is cleaned. Everything below is read back from the database the app writes.
+test.describe.configure({ mode: "serial" });
+test.beforeAll(() => resetDemo());
+test.afterAll(() => resetDemo());
+
+const SHOTS = path.resolve(__dirname, "..", process.env.E2E_OUTPUT_DIR ?? "test-results", "repair-journey");
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+
+async function confirmIntervention(page: Page, testId: string, reason: string) {
+  await page.getByTestId(`${testId}-open`).click();
+  const box = page.getByTestId(testId);
+  await box.getByLabel(/Why/).fill(reason);
+  await box.getByRole("button", { name: /^Confirm:/ }).click();
+}
+
+test("open → scope → clean the appended unit → repair + closure → run → validate → resolve, all on the record", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  // Open it from the failure link the units matrix and the overview use.
+  await page.goto("/incidents/new?node=job:orders:stg_orders&units=2026-08-17");
+  await expect(page.getByLabel("Failed task (node id)")).toHaveValue("job:orders:stg_orders");
+  await page.getByLabel(/Why you are opening it/).fill("stg_orders failed twice on 2026-08-17 after writing half its rows");
+  await page.getByRole("button", { name: "Open the incident" }).click();
+  await expect(page).toHaveURL(/\/incidents\/[a-z0-9]+$/);
+  const id = page.url().split("/").pop()!;
+
+  // 1. Scope: the closure, what each node holds now, and the other failure it waits on.
+  await expect(page.getByTestId("incident-status")).toHaveText("open");
+  await expect(page.getByTestId("scope-stg_orders-task")).toContainText("failed");
+  await expect(page.getByTestId("scope-running_balance-dataset")).toContainText("2026-08-17 → 2026-08-25");
+  await expect(page.getByTestId("scope-running_balance-dataset")).toContainText("blocked");
+  await expect(page.getByTestId("scope-weekly_revenue_export-task")).toContainText("2026-W34");
+  await expect(page.getByTestId("waits-on")).toContainText("stg_orders 2026-08-23 failed");
+  await shot(page, "1-scope");
+  await page.getByLabel(/Why this scope/).fill("running_balance cannot be rebuilt past 2026-08-23 without it");
+  await page.getByRole("button", { name: "Add and re-scope" }).click();
+
+  // 2. Preconditions.
+  await expect(page.getByRole("heading", { name: "2. Preconditions" })).toBeVisible();
+  await expect(page.getByTestId("check-stg_orders-idempotent")).toContainText("unsafe");
+  await expect(page.getByTestId("check-running_balance-independent")).toContainText("unsafe");
+  await expect(page.getByTestId("check-weekly_revenue_export-side_effects")).toContainText("unsafe");
+  await expect(page.getByTestId("check-revenue_daily-idempotent")).toContainText("yes, safe");
+  await shot(page, "2-preconditions");
+  await page.getByLabel(/Review note/).fill("append task and sequential balance noted; export stays out");
+  await page.getByRole("button", { name: "Record review →" }).click();
+
+  // 3. Response: the append blocker, with the 20 partial rows already in the unit.
+  await expect(page.getByTestId("strategy-targeted_with_closure").getByRole("radio")).toBeChecked();
+  await expect(page.getByTestId("strategy-atomic_set_republish").getByRole("radio")).toBeDisabled();
+  const blocker = page.getByTestId("blocker-append_unresolved");
+  await expect(blocker.getByTestId("append-unit-2026-08-17").getByTestId("rows-in-unit")).toHaveText("20 rows already in the unit");
+  await expect(blocker.getByTestId("append-unit-2026-08-23").getByTestId("rows-in-unit")).toHaveText("0 rows already in the unit");
+  await expect(page.getByTestId("excluded-weekly_revenue_export")).toContainText("excluded by default");
+  await shot(page, "3-response-blocked");
+  await page.getByTestId("clean-2026-08-17-open").click();
+  await expect(page.getByTestId("clean-2026-08-17")).toContainText("the 20 rows of stg_orders 2026-08-17 are deleted from the warehouse");
+  await shot(page, "3-response-confirm-clean");
+  await page.getByTestId("clean-2026-08-17").getByLabel(/Why/).fill("remove the 20 partial rows before re-running the append");
+  await page.getByTestId("clean-2026-08-17").getByRole("button", { name: /^Confirm:/ }).click();
+  await expect(page.getByTestId("append-unit-2026-08-17")).toHaveCount(0);
+  await confirmIntervention(page, "clean-2026-08-23", "make sure nothing is left before re-running");
+  await expect(page.getByTestId("no-blockers")).toBeVisible();
+  await shot(page, "3-response-clear");
+  await page.getByRole("button", { name: "Preview the plan →" }).click();
+
+  // 4. Plan: pairs by wave, the finance export excluded, cost against a full re-run.
+  await expect(page.getByTestId("plan-cost")).toContainText("recomputes 19 units of 6 tasks, against 600 for a full re-run");
+  await expect(page.getByTestId("wave-0")).toContainText("stg_orders");
+  await expect(page.getByTestId("wave-0")).toContainText("2026-08-17, 2026-08-23");
+  await expect(page.getByTestId("wave-2")).toContainText("running_balance");
+  await expect(page.getByTestId("plan-excluded-weekly_revenue_export")).toContainText("2026-W34");
+  await expect(page.getByTestId("export-airflow")).toContainText("clearTaskInstances");
+  await shot(page, "4-plan");
+  await page.getByLabel(/Why this plan/).fill("repair the failed days and everything built on them; finance told separately");
+  await page.getByRole("button", { name: "Confirm plan →" }).click();
+
+  // 5. Execute: a repair run linked to the original, progress per unit.
+  await page.getByTestId("launch").click();
+  await expect(page.getByRole("progressbar", { name: "Repair progress" })).toBeVisible();
+  await expect(page.getByTestId("run-status")).toHaveText("succeeded", { timeout: 60_000 });
+  await expect(page.getByTestId("progress-count")).toHaveText("19 of 19 pairs done · 19 succeeded · 0 failed or blocked");
+  await expect(page.getByRole("progressbar", { name: "Repair progress" })).toHaveAttribute("aria-valuenow", "19");
+  await expect(page.getByTestId("pair-stg_orders-2026-08-17")).toContainText("40");
+  await shot(page, "5-execute");
+  await page.getByRole("button", { name: "Validate →" }).click();
+
+  // 6. Validate: every unit in the ledger, published once, reconciled, not stale.
+  await expect(page.getByTestId("validation-verdict")).toHaveText("Validation passes: all 19 units in the ledger, published once, reconciled, not stale.");
+  await expect(page.getByTestId("validation-stg_orders-2026-08-17").getByTestId("rows")).toHaveText("40 / 40");
+  await expect(page.getByTestId("validation-fct_orders-2026-08-17").getByTestId("rows")).toHaveText("40 / 40");
+  await shot(page, "6-validate");
+  await confirmIntervention(page, "resolve", "validation passed for all 19 units");
+
+  // 7. Close.
+  await expect(page.getByTestId("close-status")).toContainText("resolved");
+  await shot(page, "7-close");
+
+  // Afterwards, from the API: every unit in scope published exactly once, rows reconciled and really there.
+  const validation = await (await request.get(`/api/v1/incidents/${id}/validation`)).json();
+  expect(validation.passed).toBe(true);
+  expect(validation.units).toHaveLength(19);
+  for (const u of validation.units) {
+    expect(u.publishCount, `${u.name} ${u.unitKey}`).toBe(1);
+    expect(u.rowsInWarehouse, `${u.name} ${u.unitKey}`).toBe(u.rowCount);
+    if (u.sourceCount !== null) expect(u.rowCount, `${u.name} ${u.unitKey}`).toBe(u.sourceCount);
+  }
+  // The audit log: each step with actor and reason, and a chain that verifies.
+  const audit = await (await request.get(`/api/v1/audit?incidentId=${id}&limit=50`)).json();
+  const steps = [...audit.entries].reverse().map((e: { kind: string; actor: string; reason: string }) => [e.kind, e.actor, e.reason]);
+  expect(steps).toEqual([
+    ["incident.opened", "demo-commander", "stg_orders failed twice on 2026-08-17 after writing half its rows"],
+    ["incident.scoped", "demo-commander", "running_balance cannot be rebuilt past 2026-08-23 without it"],
+    ["preconditions.reviewed", "demo-commander", "append task and sequential balance noted; export stays out"],
+    ["unit.deduplicated", "demo-commander", "remove the 20 partial rows before re-running the append"],
+    ["unit.deduplicated", "demo-commander", "make sure nothing is left before re-running"],
+    ["plan.confirmed", "demo-commander", "repair the failed days and everything built on them; finance told separately"],
+    ["repair.launched", "demo-commander", "launch the confirmed targeted_with_closure plan"],
+    ["repair.finished", "demo-commander", "repair #1 ended: succeeded"],
+    ["validation.passed", "demo-commander", "19 units validated: in the ledger, published once, reconciled, not stale"],
+    ["incident.resolved", "demo-commander", "validation passed for all 19 units"],
+  ]);
+  expect(audit.entries.find((e: { kind: string; before: { rows?: number } | null }) => e.kind === "unit.deduplicated" && e.before?.rows === 20)).toMatchObject({ after: { rows: 0 } });
+  expect(await (await request.get("/api/v1/audit/verify")).json()).toMatchObject({ ok: true, brokenAt: null });
+
+  await page.goto(`/audit?incidentId=${id}`);
+  await expect(page.getByTestId("audit-verify")).toContainText("Hash chain verified");
+  await expect(page.getByTestId("audit-unit.deduplicated").first()).toContainText("demo-commander");
+  await expect(page.getByTestId("audit-table").getByRole("row")).toHaveCount(11);
+  await shot(page, "8-audit");
+
+  // The overview no longer lists the failure: nothing is left to repair there.
+  await page.goto("/");
+  await expect(page.getByTestId("failure-stg_orders-2026-08-17")).toHaveCount(0);
+});
