@@ -6,7 +6,18 @@ import { AUDIT_KINDS } from "@/lib/contracts/audit";
 import { useAuditList, useAuditVerify } from "@/lib/client/use-audit";
 import styles from "./Audit.module.css";
 
-const short = (v: unknown) => (v === null || v === undefined ? "—" : JSON.stringify(v));
+/** A before/after value in words: "status: open, pairs: 19"; long lists are cut. */
+function describe(v: unknown): string {
+  if (v === null || v === undefined) return "—";
+  if (Array.isArray(v)) return v.length > 3 ? `${v.slice(0, 3).map(describe).join(", ")} and ${v.length - 3} more` : v.map(describe).join(", ");
+  if (typeof v === "object") return Object.entries(v as Record<string, unknown>).map(([k, x]) => `${k}: ${typeof x === "object" && x !== null ? `[${describe(x)}]` : String(x)}`).join(", ");
+  return String(v);
+}
+
+const targets = (ts: { nodeId: string; units: string[] }[]) => {
+  const parts = ts.map((t) => `${t.nodeId.slice(t.nodeId.lastIndexOf(":") + 1)} ${t.units.length > 4 ? `${t.units.slice(0, 3).join(", ")} and ${t.units.length - 3} more` : t.units.join(", ")}`);
+  return parts.length > 3 ? `${parts.slice(0, 3).join("; ")}; and ${parts.length - 3} more` : parts.join("; ");
+};
 
 /** Every intervention, newest first, filtered; the chain's verification on top. */
 export function AuditPage({ initial }: { initial: { kind: string; actor: string; incidentId: string } }) {
@@ -38,8 +49,8 @@ export function AuditPage({ initial }: { initial: { kind: string; actor: string;
               <tr key={e.seq} data-testid={`audit-${e.kind}`}>
                 <td>{e.seq}</td><td className="nowrap">{new Date(e.at).toLocaleString()}</td><td className="mono">{e.kind}</td>
                 <td>{e.actor} <span className="muted">({e.actorRole})</span></td><td>{e.reason}</td>
-                <td className="mono">{e.targets.map((t) => `${t.nodeId.slice(t.nodeId.lastIndexOf(":") + 1)} ${t.units.join(", ")}`).join("; ") || "—"}</td>
-                <td className={`mono ${styles.change}`}>{short(e.before)} → {short(e.after)}</td>
+                <td className="mono">{targets(e.targets) || "—"}</td>
+                <td className={styles.change}><div>{describe(e.before)}</div><div>→ {describe(e.after)}</div></td>
                 <td>{e.incidentId ? <Link href={`/incidents/${encodeURIComponent(e.incidentId)}`}>open</Link> : "—"}</td>
               </tr>
             ))}

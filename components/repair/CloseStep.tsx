@@ -6,7 +6,13 @@ import { ConfirmIntervention } from "./ConfirmIntervention";
 import { StepActions } from "./StepActions";
 import type { StepProps } from "./step-props";
 
-const minutes = (a: string, b: string | null) => (b ? `${Math.max(0, Math.round((Date.parse(b) - Date.parse(a)) / 60000))} min` : "—");
+/** "3 d 4 h", "2 h 5 min", "40 s": a duration in the largest two units that matter. */
+function duration(a: string, b: string | null): string {
+  if (!b) return "—";
+  const s = Math.max(0, Math.round((Date.parse(b) - Date.parse(a)) / 1000));
+  const [d, h, m] = [Math.floor(s / 86400), Math.floor((s % 86400) / 3600), Math.floor((s % 3600) / 60)];
+  return d > 0 ? `${d} d ${h} h` : h > 0 ? `${h} h ${m} min` : m > 0 ? `${m} min ${s % 60} s` : `${s} s`;
+}
 
 /** Step 7: summary, who did what, and the way out for an incident that will not be repaired. */
 export function CloseStep({ id, incident, back }: StepProps) {
@@ -19,8 +25,8 @@ export function CloseStep({ id, incident, back }: StepProps) {
       <dl style={{ display: "grid", gridTemplateColumns: "max-content 1fr", gap: "4px 16px" }} data-testid="close-summary">
         <dt>Status</dt><dd data-testid="close-status">{incident.status}{incident.closedReason ? ` — ${incident.closedReason}` : ""}</dd>
         <dt>Failed pairs</dt><dd className="mono">{incident.failedPairs.map((p) => `${p.nodeId.slice(p.nodeId.lastIndexOf(":") + 1)} ${p.units.join(", ")}`).join("; ")}</dd>
-        <dt>Detected → opened</dt><dd>{minutes(incident.detectedAt, incident.openedAt)}</dd>
-        <dt>Opened → closed</dt><dd>{minutes(incident.openedAt, incident.resolvedAt)}</dd>
+        <dt>Detected → opened</dt><dd>{duration(incident.detectedAt, incident.openedAt)}</dd>
+        <dt>Opened → closed</dt><dd>{duration(incident.openedAt, incident.resolvedAt)}</dd>
         <dt>Repair runs</dt><dd>{incident.runs.filter((r) => r.kind === "repair").map((r) => `#${r.repairNumber} ${r.status}`).join(", ") || "none"}</dd>
         <dt>Who</dt><dd>{people.join(", ")}</dd>
         <dt>Interventions</dt><dd>{incident.timeline.length} recorded · <Link href={`/audit?incidentId=${encodeURIComponent(id)}`}>in the audit log →</Link></dd>

@@ -24,12 +24,13 @@ export function ValidateStep({ id, incident, next, back }: StepProps) {
         {data.passed ? `Validation passes: all ${data.units.length} units in the ledger, published once, reconciled, not stale.` : `${data.failedUnits} of ${data.units.length} units fail validation.`}
         {data.accountedByMarks > 0 ? ` ${data.accountedByMarks} units are accounted for by a recorded mark.` : ""}
       </p>
+      <div style={{ overflowX: "auto" }}>
       <table className="data" data-testid="validation-table">
         <thead><tr><th>Dataset</th><th>Unit</th><th>State</th>{CHECKS.map(([, l]) => <th key={l}>{l}</th>)}<th>Rows / source</th><th>Input version</th></tr></thead>
         <tbody>
           {data.units.map((u) => (
             <tr key={`${u.datasetNodeId}|${u.unitKey}`} data-testid={`validation-${u.name}-${u.unitKey}`}>
-              <td>{u.name}</td><td className="mono">{u.unitKey}</td><td><StateBadge state={u.state} /></td>
+              <td>{u.name}</td><td className="mono nowrap">{u.unitKey}</td><td><StateBadge state={u.state} /></td>
               {CHECKS.map(([k]) => <td key={k} className={styles.check} data-ok={u.checks[k]}>{u.checks[k] ? "✓" : "✗"}</td>)}
               <td data-testid="rows">{u.rowCount ?? "—"} / {u.sourceCount ?? "—"}</td>
               <td className="mono">{u.inputVersion ?? "—"}{u.failures.length ? <div className={styles.why}>{u.failures.join("; ")}</div> : null}</td>
@@ -37,6 +38,7 @@ export function ValidateStep({ id, incident, next, back }: StepProps) {
           ))}
         </tbody>
       </table>
+      </div>
       {canClose && data.passed ? (
         <ConfirmIntervention testId="resolve" label="Resolve the incident" pending={resolve.isPending} error={resolve.error}
           believe={<>the incident is over: its {data.units.length} units are correct, and the resolution is final.</>} onConfirm={(reason) => resolve.mutate({ reason }, { onSuccess: next })} />
