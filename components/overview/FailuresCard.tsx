@@ -1,6 +1,10 @@
 import Link from "next/link";
 import type { OpenFailure } from "@/lib/contracts/overview";
 
+function incidentHref(f: OpenFailure): string {
+  return `/incidents/new?${new URLSearchParams({ node: f.taskNodeId, units: f.unitKey })}`;
+}
+
 function lineageHref(f: OpenFailure): string {
   return `/lineage?${new URLSearchParams({ node: f.taskNodeId, units: f.unitKey })}`;
 }
@@ -25,7 +29,7 @@ export function FailuresCard({ failures }: { failures: OpenFailure[] }) {
                 <td>{f.tries}</td>
                 <td>{f.partialRows > 0 ? <span className="badge" data-testid="partial-write">partial write: {f.partialRows} rows still readable</span> : <span className="muted">nothing written</span>}</td>
                 <td className="mono" style={{ maxWidth: 320 }}>{f.error ?? "—"}</td>
-                <td><Link href={lineageHref(f)}>Blast radius →</Link></td>
+                <td className="nowrap"><Link href={lineageHref(f)}>Blast radius →</Link><br /><Link href={incidentHref(f)}>Plan a repair →</Link></td>
               </tr>
             ))}
           </tbody>
