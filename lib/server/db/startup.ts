@@ -1,5 +1,6 @@
 import { DatabaseConfigError } from "./database-url";
 import { describeTarget, ensureDatabase } from "./ensure-database";
+import { warmUnitStates } from "../units/warm-unit-states";
 
 /**
  * Server start: a fresh database of either kind is migrated automatically; a bad DATABASE_URL
@@ -9,6 +10,7 @@ export async function prepareDatabaseOrExit(): Promise<void> {
   try {
     const { target, result } = await ensureDatabase();
     if (result.applied.length) console.log(`reparo: ${describeTarget(target)}: applied ${result.applied.join(", ")}`);
+    warmUnitStates();
   } catch (e) {
     console.error(`reparo: ${e instanceof DatabaseConfigError ? e.message : (e as Error).message}`);
     process.exit(2);

@@ -6,7 +6,7 @@ import {
 import type { Db } from "../db/client";
 import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type EdgeRecord, type TaskRecord } from "../repositories/catalog";
 import { marksByUnit, sourceCountsByUnit } from "../repositories/ledger";
-import { attemptsOfTask, publishesOfDataset, unscheduledRunKinds } from "../repositories/unit-matrix-reads";
+import { attemptsOfTask, prepareBulkReads, publishesOfDataset, unscheduledRunKinds } from "../repositories/unit-matrix-reads";
 import { cleanedAtByUnit } from "../repositories/unit-interventions";
 import { latestPublishByOrdinal, upstreamResolver, type UpstreamContext } from "./upstream-resolver";
 
@@ -43,6 +43,7 @@ export async function loadUnitStates(db: Db, now: Date, options: LoadOptions = {
  * per unit) never holds a million result objects at once.
  */
 export async function visitUnitStates(db: Db, now: Date, options: LoadOptions, visit: (d: DatasetUnitStates) => void): Promise<void> {
+  await prepareBulkReads(db);
   const [datasets, tasks, edges, kinds] = await Promise.all([listDatasets(db), listTasks(db), listEdgesAt(db, now), unscheduledRunKinds(db)]);
   const wanted = options.datasetNodeIds ? new Set(options.datasetNodeIds) : null;
   const inScope = wanted ? datasets.filter((d) => wanted.has(d.nodeId)) : datasets;
