@@ -24,7 +24,7 @@ export function NewIncidentForm({ node, units }: { node: string; units: string }
       open.mutate({ taskNodeId: taskNodeId.trim(), units: list, reason, ...(title.trim() ? { title } : {}) }, { onSuccess: (i) => router.push(`/incidents/${encodeURIComponent(i.id)}`) });
     }}>
       <label>Failed task (node id)<input value={taskNodeId} onChange={(e) => setTask(e.target.value)} placeholder="job:orders:stg_orders" required /></label>
-      <label>Failed units (comma-separated keys)<input value={keys} onChange={(e) => setKeys(e.target.value)} placeholder="2026-08-17" required /></label>
+      <label>Failed units (comma-separated keys, or a range like 2026-08-17..2026-08-20)<input value={keys} onChange={(e) => setKeys(e.target.value)} placeholder="2026-08-17" required /></label>
       <label>Title <span className="muted">(optional)</span><input value={title} onChange={(e) => setTitle(e.target.value)} /></label>
       <label>Why you are opening it <span className="muted">(required, recorded)</span><textarea rows={2} value={reason} onChange={(e) => setReason(e.target.value)} required /></label>
       {open.error ? <div className="error-box" role="alert">{open.error.message}</div> : null}

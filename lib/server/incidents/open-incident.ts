@@ -1,5 +1,7 @@
 import type { IncidentSummary, OpenIncidentRequest } from "@/lib/contracts/incidents";
 import { parseNodeId } from "@/lib/domain/ids";
+import { keysOf, type PartitionSpace } from "@/lib/domain/partitions";
+import { UnitSet } from "@/lib/domain/unit-set";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { getDb, type Db } from "../db/client";
@@ -8,6 +10,19 @@ import { listTasks } from "../repositories/catalog";
 import { createIncident, originRunOf } from "../repositories/incidents";
 import { loadRepairContext } from "../repair/load-repair-context";
 import { toSummary } from "./to-summary";
+
+const MAX_UNITS = 2000;
+
+/** A key, or an inclusive range "from..to" (as the lineage and matrix links write them), validated. */
+function expandEntry(space: PartitionSpace, entry: string, field: string, task: string): string[] {
+  const [from, to] = entry.includes("..") ? entry.split("..", 2).map((k) => k.trim()) as [string, string] : [entry, entry];
+  const [a, z] = [space.validate(from), space.validate(to)];
+  if (!a.valid) throw new BadRequestError(field, `"${from}" is not a unit of ${task}: ${a.reason}`);
+  if (!z.valid) throw new BadRequestError(field, `"${to}" is not a unit of ${task}: ${z.reason}`);
+  if (z.ordinal < a.ordinal) throw new BadRequestError(field, `"${entry}" ends before it starts`);
+  if (z.ordinal - a.ordinal >= MAX_UNITS) throw new BadRequestError(field, `"${entry}" spans more than ${MAX_UNITS} units`);
+  return [...keysOf(space, UnitSet.range(a.ordinal, z.ordinal))];
+}
 
 /**
  * Opens an incident for failed (task, unit) pairs: from a failure on the overview, lineage or
@@ -20,11 +35,8 @@ export async function openIncident(req: OpenIncidentRequest, actor: Actor, now =
   const ctx = await loadRepairContext(db, now);
   const node = ctx.graph.nodes[ctx.graph.index.get(req.taskNodeId as never) ?? -1];
   if (!node) throw new BadRequestError("body.taskNodeId", `${req.taskNodeId} is not in the current lineage`);
-  const keys = [...new Set(req.units)];
-  keys.forEach((key, i) => {
-    const v = node.space.validate(key);
-    if (!v.valid) throw new BadRequestError(`body.units.${i}`, `"${key}" is not a unit of ${req.taskNodeId}: ${v.reason}`);
-  });
+  const keys = [...new Set(req.units.flatMap((entry, i) => expandEntry(node.space, entry, `body.units.${i}`, req.taskNodeId)))];
+  if (keys.length > MAX_UNITS) throw new BadRequestError("body.units", `${keys.length} units: open at most ${MAX_UNITS} per incident`);
   const origin = await originRunOf(db, task.id, keys);
   const name = parseNodeId(req.taskNodeId)?.name ?? req.taskNodeId;
   const title = req.title?.trim() || `${name} ${keys.length === 1 ? keys[0] : `${keys.length} units`} failed`;

@@ -116,3 +116,17 @@ describe.each(providersUnderTest())("the guided repair of stg_orders 2026-08-17 
     expect(await verifyAuditChain(t.db)).toMatchObject({ ok: true, entries: 9 });
   });
 });
+
+describe("opening an incident from a link with a range of units", () => {
+  it("expands from..to through the partition definition, and names a bad end", async () => {
+    const t = await createTestDatabase("sqlite");
+    try {
+      await loadDemo(t.db);
+      const incident = await openIncident({ taskNodeId: "job:orders:running_balance", units: ["2026-08-17..2026-08-20", "2026-08-19"], reason: "balance hole" }, OPERATOR, NOW, t.db);
+      expect(incident.failedPairs).toEqual([{ nodeId: "job:orders:running_balance", units: ["2026-08-17", "2026-08-18", "2026-08-19", "2026-08-20"] }]);
+      await expect(openIncident({ taskNodeId: STG, units: ["2026-08-17..2026-8-20"], reason: "bad" }, OPERATOR, NOW, t.db)).rejects.toThrow(/body\.units\.0: "2026-8-20" is not a unit/);
+    } finally {
+      await t.drop();
+    }
+  }, 120_000);
+});
