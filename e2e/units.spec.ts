@@ -3,22 +3,40 @@ import { test, expect } from "./fixtures";
 // The demo world (npm run demo:load) in the unit matrix: states from the ledger and attempts.
 test.use({ viewport: { width: 1600, height: 1000 } });
 
-const cell = (page: import("@playwright/test").Page, name: string, key: string) => page.getByTestId(`cell-${name}-${key}`);
+type Page = import("@playwright/test").Page;
+
+/**
+ * A cell of the matrix. The cells are drawn on a canvas; the one under the pointer is an element
+ * (its tooltip, state and accessible name), so the pointer is moved over the cell where the row
+ * header of `name` and the column header of `key` cross, as a user finds it.
+ */
+async function cell(page: Page, name: string, key: string) {
+  const target = page.getByTestId(`cell-${name}-${key}`);
+  await expect(async () => {
+    const row = page.getByRole("rowheader").filter({ has: page.getByRole("link", { name, exact: true }) });
+    const column = row.locator("xpath=ancestor::*[@role='grid']").getByRole("columnheader", { name: key, exact: true });
+    const [r, c] = [await row.boundingBox({ timeout: 2_000 }), await column.boundingBox({ timeout: 2_000 })];
+    if (!r || !c) throw new Error(`no row ${name} or column ${key} on screen`);
+    await page.mouse.move(c.x + c.width / 2 - 1, r.y + r.height / 2);
+    await expect(target).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
+  return target;
+}
 
 test("the matrix shows the demo's failures, each in its state, with the legend's counts", async ({ page }) => {
   await page.goto("/units");
   await expect(page.getByRole("heading", { level: 1, name: "Units" })).toBeVisible();
-  await expect(cell(page, "fct_orders", "2026-08-17")).toHaveAttribute("data-state", "blocked");
-  await expect(cell(page, "fct_orders", "2026-08-17")).toHaveAttribute("title", "fct_orders · 2026-08-17: blocked (upstream failed) — no publish: an upstream unit failed, so this never ran");
-  await expect(cell(page, "fct_orders", "2026-08-23")).toHaveAttribute("data-state", "blocked");
-  await expect(cell(page, "fct_orders", "2026-08-10")).toHaveAttribute("data-state", "divergent");
-  await expect(cell(page, "stg_orders", "2026-08-10")).toHaveAttribute("data-state", "duplicate");
-  await expect(cell(page, "stg_orders", "2026-08-17")).toHaveAttribute("data-state", "failed");
-  await expect(cell(page, "stg_orders", "2026-08-16")).toHaveAttribute("data-state", "published");
-  await expect(cell(page, "meter_readings_raw", "2026-07")).toHaveAttribute("data-state", "failed");
-  await expect(cell(page, "meter_readings_screened", "2026-07")).toHaveAttribute("data-state", "divergent");
-  await expect(cell(page, "meter_readings_deduped", "2026-07")).toHaveAttribute("data-state", "divergent");
-  await expect(cell(page, "meter_readings_raw", "2026-06")).toHaveAttribute("data-state", "published");
+  await expect(await cell(page, "fct_orders", "2026-08-17")).toHaveAttribute("data-state", "blocked");
+  await expect(await cell(page, "fct_orders", "2026-08-17")).toHaveAttribute("title", "fct_orders · 2026-08-17: blocked (upstream failed) — no publish: an upstream unit failed, so this never ran");
+  await expect(await cell(page, "fct_orders", "2026-08-23")).toHaveAttribute("data-state", "blocked");
+  await expect(await cell(page, "fct_orders", "2026-08-10")).toHaveAttribute("data-state", "divergent");
+  await expect(await cell(page, "stg_orders", "2026-08-10")).toHaveAttribute("data-state", "duplicate");
+  await expect(await cell(page, "stg_orders", "2026-08-17")).toHaveAttribute("data-state", "failed");
+  await expect(await cell(page, "stg_orders", "2026-08-16")).toHaveAttribute("data-state", "published");
+  await expect(await cell(page, "meter_readings_raw", "2026-07")).toHaveAttribute("data-state", "failed");
+  await expect(await cell(page, "meter_readings_screened", "2026-07")).toHaveAttribute("data-state", "divergent");
+  await expect(await cell(page, "meter_readings_deduped", "2026-07")).toHaveAttribute("data-state", "divergent");
+  await expect(await cell(page, "meter_readings_raw", "2026-06")).toHaveAttribute("data-state", "published");
   await expect(page.getByTestId("legend-failed")).toHaveText("failed 3");
   await expect(page.getByTestId("legend-blocked")).toHaveText("blocked (upstream failed) 18");
   await expect(page.getByTestId("legend-divergent")).toHaveText("divergent 3");
@@ -33,7 +51,7 @@ test("the matrix shows the demo's failures, each in its state, with the legend's
 
 test("a cell opens its panel: publishes, attempts, source count and deviation, links", async ({ page }) => {
   await page.goto("/units");
-  await cell(page, "fct_orders", "2026-08-10").click();
+  await (await cell(page, "fct_orders", "2026-08-10")).click();
   const panel = page.getByTestId("cell-panel");
   await expect(panel.getByRole("heading", { name: "fct_orders 2026-08-10" })).toBeVisible();
   await expect(panel.getByTestId("panel-state")).toHaveText("divergent");
@@ -44,7 +62,7 @@ test("a cell opens its panel: publishes, attempts, source count and deviation, l
   await expect(panel.getByTestId("panel-no-interventions")).toHaveText("No intervention has named this unit.");
   await expect(page).toHaveURL(/cell=dataset%3Awarehouse%3Afct_orders&unit=2026-08-10/);
 
-  await cell(page, "fct_orders", "2026-08-17").click();
+  await (await cell(page, "fct_orders", "2026-08-17")).click();
   await expect(panel.getByTestId("panel-state")).toHaveText("blocked (upstream failed)");
   await expect(panel.getByTestId("panel-no-publish")).toHaveText("No publish: this unit is not in the ledger — it never ran because an upstream unit failed.");
   await expect(panel.getByTestId("panel-attempts")).toContainText("upstream failed");
@@ -79,10 +97,10 @@ test("zooming out shows the worst state of each week; a state filter keeps only 
   await page.goto("/units");
   await page.getByRole("radio", { name: "Weeks" }).click();
   await expect(page).toHaveURL(/zoom=week/);
-  await expect(cell(page, "stg_orders", "2026-W33")).toHaveAttribute("data-state", "duplicate");
-  await expect(cell(page, "stg_orders", "2026-W34")).toHaveAttribute("data-state", "failed");
-  await expect(cell(page, "fct_orders", "2026-W34")).toHaveAttribute("data-state", "blocked");
-  await expect(cell(page, "stg_orders", "2026-W32")).toHaveAttribute("data-state", "published");
+  await expect(await cell(page, "stg_orders", "2026-W33")).toHaveAttribute("data-state", "duplicate");
+  await expect(await cell(page, "stg_orders", "2026-W34")).toHaveAttribute("data-state", "failed");
+  await expect(await cell(page, "fct_orders", "2026-W34")).toHaveAttribute("data-state", "blocked");
+  await expect(await cell(page, "stg_orders", "2026-W32")).toHaveAttribute("data-state", "published");
 
   await page.getByTestId("legend-failed").click();
   await expect(page).toHaveURL(/states=failed/);
@@ -93,8 +111,8 @@ test("zooming out shows the worst state of each week; a state filter keeps only 
 
 test("selecting a range of one dataset offers to plan a repair for exactly those units", async ({ page }) => {
   await page.goto("/units");
-  await cell(page, "stg_orders", "2026-08-17").click({ modifiers: ["ControlOrMeta"] });
-  await cell(page, "stg_orders", "2026-08-23").click({ modifiers: ["Shift"] });
+  await (await cell(page, "stg_orders", "2026-08-17")).click({ modifiers: ["ControlOrMeta"] });
+  await (await cell(page, "stg_orders", "2026-08-23")).click({ modifiers: ["Shift"] });
   const bar = page.getByTestId("selection-bar");
   await expect(bar.getByTestId("selection-units")).toHaveText("2026-08-17 → 2026-08-23");
   await expect(bar).toContainText("7 units of stg_orders");

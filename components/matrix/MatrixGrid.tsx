@@ -1,19 +1,18 @@
 "use client";
 
-import Link from "next/link";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
 import { NO_UNIT, stateOfCode, type MatrixSection } from "@/lib/contracts/units";
 import { aggregateRow, bucketsOf, type Zoom } from "./aggregate";
 import { describeCell } from "./describe-cell";
+import { locate, selectedBuckets, unitsOf, type ShownRow } from "./grid-overlay";
+import { HEADER_H, LABEL_W, MatrixAxes, ROW_H } from "./MatrixAxes";
 import type { Selection } from "./selection";
+import { useCellCanvas } from "./use-cell-canvas";
 import styles from "./MatrixGrid.module.css";
 
-const ROW_H = 22;
-const UNPUBLISHED = new Set(["m", "f", "b"].map((c) => c));
-const HEADER_H = 28;
-const LABEL_W = 210;
 const cellWidth = (zoom: Zoom, columns: number) => (zoom === "month" ? 30 : zoom === "week" ? 18 : columns <= 160 ? 16 : 12);
+type At = { r: number; c: number };
 
 export interface GridProps {
   section: MatrixSection;
@@ -27,28 +26,40 @@ export interface GridProps {
   onSelect(row: MatrixSection["rows"][number], keys: string[], mode: "toggle" | "replace"): void;
 }
 
-/** One section of the matrix: rows × buckets, both axes virtualised, one focusable grid. */
+/**
+ * One section of the matrix: rows × buckets drawn on a canvas (a DOM node per cell cannot
+ * scroll 300 × 3,650 smoothly), the virtualisers giving the axes. The cell under the pointer and
+ * the focused cell are real elements over the canvas: the tooltip, the accessible name, the
+ * target of clicks and of aria-activedescendant.
+ */
 export function MatrixGrid({ section, zoom, highlight, open, selection, onOpen, onSelect }: GridProps) {
   const buckets = useMemo(() => bucketsOf(section, zoom), [section, zoom]);
-  const rows = useMemo(() => section.rows.map((r) => ({ ...r, shown: aggregateRow(r.cells, buckets) })), [section.rows, buckets]);
+  const rows = useMemo<ShownRow[]>(() => section.rows.map((r) => ({ ...r, shown: aggregateRow(r.cells, buckets) })), [section.rows, buckets]);
   const cw = cellWidth(zoom, buckets.length);
   const scroller = useRef<HTMLDivElement>(null);
+  const canvas = useRef<HTMLCanvasElement>(null);
   // The virtualizers re-render this component on every scroll by design; the compiler's
   // memoisation would only hide their updates, so it is skipped here knowingly.
   // eslint-disable-next-line react-hooks/incompatible-library
   const rowV = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_H, overscan: 3, useFlushSync: false });
   const colV = useVirtualizer({ horizontal: true, count: buckets.length, getScrollElement: () => scroller.current, estimateSize: () => cw, overscan: 4, useFlushSync: false });
-  const [focus, setFocus] = useState({ r: 0, c: Math.max(0, buckets.length - 1) });
-  const labelEvery = Math.max(1, Math.ceil(76 / cw));
+  const [focus, setFocus] = useState<At>({ r: 0, c: Math.max(0, buckets.length - 1) });
+  const [hover, setHover] = useState<At | null>(null);
+  const [announce, setAnnounce] = useState("");
+  const pointer = useRef<{ x: number; y: number } | null>(null);
+  const openAt = useMemo(() => (open ? locate(section, rows, buckets, open.dataset, open.unit) : null), [section, rows, buckets, open]);
+  const selectedRow = selection ? rows.findIndex((r) => r.nodeId === selection.dataset) : -1;
+  const selectedCols = useMemo(() => (selection ? selectedBuckets(section, buckets, selection.keys) : null), [section, buckets, selection]);
+  const width = LABEL_W + buckets.length * cw;
+  const height = HEADER_H + rows.length * ROW_H;
+  useCellCanvas(scroller, canvas, { rows, cw, rowH: ROW_H, highlight, open: openAt, selectedRow, selectedCols }, { x: LABEL_W, y: HEADER_H }, { width, height });
 
   // Time runs left to right and incidents are recent: start at the latest units, or the open cell.
   useEffect(() => {
-    const r = open ? rows.findIndex((x) => x.nodeId === open.dataset) : -1;
-    const c = r >= 0 ? buckets.findIndex((b) => section.columns.slice(b.from, b.to + 1).includes(open!.unit)) : -1;
-    if (r >= 0 && c >= 0) {
-      setFocus({ r, c });
-      rowV.scrollToIndex(r, { align: "center" });
-      colV.scrollToIndex(c, { align: "center" });
+    if (openAt) {
+      setFocus(openAt);
+      rowV.scrollToIndex(openAt.r, { align: "center" });
+      colV.scrollToIndex(openAt.c, { align: "center" });
     } else colV.scrollToIndex(buckets.length - 1, { align: "end" });
     // Only when the picture changes, not on every focus move.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -56,29 +67,21 @@ export function MatrixGrid({ section, zoom, highlight, open, selection, onOpen, 
 
   // A cell opened from elsewhere (a link, the panel narrowing the view) is brought into view.
   useEffect(() => {
-    if (!open) return;
-    const r = rows.findIndex((x) => x.nodeId === open.dataset);
-    const c = r >= 0 ? buckets.findIndex((b) => section.columns.slice(b.from, b.to + 1).includes(open.unit)) : -1;
-    if (c >= 0) requestAnimationFrame(() => colV.scrollToIndex(c));
+    if (openAt) requestAnimationFrame(() => colV.scrollToIndex(openAt.c));
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open?.dataset, open?.unit]);
 
-  const unitsOf = (row: (typeof rows)[number], c: number) => {
-    const b = buckets[c]!;
-    const keys: string[] = [];
-    for (let i = b.from; i <= b.to; i++) if (row.cells[i] !== NO_UNIT) keys.push(section.columns[i]!);
-    return keys;
-  };
+  const describe = ({ r, c }: At) => describeCell(rows[r]!.name, buckets[c]!.label, rows[r]!.shown[c]!, unitsOf(section, rows[r]!, buckets[c]!).length);
   /** The unit a bucket opens: the first unit holding the bucket's (worst) state. */
-  const unitToOpen = (row: (typeof rows)[number], c: number) => {
+  const unitToOpen = (row: ShownRow, c: number) => {
     const b = buckets[c]!;
     for (let i = b.from; i <= b.to; i++) if (row.cells[i] === row.shown[c]) return section.columns[i]!;
     return null;
   };
   /** Shift: every unit of the row from the selection's first unit to bucket c. */
-  const rangeTo = (row: (typeof rows)[number], c: number) => {
+  const rangeTo = (row: ShownRow, c: number) => {
     const first = selection?.dataset === row.nodeId ? section.columns.indexOf(selection.keys[0] ?? "") : -1;
-    if (first < 0) return unitsOf(row, c);
+    if (first < 0) return unitsOf(section, row, buckets[c]!);
     const [lo, hi] = [Math.min(first, buckets[c]!.from), Math.max(first, buckets[c]!.to)];
     const keys: string[] = [];
     for (let i = lo; i <= hi; i++) if (row.cells[i] !== NO_UNIT) keys.push(section.columns[i]!);
@@ -91,6 +94,7 @@ export function MatrixGrid({ section, zoom, highlight, open, selection, onOpen, 
   const move = (r: number, c: number) => {
     const next = { r: Math.min(rows.length - 1, Math.max(0, r)), c: Math.min(buckets.length - 1, Math.max(0, c)) };
     setFocus(next);
+    setAnnounce(describe(next));
     rowV.scrollToIndex(next.r);
     colV.scrollToIndex(next.c);
   };
@@ -105,82 +109,112 @@ export function MatrixGrid({ section, zoom, highlight, open, selection, onOpen, 
     } else if (e.key === "Home") move(r, 0);
     else if (e.key === "End") move(r, buckets.length - 1);
     else if (e.key === "Enter") activate(r, c);
-    else if (e.key === " " && rows[r]) onSelect(rows[r]!, unitsOf(rows[r]!, c), "toggle");
+    else if (e.key === " " && rows[r]) onSelect(rows[r]!, unitsOf(section, rows[r]!, buckets[c]!), "toggle");
     else return;
     e.preventDefault();
   };
 
-  const idOf = (r: number, c: number) => `${section.id.replace(/[^A-Za-z0-9]/g, "_")}-r${r}-c${c}`;
-  const selected = new Set(selection?.keys ?? []);
-  const width = LABEL_W + colV.getTotalSize();
-  const height = HEADER_H + rowV.getTotalSize();
+  /** The cell under a point of the viewport, if the point is over a cell (not the axes, not a gap). */
+  const cellAt = (x: number, y: number): At | null => {
+    const el = scroller.current;
+    if (!el) return null;
+    const box = el.getBoundingClientRect();
+    const [vx, vy] = [x - box.left - el.clientLeft, y - box.top - el.clientTop];
+    if (vx < LABEL_W || vy < HEADER_H || vx >= el.clientWidth || vy >= el.clientHeight) return null;
+    const [r, c] = [Math.floor((vy - HEADER_H + el.scrollTop) / ROW_H), Math.floor((vx - LABEL_W + el.scrollLeft) / cw)];
+    return rows[r] && stateOfCode(rows[r]!.shown[c] ?? NO_UNIT) ? { r, c } : null;
+  };
+  const track = (x: number, y: number) => {
+    pointer.current = { x, y };
+    const at = cellAt(x, y);
+    setHover((h) => (h?.r === at?.r && h?.c === at?.c ? h : at));
+  };
+  // The cell under a resting pointer changes as the grid scrolls under it.
+  useEffect(() => {
+    const el = scroller.current;
+    const onScroll = () => pointer.current && track(pointer.current.x, pointer.current.y);
+    el?.addEventListener("scroll", onScroll, { passive: true });
+    return () => el?.removeEventListener("scroll", onScroll);
+  });
+  // Showing the latest units and then narrowed (the side panel opens): keep the latest in view.
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    let atEnd = false;
+    let width = el.clientWidth;
+    const onScroll = () => (atEnd = el.scrollLeft + el.clientWidth >= el.scrollWidth - 2);
+    const resize = new ResizeObserver(() => {
+      if (atEnd && el.clientWidth !== width) el.scrollLeft = el.scrollWidth;
+      width = el.clientWidth;
+    });
+    el.addEventListener("scroll", onScroll, { passive: true });
+    resize.observe(el);
+    return () => {
+      el.removeEventListener("scroll", onScroll);
+      resize.disconnect();
+    };
+  }, []);
+  const onClick = (e: MouseEvent) => {
+    if ((e.target as Element).closest("a")) return;
+    const at = cellAt(e.clientX, e.clientY);
+    if (!at) return;
+    const row = rows[at.r]!;
+    setFocus(at);
+    if (e.shiftKey) onSelect(row, rangeTo(row, at.c), "replace");
+    else if (e.metaKey || e.ctrlKey) onSelect(row, unitsOf(section, row, buckets[at.c]!), "toggle");
+    else activate(at.r, at.c);
+  };
+
+  const idOf = ({ r, c }: At) => `${section.id.replace(/[^A-Za-z0-9]/g, "_")}-r${r}-c${c}`;
+  const marked = [focus, ...(hover && (hover.r !== focus.r || hover.c !== focus.c) ? [hover] : [])].filter((a) => rows[a.r] && buckets[a.c]);
+  const hasFocusCell = rows[focus.r] !== undefined && buckets[focus.c] !== undefined;
   return (
-    <div
-      ref={scroller}
-      className={styles.scroller}
-      style={{ height: Math.min(height + 16, 560) }}
-      role="grid"
-      aria-label={`Unit matrix: ${section.label}`}
-      aria-rowcount={rows.length}
-      aria-colcount={buckets.length}
-      aria-activedescendant={rows.length > 0 ? idOf(focus.r, focus.c) : undefined}
-      tabIndex={0}
-      onKeyDown={onKeyDown}
-      data-testid={`matrix-${section.id}`}
-    >
-      <div style={{ width, height, position: "relative" }}>
-        <div className={styles.header} style={{ width, height: HEADER_H }} role="row">
-          <div className={styles.corner} style={{ width: LABEL_W }}>{section.rows.length} dataset{section.rows.length === 1 ? "" : "s"}</div>
-          {colV.getVirtualItems().filter((v) => v.index % labelEvery === 0).map((v) => (
-            <div key={v.key} role="columnheader" className={styles.colLabel} style={{ left: LABEL_W + v.start }}>{buckets[v.index]!.label}</div>
-          ))}
-        </div>
-        <div className={styles.labels} style={{ width: LABEL_W, height: rowV.getTotalSize() }}>
-          {rowV.getVirtualItems().map((v) => {
-            const row = rows[v.index]!;
+    <>
+      <div
+        ref={scroller}
+        className={styles.scroller}
+        style={{ height: Math.min(height + 16, 560) }}
+        role="grid"
+        aria-label={`Unit matrix: ${section.label}`}
+        aria-rowcount={rows.length}
+        aria-colcount={buckets.length}
+        aria-activedescendant={hasFocusCell ? idOf(focus) : undefined}
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        onMouseMove={(e) => track(e.clientX, e.clientY)}
+        onMouseLeave={() => { pointer.current = null; setHover(null); }}
+        onClick={onClick}
+        data-testid={`matrix-${section.id}`}
+      >
+        <div style={{ width, height, position: "relative" }}>
+          <div className={styles.stage}>
+            <canvas ref={canvas} className={styles.canvas} style={{ left: LABEL_W, top: HEADER_H }} aria-hidden="true" />
+          </div>
+          <MatrixAxes rows={rows} buckets={buckets} cw={cw} width={width} rowItems={rowV.getVirtualItems()} colItems={colV.getVirtualItems()} totalRows={rowV.getTotalSize()} />
+          {marked.map((at) => {
+            const row = rows[at.r]!;
+            const code = row.shown[at.c]!;
+            const text = describe(at);
+            const isFocus = at === focus;
+            const units = unitsOf(section, row, buckets[at.c]!);
             return (
-              <div key={v.key} className={styles.rowLabel} style={{ top: v.start, height: ROW_H }} role="rowheader">
-                <Link href={`/units/${encodeURIComponent(row.nodeId)}`} title={row.nodeId} tabIndex={-1}>{row.name}</Link>
-                <span className="muted">{row.pipeline ?? ""}</span>
-              </div>
+              <div
+                key={isFocus ? "focus" : "hover"}
+                id={isFocus ? idOf(at) : undefined}
+                role="gridcell"
+                aria-label={text}
+                aria-selected={selection?.dataset === row.nodeId && units.some((k) => selection.keys.includes(k))}
+                title={text}
+                data-testid={`cell-${row.name}-${buckets[at.c]!.label}`}
+                data-state={stateOfCode(code) ?? "none"}
+                className={[styles.cell, isFocus ? styles.focus : "", hover && hover.r === at.r && hover.c === at.c ? styles.hover : ""].join(" ")}
+                style={{ top: HEADER_H + at.r * ROW_H, left: LABEL_W + at.c * cw, width: cw - 1, height: ROW_H - 2 }}
+              />
             );
           })}
         </div>
-        {rowV.getVirtualItems().map((rv) => {
-          const row = rows[rv.index]!;
-          return colV.getVirtualItems().map((cv) => {
-            const code = row.shown[cv.index]!;
-            const state = stateOfCode(code);
-            if (!state) return null;
-            const b = buckets[cv.index]!;
-            const units = unitsOf(row, cv.index);
-            const isOpen = open?.dataset === row.nodeId && units.includes(open.unit);
-            const isFocus = focus.r === rv.index && focus.c === cv.index;
-            const isSelected = selection?.dataset === row.nodeId && units.some((k) => selected.has(k));
-            const text = describeCell(row.name, b.label, code, units.length);
-            return (
-              <div
-                key={`${rv.key}:${cv.key}`}
-                id={idOf(rv.index, cv.index)}
-                role="gridcell"
-                aria-label={text}
-                aria-selected={isSelected}
-                title={text}
-                data-testid={`cell-${row.name}-${b.label}`}
-                data-state={state}
-                className={[styles.cell, isFocus ? styles.focus : "", isOpen ? styles.open : "", isSelected ? styles.selected : "", UNPUBLISHED.has(code) ? styles.unpublished : "", highlight && !highlight.includes(code) ? styles.dim : ""].join(" ")}
-                style={{ top: HEADER_H + rv.start, left: LABEL_W + cv.start, width: cw - 1, height: ROW_H - 2, backgroundColor: `var(--state-${state})` }}
-                onClick={(e) => {
-                  setFocus({ r: rv.index, c: cv.index });
-                  if (e.shiftKey) onSelect(row, rangeTo(row, cv.index), "replace");
-                  else if (e.metaKey || e.ctrlKey) onSelect(row, units, "toggle");
-                  else activate(rv.index, cv.index);
-                }}
-              />
-            );
-          });
-        })}
       </div>
-    </div>
+      <p className={styles.live} aria-live="polite">{announce}</p>
+    </>
   );
 }

@@ -1,0 +1,52 @@
+"use client";
+
+import Link from "next/link";
+import type { VirtualItem } from "@tanstack/react-virtual";
+import type { Bucket } from "./aggregate";
+import type { ShownRow } from "./grid-overlay";
+import styles from "./MatrixGrid.module.css";
+
+export const ROW_H = 22;
+export const HEADER_H = 28;
+export const LABEL_W = 210;
+
+interface AxesProps {
+  rows: ShownRow[];
+  buckets: Bucket[];
+  cw: number;
+  width: number;
+  rowItems: VirtualItem[];
+  colItems: VirtualItem[];
+  totalRows: number;
+}
+
+/**
+ * The sticky column header (one columnheader per visible bucket, named by its key; text every
+ * few columns so labels do not collide) and the sticky row labels, both virtualised.
+ */
+export function MatrixAxes({ rows, buckets, cw, width, rowItems, colItems, totalRows }: AxesProps) {
+  const labelEvery = Math.max(1, Math.ceil(76 / cw));
+  return (
+    <>
+      <div className={styles.header} style={{ width, height: HEADER_H }} role="row">
+        <div className={styles.corner} style={{ width: LABEL_W }}>{rows.length} dataset{rows.length === 1 ? "" : "s"}</div>
+        {colItems.map((v) => (
+          <div key={v.key} role="columnheader" aria-label={buckets[v.index]!.label} className={styles.colTick} style={{ left: LABEL_W + v.start, width: cw }}>
+            {v.index % labelEvery === 0 ? <span className={styles.colLabel}>{buckets[v.index]!.label}</span> : null}
+          </div>
+        ))}
+      </div>
+      <div className={styles.labels} style={{ width: LABEL_W, height: totalRows }}>
+        {rowItems.map((v) => {
+          const row = rows[v.index]!;
+          return (
+            <div key={v.key} className={styles.rowLabel} style={{ top: v.start, height: ROW_H }} role="rowheader">
+              <Link href={`/units/${encodeURIComponent(row.nodeId)}`} title={row.nodeId} tabIndex={-1}>{row.name}</Link>
+              <span className="muted">{row.pipeline ?? ""}</span>
+            </div>
+          );
+        })}
+      </div>
+    </>
+  );
+}
