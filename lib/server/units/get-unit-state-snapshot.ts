@@ -31,7 +31,10 @@ interface Entry {
   owners: Promise<Map<string, string>>;
   snapshot: Promise<UnitStateSnapshot>;
 }
-const cache = new WeakMap<Db, Entry>();
+// On globalThis: the server-start warm-up (instrumentation) and the routes are separate bundles,
+// each with its own copy of this module; one cache per process lets the routes find the warm one.
+const holder = globalThis as unknown as { __reparoUnitStates?: WeakMap<Db, Entry> };
+const cache = (holder.__reparoUnitStates ??= new WeakMap<Db, Entry>());
 const HOUR = 3_600_000;
 
 /**

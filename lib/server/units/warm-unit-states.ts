@@ -7,7 +7,7 @@ import { getUnitStateSnapshot } from "./get-unit-state-snapshot";
  * instead of paying the cold read of every ledger row and attempt itself. Never awaited by
  * startup and never throws: a failure here only means the first request computes it.
  */
-export function warmUnitStates(delayMs = 0): void {
+export function warmUnitStates(delayMs = START_DELAY_MS): void {
   const timer = setTimeout(() => {
     const started = Date.now();
     getUnitStateSnapshot(getDb(), new Date())
@@ -20,3 +20,5 @@ export function warmUnitStates(delayMs = 0): void {
 }
 
 const HOUR = 3_600_000;
+/** After the rest of startup (repair recovery shares the SQLite file): it runs before serving. */
+const START_DELAY_MS = 1_500;
