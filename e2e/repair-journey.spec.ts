@@ -138,4 +138,24 @@ test("open → scope → clean the appended unit → repair + closure → run �
   // The overview no longer lists the failure: nothing is left to repair there.
   await page.goto("/");
   await expect(page.getByTestId("failure-stg_orders-2026-08-17")).toHaveCount(0);
+
+  // The analyst's answer changes with it (issue 7): the repaired days leave the reasons; the
+  // duplicated 2026-08-10 (never repaired) still keeps August incomplete.
+  await page.goto("/completeness?dataset=revenue_daily&from=2026-08-01&to=2026-08-25");
+  await expect(page.getByTestId("reason-unit-2026-08-10")).toBeVisible();
+  await expect(page.getByTestId("reason-unit-2026-08-17")).toHaveCount(0);
+  await expect(page.getByTestId("reason-unit-2026-08-23")).toHaveCount(0);
+
+  // The manager's history shows the repair, linked to its incident, with its durations.
+  const history = await (await request.get("/api/v1/history")).json();
+  expect(history.repairs).toHaveLength(1);
+  const repair = history.repairs[0];
+  expect(repair.incident.id).toBe(id);
+  expect(repair.unitsRecomputed).toBe(19);
+  expect(repair.timeToRepairMs).toBe(Date.parse(repair.repairEndedAt) - Date.parse(repair.detectedAt));
+  await page.goto("/history");
+  await expect(page.getByTestId("stat-repairs")).toContainText("1");
+  const row = page.getByTestId(`repair-${repair.runId}`);
+  await expect(row).toContainText("repair #1");
+  for (const cell of ["ttd", "ttr", "ttv"]) await expect(row.getByTestId(cell)).not.toHaveText("—");
 });

@@ -2,18 +2,20 @@ import type { NodeId } from "@/lib/domain/ids";
 import type { ClosureResult } from "@/lib/domain/closure";
 import type { LineageGraph } from "@/lib/domain/lineage-graph";
 import { UnitSet } from "@/lib/domain/unit-set";
-import { prevailingInputVersion } from "@/lib/domain/validation";
 import type { LedgerEntry, UnitFacts, UpstreamPublish } from "@/lib/domain/unit-state";
 import type { Db } from "../db/client";
 import type { DatasetRecord, TaskRecord } from "../repositories/catalog";
 import { attemptsOfUnits, marksOfUnits, publishesOfUnits, sourceCountsOfUnits, type ScopedByUnit } from "../repositories/unit-facts-reads";
+import { cleanedAtByUnit } from "../repositories/unit-interventions";
+import { assembleUnitFacts } from "../units/assemble-unit-facts";
 
 export interface ClosureDataset {
   record: DatasetRecord;
   writer: TaskRecord | null;
   units: UnitSet;
-  /** Keys in ordinal order. */
+  /** Keys in ordinal order, and their ordinals. */
   keys: string[];
+  ordinals: number[];
   facts: Map<string, UnitFacts>;
 }
 
@@ -34,33 +36,24 @@ export async function loadClosureFacts(db: Db, graph: LineageGraph, result: Clos
     if (!record) continue;
     const space = graph.nodes[graph.index.get(entry.node)!]!.space;
     const units = entry.units.intersect(space.expected);
-    out.push({ record, writer: catalog.writerOf.get(record.id) ?? null, units, keys: [...units].map((o) => space.keyAt(o)), facts: new Map() });
+    const ordinals = [...units];
+    out.push({ record, writer: catalog.writerOf.get(record.id) ?? null, units, keys: ordinals.map((o) => space.keyAt(o)), ordinals, facts: new Map() });
   }
   const scopes = out.map((d) => ({ id: d.record.id, keys: d.keys }));
   const taskScopes = out.filter((d) => d.writer).map((d) => ({ id: d.writer!.id, keys: d.keys }));
-  const [ledger, attempts, sources, marks] = await Promise.all([
+  const [ledger, attempts, sources, marks, cleaned] = await Promise.all([
     publishesOfUnits(db, scopes), attemptsOfUnits(db, taskScopes), sourceCountsOfUnits(db, scopes), marksOfUnits(db, scopes),
+    cleanedAtByUnit(db, scopes.map((x) => x.id)),
   ]);
   const latestByNode = latestPublishes(out, ledger);
   for (const d of out) {
-    const own = ledger.get(d.record.id) ?? new Map<string, LedgerEntry[]>();
-    const neighbourInputVersion = prevailingInputVersion([...own].flatMap(([unitKey, rows]) => rows.map((r) => ({ ...r, unitKey }))));
-    const upstreamOf = upstreamResolver(graph, d, latestByNode);
-    const space = graph.nodes[graph.index.get(d.record.nodeId as NodeId)!]!.space;
-    for (const key of d.keys) {
-      const verdict = space.validate(key);
-      d.facts.set(key, {
-        ledger: own.get(key) ?? [],
-        attempts: d.writer ? (attempts.get(d.writer.id)?.get(key) ?? []) : [],
-        sourceCount: sources.get(d.record.id)?.get(key) ?? null,
-        tolerance: d.record.tolerance,
-        // Unknown write mode counts as unsafe: judged like append for duplicates (as the matrix does).
-        writeMode: d.writer?.writeMode ?? "append",
-        upstream: verdict.valid ? upstreamOf(verdict.ordinal) : [],
-        neighbourInputVersion,
-        marks: marks.get(d.record.id)?.get(key) ?? [],
-      });
-    }
+    const units = d.keys.map((key, i) => ({ key, ordinal: d.ordinals[i]! }));
+    const facts = assembleUnitFacts({
+      dataset: d.record, writer: d.writer, ledger: ledger.get(d.record.id) ?? new Map(), attempts: d.writer ? attempts.get(d.writer.id) : undefined,
+      sources: sources.get(d.record.id), marks: marks.get(d.record.id), cleaned: cleaned.get(d.record.id),
+      upstreamOf: upstreamResolver(graph, d, latestByNode),
+    }, units);
+    d.keys.forEach((key, i) => d.facts.set(key, facts[i]!));
   }
   return out;
 }

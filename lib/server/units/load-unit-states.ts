@@ -1,5 +1,4 @@
 import { resolvePartitions, type PartitionSpace } from "@/lib/domain/partitions";
-import { prevailingInputVersion } from "@/lib/domain/validation";
 import {
   computeUnitStates, type Attempt, type LedgerEntry, type OperatorMark, type UnitFacts, type UnitStateResult,
 } from "@/lib/domain/unit-state";
@@ -8,6 +7,7 @@ import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type EdgeReco
 import { marksByUnit, sourceCountsByUnit } from "../repositories/ledger";
 import { attemptsOfTask, prepareBulkReads, publishesOfDataset, unscheduledRunKinds } from "../repositories/unit-matrix-reads";
 import { cleanedAtByUnit } from "../repositories/unit-interventions";
+import { assembleUnitFacts } from "./assemble-unit-facts";
 import { latestPublishByOrdinal, upstreamResolver, type UpstreamContext } from "./upstream-resolver";
 
 export interface DatasetUnitStates {
@@ -104,24 +104,11 @@ const NONE: readonly never[] = [];
 function statesOf(ctx: FactsContext, now: number): DatasetUnitStates {
   const { dataset, space, writer, ledger, attempts, sources, marks, cleaned } = ctx;
   const upstreamOf = writer ? upstreamResolver(ctx, writer) : () => NONE;
-  const neighbourInputVersion = prevailingInputVersion([...ledger].flatMap(([unitKey, rows]) => rows.map((r) => ({ ...r, unitKey }))));
   const keys: { key: string; ordinal: number }[] = [];
   space.expected.forEachRange((lo, hi) => {
     for (let o = lo; o <= hi; o++) keys.push({ key: space.keyAt(o), ordinal: o });
   });
-  // Unknown write mode counts as unsafe: treat it like append when judging duplicates.
-  const writeMode = writer?.writeMode ?? "append";
-  const facts: UnitFacts[] = keys.map(({ key, ordinal }) => ({
-    ledger: ledger.get(key) ?? NONE,
-    attempts: attempts?.get(key) ?? NONE,
-    sourceCount: sources?.get(key) ?? null,
-    tolerance: dataset.tolerance,
-    writeMode,
-    upstream: upstreamOf(ordinal),
-    neighbourInputVersion,
-    marks: marks?.get(key) ?? NONE,
-    cleanedAt: cleaned?.get(key) ?? null,
-  }));
+  const facts = assembleUnitFacts({ dataset, writer, ledger, attempts, sources, marks, cleaned, upstreamOf }, keys);
   const results = computeUnitStates(facts, now);
   const defined = definedSpace(dataset, space);
   const invalidLedgerKeys = [...ledger.keys()].flatMap((key) => {

@@ -1,0 +1,41 @@
+import { prevailingInputVersion } from "@/lib/domain/validation";
+import type { Attempt, LedgerEntry, OperatorMark, UnitFacts, UpstreamPublish } from "@/lib/domain/unit-state";
+import type { DatasetRecord, TaskRecord } from "../repositories/catalog";
+
+/** One dataset's records, as read by whichever loader (the matrix's, or completeness's scoped one). */
+export interface DatasetRecords {
+  dataset: DatasetRecord;
+  writer: TaskRecord | null;
+  ledger: Map<string, LedgerEntry[]>;
+  attempts: Map<string, Attempt[]> | undefined;
+  sources: Map<string, number> | undefined;
+  marks: Map<string, OperatorMark[]> | undefined;
+  /** When an operator last cleaned each unit (an appended unit emptied before its repair). */
+  cleaned: Map<string, number> | undefined;
+  /** The newest publish among the upstream units a unit (by ordinal) reads. */
+  upstreamOf: (ordinal: number) => readonly UpstreamPublish[];
+}
+
+const NONE: readonly never[] = [];
+
+/**
+ * The facts lib/domain's unitState decides on, for the given units of one dataset. Every screen
+ * that shows a unit state (matrix, overview, completeness, validation, alerts) builds its facts
+ * here, so a rule input added once (e.g. an operator's cleaning) reaches all of them.
+ */
+export function assembleUnitFacts(r: DatasetRecords, units: readonly { key: string; ordinal: number }[]): UnitFacts[] {
+  const neighbourInputVersion = prevailingInputVersion([...r.ledger].flatMap(([unitKey, rows]) => rows.map((row) => ({ ...row, unitKey }))));
+  // Unknown write mode counts as unsafe: judged like append when looking for duplicates.
+  const writeMode = r.writer?.writeMode ?? "append";
+  return units.map(({ key, ordinal }) => ({
+    ledger: r.ledger.get(key) ?? NONE,
+    attempts: r.attempts?.get(key) ?? NONE,
+    sourceCount: r.sources?.get(key) ?? null,
+    tolerance: r.dataset.tolerance,
+    writeMode,
+    upstream: r.upstreamOf(ordinal),
+    neighbourInputVersion,
+    marks: r.marks?.get(key) ?? NONE,
+    cleanedAt: r.cleaned?.get(key) ?? null,
+  }));
+}
