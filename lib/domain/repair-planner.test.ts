@@ -1,12 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { NodeId, TaskId } from "./ids";
-import type { LineageGraph, TaskNode } from "./lineage-graph";
+import { taskId, type NodeId, type TaskId } from "./ids";
+import { mustBuildLineageGraph, type LineageGraph, type TaskNode } from "./lineage-graph";
 import { planRepair, type RepairOptions, type RepairPlan } from "./repair-planner";
 import { summariseLedger, type LedgerRow } from "./repair-scope";
 import { STRATEGIES } from "./repair-strategies";
 import { arbGraph } from "./test-fixtures/random-graph";
-import { D, dayOrdinal, ordersGraph, T } from "./test-fixtures/orders-graph";
+import { D, dayOrdinal, ordersGraph, ordersSpec, T } from "./test-fixtures/orders-graph";
 import { UnitSet } from "./unit-set";
 
 // The demo lineage (seeds 000/001), failure at stg_orders 2026-08-17:
@@ -85,6 +85,20 @@ describe("seed 000: partial failure", () => {
     expect(full.enabled).toBe(false);
     expect(full.why[0]!.message).toContain("dim_customers");
     expect(codes(p.blockers)).toContain("source_not_reproducible");
+  });
+
+  it("seed 000: a current snapshot read as of now moves even when a task writes it — full re-run stays disabled", () => {
+    //   snapshot_customers ─► dim_customers ─latest─► fct_orders   (dim written by a task, still mutable)
+    const spec = ordersSpec();
+    const snapshot = taskId("reparo", "snapshot_customers");
+    const g = mustBuildLineageGraph({
+      ...spec,
+      tasks: [...spec.tasks, { id: snapshot, pipeline: "customers", owner: "crm", writeMode: "replace", sideEffect: "none", dependsOnOwnPast: false, publish: "per-unit" }],
+      writes: [...spec.writes, { task: snapshot, dataset: D.dim }],
+    });
+    const full = planRepair({ graph: g, targets: failed, options: { ...dedupStg, strategy: "full_rerun" } }).options.find((o) => o.strategy === "full_rerun")!;
+    expect(full.enabled).toBe(false);
+    expect(full.why[0]!.code).toBe("source_not_reproducible");
   });
 
   it("seed 000: with immutable, retained sources a full re-run is enabled and costs every unit of the tasks in scope", () => {

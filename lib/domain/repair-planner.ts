@@ -99,7 +99,10 @@ function scopeFacts(graph: LineageGraph, ledger: Ledger, scope: ClosureResult, t
     if (!e.seed) built += factsOf(graph, ledger, i, "published").intersect(e.units).size;
     for (const edge of graph.in[i]!) {
       const src = graph.nodes[edge.from]!;
-      if (graph.in[edge.from]!.length > 0 || src.nodeKind !== "dataset") continue;
+      // A current snapshot read as of now moves even when a task writes it (seed 000's
+      // dim_customers); any other produced dataset is recomputed by the plan itself.
+      const producedInScope = graph.in[edge.from]!.length > 0 && edge.mapping.type !== "latest";
+      if (producedInScope || src.nodeKind !== "dataset") continue;
       const gone = factsOf(graph, ledger, edge.from, "inputNotRetained").intersects(edge.up(e.units));
       if (src.sourceMutable !== false || gone) sources.add(src.id);
     }
