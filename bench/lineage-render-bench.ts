@@ -21,7 +21,8 @@ import { rng } from "./bench-graph";
 
 const PIPELINES = 40;
 const TASKS_PER_PIPELINE = 125;
-const READS_PER_TASK = 5;
+const READS_PER_TASK = 7;
+const EDGES = 30_000;
 const PORT = Number(process.env.BENCH_PORT ?? 3190);
 const FILE = "/tmp/reparo-lineage-bench.db";
 const DAILY = { kind: "time" as const, grain: "day" as const, start: "2025-01-01", end: "2025-12-31", timezone: "UTC" };
@@ -46,7 +47,7 @@ function generateCatalog(): CatalogSpec {
         if (pool.length === 0) continue;
         inputs.add(pool[pool.length - 1 - Math.floor(random() * Math.min(pool.length, 12))]!);
       }
-      for (const d of inputs) spec.edges.push({ task, dataset: d, direction: "read" });
+      for (const d of inputs) if (spec.edges.length < EDGES) spec.edges.push({ task, dataset: d, direction: "read" });
       produced[p]!.push(out);
     }
   }

@@ -38,7 +38,7 @@ async function expectBlastRadiusOf0817(page: Page) {
 test("selecting stg_orders 2026-08-17 from the current failures lights up exactly its blast radius", async ({ page }) => {
   await page.goto("/lineage");
   await expect(page.getByRole("heading", { name: "Lineage" })).toBeVisible();
-  await expect(page.getByTestId("node-dataset:warehouse:raw_orders")).toHaveAttribute("data-closure", "idle");
+  await expect(page.getByTestId("node-dataset:warehouse:raw_orders")).toHaveAttribute("data-closure", "out");
   await page.getByRole("list", { name: "Current failures" }).getByRole("button", { name: /stg_orders 2026-08-17/ }).click();
   await expect(page).toHaveURL(/node=job%3Aorders%3Astg_orders&units=2026-08-17/);
   await expectBlastRadiusOf0817(page);

@@ -6,6 +6,9 @@ import styles from "./Lineage.module.css";
 
 const HOLDING_WORD = { never_ran: "never ran", built_before_failure: "built before the failure", built_after_failure: "built after the failure", sent_outside: "sent outside" } as const;
 
+/** A table of thousands of rows would cost seconds per selection; the graph shows the whole closure. */
+const ROWS_SHOWN = 200;
+
 /** The closure as a table: every node, its units in words, what it holds now, and how it was reached. */
 export function ClosurePanel({ closure, holdings }: { closure: Closure; holdings: Holdings | undefined }) {
   const flow = useReactFlow();
@@ -26,7 +29,7 @@ export function ClosurePanel({ closure, holdings }: { closure: Closure; holdings
         <tr><th>Node</th><th>Units</th><th>Holds now</th><th>Reached via</th></tr>
       </thead>
       <tbody>
-        {closure.nodes.map((n) => (
+        {closure.nodes.slice(0, ROWS_SHOWN).map((n) => (
           <tr key={n.nodeId} data-testid={`closure-row-${n.nodeId}`}>
             <td>
               <button type="button" className={styles.linkButton} onClick={() => flow.fitView({ nodes: [{ id: n.nodeId }], duration: 300, maxZoom: 1.2 })} aria-label={`Show ${n.kind} ${n.name} in the graph`}>
@@ -48,6 +51,7 @@ export function ClosurePanel({ closure, holdings }: { closure: Closure; holdings
         ))}
       </tbody>
     </table>
+    {closure.nodes.length > ROWS_SHOWN ? <p className="muted">The first {ROWS_SHOWN} of {closure.nodes.length} nodes, in execution order; the graph highlights all of them, and GET /api/v1/closure lists them all.</p> : null}
     </>
   );
 }

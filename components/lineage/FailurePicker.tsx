@@ -1,11 +1,11 @@
 "use client";
 
-import { useOverview } from "@/lib/client/use-overview";
+import { useLineageFailures } from "@/lib/client/use-lineage";
 import styles from "./Lineage.module.css";
 
 /** The current failures: one click puts a failed (task, unit) in the graph's selection. */
 export function FailurePicker({ selected, onPick }: { selected: { node: string; units: string }; onPick: (node: string, unit: string) => void }) {
-  const overview = useOverview();
+  const overview = useLineageFailures();
   if (overview.isPending) return <div className="skeleton" aria-label="Loading current failures" />;
   if (overview.isError) return <p className="error-box">Current failures could not be loaded: {overview.error.message}</p>;
   const failures = overview.data.failures;

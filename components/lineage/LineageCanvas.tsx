@@ -19,6 +19,12 @@ const edgeTypes = { lineage: LineageEdge };
 const MINIMAP_COLOR: Record<string, string> = { task: "#475569", dataset: "#94a3b8", consumer: "#0d9488", pipeline: "transparent" };
 const minimapColor = (n: Node) => MINIMAP_COLOR[n.type ?? ""] ?? "#94a3b8";
 
+/**
+ * React Flow's minimap draws one subscribed component per node: 10,000 of them cost seconds on
+ * the first paint. Above this size the pipeline boxes at the fitted zoom are the overview.
+ */
+const MINIMAP_UP_TO = 3_000;
+
 interface Props {
   graph: LineageGraphView;
   layout: LayoutResult;
@@ -62,7 +68,7 @@ export function LineageCanvas({ graph, layout, closureActive, onSelect }: Props)
         }}
       >
         <Background gap={24} />
-        <MiniMap pannable zoomable nodeColor={minimapColor} ariaLabel="Minimap of the lineage" />
+        {nodes.length <= MINIMAP_UP_TO ? <MiniMap pannable zoomable nodeColor={minimapColor} ariaLabel="Minimap of the lineage" /> : null}
         <Controls showInteractive={false} />
       </ReactFlow>
     </div>

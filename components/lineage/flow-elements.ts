@@ -3,6 +3,8 @@ import type { LineageGraphView, LineageNode } from "@/lib/contracts/lineage";
 import { NODE_HEIGHT, NODE_WIDTH, type LayoutResult } from "@/lib/client/layout-lineage";
 import type { PipelineGroupData } from "./PipelineGroupNode";
 
+const LABEL_ALL_EDGES_UP_TO = 2_000;
+
 export const groupId = (pipeline: string) => `pipeline:${pipeline}`;
 
 const TYPE_OF_ROLE: Record<LineageNode["role"], string> = { task: "task", dataset: "dataset", dashboard: "consumer", export: "consumer", model: "consumer" };
@@ -37,6 +39,8 @@ export function flowElements(graph: LineageGraphView, layout: LayoutResult): { n
     });
   }
   const endOf = (id: string) => (collapsed.has(pipelineOf.get(id) ?? "") ? groupId(pipelineOf.get(id)!) : id);
+  // Mapping labels on every edge of a small lineage; on a big one only along a shown closure.
+  const labelled = graph.edges.length <= LABEL_ALL_EDGES_UP_TO;
   const seen = new Set<string>();
   const edges: Edge[] = [];
   for (const e of graph.edges) {
@@ -44,7 +48,7 @@ export function flowElements(graph: LineageGraphView, layout: LayoutResult): { n
     const id = `${source}->${target}`;
     if (source === target || seen.has(id)) continue;
     seen.add(id);
-    edges.push({ id, source, target, type: "lineage", data: { mapping: e.mapping }, markerEnd: { type: MarkerType.ArrowClosed, width: 14, height: 14 }, focusable: false });
+    edges.push({ id, source, target, type: "lineage", data: { mapping: e.mapping, labelled }, markerEnd: { type: MarkerType.ArrowClosed, width: 14, height: 14 }, focusable: false });
   }
   return { nodes, edges };
 }

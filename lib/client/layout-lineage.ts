@@ -41,64 +41,105 @@ const OPTIONS: LayoutOptions = {
   "elk.layered.spacing.nodeNodeBetweenLayers": "44",
 };
 
-export async function layoutLineage(elk: Elk, input: LayoutInput): Promise<LayoutResult> {
+/** One pipeline to lay out: its nodes and the (possibly reduced) edges ELK sees. */
+export interface PipelineJob { pipeline: string; ids: string[]; edges: { source: string; target: string }[] }
+export interface PipelineLaid { pipeline: string; width: number; height: number; positions: Record<string, { x: number; y: number }> }
+/** What is left once every pipeline is laid out: the boxes and the edges between them. */
+export interface LayoutPlan { jobs: PipelineJob[]; collapsed: string[]; sizes: Record<string, number>; between: [string, string][] }
+
+/** Splits the lineage into per-pipeline jobs (pure and cheap: runs on the main thread). */
+export function planLayout(input: LayoutInput): LayoutPlan {
   const byPipeline = new Map<string, string[]>();
   const pipelineOf = new Map<string, string>();
   for (const n of input.nodes) {
     pipelineOf.set(n.id, n.pipeline);
-    byPipeline.set(n.pipeline, [...(byPipeline.get(n.pipeline) ?? []), n.id]);
+    const ids = byPipeline.get(n.pipeline);
+    if (ids) ids.push(n.id);
+    else byPipeline.set(n.pipeline, [n.id]);
   }
   const inner = new Map<string, { source: string; target: string }[]>();
   const between = new Set<string>();
   for (const e of input.edges) {
     const [a, b] = [pipelineOf.get(e.source), pipelineOf.get(e.target)];
     if (a === undefined || b === undefined) continue;
-    if (a === b) inner.set(a, [...(inner.get(a) ?? []), e]);
-    else between.add(`${a}\u0000${b}`);
+    if (a !== b) between.add(`${a}\u0000${b}`);
+    else if (inner.has(a)) inner.get(a)!.push(e);
+    else inner.set(a, [e]);
   }
   const collapsed = new Set(input.collapsed);
-  const positions: LayoutResult["positions"] = {};
-  const sizes = new Map<string, { width: number; height: number }>();
-  for (const [pipeline, ids] of byPipeline) {
-    if (collapsed.has(pipeline)) {
-      sizes.set(pipeline, COLLAPSED);
-      continue;
-    }
-    const laid = await elk.layout(pipelineGraph(pipeline, ids, inner.get(pipeline) ?? []));
+  const jobs = [...byPipeline].filter(([p]) => !collapsed.has(p)).map(([pipeline, ids]) => {
+    const edges = inner.get(pipeline) ?? [];
+    return { pipeline, ids, edges: ids.length > FULL_EDGES_UP_TO ? tightEdges(ids, edges) : edges };
+  });
+  return {
+    jobs,
+    collapsed: [...byPipeline.keys()].filter((p) => collapsed.has(p)),
+    sizes: Object.fromEntries([...byPipeline].map(([p, ids]) => [p, ids.length])),
+    between: [...between].map((key) => key.split("\u0000") as [string, string]),
+  };
+}
+
+/** ELK on each pipeline of a batch (a worker runs one batch; two workers split the jobs). */
+export async function layoutPipelines(elk: Elk, jobs: PipelineJob[]): Promise<PipelineLaid[]> {
+  const out: PipelineLaid[] = [];
+  for (const job of jobs) {
+    const laid = await elk.layout(pipelineGraph(job));
+    const positions: PipelineLaid["positions"] = {};
     for (const c of laid.children ?? []) positions[c.id] = { x: (c.x ?? 0) + GROUP_PAD, y: (c.y ?? 0) + GROUP_HEADER + GROUP_PAD };
-    sizes.set(pipeline, { width: (laid.width ?? 0) + 2 * GROUP_PAD, height: (laid.height ?? 0) + GROUP_HEADER + 2 * GROUP_PAD });
+    out.push({ pipeline: job.pipeline, positions, width: (laid.width ?? 0) + 2 * GROUP_PAD, height: (laid.height ?? 0) + GROUP_HEADER + 2 * GROUP_PAD });
   }
+  return out;
+}
+
+/** ELK on the pipelines as boxes (laid-out sizes, or the collapsed box) with the edges between them. */
+export async function placePipelines(elk: Elk, plan: Omit<LayoutPlan, "jobs">, laid: PipelineLaid[]): Promise<LayoutResult> {
+  const sizes = new Map<string, { width: number; height: number }>(plan.collapsed.map((p) => [p, COLLAPSED]));
+  const positions: LayoutResult["positions"] = {};
+  for (const l of laid) {
+    sizes.set(l.pipeline, { width: l.width, height: l.height });
+    Object.assign(positions, l.positions);
+  }
+  // Same reduction as inside a big pipeline: 677 edges between 40 boxes cost ~1.5 s of dummy nodes, the tight ones ~0.1 s.
+  const between = plan.between.map(([source, target]) => ({ source, target }));
+  const kept = between.length > FULL_EDGES_UP_TO ? tightEdges([...sizes.keys()], between) : between;
   const meta = await elk.layout({
     id: "pipelines",
-    layoutOptions: { ...OPTIONS, "elk.spacing.nodeNode": "40", "elk.layered.spacing.nodeNodeBetweenLayers": "90" },
+    layoutOptions: { ...(kept === between ? OPTIONS : BIG_OPTIONS), "elk.spacing.nodeNode": "40", "elk.layered.spacing.nodeNodeBetweenLayers": "90" },
     children: [...sizes].map(([pipeline, size]) => ({ id: pipeline, ...size })),
-    edges: [...between].map((key, i) => {
-      const [source, target] = key.split("\u0000") as [string, string];
-      return { id: `p${i}`, sources: [source], targets: [target] };
-    }),
+    edges: kept.map((e, i) => ({ id: `p${i}`, sources: [e.source], targets: [e.target] })),
   });
+  const collapsed = new Set(plan.collapsed);
   const groups = (meta.children ?? []).map((c) => ({
     pipeline: c.id, x: c.x ?? 0, y: c.y ?? 0, width: c.width ?? 0, height: c.height ?? 0,
-    collapsed: collapsed.has(c.id), nodeCount: byPipeline.get(c.id)?.length ?? 0,
+    collapsed: collapsed.has(c.id), nodeCount: plan.sizes[c.id] ?? 0,
   }));
   return { groups, positions };
 }
 
-/** For big pipelines: crossing minimisation keeps the input order (measured ~5× faster on 250 nodes). */
+/** The whole layout in one thread (tests, scripts): plan, every pipeline, then the boxes. */
+export async function layoutLineage(elk: Elk, input: LayoutInput): Promise<LayoutResult> {
+  const plan = planLayout(input);
+  return placePipelines(elk, plan, await layoutPipelines(elk, plan.jobs));
+}
+
+/**
+ * For big pipelines: no splitting into connected components (one ELK pass per pipeline) and
+ * one crossing-minimisation sweep without the greedy switch — measured on the 10,000-node bench
+ * graph in Node: ~2.0 s for the 40 pipelines against ~2.8 s with ELK's defaults there.
+ */
 const BIG_OPTIONS: LayoutOptions = {
   ...OPTIONS,
-  "elk.layered.crossingMinimization.strategy": "INTERACTIVE",
+  "elk.separateConnectedComponents": "false",
+  "elk.layered.crossingMinimization.strategy": "LAYER_SWEEP",
   "elk.layered.crossingMinimization.greedySwitch.type": "OFF",
 };
 
-function pipelineGraph(pipeline: string, ids: string[], edges: { source: string; target: string }[]): ElkNode {
-  const big = ids.length > FULL_EDGES_UP_TO;
-  const kept = big ? tightEdges(ids, edges) : edges;
+function pipelineGraph({ pipeline, ids, edges }: PipelineJob): ElkNode {
   return {
     id: `pipeline:${pipeline}`,
-    layoutOptions: big ? BIG_OPTIONS : OPTIONS,
+    layoutOptions: ids.length > FULL_EDGES_UP_TO ? BIG_OPTIONS : OPTIONS,
     children: ids.map((id) => ({ id, width: NODE_WIDTH, height: NODE_HEIGHT })),
-    edges: kept.map((e, i) => ({ id: `e${i}`, sources: [e.source], targets: [e.target] })),
+    edges: edges.map((e, i) => ({ id: `e${i}`, sources: [e.source], targets: [e.target] })),
   };
 }
 

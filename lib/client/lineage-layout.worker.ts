@@ -1,17 +1,21 @@
 /// <reference lib="webworker" />
-// ELK's bundled build runs here, in a dedicated worker, so a 10,000-node layout never blocks the page.
+// ELK's bundled build runs here, in dedicated workers, so a 10,000-node layout never blocks the page.
 import ELK from "elkjs/lib/elk.bundled.js";
-import { layoutLineage, type LayoutInput } from "./layout-lineage";
+import { layoutPipelines, placePipelines, type LayoutPlan, type PipelineJob, type PipelineLaid } from "./layout-lineage";
 
 const elk = new ELK();
 
+export type LayoutRequest =
+  | { id: number; kind: "pipelines"; jobs: PipelineJob[] }
+  | { id: number; kind: "place"; plan: Omit<LayoutPlan, "jobs">; laid: PipelineLaid[] };
+
 // Assigned after the import: elk.bundled.js installs its own self.onmessage when it finds itself in a worker.
-self.onmessage = async (event: MessageEvent<{ id: number; input: LayoutInput }>) => {
-  const { id, input } = event.data;
+self.onmessage = async (event: MessageEvent<LayoutRequest>) => {
+  const request = event.data;
   try {
-    const result = await layoutLineage(elk, input);
-    self.postMessage({ id, result });
+    const result = request.kind === "pipelines" ? await layoutPipelines(elk, request.jobs) : await placePipelines(elk, request.plan, request.laid);
+    self.postMessage({ id: request.id, result });
   } catch (e) {
-    self.postMessage({ id, error: e instanceof Error ? e.message : String(e) });
+    self.postMessage({ id: request.id, error: e instanceof Error ? e.message : String(e) });
   }
 };

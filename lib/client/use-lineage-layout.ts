@@ -2,16 +2,20 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { LineageGraphView } from "@/lib/contracts/lineage";
-import type { LayoutInput, LayoutResult } from "./layout-lineage";
+import { planLayout, type LayoutInput, type LayoutResult, type PipelineJob, type PipelineLaid } from "./layout-lineage";
+import type { LayoutRequest } from "./lineage-layout.worker";
 
-let worker: Worker | null = null;
+/** Two workers: this machine (and most laptops) has at least two cores, and pipelines lay out independently. */
+const WORKERS = 2;
+const workers: (Worker | null)[] = Array.from({ length: WORKERS }, () => null);
 let nextId = 0;
-const pending = new Map<number, { resolve: (r: LayoutResult) => void; reject: (e: Error) => void }>();
+const pending = new Map<number, { resolve: (r: unknown) => void; reject: (e: Error) => void }>();
 
-function layoutWorker(): Worker {
-  if (worker) return worker;
-  worker = new Worker(new URL("./lineage-layout.worker.ts", import.meta.url));
-  worker.onmessage = (event: MessageEvent<{ id: number; result?: LayoutResult; error?: string }>) => {
+function layoutWorker(slot: number): Worker {
+  const existing = workers[slot];
+  if (existing) return existing;
+  const worker = new Worker(new URL("./lineage-layout.worker.ts", import.meta.url));
+  worker.onmessage = (event: MessageEvent<{ id: number; result?: unknown; error?: string }>) => {
     const job = pending.get(event.data.id);
     pending.delete(event.data.id);
     if (event.data.error !== undefined || !event.data.result) job?.reject(new Error(`layout failed: ${event.data.error ?? "no result"}`));
@@ -20,17 +24,43 @@ function layoutWorker(): Worker {
   worker.onerror = (event) => {
     for (const job of pending.values()) job.reject(new Error(`the layout worker stopped: ${event.message}`));
     pending.clear();
-    worker = null;
+    workers[slot] = null;
   };
+  workers[slot] = worker;
   return worker;
 }
 
-function runLayout(input: LayoutInput): Promise<LayoutResult> {
+type Request = LayoutRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
+
+function ask<T>(slot: number, request: Request): Promise<T> {
   return new Promise((resolve, reject) => {
     const id = nextId++;
-    pending.set(id, { resolve, reject });
-    layoutWorker().postMessage({ id, input });
+    pending.set(id, { resolve: resolve as (r: unknown) => void, reject });
+    layoutWorker(slot).postMessage({ ...request, id });
   });
+}
+
+/** Biggest pipelines first, each to the worker with the fewest nodes so far. */
+function split(jobs: PipelineJob[]): PipelineJob[][] {
+  const batches: PipelineJob[][] = Array.from({ length: WORKERS }, () => []);
+  const load = new Array<number>(WORKERS).fill(0);
+  for (const job of [...jobs].sort((a, b) => b.ids.length - a.ids.length)) {
+    const slot = load.indexOf(Math.min(...load));
+    batches[slot]!.push(job);
+    load[slot]! += job.ids.length + job.edges.length;
+  }
+  return batches;
+}
+
+async function runLayout(input: LayoutInput): Promise<LayoutResult> {
+  performance.mark("reparo:layout-start");
+  const { jobs, ...rest } = planLayout(input);
+  const batches = split(jobs).map((batch, slot) => (batch.length > 0 ? ask<PipelineLaid[]>(slot, { kind: "pipelines", jobs: batch }) : Promise.resolve([])));
+  const laid = (await Promise.all(batches)).flat();
+  performance.mark("reparo:layout-pipelines");
+  const result = await ask<LayoutResult>(0, { kind: "place", plan: rest, laid });
+  performance.mark("reparo:layout-computed");
+  return result;
 }
 
 export const lineageLayoutKeys = {
@@ -38,8 +68,9 @@ export const lineageLayoutKeys = {
 };
 
 /**
- * The ELK layout of a lineage graph, computed in a worker and cached like data under the
- * graph's content hash and the collapsed pipelines: the same picture is never laid out twice.
+ * The ELK layout of a lineage graph, computed in two workers (pipelines split between them,
+ * then the pipelines placed as boxes) and cached like data under the graph's content hash and
+ * the collapsed pipelines: the same picture is never laid out twice in a session.
  */
 export function useLineageLayout(graph: LineageGraphView | undefined, collapsed: readonly string[]) {
   return useQuery({

@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { ClosureSchema, HoldingsSchema, LineageGraphSchema, type Direction } from "@/lib/contracts/lineage";
+import { ClosureSchema, HoldingsSchema, LineageFailuresSchema, LineageGraphSchema, type Direction } from "@/lib/contracts/lineage";
 import { apiFetch } from "./api-fetch";
 
 export interface ClosureSelection {
@@ -21,6 +21,7 @@ const params = (s: ClosureSelection) => {
 export const lineageKeys = {
   all: ["lineage"] as const,
   graph: (asOf: string) => ["lineage", "graph", asOf] as const,
+  failures: ["lineage", "failures"] as const,
   closure: (s: ClosureSelection) => ["lineage", "closure", s.nodeId, s.units, s.direction, s.asOf] as const,
   holdings: (s: ClosureSelection) => ["lineage", "holdings", s.nodeId, s.units, s.direction, s.asOf] as const,
 };
@@ -50,5 +51,14 @@ export function useClosureHoldings(selection: ClosureSelection | null) {
     queryFn: () => apiFetch(`/api/v1/lineage-graph/holdings?${params(selection!)}`, HoldingsSchema),
     enabled: selection !== null,
     retry: false,
+  });
+}
+
+/** The failed (task, unit) pairs to pick from: a targeted read, not the whole overview. */
+export function useLineageFailures() {
+  return useQuery({
+    queryKey: lineageKeys.failures,
+    queryFn: () => apiFetch("/api/v1/lineage-graph/failures", LineageFailuresSchema),
+    refetchInterval: 30_000,
   });
 }

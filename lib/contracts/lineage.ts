@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { KeyRangeSchema } from "./overview";
+import { KeyRangeSchema, OpenFailureSchema } from "./overview";
 
 export const DirectionSchema = z.enum(["downstream", "upstream"]);
 export type Direction = z.infer<typeof DirectionSchema>;
@@ -105,3 +105,7 @@ export const HoldingsSchema = z.object({
   nodes: z.array(z.object({ nodeId: z.string(), holdings: z.array(HoldingSchema) })),
 });
 export type Holdings = z.infer<typeof HoldingsSchema>;
+
+/** GET /api/v1/lineage-graph/failures: the failed (task, unit) pairs the page offers to select. */
+export const LineageFailuresSchema = z.object({ failures: z.array(OpenFailureSchema) });
+export type LineageFailures = z.infer<typeof LineageFailuresSchema>;

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { nodeName, parseNodeId } from "@/lib/domain/ids";
-import type { GraphNode } from "@/lib/domain/lineage-graph";
+import type { GraphNode, LineageGraph } from "@/lib/domain/lineage-graph";
 import { describeMapping } from "@/lib/domain/partition-mappings";
 import type { LineageEdge, LineageGraphView, LineageNode, NodeRole } from "@/lib/contracts/lineage";
 import { getDb, type Db } from "../db/client";
@@ -15,6 +15,15 @@ import { loadLineageGraph } from "./load-lineage-graph";
 export async function getLineageGraphView(asOfParam: string | undefined, now: Date, db: Db = getDb()): Promise<LineageGraphView> {
   const asOf = asOfParam ? new Date(asOfParam) : now;
   const { graph } = await loadLineageGraph(db, asOf);
+  let view = views.get(graph);
+  if (!view) views.set(graph, (view = viewOfGraph(graph)));
+  return { asOf: asOf.toISOString(), ...view };
+}
+
+/** One view per compiled graph (the compile is cached in load-lineage-graph.ts): ~10 MB of objects are not rebuilt per request. */
+const views = new WeakMap<LineageGraph, Omit<LineageGraphView, "asOf">>();
+
+function viewOfGraph(graph: LineageGraph): Omit<LineageGraphView, "asOf"> {
   const nodes = graph.nodes.map(viewOf);
   const edges: LineageEdge[] = [];
   for (const out of graph.out) {
@@ -25,7 +34,7 @@ export async function getLineageGraphView(asOfParam: string | undefined, now: Da
   }
   nodes.sort((a, b) => a.pipeline.localeCompare(b.pipeline) || a.id.localeCompare(b.id));
   const hash = createHash("sha1").update(JSON.stringify([nodes, edges])).digest("hex").slice(0, 16);
-  return { asOf: asOf.toISOString(), hash, nodes, edges };
+  return { hash, nodes, edges };
 }
 
 const ROLE_OF_KIND: Record<string, NodeRole> = { dashboard: "dashboard", export: "export", feature_set: "model", model: "model" };

@@ -3,6 +3,7 @@ import { buildLineageGraph, type DatasetKind, type DatasetSpec, type LineageGrap
 import type { PartitionMapping } from "@/lib/domain/partition-mappings";
 import type { Db } from "../db/client";
 import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type TaskRecord } from "../repositories/catalog";
+import { lineageFingerprint } from "../repositories/lineage-fingerprint";
 
 export interface LoadedLineage {
   graph: LineageGraph;
@@ -19,6 +20,37 @@ const DATASET_KINDS = new Set<DatasetKind>(["table", "file_set", "dashboard", "e
  * cycle, a mapping between incompatible definitions) is an error in words, not a partial graph.
  */
 export async function loadLineageGraph(db: Db, asOf: Date): Promise<LoadedLineage> {
+  const key = `${await lineageFingerprint(db)}@${Math.floor(asOf.getTime() / 60_000)}`;
+  const cache = cacheOf(db);
+  const hit = cache.get(key);
+  if (hit) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const loaded = compileLineage(db, asOf);
+  cache.set(key, loaded);
+  if (cache.size > CACHED_GRAPHS) cache.delete(cache.keys().next().value!);
+  loaded.catch(() => cache.delete(key));
+  return loaded;
+}
+
+/**
+ * Compiled lineages per database, keyed by the catalog's fingerprint and the minute of `asOf`
+ * (partition windows close on whole minutes at the finest, so two instants in one minute see the
+ * same units). Compiling 10,000 nodes costs ~1.4 s; the closure, the holdings and the graph view
+ * of one page all share one compile, and a catalog change shows up on the next request.
+ */
+const CACHED_GRAPHS = 4;
+const caches = new WeakMap<Db, Map<string, Promise<LoadedLineage>>>();
+
+function cacheOf(db: Db): Map<string, Promise<LoadedLineage>> {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new Map()));
+  return cache;
+}
+
+async function compileLineage(db: Db, asOf: Date): Promise<LoadedLineage> {
   const [taskRows, datasetRows, edges] = await Promise.all([listTasks(db), listDatasets(db), listEdgesAt(db, asOf)]);
   const taskNode = new Map(taskRows.map((t) => [t.id, t.nodeId as TaskId]));
   const datasetNode = new Map(datasetRows.map((d) => [d.id, d.nodeId as DatasetId]));

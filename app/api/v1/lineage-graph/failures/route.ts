@@ -1,0 +1,7 @@
+import { route } from "@/lib/server/http/route";
+import { listCurrentFailures } from "@/lib/server/lineage/list-current-failures";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export const GET = route({}, async () => ({ failures: await listCurrentFailures(new Date()) }));
