@@ -37,6 +37,29 @@ test("open → scope → clean the appended unit → repair + closure → run �
   await expect(page.getByTestId("scope-running_balance-dataset")).toContainText("blocked");
   await expect(page.getByTestId("scope-weekly_revenue_export-task")).toContainText("2026-W34");
   await expect(page.getByTestId("waits-on")).toContainText("stg_orders 2026-08-23 failed");
+  // The closure drawn: 7 tasks + 7 datasets and the 13 lineage edges between them, one seed.
+  const graph = page.getByTestId("scope-graph");
+  await expect(graph).toHaveAttribute("aria-label", "Scope graph: 14 nodes, 13 edges");
+  await expect(graph.getByTestId(/^scope-graph-node-/)).toHaveCount(14);
+  await expect(graph.getByTestId(/^rf__edge-/)).toHaveCount(13);
+  await expect(graph.getByTestId("seed-mark")).toHaveCount(1);
+  await expect(graph.getByTestId("scope-graph-node-stg_orders-task")).toHaveAttribute("data-seed", "true");
+  await expect(graph.getByTestId("scope-graph-node-stg_orders-task")).toHaveAttribute("data-worst", "failed");
+  const balanceNode = graph.getByTestId("scope-graph-node-running_balance-dataset");
+  await expect(balanceNode.getByTestId("scope-graph-units")).toHaveText("2026-08-17 → 2026-08-25 (9 units)");
+  await expect(balanceNode).toHaveAttribute("data-worst", "blocked");
+  await expect(graph.getByTestId("scope-graph-node-weekly_revenue_export-dataset").getByTestId("scope-graph-units")).toHaveText("2026-W34 (1 unit)");
+  // The scope's matrix: one row per dataset, one cell per unit, coloured by its state now.
+  const matrix = page.getByTestId("scope-matrix");
+  await expect(matrix.getByRole("row")).toHaveCount(7);
+  const balanceCells = matrix.getByTestId("scope-matrix-running_balance").getByTestId("scope-cell");
+  await expect(balanceCells).toHaveCount(9);
+  for (const cell of await balanceCells.all()) await expect(cell).toHaveAttribute("data-state", "blocked");
+  await expect(balanceCells.first()).toHaveAttribute("title", "2026-08-17: blocked");
+  await expect(balanceCells.last()).toHaveAttribute("title", "2026-08-25: blocked");
+  await expect(matrix.getByTestId("scope-matrix-stg_orders").getByTestId("scope-cell")).toHaveAttribute("title", "2026-08-17: failed");
+  await expect(matrix.getByTestId("scope-cell")).toHaveCount(15);
+  await expect(page.getByTestId("scope-matrix-legend").getByRole("listitem")).toHaveText(["failed", "blocked"]);
   await shot(page, "1-scope");
   await page.getByLabel(/Why this scope/).fill("running_balance cannot be rebuilt past 2026-08-23 without it");
   await page.getByRole("button", { name: "Add and re-scope" }).click();

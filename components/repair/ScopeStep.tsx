@@ -7,6 +7,8 @@ import { useScope } from "@/lib/client/use-repair";
 import { describeRanges } from "@/components/units/describe-units";
 import { ActionError } from "./ActionError";
 import { ReasonField } from "./ReasonField";
+import { ScopeGraph } from "./ScopeGraph";
+import { ScopeMatrix } from "./ScopeMatrix";
 import { StateBadge } from "./StateBadge";
 import { StepActions } from "./StepActions";
 import type { StepProps } from "./step-props";
@@ -27,6 +29,9 @@ export function ScopeStep({ id, incident, next }: StepProps) {
   return (
     <>
       <p className="sub">The failed pairs and every (task, unit) downstream of them through the lineage&apos;s partition mappings: {data.pairCount} pairs. <Link href={`/lineage?${new URLSearchParams({ node: seeds.split(",")[0]!, units })}`}>See it on the lineage graph →</Link></p>
+      <ScopeGraph scope={data} />
+      <h3>What each dataset in scope holds now</h3>
+      <ScopeMatrix scope={data} />
       <table className="data" data-testid="scope-table">
         <thead><tr><th>Node</th><th>Units in scope</th><th>Holds now</th></tr></thead>
         <tbody>

@@ -18,6 +18,8 @@ export const ScopeNodeSchema = z.object({
   unitCount: z.number().int(),
   /** What the node holds now, in words (per state, from the ledger and attempts). */
   holdsNow: z.array(z.object({ state: z.string(), units: z.array(KeyRangeSchema), count: z.number().int() })),
+  /** Each unit in scope with its state now, in key order (the scope matrix); capped like holdsNow. */
+  cells: z.array(z.object({ key: z.string(), state: z.string() })),
   sentOutside: z.array(z.string()),
 });
 export type ScopeNode = z.infer<typeof ScopeNodeSchema>;
@@ -25,6 +27,8 @@ export type ScopeNode = z.infer<typeof ScopeNodeSchema>;
 export const ScopeViewSchema = z.object({
   failedPairs: z.array(z.object({ nodeId: z.string(), units: z.array(z.string()) })),
   nodes: z.array(ScopeNodeSchema),
+  /** Lineage edges between nodes in scope (from the closure's `via`): the scope graph. */
+  edges: z.array(z.object({ from: z.string(), to: z.string() })),
   pairCount: z.number().int(),
   taskWaves: z.array(z.array(z.string())),
   /** Units the closure reads that are themselves unpublished and outside this incident: another failure it waits on. */

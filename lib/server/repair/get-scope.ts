@@ -27,14 +27,16 @@ export async function getScope(id: string, now = new Date(), db: Db = getDb()): 
     const node = ctx.graph.nodes[ctx.graph.index.get(e.node)!]!;
     const dataset = node.nodeKind === "dataset" ? node.id : ctx.outputOf.get(node.id)?.nodeId;
     const taskRecord = ctx.tasks.get(node.id);
+    const held = dataset ? holdings(node.space, e.units, dataset, states) : { holdsNow: [], cells: [] };
     return {
       nodeId: e.node, name: short(e.node), kind: e.nodeKind, pipeline: node.pipeline, seed: e.seed, wave: e.nodeWave, via: [...e.via],
       units: toKeyRanges(e.units, node.space), unitCount: e.units.size,
-      holdsNow: dataset ? holdings(node.space, e.units, dataset, states) : [],
+      ...held,
       sentOutside: taskRecord ? deliveries.filter((d) => d.taskId === taskRecord.id && inSet(node.space, e.units, d.unitKey)).map((d) => `${d.unitKey} sent to ${d.destination} at ${d.sentAt.toISOString()}`) : [],
     };
   });
-  return { failedPairs: incident.failedPairs, nodes, pairCount: scope.pairCount, taskWaves: scope.taskWaves.map((w) => [...w]), waitsOn: waitsOn(ctx, scope, states, incident.failedPairs) };
+  const edges = nodes.flatMap((n) => n.via.filter((v) => scope.entries.has(v as NodeId)).map((from) => ({ from, to: n.nodeId })));
+  return { failedPairs: incident.failedPairs, nodes, edges, pairCount: scope.pairCount, taskWaves: scope.taskWaves.map((w) => [...w]), waitsOn: waitsOn(ctx, scope, states, incident.failedPairs) };
 }
 
 function inSet(space: LineageGraph["nodes"][number]["space"], units: UnitSet, key: string): boolean {
@@ -51,17 +53,21 @@ function keysIn(space: LineageGraph["nodes"][number]["space"], units: UnitSet): 
   return keys;
 }
 
-function holdings(space: LineageGraph["nodes"][number]["space"], units: UnitSet, dataset: string, states: UnitStateIndex): ScopeNode["holdsNow"] {
+function holdings(space: LineageGraph["nodes"][number]["space"], units: UnitSet, dataset: string, states: UnitStateIndex): Pick<ScopeNode, "holdsNow" | "cells"> {
   const byState = new Map<string, number[]>();
+  const cells: ScopeNode["cells"] = [];
   for (const o of units) {
     if (o >= MAX_KEYS + (units.min ?? 0)) break;
-    const state = states.get(dataset, space.keyAt(o))?.result.state ?? "not expected yet";
+    const key = space.keyAt(o);
+    const state = states.get(dataset, key)?.result.state ?? "not expected yet";
+    cells.push({ key, state });
     byState.set(state, [...(byState.get(state) ?? []), o]);
   }
-  return [...byState].map(([state, ordinals]) => {
+  const holdsNow = [...byState].map(([state, ordinals]) => {
     const set = UnitSet.fromOrdinals(ordinals);
     return { state, units: toKeyRanges(set, space), count: set.size };
   });
+  return { holdsNow, cells };
 }
 
 /** Unpublished inputs of scope tasks that nothing in scope produces, traced up to the failure that causes them. */
