@@ -43,6 +43,12 @@ describe.each(providersUnderTest())("the guided repair of stg_orders 2026-08-17 
     expect(node("job:orders:running_balance").units).toEqual([["2026-08-17", "2026-08-25"]]);
     expect(node("dataset:warehouse:running_balance").holdsNow).toEqual([{ state: "blocked", units: [["2026-08-17", "2026-08-25"]], count: 9 }]);
     expect(node("job:finance:weekly_revenue_export").units).toEqual([["2026-W34", "2026-W34"]]);
+    // The drawn scope: the lineage edges between nodes in scope, and each unit's state for the matrix.
+    expect(scope.edges).toHaveLength(13);
+    expect(scope.edges).toContainEqual({ from: "dataset:warehouse:fct_orders", to: "job:orders:running_balance" });
+    expect(scope.edges.every((e) => scope.nodes.some((n) => n.nodeId === e.from) && scope.nodes.some((n) => n.nodeId === e.to))).toBe(true);
+    expect(node("dataset:warehouse:running_balance").cells.map((c) => `${c.key} ${c.state}`)).toEqual(["17", "18", "19", "20", "21", "22", "23", "24", "25"].map((d) => `2026-08-${d} blocked`));
+    expect(node("dataset:warehouse:stg_orders").cells).toEqual([{ key: "2026-08-17", state: "failed" }]);
     expect(scope.waitsOn).toEqual([expect.objectContaining({ taskNodeId: STG, units: ["2026-08-23"] })]);
     await recordScope(id, { reason: "running_balance cannot be rebuilt past 2026-08-23 without it", addPairs: [{ taskNodeId: STG, units: ["2026-08-23"] }] }, OPERATOR, NOW, t.db);
     expect((await getScope(id, NOW, t.db)).waitsOn).toEqual([]);
