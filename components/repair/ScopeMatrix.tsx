@@ -1,6 +1,7 @@
 "use client";
 
 import type { ScopeView } from "@/lib/contracts/repair";
+import { describeRanges } from "@/components/units/describe-units";
 import { byPrecedence, stateColour } from "./scope-colours";
 import styles from "./Scope.module.css";
 
@@ -26,6 +27,7 @@ export function ScopeMatrix({ scope }: { scope: ScopeView }) {
                       style={{ background: stateColour(c.state) }} title={`${c.key}: ${c.state.replace(/_/g, " ")}`} aria-label={`${c.key}: ${c.state.replace(/_/g, " ")}`} />
                   ))}
                   {r.cells.length < r.unitCount ? <span className="muted">… {r.unitCount - r.cells.length} more</span> : null}
+                  <span className={styles.range}>{describeRanges(r.units)}</span>
                 </div>
               </td>
             </tr>
