@@ -24,6 +24,7 @@ const minimapColor = (n: Node) => MINIMAP_COLOR[n.type ?? ""] ?? "#94a3b8";
  * the first paint. Above this size the pipeline boxes at the fitted zoom are the overview.
  */
 const MINIMAP_UP_TO = 3_000;
+const WHOLE_VIEW_UP_TO = 3_000;
 
 interface Props {
   graph: LineageGraphView;
@@ -35,6 +36,7 @@ interface Props {
 /** The graph itself: memoised elements, only visible elements rendered, minimap and controls. */
 export function LineageCanvas({ graph, layout, closureActive, onSelect }: Props) {
   const { nodes, edges } = useMemo(() => flowElements(graph, layout), [graph, layout]);
+  const start = useMemo(() => bigStart(layout), [layout]);
   useEffect(() => {
     // After React committed the elements, the next frame paints them: the end of "lay out and paint".
     const frame = requestAnimationFrame(() => setTimeout(() => performance.mark("reparo:layout-done"), 0));
@@ -55,7 +57,8 @@ export function LineageCanvas({ graph, layout, closureActive, onSelect }: Props)
         nodesConnectable={false}
         elementsSelectable
         onlyRenderVisibleElements
-        fitView
+        fitView={start === undefined}
+        defaultViewport={start}
         minZoom={0.02}
         maxZoom={2}
         proOptions={{ hideAttribution: true }}
@@ -73,4 +76,18 @@ export function LineageCanvas({ graph, layout, closureActive, onSelect }: Props)
       </ReactFlow>
     </div>
   );
+}
+
+/**
+ * Small lineages open on the whole estate. A big one would open at a zoom where nothing is
+ * legible and thousands of nodes and edges are mounted and painted (measured: ~4 s of React
+ * Flow rendering at 10,000 nodes): it opens, legible, on the start of its first pipeline, and
+ * the failures, search, the pipeline list and zoom move the view from there.
+ */
+function bigStart(layout: LayoutResult) {
+  if (Object.keys(layout.positions).length <= WHOLE_VIEW_UP_TO) return undefined;
+  const first = [...layout.groups].sort((a, b) => a.x - b.x || a.y - b.y)[0];
+  if (!first) return undefined;
+  const zoom = 0.6;
+  return { x: 24 - first.x * zoom, y: 24 - first.y * zoom, zoom };
 }

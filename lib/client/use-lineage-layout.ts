@@ -63,6 +63,42 @@ async function runLayout(input: LayoutInput): Promise<LayoutResult> {
   return result;
 }
 
+/**
+ * The last layouts, kept in localStorage under the graph hash and collapsed pipelines: a reload
+ * of an unchanged lineage paints without running ELK again (a 10,000-node layout is ~0.6 MB).
+ * Storage full or unavailable only means laying out again.
+ */
+const STORED = "reparo:lineage-layout:";
+
+function storedLayout(key: string): LayoutResult | null {
+  try {
+    const raw = window.localStorage.getItem(STORED + key);
+    return raw ? (JSON.parse(raw) as LayoutResult) : null;
+  } catch {
+    return null;
+  }
+}
+
+function storeLayout(key: string, result: LayoutResult): void {
+  try {
+    for (const k of Object.keys(window.localStorage)) if (k.startsWith(STORED)) window.localStorage.removeItem(k);
+    window.localStorage.setItem(STORED + key, JSON.stringify(result));
+  } catch {
+    // Quota or privacy mode: the in-memory query cache still holds it for this session.
+  }
+}
+
+async function cachedLayout(key: string, input: () => LayoutInput): Promise<LayoutResult> {
+  const stored = storedLayout(key);
+  if (stored) {
+    performance.mark("reparo:layout-from-storage");
+    return stored;
+  }
+  const result = await runLayout(input());
+  storeLayout(key, result);
+  return result;
+}
+
 export const lineageLayoutKeys = {
   layout: (hash: string, collapsed: readonly string[]) => ["lineage", "layout", hash, [...collapsed].sort().join(",")] as const,
 };
@@ -70,16 +106,16 @@ export const lineageLayoutKeys = {
 /**
  * The ELK layout of a lineage graph, computed in two workers (pipelines split between them,
  * then the pipelines placed as boxes) and cached like data under the graph's content hash and
- * the collapsed pipelines: the same picture is never laid out twice in a session.
+ * the collapsed pipelines (and in localStorage, across reloads): the same picture is not laid out twice.
  */
 export function useLineageLayout(graph: LineageGraphView | undefined, collapsed: readonly string[]) {
   return useQuery({
     queryKey: lineageLayoutKeys.layout(graph?.hash ?? "", collapsed),
-    queryFn: () => runLayout({
+    queryFn: () => cachedLayout(`${graph!.hash}|${[...collapsed].sort().join(",")}`, () => ({
       nodes: graph!.nodes.map((n) => ({ id: n.id, pipeline: n.pipeline })),
       edges: graph!.edges.map((e) => ({ source: e.source, target: e.target })),
       collapsed: [...collapsed],
-    }),
+    })),
     enabled: graph !== undefined,
     staleTime: Infinity,
     gcTime: 10 * 60_000,
