@@ -9,7 +9,7 @@ import { UnprocessableError } from "../http/errors";
 import { listDatasets, listEdgesAt, listTasks } from "../repositories/catalog";
 import { listCertificatesOf } from "../repositories/frontier-certificates";
 import { listOpenIncidents, namesUnit, type IncidentRef } from "../repositories/incident-reads";
-import { buildLineageSpec } from "./build-lineage-spec";
+import { buildLineageSpec } from "../lineage/lineage-spec";
 import { explainUnits } from "./explain-units";
 import { loadClosureFacts, type ClosureDataset } from "./load-closure-facts";
 import { mergeFrontiers } from "./merge-frontiers";

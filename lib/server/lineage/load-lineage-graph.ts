@@ -1,17 +1,14 @@
-import type { DatasetId, TaskId } from "@/lib/domain/ids";
-import { buildLineageGraph, type DatasetKind, type DatasetSpec, type LineageGraph, type TaskSpec } from "@/lib/domain/lineage-graph";
-import type { PartitionMapping } from "@/lib/domain/partition-mappings";
+import { buildLineageGraph, type LineageGraph } from "@/lib/domain/lineage-graph";
 import type { Db } from "../db/client";
 import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type TaskRecord } from "../repositories/catalog";
 import { lineageFingerprint } from "../repositories/lineage-fingerprint";
+import { buildLineageSpec } from "./lineage-spec";
 
 export interface LoadedLineage {
   graph: LineageGraph;
   tasks: ReadonlyMap<string, TaskRecord>;
   datasets: ReadonlyMap<string, DatasetRecord>;
 }
-
-const DATASET_KINDS = new Set<DatasetKind>(["table", "file_set", "dashboard", "export", "feature_set", "model"]);
 
 /**
  * The lineage that held at `asOf` (edges valid then), compiled by lib/domain's
@@ -52,22 +49,10 @@ function cacheOf(db: Db): Map<string, Promise<LoadedLineage>> {
 
 async function compileLineage(db: Db, asOf: Date): Promise<LoadedLineage> {
   const [taskRows, datasetRows, edges] = await Promise.all([listTasks(db), listDatasets(db), listEdgesAt(db, asOf)]);
-  const taskNode = new Map(taskRows.map((t) => [t.id, t.nodeId as TaskId]));
-  const datasetNode = new Map(datasetRows.map((d) => [d.id, d.nodeId as DatasetId]));
-  const reads = [];
-  const writes = [];
-  for (const e of edges) {
-    const task = taskNode.get(e.taskId);
-    const dataset = datasetNode.get(e.datasetId);
-    if (!task || !dataset) continue;
-    if (e.direction === "write") writes.push({ task, dataset });
-    else reads.push({ task, dataset, mapping: { type: e.mapping, ...e.mappingParams } as PartitionMapping });
-  }
   // A node is in the lineage of `asOf` when an edge of that time touches it.
   const live = new Set(edges.flatMap((e) => [e.taskId, e.datasetId]));
-  const tasks = taskRows.filter((t) => live.has(t.id)).map(taskSpec);
-  const datasets = datasetRows.filter((d) => live.has(d.id)).map(datasetSpec);
-  const built = buildLineageGraph({ tasks, datasets, reads, writes }, { asOf: asOf.getTime() });
+  const spec = buildLineageSpec(taskRows.filter((t) => live.has(t.id)), datasetRows.filter((d) => live.has(d.id)), edges);
+  const built = buildLineageGraph(spec, { asOf: asOf.getTime() });
   if (!built.ok) throw new Error(`the lineage as of ${asOf.toISOString()} cannot be compiled: ${built.errors.map((e) => e.message).join("; ")}`);
   return {
     graph: built.graph,
@@ -75,27 +60,3 @@ async function compileLineage(db: Db, asOf: Date): Promise<LoadedLineage> {
     datasets: new Map(datasetRows.map((d) => [d.nodeId, d])),
   };
 }
-
-function taskSpec(t: TaskRecord): TaskSpec {
-  return {
-    id: t.nodeId as TaskId,
-    pipeline: t.pipeline ?? t.namespace,
-    owner: t.owner || undefined,
-    writeMode: t.writeMode ?? undefined,
-    sideEffect: t.sideEffect ?? undefined,
-    dependsOnOwnPast: t.dependsOnOwnPast ?? undefined,
-    publish: t.publishMode === null ? undefined : t.publishMode === "atomic_set" ? "atomic-set" : "per-unit",
-  };
-}
-
-function datasetSpec(d: DatasetRecord): DatasetSpec {
-  return {
-    id: d.nodeId as DatasetId,
-    kind: DATASET_KINDS.has(d.kind as DatasetKind) ? (d.kind as DatasetKind) : "table",
-    pipeline: d.pipeline ?? d.namespace,
-    partitions: d.partitionDef,
-    externalConsumer: d.external,
-    sourceMutable: d.sourceImmutable === null ? undefined : !d.sourceImmutable,
-  };
-}
-

@@ -1,9 +1,9 @@
-import { buildLineageGraph, type DatasetKind, type LineageGraph, type LineageSpec } from "@/lib/domain/lineage-graph";
-import type { DatasetId, NodeId, TaskId } from "@/lib/domain/ids";
-import type { PartitionMapping } from "@/lib/domain/partition-mappings";
+import { buildLineageGraph, type LineageGraph } from "@/lib/domain/lineage-graph";
+import type { NodeId } from "@/lib/domain/ids";
 import { summariseLedger, type Ledger, type LedgerRow } from "@/lib/domain/repair-scope";
 import type { Db } from "../db/client";
 import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type TaskRecord } from "../repositories/catalog";
+import { buildLineageSpec } from "../lineage/lineage-spec";
 
 export interface RepairContext {
   graph: LineageGraph;
@@ -15,8 +15,6 @@ export interface RepairContext {
   now: Date;
 }
 
-const KINDS = new Set<DatasetKind>(["table", "file_set", "dashboard", "export", "feature_set", "model"]);
-
 /**
  * The lineage as the planner needs it: the graph that holds now, with each task's declared
  * repair-safety properties (unknown stays undefined: the planner counts it unsafe), and the
@@ -26,25 +24,7 @@ export async function loadRepairContext(db: Db, now: Date): Promise<RepairContex
   const [tasks, datasets, edges] = await Promise.all([listTasks(db), listDatasets(db), listEdgesAt(db, now)]);
   const taskById = new Map(tasks.map((t) => [t.id, t]));
   const datasetById = new Map(datasets.map((d) => [d.id, d]));
-  const spec: LineageSpec = {
-    tasks: tasks.map((t) => ({
-      id: t.nodeId as TaskId, pipeline: t.pipeline ?? t.namespace, owner: t.owner || undefined, writeMode: t.writeMode ?? undefined,
-      sideEffect: t.sideEffect ?? undefined, dependsOnOwnPast: t.dependsOnOwnPast ?? undefined,
-      publish: t.publishMode === "atomic_set" ? "atomic-set" : t.publishMode === "per_unit" ? "per-unit" : undefined,
-    })),
-    datasets: datasets.map((d) => ({
-      id: d.nodeId as DatasetId, kind: KINDS.has(d.kind as DatasetKind) ? (d.kind as DatasetKind) : "table", pipeline: d.pipeline ?? d.namespace,
-      partitions: d.partitionDef, externalConsumer: d.external, sourceMutable: d.sourceImmutable === null ? undefined : !d.sourceImmutable,
-    })),
-    reads: edges.filter((e) => e.direction === "read").flatMap((e) => {
-      const [t, d] = [taskById.get(e.taskId), datasetById.get(e.datasetId)];
-      return t && d ? [{ task: t.nodeId as TaskId, dataset: d.nodeId as DatasetId, mapping: { type: e.mapping, ...e.mappingParams } as PartitionMapping }] : [];
-    }),
-    writes: edges.filter((e) => e.direction === "write").flatMap((e) => {
-      const [t, d] = [taskById.get(e.taskId), datasetById.get(e.datasetId)];
-      return t && d ? [{ task: t.nodeId as TaskId, dataset: d.nodeId as DatasetId }] : [];
-    }),
-  };
+  const spec = buildLineageSpec(tasks, datasets, edges);
   const built = buildLineageGraph(spec, { asOf: now.getTime() });
   if (!built.ok) throw new Error(`the lineage cannot be planned on: ${built.errors.map((e) => e.message).join("; ")}`);
   const outputOf = new Map<string, DatasetRecord>();

@@ -6,11 +6,12 @@ import type { DatasetRecord, EdgeRecord, TaskRecord } from "../repositories/cata
 const KINDS = new Set<DatasetKind>(["table", "file_set", "dashboard", "export", "feature_set", "model"]);
 
 /**
- * The catalog as lib/domain's lineage spec (node ids, mappings), so the closure runs on the
+ * The catalog as lib/domain's lineage spec (node ids, mappings), so closures and plans run on the
  * lineage that holds at the instant the edges were read for. Unknown properties stay undefined:
- * the domain counts unknown as unsafe.
+ * the domain counts unknown as unsafe. The one translation from repository records to the
+ * domain's graph: the lineage view, completeness and the repair planner all build from it.
  */
-export function buildLineageSpec(tasks: TaskRecord[], datasets: DatasetRecord[], edges: EdgeRecord[]): LineageSpec {
+export function buildLineageSpec(tasks: readonly TaskRecord[], datasets: readonly DatasetRecord[], edges: readonly EdgeRecord[]): LineageSpec {
   const taskNode = new Map(tasks.map((t) => [t.id, t.nodeId as TaskId]));
   const datasetNode = new Map(datasets.map((d) => [d.id, d.nodeId as DatasetId]));
   const known = edges.filter((e) => taskNode.has(e.taskId) && datasetNode.has(e.datasetId));
