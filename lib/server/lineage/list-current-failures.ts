@@ -1,8 +1,8 @@
 import type { OpenFailure } from "@/lib/contracts/overview";
 import { getDb, type Db } from "../db/client";
-import { latestAttemptsOf } from "../repositories/attempts";
 import { listDatasets, listEdgesAt } from "../repositories/catalog";
 import { tasksWithFailedAttempts } from "../repositories/failed-attempt-tasks";
+import { describeOpenFailures } from "../units/describe-open-failures";
 import { loadUnitStates } from "../units/load-unit-states";
 
 /**
@@ -18,22 +18,5 @@ export async function listCurrentFailures(now: Date, db: Db = getDb()): Promise<
   const written = new Set(edges.filter((e) => e.direction === "write" && failing.has(e.taskId)).map((e) => e.datasetId));
   const datasetNodeIds = datasets.filter((d) => written.has(d.id)).map((d) => d.nodeId);
   const states = await loadUnitStates(db, now, { datasetNodeIds });
-  const pairs = states.flatMap((d) =>
-    d.writer ? d.units.filter((u) => u.result.state === "failed").map((u) => ({ task: d.writer!, unitKey: u.key, partialRows: u.result.facts.partialRows })) : [],
-  );
-  const latest = await latestAttemptsOf(db, pairs.map((p) => ({ taskId: p.task.id, unitKey: p.unitKey })));
-  return pairs.map((p) => {
-    const info = latest.get(`${p.task.id}|${p.unitKey}`);
-    return {
-      taskNodeId: p.task.nodeId,
-      taskName: p.task.name,
-      pipeline: p.task.pipeline,
-      unitKey: p.unitKey,
-      tries: info?.tries ?? 0,
-      partialRows: p.partialRows,
-      error: info?.error ?? null,
-      runId: info?.runId ?? "",
-      failedAt: info?.endedAt?.toISOString() ?? null,
-    };
-  });
+  return describeOpenFailures(db, states);
 }

@@ -1,8 +1,8 @@
 import { UnitSet, toKeyRanges } from "@/lib/domain/unit-set";
 import type { UnitState } from "@/lib/domain/unit-state";
-import type { LedgerFinding, OpenFailure, Overview } from "@/lib/contracts/overview";
+import type { LedgerFinding, Overview } from "@/lib/contracts/overview";
 import { getDb, type Db } from "../db/client";
-import { latestAttemptsOf } from "../repositories/attempts";
+import { describeOpenFailures } from "../units/describe-open-failures";
 import { listInvalidKeys } from "../repositories/ledger";
 import { loadUnitStates, type DatasetUnitStates } from "../units/load-unit-states";
 
@@ -15,7 +15,7 @@ const UNPUBLISHED: ReadonlySet<UnitState> = new Set(["missing", "failed", "block
  */
 export async function getOverview(now: Date, db: Db = getDb()): Promise<Overview> {
   const [states, invalid] = await Promise.all([loadUnitStates(db, now), listInvalidKeys(db)]);
-  const failures = await openFailures(db, states);
+  const failures = await describeOpenFailures(db, states);
   const findings = states.flatMap(findingsOf).sort(byPipelineThenSeverity);
   const count = (f: LedgerFinding["finding"]) => findings.filter((x) => x.finding === f).reduce((n, x) => n + x.unitCount, 0);
   const blockedUnits = states.reduce((n, d) => n + d.units.filter((u) => u.result.state === "blocked").length, 0);
@@ -65,26 +65,5 @@ function findingsOf(d: DatasetUnitStates): LedgerFinding[] {
       unitCount: units.length,
       details: units.map((u) => `${u.key}: ${u.result.state}${u.result.reasons[0] ? ` — ${u.result.reasons[0]}` : ""}`),
     }];
-  });
-}
-
-async function openFailures(db: Db, states: DatasetUnitStates[]): Promise<OpenFailure[]> {
-  const pairs = states.flatMap((d) =>
-    d.writer ? d.units.filter((u) => u.result.state === "failed").map((u) => ({ task: d.writer!, unitKey: u.key, partialRows: u.result.facts.partialRows })) : [],
-  );
-  const latest = await latestAttemptsOf(db, pairs.map((p) => ({ taskId: p.task.id, unitKey: p.unitKey })));
-  return pairs.map((p) => {
-    const info = latest.get(`${p.task.id}|${p.unitKey}`);
-    return {
-      taskNodeId: p.task.nodeId,
-      taskName: p.task.name,
-      pipeline: p.task.pipeline,
-      unitKey: p.unitKey,
-      tries: info?.tries ?? 0,
-      partialRows: p.partialRows,
-      error: info?.error ?? null,
-      runId: info?.runId ?? "",
-      failedAt: info?.endedAt?.toISOString() ?? null,
-    };
   });
 }

@@ -1,0 +1,30 @@
+import type { OpenFailure } from "@/lib/contracts/overview";
+import type { Db } from "../db/client";
+import { latestAttemptsOf } from "../repositories/attempts";
+import type { DatasetUnitStates } from "./load-unit-states";
+
+/**
+ * The open failures among computed unit states — units in state "failed" (latest attempt failed,
+ * nothing published since) — with their tries, partial rows and last error. The overview and the
+ * lineage page's failure list both describe failures this way.
+ */
+export async function describeOpenFailures(db: Db, states: readonly DatasetUnitStates[]): Promise<OpenFailure[]> {
+  const pairs = states.flatMap((d) =>
+    d.writer ? d.units.filter((u) => u.result.state === "failed").map((u) => ({ task: d.writer!, unitKey: u.key, partialRows: u.result.facts.partialRows })) : [],
+  );
+  const latest = await latestAttemptsOf(db, pairs.map((p) => ({ taskId: p.task.id, unitKey: p.unitKey })));
+  return pairs.map((p) => {
+    const info = latest.get(`${p.task.id}|${p.unitKey}`);
+    return {
+      taskNodeId: p.task.nodeId,
+      taskName: p.task.name,
+      pipeline: p.task.pipeline,
+      unitKey: p.unitKey,
+      tries: info?.tries ?? 0,
+      partialRows: p.partialRows,
+      error: info?.error ?? null,
+      runId: info?.runId ?? "",
+      failedAt: info?.endedAt?.toISOString() ?? null,
+    };
+  });
+}
