@@ -5,7 +5,7 @@ import { UnitSet } from "@/lib/domain/unit-set";
 import type { LedgerEntry, UnitFacts, UpstreamPublish } from "@/lib/domain/unit-state";
 import type { Db } from "../db/client";
 import type { DatasetRecord, TaskRecord } from "../repositories/catalog";
-import { attemptsOfUnits, marksOfUnits, publishesOfUnits, sourceCountsOfUnits, type ScopedByUnit } from "../repositories/unit-facts-reads";
+import { attemptsByUnit, marksByUnit, publishesByUnit, sourceCountsByUnit, type ByUnit } from "../repositories/ledger";
 import { cleanedAtByUnit } from "../repositories/unit-interventions";
 import { assembleUnitFacts } from "../units/assemble-unit-facts";
 
@@ -42,7 +42,7 @@ export async function loadClosureFacts(db: Db, graph: LineageGraph, result: Clos
   const scopes = out.map((d) => ({ id: d.record.id, keys: d.keys }));
   const taskScopes = out.filter((d) => d.writer).map((d) => ({ id: d.writer!.id, keys: d.keys }));
   const [ledger, attempts, sources, marks, cleaned] = await Promise.all([
-    publishesOfUnits(db, scopes), attemptsOfUnits(db, taskScopes), sourceCountsOfUnits(db, scopes), marksOfUnits(db, scopes),
+    publishesByUnit(db, scopes), attemptsByUnit(db, taskScopes), sourceCountsByUnit(db, scopes), marksByUnit(db, scopes),
     cleanedAtByUnit(db, scopes.map((x) => x.id)),
   ]);
   const latestByNode = latestPublishes(out, ledger);
@@ -59,7 +59,7 @@ export async function loadClosureFacts(db: Db, graph: LineageGraph, result: Clos
 }
 
 /** Dataset node id → unit key → newest publish instant. */
-function latestPublishes(datasets: ClosureDataset[], ledger: ScopedByUnit<LedgerEntry>): Map<string, Map<string, number>> {
+function latestPublishes(datasets: ClosureDataset[], ledger: ByUnit<LedgerEntry>): Map<string, Map<string, number>> {
   const out = new Map<string, Map<string, number>>();
   for (const d of datasets) {
     const latest = new Map<string, number>();

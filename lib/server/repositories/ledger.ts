@@ -14,10 +14,32 @@ function push<T>(map: ByUnit<T>, owner: string, unit: string, value: T): void {
 
 const RUN_KINDS = new Set<RunKind>(["scheduled", "manual", "backfill", "repair"]);
 
-/** Every publish of the given datasets, grouped by dataset id and unit. */
-export async function publishesByUnit(db: Db, datasetIds: string[]): Promise<ByUnit<LedgerEntry>> {
+/** A dataset's or a task's units of interest: (owner id, unit keys). */
+export interface UnitScope {
+  id: string;
+  keys: string[];
+}
+
+/**
+ * Which units to read: every unit of the given owner ids (the matrix), or only the given keys of
+ * each owner (completeness: through the (owner, unitKey) index, so a million-row ledger costs
+ * what the period costs). Null when nothing is selected.
+ */
+export type UnitSelection = string[] | UnitScope[];
+
+function whereUnits(field: "datasetId" | "taskId", selection: UnitSelection): Record<string, unknown> | null {
+  if (selection.length === 0) return null;
+  if (typeof selection[0] === "string") return { [field]: { in: selection as string[] } };
+  const or = (selection as UnitScope[]).filter((s) => s.keys.length > 0).map((s) => ({ [field]: s.id, unitKey: { in: s.keys } }));
+  return or.length ? { OR: or } : null;
+}
+
+/** Every publish of the selected dataset units, grouped by dataset id and unit. */
+export async function publishesByUnit(db: Db, selection: UnitSelection): Promise<ByUnit<LedgerEntry>> {
+  const where = whereUnits("datasetId", selection);
+  if (!where) return new Map();
   const rows = await db.publish.findMany({
-    where: { datasetId: { in: datasetIds } },
+    where,
     select: { datasetId: true, unitKey: true, runId: true, publishedAt: true, inputVersion: true, codeVersion: true, rowCount: true, run: { select: { kind: true } } },
   });
   const out: ByUnit<LedgerEntry> = new Map();
@@ -31,10 +53,12 @@ export async function publishesByUnit(db: Db, datasetIds: string[]): Promise<ByU
   return out;
 }
 
-/** Every attempt of the given tasks, grouped by task id and unit. */
-export async function attemptsByUnit(db: Db, taskIds: string[]): Promise<ByUnit<Attempt>> {
+/** Every attempt of the selected task units, grouped by task id and unit. */
+export async function attemptsByUnit(db: Db, selection: UnitSelection): Promise<ByUnit<Attempt>> {
+  const where = whereUnits("taskId", selection);
+  if (!where) return new Map();
   const rows = await db.attempt.findMany({
-    where: { taskId: { in: taskIds } },
+    where,
     select: { taskId: true, unitKey: true, runId: true, tryNumber: true, status: true, rowsWritten: true, error: true, startedAt: true, endedAt: true },
   });
   const out: ByUnit<Attempt> = new Map();
@@ -47,9 +71,11 @@ export async function attemptsByUnit(db: Db, taskIds: string[]): Promise<ByUnit<
   return out;
 }
 
-/** The source-of-truth row count per (dataset, unit). */
-export async function sourceCountsByUnit(db: Db, datasetIds: string[]): Promise<Map<string, Map<string, number>>> {
-  const rows = await db.sourceCount.findMany({ where: { datasetId: { in: datasetIds } }, select: { datasetId: true, unitKey: true, rowCount: true } });
+/** The source-of-truth row count per selected (dataset, unit). */
+export async function sourceCountsByUnit(db: Db, selection: UnitSelection): Promise<Map<string, Map<string, number>>> {
+  const where = whereUnits("datasetId", selection);
+  if (!where) return new Map();
+  const rows = await db.sourceCount.findMany({ where, select: { datasetId: true, unitKey: true, rowCount: true } });
   const out = new Map<string, Map<string, number>>();
   for (const r of rows) {
     let units = out.get(r.datasetId);
@@ -59,9 +85,11 @@ export async function sourceCountsByUnit(db: Db, datasetIds: string[]): Promise<
   return out;
 }
 
-/** Operator marks still in force (not cleared). */
-export async function marksByUnit(db: Db, datasetIds: string[]): Promise<ByUnit<OperatorMark>> {
-  const rows = await db.unitMark.findMany({ where: { datasetId: { in: datasetIds }, clearedAt: null } });
+/** Operator marks still in force (not cleared) on the selected units. */
+export async function marksByUnit(db: Db, selection: UnitSelection): Promise<ByUnit<OperatorMark>> {
+  const where = whereUnits("datasetId", selection);
+  if (!where) return new Map();
+  const rows = await db.unitMark.findMany({ where: { ...where, clearedAt: null } });
   const out: ByUnit<OperatorMark> = new Map();
   for (const r of rows) {
     if (r.kind !== "known_bad" && r.kind !== "skipped" && r.kind !== "marked_success") continue;
