@@ -15,6 +15,7 @@ import type { ClosureResult, Seed } from "./closure";
 import type { NodeId, TaskId } from "./ids";
 import type { LineageGraph, TaskNode } from "./lineage-graph";
 import { factsOf, type Ledger } from "./repair-scope";
+import type { ReasonCode } from "./repair-strategies";
 import { toKeyRanges, type UnitSet } from "./unit-set";
 
 export type BlockerCode =
@@ -24,15 +25,8 @@ export type BlockerCode =
   | "active_repair_overlap"
   | "reason_required"
   | "empty_scope"
-  | "sequential_targeted"
-  | "atomic_set_partial"
-  | "downstream_already_built"
-  | "source_not_reproducible"
-  | "no_task_to_rerun"
-  | "no_sequential_model"
-  | "no_atomic_set"
-  | "evidence_required"
-  | "unpublished_units";
+  /** A chosen strategy that is not enabled blocks the plan with the reason it is disabled. */
+  | ReasonCode;
 
 export interface Blocker {
   readonly code: BlockerCode;
