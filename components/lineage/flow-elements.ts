@@ -1,11 +1,27 @@
-import { MarkerType, type Edge, type Node } from "@xyflow/react";
-import type { LineageGraphView, LineageNode } from "@/lib/contracts/lineage";
-import { NODE_HEIGHT, NODE_WIDTH, type LayoutResult } from "@/lib/client/layout-lineage";
+import { MarkerType, Position, type Edge, type Node, type NodeHandle } from "@xyflow/react";
+import { LINEAGE_NODE_SIZE, type LineageGraphView, type LineageLayoutResult, type LineageNode } from "@/lib/contracts/lineage";
 import type { PipelineGroupData } from "./PipelineGroupNode";
 
 const LABEL_ALL_EDGES_UP_TO = 2_000;
 
 export const groupId = (pipeline: string) => `pipeline:${pipeline}`;
+
+/**
+ * Size and handles known up front. React Flow mounts every node it has no handle bounds for, to
+ * measure it, even with onlyRenderVisibleElements: at 10,000 nodes that first mount (and the
+ * unmount of all but the ~40 in view) was most of the seconds between the layout and the paint.
+ * Mounted nodes are still measured by React Flow; these are the same numbers (NodeShell's fixed
+ * size, the default 6 px handles centred on the left and right sides).
+ */
+const HANDLE = 6;
+function sideHandles(width: number, height: number): NodeHandle[] {
+  const y = height / 2 - HANDLE / 2;
+  return [
+    { type: "target", position: Position.Left, x: -HANDLE / 2, y, width: HANDLE, height: HANDLE },
+    { type: "source", position: Position.Right, x: width - HANDLE / 2, y, width: HANDLE, height: HANDLE },
+  ];
+}
+const NODE_HANDLES = sideHandles(LINEAGE_NODE_SIZE.width, LINEAGE_NODE_SIZE.height);
 
 const TYPE_OF_ROLE: Record<LineageNode["role"], string> = { task: "task", dataset: "dataset", dashboard: "consumer", export: "consumer", model: "consumer" };
 
@@ -14,7 +30,7 @@ const TYPE_OF_ROLE: Record<LineageNode["role"], string> = { task: "task", datase
  * them (hidden when the pipeline is collapsed, their edges re-attached to the box). Built once
  * per layout; the closure highlight never rebuilds them (highlight-store.ts).
  */
-export function flowElements(graph: LineageGraphView, layout: LayoutResult): { nodes: Node[]; edges: Edge[] } {
+export function flowElements(graph: LineageGraphView, layout: LineageLayoutResult): { nodes: Node[]; edges: Edge[] } {
   const collapsed = new Set(layout.groups.filter((g) => g.collapsed).map((g) => g.pipeline));
   const nodes: Node[] = layout.groups.map((g) => ({
     id: groupId(g.pipeline),
@@ -22,6 +38,8 @@ export function flowElements(graph: LineageGraphView, layout: LayoutResult): { n
     position: { x: g.x, y: g.y },
     width: g.width,
     height: g.height,
+    measured: { width: g.width, height: g.height },
+    handles: g.collapsed ? sideHandles(g.width, g.height) : [],
     data: { pipeline: g.pipeline, collapsed: g.collapsed, nodeCount: g.nodeCount } satisfies PipelineGroupData,
     selectable: false,
     focusable: false,
@@ -35,7 +53,7 @@ export function flowElements(graph: LineageGraphView, layout: LayoutResult): { n
     if (!at) continue;
     nodes.push({
       id: n.id, type: TYPE_OF_ROLE[n.role], position: at, parentId: groupId(n.pipeline), extent: "parent",
-      width: NODE_WIDTH, height: NODE_HEIGHT, data: { node: n }, ariaLabel: `${n.kind} ${n.name} in ${n.pipeline}`,
+      ...LINEAGE_NODE_SIZE, measured: LINEAGE_NODE_SIZE, handles: NODE_HANDLES, data: { node: n }, ariaLabel: `${n.kind} ${n.name} in ${n.pipeline}`,
     });
   }
   const endOf = (id: string) => (collapsed.has(pipelineOf.get(id) ?? "") ? groupId(pipelineOf.get(id)!) : id);
