@@ -3,8 +3,7 @@
 import { useEffect, useMemo } from "react";
 import { Background, Controls, MiniMap, ReactFlow, type Node, type NodeMouseHandler } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
-import type { LineageGraphView } from "@/lib/contracts/lineage";
-import type { LayoutResult } from "@/lib/client/layout-lineage";
+import type { LineageGraphView, LineageLayoutResult } from "@/lib/contracts/lineage";
 import { ConsumerNode } from "./ConsumerNode";
 import { DatasetNode } from "./DatasetNode";
 import { flowElements } from "./flow-elements";
@@ -24,11 +23,12 @@ const minimapColor = (n: Node) => MINIMAP_COLOR[n.type ?? ""] ?? "#94a3b8";
  * the first paint. Above this size the pipeline boxes at the fitted zoom are the overview.
  */
 const MINIMAP_UP_TO = 3_000;
-const WHOLE_VIEW_UP_TO = 3_000;
+/** Above this size the lineage opens, and frames closures, only at a legible zoom (FitToClosure). */
+export const WHOLE_VIEW_UP_TO = 3_000;
 
 interface Props {
   graph: LineageGraphView;
-  layout: LayoutResult;
+  layout: LineageLayoutResult;
   closureActive: boolean;
   onSelect: (nodeId: string) => void;
 }
@@ -84,7 +84,7 @@ export function LineageCanvas({ graph, layout, closureActive, onSelect }: Props)
  * Flow rendering at 10,000 nodes): it opens, legible, on the start of its first pipeline, and
  * the failures, search, the pipeline list and zoom move the view from there.
  */
-function bigStart(layout: LayoutResult) {
+function bigStart(layout: LineageLayoutResult) {
   if (Object.keys(layout.positions).length <= WHOLE_VIEW_UP_TO) return undefined;
   const first = [...layout.groups].sort((a, b) => a.x - b.x || a.y - b.y)[0];
   if (!first) return undefined;

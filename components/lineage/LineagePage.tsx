@@ -1,15 +1,16 @@
 "use client";
 
 import { ReactFlowProvider } from "@xyflow/react";
-import { useCallback, useMemo, useState } from "react";
-import { useClosure, useClosureHoldings, useLineageGraph, type ClosureSelection } from "@/lib/client/use-lineage";
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { lineageKeys, useClosure, useClosureHoldings, useLineageGraph, type ClosureSelection } from "@/lib/client/use-lineage";
 import { useLineageLayout } from "@/lib/client/use-lineage-layout";
 import { ClosurePanel } from "./ClosurePanel";
 import { FailurePicker } from "./FailurePicker";
 import { FitToClosure } from "./FitToClosure";
 import { GroupToggleContext } from "./group-toggle-context";
 import { HighlightContext, HighlightStore } from "./highlight-store";
-import { LineageCanvas } from "./LineageCanvas";
+import { LineageCanvas, WHOLE_VIEW_UP_TO } from "./LineageCanvas";
 import { LineageSearch } from "./LineageSearch";
 import { PipelineList } from "./PipelineList";
 import { SelectionBar } from "./SelectionBar";
@@ -22,7 +23,14 @@ export function LineagePage() {
   const [view, setView] = useLineageView();
   const [store] = useState(() => new HighlightStore());
   const graph = useLineageGraph(view.asOf);
-  const layout = useLineageLayout(graph.data, view.collapsed);
+  const layout = useLineageLayout(view.asOf, view.collapsed);
+  // Graph and layout are fetched side by side; if the catalog changed between the two answers,
+  // both are asked again rather than drawing one graph with another's positions.
+  const queryClient = useQueryClient();
+  const mismatch = graph.data !== undefined && layout.data !== undefined && !layout.isPlaceholderData && graph.data.hash !== layout.data.hash;
+  useEffect(() => {
+    if (mismatch) void queryClient.invalidateQueries({ queryKey: lineageKeys.all });
+  }, [mismatch, queryClient]);
   const selection: ClosureSelection | null = view.node ? { nodeId: view.node, units: view.units, direction: view.direction, asOf: view.asOf } : null;
   const closure = useClosure(selection);
   const holdings = useClosureHoldings(selection);
@@ -36,7 +44,7 @@ export function LineagePage() {
     <HighlightContext.Provider value={store}>
       <GroupToggleContext.Provider value={toggleGroup}>
       <ReactFlowProvider>
-        <FitToClosure closure={closure.data} ready={layout.data !== undefined} />
+        <FitToClosure closure={closure.data} ready={layout.data !== undefined} legibleOnly={(graph.data?.nodes.length ?? 0) > WHOLE_VIEW_UP_TO} />
         <SelectionBar key={`${view.units}|${view.asOf}`} view={view} onChange={setView} />
         <div className={styles.layout}>
           <aside className={styles.side}>
@@ -56,7 +64,7 @@ export function LineagePage() {
           <div className={styles.main}>
             {graph.isError ? <p className="error-box" role="alert">The lineage could not be loaded: {graph.error.message}</p>
               : layout.isError ? <p className="error-box" role="alert">{layout.error.message}</p>
-              : !graph.data || !layout.data ? <div className={styles.loading} data-testid="lineage-loading">{graph.data ? `Laying out ${graph.data.nodes.length} nodes…` : "Loading the lineage…"}</div>
+              : !graph.data || !layout.data || mismatch ? <div className={styles.loading} data-testid="lineage-loading">{graph.data ? `Laying out ${graph.data.nodes.length} nodes…` : "Loading the lineage…"}</div>
               : graph.data.nodes.length === 0 ? <p className="notice">No lineage as of {graph.data.asOf}: no task or dataset has an edge at that time. Load the demo or send OpenLineage events.</p>
               : <LineageCanvas graph={graph.data} layout={layout.data} closureActive={selection !== null && closure.data !== undefined} onSelect={select} />}
             {closure.isError ? <p className="error-box" role="alert" data-testid="closure-error">The closure could not be computed: {closure.error.message}</p> : null}

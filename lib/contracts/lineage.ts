@@ -62,6 +62,32 @@ export const LineageGraphSchema = z.object({
 });
 export type LineageGraphView = z.infer<typeof LineageGraphSchema>;
 
+/** Every node is drawn this size: the layout reserves it and the canvas needs no measuring. */
+export const LINEAGE_NODE_SIZE = { width: 190, height: 64 } as const;
+
+/** GET /api/v1/lineage-graph/layout: `collapsed` names pipelines (comma-separated) drawn as one box. */
+export const LineageLayoutQuerySchema = z.object({
+  asOf: AsOfSchema,
+  collapsed: z.string().max(10_000).optional(),
+});
+
+const PointSchema = z.object({ x: z.number(), y: z.number() });
+export const PipelineBoxSchema = z.object({
+  pipeline: z.string(), x: z.number(), y: z.number(), width: z.number(), height: z.number(), collapsed: z.boolean(), nodeCount: z.number().int(),
+});
+export type PipelineBox = z.infer<typeof PipelineBoxSchema>;
+
+export const LineageLayoutResultSchema = z.object({
+  groups: z.array(PipelineBoxSchema),
+  /** Top-left of each node inside its pipeline's box (absent for nodes of collapsed pipelines). */
+  positions: z.record(z.string(), PointSchema),
+});
+export type LineageLayoutResult = z.infer<typeof LineageLayoutResultSchema>;
+
+/** The layout of the graph whose content hash is `hash` (the client checks it is the graph it holds). */
+export const LineageLayoutSchema = LineageLayoutResultSchema.extend({ hash: z.string(), collapsed: z.array(z.string()) });
+export type LineageLayout = z.infer<typeof LineageLayoutSchema>;
+
 export const ClosureNodeSchema = z.object({
   nodeId: z.string(),
   kind: NodeKindSchema,

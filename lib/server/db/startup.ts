@@ -1,5 +1,6 @@
 import { DatabaseConfigError } from "./database-url";
 import { describeTarget, ensureDatabase } from "./ensure-database";
+import { warmLineageLayout } from "../lineage/get-lineage-layout";
 import { warmUnitStates } from "../units/warm-unit-states";
 
 /**
@@ -10,6 +11,9 @@ export async function prepareDatabaseOrExit(): Promise<void> {
   try {
     const { target, result } = await ensureDatabase();
     if (result.applied.length) console.log(`reparo: ${describeTarget(target)}: applied ${result.applied.join(", ")}`);
+    // The lineage first: its compile is short and its layout then runs on other threads, while
+    // the unit states hold this thread for seconds on a big ledger.
+    warmLineageLayout();
     warmUnitStates();
   } catch (e) {
     console.error(`reparo: ${e instanceof DatabaseConfigError ? e.message : (e as Error).message}`);

@@ -10,7 +10,10 @@
  * keeps ELK's layering identical (longest path from the sources) without the dummy nodes
  * that long edges cost, which dominate ELK's time on wide lineages.
  */
+import { createHash } from "node:crypto";
 import type { ElkNode, LayoutOptions } from "elkjs/lib/elk-api";
+import { LINEAGE_NODE_SIZE, type LineageLayoutResult } from "@/lib/contracts/lineage";
+import type { Elk } from "./elk-threads";
 
 export interface LayoutInput {
   nodes: { id: string; pipeline: string }[];
@@ -18,14 +21,10 @@ export interface LayoutInput {
   collapsed: string[];
 }
 
-export interface GroupBox { pipeline: string; x: number; y: number; width: number; height: number; collapsed: boolean; nodeCount: number }
-export interface LayoutResult { groups: GroupBox[]; positions: Record<string, { x: number; y: number }> }
+type LayoutResult = LineageLayoutResult;
 
-interface Elk { layout(graph: ElkNode): Promise<ElkNode> }
-
-export const NODE_WIDTH = 190;
-export const NODE_HEIGHT = 64;
-export const GROUP_HEADER = 34;
+const { width: NODE_WIDTH, height: NODE_HEIGHT } = LINEAGE_NODE_SIZE;
+const GROUP_HEADER = 34;
 const GROUP_PAD = 16;
 const COLLAPSED = { width: 230, height: 64 };
 const FULL_EDGES_UP_TO = 150;
@@ -47,7 +46,7 @@ export interface PipelineLaid { pipeline: string; width: number; height: number;
 /** What is left once every pipeline is laid out: the boxes and the edges between them. */
 export interface LayoutPlan { jobs: PipelineJob[]; collapsed: string[]; sizes: Record<string, number>; between: [string, string][] }
 
-/** Splits the lineage into per-pipeline jobs (pure and cheap: runs on the main thread). */
+/** Splits the lineage into per-pipeline jobs (pure and cheap: the caller's thread). */
 export function planLayout(input: LayoutInput): LayoutPlan {
   const byPipeline = new Map<string, string[]>();
   const pipelineOf = new Map<string, string>();
@@ -79,17 +78,38 @@ export function planLayout(input: LayoutInput): LayoutPlan {
   };
 }
 
-/** ELK on each pipeline of a batch (a worker runs one batch; two workers split the jobs). */
+/**
+ * ELK on each pipeline of a batch (one thread runs one batch; the threads split the jobs). All
+ * of a batch is handed to its thread at once: the thread works through them while this thread
+ * serves other requests, and a pipeline laid out before (same nodes, same edges) is not laid
+ * out again — collapsing a pipeline, or a catalog change inside one, re-lays out only what changed.
+ */
 export async function layoutPipelines(elk: Elk, jobs: PipelineJob[]): Promise<PipelineLaid[]> {
-  const out: PipelineLaid[] = [];
-  for (const job of jobs) {
-    const laid = await elk.layout(pipelineGraph(job));
-    const positions: PipelineLaid["positions"] = {};
-    for (const c of laid.children ?? []) positions[c.id] = { x: (c.x ?? 0) + GROUP_PAD, y: (c.y ?? 0) + GROUP_HEADER + GROUP_PAD };
-    out.push({ pipeline: job.pipeline, positions, width: (laid.width ?? 0) + 2 * GROUP_PAD, height: (laid.height ?? 0) + GROUP_HEADER + 2 * GROUP_PAD });
-  }
-  return out;
+  return Promise.all(jobs.map((job) => {
+    const key = jobKey(job);
+    const kept = laidPipelines.get(key);
+    if (kept) {
+      laidPipelines.delete(key);
+      laidPipelines.set(key, kept);
+      return kept;
+    }
+    const laying = elk.layout(pipelineGraph(job)).then((laid) => {
+      const positions: PipelineLaid["positions"] = {};
+      for (const c of laid.children ?? []) positions[c.id] = { x: (c.x ?? 0) + GROUP_PAD, y: (c.y ?? 0) + GROUP_HEADER + GROUP_PAD };
+      return { pipeline: job.pipeline, positions, width: (laid.width ?? 0) + 2 * GROUP_PAD, height: (laid.height ?? 0) + GROUP_HEADER + 2 * GROUP_PAD };
+    });
+    laidPipelines.set(key, laying);
+    if (laidPipelines.size > KEPT_PIPELINES) laidPipelines.delete(laidPipelines.keys().next().value!);
+    laying.catch(() => laidPipelines.get(key) === laying && laidPipelines.delete(key));
+    return laying;
+  }));
 }
+
+/** Laid-out pipelines by their content, most recently used last (on globalThis: one per process). */
+const KEPT_PIPELINES = 2_000;
+const holder = globalThis as unknown as { __reparoLaidPipelines?: Map<string, Promise<PipelineLaid>> };
+const laidPipelines = (holder.__reparoLaidPipelines ??= new Map());
+const jobKey = (job: PipelineJob) => createHash("sha1").update(JSON.stringify([job.pipeline, job.ids, job.edges])).digest("base64");
 
 /** ELK on the pipelines as boxes (laid-out sizes, or the collapsed box) with the edges between them. */
 export async function placePipelines(elk: Elk, plan: Omit<LayoutPlan, "jobs">, laid: PipelineLaid[]): Promise<LayoutResult> {
@@ -116,10 +136,26 @@ export async function placePipelines(elk: Elk, plan: Omit<LayoutPlan, "jobs">, l
   return { groups, positions };
 }
 
-/** The whole layout in one thread (tests, scripts): plan, every pipeline, then the boxes. */
-export async function layoutLineage(elk: Elk, input: LayoutInput): Promise<LayoutResult> {
-  const plan = planLayout(input);
-  return placePipelines(elk, plan, await layoutPipelines(elk, plan.jobs));
+/**
+ * The whole layout: the pipelines shared between the ELK threads (biggest first, each to the
+ * thread with the least work so far), then the pipelines placed as boxes on the first.
+ */
+export async function layoutLineage(elks: readonly Elk[], input: LayoutInput): Promise<LayoutResult> {
+  const { jobs, ...plan } = planLayout(input);
+  const batches = splitJobs(jobs, elks.length);
+  const laid = (await Promise.all(batches.map((batch, i) => layoutPipelines(elks[i]!, batch)))).flat();
+  return placePipelines(elks[0]!, plan, laid);
+}
+
+function splitJobs(jobs: PipelineJob[], threads: number): PipelineJob[][] {
+  const batches: PipelineJob[][] = Array.from({ length: threads }, () => []);
+  const load = new Array<number>(threads).fill(0);
+  for (const job of [...jobs].sort((a, b) => b.ids.length - a.ids.length)) {
+    const slot = load.indexOf(Math.min(...load));
+    batches[slot]!.push(job);
+    load[slot]! += job.ids.length + job.edges.length;
+  }
+  return batches;
 }
 
 /**

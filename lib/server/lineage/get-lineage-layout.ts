@@ -1,0 +1,50 @@
+import type { LineageLayout, LineageLayoutResult } from "@/lib/contracts/lineage";
+import { getDb, type Db } from "../db/client";
+import { elkThreads } from "./layout/elk-threads";
+import { layoutLineage } from "./layout/layout-lineage";
+import { getLineageGraphView } from "./get-lineage-graph-view";
+
+/**
+ * The ELK layout of the lineage graph (of `asOf`, default now) with the named pipelines drawn
+ * collapsed, computed on the server's layout threads and kept by the graph's content hash: every
+ * browser, every reload and every console sharing the catalog's content gets the same layout
+ * without laying it out again, and the page never runs ELK itself. Pipelines the graph does not
+ * have are ignored (a link kept from before a pipeline was removed still opens).
+ */
+export async function getLineageLayout(query: { asOf?: string; collapsed?: string }, now: Date, db: Db = getDb()): Promise<LineageLayout> {
+  const view = await getLineageGraphView(query.asOf, now, db);
+  const pipelines = new Set(view.nodes.map((n) => n.pipeline));
+  const collapsed = [...new Set((query.collapsed ?? "").split(",").map((p) => p.trim()))].filter((p) => pipelines.has(p)).sort();
+  const key = `${view.hash}|${collapsed.join(",")}`;
+  let layout = layouts.get(key);
+  if (layout) {
+    layouts.delete(key);
+  } else {
+    layout = layoutLineage(elkThreads(), {
+      nodes: view.nodes.map((n) => ({ id: n.id, pipeline: n.pipeline })),
+      edges: view.edges.map((e) => ({ source: e.source, target: e.target })),
+      collapsed,
+    });
+    const computing = layout;
+    computing.catch(() => layouts.get(key) === computing && layouts.delete(key));
+  }
+  layouts.set(key, layout);
+  if (layouts.size > KEPT_LAYOUTS) layouts.delete(layouts.keys().next().value!);
+  return { hash: view.hash, collapsed, ...(await layout) };
+}
+
+/** The most recently used layouts (~1 MB each at 10,000 nodes): the current lineage, a few collapsed views, an asOf or two. */
+const KEPT_LAYOUTS = 8;
+const holder = globalThis as unknown as { __reparoLineageLayouts?: Map<string, Promise<LineageLayoutResult>> };
+const layouts = (holder.__reparoLineageLayouts ??= new Map());
+
+/**
+ * Server start: lay out the current lineage in the background, so the first visit to /lineage
+ * finds it ready. Never awaited and never throws: a failure only means the first visit lays it out.
+ */
+export function warmLineageLayout(): void {
+  const started = Date.now();
+  getLineageLayout({}, new Date())
+    .then((l) => console.log(`reparo: lineage layout ready (${Object.keys(l.positions).length} nodes, ${Date.now() - started} ms)`))
+    .catch((e: unknown) => console.error(`reparo: laying out the lineage failed (the first /lineage visit will retry): ${(e as Error).message}`));
+}
