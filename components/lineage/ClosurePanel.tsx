@@ -1,19 +1,29 @@
 "use client";
 
+import { useVirtualizer } from "@tanstack/react-virtual";
 import { useReactFlow } from "@xyflow/react";
+import { useMemo, useRef } from "react";
 import type { Closure, Holdings } from "@/lib/contracts/lineage";
+import { HOLDING_WORD } from "./NodeMarkText";
 import styles from "./Lineage.module.css";
 
-const HOLDING_WORD = { never_ran: "never ran", built_before_failure: "built before the failure", built_after_failure: "built after the failure", sent_outside: "sent outside" } as const;
+const ROW_ESTIMATE = 52;
 
-/** A table of thousands of rows would cost seconds per selection; the graph shows the whole closure. */
-const ROWS_SHOWN = 200;
-
-/** The closure as a table: every node, its units in words, what it holds now, and how it was reached. */
+/**
+ * The closure as a table: every node, its units in words, what it holds now, and how it was
+ * reached. Virtualised: a closure of thousands of nodes scrolls in its box with only the rows in
+ * view mounted, so a new selection costs the same whatever the closure's size.
+ */
 export function ClosurePanel({ closure, holdings }: { closure: Closure; holdings: Holdings | undefined }) {
   const flow = useReactFlow();
-  const holdsOf = new Map(holdings?.nodes.map((n) => [n.nodeId, n.holdings]) ?? []);
-  const nameOf = new Map(closure.nodes.map((n) => [n.nodeId, n.name]));
+  const holdsOf = useMemo(() => new Map(holdings?.nodes.map((n) => [n.nodeId, n.holdings]) ?? []), [holdings]);
+  const nameOf = useMemo(() => new Map(closure.nodes.map((n) => [n.nodeId, n.name])), [closure]);
+  const scroller = useRef<HTMLDivElement>(null);
+  // The virtualizer re-renders this component on scroll by design (as in MatrixGrid).
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const rows = useVirtualizer({ count: closure.nodes.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_ESTIMATE, overscan: 12, useFlushSync: false });
+  const items = rows.getVirtualItems();
+  const [before, after] = items.length ? [items[0]!.start, rows.getTotalSize() - items[items.length - 1]!.end] : [0, 0];
   return (
     <>
     <p className="muted">
@@ -21,6 +31,7 @@ export function ClosurePanel({ closure, holdings }: { closure: Closure; holdings
       <strong>built before the failure</strong>: on inputs since replaced ·{" "}
       <strong>sent outside</strong>: consumed outside the platform, re-running recalls nothing
     </p>
+    <div ref={scroller} className={styles.closureScroller}>
     <table className="data" data-testid="closure-table">
       <caption className={styles.caption}>
         {closure.direction === "downstream" ? "Downstream closure (blast radius)" : "Upstream closure (built from)"}: {closure.nodes.length} nodes in {closure.waves.length} waves, lineage as of {closure.asOf.slice(0, 16).replace("T", " ")} UTC
@@ -29,8 +40,11 @@ export function ClosurePanel({ closure, holdings }: { closure: Closure; holdings
         <tr><th>Node</th><th>Units</th><th>Holds now</th><th>Reached via</th></tr>
       </thead>
       <tbody>
-        {closure.nodes.slice(0, ROWS_SHOWN).map((n) => (
-          <tr key={n.nodeId} data-testid={`closure-row-${n.nodeId}`}>
+        {before > 0 ? <tr aria-hidden style={{ height: before }} /> : null}
+        {items.map(({ index, key }) => {
+          const n = closure.nodes[index]!;
+          return (
+          <tr key={key} ref={rows.measureElement} data-index={index} data-testid={`closure-row-${n.nodeId}`}>
             <td>
               <button type="button" className={styles.linkButton} onClick={() => flow.fitView({ nodes: [{ id: n.nodeId }], duration: 300, maxZoom: 1.2 })} aria-label={`Show ${n.kind} ${n.name} in the graph`}>
                 {n.name}
@@ -48,10 +62,12 @@ export function ClosurePanel({ closure, holdings }: { closure: Closure; holdings
             </td>
             <td className="muted">{n.via.map((v) => `${nameOf.get(v) ?? v} (${v.startsWith("job:") ? "task" : "dataset"})`).join(", ") || "—"}</td>
           </tr>
-        ))}
+          );
+        })}
+        {after > 0 ? <tr aria-hidden style={{ height: after }} /> : null}
       </tbody>
     </table>
-    {closure.nodes.length > ROWS_SHOWN ? <p className="muted">The first {ROWS_SHOWN} of {closure.nodes.length} nodes, in execution order; the graph highlights all of them, and GET /api/v1/closure lists them all.</p> : null}
+    </div>
     </>
   );
 }

@@ -1,7 +1,7 @@
 import type { NodeMark } from "./highlight-store";
 import styles from "./Lineage.module.css";
 
-const HOLDING_WORD = {
+export const HOLDING_WORD = {
   never_ran: "never ran",
   built_before_failure: "built before the failure",
   built_after_failure: "built after the failure",

@@ -1,6 +1,6 @@
 "use client";
 
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { usePathname, useSearchParams } from "next/navigation";
 import { useCallback, useMemo } from "react";
 import type { Direction } from "@/lib/contracts/lineage";
 
@@ -18,7 +18,6 @@ const KEYS: (keyof LineageView)[] = ["node", "units", "direction", "asOf", "coll
 
 export function useLineageView(): [LineageView, (patch: Partial<LineageView>) => void] {
   const params = useSearchParams();
-  const router = useRouter();
   const pathname = usePathname();
   const view = useMemo<LineageView>(() => ({
     node: params.get("node") ?? "",
@@ -35,7 +34,9 @@ export function useLineageView(): [LineageView, (patch: Partial<LineageView>) =>
       const value = key === "collapsed" ? next.collapsed.join(",") : String(next[key]);
       if (value && !(key === "direction" && value === "downstream")) out.set(key, value);
     }
-    router.replace(`${pathname}?${out.toString()}`, { scroll: false });
-  }, [view, router, pathname]);
+    // The browser's own history call: Next.js syncs useSearchParams with it, without the server
+    // round trip and page re-render that router.replace costs on every click of a 10,000-node graph.
+    window.history.replaceState(null, "", `${pathname}?${out.toString()}`);
+  }, [view, pathname]);
   return [view, update];
 }
