@@ -24,14 +24,22 @@ export function FitToClosure({ closure, ready, legibleOnly }: { closure: Closure
   const store = useStoreApi();
   useEffect(() => {
     if (!closure || !ready || closure.nodes.length === 0) return;
+    // After the frame that paints the highlight: the closure lights up first, then the camera
+    // moves to it (bounds over thousands of nodes and the fit's first frame are not in the way).
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const frame = requestAnimationFrame(() => {
-      const { width, height, minZoom } = store.getState();
-      const within = (depth: number) => closure.nodes.filter((n) => n.depth <= depth).map((n) => n.nodeId);
-      const fits = (ids: string[]) => getViewportForBounds(flow.getNodesBounds(ids), width, height, minZoom, MAX_ZOOM, PADDING).zoom >= LEGIBLE_ZOOM;
-      const framed = !legibleOnly ? within(Infinity) : ([Infinity, 2, 1].map(within).find(fits) ?? within(0));
-      void flow.fitView({ nodes: framed.map((id) => ({ id })), padding: PADDING, duration: 250, maxZoom: MAX_ZOOM, minZoom: legibleOnly ? LEGIBLE_ZOOM : undefined });
+      timer = setTimeout(() => {
+        const { width, height, minZoom } = store.getState();
+        const within = (depth: number) => closure.nodes.filter((n) => n.depth <= depth).map((n) => n.nodeId);
+        const fits = (ids: string[]) => getViewportForBounds(flow.getNodesBounds(ids), width, height, minZoom, MAX_ZOOM, PADDING).zoom >= LEGIBLE_ZOOM;
+        const framed = !legibleOnly ? within(Infinity) : ([Infinity, 2, 1].map(within).find(fits) ?? within(0));
+        void flow.fitView({ nodes: framed.map((id) => ({ id })), padding: PADDING, duration: 250, maxZoom: MAX_ZOOM, minZoom: legibleOnly ? LEGIBLE_ZOOM : undefined });
+      }, 0);
     });
-    return () => cancelAnimationFrame(frame);
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
   }, [closure, ready, legibleOnly, flow, store]);
   return null;
 }

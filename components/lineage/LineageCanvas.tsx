@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useMemo } from "react";
+import { memo, useEffect, useMemo } from "react";
 import { Background, Controls, MiniMap, ReactFlow, type Node, type NodeMouseHandler } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import type { LineageGraphView, LineageLayoutResult } from "@/lib/contracts/lineage";
@@ -33,8 +33,12 @@ interface Props {
   onSelect: (nodeId: string) => void;
 }
 
-/** The graph itself: memoised elements, only visible elements rendered, minimap and controls. */
-export function LineageCanvas({ graph, layout, closureActive, onSelect }: Props) {
+/**
+ * The graph itself: memoised elements, only visible elements rendered, minimap and controls.
+ * Memoised as a whole: a selection re-renders the page around it, and the highlight reaches the
+ * nodes through the highlight store, not through these props.
+ */
+export const LineageCanvas = memo(function LineageCanvas({ graph, layout, closureActive, onSelect }: Props) {
   const { nodes, edges } = useMemo(() => flowElements(graph, layout), [graph, layout]);
   const start = useMemo(() => bigStart(layout), [layout]);
   useEffect(() => {
@@ -76,7 +80,7 @@ export function LineageCanvas({ graph, layout, closureActive, onSelect }: Props)
       </ReactFlow>
     </div>
   );
-}
+});
 
 /**
  * Small lineages open on the whole estate. A big one would open at a zoom where nothing is

@@ -36,9 +36,9 @@ export function LineagePage() {
   const holdings = useClosureHoldings(selection);
   useApplyHighlight(store, closure.data, holdings.data, selection !== null && !closure.isError);
   const toggleGroup = useCallback((p: string) => {
-    setView({ collapsed: view.collapsed.includes(p) ? view.collapsed.filter((c) => c !== p) : [...view.collapsed, p] });
-  }, [setView, view.collapsed]);
-  const select = useCallback((nodeId: string) => setView({ node: nodeId, units: nodeId === view.node ? view.units : "" }), [setView, view.node, view.units]);
+    setView((v) => ({ collapsed: v.collapsed.includes(p) ? v.collapsed.filter((c) => c !== p) : [...v.collapsed, p] }));
+  }, [setView]);
+  const select = useCallback((nodeId: string) => setView((v) => ({ node: nodeId, units: nodeId === v.node ? v.units : "" })), [setView]);
   const pipelines = useMemo(() => countByPipeline(graph.data?.nodes ?? []), [graph.data]);
   return (
     <HighlightContext.Provider value={store}>

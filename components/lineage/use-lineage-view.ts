@@ -16,19 +16,31 @@ export interface LineageView {
 
 const KEYS: (keyof LineageView)[] = ["node", "units", "direction", "asOf", "collapsed", "q"];
 
-export function useLineageView(): [LineageView, (patch: Partial<LineageView>) => void] {
-  const params = useSearchParams();
-  const pathname = usePathname();
-  const view = useMemo<LineageView>(() => ({
+type Patch = Partial<LineageView> | ((current: LineageView) => Partial<LineageView>);
+
+function parse(params: { get(key: string): string | null }): LineageView {
+  return {
     node: params.get("node") ?? "",
     units: params.get("units") ?? "",
     direction: params.get("direction") === "upstream" ? "upstream" : "downstream",
     asOf: params.get("asOf") ?? "",
     collapsed: (params.get("collapsed") ?? "").split(",").filter(Boolean),
     q: params.get("q") ?? "",
-  }), [params]);
-  const update = useCallback((patch: Partial<LineageView>) => {
-    const next = { ...view, ...patch };
+  };
+}
+
+/**
+ * The view from the URL, and an update that patches it. The update reads the URL when it is
+ * called, not the view of the last render, so it never changes: the graph it is handed to
+ * (10,000 nodes) does not re-render because a callback was re-created.
+ */
+export function useLineageView(): [LineageView, (patch: Patch) => void] {
+  const params = useSearchParams();
+  const pathname = usePathname();
+  const view = useMemo(() => parse(params), [params]);
+  const update = useCallback((patch: Patch) => {
+    const current = parse(new URLSearchParams(window.location.search));
+    const next = { ...current, ...(typeof patch === "function" ? patch(current) : patch) };
     const out = new URLSearchParams();
     for (const key of KEYS) {
       const value = key === "collapsed" ? next.collapsed.join(",") : String(next[key]);
@@ -37,6 +49,6 @@ export function useLineageView(): [LineageView, (patch: Partial<LineageView>) =>
     // The browser's own history call: Next.js syncs useSearchParams with it, without the server
     // round trip and page re-render that router.replace costs on every click of a 10,000-node graph.
     window.history.replaceState(null, "", `${pathname}?${out.toString()}`);
-  }, [view, pathname]);
+  }, [pathname]);
   return [view, update];
 }
