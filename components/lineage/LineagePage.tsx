@@ -3,6 +3,7 @@
 import { ReactFlowProvider } from "@xyflow/react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useState } from "react";
+import type { Closure } from "@/lib/contracts/lineage";
 import { lineageKeys, useClosure, useClosureHoldings, useLineageGraph, type ClosureSelection } from "@/lib/client/use-lineage";
 import { useLineageLayout } from "@/lib/client/use-lineage-layout";
 import { ClosurePanel } from "./ClosurePanel";
@@ -33,8 +34,11 @@ export function LineagePage() {
   }, [mismatch, queryClient]);
   const selection: ClosureSelection | null = view.node ? { nodeId: view.node, units: view.units, direction: view.direction, asOf: view.asOf } : null;
   const closure = useClosure(selection);
-  const holdings = useClosureHoldings(selection);
-  useApplyHighlight(store, closure.data, holdings.data, selection !== null && !closure.isError);
+  // What each node holds is asked for once the closure is painted: on a wide closure the
+  // server's holdings work (and its megabytes) would otherwise compete with that first paint.
+  const [painted, setPainted] = useState<Closure | null>(null);
+  const holdings = useClosureHoldings(selection !== null && painted !== null && painted === closure.data && !closure.isPlaceholderData ? selection : null);
+  useApplyHighlight(store, closure.data, holdings.data, selection !== null && !closure.isError, setPainted);
   const toggleGroup = useCallback((p: string) => {
     setView((v) => ({ collapsed: v.collapsed.includes(p) ? v.collapsed.filter((c) => c !== p) : [...v.collapsed, p] }));
   }, [setView]);

@@ -6,9 +6,10 @@ import type { HighlightStore, NodeMark } from "./highlight-store";
 
 /**
  * Pushes the closure into the highlight store (one Map, built from the response) and marks
- * when the highlighted frame is painted: reparo:highlight-start → reparo:highlight-done.
+ * when the highlighted frame is painted: reparo:highlight-start → reparo:highlight-done, then
+ * tells the page (which asks for the holdings only then).
  */
-export function useApplyHighlight(store: HighlightStore, closure: Closure | undefined, holdings: Holdings | undefined, enabled: boolean) {
+export function useApplyHighlight(store: HighlightStore, closure: Closure | undefined, holdings: Holdings | undefined, enabled: boolean, onPainted: (closure: Closure) => void) {
   useLayoutEffect(() => {
     performance.mark("reparo:highlight-start");
     if (!enabled || !closure) {
@@ -19,7 +20,10 @@ export function useApplyHighlight(store: HighlightStore, closure: Closure | unde
     const marks = new Map<string, NodeMark>();
     for (const entry of closure.nodes) marks.set(entry.nodeId, { entry, holdings: holdsOf.get(entry.nodeId) ?? [] });
     store.set(marks);
-    const frame = requestAnimationFrame(() => setTimeout(() => performance.mark("reparo:highlight-done"), 0));
+    const frame = requestAnimationFrame(() => setTimeout(() => {
+      performance.mark("reparo:highlight-done");
+      onPainted(closure);
+    }, 0));
     return () => cancelAnimationFrame(frame);
-  }, [store, closure, holdings, enabled]);
+  }, [store, closure, holdings, enabled, onPainted]);
 }
