@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { LineageLayoutSchema } from "@/lib/contracts/lineage";
 import { apiFetch } from "./api-fetch";
+import { lineageLayoutUrl } from "./api-urls";
 
 export const lineageLayoutKeys = {
   layout: (asOf: string, collapsed: readonly string[]) => ["lineage", "layout", asOf, [...collapsed].sort().join(",")] as const,
@@ -15,15 +16,9 @@ export const lineageLayoutKeys = {
  * picture on screen until the new layout arrives.
  */
 export function useLineageLayout(asOf: string, collapsed: readonly string[]) {
-  const key = [...collapsed].sort().join(",");
   return useQuery({
     queryKey: lineageLayoutKeys.layout(asOf, collapsed),
-    queryFn: () => {
-      const params = new URLSearchParams();
-      if (asOf) params.set("asOf", asOf);
-      if (key) params.set("collapsed", key);
-      return apiFetch(`/api/v1/lineage-graph/layout${params.size ? `?${params}` : ""}`, LineageLayoutSchema);
-    },
+    queryFn: () => apiFetch(lineageLayoutUrl(asOf, collapsed), LineageLayoutSchema),
     staleTime: 60_000,
     placeholderData: keepPreviousData,
   });

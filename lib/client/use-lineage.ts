@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { ClosureSchema, HoldingsSchema, LineageFailuresSchema, LineageGraphSchema, type Direction } from "@/lib/contracts/lineage";
 import { apiFetch } from "./api-fetch";
+import { lineageGraphUrl } from "./api-urls";
 
 export interface ClosureSelection {
   nodeId: string;
@@ -29,7 +30,7 @@ export const lineageKeys = {
 export function useLineageGraph(asOf: string) {
   return useQuery({
     queryKey: lineageKeys.graph(asOf),
-    queryFn: () => apiFetch(`/api/v1/lineage-graph${asOf ? `?${new URLSearchParams({ asOf })}` : ""}`, LineageGraphSchema),
+    queryFn: () => apiFetch(lineageGraphUrl(asOf), LineageGraphSchema),
     staleTime: 60_000,
   });
 }

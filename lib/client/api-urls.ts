@@ -1,0 +1,39 @@
+import type { MatrixState } from "@/lib/contracts/units";
+
+/**
+ * The addresses of the pages' first requests, shared by the client hooks and the pages' server
+ * components, which ask the browser to preload them while the page's scripts load: a preload is
+ * only used when its URL is exactly the one the hook then fetches.
+ */
+export const LINEAGE_GRAPH_PATH = "/api/v1/lineage-graph";
+
+export function lineageGraphUrl(asOf: string): string {
+  return `${LINEAGE_GRAPH_PATH}${asOf ? `?${new URLSearchParams({ asOf })}` : ""}`;
+}
+
+export function lineageLayoutUrl(asOf: string, collapsed: readonly string[]): string {
+  const params = new URLSearchParams();
+  if (asOf) params.set("asOf", asOf);
+  const key = [...collapsed].sort().join(",");
+  if (key) params.set("collapsed", key);
+  return `${LINEAGE_GRAPH_PATH}/layout${params.size ? `?${params}` : ""}`;
+}
+
+export interface MatrixFilters {
+  pipeline?: string;
+  dataset?: string;
+  states?: MatrixState[];
+  from?: string;
+  to?: string;
+}
+
+export function matrixUrl(f: MatrixFilters): string {
+  const q = new URLSearchParams();
+  if (f.pipeline) q.set("pipeline", f.pipeline);
+  if (f.dataset) q.set("dataset", f.dataset);
+  if (f.states?.length) q.set("states", f.states.join(","));
+  if (f.from) q.set("from", f.from);
+  if (f.to) q.set("to", f.to);
+  const s = q.toString();
+  return `/api/v1/units/matrix${s ? `?${s}` : ""}`;
+}
