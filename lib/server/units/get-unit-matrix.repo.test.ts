@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { UnitMatrix } from "@/lib/contracts/units";
 import { loadDemo } from "../demo/load-demo";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { createDb } from "../db/client";
 import { getUnitDetail } from "./get-unit-detail";
+import { getUnitStateSnapshot, type UnitStateSnapshot } from "./get-unit-state-snapshot";
 import { getUnitMatrix } from "./get-unit-matrix";
 
 // The demo world seen through the matrix API, on each database. "Now" is fixed so the meters'
@@ -82,5 +84,38 @@ describe.each(providersUnderTest())("the unit matrix API on %s", (provider) => {
     const after = await getUnitMatrix({ states: [] }, NOW, t.db);
     expect(cellOf(after, "fct_orders", "2026-08-17")).not.toBe("b");
     expect(after.counts.blocked).toBe(17);
+  });
+
+  it("a new hour recomputes nothing when no dataset gained an expected unit", async () => {
+    const before = await getUnitStateSnapshot(t.db, NOW);
+    const later = await getUnitStateSnapshot(t.db, new Date(NOW.getTime() + 3_600_000));
+    expect(later.computedAt.toISOString()).toBe("2026-11-29T13:00:00.000Z");
+    expect(later.datasets.length).toBe(before.datasets.length);
+    for (const [i, d] of later.datasets.entries()) expect(d.codes, d.dataset.nodeId).toBe(before.datasets[i]!.codes);
+  });
+
+  it("a console started on the same database answers from the kept snapshot, then recomputes only what changed", async () => {
+    const kept = await getUnitStateSnapshot(t.db, new Date(NOW.getTime() + 3_600_000));
+    const other = createDb(t.target);
+    try {
+      const restored = await getUnitStateSnapshot(other, new Date(NOW.getTime() + 3_700_000));
+      expect(restored.computedAt.toISOString()).toBe(kept.computedAt.toISOString());
+      const codes = (s: UnitStateSnapshot) => Object.fromEntries(s.datasets.map((d) => [d.dataset.nodeId, Buffer.from(d.codes).toString("base64")]));
+      expect(codes(restored)).toEqual(codes(kept));
+
+      const ds = await other.dataset.findFirstOrThrow({ where: { nodeId: "dataset:warehouse:fct_orders" } });
+      const run = await other.run.findFirstOrThrow({ where: { kind: "scheduled" } });
+      await other.publish.create({ data: { datasetId: ds.id, unitKey: "2026-08-23", runId: run.id, publishedAt: new Date("2026-11-02T00:00:00Z"), rowCount: 40 } });
+      const after = await getUnitStateSnapshot(other, new Date(NOW.getTime() + 3_800_000));
+      expect(after.computedAt.toISOString()).toBe("2026-11-29T13:03:20.000Z");
+      const byId = (s: UnitStateSnapshot, name: string) => s.datasets.find((d) => d.dataset.nodeId.endsWith(`:${name}`))!;
+      // The dataset published to is recomputed; one outside its reach is the kept snapshot's own.
+      expect(byId(after, "fct_orders").codes).not.toBe(byId(restored, "fct_orders").codes);
+      expect(byId(after, "meter_readings_raw").codes).toBe(byId(restored, "meter_readings_raw").codes);
+      const matrix = await getUnitMatrix({ states: [] }, new Date(NOW.getTime() + 3_800_000), other);
+      expect(cellOf(matrix, "fct_orders", "2026-08-23")).not.toBe("b");
+    } finally {
+      await other.$disconnect();
+    }
   });
 });

@@ -1,8 +1,9 @@
-import type { PartitionSpace } from "@/lib/domain/partitions";
+import { resolvePartitions, type PartitionSpace } from "@/lib/domain/partitions";
 import { UNIT_STATE_PRECEDENCE, type UnitState } from "@/lib/domain/unit-state";
 import type { Db } from "../db/client";
 import type { DatasetRecord, TaskRecord } from "../repositories/catalog";
-import { listEdgesAt } from "../repositories/catalog";
+import { listDatasets, listEdgesAt, listTasks } from "../repositories/catalog";
+import { readUnitStateSnapshot, writeUnitStateSnapshot } from "../repositories/unit-state-snapshots";
 import { ledgerFingerprintsByOwner, unitStateFingerprint } from "../repositories/unit-matrix-reads";
 import { visitUnitStates, type DatasetUnitStates } from "./load-unit-states";
 
@@ -42,29 +43,99 @@ const HOUR = 3_600_000;
  * million units' facts takes seconds (every ledger row and attempt is read); the fingerprints
  * take milliseconds. Unchanged records: the snapshot answers. New publishes or attempts: only
  * the datasets whose ledger or writer's attempts changed, and the datasets that read them
- * (staleness), are recomputed. A catalog, lineage, mark or source-count change, or a new hour
- * (open-ended definitions gain units), recomputes everything. Concurrent requests share one
- * computation.
+ * (staleness), are recomputed; so are, on a new hour, the datasets whose expected units grew
+ * (a unit's state does not depend on the clock, only which units are expected does). A catalog,
+ * lineage, mark or source-count change recomputes everything. Concurrent requests share one
+ * computation. Each snapshot is also kept in the database (UnitStateSnapshot): a console that
+ * restarts, or another console on the same database, starts from it instead of from nothing.
  */
 export async function getUnitStateSnapshot(db: Db, now: Date): Promise<UnitStateSnapshot> {
   const fp = await unitStateFingerprint(db);
   const hour = Math.floor(now.getTime() / HOUR);
-  const cached = cache.get(db);
+  const cached = cache.get(db) ?? (await restoreOnce(db, now));
   if (cached && cached.hour === hour && cached.catalog === fp.catalog && cached.ledger === fp.ledger) return cached.snapshot;
-  const incremental = cached && cached.hour === hour && cached.catalog === fp.catalog;
+  const incremental = cached && cached.catalog === fp.catalog;
   // Taken before the states are gathered: a write landing in between is then seen as a change
   // next time, never folded into the baseline without being in the snapshot.
   const owners = ownerFingerprints(db);
-  const snapshot = owners.then(() => (incremental ? refresh(db, now, cached, owners) : computeSnapshot(db, now, null)));
-  const entry: Entry = { hour, catalog: fp.catalog, ledger: fp.ledger, owners, snapshot };
+  const computed = owners.then(() => (incremental ? refresh(db, now, cached, owners) : computeSnapshot(db, now, null)));
+  const entry: Entry = { hour, catalog: fp.catalog, ledger: fp.ledger, owners, snapshot: computed.then((s) => persist(db, entry, s)) };
   cache.set(db, entry);
   try {
     await owners;
-    return await snapshot;
+    return await entry.snapshot;
   } catch (e) {
     if (cache.get(db) === entry) cache.delete(db);
     throw e;
   }
+}
+
+/** What is kept in UnitStateSnapshot.body. */
+interface PersistedSnapshot {
+  version: 1;
+  hour: number;
+  catalog: string;
+  ledger: string;
+  owners: [string, string][];
+  /** The instant the units were resolved at (the spaces the codes index). */
+  resolvedAt: number;
+  datasets: { id: string; codes: string; invalid: { key: string; reason: string }[] }[];
+}
+
+async function persist(db: Db, entry: Entry, snapshot: UnitStateSnapshot): Promise<UnitStateSnapshot> {
+  try {
+    const body: PersistedSnapshot = {
+      version: 1, hour: entry.hour, catalog: entry.catalog, ledger: entry.ledger, owners: [...(await entry.owners)],
+      resolvedAt: snapshot.computedAt.getTime(),
+      datasets: snapshot.datasets.map((d) => ({ id: d.dataset.id, codes: Buffer.from(d.codes).toString("base64"), invalid: d.invalidLedgerKeys })),
+    };
+    await writeUnitStateSnapshot(db, JSON.stringify(body), snapshot.computedAt);
+  } catch (e) {
+    // The snapshot in memory is right; only a restart will have to compute it again.
+    console.error(`reparo: keeping the unit states in the database failed: ${(e as Error).message}`);
+  }
+  return snapshot;
+}
+
+const restoring = new WeakMap<Db, Promise<Entry | null>>();
+function restoreOnce(db: Db, now: Date): Promise<Entry | null> {
+  let pending = restoring.get(db);
+  if (!pending) {
+    pending = restore(db, now).catch(() => null);
+    restoring.set(db, pending);
+  }
+  return pending;
+}
+
+/**
+ * The kept snapshot as a cache entry, as if this process had computed it: the fingerprints then
+ * decide, as for any cached entry, whether it answers as is or which datasets to recompute. A
+ * snapshot that no longer fits the catalog (a dataset gone, a definition changed) is not used.
+ */
+async function restore(db: Db, now: Date): Promise<Entry | null> {
+  const row = await readUnitStateSnapshot(db);
+  if (!row) return null;
+  const kept = JSON.parse(row.body) as PersistedSnapshot;
+  if (kept.version !== 1) return null;
+  const [datasets, tasks, edges] = await Promise.all([listDatasets(db), listTasks(db), listEdgesAt(db, now)]);
+  const datasetsById = new Map(datasets.map((d) => [d.id, d]));
+  const tasksById = new Map(tasks.map((t) => [t.id, t]));
+  const writerOf = new Map(edges.filter((e) => e.direction === "write").map((e) => [e.datasetId, e.taskId]));
+  const restored: DatasetStateCodes[] = [];
+  for (const d of kept.datasets) {
+    const dataset = datasetsById.get(d.id);
+    if (!dataset) return null;
+    const space = resolvePartitions(dataset.partitionDef, { asOf: kept.resolvedAt });
+    const codes = new Uint8Array(Buffer.from(d.codes, "base64"));
+    if (codes.length !== space.size) return null;
+    restored.push({ dataset, writer: tasksById.get(writerOf.get(d.id) ?? "") ?? null, space, codes, invalidLedgerKeys: d.invalid });
+  }
+  const entry: Entry = {
+    hour: kept.hour, catalog: kept.catalog, ledger: kept.ledger, owners: Promise.resolve(new Map(kept.owners)),
+    snapshot: Promise.resolve({ computedAt: row.computedAt, datasets: restored }),
+  };
+  if (!cache.has(db)) cache.set(db, entry);
+  return cache.get(db)!;
 }
 
 async function ownerFingerprints(db: Db): Promise<Map<string, string>> {
@@ -79,12 +150,19 @@ async function refresh(db: Db, now: Date, previous: Entry, owners: Promise<Map<s
   const [base, before, after, edges] = await Promise.all([previous.snapshot, previous.owners, owners, listEdgesAt(db, now)]);
   const changed = new Set(base.datasets.filter((d) => {
     const keys = [`d:${d.dataset.id}`, ...(d.writer ? [`t:${d.writer.id}`] : [])];
-    return keys.some((k) => before.get(k) !== after.get(k));
+    return keys.some((k) => before.get(k) !== after.get(k)) || expectedGrew(d, now);
   }).map((d) => d.dataset.id));
-  if (changed.size === 0) return base;
+  // Nothing to recompute: the same states, now known to be current.
+  if (changed.size === 0) return { computedAt: now, datasets: base.datasets };
   const readers = new Set(edges.filter((e) => e.direction === "read" && changed.has(e.datasetId)).map((e) => e.taskId));
   const redo = base.datasets.filter((d) => changed.has(d.dataset.id) || (d.writer !== null && readers.has(d.writer.id)));
   return computeSnapshot(db, now, { base, nodeIds: redo.map((d) => d.dataset.nodeId) });
+}
+
+/** Whether the units expected now differ from the ones the codes were computed for (a window closed since). */
+function expectedGrew(d: DatasetStateCodes, now: Date): boolean {
+  const current = resolvePartitions(d.dataset.partitionDef, { asOf: now.getTime() });
+  return current.size !== d.space.size || !current.expected.equals(d.space.expected);
 }
 
 async function computeSnapshot(db: Db, now: Date, partial: { base: UnitStateSnapshot; nodeIds: string[] } | null): Promise<UnitStateSnapshot> {
