@@ -80,6 +80,22 @@ const stringify = (v: unknown) => JSON.stringify(v, (_, x: unknown) => (typeof x
  * scheduled. `catalog`: source counts, marks, lineage and catalog edits. Counts and maxima only.
  */
 export async function unitStateFingerprint(db: Db): Promise<{ ledger: string; catalog: string }> {
+  if (providerOf(db) !== "sqlite") return fingerprintTables(db);
+  // SQLite reads block the event loop, and counting a million ledger rows takes 100-250 ms per
+  // request. Two counters say whether anything was written since the last count: data_version
+  // moves when another connection (another process) commits, total_changes() when this one
+  // writes. Read before the count, so a write landing in between shows up next time.
+  const [{ stamp }] = await db.$queryRawUnsafe<[{ stamp: string }]>(`SELECT (SELECT "data_version" FROM pragma_data_version) || ':' || total_changes() AS "stamp"`);
+  const last = lastCounts.get(db);
+  if (last && last.stamp === stamp) return last.fingerprint;
+  const fingerprint = await fingerprintTables(db);
+  lastCounts.set(db, { stamp, fingerprint });
+  return fingerprint;
+}
+
+const lastCounts = new WeakMap<Db, { stamp: string; fingerprint: { ledger: string; catalog: string } }>();
+
+async function fingerprintTables(db: Db): Promise<{ ledger: string; catalog: string }> {
   const q = (sql: string) => db.$queryRawUnsafe<unknown[]>(sql);
   const [publish, attempt, runs, ...catalog] = await Promise.all([
     q(`SELECT count(*) AS n, max("publishedAt") AS t FROM "Publish"`),

@@ -2,10 +2,10 @@ import { getDb } from "../db/client";
 import { getUnitStateSnapshot } from "./get-unit-state-snapshot";
 
 /**
- * Server start: compute the unit-state snapshot in the background, so the first /units request
- * finds it ready (or awaits the same in-flight computation: getUnitStateSnapshot shares it)
- * instead of paying the cold read of every ledger row and attempt itself. Never awaited by
- * startup and never throws: a failure here only means the first request computes it.
+ * Server start: take up the kept unit-state snapshot, or compute it, in the background, so the
+ * first /units request finds it ready (or awaits the same in-flight work: getUnitStateSnapshot
+ * shares it) instead of paying the cold read of every ledger row and attempt itself. Never
+ * awaited by startup and never throws: a failure here only means the first request does it.
  */
 export function warmUnitStates(delayMs = START_DELAY_MS): void {
   const timer = setTimeout(() => {
@@ -13,7 +13,7 @@ export function warmUnitStates(delayMs = START_DELAY_MS): void {
     getUnitStateSnapshot(getDb(), new Date())
       .then((s) => console.log(`reparo: unit states ready (${s.datasets.length} datasets, ${Date.now() - started} ms)`))
       .catch((e: unknown) => console.error(`reparo: warming the unit states failed (the first /units request will compute them): ${(e as Error).message}`))
-      // A new hour recomputes everything (open-ended definitions gain units): do it before a user asks.
+      // A new hour can make new units expected (open-ended definitions): bring them in before a user asks.
       .finally(() => warmUnitStates(HOUR - (Date.now() % HOUR) + 2_000));
   }, delayMs);
   timer.unref();
