@@ -41,10 +41,16 @@ export async function launchRepair(id: string, opts: LaunchOptions, actor: Actor
   const done = opts.resume ? await donePairs(db, id) : new Set<string>();
   // Resuming, an append unit this incident already re-published needs no cleaning: it is not run again.
   const blockers = plan.blockers.filter((b) => !(b.code === "append_unresolved" && b.node && keysOfRanges(ctx, b.node, b.keyRanges ?? []).every((k) => done.has(`${b.node}\u0000${k}`))));
-  if (blockers.length > 0) throw new UnprocessableError(`the confirmed plan is blocked now: ${blockers.map((b) => b.message).join(" ")}`);
   const all = plan.waves.flatMap((w, wave) => w.flatMap((p) => [...keysOf(ctx.graph.nodes[ctx.graph.index.get(p.task)!]!.space, p.units)].map((k) => [p.task as string, k, wave] as [string, string, number])));
   const pairs = all.filter(([t, u]) => !done.has(`${t}\u0000${u}`));
-  if (pairs.length === 0) throw new UnprocessableError("nothing left to run: every pair of the plan already succeeded");
+  if (blockers.length > 0 || pairs.length === 0) {
+    // Another launch may have won while this one re-planned, and its run already changed what
+    // the plan sees (an append unit re-published): that launch is the reason, not the plan.
+    const current = await requireIncident(db, id);
+    if (current.status !== "planned") throw await notLaunchable(db, id, current.status);
+    if (blockers.length > 0) throw new UnprocessableError(`the confirmed plan is blocked now: ${blockers.map((b) => b.message).join(" ")}`);
+    throw new UnprocessableError("nothing left to run: every pair of the plan already succeeded");
+  }
   const taskIds = new Map((await listTasks(db)).map((t) => [t.nodeId, t.id]));
   const claimPairs = pairs.map(([task, unitKey]) => ({ taskId: taskIds.get(task)!, unitKey }));
   const previous = (await repairRunsOfIncident(db, id)).at(-1);

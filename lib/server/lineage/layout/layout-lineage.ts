@@ -41,13 +41,13 @@ const OPTIONS: LayoutOptions = {
 };
 
 /** One pipeline to lay out: its nodes and the (possibly reduced) edges ELK sees. */
-export interface PipelineJob { pipeline: string; ids: string[]; edges: { source: string; target: string }[] }
-export interface PipelineLaid { pipeline: string; width: number; height: number; positions: Record<string, { x: number; y: number }> }
+interface PipelineJob { pipeline: string; ids: string[]; edges: { source: string; target: string }[] }
+interface PipelineLaid { pipeline: string; width: number; height: number; positions: Record<string, { x: number; y: number }> }
 /** What is left once every pipeline is laid out: the boxes and the edges between them. */
-export interface LayoutPlan { jobs: PipelineJob[]; collapsed: string[]; sizes: Record<string, number>; between: [string, string][] }
+interface LayoutPlan { jobs: PipelineJob[]; collapsed: string[]; sizes: Record<string, number>; between: [string, string][] }
 
 /** Splits the lineage into per-pipeline jobs (pure and cheap: the caller's thread). */
-export function planLayout(input: LayoutInput): LayoutPlan {
+function planLayout(input: LayoutInput): LayoutPlan {
   const byPipeline = new Map<string, string[]>();
   const pipelineOf = new Map<string, string>();
   for (const n of input.nodes) {
@@ -84,7 +84,7 @@ export function planLayout(input: LayoutInput): LayoutPlan {
  * serves other requests, and a pipeline laid out before (same nodes, same edges) is not laid
  * out again — collapsing a pipeline, or a catalog change inside one, re-lays out only what changed.
  */
-export async function layoutPipelines(elk: Elk, jobs: PipelineJob[]): Promise<PipelineLaid[]> {
+async function layoutPipelines(elk: Elk, jobs: PipelineJob[]): Promise<PipelineLaid[]> {
   return Promise.all(jobs.map((job) => {
     const key = jobKey(job);
     const kept = laidPipelines.get(key);
@@ -112,7 +112,7 @@ const laidPipelines = (holder.__reparoLaidPipelines ??= new Map());
 const jobKey = (job: PipelineJob) => createHash("sha1").update(JSON.stringify([job.pipeline, job.ids, job.edges])).digest("base64");
 
 /** ELK on the pipelines as boxes (laid-out sizes, or the collapsed box) with the edges between them. */
-export async function placePipelines(elk: Elk, plan: Omit<LayoutPlan, "jobs">, laid: PipelineLaid[]): Promise<LayoutResult> {
+async function placePipelines(elk: Elk, plan: Omit<LayoutPlan, "jobs">, laid: PipelineLaid[]): Promise<LayoutResult> {
   const sizes = new Map<string, { width: number; height: number }>(plan.collapsed.map((p) => [p, COLLAPSED]));
   const positions: LayoutResult["positions"] = {};
   for (const l of laid) {
@@ -185,7 +185,7 @@ function tightEdges(ids: string[], edges: { source: string; target: string }[]) 
   for (const e of edges) incoming.get(e.target)?.push(e.source);
   const depth = new Map<string, number>();
   const depthOf = (start: string): number => {
-    // Iterative DFS: a 250-node chain must not overflow the worker's stack.
+    // Iterative DFS: a 250-node chain must not overflow the stack.
     const stack = [start];
     while (stack.length > 0) {
       const id = stack[stack.length - 1]!;
