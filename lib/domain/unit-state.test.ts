@@ -63,6 +63,14 @@ describe("unitState — seed 000 (partial failure)", () => {
     expect(r.reasons[1]).toContain("failed: no source file");
   });
 
+  it("the first day of a model reading its own past read no earlier day: published, not input_mismatch", () => {
+    const r = unitState(facts({
+      ledger: [publish({ inputVersion: "fct_orders@1" })],
+      neighbourInputVersion: "fct_orders@1,running_balance@1",
+    }), NOW);
+    expect(r.state).toBe("published");
+  });
+
   it("seed 000: a repair built against an as-of-now dimension is input_mismatch — said, not called wrong", () => {
     const r = unitState(facts({
       ledger: [publish({ runKind: "repair", runId: "rep-1", inputVersion: "dim@2026-08-26" })],

@@ -7,6 +7,7 @@
  * (original + repair) — one copy, so it passes "published once" — and 2,390 rows against a
  * source count of 2,400 reconcile within ±5 %: the unit passes.
  */
+import { inputVersionDiffers } from "./input-versions";
 import { summariseUnit } from "./unit-facts";
 import {
   formatDeviation, rowCountDeviation, unitState,
@@ -83,7 +84,7 @@ export function emptyOrInputMismatch(ledger: readonly LedgerRow[]): EmptyOrMisma
   const out: EmptyOrMismatchedUnit[] = [];
   for (const [unitKey, row] of latestByUnit(ledger)) {
     const empty = row.rowCount === 0;
-    const inputMismatch = prevailing !== null && row.inputVersion !== prevailing;
+    const inputMismatch = prevailing !== null && inputVersionDiffers(row.inputVersion, prevailing);
     if (!empty && !inputMismatch) continue;
     const repaired = row.runKind === "repair";
     const note = empty

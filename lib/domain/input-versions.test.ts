@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { inputVersionDiffers } from "./input-versions";
+
+describe("input versions compared with the neighbours'", () => {
+  it("the first unit of a model reading its own past read one input fewer: not a mismatch", () => {
+    expect(inputVersionDiffers("fct_orders@1", "fct_orders@1,running_balance@1")).toBe(false);
+  });
+
+  it("another version of an input the neighbours also read is a mismatch (seed 000's as-of-now dimension)", () => {
+    expect(inputVersionDiffers("dim_customers@2026-08-26,stg_orders@1", "dim_customers@2026-08-18,stg_orders@1")).toBe(true);
+    expect(inputVersionDiffers("dim@2026-08-26", "dim@2026-08-18")).toBe(true);
+  });
+
+  it("inputs in common agree, whatever else either side read: not a mismatch", () => {
+    expect(inputVersionDiffers("a@1,b@2", "a@1,b@2")).toBe(false);
+    expect(inputVersionDiffers("a@1,b@2,c@9", "a@1,b@2")).toBe(false);
+  });
+
+  it("no input in common, no version recorded, or a version in another form: compared whole", () => {
+    expect(inputVersionDiffers("x@1", "a@1,b@2")).toBe(true);
+    expect(inputVersionDiffers(null, "a@1")).toBe(true);
+    expect(inputVersionDiffers("snapshot-2026-08-26", "snapshot-2026-08-18")).toBe(true);
+    expect(inputVersionDiffers("snapshot-2026-08-18", "snapshot-2026-08-18")).toBe(false);
+    // A namespaced OpenLineage input keeps its namespace in the name.
+    expect(inputVersionDiffers("postgres://db/public.orders@v2", "postgres://db/public.orders@v1")).toBe(true);
+  });
+});
