@@ -1,4 +1,5 @@
 import type { LineageLayout, LineageLayoutResult } from "@/lib/contracts/lineage";
+import { remember } from "../cache/recent-promises";
 import { getDb, type Db } from "../db/client";
 import { elkThreads } from "./layout/elk-threads";
 import { layoutLineage } from "./layout/layout-lineage";
@@ -16,20 +17,11 @@ export async function getLineageLayout(query: { asOf?: string; collapsed?: strin
   const pipelines = new Set(view.nodes.map((n) => n.pipeline));
   const collapsed = [...new Set((query.collapsed ?? "").split(",").map((p) => p.trim()))].filter((p) => pipelines.has(p)).sort();
   const key = `${view.hash}|${collapsed.join(",")}`;
-  let layout = layouts.get(key);
-  if (layout) {
-    layouts.delete(key);
-  } else {
-    layout = layoutLineage(elkThreads(), {
-      nodes: view.nodes.map((n) => ({ id: n.id, pipeline: n.pipeline })),
-      edges: view.edges.map((e) => ({ source: e.source, target: e.target })),
-      collapsed,
-    });
-    const computing = layout;
-    computing.catch(() => layouts.get(key) === computing && layouts.delete(key));
-  }
-  layouts.set(key, layout);
-  if (layouts.size > KEPT_LAYOUTS) layouts.delete(layouts.keys().next().value!);
+  const layout = remember(layouts, key, KEPT_LAYOUTS, () => layoutLineage(elkThreads(), {
+    nodes: view.nodes.map((n) => ({ id: n.id, pipeline: n.pipeline })),
+    edges: view.edges.map((e) => ({ source: e.source, target: e.target })),
+    collapsed,
+  }));
   return { hash: view.hash, collapsed, ...(await layout) };
 }
 

@@ -2,6 +2,7 @@ import { buildLineageGraph, type LineageGraph } from "@/lib/domain/lineage-graph
 import type { Db } from "../db/client";
 import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type TaskRecord } from "../repositories/catalog";
 import { lineageFingerprint } from "../repositories/lineage-fingerprint";
+import { remember } from "../cache/recent-promises";
 import { buildLineageSpec } from "./lineage-spec";
 
 export interface LoadedLineage {
@@ -18,18 +19,7 @@ export interface LoadedLineage {
  */
 export async function loadLineageGraph(db: Db, asOf: Date): Promise<LoadedLineage> {
   const key = `${await lineageFingerprint(db)}@${Math.floor(asOf.getTime() / 60_000)}`;
-  const cache = cacheOf(db);
-  const hit = cache.get(key);
-  if (hit) {
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit;
-  }
-  const loaded = compileLineage(db, asOf);
-  cache.set(key, loaded);
-  if (cache.size > CACHED_GRAPHS) cache.delete(cache.keys().next().value!);
-  loaded.catch(() => cache.delete(key));
-  return loaded;
+  return remember(cacheOf(db), key, CACHED_GRAPHS, () => compileLineage(db, asOf));
 }
 
 /**

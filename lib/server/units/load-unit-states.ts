@@ -1,13 +1,11 @@
 import { resolvePartitions, type PartitionSpace } from "@/lib/domain/partitions";
-import {
-  computeUnitStates, type Attempt, type LedgerEntry, type OperatorMark, type UnitFacts, type UnitStateResult,
-} from "@/lib/domain/unit-state";
+import { computeUnitStates, type UnitFacts, type UnitStateResult } from "@/lib/domain/unit-state";
 import type { Db } from "../db/client";
 import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type EdgeRecord, type TaskRecord } from "../repositories/catalog";
 import { marksByUnit, sourceCountsByUnit } from "../repositories/ledger";
 import { attemptsOfTask, prepareBulkReads, publishesOfDataset, unscheduledRunKinds } from "../repositories/unit-matrix-reads";
 import { cleanedAtByUnit } from "../repositories/unit-interventions";
-import { assembleUnitFacts } from "./assemble-unit-facts";
+import { assembleUnitFacts, type DatasetRecords } from "./assemble-unit-facts";
 import { latestPublishByOrdinal, upstreamResolver, type UpstreamContext } from "./upstream-resolver";
 
 export interface DatasetUnitStates {
@@ -92,16 +90,8 @@ function upstreamFirst(datasets: DatasetRecord[], edges: EdgeRecord[], writerOf:
   return out;
 }
 
-interface FactsContext extends UpstreamContext {
-  dataset: DatasetRecord;
-  writer: TaskRecord | null;
-  ledger: Map<string, LedgerEntry[]>;
-  attempts: Map<string, Attempt[]> | undefined;
-  sources: Map<string, number> | undefined;
-  marks: Map<string, OperatorMark[]> | undefined;
-  /** When an operator last cleaned each unit (an appended unit emptied before its repair). */
-  cleaned: Map<string, number> | undefined;
-}
+/** One dataset's records (as assembleUnitFacts takes them, before staleness is resolved) and what resolves it. */
+interface FactsContext extends UpstreamContext, Omit<DatasetRecords, "upstreamOf"> {}
 
 const NONE: readonly never[] = [];
 

@@ -13,6 +13,7 @@
 import { createHash } from "node:crypto";
 import type { ElkNode, LayoutOptions } from "elkjs/lib/elk-api";
 import { LINEAGE_NODE_SIZE, type LineageLayoutResult } from "@/lib/contracts/lineage";
+import { remember } from "../../cache/recent-promises";
 import type { Elk } from "./elk-threads";
 
 export interface LayoutInput {
@@ -85,24 +86,12 @@ function planLayout(input: LayoutInput): LayoutPlan {
  * out again — collapsing a pipeline, or a catalog change inside one, re-lays out only what changed.
  */
 async function layoutPipelines(elk: Elk, jobs: PipelineJob[]): Promise<PipelineLaid[]> {
-  return Promise.all(jobs.map((job) => {
-    const key = jobKey(job);
-    const kept = laidPipelines.get(key);
-    if (kept) {
-      laidPipelines.delete(key);
-      laidPipelines.set(key, kept);
-      return kept;
-    }
-    const laying = elk.layout(pipelineGraph(job)).then((laid) => {
-      const positions: PipelineLaid["positions"] = {};
-      for (const c of laid.children ?? []) positions[c.id] = { x: (c.x ?? 0) + GROUP_PAD, y: (c.y ?? 0) + GROUP_HEADER + GROUP_PAD };
-      return { pipeline: job.pipeline, positions, width: (laid.width ?? 0) + 2 * GROUP_PAD, height: (laid.height ?? 0) + GROUP_HEADER + 2 * GROUP_PAD };
-    });
-    laidPipelines.set(key, laying);
-    if (laidPipelines.size > KEPT_PIPELINES) laidPipelines.delete(laidPipelines.keys().next().value!);
-    laying.catch(() => laidPipelines.get(key) === laying && laidPipelines.delete(key));
-    return laying;
-  }));
+  return Promise.all(jobs.map((job) => remember(laidPipelines, jobKey(job), KEPT_PIPELINES, async () => {
+    const laid = await elk.layout(pipelineGraph(job));
+    const positions: PipelineLaid["positions"] = {};
+    for (const c of laid.children ?? []) positions[c.id] = { x: (c.x ?? 0) + GROUP_PAD, y: (c.y ?? 0) + GROUP_HEADER + GROUP_PAD };
+    return { pipeline: job.pipeline, positions, width: (laid.width ?? 0) + 2 * GROUP_PAD, height: (laid.height ?? 0) + GROUP_HEADER + 2 * GROUP_PAD };
+  })));
 }
 
 /** Laid-out pipelines by their content, most recently used last (on globalThis: one per process). */
