@@ -50,3 +50,32 @@ export function RejectedEventsCard({ rejected }: { rejected: IngestionStatus["re
     </section>
   );
 }
+
+const PROBLEM_WORD: Record<IngestionStatus["lineageProblems"][number]["code"], string> = {
+  degraded_edge: "degraded edge", cycle_cut: "cycle cut", bad_partitions: "definition", unknown_node: "unknown node", duplicate_node: "duplicate node",
+};
+
+export function LineageProblemsCard({ problems }: { problems: IngestionStatus["lineageProblems"] }) {
+  return (
+    <section className="card" aria-labelledby="lineage-problems-title">
+      <h2 id="lineage-problems-title">Lineage problems</h2>
+      <p className="sub">
+        What producers sent that closures cannot take as declared. Nothing here stops a page: a degraded edge is walked as every unit
+        (never fewer), a cycle is cut at the read that closed it. Fix the partition definitions or the mapping to make them exact.
+      </p>
+      {problems.length === 0 ? <p className="empty">None: every edge is walked through its mapping.</p> : (
+        <table className="data" data-testid="lineage-problems">
+          <thead><tr><th>Kind</th><th>What</th></tr></thead>
+          <tbody>
+            {problems.map((p, i) => (
+              <tr key={i}>
+                <td className="nowrap"><span className="badge">{PROBLEM_WORD[p.code]}</span></td>
+                <td className="wrap-anywhere">{p.message}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

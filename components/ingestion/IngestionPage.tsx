@@ -4,7 +4,7 @@ import { useSyncExternalStore } from "react";
 import { useIngestionStatus } from "@/lib/client/use-ingestion-status";
 import { ClientConfigCard } from "./ClientConfigCard";
 import { clientConfigs } from "./client-configs";
-import { RecentEventsCard, RejectedEventsCard } from "./EventTables";
+import { LineageProblemsCard, RecentEventsCard, RejectedEventsCard } from "./EventTables";
 
 const noSubscription = () => () => {};
 
@@ -29,6 +29,7 @@ export function IngestionPage() {
       {status.isPending ? <div className="skeleton" /> : null}
       {status.data ? (
         <>
+          <LineageProblemsCard problems={status.data.lineageProblems} />
           <RecentEventsCard events={status.data.recentEvents} />
           <RejectedEventsCard rejected={status.data.rejectedEvents} />
         </>

@@ -60,7 +60,12 @@ export function ClosurePanel({ closure, holdings }: { closure: Closure; holdings
               ))}
               {!holdings ? <span className="muted">loading…</span> : null}
             </td>
-            <td className="muted">{n.via.map((v) => `${nameOf.get(v) ?? v} (${v.startsWith("job:") ? "task" : "dataset"})`).join(", ") || "—"}</td>
+            <td className="muted">
+              {n.via.map((v) => `${nameOf.get(v) ?? v} (${v.startsWith("job:") ? "task" : "dataset"})`).join(", ") || "—"}
+              {n.degradedVia.map((d) => (
+                <div key={d.nodeId} className={styles.degradedVia} title={d.reason}>degraded edge from {nameOf.get(d.nodeId) ?? d.nodeId}: every unit taken as affected</div>
+              ))}
+            </td>
           </tr>
           );
         })}

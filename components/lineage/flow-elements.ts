@@ -2,6 +2,13 @@ import { MarkerType, Position, type Edge, type Node, type NodeHandle } from "@xy
 import { LINEAGE_NODE_SIZE, type LineageGraphView, type LineageLayoutResult, type LineageNode } from "@/lib/contracts/lineage";
 import type { PipelineGroupData } from "./PipelineGroupNode";
 
+export interface LineageEdgeData extends Record<string, unknown> {
+  mapping: string;
+  labelled: boolean;
+  status: LineageGraphView["edges"][number]["status"];
+  note: string;
+}
+
 const LABEL_ALL_EDGES_UP_TO = 2_000;
 
 export const groupId = (pipeline: string) => `pipeline:${pipeline}`;
@@ -66,7 +73,8 @@ export function flowElements(graph: LineageGraphView, layout: LineageLayoutResul
     const id = `${source}->${target}`;
     if (source === target || seen.has(id)) continue;
     seen.add(id);
-    edges.push({ id, source, target, type: "lineage", data: { mapping: e.mapping, labelled }, markerEnd: { type: MarkerType.ArrowClosed, width: 14, height: 14 }, focusable: false });
+    const data: LineageEdgeData = { mapping: e.mapping, labelled, status: e.status, note: e.note };
+    edges.push({ id, source, target, type: "lineage", data, markerEnd: { type: MarkerType.ArrowClosed, width: 14, height: 14 }, focusable: false });
   }
   return { nodes, edges };
 }

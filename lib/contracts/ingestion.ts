@@ -19,5 +19,14 @@ export const IngestionStatusSchema = z.object({
     reason: z.string(),
     excerpt: z.string(),
   })),
+  /**
+   * What the current lineage holds that closures cannot take as declared: degraded edges
+   * (walked as every unit), cycles cut for walking, definitions that do not resolve.
+   */
+  lineageProblems: z.array(z.object({
+    code: z.enum(["degraded_edge", "cycle_cut", "bad_partitions", "unknown_node", "duplicate_node"]),
+    message: z.string(),
+    nodeIds: z.array(z.string()),
+  })),
 });
 export type IngestionStatus = z.infer<typeof IngestionStatusSchema>;

@@ -50,6 +50,14 @@ export const LineageEdgeSchema = z.object({
   kind: z.enum(["reads", "writes"]),
   /** The read's partition mapping in words ("identity", "day → week"); empty for writes. */
   mapping: z.string(),
+  /**
+   * How closures walk it: `exact` through its mapping; `degraded` as every unit (the mapping
+   * cannot relate the two definitions); `self` a task reading what it writes (drawn, walked as
+   * its sequential or in-place self-dependency); `cut` left out to break a cycle.
+   */
+  status: z.enum(["exact", "degraded", "self", "cut"]),
+  /** Why, in words, when the status is not exact. */
+  note: z.string(),
 });
 export type LineageEdge = z.infer<typeof LineageEdgeSchema>;
 
@@ -98,6 +106,8 @@ export const ClosureNodeSchema = z.object({
   /** "2026-08-17 → 2026-08-25 (9 units)", "all of 2026-08", "2026-W34". */
   unitsText: z.string(),
   via: z.array(z.string()),
+  /** Those of `via` reached over a degraded edge, walked as every unit, and why. */
+  degradedVia: z.array(z.object({ nodeId: z.string(), reason: z.string() })),
   seed: z.boolean(),
   depth: z.number().int(),
 });

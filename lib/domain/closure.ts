@@ -39,6 +39,8 @@ export interface ClosureEntry {
   readonly seed: boolean;
   /** Predecessors in the traversal direction that contributed units. */
   readonly via: readonly NodeId[];
+  /** Those of `via` reached over a degraded edge (walked as all units), with the reason. */
+  readonly degradedVia: readonly { readonly node: NodeId; readonly reason: string }[];
   /** The contributing predecessor nearest a seed; follow it for the edge path. */
   readonly parent: NodeId | null;
   /** Hops from the nearest seed. */
@@ -85,13 +87,14 @@ export function sequentialExtent(units: UnitSet, n: number, size: number, direct
 interface Work {
   sets: (UnitSet | undefined)[];
   via: (number[] | undefined)[];
+  degraded: (Map<number, string> | undefined)[];
   parent: number[];
   depth: number[];
 }
 
 function seedWork(graph: LineageGraph, seeds: readonly Seed[]): Work {
   const n = graph.nodes.length;
-  const work: Work = { sets: new Array(n), via: new Array(n), parent: new Array(n).fill(-1), depth: new Array(n).fill(0) };
+  const work: Work = { sets: new Array(n), via: new Array(n), degraded: new Array(n), parent: new Array(n).fill(-1), depth: new Array(n).fill(0) };
   for (const s of seeds) {
     const i = graph.index.get(s.node);
     if (i === undefined) throw new Error(`closure seed is not in the graph: ${s.node}`);
@@ -101,11 +104,12 @@ function seedWork(graph: LineageGraph, seeds: readonly Seed[]): Work {
   return work;
 }
 
-function contribute(work: Work, from: number, to: number, units: UnitSet, isSeed: (i: number) => boolean) {
+function contribute(work: Work, from: number, to: number, units: UnitSet, degraded: string | null, isSeed: (i: number) => boolean) {
   if (units.isEmpty) return;
   work.sets[to] = work.sets[to] ? work.sets[to].union(units) : units;
   const via = (work.via[to] ??= []);
   if (!via.includes(from)) via.push(from);
+  if (degraded !== null) (work.degraded[to] ??= new Map()).set(from, degraded);
   const depth = work.depth[from]! + 1;
   if (!isSeed(to) && (work.parent[to] === -1 || depth < work.depth[to]!)) {
     work.parent[to] = from;
@@ -132,7 +136,7 @@ export function closure(graph: LineageGraph, seeds: readonly Seed[], direction: 
     const edges: readonly GraphEdge[] = down ? graph.out[i]! : graph.in[i]!;
     for (const e of edges) {
       const target = down ? e.to : e.from;
-      contribute(work, i, target, down ? e.down(units) : e.up(units), isSeed);
+      contribute(work, i, target, down ? e.down(units) : e.up(units), e.degraded, isSeed);
     }
   }
   return assemble(graph, work, direction, isSeed);
@@ -169,6 +173,7 @@ function assemble(graph: LineageGraph, work: Work, direction: Direction, isSeed:
       units,
       seed: isSeed(i),
       via: (work.via[i] ?? []).map((v) => graph.nodes[v]!.id),
+      degradedVia: [...(work.degraded[i] ?? [])].map(([v, reason]) => ({ node: graph.nodes[v]!.id, reason })),
       parent: work.parent[i]! >= 0 ? graph.nodes[work.parent[i]!]!.id : null,
       depth: work.depth[i]!,
       nodeWave: wave,

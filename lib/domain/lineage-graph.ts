@@ -5,11 +5,18 @@
  *
  * Why the graph is compiled once: closure and planning run on every page of an incident, so
  * ids become array indices, mappings become range functions, and the topological order is
- * computed here — a cycle is found (and reported with its path) before anything walks it.
+ * computed here.
  *
- * The one legal cycle is the sequential model: a task reading its OWN output's earlier unit
- *   running_balance --writes--> running_balance_ds --previous(1)--> running_balance
- * is kept aside as a self-loop (closure extends it forward in one step), not an edge.
+ * Why it always compiles: the catalog is whatever producers sent, and no event may take a page
+ * down. What cannot be interpreted is kept, reported in `problems` and walked conservatively:
+ *   - a mapping that cannot relate the two definitions (identity between daily and monthly) is a
+ *     *degraded* edge walked as `all` — every unit may be affected, never fewer;
+ *   - a task that reads what it writes is a self-dependency, not a cycle: through `previous`,
+ *     `window`, `all` or `latest` it is sequential over its own past (seed 000's running balance)
+ *       running_balance --writes--> running_balance_ds --previous(1)--> running_balance
+ *     and through `identity` it updates its unit in place (dbt incremental, MERGE, upsert);
+ *   - a real cycle across several tasks is cut, for walking, at its newest read edge (the one
+ *     that closed it), and reported with its path.
  */
 import type { DatasetId, NodeId, TaskId } from "./ids";
 import { compileMapping, describeMapping, type CompiledMapping, type PartitionMapping } from "./partition-mappings";
@@ -48,6 +55,8 @@ export interface ReadSpec {
   readonly task: TaskId;
   readonly dataset: DatasetId;
   readonly mapping: PartitionMapping;
+  /** When the edge was first observed (epoch ms): a cycle is cut at its newest read. */
+  readonly since?: number;
 }
 
 export interface WriteSpec {
@@ -73,11 +82,31 @@ export interface GraphEdge {
   /** Node indices in the direction data flows: dataset → task for reads, task → dataset for writes. */
   readonly from: number;
   readonly to: number;
+  /** The mapping as declared (identity for writes). */
   readonly mapping: PartitionMapping;
   /** Units of `to` affected by units of `from`. */
   readonly down: (units: UnitSet) => UnitSet;
   /** Units of `from` needed by units of `to`. */
   readonly up: (units: UnitSet) => UnitSet;
+  /** Why the declared mapping could not be used; the edge is then walked as `all`. Null when exact. */
+  readonly degraded: string | null;
+}
+
+/** How a task depends on the dataset it writes itself. */
+export interface SelfRead {
+  readonly dataset: DatasetId;
+  readonly mapping: PartitionMapping;
+  /** `sequential`: unit d depends on earlier units of itself; `in_place`: it updates unit d from unit d. */
+  readonly kind: "sequential" | "in_place";
+}
+
+/** A read edge of a cycle, left out of the walk. */
+export interface CutEdge {
+  readonly task: TaskId;
+  readonly dataset: DatasetId;
+  readonly mapping: PartitionMapping;
+  /** The cycle it closed, first node repeated last. */
+  readonly cycle: readonly NodeId[];
 }
 
 export interface LineageGraph {
@@ -89,13 +118,18 @@ export interface LineageGraph {
   readonly topo: readonly number[];
   /** Sequential tasks: task index → n of their previous(n) self-read (dependsOnOwnPast ⇒ 1). */
   readonly selfLoops: ReadonlyMap<number, number>;
+  /** Tasks reading the dataset they write (task index → how). */
+  readonly selfReads: ReadonlyMap<number, SelfRead>;
+  readonly cutEdges: readonly CutEdge[];
+  /** What the catalog holds that could not be taken as declared, in words: never fatal. */
+  readonly problems: readonly LineageProblem[];
 }
 
-export type GraphError =
-  | { readonly code: "cycle"; readonly cycle: readonly NodeId[]; readonly message: string }
-  | { readonly code: "unknown_node" | "duplicate_node" | "bad_mapping" | "bad_partitions"; readonly message: string };
-
-export type GraphBuildResult = { readonly ok: true; readonly graph: LineageGraph } | { readonly ok: false; readonly errors: readonly GraphError[] };
+export type LineageProblem =
+  | { readonly code: "degraded_edge"; readonly task: TaskId; readonly dataset: DatasetId; readonly direction: "read" | "write"; readonly message: string }
+  | { readonly code: "cycle_cut"; readonly task: TaskId; readonly dataset: DatasetId; readonly cycle: readonly NodeId[]; readonly message: string }
+  | { readonly code: "bad_partitions"; readonly node: NodeId; readonly message: string }
+  | { readonly code: "unknown_node" | "duplicate_node"; readonly node: NodeId; readonly message: string };
 
 export interface BuildOptions {
   /** Bounds open-ended time partitions (units whose window closed by then are expected). */
@@ -104,73 +138,117 @@ export interface BuildOptions {
 
 const identityEdge = (u: UnitSet) => u;
 
-export function buildLineageGraph(spec: LineageSpec, options: BuildOptions = {}): GraphBuildResult {
-  const errors: GraphError[] = [];
+/** Every unit of `to` may be affected by any unit of `from`, and needs all of it: the widest sound reading. */
+function allUnits(up: PartitionSpace, down: PartitionSpace): CompiledMapping {
+  return compileMapping({ type: "all" }, up, down);
+}
+
+export function buildLineageGraph(spec: LineageSpec, options: BuildOptions = {}): LineageGraph {
+  const problems: LineageProblem[] = [];
   const index = new Map<NodeId, number>();
   const nodes: GraphNode[] = [];
-  const writesOf = new Map<TaskId, DatasetSpec[]>();
-  const datasetById = new Map<DatasetId, DatasetSpec>();
-  for (const d of spec.datasets) datasetById.set(d.id, d);
-  for (const w of spec.writes) {
-    const d = datasetById.get(w.dataset);
-    if (d) writesOf.set(w.task, [...(writesOf.get(w.task) ?? []), d]);
-  }
   const add = (node: GraphNode) => {
-    if (index.has(node.id)) errors.push({ code: "duplicate_node", message: `${node.id} is declared twice` });
+    if (index.has(node.id)) problems.push({ code: "duplicate_node", node: node.id, message: `${node.id} is declared twice; the first declaration is used` });
     else index.set(node.id, nodes.push(node) - 1);
   };
-  for (const d of spec.datasets) {
-    const space = resolveOrError(d.partitions, options, d.id, errors);
-    if (space) add(datasetNode(d, nodes.length, space));
+  for (const d of spec.datasets) add(datasetNode(d, nodes.length, resolveOrFallback(d.partitions, options, d.id, problems)));
+  const datasetAt = (id: DatasetId) => {
+    const i = index.get(id);
+    const n = i === undefined ? undefined : nodes[i];
+    return n?.nodeKind === "dataset" ? n : undefined;
+  };
+  const writesOf = new Map<TaskId, DatasetNode[]>();
+  for (const w of spec.writes) {
+    const d = datasetAt(w.dataset);
+    if (d) writesOf.set(w.task, [...(writesOf.get(w.task) ?? []), d]);
   }
-  for (const t of spec.tasks) {
-    const written = writesOf.get(t.id) ?? [];
-    const first = written[0];
-    if (written.some((d) => first && !sameDefinition(d.partitions, first.partitions))) {
-      errors.push({ code: "bad_partitions", message: `${t.id} writes datasets with different partition definitions` });
-    }
-    const space = first ? nodes[index.get(first.id) ?? -1]?.space : resolvePartitions({ kind: "none" });
-    if (space) add(taskNode(t, nodes.length, space));
-  }
+  for (const t of spec.tasks) add(taskNode(t, nodes.length, taskSpace(writesOf.get(t.id) ?? [])));
   const out: GraphEdge[][] = nodes.map(() => []);
   const inn: GraphEdge[][] = nodes.map(() => []);
   const selfLoops = new Map<number, number>();
-  const lookup = (id: NodeId) => {
+  const selfReads = new Map<number, SelfRead>();
+  const lookup = (id: NodeId, edge: string) => {
     const i = index.get(id);
-    if (i === undefined) errors.push({ code: "unknown_node", message: `edge refers to undeclared node ${id}` });
+    if (i === undefined) problems.push({ code: "unknown_node", node: id, message: `${edge} refers to undeclared node ${id}; the edge is left out` });
     return i;
   };
-  const link = (edge: GraphEdge) => {
+  const since = new Map<GraphEdge, number>();
+  const link = (edge: GraphEdge, at?: number) => {
     out[edge.from]!.push(edge);
     inn[edge.to]!.push(edge);
+    if (at !== undefined) since.set(edge, at);
   };
   for (const w of spec.writes) {
-    const [t, d] = [lookup(w.task), lookup(w.dataset)];
-    if (t !== undefined && d !== undefined) {
-      link({ kind: "writes", from: t, to: d, mapping: { type: "identity" }, down: identityEdge, up: identityEdge });
-    }
+    const [t, d] = [lookup(w.task, `${w.task} writes ${w.dataset}`), lookup(w.dataset, `${w.task} writes ${w.dataset}`)];
+    if (t === undefined || d === undefined || nodes[t]!.nodeKind !== "task") continue;
+    link(writeEdge(nodes[t]!, nodes[d]!, problems));
   }
   for (const r of spec.reads) {
-    const [d, t] = [lookup(r.dataset), lookup(r.task)];
-    if (d === undefined || t === undefined) continue;
-    const ownOutput = (writesOf.get(r.task) ?? []).some((w) => w.id === r.dataset);
-    if (ownOutput && r.mapping.type === "previous") {
-      selfLoops.set(t, r.mapping.n);
+    const [d, t] = [lookup(r.dataset, `${r.task} reads ${r.dataset}`), lookup(r.task, `${r.task} reads ${r.dataset}`)];
+    if (d === undefined || t === undefined || nodes[t]!.nodeKind !== "task") continue;
+    if ((writesOf.get(r.task) ?? []).some((w) => w.id === r.dataset)) {
+      const self = selfReadOf(r.dataset, r.mapping);
+      if (selfReads.get(t)?.kind !== "sequential") selfReads.set(t, self);
+      if (self.kind === "sequential") selfLoops.set(t, Math.max(selfLoops.get(t) ?? 0, r.mapping.type === "previous" ? r.mapping.n : 1));
       continue;
     }
-    const compiled = compileOrError(r, nodes[d]!.space, nodes[t]!.space, errors);
-    if (compiled) link({ kind: "reads", from: d, to: t, mapping: r.mapping, down: compiled.readersOf, up: compiled.readsOf });
+    link(readEdge(r, nodes[d]!, nodes[t]!, problems), r.since);
   }
   for (const node of nodes) {
     if (node.nodeKind === "task" && node.dependsOnOwnPast && !selfLoops.has(node.index)) selfLoops.set(node.index, 1);
   }
-  if (errors.length > 0) return { ok: false, errors };
-  const topo = topologicalOrder(nodes.length, out);
-  if (!topo.ok) {
-    const cycle = topo.cycle.map((i) => nodes[i]!.id);
-    return { ok: false, errors: [{ code: "cycle", cycle, message: `lineage cycle: ${cycle.join(" → ")}` }] };
+  const { order, cut } = acyclicOrder(nodes, out, inn, (e) => since.get(e) ?? Number.NEGATIVE_INFINITY);
+  const cutEdges = cut.map(({ edge, cycle }): CutEdge => {
+    const [task, dataset] = [nodes[edge.to]!.id as TaskId, nodes[edge.from]!.id as DatasetId];
+    const path = cycle.map((i) => nodes[i]!.id);
+    problems.push({ code: "cycle_cut", task, dataset, cycle: path, message: `lineage cycle ${path.join(" → ")}: ${task} reading ${dataset} is left out of closures` });
+    return { task, dataset, mapping: edge.mapping, cycle: path };
+  });
+  return { nodes, index, out, in: inn, topo: order, selfLoops, selfReads, cutEdges, problems };
+}
+
+/** Through identity (or a one-unit window) a task updates its unit in place; any other self-read depends on its past. */
+function selfReadOf(dataset: DatasetId, mapping: PartitionMapping): SelfRead {
+  const inPlace = mapping.type === "identity" || (mapping.type === "window" && mapping.k === 1);
+  return { dataset, mapping, kind: inPlace ? "in_place" : "sequential" };
+}
+
+/** The space of the first partitioned dataset the task writes (unpartitioned when it writes none). */
+function taskSpace(written: readonly DatasetNode[]): PartitionSpace {
+  const partitioned = written.find((d) => d.space.def.kind !== "none") ?? written[0];
+  return partitioned ? partitioned.space : resolvePartitions({ kind: "none" });
+}
+
+function writeEdge(task: GraphNode, dataset: GraphNode, problems: LineageProblem[]): GraphEdge {
+  const base = { kind: "writes" as const, from: task.index, to: dataset.index, mapping: { type: "identity" } as const };
+  if (sameDefinition(task.space.def, dataset.space.def)) return { ...base, down: identityEdge, up: identityEdge, degraded: null };
+  const whole = allUnits(task.space, dataset.space);
+  const oneSideWhole = task.space.def.kind === "none" || dataset.space.def.kind === "none";
+  const degraded = oneSideWhole ? null : `${task.id} also writes ${dataset.id}, partitioned differently (${describeDef(dataset.space.def)} vs ${describeDef(task.space.def)}): every unit is taken as affected`;
+  if (degraded) problems.push({ code: "degraded_edge", task: task.id as TaskId, dataset: dataset.id as DatasetId, direction: "write", message: degraded });
+  return { ...base, down: whole.readersOf, up: whole.readsOf, degraded };
+}
+
+function readEdge(r: ReadSpec, dataset: GraphNode, task: GraphNode, problems: LineageProblem[]): GraphEdge {
+  const base = { kind: "reads" as const, from: dataset.index, to: task.index, mapping: r.mapping };
+  try {
+    const compiled = compileMapping(r.mapping, dataset.space, task.space);
+    return { ...base, down: compiled.readersOf, up: compiled.readsOf, degraded: null };
+  } catch (e) {
+    const whole = allUnits(dataset.space, task.space);
+    // An unpartitioned side has one unit: "the same key" can only mean all of it, exactly.
+    const oneSideWhole = (dataset.space.def.kind === "none" || task.space.def.kind === "none") && (r.mapping.type === "identity" || r.mapping.type === "window");
+    if (oneSideWhole) return { ...base, down: whole.readersOf, up: whole.readsOf, degraded: null };
+    const degraded = `${describeMapping(r.mapping)} cannot relate ${describeDef(dataset.space.def)} to ${describeDef(task.space.def)} (${(e as Error).message}): walked as all units`;
+    problems.push({ code: "degraded_edge", task: r.task, dataset: r.dataset, direction: "read", message: `${r.task} reads ${r.dataset} with ${degraded}` });
+    return { ...base, down: whole.readersOf, up: whole.readsOf, degraded };
   }
-  return { ok: true, graph: { nodes, index, out, in: inn, topo: topo.order, selfLoops } };
+}
+
+function describeDef(def: PartitionDef): string {
+  if (def.kind === "time") return `${def.grain === "day" ? "daily" : `${def.grain}ly`} partitions`;
+  if (def.kind === "none") return "an unpartitioned dataset";
+  return `${def.kind} partitions`;
 }
 
 /**
@@ -192,63 +270,83 @@ function datasetNode(d: DatasetSpec, index: number, space: PartitionSpace): Data
   };
 }
 
-/** For fixtures and generated graphs: throws with every error message. */
+/** For fixtures and generated graphs: throws with every problem, so a fixture never relies on a fallback. */
 export function mustBuildLineageGraph(spec: LineageSpec, options: BuildOptions = {}): LineageGraph {
-  const result = buildLineageGraph(spec, options);
-  if (!result.ok) throw new Error(result.errors.map((e) => e.message).join("\n"));
-  return result.graph;
+  const graph = buildLineageGraph(spec, options);
+  if (graph.problems.length > 0) throw new Error(graph.problems.map((p) => p.message).join("\n"));
+  return graph;
 }
 
-function resolveOrError(def: PartitionDef, options: BuildOptions, id: NodeId, errors: GraphError[]) {
+/** A definition that does not resolve (an unknown zone) is read as unpartitioned, and said so. */
+function resolveOrFallback(def: PartitionDef, options: BuildOptions, id: NodeId, problems: LineageProblem[]): PartitionSpace {
   try {
     return resolvePartitions(def, options);
   } catch (e) {
-    errors.push({ code: "bad_partitions", message: `${id}: ${(e as Error).message}` });
-    return undefined;
-  }
-}
-
-function compileOrError(r: ReadSpec, up: PartitionSpace, down: PartitionSpace, errors: GraphError[]): CompiledMapping | undefined {
-  try {
-    return compileMapping(r.mapping, up, down);
-  } catch (e) {
-    errors.push({ code: "bad_mapping", message: `${r.task} reads ${r.dataset} with ${describeMapping(r.mapping)}: ${(e as Error).message}` });
-    return undefined;
+    problems.push({ code: "bad_partitions", node: id, message: `${id}: partition definition does not resolve (${(e as Error).message}); read as unpartitioned` });
+    return resolvePartitions({ kind: "none" });
   }
 }
 
 /**
- * Kahn's algorithm; on failure, walks predecessors inside the unsorted remainder until a node
- * repeats, which yields one concrete cycle to show the operator (never an infinite loop:
- * every step visits a node of the finite remainder, and the walk stops at the first repeat).
+ * Kahn's algorithm that never fails: when only nodes on cycles remain, one concrete cycle is
+ * found by walking predecessors inside the remainder (each remaining node has one there), its
+ * newest read edge (ties: the last by node id) is cut, and the sort goes on. Each cut removes an
+ * edge, so it ends; an acyclic lineage costs one pass, as before.
  */
-export function topologicalOrder(
-  n: number,
-  out: readonly (readonly { readonly to: number }[])[]
-): { ok: true; order: number[] } | { ok: false; cycle: number[] } {
+function acyclicOrder(
+  nodes: readonly GraphNode[],
+  out: GraphEdge[][],
+  inn: GraphEdge[][],
+  sinceOf: (e: GraphEdge) => number
+): { order: number[]; cut: { edge: GraphEdge; cycle: number[] }[] } {
+  const n = nodes.length;
   const indegree = new Array<number>(n).fill(0);
   for (const edges of out) for (const e of edges) indegree[e.to]!++;
   const order: number[] = [];
-  for (let i = 0; i < n; i++) if (indegree[i] === 0) order.push(i);
-  for (let head = 0; head < order.length; head++) {
-    for (const e of out[order[head]!]!) if (--indegree[e.to]! === 0) order.push(e.to);
+  const done = new Uint8Array(n);
+  const queue: number[] = [];
+  for (let i = 0; i < n; i++) if (indegree[i] === 0) queue.push(i);
+  const cut: { edge: GraphEdge; cycle: number[] }[] = [];
+  let head = 0;
+  for (;;) {
+    while (head < queue.length) {
+      const i = queue[head++]!;
+      done[i] = 1;
+      order.push(i);
+      for (const e of out[i]!) if (--indegree[e.to]! === 0) queue.push(e.to);
+    }
+    if (order.length === n) return { order, cut };
+    const cycle = cycleInRemainder(nodes, inn, done);
+    const edges = cycle.slice(1).map((to, k) => inn[to]!.find((e) => e.from === cycle[k]! && !done[e.from])!);
+    const reads = edges.filter((e) => e.kind === "reads");
+    const candidates = reads.length > 0 ? reads : edges;
+    const victim = candidates.reduce((best, e) => (compareForCut(e, best, nodes, sinceOf) > 0 ? e : best));
+    out[victim.from] = out[victim.from]!.filter((e) => e !== victim);
+    inn[victim.to] = inn[victim.to]!.filter((e) => e !== victim);
+    cut.push({ edge: victim, cycle });
+    if (--indegree[victim.to]! === 0) queue.push(victim.to);
   }
-  if (order.length === n) return { ok: true, order };
-  const next = new Map<number, number>();
-  for (let i = 0; i < n; i++) {
-    if (indegree[i]! === 0) continue;
-    const e = out[i]!.find((edge) => indegree[edge.to]! > 0);
-    if (e) next.set(i, e.to);
-  }
-  let at = [...next.keys()][0]!;
+}
+
+function compareForCut(a: GraphEdge, b: GraphEdge, nodes: readonly GraphNode[], sinceOf: (e: GraphEdge) => number): number {
+  return sinceOf(a) - sinceOf(b) || compareIds(nodes[a.to]!.id, nodes[b.to]!.id) || compareIds(nodes[a.from]!.id, nodes[b.from]!.id);
+}
+
+const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A cycle among the unsorted nodes, in edge direction, first node repeated last. */
+function cycleInRemainder(nodes: readonly GraphNode[], inn: GraphEdge[][], done: Uint8Array): number[] {
+  let at = -1;
+  for (let i = 0; i < nodes.length && at < 0; i++) if (!done[i]) at = i;
   const seen = new Map<number, number>();
-  const path: number[] = [];
+  const backwards: number[] = [];
   while (!seen.has(at)) {
-    seen.set(at, path.push(at) - 1);
-    at = next.get(at)!;
+    seen.set(at, backwards.push(at) - 1);
+    at = inn[at]!.find((e) => !done[e.from])!.from;
   }
-  const cycle = path.slice(seen.get(at));
-  return { ok: false, cycle: [...cycle, at] };
+  const loop = backwards.slice(seen.get(at)!);
+  const forward = loop.reverse();
+  return [...forward, forward[0]!];
 }
 
 export function nodeOf(graph: LineageGraph, id: NodeId): GraphNode {

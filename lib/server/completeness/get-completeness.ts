@@ -5,7 +5,6 @@ import { buildLineageGraph } from "@/lib/domain/lineage-graph";
 import { toKeyRanges } from "@/lib/domain/unit-set";
 import type { Completeness, CompletenessQuery, CompletenessReason } from "@/lib/contracts/completeness";
 import { getDb, type Db } from "../db/client";
-import { UnprocessableError } from "../http/errors";
 import { listDatasets, listEdgesAt, listTasks } from "../repositories/catalog";
 import { listCertificatesOf } from "../repositories/frontier-certificates";
 import { listOpenIncidents, namesUnit, type IncidentRef } from "../repositories/incident-reads";
@@ -25,12 +24,11 @@ export async function getCompleteness(q: CompletenessQuery, now: Date, db: Db = 
   const [datasets, tasks, edges] = await Promise.all([listDatasets(db), listTasks(db), listEdgesAt(db, now)]);
   const target = findDataset(datasets, q.dataset);
   const period = resolvePeriod(target, now, q.from, q.to);
-  const built = buildLineageGraph(buildLineageSpec(tasks, datasets, edges), { asOf: now.getTime() });
-  if (!built.ok) throw new UnprocessableError(`the lineage cannot be walked: ${built.errors.map((e) => e.message).join("; ")}`);
-  const up = closure(built.graph, [{ node: target.nodeId as DatasetId, units: period.units }], "upstream");
+  const graph = buildLineageGraph(buildLineageSpec(tasks, datasets, edges), { asOf: now.getTime() });
+  const up = closure(graph, [{ node: target.nodeId as DatasetId, units: period.units }], "upstream");
   const tasksById = new Map(tasks.map((t) => [t.id, t]));
   const writerOf = new Map(edges.filter((e) => e.direction === "write" && tasksById.has(e.taskId)).map((e) => [e.datasetId, tasksById.get(e.taskId)!]));
-  const scope = await loadClosureFacts(db, built.graph, up, { datasetsByNode: new Map(datasets.map((d) => [d.nodeId, d])), writerOf });
+  const scope = await loadClosureFacts(db, graph, up, { datasetsByNode: new Map(datasets.map((d) => [d.nodeId, d])), writerOf });
   const [incidents, certificates] = await Promise.all([listOpenIncidents(db), listCertificatesOf(db, scope.map((d) => d.record.nodeId))]);
   const own = scope.find((d) => d.record.nodeId === target.nodeId)!;
   const cert = completenessCertificate({
@@ -49,7 +47,7 @@ export async function getCompleteness(q: CompletenessQuery, now: Date, db: Db = 
     byUnit: explainUnits(reasons),
     evidence: cert.evidence.map((e) => {
       const d = scope.find((s) => s.record.nodeId === e.dataset)!;
-      const space = built.graph.nodes[built.graph.index.get(d.record.nodeId as DatasetId)!]!.space;
+      const space = graph.nodes[graph.index.get(d.record.nodeId as DatasetId)!]!.space;
       return {
         datasetNodeId: e.dataset, datasetName: d.record.name, role: e.role, unitRanges: toKeyRanges(d.units, space),
         units: e.units, rows: e.rows, reconciledUnits: e.reconciledUnits, inputVersions: e.inputVersions,

@@ -1,13 +1,19 @@
 import type { IngestionStatus } from "@/lib/contracts/ingestion";
+import type { LineageProblem } from "@/lib/domain/lineage-graph";
 import { getDb } from "../db/client";
+import { loadLineageGraph } from "../lineage/load-lineage-graph";
 import { ingestionCounts, recentIngestedEvents, recentRejections } from "../repositories/ingested-events";
 
 const RECENT = 25;
 
-/** The last events received and the last refused, newest first, for the ingestion page. */
-export async function getIngestionStatus(db = getDb()): Promise<IngestionStatus> {
-  const [totals, events, rejections] = await Promise.all([ingestionCounts(db), recentIngestedEvents(db, RECENT), recentRejections(db, RECENT)]);
+/**
+ * The last events received and the last refused, newest first, and what the current lineage
+ * holds that closures cannot take as declared, for the ingestion page.
+ */
+export async function getIngestionStatus(db = getDb(), now = new Date()): Promise<IngestionStatus> {
+  const [totals, events, rejections, lineage] = await Promise.all([ingestionCounts(db), recentIngestedEvents(db, RECENT), recentRejections(db, RECENT), loadLineageGraph(db, now)]);
   return {
+    lineageProblems: lineage.graph.problems.map((p) => ({ code: p.code, message: p.message, nodeIds: nodesOf(p) })),
     totals,
     recentEvents: events.map((e) => ({
       eventHash: e.eventHash, eventType: e.eventType, jobNodeId: e.jobNodeId, runId: e.externalRun,
@@ -17,4 +23,15 @@ export async function getIngestionStatus(db = getDb()): Promise<IngestionStatus>
       id: r.id, receivedAt: r.receivedAt.toISOString(), endpoint: r.endpoint, fieldPath: r.fieldPath, reason: r.reason, excerpt: r.body.slice(0, 200),
     })),
   };
+}
+
+function nodesOf(p: LineageProblem): string[] {
+  switch (p.code) {
+    case "degraded_edge":
+      return [p.task, p.dataset];
+    case "cycle_cut":
+      return [...new Set(p.cycle)];
+    default:
+      return [p.node];
+  }
 }

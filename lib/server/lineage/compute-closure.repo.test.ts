@@ -80,9 +80,12 @@ describe.each(providersUnderTest())("the closure API on the demo world (%s)", (p
     expect(failed.failedAt).not.toBeNull();
   });
 
-  it("the graph view: 30 nodes, 28 edges, roles by kind, a stable hash", async () => {
+  it("the graph view: 30 nodes, 28 walked edges and running_balance's self-read, roles by kind, a stable hash", async () => {
     const g = await getLineageGraphView(undefined, NOW, t.db);
-    expect([g.nodes.length, g.edges.length]).toEqual([30, 28]);
+    expect([g.nodes.length, g.edges.length]).toEqual([30, 29]);
+    expect(g.edges.filter((e) => e.status !== "exact").map((e) => [e.id, e.status, e.mapping, e.note])).toEqual([
+      ["dataset:warehouse:running_balance->job:orders:running_balance", "self", "previous(1)", "reads its own past (previous(1)): its units are sequential"],
+    ]);
     expect(g.nodes.find((n) => n.id === "dataset:bi:executive_dashboard")?.role).toBe("dashboard");
     expect(g.nodes.find((n) => n.id === "dataset:ml:order_features")?.role).toBe("model");
     expect(g.edges.find((e) => e.id === "dataset:warehouse:revenue_daily->job:finance:weekly_revenue_export")?.mapping).toBe("grain");

@@ -24,6 +24,7 @@ export async function computeClosure(query: ClosureQuery, now: Date, db: Db = ge
       unitCount: entry.units.size,
       unitsText: describeUnitSet(entry.units, space),
       via: [...entry.via],
+      degradedVia: entry.degradedVia.map((d) => ({ nodeId: d.node, reason: d.reason })),
       seed: entry.seed,
       depth: entry.depth,
     };

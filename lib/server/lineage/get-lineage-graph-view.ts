@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { nodeName, parseNodeId } from "@/lib/domain/ids";
-import type { GraphNode, LineageGraph } from "@/lib/domain/lineage-graph";
+import type { GraphNode, LineageGraph, SelfRead } from "@/lib/domain/lineage-graph";
 import { describeMapping } from "@/lib/domain/partition-mappings";
 import type { LineageEdge, LineageGraphView, LineageNode, NodeRole } from "@/lib/contracts/lineage";
 import { getDb, type Db } from "../db/client";
@@ -50,14 +50,21 @@ async function currentView(db: Db, now: Date): Promise<ViewBody> {
 }
 
 function viewOfGraph(graph: LineageGraph): Omit<LineageGraphView, "asOf"> {
-  const nodes = graph.nodes.map(viewOf);
+  const nodes = graph.nodes.map((n) => viewOf(n, graph));
   const edges: LineageEdge[] = [];
+  const push = (source: string, target: string, kind: LineageEdge["kind"], mapping: string, status: LineageEdge["status"], note: string) =>
+    edges.push({ id: `${source}->${target}`, source, target, kind, mapping, status, note });
   for (const out of graph.out) {
     for (const e of out) {
       const [source, target] = [graph.nodes[e.from]!.id, graph.nodes[e.to]!.id];
-      edges.push({ id: `${source}->${target}`, source, target, kind: e.kind, mapping: e.kind === "reads" ? describeMapping(e.mapping) : "" });
+      push(source, target, e.kind, e.kind === "reads" ? describeMapping(e.mapping) : "", e.degraded ? "degraded" : "exact", e.degraded ?? "");
     }
   }
+  for (const [taskIndex, self] of graph.selfReads) {
+    const task = graph.nodes[taskIndex]!;
+    push(self.dataset, task.id, "reads", describeMapping(self.mapping), "self", selfNote(self));
+  }
+  for (const c of graph.cutEdges) push(c.dataset, c.task, "reads", describeMapping(c.mapping), "cut", `left out of closures to break the cycle ${c.cycle.map(nodeNameOrId).join(" → ")}`);
   nodes.sort((a, b) => a.pipeline.localeCompare(b.pipeline) || a.id.localeCompare(b.id));
   const hash = createHash("sha1").update(JSON.stringify([nodes, edges])).digest("hex").slice(0, 16);
   return { hash, nodes, edges };
@@ -65,7 +72,13 @@ function viewOfGraph(graph: LineageGraph): Omit<LineageGraphView, "asOf"> {
 
 const ROLE_OF_KIND: Record<string, NodeRole> = { dashboard: "dashboard", export: "export", feature_set: "model", model: "model" };
 
-function viewOf(node: GraphNode): LineageNode {
+function selfNote(self: SelfRead): string {
+  return self.kind === "in_place" ? "reads the unit it writes: updates it in place (merge, upsert)" : `reads its own past (${describeMapping(self.mapping)}): its units are sequential`;
+}
+
+const nodeNameOrId = (id: string) => parseNodeId(id)?.name ?? id;
+
+function viewOf(node: GraphNode, graph: LineageGraph): LineageNode {
   const base = { id: node.id, name: nodeName(node.id), namespace: parseNodeId(node.id)?.namespace ?? "", pipeline: node.pipeline, partitions: describePartitions(node.space.def) };
   if (node.nodeKind === "dataset") {
     return { ...base, kind: "dataset", role: ROLE_OF_KIND[node.kind] ?? "dataset", traits: [node.kind.replace("_", " "), ...(node.externalConsumer ? ["consumed outside the platform"] : [])] };
@@ -73,7 +86,7 @@ function viewOf(node: GraphNode): LineageNode {
   const traits = [
     node.writeMode ? (node.writeMode === "append" ? "append: not idempotent" : node.writeMode) : "write mode unknown",
     ...(node.sideEffect === "external" ? ["external side effect"] : []),
-    ...(node.dependsOnOwnPast ? ["reads its own past"] : []),
+    ...(graph.selfLoops.has(node.index) ? ["reads its own past"] : graph.selfReads.has(node.index) ? ["updates in place"] : []),
     ...(node.publish === "atomic-set" ? ["atomic-set publish"] : []),
   ];
   return { ...base, kind: "task", role: "task", traits };

@@ -19,7 +19,8 @@ export async function getLineageLayout(query: { asOf?: string; collapsed?: strin
   const key = `${view.hash}|${collapsed.join(",")}`;
   const layout = remember(layouts, key, KEPT_LAYOUTS, () => layoutLineage(elkThreads(), {
     nodes: view.nodes.map((n) => ({ id: n.id, pipeline: n.pipeline })),
-    edges: view.edges.map((e) => ({ source: e.source, target: e.target })),
+    // Self-reads and cut edges close cycles; the layout is of the lineage closures walk.
+    edges: view.edges.filter((e) => e.status === "exact" || e.status === "degraded").map((e) => ({ source: e.source, target: e.target })),
     collapsed,
   }));
   return { hash: view.hash, collapsed, ...(await layout) };

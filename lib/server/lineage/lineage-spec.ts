@@ -37,6 +37,7 @@ export function buildLineageSpec(tasks: readonly TaskRecord[], datasets: readonl
       task: taskNode.get(e.taskId)!,
       dataset: datasetNode.get(e.datasetId)!,
       mapping: { type: e.mapping, ...e.mappingParams } as PartitionMapping,
+      since: e.validFrom.getTime(),
     })),
     writes: known.filter((e) => e.direction === "write").map((e) => ({ task: taskNode.get(e.taskId)!, dataset: datasetNode.get(e.datasetId)! })),
   };

@@ -76,6 +76,8 @@ export interface EdgeRecord {
   direction: "read" | "write";
   mapping: string;
   mappingParams: Record<string, unknown>;
+  /** When this version of the edge began (a change point of the lineage). */
+  validFrom: Date;
 }
 
 /** The lineage that held at `asOf`: edges are versioned in time (validFrom ≤ asOf < validTo). */
@@ -90,5 +92,6 @@ export async function listEdgesAt(db: Db, asOf: Date): Promise<EdgeRecord[]> {
     direction: e.direction === "write" ? "write" : "read",
     mapping: e.mapping,
     mappingParams: JSON.parse(e.mappingParams) as Record<string, unknown>,
+    validFrom: e.validFrom,
   }));
 }
