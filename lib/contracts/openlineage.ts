@@ -1,11 +1,11 @@
 import { z } from "zod";
 
 /**
- * OpenLineage RunEvents as Reparo accepts them (spec 1.x and 2.x). Only the fields and facets
- * Reparo maps are checked; every other facet passes through untouched, because producers add
- * their own (airflow, spark_version, dbt_run...) and a strict schema would reject real events.
- * `producer` and `schemaURL` are required by the spec but absent from real dbt-ol and Marquez
- * samples, so they are optional here.
+ * The fields of OpenLineage events (spec 1.x and 2.x: RunEvent, DatasetEvent, JobEvent) that Reparo
+ * reads, with what Reparo needs of them (non-empty names, a time zone on instants). Whether an
+ * event is well-formed at all is the official JSON Schema's call (lib/server/ingestion/
+ * openlineage-schema.ts), checked first; every other facet passes through untouched, because
+ * producers add their own (airflow, spark_version, dbt_run...).
  */
 const Name = z.string().trim().min(1, "must be a non-empty string");
 const Instant = z.iso.datetime({ offset: true, message: "must be an ISO-8601 date-time with a time zone" });
@@ -72,6 +72,26 @@ export const RunEventSchema = z.looseObject({
   outputs: z.array(OutputDataset).nullish(),
 });
 export type RunEvent = z.infer<typeof RunEventSchema>;
+
+/** A DatasetEvent: metadata about a dataset outside any run (a schema change, an owner). */
+export const DatasetEventSchema = z.looseObject({
+  eventTime: Instant,
+  producer: z.string().optional(),
+  schemaURL: z.string().optional(),
+  dataset: z.looseObject({ namespace: Name, name: Name, facets: DatasetFacets.nullish() }),
+});
+export type DatasetEvent = z.infer<typeof DatasetEventSchema>;
+
+/** A JobEvent: a job's declared inputs and outputs outside any run (design-time lineage). */
+export const JobEventSchema = z.looseObject({
+  eventTime: Instant,
+  producer: z.string().optional(),
+  schemaURL: z.string().optional(),
+  job: z.looseObject({ namespace: Name, name: Name, facets: JobFacets.nullish() }),
+  inputs: z.array(InputDataset).nullish(),
+  outputs: z.array(OutputDataset).nullish(),
+});
+export type JobEvent = z.infer<typeof JobEventSchema>;
 export type InputDatasetEvent = z.infer<typeof InputDataset>;
 export type OutputDatasetEvent = z.infer<typeof OutputDataset>;
 
@@ -92,3 +112,16 @@ export const LineageIngestResultSchema = z.object({
   }),
 });
 export type LineageIngestResult = z.infer<typeof LineageIngestResultSchema>;
+
+/**
+ * The answer to POST /api/v1/lineage/batch, the OpenLineage batch API's shape (`status`,
+ * `summary`, `failed_events`), plus what Reparo accepted and wrote.
+ */
+export const LineageBatchResultSchema = z.object({
+  status: z.enum(["success", "partial_success"]),
+  summary: z.object({ received: z.number().int(), successful: z.number().int(), failed: z.number().int(), retriable: z.number().int(), non_retriable: z.number().int() }),
+  failed_events: z.array(z.object({ index: z.number().int(), reason: z.string(), retriable: z.boolean() })),
+  accepted: LineageIngestResultSchema.shape.accepted,
+  written: LineageIngestResultSchema.shape.written,
+});
+export type LineageBatchResult = z.infer<typeof LineageBatchResultSchema>;

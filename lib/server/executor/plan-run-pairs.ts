@@ -1,3 +1,4 @@
+import { compositeKey } from "@/lib/domain/composite-key";
 import type { ExecutorLineage, ExecutorTask } from "./executor-lineage";
 import { resolvePairInputs, type ResolvedRead } from "./resolve-pair-inputs";
 
@@ -13,7 +14,7 @@ export interface PlannedPair {
   wave: number;
 }
 
-export const pairKey = (taskNodeId: string, unitKey: string) => `${taskNodeId}\u0000${unitKey}`;
+export const pairKey = (taskNodeId: string, unitKey: string) => compositeKey(taskNodeId, unitKey);
 
 /**
  * Orders a run's (task, unit) pairs into waves: a pair's wave is one more than the latest wave

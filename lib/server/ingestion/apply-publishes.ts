@@ -61,7 +61,7 @@ async function planEntries(tx: Tx, items: BatchItem<PublishEntry>[], pathOf: (i:
       refused.push({ index: it.index, issues: [{ path: dataset ? `${p}.run.job.nodeId` : `${p}.dataset.nodeId`, message: "is not a node id of the right kind" }] });
       continue;
     }
-    const [verdict] = resolver.resolve(dataset.nodeId, defs.get(dataset.nodeId) ?? { kind: "none" }, [it.value.unitKey], null);
+    const [verdict] = resolver.resolve(dataset.nodeId, defs.get(dataset.nodeId) ?? { kind: "none" }, [it.value.unitKey]);
     if (!verdict!.valid) {
       refused.push({ index: it.index, issues: [{ path: `${p}.unitKey`, message: `invalid unit key: ${verdict!.reason}` }] });
       invalidKeys.push({ nodeId: dataset.nodeId, unitKey: it.value.unitKey, reason: verdict!.reason, source: "api", runId: null, observedAt: now });

@@ -63,7 +63,7 @@ async function planCounts(tx: Tx, items: BatchItem<SourceCountEntry>[], pathOf: 
       refused.push({ index: it.index, issues: [{ path: `${pathOf(it.index)}.dataset.nodeId`, message: "is not a dataset node id" }] });
       continue;
     }
-    const [verdict] = resolver.resolve(dataset.nodeId, defs.get(dataset.nodeId) ?? { kind: "none" }, [it.value.unitKey], null);
+    const [verdict] = resolver.resolve(dataset.nodeId, defs.get(dataset.nodeId) ?? { kind: "none" }, [it.value.unitKey]);
     if (verdict!.valid) planned.push({ index: it.index, entry: it.value, dataset, unitKey: verdict!.key });
     else {
       refused.push({ index: it.index, issues: [{ path: `${pathOf(it.index)}.unitKey`, message: `invalid unit key: ${verdict!.reason}` }] });

@@ -31,7 +31,7 @@ export interface RowContext {
  */
 export function buildRunRows(run: FoldedRun, ctx: RowContext): RunRows {
   const id = runRowId(run.jobNodeId, run.runId);
-  const verdicts = new Map(run.outputs.map((o) => [o.nodeId, ctx.resolver.resolve(o.nodeId, ctx.datasets.get(o.nodeId)!.partitionDef, o.keys, run.nominalStart)]));
+  const verdicts = new Map(run.outputs.map((o) => [o.nodeId, ctx.resolver.resolve(o.nodeId, ctx.datasets.get(o.nodeId)!.partitionDef, o.keys, run)]));
   const unitKeys = [...new Set([...verdicts.values()].flat().map((v) => v.key))];
   const attemptKeys = unitKeys.length > 0 ? unitKeys : [UNPARTITIONED_KEY];
   const attempts = run.tries.flatMap((t) => attemptKeys.map((unitKey) => attemptRow(run, t, id, ctx.task.id, unitKey, verdicts)));
@@ -45,7 +45,7 @@ export function buildRunRows(run: FoldedRun, ctx: RowContext): RunRows {
     },
     attempts,
     publishes: publishRows(run, id, ctx, verdicts, attempts),
-    invalidKeys: invalidKeyRows(run, id, verdicts),
+    invalidKeys: [...invalidKeyRows(run, id, verdicts), ...invalidInputKeys(run, id, ctx)],
     lineage: {
       runId: id, taskId: ctx.task.id, at: run.tries[0]!.startedAt, authoritative: last.terminal === "COMPLETE",
       edges: [
@@ -97,6 +97,16 @@ function publishRows(run: FoldedRun, runId: string, ctx: RowContext, verdicts: M
     }
   }
   return rows;
+}
+
+/** Input units a subset facet names that the input's definition rejects: reported (seed 002), as outputs' are. */
+function invalidInputKeys(run: FoldedRun, runId: string, ctx: RowContext): InvalidKeyRow[] {
+  const at = new Date(run.tries[run.tries.length - 1]!.lastEventAt);
+  return run.inputs.flatMap((i) => {
+    if (i.keys.length === 0) return [];
+    const verdicts = ctx.resolver.resolve(i.nodeId, ctx.datasets.get(i.nodeId)!.partitionDef, i.keys);
+    return verdicts.flatMap((v) => (v.valid ? [] : [{ nodeId: i.nodeId, unitKey: v.key, reason: `read by ${run.jobNodeId}: ${v.reason}`, source: "ingestion", runId, observedAt: at }]));
+  });
 }
 
 function invalidKeyRows(run: FoldedRun, runId: string, verdicts: Map<string, UnitVerdict[]>): InvalidKeyRow[] {

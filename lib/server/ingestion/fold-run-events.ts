@@ -3,7 +3,8 @@ import type { EventType, RunEvent } from "@/lib/contracts/openlineage";
 import { explicitPartitionKeys } from "./partition-facets";
 
 export interface RunRef { jobNodeId: string; namespace: string; name: string; runId: string }
-export interface FoldedInput { nodeId: string; namespace: string; name: string; version: string | null }
+/** An input, with the units its subset facet says were read (none when it does not say). */
+export interface FoldedInput { nodeId: string; namespace: string; name: string; version: string | null; keys: string[] }
 export interface FoldedOutput { nodeId: string; namespace: string; name: string; rowCount: number | null; keys: string[] }
 
 export type TryStatus = "running" | "succeeded" | "failed";
@@ -25,6 +26,9 @@ export interface FoldedRun extends RunRef {
   inputs: FoldedInput[];
   outputs: FoldedOutput[];
   nominalStart: number | null;
+  /** Airflow 3.2+'s partitioned DAG run: its partition key, and the instant it stands for. */
+  partitionKey: string | null;
+  partitionDate: number | null;
   parent: RunRef | null;
   root: RunRef | null;
   kind: "scheduled" | "manual" | "backfill";
@@ -47,14 +51,14 @@ export function foldRunEvents(events: RunEvent[]): FoldedRun {
   const first = sorted[0]!;
   const run: FoldedRun = {
     ...runRefOf(first.job.namespace, first.job.name, first.run.runId),
-    tries: [], inputs: [], outputs: [], nominalStart: null, parent: null, root: null, kind: "manual", codeVersion: "",
+    tries: [], inputs: [], outputs: [], nominalStart: null, partitionKey: null, partitionDate: null, parent: null, root: null, kind: "manual", codeVersion: "",
   };
   const inputs = new Map<string, FoldedInput>();
   const outputs = new Map<string, FoldedOutput>();
   for (const event of sorted) {
     foldTry(run.tries, event, explicitTry(event));
     foldFacets(run, event);
-    for (const i of event.inputs ?? []) mergeInput(inputs, i.namespace, i.name, i.facets?.version?.datasetVersion ?? null);
+    for (const i of event.inputs ?? []) mergeInput(inputs, i.namespace, i.name, i.facets?.version?.datasetVersion ?? null, explicitPartitionKeys(i.inputFacets?.subset));
     for (const o of event.outputs ?? []) mergeOutput(outputs, o.namespace, o.name, o.outputFacets?.outputStatistics?.rowCount ?? null, explicitPartitionKeys(o.outputFacets?.subset));
   }
   run.inputs = [...inputs.values()];
@@ -92,6 +96,9 @@ function foldFacets(run: FoldedRun, event: RunEvent): void {
     run.parent = runRefOf(p.job.namespace, p.job.name, p.run.runId);
     if (p.root) run.root = runRefOf(p.root.job.namespace, p.root.job.name, p.root.run.runId);
   }
+  const partition = airflowPartition(facets as Record<string, unknown> | null | undefined);
+  if (partition.key !== null) run.partitionKey = partition.key;
+  if (partition.date !== null) run.partitionDate = partition.date;
   const runType = airflowRunType(facets as Record<string, unknown> | null | undefined);
   if (runType) run.kind = runType;
   else if (run.nominalStart !== null && !run.kindFromProducer) run.kind = "scheduled";
@@ -106,16 +113,28 @@ function airflowRunType(facets: Record<string, unknown> | null | undefined): Fol
   return runType === "scheduled" || runType === "manual" || runType === "backfill" ? runType : null;
 }
 
+/**
+ * Airflow 3.2+ reports a partitioned DAG run's `partition_key` and `partition_date` on its DAG run
+ * info (`airflow.dagRun` on task events, `airflowDagRun.dagRun` on DAG events; apache/airflow
+ * #64897). A date that does not parse is ignored, never guessed.
+ */
+function airflowPartition(facets: Record<string, unknown> | null | undefined): { key: string | null; date: number | null } {
+  const dagRun = (dig(facets, ["airflow", "dagRun"]) ?? dig(facets, ["airflowDagRun", "dagRun"])) as Record<string, unknown> | undefined;
+  const key = dagRun?.partition_key;
+  const date = typeof dagRun?.partition_date === "string" ? Date.parse(dagRun.partition_date) : Number.NaN;
+  return { key: typeof key === "string" && key.trim() !== "" ? key : null, date: Number.isNaN(date) ? null : date };
+}
+
 /** Airflow numbers its tries; run ids are reused when a task is cleared, so the try is the key. */
 function explicitTry(event: RunEvent): number | null {
   const n = dig(event.run.facets as Record<string, unknown> | undefined, ["airflow", "taskInstance", "try_number"]);
   return typeof n === "number" && Number.isInteger(n) && n > 0 ? n : null;
 }
 
-function mergeInput(map: Map<string, FoldedInput>, namespace: string, name: string, version: string | null): void {
+function mergeInput(map: Map<string, FoldedInput>, namespace: string, name: string, version: string | null, keys: string[]): void {
   const nodeId = formatNodeId("dataset", namespace, name);
   const prev = map.get(nodeId);
-  map.set(nodeId, { nodeId, namespace, name, version: version ?? prev?.version ?? null });
+  map.set(nodeId, { nodeId, namespace, name, version: version ?? prev?.version ?? null, keys: [...new Set([...(prev?.keys ?? []), ...keys])] });
 }
 
 function mergeOutput(map: Map<string, FoldedOutput>, namespace: string, name: string, rowCount: number | null, keys: string[]): void {

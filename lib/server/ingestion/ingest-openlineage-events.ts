@@ -1,47 +1,91 @@
-import type { RunEvent } from "@/lib/contracts/openlineage";
-import type { Db } from "../db/client";
-import { bodiesOfRuns, existingEventHashes, insertIngestedEvents } from "../repositories/ingested-events";
-import { applyFoldedRuns, type AppliedCounts } from "./apply-folded-runs";
+import type { JobEvent, RunEvent } from "@/lib/contracts/openlineage";
+import { formatNodeId } from "@/lib/domain/ids";
+import type { Db, Tx } from "../db/client";
+import { ensureDatasets, ensureTasks } from "../repositories/catalog-writes";
+import { bodiesOfRuns, existingEventHashes, insertIngestedEvents, type IngestedEventRow } from "../repositories/ingested-events";
+import { applyFoldedRuns, applyObservedLineage, type AppliedCounts } from "./apply-folded-runs";
 import { foldRunEvents, runRefOf } from "./fold-run-events";
-import type { ParsedEvent } from "./parse-lineage-body";
+import type { ParsedEvent, ParsedRunEvent } from "./parse-lineage-body";
 import { contentHash } from "./stable-id";
 import { inOneTransaction } from "./in-one-transaction";
+import { compositeKey as pairKey } from "@/lib/domain/composite-key";
 
 export interface IngestOutcome {
   accepted: { index: number; duplicate: boolean }[];
   written: AppliedCounts & { events: number };
 }
 
+type Hashed = ParsedEvent & { hash: string };
+
 /**
  * Stores valid OpenLineage events and everything they imply, in one transaction. An event
- * already stored (same body) is a duplicate and changes nothing; every run an event touches is
+ * already stored (same body) is a duplicate and changes nothing. Every run a RunEvent touches is
  * re-folded from all its stored events, so late or out-of-order events give the same result as
- * events in order.
+ * events in order. A JobEvent declares the job's inputs and outputs at its time (design-time
+ * lineage, as authoritative as a completed run); a DatasetEvent makes the dataset known.
  */
 export async function ingestOpenLineageEvents(db: Db, events: ParsedEvent[], receivedAt: Date): Promise<IngestOutcome> {
-  const hashed = events.map((e) => ({ ...e, hash: contentHash(e.json) }));
+  const hashed: Hashed[] = events.map((e) => ({ ...e, hash: contentHash(e.json) }));
   return inOneTransaction(db, async (tx) => {
     const stored = await existingEventHashes(tx, [...new Set(hashed.map((e) => e.hash))]);
     const seen = new Set(stored);
     const fresh = hashed.filter((e) => !seen.has(e.hash) && Boolean(seen.add(e.hash)));
     const freshIndexes = new Set(fresh.map((e) => e.index));
     const accepted = hashed.map((e) => ({ index: e.index, duplicate: !freshIndexes.has(e.index) }));
-    if (fresh.length === 0) return { accepted, written: { events: 0, runs: 0, attempts: 0, publishes: 0, invalidKeys: 0, edges: 0 } };
-    await insertIngestedEvents(tx, fresh.map((e) => ({
-      eventHash: e.hash, eventType: e.event.eventType ?? "OTHER", jobNodeId: runRefOf(e.event.job.namespace, e.event.job.name, "").jobNodeId,
-      externalRun: e.event.run.runId, eventTime: new Date(e.event.eventTime), receivedAt, body: e.json,
-    })));
-    const touched = [...new Map(fresh.map((e) => {
-      const ref = runRefOf(e.event.job.namespace, e.event.job.name, e.event.run.runId);
-      return [`${ref.jobNodeId}\u0000${ref.runId}`, ref];
-    })).values()];
-    const bodies = await bodiesOfRuns(tx, touched);
-    const byRun = new Map<string, RunEvent[]>();
-    for (const b of bodies) {
-      const key = `${b.jobNodeId}\u0000${b.externalRun}`;
-      byRun.set(key, [...(byRun.get(key) ?? []), JSON.parse(b.body) as RunEvent]);
-    }
-    const counts = await applyFoldedRuns(tx, [...byRun.values()].map(foldRunEvents));
-    return { accepted, written: { events: fresh.length, ...counts } };
+    const written = { events: fresh.length, runs: 0, attempts: 0, publishes: 0, invalidKeys: 0, edges: 0 };
+    if (fresh.length === 0) return { accepted, written };
+    await insertIngestedEvents(tx, fresh.map((e) => storedRow(e, receivedAt)));
+    const runCounts = await refoldRuns(tx, fresh.filter((e): e is ParsedRunEvent & { hash: string } => e.kind === "RunEvent"));
+    const jobEdges = await applyJobEvents(tx, fresh.flatMap((e) => (e.kind === "JobEvent" ? [{ event: e.event, hash: e.hash }] : [])));
+    const datasetEvents = fresh.flatMap((e) => (e.kind === "DatasetEvent" ? [e.event.dataset] : []));
+    await ensureDatasets(tx, datasetEvents.map((d) => ({ nodeId: formatNodeId("dataset", d.namespace, d.name), namespace: d.namespace, name: d.name })));
+    return { accepted, written: { ...written, ...runCounts, edges: runCounts.edges + jobEdges } };
   });
+}
+
+/** The stored row: a dataset event is filed under its dataset's node id, a job event under its job's, with no run. */
+function storedRow(e: Hashed, receivedAt: Date): IngestedEventRow {
+  const base = { eventHash: e.hash, eventTime: new Date(e.event.eventTime), receivedAt, body: e.json };
+  switch (e.kind) {
+    case "RunEvent":
+      return { ...base, eventType: e.event.eventType ?? "OTHER", jobNodeId: formatNodeId("job", e.event.job.namespace, e.event.job.name), externalRun: e.event.run.runId };
+    case "JobEvent":
+      return { ...base, eventType: "JOB", jobNodeId: formatNodeId("job", e.event.job.namespace, e.event.job.name), externalRun: "" };
+    case "DatasetEvent":
+      return { ...base, eventType: "DATASET", jobNodeId: formatNodeId("dataset", e.event.dataset.namespace, e.event.dataset.name), externalRun: "" };
+  }
+}
+
+async function refoldRuns(tx: Tx, fresh: ParsedRunEvent[]): Promise<AppliedCounts> {
+  if (fresh.length === 0) return { runs: 0, attempts: 0, publishes: 0, invalidKeys: 0, edges: 0 };
+  const touched = [...new Map(fresh.map((e) => {
+    const ref = runRefOf(e.event.job.namespace, e.event.job.name, e.event.run.runId);
+    return [pairKey(ref.jobNodeId, ref.runId), ref];
+  })).values()];
+  const bodies = await bodiesOfRuns(tx, touched);
+  const byRun = new Map<string, RunEvent[]>();
+  for (const b of bodies) {
+    const key = pairKey(b.jobNodeId, b.externalRun);
+    byRun.set(key, [...(byRun.get(key) ?? []), JSON.parse(b.body) as RunEvent]);
+  }
+  return applyFoldedRuns(tx, [...byRun.values()].map(foldRunEvents));
+}
+
+/** A JobEvent's inputs and outputs are the job's edges from its event time, as a completed run's would be. */
+async function applyJobEvents(tx: Tx, events: { event: JobEvent; hash: string }[]): Promise<number> {
+  if (events.length === 0) return 0;
+  const ref = (ns: string, name: string, kind: "job" | "dataset") => ({ nodeId: formatNodeId(kind, ns, name), namespace: ns, name });
+  const tasks = await ensureTasks(tx, events.map(({ event }) => ref(event.job.namespace, event.job.name, "job")));
+  const datasets = await ensureDatasets(tx, events.flatMap(({ event }) => [...(event.inputs ?? []), ...(event.outputs ?? [])].map((d) => ref(d.namespace, d.name, "dataset"))));
+  const idOf = (d: { namespace: string; name: string }) => datasets.get(formatNodeId("dataset", d.namespace, d.name))!.id;
+  return applyObservedLineage(tx, events.map(({ event, hash }) => ({
+    runId: `jobevent:${hash.slice(0, 32)}`,
+    taskId: tasks.get(formatNodeId("job", event.job.namespace, event.job.name))!.id,
+    at: Date.parse(event.eventTime),
+    authoritative: true,
+    edges: [
+      ...(event.inputs ?? []).map((d) => ({ datasetId: idOf(d), direction: "read" as const })),
+      ...(event.outputs ?? []).map((d) => ({ datasetId: idOf(d), direction: "write" as const })),
+    ],
+  })));
 }

@@ -1,12 +1,20 @@
-import { RunEventSchema, type FieldIssue, type RunEvent } from "@/lib/contracts/openlineage";
+import type { ZodType } from "zod";
+import { DatasetEventSchema, JobEventSchema, RunEventSchema, type DatasetEvent, type FieldIssue, type JobEvent, type RunEvent } from "@/lib/contracts/openlineage";
 import { HttpError } from "../http/errors";
+import { implausibleInstant } from "./plausible-instant";
+import { checkAgainstSpec, type OpenLineageEventKind } from "./openlineage-schema";
 
-export interface ParsedEvent {
+interface Parsed<K extends OpenLineageEventKind, E> {
   index: number;
-  event: RunEvent;
+  kind: K;
+  event: E;
   /** The event re-serialised: what is stored and hashed, so whitespace never defeats idempotency. */
   json: string;
 }
+export type ParsedRunEvent = Parsed<"RunEvent", RunEvent>;
+export type ParsedEvent = ParsedRunEvent | Parsed<"DatasetEvent", DatasetEvent> | Parsed<"JobEvent", JobEvent>;
+
+const READ_SCHEMAS: Record<OpenLineageEventKind, ZodType> = { RunEvent: RunEventSchema, DatasetEvent: DatasetEventSchema, JobEvent: JobEventSchema };
 
 export interface RefusedEvent {
   index: number;
@@ -29,26 +37,53 @@ const EXCERPT_CHARS = 2_000;
  * these is a 400 for the whole request; a bad line or array element refuses only that event.
  * Field paths are `body.run.runId` for one event and `body[3].run.runId` in a batch.
  */
-export function parseLineageBody(text: string): ParsedLineageBody {
+export function parseLineageBody(text: string, now: Date): ParsedLineageBody {
   const trimmed = text.trim();
   if (trimmed === "") throw new HttpError(400, "invalid_request", "body: an OpenLineage event, a JSON array of events, or NDJSON is required");
   const whole = tryParse(trimmed);
   if (whole.ok) {
     if (Array.isArray(whole.value) && whole.value.length === 0) throw new HttpError(400, "invalid_request", "body: the batch is empty");
-    if (Array.isArray(whole.value)) return validateAll(whole.value.map((v) => ({ value: v, text: JSON.stringify(v) })), true);
-    return validateAll([{ value: whole.value, text: trimmed }], false);
+    if (Array.isArray(whole.value)) return validateAll(whole.value.map((v) => ({ value: v, text: JSON.stringify(v) })), true, now);
+    return validateAll([{ value: whole.value, text: trimmed }], false, now);
   }
   const lines = trimmed.split(/\r?\n/).filter((l) => l.trim() !== "");
   if (lines.length < 2) throw new HttpError(400, "invalid_request", `body: malformed JSON (${whole.error})`);
   return validateAll(lines.map((line) => {
     const parsed = tryParse(line);
     return parsed.ok ? { value: parsed.value, text: line } : { error: parsed.error, text: line };
-  }), true);
+  }), true, now);
+}
+
+/**
+ * The OpenLineage batch endpoint's body: a JSON array of events, nothing else (the proposal's
+ * `postEventBatch`). Each element is checked on its own, as in a batch to /api/v1/lineage.
+ */
+export function parseEventBatch(text: string, now: Date): ParsedLineageBody {
+  const whole = tryParse(text.trim());
+  if (!whole.ok) throw new HttpError(400, "invalid_request", `body: malformed JSON (${whole.error})`);
+  if (!Array.isArray(whole.value)) throw new HttpError(400, "invalid_request", "body: the batch endpoint takes a JSON array of OpenLineage events");
+  if (whole.value.length === 0) throw new HttpError(400, "invalid_request", "body: the batch is empty");
+  return validateAll(whole.value.map((v) => ({ value: v, text: JSON.stringify(v) })), true, now);
+}
+
+/**
+ * One event's verdict: the official schema first (its reason when it refuses), then what
+ * Reparo reads of it, then an event time close enough to now to be true (a year-9999 event would
+ * otherwise be the newest of everything forever).
+ */
+export function checkEvent(value: unknown, prefix: string, now: Date): { ok: true; kind: OpenLineageEventKind; event: unknown } | { ok: false; issues: FieldIssue[] } {
+  const spec = checkAgainstSpec(value, prefix);
+  if (spec.issues.length > 0 || spec.kind === null) return { ok: false, issues: spec.issues };
+  const result = READ_SCHEMAS[spec.kind].safeParse(value);
+  if (!result.success) return { ok: false, issues: result.error.issues.map((i) => ({ path: [prefix, ...i.path.map(String)].join("."), message: i.message })) };
+  const time = implausibleInstant((result.data as { eventTime: string }).eventTime, now);
+  if (time) return { ok: false, issues: [{ path: `${prefix}.eventTime`, message: time }] };
+  return { ok: true, kind: spec.kind, event: result.data };
 }
 
 type Item = { value: unknown; text: string } | { error: string; text: string };
 
-function validateAll(items: Item[], batch: boolean): ParsedLineageBody {
+function validateAll(items: Item[], batch: boolean, now: Date): ParsedLineageBody {
   const events: ParsedEvent[] = [];
   const refused: RefusedEvent[] = [];
   items.forEach((item, index) => {
@@ -58,13 +93,12 @@ function validateAll(items: Item[], batch: boolean): ParsedLineageBody {
       refused.push({ index, excerpt, issues: [{ path: prefix, message: `malformed JSON (${item.error})` }] });
       return;
     }
-    const result = RunEventSchema.safeParse(item.value);
-    if (!result.success) {
-      const issues = result.error.issues.map((i) => ({ path: [prefix, ...i.path.map(String)].join("."), message: i.message }));
-      refused.push({ index, excerpt, issues });
+    const checked = checkEvent(item.value, prefix, now);
+    if (!checked.ok) {
+      refused.push({ index, excerpt, issues: checked.issues });
       return;
     }
-    events.push({ index, event: result.data, json: JSON.stringify(item.value) });
+    events.push({ index, kind: checked.kind, event: checked.event, json: JSON.stringify(item.value) } as ParsedEvent);
   });
   return { batch, events, refused };
 }

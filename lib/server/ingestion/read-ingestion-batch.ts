@@ -5,6 +5,7 @@ import type { Db } from "../db/client";
 import { HttpError } from "../http/errors";
 import { readJsonBody } from "../http/read-body";
 import { recordRejections, type RejectionRow } from "../repositories/ingested-events";
+import { implausibleInstant } from "./plausible-instant";
 
 export const LEDGER_MAX_BODY_BYTES = 8 * 1024 * 1024;
 export const LEDGER_MAX_ITEMS = 10_000;
@@ -25,7 +26,11 @@ export interface IngestionBatch<T> {
  * good one in the same batch is still applied. A body that is not JSON, is empty, or is too large
  * refuses the whole request; every refusal goes to the rejection log the ingestion page shows.
  */
-export async function readIngestionBatch<T>(req: Request, db: Db, endpoint: string, schema: ZodType<T>, now: Date): Promise<IngestionBatch<T>> {
+export async function readIngestionBatch<T>(
+  req: Request, db: Db, endpoint: string, schema: ZodType<T>, now: Date,
+  /** The item's producer instants (field name → ISO text), refused when implausible (plausible-instant.ts). */
+  instantsOf: (item: T) => Record<string, string> = () => ({}),
+): Promise<IngestionBatch<T>> {
   let body: unknown;
   try {
     body = await readJsonBody(req, LEDGER_MAX_BODY_BYTES);
@@ -42,7 +47,12 @@ export async function readIngestionBatch<T>(req: Request, db: Db, endpoint: stri
   const refused: RefusedItem[] = [];
   raws.forEach((raw, index) => {
     const parsed = schema.safeParse(raw);
-    if (parsed.success) items.push({ index, value: parsed.data, raw });
+    const timeIssues = parsed.success ? Object.entries(instantsOf(parsed.data)).flatMap(([field, iso]) => {
+      const why = implausibleInstant(iso, now);
+      return why ? [{ path: `${pathOf(index)}.${field}`, message: why }] : [];
+    }) : [];
+    if (timeIssues.length > 0) refused.push({ index, raw, issues: timeIssues });
+    else if (parsed.success) items.push({ index, value: parsed.data, raw });
     else refused.push({ index, raw, issues: parsed.error.issues.map((i) => ({ path: [pathOf(index), ...i.path.map(String)].join("."), message: i.message })) });
   });
   return { items, refused, pathOf };

@@ -20,7 +20,7 @@ export async function receiveLineageRequest(req: Request, db: Db = getDb(), now 
   let parsed: ReturnType<typeof parseLineageBody>;
   try {
     text = await readTextBody(req, LINEAGE_MAX_BODY_BYTES);
-    parsed = parseLineageBody(text);
+    parsed = parseLineageBody(text, now);
   } catch (e) {
     if (e instanceof HttpError) await recordRejections(db, [{ endpoint: ENDPOINT, fieldPath: "body", reason: e.message, body: "" }], now);
     throw e;
@@ -43,7 +43,7 @@ function refusedResponse(result: LineageIngestResult): Response {
   return NextResponse.json({ error: "invalid_request", message, details: { issues }, ...result }, { status: 400 });
 }
 
-function rejectionRow(r: RefusedEvent) {
+export function rejectionRow(r: RefusedEvent) {
   const first = r.issues[0]!;
   return { endpoint: ENDPOINT, fieldPath: first.path, reason: r.issues.map((i) => `${i.path}: ${i.message}`).join("; "), body: r.excerpt };
 }

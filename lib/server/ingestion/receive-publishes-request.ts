@@ -12,7 +12,7 @@ const ENDPOINT = "/api/v1/publishes";
  * except, for a unit key its dataset's partition definition rejects, the invalid key itself.
  */
 export async function receivePublishesRequest(req: Request, db: Db = getDb(), now = new Date()): Promise<Response> {
-  const batch = await readIngestionBatch(req, db, ENDPOINT, PublishEntrySchema, now);
+  const batch = await readIngestionBatch(req, db, ENDPOINT, PublishEntrySchema, now, (p) => ({ publishedAt: p.publishedAt }));
   const outcome = batch.items.length > 0 ? await inOneTransaction(db, (tx) => applyPublishes(tx, batch.items, batch.pathOf, now)) : null;
   const refused = allRefusals(batch, outcome?.refused ?? []);
   await logRefusals(db, ENDPOINT, refused, now);

@@ -8,7 +8,7 @@ const ENDPOINT = "/api/v1/source-counts";
 
 /** POST /api/v1/source-counts: the source of truth's row count per (dataset, unit), for reconciliation. */
 export async function receiveSourceCountsRequest(req: Request, db: Db = getDb(), now = new Date()): Promise<Response> {
-  const batch = await readIngestionBatch(req, db, ENDPOINT, SourceCountEntrySchema, now);
+  const batch = await readIngestionBatch(req, db, ENDPOINT, SourceCountEntrySchema, now, (c) => ({ measuredAt: c.measuredAt }));
   const outcome = batch.items.length > 0 ? await inOneTransaction(db, (tx) => applySourceCounts(tx, batch.items, batch.pathOf, now)) : null;
   const refused = allRefusals(batch, outcome?.refused ?? []);
   await logRefusals(db, ENDPOINT, refused, now);

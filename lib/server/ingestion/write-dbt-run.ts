@@ -52,7 +52,7 @@ function rowsOfRun(graph: DbtGraph, plan: DbtRunPlan, w: DbtRunWrite) {
       continue;
     }
     const dataset = w.datasets.get(node.output.nodeId)!;
-    const [verdict] = resolver.resolve(node.output.nodeId, dataset.partitionDef, [], null);
+    const [verdict] = resolver.resolve(node.output.nodeId, dataset.partitionDef, []);
     const taskId = w.tasks.get(node.task.nodeId)!.id;
     const attempt: AttemptRow = {
       id: stableId("dbtatt", w.runId, taskId, verdict!.key, 1), runId: w.runId, taskId, unitKey: verdict!.key, tryNumber: 1, status: a.status,

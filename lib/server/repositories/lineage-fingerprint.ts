@@ -14,3 +14,22 @@ export async function lineageFingerprint(db: Db): Promise<string> {
   const t = (d: Date | null | undefined) => d?.getTime() ?? 0;
   return [edges._count._all, t(edges._max.validFrom), t(edges._max.validTo), tasks._count._all, t(tasks._max.updatedAt), datasets._count._all, t(datasets._max.updatedAt)].join(":");
 }
+
+/**
+ * The latest instant ≤ `asOf` at which an edge began or ended: two instants with the same one
+ * see the same edges (edges hold from validFrom until validTo), so it keys compiled lineages
+ * exactly, whatever instant was asked first. −∞ (as 0 here, before any edge) when none.
+ */
+export async function lastLineageChangeAt(db: Db, asOf: Date): Promise<number> {
+  const [from, to] = await Promise.all([
+    db.lineageEdge.aggregate({ where: { validFrom: { lte: asOf } }, _max: { validFrom: true } }),
+    db.lineageEdge.aggregate({ where: { validTo: { lte: asOf } }, _max: { validTo: true } }),
+  ]);
+  return Math.max(from._max.validFrom?.getTime() ?? Number.MIN_SAFE_INTEGER, to._max.validTo?.getTime() ?? Number.MIN_SAFE_INTEGER);
+}
+
+/** The distinct partition definitions (JSON text) of the catalog: a handful, however many datasets. */
+export async function distinctPartitionDefs(db: Db): Promise<string[]> {
+  const rows = await db.dataset.findMany({ distinct: ["partitionDef"], select: { partitionDef: true } });
+  return rows.map((r) => r.partitionDef);
+}

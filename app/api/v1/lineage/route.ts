@@ -3,5 +3,5 @@ import { receiveLineageRequest } from "@/lib/server/ingestion/receive-lineage-re
 
 export const runtime = "nodejs";
 
-/** OpenLineage RunEvents (one JSON event, a JSON array, or NDJSON): the path Marquez serves. */
+/** OpenLineage events (one JSON event, a JSON array, or NDJSON): the path Marquez serves. */
 export const POST = route({}, async ({ req }) => receiveLineageRequest(req));

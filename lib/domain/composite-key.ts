@@ -1,0 +1,8 @@
+/**
+ * One key for a tuple of strings, for Maps and Sets. JSON's quoting makes it unambiguous whatever
+ * the parts hold (a producer's names may contain any separator character):
+ *   compositeKey("job:a:b", "2026-08-17") === '["job:a:b","2026-08-17"]'
+ */
+export function compositeKey(...parts: readonly string[]): string {
+  return JSON.stringify(parts);
+}

@@ -1,0 +1,42 @@
+import { NextResponse } from "next/server";
+import type { LineageBatchResult } from "@/lib/contracts/openlineage";
+import { getDb, type Db } from "../db/client";
+import { HttpError } from "../http/errors";
+import { readTextBody } from "../http/read-body";
+import { recordRejections } from "../repositories/ingested-events";
+import { ingestOpenLineageEvents } from "./ingest-openlineage-events";
+import { parseEventBatch } from "./parse-lineage-body";
+import { LINEAGE_MAX_BODY_BYTES, rejectionRow } from "./receive-lineage-request";
+
+const ENDPOINT = "/api/v1/lineage/batch";
+
+/**
+ * POST /api/v1/lineage/batch, as the OpenLineage batch API defines it (OpenLineage #4109): a
+ * JSON array of RunEvents, DatasetEvents and JobEvents; 200 with `status` success or
+ * partial_success, a `summary` of counts and the `failed_events` by index. A refused event is
+ * never retriable (it is refused for what it says; sending it again changes nothing). A batch
+ * where nothing is accepted is a 400 with the same body, so a client that only looks at the
+ * status still sees it failed; a body that is not an array is a 400 naming `body`.
+ */
+export async function receiveLineageBatchRequest(req: Request, db: Db = getDb(), now = new Date()): Promise<Response> {
+  let parsed: ReturnType<typeof parseEventBatch>;
+  try {
+    parsed = parseEventBatch(await readTextBody(req, LINEAGE_MAX_BODY_BYTES), now);
+  } catch (e) {
+    if (e instanceof HttpError) await recordRejections(db, [{ endpoint: ENDPOINT, fieldPath: "body", reason: e.message, body: "" }], now);
+    throw e;
+  }
+  const outcome = parsed.events.length > 0 ? await ingestOpenLineageEvents(db, parsed.events, now) : null;
+  await recordRejections(db, parsed.refused.map((r) => ({ ...rejectionRow(r), endpoint: ENDPOINT })), now);
+  const failed = parsed.refused.map((r) => ({ index: r.index, reason: r.issues.map((i) => `${i.path}: ${i.message}`).join("; "), retriable: false }));
+  const received = parsed.events.length + parsed.refused.length;
+  const result: LineageBatchResult = {
+    status: failed.length === 0 ? "success" : "partial_success",
+    summary: { received, successful: parsed.events.length, failed: failed.length, retriable: 0, non_retriable: failed.length },
+    failed_events: failed,
+    accepted: outcome?.accepted ?? [],
+    written: outcome ? { events: outcome.written.events, runs: outcome.written.runs, attempts: outcome.written.attempts, publishes: outcome.written.publishes, invalidKeys: outcome.written.invalidKeys } : { events: 0, runs: 0, attempts: 0, publishes: 0, invalidKeys: 0 },
+  };
+  if (!outcome) return NextResponse.json({ error: "invalid_request", message: failed.map((f) => f.reason).join("; "), ...result }, { status: 400 });
+  return NextResponse.json(result, { status: 200 });
+}
