@@ -10,6 +10,7 @@ const RULES: Record<AlertView["rule"], string> = {
   row_count_out_of_band: "row count out of band",
   period_incomplete: "period incomplete",
   stale_after_republish: "stale after upstream republish",
+  check_failed: "a check (test) failed",
 };
 
 function unitsText(units: string[]): string {

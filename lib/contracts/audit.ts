@@ -44,7 +44,7 @@ export const AUDIT_KINDS = {
   "incident.resolved": { before: status, after: z.object({ status: z.literal("resolved") }) },
   "incident.abandoned": { before: status, after: z.object({ status: z.literal("abandoned") }) },
   "task.properties_changed": { before: TaskPropertiesSchema, after: TaskPropertiesSchema },
-  "dataset.partitions_changed": { before: partitions, after: partitions },
+  "dataset.partitions_changed": { before: z.object({ partitionDef: PartitionDefSchema.nullable() }), after: partitions },
   "note.added": { before: nothing, after: z.object({ note: z.string() }) },
 } as const;
 

@@ -11,9 +11,10 @@ export type PartitionsPut = z.infer<typeof PartitionsPutSchema>;
 export const PartitionsPutResultSchema = z.object({
   nodeId: z.string(),
   changed: z.boolean(),
-  before: PartitionDefSchema,
+  /** Null when no definition had been declared (the expected units were unknown). */
+  before: PartitionDefSchema.nullable(),
   after: PartitionDefSchema,
-  /** Units the definition expects now (time definitions are bounded by the present). */
+  /** Units due now: expected to be complete (time definitions: closed for their lateness). */
   expectedUnits: z.number().int(),
   auditSeq: z.number().int().nullable(),
 });

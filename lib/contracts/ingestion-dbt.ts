@@ -53,6 +53,11 @@ export const DbtRunResultSchema = z.looseObject({
   failures: z.number().nullish(),
   timing: z.array(TimingSchema).nullish(),
   adapter_response: z.looseObject({ rows_affected: z.number().nullish() }).nullish(),
+  /** Microbatch models (dbt 1.9+, run-results v6): each batch's [start, end], by outcome. */
+  batch_results: z.looseObject({
+    successful: z.array(z.tuple([z.string(), z.string()])).nullish(),
+    failed: z.array(z.tuple([z.string(), z.string()])).nullish(),
+  }).nullish(),
 });
 export type DbtRunResult = z.infer<typeof DbtRunResultSchema>;
 

@@ -59,7 +59,10 @@ const RunFacets = z.looseObject({
   errorMessage: z.looseObject({ message: z.string(), programmingLanguage: z.string().nullish(), stackTrace: z.string().nullish() }).optional(),
 });
 
-const JobFacets = z.looseObject({ sourceCodeLocation: z.looseObject({ version: z.string().nullish() }).optional() });
+const JobFacets = z.looseObject({
+  sourceCodeLocation: z.looseObject({ version: z.string().nullish() }).optional(),
+  jobType: z.looseObject({ jobType: z.string().nullish(), integration: z.string().nullish() }).optional(),
+});
 
 export const RunEventSchema = z.looseObject({
   eventType: z.enum(EVENT_TYPES, { message: `must be one of ${EVENT_TYPES.join(", ")}` }).optional(),

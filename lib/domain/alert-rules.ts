@@ -12,6 +12,8 @@
  *   period_incomplete          a closed period (e.g. a month of days) with a unit not published
  *                              or withheld (known-bad, skipped)
  *   stale_after_republish      an upstream unit was republished after this unit was built
+ *   check_failed               a check of the dataset (a dbt test) failed on its latest run: the
+ *                              data is wrong in a way the test names, whatever the ledger says
  *
  * Example (seed 003): meter_readings_screened 2026-07 holds 120 rows for a source count of 200.
  * The table-wide row check (2,320 of 2,400, −3.33 %) and the region × period completeness check
@@ -21,7 +23,14 @@ import type { Instant, UnitKey, UnitState } from "./unit-state";
 
 export type AlertRule =
   | "task_failed" | "missing_past_deadline" | "published_more_than_once" | "empty"
-  | "row_count_out_of_band" | "period_incomplete" | "stale_after_republish";
+  | "row_count_out_of_band" | "period_incomplete" | "stale_after_republish" | "check_failed";
+
+/** A check of a dataset (a dbt test) whose latest attempt failed. */
+export interface FailedCheck {
+  check: string;
+  message: string;
+  at: Instant;
+}
 
 export interface AlertUnitInput {
   unitKey: UnitKey;
@@ -44,6 +53,8 @@ export interface AlertDatasetInput {
   /** How long after a unit's window closes it may still arrive before it is late. */
   graceMs: number;
   units: readonly AlertUnitInput[];
+  /** Checks that read this dataset and failed on their latest run. */
+  failedChecks?: readonly FailedCheck[];
 }
 
 export interface Alert {
@@ -71,7 +82,21 @@ export function evaluateAlerts(datasets: readonly AlertDatasetInput[], now: Inst
     ...unitRule(d, "row_count_out_of_band", "data", "critical", (u) => outOfBand(u, d.tolerance), (n) => `${n} unit(s) outside the ±${pct(d.tolerance)} band of their source count`, (u) => `${u.unitKey}: ${u.rowCount} rows for a source count of ${u.sourceCount} (${u.deviation === null ? "source reports 0" : signedPct(u.deviation)})`),
     ...periodRule(d, now),
     ...unitRule(d, "stale_after_republish", "data", "warning", (u) => u.state === "stale", (n) => `${n} unit(s) stale after an upstream republish`, (u) => `${u.unitKey}: ${u.reasons.find((r) => r.includes("republished")) ?? "stale"}`),
+    ...checkRule(d),
   ]);
+}
+
+/** One alert per dataset for its failing checks: a data problem the test found, named by the test. */
+function checkRule(d: AlertDatasetInput): Alert[] {
+  const failed = d.failedChecks ?? [];
+  if (failed.length === 0) return [];
+  const checks = [...failed].sort((a, b) => a.check.localeCompare(b.check));
+  return [{
+    id: alertId("check_failed", d.datasetNodeId, checks.map((c) => `${c.check}@${c.at}`)), rule: "check_failed", source: "data", severity: "critical",
+    datasetNodeId: d.datasetNodeId, taskNodeId: d.taskNodeId, units: [],
+    title: `${checks.length} check(s) of this dataset failed`,
+    details: checks.map((c) => `${c.check}: ${c.message}`),
+  }];
 }
 
 function isLate(u: AlertUnitInput, d: AlertDatasetInput, now: Instant): boolean {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expectedUnits, keysOf, resolvePartitions, validateKey, type PartitionDef } from "./partitions";
+import { expectedUnits, keysOf, resolvePartitions, sameDefinition, validateKey, type PartitionDef } from "./partitions";
 import { toKeyRanges } from "./unit-set";
 
 const daily = resolvePartitions({ kind: "time", grain: "day", start: "2026-05-18", end: "2026-08-25", timezone: "UTC" });
@@ -140,5 +140,37 @@ describe("static, dynamic, multi-dimensional and unpartitioned", () => {
   it("expectedUnits of a range, and a range bound that is itself invalid throws its reason", () => {
     expect(expectedUnits(daily, "2026-08-01", "2026-08-25").size).toBe(25);
     expect(() => expectedUnits(daily, "2026-08-01", "2026-09-01")).toThrow(/after the last unit/);
+  });
+});
+
+describe("due units: closed for the definition's lateness", () => {
+  const at = (iso: string) => Date.parse(iso);
+  const daily = { kind: "time", grain: "day", start: "2026-08-01", timezone: "UTC" } as const;
+
+  it("by default a unit is due one grain after its window closes: tomorrow, and today, are never missing", () => {
+    const s = resolvePartitions(daily, { asOf: at("2026-08-26T00:30:00Z") });
+    expect(s.size).toBe(25);
+    expect(s.keyAt(s.due.max!)).toBe("2026-08-24");
+    expect(s.due.size).toBe(24);
+  });
+
+  it("a lateness of hours makes a daily unit due that long after midnight", () => {
+    const s = resolvePartitions({ ...daily, lateness: "PT6H" }, { asOf: at("2026-08-26T05:59:00Z") });
+    expect(s.keyAt(s.due.max!)).toBe("2026-08-24");
+    const later = resolvePartitions({ ...daily, lateness: "PT6H" }, { asOf: at("2026-08-26T06:00:00Z") });
+    expect(later.keyAt(later.due.max!)).toBe("2026-08-25");
+    expect(resolvePartitions({ ...daily, lateness: "P0D" }, { asOf: at("2026-08-26T00:00:00Z") }).due.size).toBe(25);
+  });
+
+  it("a bounded definition long past its end is due whole; a monthly one waits a month", () => {
+    const bounded = resolvePartitions({ ...daily, end: "2026-08-25" }, { asOf: at("2026-12-01T00:00:00Z") });
+    expect(bounded.due.size).toBe(25);
+    const monthly = resolvePartitions({ kind: "time", grain: "month", start: "2026-01", timezone: "UTC" }, { asOf: at("2026-12-01T10:00:00Z") });
+    expect([monthly.size, monthly.keyAt(monthly.due.max!)]).toEqual([11, "2026-10"]);
+  });
+
+  it("lateness does not change which units exist: two definitions differing only in lateness share ordinals", () => {
+    expect(sameDefinition(daily, { ...daily, lateness: "PT2H" })).toBe(true);
+    expect(() => resolvePartitions({ ...daily, lateness: "1 day" }, { asOf: at("2026-08-26T00:00:00Z") })).toThrow(/ISO-8601/);
   });
 });

@@ -70,6 +70,12 @@ export interface PartitionSpace extends KeyNamer {
   readonly size: number;
   /** Units that should exist (all of them, minus deleted dynamic keys). */
   readonly expected: UnitSet;
+  /**
+   * Expected units that are due: expected to be complete by now, so that their absence is a hole.
+   * A time unit is due once closed for the definition's lateness (time-partitions.ts); every
+   * other expected unit is due at once.
+   */
+  readonly due: UnitSet;
   /** Present for time definitions: window geometry for grain-changing mappings. */
   readonly time?: TimeSpace;
   keyAt(ordinal: number): UnitKey;
@@ -96,6 +102,7 @@ function listSpace(def: StaticPartitionDef | DynamicPartitionDef): PartitionSpac
     def,
     size: keys.length,
     expected,
+    due: expected,
     keyAt: (o) => keys[o]!,
     validate(key): KeyVerdict {
       if (deleted.has(key)) {
@@ -117,6 +124,7 @@ function timeSpace(def: TimePartitionDef, asOfMs: number | undefined): Partition
     def,
     size: time.size,
     expected: UnitSet.full(time.size),
+    due: UnitSet.full(time.dueSize),
     time,
     keyAt: (o) => time.keyAt(o),
     validate: (key) => time.validate(key),
@@ -127,6 +135,7 @@ const noneSpace = (def: NoPartitionDef): PartitionSpace => ({
   def,
   size: 1,
   expected: UnitSet.full(1),
+  due: UnitSet.full(1),
   keyAt: () => UNPARTITIONED_KEY,
   validate: (key) =>
     key === UNPARTITIONED_KEY
@@ -147,7 +156,8 @@ function multiSpace(def: MultiPartitionDef, asOfMs: number | undefined): Partiti
   return {
     def,
     size,
-    expected: multiExpected(dims.map((d) => d.space), strides, 0),
+    expected: multiExpected(dims.map((d) => d.space.expected), strides, 0),
+    due: multiExpected(dims.map((d) => d.space.due), strides, 0),
     keyAt: (o) => dims.map((d, i) => spell(i, d.space.keyAt(Math.floor(o / strides[i]!) % d.space.size))).join("/"),
     validate(key): KeyVerdict {
       const parts = key.split("/");
@@ -169,12 +179,13 @@ function multiSpace(def: MultiPartitionDef, asOfMs: number | undefined): Partiti
   };
 }
 
-function multiExpected(spaces: PartitionSpace[], strides: number[], i: number): UnitSet {
-  const space = spaces[i]!;
-  if (i === spaces.length - 1) return space.expected;
-  const inner = multiExpected(spaces, strides, i + 1);
+/** The product of per-dimension unit sets, as ordinals of the multi-dimensional space. */
+function multiExpected(sets: UnitSet[], strides: number[], i: number): UnitSet {
+  const set = sets[i]!;
+  if (i === sets.length - 1) return set;
+  const inner = multiExpected(sets, strides, i + 1);
   const builder = new UnitSetBuilder();
-  for (const o of space.expected) inner.forEachRange((lo, hi) => builder.add(lo + o * strides[i]!, hi + o * strides[i]!));
+  for (const o of set) inner.forEachRange((lo, hi) => builder.add(lo + o * strides[i]!, hi + o * strides[i]!));
   return builder.build();
 }
 
@@ -223,7 +234,13 @@ export function* keysOf(space: PartitionSpace, units: UnitSet): Generator<UnitKe
   for (const o of units) yield space.keyAt(o);
 }
 
-/** Structural equality: two datasets with equal definitions share ordinals. */
+/** Structural equality: two datasets with equal definitions share ordinals (lateness says when units are due, not which exist). */
 export function sameDefinition(a: PartitionDef, b: PartitionDef): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return JSON.stringify(withoutLateness(a)) === JSON.stringify(withoutLateness(b));
+}
+
+function withoutLateness(def: PartitionDef): PartitionDef {
+  if (def.kind === "time") return { kind: def.kind, grain: def.grain, start: def.start, ...(def.end === undefined ? {} : { end: def.end }), timezone: def.timezone };
+  if (def.kind === "multi") return { kind: "multi", dimensions: def.dimensions.map((d) => ({ name: d.name, def: withoutLateness(d.def) as typeof d.def })) };
+  return def;
 }

@@ -11,8 +11,11 @@
  *   week  `YYYY-'W'ww`        ISO-8601 week (Monday start, week-year of the Thursday), e.g. `2026-W34`
  *   month `yyyy-MM`          e.g. `2026-08`
  *
- * A unit is expected once its window has closed: with `asOf` = 2026-08-26T00:30Z, a daily
- * UTC definition starting 2026-05-18 has 100 units, the last being `2026-08-25`.
+ * A unit exists once its window has closed: with `asOf` = 2026-08-26T00:30Z, a daily UTC
+ * definition starting 2026-05-18 has 100 units, the last being `2026-08-25`. It is *due* — expected
+ * to be complete, so its absence is "missing" — once it has been closed for the definition's
+ * `lateness` (default one grain): at 2026-08-26T00:30Z the last due day is `2026-08-24`, so a daily
+ * load that runs at 02:00 is never missing at 00:30, and tomorrow never is.
  */
 import type { KeyVerdict } from "./partitions";
 import {
@@ -35,6 +38,19 @@ export interface TimePartitionDef {
   /** Key of the last unit (inclusive); open-ended when absent (then `asOf` bounds it). */
   readonly end?: string;
   readonly timezone: string;
+  /**
+   * How long after its window closes a unit is due: an ISO-8601 duration in days, hours and
+   * minutes (`PT6H`, `P2D`, `P0D`). Absent: one grain (a day's unit is due a day after it ends).
+   */
+  readonly lateness?: string;
+}
+
+/** `P2D` → 172,800,000; `PT6H30M` → 23,400,000; null when it is not a duration of days, hours and minutes. */
+export function parseLateness(text: string): number | null {
+  const m = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?)?$/.exec(text);
+  if (!m || text === "P" || text.endsWith("T")) return null;
+  const [days, hours, minutes] = [m[1], m[2], m[3]].map((v) => Number(v ?? 0)) as [number, number, number];
+  return ((days * 24 + hours) * 60 + minutes) * 60_000;
 }
 
 const HOUR = 3_600_000;
@@ -155,6 +171,8 @@ export class TimeSpace {
   readonly startAbs: number;
   readonly size: number;
   readonly isOpenEnded: boolean;
+  /** Units 0..dueSize-1 are due (closed for at least the lateness); the rest exist but are not yet expected. */
+  readonly dueSize: number;
   private readonly endOrdinal: number | undefined;
 
   constructor(readonly def: TimePartitionDef, asOfMs?: number) {
@@ -175,6 +193,15 @@ export class TimeSpace {
     if (!Number.isFinite(last)) throw new Error(`open-ended ${def.grain} partitions need an asOf instant`);
     this.size = Math.max(0, last + 1);
     this.isOpenEnded = def.end === undefined;
+    this.dueSize = asOfMs === undefined ? this.size : Math.min(this.size, Math.max(0, this.lastDueOrdinal(asOfMs) + 1));
+  }
+
+  private lastDueOrdinal(asOfMs: number): number {
+    const end = this.endOrdinal ?? Number.POSITIVE_INFINITY;
+    if (this.def.lateness === undefined) return Math.min(end, this.lastClosedOrdinal(asOfMs) - 1);
+    const ms = parseLateness(this.def.lateness);
+    if (ms === null) throw new Error(`lateness "${this.def.lateness}" is not an ISO-8601 duration of days, hours and minutes (e.g. PT6H, P2D)`);
+    return Math.min(end, this.lastClosedOrdinal(asOfMs - ms));
   }
 
   private lastClosedOrdinal(asOfMs: number): number {

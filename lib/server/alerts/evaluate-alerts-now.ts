@@ -1,4 +1,6 @@
-import { evaluateAlerts, type Alert, type AlertDatasetInput } from "@/lib/domain/alert-rules";
+import { evaluateAlerts, type Alert, type AlertDatasetInput, type FailedCheck } from "@/lib/domain/alert-rules";
+import { listEdgesAt } from "../repositories/catalog";
+import { failingChecks } from "../repositories/failed-attempt-tasks";
 import type { Db } from "../db/client";
 import { loadUnitStates, type DatasetUnitStates } from "../units/load-unit-states";
 import type { AlertConfig } from "./alert-config";
@@ -10,8 +12,15 @@ export interface EvaluatedAlert extends Alert {
 
 /** Every alert the ledger raises right now, from the same unit states the matrix shows. */
 export async function evaluateAlertsNow(db: Db, now: Date, config: AlertConfig): Promise<EvaluatedAlert[]> {
-  const states = await loadUnitStates(db, now);
-  const inputs = states.map((d) => toInput(d, config));
+  const [states, checks, edges] = await Promise.all([loadUnitStates(db, now), failingChecks(db), listEdgesAt(db, now)]);
+  const checkedBy = new Map<string, FailedCheck[]>();
+  for (const c of checks) {
+    for (const e of edges) {
+      if (e.taskId !== c.taskId || e.direction !== "read") continue;
+      checkedBy.set(e.datasetId, [...(checkedBy.get(e.datasetId) ?? []), { check: c.nodeId, message: c.message, at: c.at.getTime() }]);
+    }
+  }
+  const inputs = states.map((d) => ({ ...toInput(d, config), failedChecks: checkedBy.get(d.dataset.id) ?? [] }));
   const byNode = new Map(states.map((d) => [d.dataset.nodeId, d.dataset]));
   return evaluateAlerts(inputs, now.getTime()).map((a) => ({ ...a, datasetName: byNode.get(a.datasetNodeId)!.name, pipeline: byNode.get(a.datasetNodeId)!.pipeline }));
 }

@@ -29,7 +29,7 @@ export async function registerCatalog(db: Db, spec: CatalogSpec, validFrom: Date
       const { namespace, name } = parseNodeId(d.nodeId)!;
       const row = await tx.dataset.create({ data: {
         nodeId: d.nodeId, namespace, name, pipelineId: pipelineId(d.pipeline), kind: d.kind, external: d.external ?? false,
-        partitionDef: JSON.stringify(d.partitionDef), rowCountTolerance: d.tolerance ?? 0.05, sourceImmutable: d.sourceImmutable ?? null,
+        partitionDef: JSON.stringify(d.partitionDef), partitionsDeclared: true, rowCountTolerance: d.tolerance ?? 0.05, sourceImmutable: d.sourceImmutable ?? null,
         retentionDays: d.retentionDays ?? null, description: d.description,
       } });
       out.datasets.set(d.nodeId, row.id);

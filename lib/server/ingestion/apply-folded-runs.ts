@@ -1,5 +1,5 @@
 import type { Tx } from "../db/client";
-import { assignTaskPipelines, ensureDatasets, ensurePipelines, ensureTasks, pipelineKey } from "../repositories/catalog-writes";
+import { assignTaskPipelines, ensureDatasets, ensurePipelines, ensureTasks, markChecks, pipelineKey } from "../repositories/catalog-writes";
 import { edgeRowsOfTasks, saveEdgeRows } from "../repositories/edge-writes";
 import { appendPublishes, reportInvalidKeys, runsByIds, upsertAttempts, upsertRuns } from "../repositories/run-writes";
 import { buildRunRows, type RunRows } from "./build-run-rows";
@@ -29,6 +29,7 @@ export async function applyFoldedRuns(tx: Tx, runs: FoldedRun[]): Promise<Applie
     const pipelineId = pipelineIdOf(link.pipeline) ?? task.pipelineId;
     return buildRunRows(run, { task, datasets, resolver, parentRunId: link.parentRunId, rootRunId: link.rootRunId, pipelineId });
   });
+  await markChecks(tx, ordered.filter((r) => r.isCheck).map((r) => tasks.get(r.jobNodeId)!.id));
   const runCount = await upsertRuns(tx, rows.map((r) => r.run), stored);
   await linkRootsToPipelines(tx, rows);
   await assignTaskPipelines(tx, new Map(rows.flatMap((r, i) => (r.run.pipelineId ? [[tasks.get(ordered[i]!.jobNodeId)!.id, r.run.pipelineId] as [string, string]] : []))));

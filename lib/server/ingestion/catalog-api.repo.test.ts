@@ -34,14 +34,25 @@ describe.each(providersUnderTest())("PUT partitions and task properties on %s", 
 
   it("sets a partition definition by node id, with its audit entry (before → after) in the same transaction", async () => {
     const result = await setDatasetPartitions("dataset:postgres://db:5432:public.orders", { partitionDef: AUGUST, reason: "orders are daily" }, OLA, t.db, NOW);
-    expect(result).toMatchObject({ nodeId: "dataset:postgres://db:5432:public.orders", changed: true, before: { kind: "none" }, after: AUGUST, expectedUnits: 31 });
+    // before: nothing declared (a dataset only seen in events), so its expected units were unknown
+    expect(result).toMatchObject({ nodeId: "dataset:postgres://db:5432:public.orders", changed: true, before: null, after: AUGUST, expectedUnits: 31 });
+    expect((await t.db.dataset.findUniqueOrThrow({ where: { nodeId: "dataset:postgres://db:5432:public.orders" } })).partitionsDeclared).toBe(true);
     const stored = await t.db.dataset.findUniqueOrThrow({ where: { nodeId: "dataset:postgres://db:5432:public.orders" } });
     expect(JSON.parse(stored.partitionDef)).toEqual(AUGUST);
     const [entry] = await t.db.auditEntry.findMany();
     expect(entry).toMatchObject({ seq: result.auditSeq, kind: "dataset.partitions_changed", actor: "ola", actorRole: "operator", reason: "orders are daily" });
-    expect(JSON.parse(entry!.before)).toEqual({ partitionDef: { kind: "none" } });
+    expect(JSON.parse(entry!.before)).toEqual({ partitionDef: null });
     expect(JSON.parse(entry!.after)).toEqual({ partitionDef: AUGUST });
     expect(JSON.parse(entry!.targets)).toEqual([{ nodeId: "dataset:postgres://db:5432:public.orders", units: [] }]);
+  });
+
+  it("declaring the definition a dataset already had (unpartitioned) is a change: its expected units become known", async () => {
+    const declared = await setDatasetPartitions("dataset:postgres://db:5432:public.orders", { partitionDef: { kind: "none" }, reason: "one table, loaded whole" }, OLA, t.db, NOW);
+    expect(declared).toMatchObject({ changed: true, before: null, after: { kind: "none" }, expectedUnits: 1 });
+    const lateness = await setDatasetPartitions("dataset:postgres://db:5432:public.orders", { partitionDef: { ...AUGUST, lateness: "PT6H" }, reason: "lands at 06:00" }, OLA, t.db, NOW);
+    expect(lateness).toMatchObject({ changed: true, before: { kind: "none" } });
+    const laterStill = await setDatasetPartitions("dataset:postgres://db:5432:public.orders", { partitionDef: { ...AUGUST, lateness: "P2D" }, reason: "lands two days late" }, OLA, t.db, NOW);
+    expect(laterStill).toMatchObject({ changed: true, before: { ...AUGUST, lateness: "PT6H" } });
   });
 
   it("finds the dataset by <namespace>/<name> although the namespace holds slashes; the same definition again records nothing", async () => {

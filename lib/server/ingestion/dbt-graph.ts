@@ -8,8 +8,11 @@ export interface DbtTaskPlan {
   uniqueId: string;
   resourceType: string;
   task: NodeRef;
-  /** The relation the node builds (tests: their store-failures table, as dbt-ol names it). */
-  output: NodeRef;
+  /**
+   * The relation the node builds; null for a test, which is a check on what it reads (its
+   * failures are data alerts on those datasets), not a dataset anyone completes.
+   */
+  output: NodeRef | null;
   inputs: NodeRef[];
   writeMode: WriteMode | null;
 }
@@ -46,12 +49,13 @@ export function buildDbtGraph(manifest: DbtManifest, namespace: string, datasetN
   for (const [child, parents] of parentsOf) for (const id of [child, ...parents]) if (!known.has(id)) dangling.add(id);
   const datasetOf = new Map<string, NodeRef>(Object.entries(sources).map(([id, s]) => [id, datasetRefOf(datasetNamespace, s)]));
   const taskNodes = Object.values(manifest.nodes).filter((n) => TASK_TYPES.has(n.resource_type));
-  for (const n of taskNodes) datasetOf.set(n.unique_id, datasetRefOf(datasetNamespace, n));
+  for (const n of taskNodes) if (n.resource_type !== "test") datasetOf.set(n.unique_id, datasetRefOf(datasetNamespace, n));
   let dependencies = 0;
   const tasks = taskNodes.map((n): DbtTaskPlan => {
     const inputs = [...(parentsOf.get(n.unique_id) ?? [])].flatMap((p) => (datasetOf.has(p) && p !== n.unique_id ? [datasetOf.get(p)!] : []));
     dependencies += inputs.length;
-    return { uniqueId: n.unique_id, resourceType: n.resource_type, task: taskRefOf(namespace, n.unique_id), output: datasetOf.get(n.unique_id)!, inputs, writeMode: writeModeOf(n) };
+    const output = n.resource_type === "test" ? null : datasetOf.get(n.unique_id)!;
+    return { uniqueId: n.unique_id, resourceType: n.resource_type, task: taskRefOf(namespace, n.unique_id), output, inputs, writeMode: output ? writeModeOf(n) : null };
   });
   return {
     project: manifest.metadata.project_name ?? Object.keys(manifest.nodes)[0]?.split(".")[1] ?? "dbt",

@@ -1,7 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DbtImportBodySchema } from "@/lib/contracts/ingestion-dbt";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { getOverview } from "../overview/get-overview";
 import { importDbtArtifacts } from "./import-dbt-artifacts";
+
+const NOW = new Date("2026-12-01T12:00:00Z");
 import { receiveLineageRequest } from "./receive-lineage-request";
 import { tableCounts } from "./testing/db-snapshot";
 import { fixtureText, lineageRequest } from "./testing/fixtures";
@@ -12,15 +15,19 @@ const body = (dir: string, options: { namespace?: string; datasetNamespace?: str
 };
 
 // Worked out from the files (test/fixtures/SOURCES.md): nodes by resource type; tasks = models +
-// seeds + snapshots + tests; datasets = their relations + sources; dependencies = parent_map
-// edges; edges = dependencies (reads) + one write per task; run_results statuses; publishes =
-// successful models/seeds/snapshots whose adapter reported rows_affected ≥ 0.
+// seeds + snapshots + tests (checks); datasets = the relations models, seeds and snapshots build +
+// sources (a test builds nothing to complete); dependencies = parent_map edges; edges =
+// dependencies (reads) + one write per model, seed and snapshot; run_results statuses; publishes =
+// successful models/seeds/snapshots whose adapter reported rows_affected ≥ 0. Units never
+// published: only the models that failed or were skipped in run_results (fail: the broken view
+// and the table downstream of it); a view reporting no rows, a seed or table the run did not
+// build, and a source are not holes: no definition is declared, so their expected units are unknown.
 const CASES = [
-  { dir: "ol_fixture_fail", version: 2, nodes: { model: 4, source: 1 }, tasks: 4, datasets: 5, dependencies: 4, edges: 8, run: "failed", attempts: { failed: 1, succeeded: 2, upstream_failed: 1 }, publishes: 1, dangling: 10 },
-  { dir: "ol_fixture_jaffle_postgres_run", version: 7, nodes: { model: 5, seed: 3, test: 20 }, tasks: 28, datasets: 28, dependencies: 29, edges: 57, run: "succeeded", attempts: { succeeded: 5 }, publishes: 2, dangling: 0 },
-  { dir: "ol_fixture_jaffle_spark_build", version: 4, nodes: { model: 5, seed: 3, test: 20 }, tasks: 28, datasets: 28, dependencies: 29, edges: 57, run: "succeeded", attempts: { succeeded: 28 }, publishes: 3, dangling: 0 },
-  { dir: "ol_fixture_test_failures", version: 2, nodes: { model: 4, test: 14, source: 2 }, tasks: 18, datasets: 20, dependencies: 18, edges: 36, run: "failed", attempts: { failed: 4, succeeded: 10 }, publishes: 0, dangling: 0 },
-  { dir: "ol_structured_logs_postgres_build", version: 12, nodes: { model: 5, seed: 3, snapshot: 1, test: 21 }, tasks: 30, datasets: 30, dependencies: 31, edges: 61, run: null, attempts: null, publishes: 0, dangling: 0 },
+  { dir: "ol_fixture_fail", version: 2, nodes: { model: 4, source: 1 }, tasks: 4, datasets: 5, dependencies: 4, edges: 8, run: "failed", attempts: { failed: 1, succeeded: 2, upstream_failed: 1 }, publishes: 1, dangling: 10, neverPublished: 2 },
+  { dir: "ol_fixture_jaffle_postgres_run", version: 7, nodes: { model: 5, seed: 3, test: 20 }, tasks: 28, datasets: 8, dependencies: 29, edges: 37, run: "succeeded", attempts: { succeeded: 5 }, publishes: 2, dangling: 0, neverPublished: 0 },
+  { dir: "ol_fixture_jaffle_spark_build", version: 4, nodes: { model: 5, seed: 3, test: 20 }, tasks: 28, datasets: 8, dependencies: 29, edges: 37, run: "succeeded", attempts: { succeeded: 28 }, publishes: 3, dangling: 0, neverPublished: 0 },
+  { dir: "ol_fixture_test_failures", version: 2, nodes: { model: 4, test: 14, source: 2 }, tasks: 18, datasets: 6, dependencies: 18, edges: 22, run: "failed", attempts: { failed: 4, succeeded: 10 }, publishes: 0, dangling: 0, neverPublished: 0 },
+  { dir: "ol_structured_logs_postgres_build", version: 12, nodes: { model: 5, seed: 3, snapshot: 1, test: 21 }, tasks: 30, datasets: 9, dependencies: 31, edges: 40, run: null, attempts: null, publishes: 0, dangling: 0, neverPublished: 0 },
 ];
 
 describe.each(providersUnderTest())("dbt import on %s", (provider) => {
@@ -39,6 +46,8 @@ describe.each(providersUnderTest())("dbt import on %s", (provider) => {
     const counts = await tableCounts(t.db);
     expect(counts).toMatchObject({ tasks: c.tasks, datasets: c.datasets, edges: c.edges, runs: c.run ? 1 : 0, publishes: c.publishes, pipelines: 1, invalidKeys: 0 });
     expect(await t.db.lineageEdge.count({ where: { direction: "read" } })).toBe(c.dependencies);
+    expect((await getOverview(NOW, t.db)).counts.missingUnits).toBe(c.neverPublished);
+    expect(await t.db.task.count({ where: { kind: "check" } })).toBe(c.nodes.test ?? 0);
     const again = await importDbtArtifacts(t.db, body(c.dir));
     expect(again.written).toEqual({ tasks: 0, datasets: 0, edges: 0, runs: 0, attempts: 0, publishes: 0, invalidKeys: 0 });
     expect(await tableCounts(t.db)).toEqual(counts);

@@ -2,9 +2,14 @@ import type { DbtRunResult, DbtRunResults } from "@/lib/contracts/ingestion-dbt"
 
 export type DbtAttemptStatus = "succeeded" | "failed" | "upstream_failed" | "skipped";
 
+/** One batch of a microbatch model: the instant its window starts, and whether it succeeded. */
+export interface DbtBatch { start: number; ok: boolean }
+
 export interface DbtAttemptPlan {
   uniqueId: string;
   status: DbtAttemptStatus;
+  /** Microbatch models (dbt 1.9+): one entry per batch, from run_results' batch_results. */
+  batches: DbtBatch[] | null;
   error: string | null;
   /** adapter_response.rows_affected when the adapter reports one (views report -1: unknown). */
   rowsWritten: number | null;
@@ -20,7 +25,8 @@ export interface DbtRunPlan {
   attempts: DbtAttemptPlan[];
 }
 
-const FAILED = new Set(["error", "fail", "runtime error"]);
+// "partial success": a microbatch model some of whose batches failed (dbt-core #10751).
+const FAILED = new Set(["error", "fail", "runtime error", "partial success"]);
 const SUCCEEDED = new Set(["success", "pass", "warn"]);
 
 /**
@@ -56,12 +62,21 @@ function attemptOf(r: DbtRunResult, failedAncestor: (id: string) => boolean): Db
   const execute = r.timing?.find((t) => t.name === "execute");
   const status: DbtAttemptStatus = FAILED.has(r.status) ? "failed" : SUCCEEDED.has(r.status) ? "succeeded" : failedAncestor(r.unique_id) ? "upstream_failed" : "skipped";
   const rows = r.adapter_response?.rows_affected;
+  const batches = batchesOf(r);
   return {
-    uniqueId: r.unique_id, status,
+    uniqueId: r.unique_id, status, batches,
     error: status === "failed" ? (r.message ?? `dbt status ${r.status}`) : null,
     rowsWritten: typeof rows === "number" && Number.isInteger(rows) && rows >= 0 ? rows : null,
     startedAt: instant(execute?.started_at), endedAt: instant(execute?.completed_at),
   };
+}
+
+function batchesOf(r: DbtRunResult): DbtBatch[] | null {
+  const b = r.batch_results;
+  if (!b) return null;
+  const list = [...(b.successful ?? []).map(([s]) => ({ start: instant(s), ok: true })), ...(b.failed ?? []).map(([s]) => ({ start: instant(s), ok: false }))];
+  const valid = list.filter((x): x is DbtBatch => x.start !== null).sort((x, y) => x.start - y.start);
+  return valid.length > 0 ? valid : null;
 }
 
 const instant = (s: string | null | undefined): number | null => {

@@ -34,8 +34,11 @@ export interface FoldedRun extends RunRef {
   kind: "scheduled" | "manual" | "backfill";
   kindFromProducer?: boolean;
   codeVersion: string;
+  /** A test of what it reads (dbt-ol's jobType TEST): its outputs (a store-failures table) are not datasets to complete. */
+  isCheck: boolean;
 }
 
+const CHECK_JOB_TYPES = new Set(["TEST", "CHECK"]);
 const ORDER: Record<EventType, number> = { START: 0, RUNNING: 1, OTHER: 2, COMPLETE: 3, FAIL: 3, ABORT: 3 };
 const TERMINAL = new Set<EventType>(["COMPLETE", "FAIL", "ABORT"]);
 
@@ -51,7 +54,7 @@ export function foldRunEvents(events: RunEvent[]): FoldedRun {
   const first = sorted[0]!;
   const run: FoldedRun = {
     ...runRefOf(first.job.namespace, first.job.name, first.run.runId),
-    tries: [], inputs: [], outputs: [], nominalStart: null, partitionKey: null, partitionDate: null, parent: null, root: null, kind: "manual", codeVersion: "",
+    tries: [], inputs: [], outputs: [], nominalStart: null, partitionKey: null, partitionDate: null, parent: null, root: null, kind: "manual", codeVersion: "", isCheck: false,
   };
   const inputs = new Map<string, FoldedInput>();
   const outputs = new Map<string, FoldedOutput>();
@@ -62,7 +65,7 @@ export function foldRunEvents(events: RunEvent[]): FoldedRun {
     for (const o of event.outputs ?? []) mergeOutput(outputs, o.namespace, o.name, o.outputFacets?.outputStatistics?.rowCount ?? null, explicitPartitionKeys(o.outputFacets?.subset));
   }
   run.inputs = [...inputs.values()];
-  run.outputs = [...outputs.values()];
+  run.outputs = run.isCheck ? [] : [...outputs.values()];
   return run;
 }
 
@@ -105,6 +108,7 @@ function foldFacets(run: FoldedRun, event: RunEvent): void {
   if (runType) run.kindFromProducer = true;
   const version = event.job.facets?.sourceCodeLocation?.version;
   if (version) run.codeVersion = version;
+  if (CHECK_JOB_TYPES.has(event.job.facets?.jobType?.jobType?.toUpperCase() ?? "")) run.isCheck = true;
 }
 
 /** Airflow reports its run type (on some events only); otherwise a nominal time means the run was scheduled. */

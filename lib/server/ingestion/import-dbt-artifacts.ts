@@ -1,7 +1,7 @@
 import type { DbtImportBody, DbtImportResult } from "@/lib/contracts/ingestion-dbt";
 import { formatNodeId } from "@/lib/domain/ids";
 import type { Db, Tx } from "../db/client";
-import { assignTaskPipelines, ensureDatasets, ensurePipelines, ensureTasks, pipelineKey, type DatasetHandle, type TaskHandle } from "../repositories/catalog-writes";
+import { assignTaskPipelines, ensureDatasets, ensurePipelines, ensureTasks, markChecks, pipelineKey, type DatasetHandle, type TaskHandle } from "../repositories/catalog-writes";
 import { applyObservedLineage } from "./apply-folded-runs";
 import { buildDbtGraph, type DbtGraph } from "./dbt-graph";
 import { commandJobName, datasetNamespaceOf } from "./dbt-naming";
@@ -13,9 +13,12 @@ import { writeDbtRun, type DbtRunWritten } from "./write-dbt-run";
 const DBT_OL_DEFAULT_NAMESPACE = "default";
 
 /**
- * Imports dbt's manifest.json (+ run_results.json): models, seeds, snapshots and tests become
- * tasks, the relations they build and the sources they read become datasets, and dependencies
- * become versioned lineage edges — all named as dbt-ol names them, so the import and dbt-ol
+ * Imports dbt's manifest.json (+ run_results.json): models, seeds and snapshots become tasks and
+ * the relations they build datasets, tests become checks of what they read (no store-failures
+ * dataset to complete), sources become datasets read, and dependencies become versioned lineage
+ * edges. No definition is declared: a relation's expected units stay unknown (never "missing")
+ * until someone sets a partition definition, so a view that reports no rows, or a table a
+ * `dbt test` run did not build, is not a hole — all named as dbt-ol names them, so the import and dbt-ol
  * events land on the same nodes. Run results become one run of the command's pipeline. One
  * transaction; importing the same artifacts again changes nothing.
  */
@@ -45,7 +48,7 @@ interface Catalog { tasks: Map<string, TaskHandle>; datasets: Map<string, Datase
 
 async function writeCatalog(tx: Tx, graph: DbtGraph, namespace: string, observedRunId: string, at: number): Promise<Catalog> {
   const taskRefs = graph.tasks.map((t) => t.task);
-  const datasetRefs = [...graph.sources, ...graph.tasks.flatMap((t) => [t.output, ...t.inputs])];
+  const datasetRefs = [...graph.sources, ...graph.tasks.flatMap((t) => [...(t.output ? [t.output] : []), ...t.inputs])];
   const before = await Promise.all([
     tx.task.count({ where: { nodeId: { in: taskRefs.map((r) => r.nodeId) } } }),
     tx.dataset.count({ where: { nodeId: { in: [...new Set(datasetRefs.map((r) => r.nodeId))] } } }),
@@ -53,6 +56,7 @@ async function writeCatalog(tx: Tx, graph: DbtGraph, namespace: string, observed
   const tasks = await ensureTasks(tx, taskRefs);
   const datasets = await ensureDatasets(tx, datasetRefs);
   await tx.dataset.updateMany({ where: { nodeId: { in: graph.sources.map((s) => s.nodeId) }, kind: "table" }, data: { kind: "source" } });
+  await markChecks(tx, graph.tasks.filter((t) => t.output === null).map((t) => tasks.get(t.task.nodeId)!.id));
   for (const mode of ["replace", "merge", "append"] as const) {
     const ids = graph.tasks.filter((t) => t.writeMode === mode).map((t) => tasks.get(t.task.nodeId)!.id);
     if (ids.length > 0) await tx.task.updateMany({ where: { id: { in: ids }, writeMode: null }, data: { writeMode: mode } });
@@ -62,7 +66,10 @@ async function writeCatalog(tx: Tx, graph: DbtGraph, namespace: string, observed
   await assignTaskPipelines(tx, new Map([...tasks.values()].map((t) => [t.id, pipelineId])));
   const edges = await applyObservedLineage(tx, graph.tasks.map((t) => ({
     runId: observedRunId, taskId: tasks.get(t.task.nodeId)!.id, at, authoritative: true,
-    edges: [...t.inputs.map((i) => ({ datasetId: datasets.get(i.nodeId)!.id, direction: "read" as const })), { datasetId: datasets.get(t.output.nodeId)!.id, direction: "write" as const }],
+    edges: [
+      ...t.inputs.map((i) => ({ datasetId: datasets.get(i.nodeId)!.id, direction: "read" as const })),
+      ...(t.output ? [{ datasetId: datasets.get(t.output.nodeId)!.id, direction: "write" as const }] : []),
+    ],
   })));
   return { tasks, datasets, pipelineId, written: { tasks: tasks.size - before[0], datasets: datasets.size - before[1], edges } };
 }

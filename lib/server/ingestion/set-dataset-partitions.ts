@@ -1,5 +1,5 @@
 import type { PartitionsPut, PartitionsPutResult } from "@/lib/contracts/ingestion-catalog";
-import { resolvePartitions, sameDefinition, type PartitionDef, type PartitionSpace } from "@/lib/domain/partitions";
+import { resolvePartitions, type PartitionDef, type PartitionSpace } from "@/lib/domain/partitions";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { getDb, type Db } from "../db/client";
@@ -16,8 +16,11 @@ export async function setDatasetPartitions(id: string, body: PartitionsPut, acto
   const space = resolveOrRefuse(body.partitionDef, now);
   return db.$transaction(async (tx) => {
     const dataset = await findNode(tx, "dataset", id);
-    const before = await datasetPartitionDef(tx, dataset.id);
-    const changed = !sameDefinition(before, body.partitionDef);
+    const stored = await datasetPartitionDef(tx, dataset.id);
+    // Declaring the definition a dataset already had (unpartitioned, say) is a change too: its
+    // expected units go from unknown to known.
+    const before = stored.declared ? stored.def : null;
+    const changed = before === null || JSON.stringify(before) !== JSON.stringify(body.partitionDef);
     let auditSeq: number | null = null;
     if (changed) {
       await saveDatasetPartitionDef(tx, dataset.id, body.partitionDef);
@@ -27,7 +30,7 @@ export async function setDatasetPartitions(id: string, body: PartitionsPut, acto
       }, now);
       auditSeq = entry.seq;
     }
-    return { nodeId: dataset.nodeId, changed, before, after: body.partitionDef, expectedUnits: space.expected.size, auditSeq };
+    return { nodeId: dataset.nodeId, changed, before, after: body.partitionDef, expectedUnits: space.due.size, auditSeq };
   });
 }
 

@@ -3,7 +3,9 @@ import type { DatasetHandle, TaskHandle } from "../repositories/catalog-writes";
 import { appendPublishes, reportInvalidKeys, runsByIds, upsertAttempts, upsertRuns, type AttemptRow, type InvalidKeyRow, type PublishRow } from "../repositories/run-writes";
 import type { DbtGraph } from "./dbt-graph";
 import type { DbtRunPlan } from "./dbt-run";
-import { UnitKeyResolver } from "./resolve-unit-keys";
+import { UNPARTITIONED_KEY, type PartitionDef } from "@/lib/domain/partitions";
+import { UnitKeyResolver, type UnitVerdict } from "./resolve-unit-keys";
+import type { DbtAttemptPlan, DbtBatch } from "./dbt-run";
 import { stableId } from "./stable-id";
 
 export interface DbtRunWrite {
@@ -51,24 +53,54 @@ function rowsOfRun(graph: DbtGraph, plan: DbtRunPlan, w: DbtRunWrite) {
       unknownNodes.push(a.uniqueId);
       continue;
     }
-    const dataset = w.datasets.get(node.output.nodeId)!;
-    const [verdict] = resolver.resolve(node.output.nodeId, dataset.partitionDef, []);
     const taskId = w.tasks.get(node.task.nodeId)!.id;
-    const attempt: AttemptRow = {
-      id: stableId("dbtatt", w.runId, taskId, verdict!.key, 1), runId: w.runId, taskId, unitKey: verdict!.key, tryNumber: 1, status: a.status,
-      rowsWritten: a.rowsWritten, error: a.error, codeVersion: "", startedAt: date(a.startedAt), endedAt: date(a.endedAt),
-    };
-    attempts.push(attempt);
-    if (node.resourceType === "test" || a.status !== "succeeded") continue;
-    if (!verdict!.valid) invalid.push({ nodeId: node.output.nodeId, unitKey: verdict!.key, reason: verdict!.reason, source: "ingestion", runId: w.runId, observedAt: new Date(plan.endedAt) });
-    else if (a.rowsWritten !== null) {
-      publishes.push({
-        id: stableId("dbtpub", attempt.id, dataset.id, verdict!.key), datasetId: dataset.id, unitKey: verdict!.key, runId: w.runId, attemptId: attempt.id,
-        publishedAt: new Date(a.endedAt ?? plan.endedAt), inputVersion: "", codeVersion: "", rowCount: a.rowsWritten,
-      });
+    const attemptOf = (unitKey: string, status: DbtAttemptPlan["status"], rowsWritten: number | null, error: string | null): AttemptRow => ({
+      id: stableId("dbtatt", w.runId, taskId, unitKey, 1), runId: w.runId, taskId, unitKey, tryNumber: 1, status,
+      rowsWritten, error, codeVersion: "", startedAt: date(a.startedAt), endedAt: date(a.endedAt),
+    });
+    // A test is a check of what it reads: its attempt is its verdict, on its one unit.
+    if (!node.output) {
+      attempts.push(attemptOf(UNPARTITIONED_KEY, a.status, null, a.error));
+      continue;
     }
+    const output = node.output;
+    const dataset = w.datasets.get(output.nodeId)!;
+    const units = a.batches ? batchUnits(resolver, output.nodeId, dataset.partitionDef, a.batches) : null;
+    if (units) {
+      for (const b of units) {
+        if (!b.verdict.valid) invalid.push({ nodeId: output.nodeId, unitKey: b.verdict.key, reason: b.verdict.reason, source: "ingestion", runId: w.runId, observedAt: new Date(plan.endedAt) });
+        else attempts.push(attemptOf(b.verdict.key, b.ok ? "succeeded" : "failed", null, b.ok ? null : (a.error ?? "the batch failed")));
+      }
+      // One count for several batches cannot be split: only a lone successful batch is published.
+      const ok = units.filter((b) => b.ok && b.verdict.valid);
+      if (ok.length === 1 && units.length === 1 && a.rowsWritten !== null) publishes.push(publishOf(attempts[attempts.length - 1]!, dataset.id, a.rowsWritten, a.endedAt ?? plan.endedAt));
+      continue;
+    }
+    const [verdict] = resolver.resolve(output.nodeId, dataset.partitionDef, []);
+    const attempt = attemptOf(verdict!.key, a.status, a.rowsWritten, a.error);
+    attempts.push(attempt);
+    if (a.status !== "succeeded") continue;
+    if (!verdict!.valid) invalid.push({ nodeId: output.nodeId, unitKey: verdict!.key, reason: verdict!.reason, source: "ingestion", runId: w.runId, observedAt: new Date(plan.endedAt) });
+    else if (a.rowsWritten !== null) publishes.push(publishOf(attempt, dataset.id, a.rowsWritten, a.endedAt ?? plan.endedAt));
   }
   return { attempts, publishes, invalid, unknownNodes };
+}
+
+function publishOf(attempt: AttemptRow, datasetId: string, rowCount: number, at: number): PublishRow {
+  return {
+    id: stableId("dbtpub", attempt.id, datasetId, attempt.unitKey), datasetId, unitKey: attempt.unitKey, runId: attempt.runId, attemptId: attempt.id,
+    publishedAt: new Date(at), inputVersion: "", codeVersion: "", rowCount,
+  };
+}
+
+/**
+ * A microbatch model's batches as units: each batch is the window of the output's time
+ * definition that contains the batch's start. Without a time definition the batches name no
+ * unit, and the model is one attempt like any other (failed when any batch failed).
+ */
+function batchUnits(resolver: UnitKeyResolver, nodeId: string, def: PartitionDef, batches: DbtBatch[]): { verdict: UnitVerdict; ok: boolean }[] | null {
+  if (def.kind !== "time") return null;
+  return batches.map((b) => ({ verdict: resolver.resolve(nodeId, def, [], { partitionKey: null, partitionDate: b.start, nominalStart: null })[0]!, ok: b.ok }));
 }
 
 const date = (ms: number | null) => (ms === null ? null : new Date(ms));

@@ -6,7 +6,7 @@ const GRAIN_WORD = { hour: "hourly", day: "daily", week: "weekly", month: "month
 export function describePartitions(def: PartitionDef): string {
   switch (def.kind) {
     case "time":
-      return def.end ? `${GRAIN_WORD[def.grain]} ${def.start} → ${def.end}` : `${GRAIN_WORD[def.grain]} from ${def.start}`;
+      return `${def.end ? `${GRAIN_WORD[def.grain]} ${def.start} → ${def.end}` : `${GRAIN_WORD[def.grain]} from ${def.start}`}${def.lateness ? `, due ${def.lateness.slice(1).replace("T", "").toLowerCase()} after each closes` : ""}`;
     case "static":
       return `${def.keys.length} static keys`;
     case "dynamic":

@@ -21,14 +21,15 @@ export async function tasksMatching(tx: Tx, nodeIds: string[], rowId: string) {
   return matching(tx, "task", nodeIds, rowId);
 }
 
-/** The stored definition, in its JSON (contract) shape. */
-export async function datasetPartitionDef(tx: Tx, id: string): Promise<z.infer<typeof PartitionDefSchema>> {
-  const row = await tx.dataset.findUniqueOrThrow({ where: { id }, select: { partitionDef: true } });
-  return PartitionDefSchema.parse(JSON.parse(row.partitionDef));
+/** The stored definition, in its JSON (contract) shape, and whether anyone declared it. */
+export async function datasetPartitionDef(tx: Tx, id: string): Promise<{ def: z.infer<typeof PartitionDefSchema>; declared: boolean }> {
+  const row = await tx.dataset.findUniqueOrThrow({ where: { id }, select: { partitionDef: true, partitionsDeclared: true } });
+  return { def: PartitionDefSchema.parse(JSON.parse(row.partitionDef)), declared: row.partitionsDeclared };
 }
 
+/** Stores a declared definition: from now on the dataset's expected units are known. */
 export async function saveDatasetPartitionDef(tx: Tx, id: string, def: PartitionDef): Promise<void> {
-  await tx.dataset.update({ where: { id }, data: { partitionDef: JSON.stringify(def) } });
+  await tx.dataset.update({ where: { id }, data: { partitionDef: JSON.stringify(def), partitionsDeclared: true } });
 }
 
 const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T | null => (value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : null);

@@ -50,6 +50,11 @@ export async function ensurePipelines(tx: Tx, refs: { namespace: string; name: s
 
 export { pipelineKey };
 
+/** Tasks that test what they read (dbt tests, data-quality jobs) rather than build a dataset. */
+export async function markChecks(tx: Tx, taskIds: string[]): Promise<void> {
+  if (taskIds.length > 0) await tx.task.updateMany({ where: { id: { in: taskIds }, kind: { not: "check" } }, data: { kind: "check" } });
+}
+
 /** Puts tasks that belong to no pipeline yet into the pipeline their runs descend from. */
 export async function assignTaskPipelines(tx: Tx, pipelineByTaskId: Map<string, string>): Promise<void> {
   const byPipeline = new Map<string, string[]>();

@@ -15,6 +15,8 @@ export interface TaskRecord {
   dependsOnOwnPast: boolean | null;
   publishMode: "per_unit" | "atomic_set" | null;
   owner: string;
+  /** `check`: tests what it reads (a dbt test) and builds no dataset. */
+  kind: "task" | "check";
 }
 
 export interface DatasetRecord {
@@ -28,6 +30,8 @@ export interface DatasetRecord {
   partitionDef: PartitionDef;
   tolerance: number;
   sourceImmutable: boolean | null;
+  /** False until someone declares the definition: the expected units are then unknown, never "missing". */
+  partitionsDeclared: boolean;
 }
 
 const WRITE_MODES = new Set(["replace", "merge", "append"]);
@@ -45,6 +49,7 @@ export async function listTasks(db: Db): Promise<TaskRecord[]> {
     dependsOnOwnPast: t.dependsOnOwnPast,
     publishMode: t.publishMode === "per_unit" || t.publishMode === "atomic_set" ? t.publishMode : null,
     owner: t.owner,
+    kind: t.kind === "check" ? "check" : "task",
   }));
 }
 
@@ -61,6 +66,7 @@ export async function listDatasets(db: Db): Promise<DatasetRecord[]> {
     partitionDef: parsePartitionDef(d.partitionDef, d.nodeId),
     tolerance: d.rowCountTolerance,
     sourceImmutable: d.sourceImmutable,
+    partitionsDeclared: d.partitionsDeclared,
   }));
 }
 

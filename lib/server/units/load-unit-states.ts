@@ -1,5 +1,7 @@
 import { resolvePartitions, type PartitionSpace } from "@/lib/domain/partitions";
+import { isJudged } from "@/lib/domain/judged-units";
 import { computeUnitStates, type UnitFacts, type UnitStateResult } from "@/lib/domain/unit-state";
+import { UnitSet } from "@/lib/domain/unit-set";
 import type { Db } from "../db/client";
 import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type EdgeRecord, type TaskRecord } from "../repositories/catalog";
 import { marksByUnit, sourceCountsByUnit } from "../repositories/ledger";
@@ -12,7 +14,7 @@ export interface DatasetUnitStates {
   dataset: DatasetRecord;
   writer: TaskRecord | null;
   space: PartitionSpace;
-  /** Expected units, in ordinal order, with their computed state. */
+  /** Units with a state (due ones, and others whose records say something: judged-units.ts), in ordinal order. */
   units: { key: string; ordinal: number; result: UnitStateResult; facts: UnitFacts }[];
   /** Keys in the ledger that the partition definition rejects (seed 002), with the reason. */
   invalidLedgerKeys: { key: string; reason: string }[];
@@ -98,18 +100,35 @@ const NONE: readonly never[] = [];
 function statesOf(ctx: FactsContext, now: number): DatasetUnitStates {
   const { dataset, space, writer, ledger, attempts, sources, marks, cleaned } = ctx;
   const upstreamOf = writer ? upstreamResolver(ctx, writer) : () => NONE;
-  const keys: { key: string; ordinal: number }[] = [];
-  space.expected.forEachRange((lo, hi) => {
-    for (let o = lo; o <= hi; o++) keys.push({ key: space.keyAt(o), ordinal: o });
+  const due = dataset.partitionsDeclared ? space.due : UnitSet.EMPTY;
+  const candidates = due.union(recordedUnits(space, [ledger, attempts, marks]));
+  const keys: { key: string; ordinal: number; due: boolean }[] = [];
+  candidates.forEachRange((lo, hi) => {
+    for (let o = lo; o <= hi; o++) keys.push({ key: space.keyAt(o), ordinal: o, due: due.contains(o) });
   });
-  const facts = assembleUnitFacts({ dataset, writer, ledger, attempts, sources, marks, cleaned, upstreamOf }, keys);
+  const all = assembleUnitFacts({ dataset, writer, ledger, attempts, sources, marks, cleaned, upstreamOf }, keys);
+  const judged = keys.flatMap((k, i) => (isJudged(k.due, all[i]!) ? [i] : []));
+  const facts = judged.length === keys.length ? all : judged.map((i) => all[i]!);
+  const judgedKeys = judged.length === keys.length ? keys : judged.map((i) => keys[i]!);
   const results = computeUnitStates(facts, now);
   const defined = definedSpace(dataset, space);
   const invalidLedgerKeys = [...ledger.keys()].flatMap((key) => {
     const verdict = defined.validate(key);
     return verdict.valid ? [] : [{ key, reason: verdict.reason }];
   });
-  return { dataset, writer, space, units: keys.map((k, i) => ({ ...k, result: results[i]!, facts: facts[i]! })), invalidLedgerKeys };
+  return { dataset, writer, space, units: judgedKeys.map((k, i) => ({ key: k.key, ordinal: k.ordinal, result: results[i]!, facts: facts[i]! })), invalidLedgerKeys };
+}
+
+/** Units (valid in the space) that any of the records name: publishes, attempts, marks. */
+function recordedUnits(space: PartitionSpace, records: (Map<string, unknown> | undefined)[]): UnitSet {
+  const ordinals: number[] = [];
+  for (const byKey of records) {
+    for (const key of byKey?.keys() ?? []) {
+      const v = space.validate(key);
+      if (v.valid) ordinals.push(v.ordinal);
+    }
+  }
+  return UnitSet.fromOrdinals(ordinals);
 }
 
 /**
