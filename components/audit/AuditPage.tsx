@@ -1,5 +1,6 @@
 "use client";
 
+import { nodeName } from "@/lib/domain/ids";
 import Link from "next/link";
 import { useState } from "react";
 import { AUDIT_KINDS } from "@/lib/contracts/audit";
@@ -15,7 +16,7 @@ function describe(v: unknown): string {
 }
 
 const targets = (ts: { nodeId: string; units: string[] }[]) => {
-  const parts = ts.map((t) => `${t.nodeId.slice(t.nodeId.lastIndexOf(":") + 1)} ${t.units.length > 4 ? `${t.units.slice(0, 3).join(", ")} and ${t.units.length - 3} more` : t.units.join(", ")}`);
+  const parts = ts.map((t) => `${nodeName(t.nodeId)} ${t.units.length > 4 ? `${t.units.slice(0, 3).join(", ")} and ${t.units.length - 3} more` : t.units.join(", ")}`);
   return parts.length > 3 ? `${parts.slice(0, 3).join("; ")}; and ${parts.length - 3} more` : parts.join("; ");
 };
 

@@ -1,5 +1,6 @@
 "use client";
 
+import { nodeName } from "@/lib/domain/ids";
 import Link from "next/link";
 import { useState } from "react";
 import { useIncidentList } from "@/lib/client/use-incidents";
@@ -34,7 +35,7 @@ export function IncidentsPage() {
                 <td><Link href={`/incidents/${encodeURIComponent(i.id)}`}>{i.title}</Link></td>
                 <td><span className="badge">{i.status}</span></td>
                 <td>{i.pipeline ?? "—"}</td>
-                <td className="mono">{i.failedPairs.map((p) => `${p.nodeId.slice(p.nodeId.lastIndexOf(":") + 1)} ${p.units.join(", ")}`).join("; ")}</td>
+                <td className="mono">{i.failedPairs.map((p) => `${nodeName(p.nodeId)} ${p.units.join(", ")}`).join("; ")}</td>
                 <td>{i.repairs}</td>
                 <td>{new Date(i.openedAt).toLocaleString()} by {i.openedBy}</td>
               </tr>

@@ -1,11 +1,12 @@
 "use client";
 
+import { nodeName } from "@/lib/domain/ids";
 import type { BlockerView } from "@/lib/contracts/repair";
 import { useIncidentAction } from "@/lib/client/use-incidents";
 import { ConfirmIntervention } from "./ConfirmIntervention";
 import styles from "./Wizard.module.css";
 
-const short = (id: string) => id.slice(id.lastIndexOf(":") + 1);
+const short = nodeName;
 
 /** A blocker and the intervention that lifts it: clean an appended unit, or declare the task fixed to replace. */
 export function BlockerCard({ id, blocker }: { id: string; blocker: BlockerView }) {

@@ -1,5 +1,6 @@
 "use client";
 
+import { nodeName } from "@/lib/domain/ids";
 import Link from "next/link";
 import { useIncidentAction } from "@/lib/client/use-incidents";
 import { ConfirmIntervention } from "./ConfirmIntervention";
@@ -24,7 +25,7 @@ export function CloseStep({ id, incident, back }: StepProps) {
     <>
       <dl style={{ display: "grid", gridTemplateColumns: "max-content 1fr", gap: "4px 16px" }} data-testid="close-summary">
         <dt>Status</dt><dd data-testid="close-status">{incident.status}{incident.closedReason ? ` — ${incident.closedReason}` : ""}</dd>
-        <dt>Failed pairs</dt><dd className="mono">{incident.failedPairs.map((p) => `${p.nodeId.slice(p.nodeId.lastIndexOf(":") + 1)} ${p.units.join(", ")}`).join("; ")}</dd>
+        <dt>Failed pairs</dt><dd className="mono">{incident.failedPairs.map((p) => `${nodeName(p.nodeId)} ${p.units.join(", ")}`).join("; ")}</dd>
         <dt>Detected → opened</dt><dd>{duration(incident.detectedAt, incident.openedAt)}</dd>
         <dt>Opened → closed</dt><dd>{duration(incident.openedAt, incident.resolvedAt)}</dd>
         <dt>Repair runs</dt><dd>{incident.runs.filter((r) => r.kind === "repair").map((r) => `#${r.repairNumber} ${r.status}`).join(", ") || "none"}</dd>

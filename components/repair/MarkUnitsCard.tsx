@@ -1,5 +1,6 @@
 "use client";
 
+import { nodeName } from "@/lib/domain/ids";
 import { useState } from "react";
 import type { IncidentDetail, MarkRequest } from "@/lib/contracts/incidents";
 import { useIncidentAction } from "@/lib/client/use-incidents";
@@ -22,7 +23,7 @@ export function MarkUnitsCard({ id, incident, strategy }: { id: string; incident
     <div style={{ marginTop: 12 }} data-testid="mark-units">
       {incident.failedPairs.map((p) => (
         <div key={p.nodeId} style={{ marginBottom: 8 }}>
-          <p><strong>{p.nodeId.slice(p.nodeId.lastIndexOf(":") + 1)}</strong> <span className="mono">{p.units.join(", ")}</span></p>
+          <p><strong>{nodeName(p.nodeId)}</strong> <span className="mono">{p.units.join(", ")}</span></p>
           <ConfirmIntervention testId={`mark-${KIND[s]}`} label={strategy.replace(/_/g, " ")} believe={BELIEVE[s]} pending={mark.isPending} error={mark.error} danger
             onConfirm={(reason) => mark.mutate({ kind: KIND[s], taskNodeId: p.nodeId, units: p.units, reason, ...(s === "mark_success" ? { evidence } : {}) })}>
             {s === "mark_success" ? (

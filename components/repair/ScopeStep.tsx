@@ -1,5 +1,6 @@
 "use client";
 
+import { nodeName } from "@/lib/domain/ids";
 import Link from "next/link";
 import { useState } from "react";
 import { useIncidentAction } from "@/lib/client/use-incidents";
@@ -50,7 +51,7 @@ export function ScopeStep({ id, incident, next }: StepProps) {
       {data.waitsOn.map((w) => (
         <div key={w.taskNodeId} className={styles.warning} data-testid="waits-on">
           <p style={{ margin: 0 }}>{w.reason}</p>
-          <label><input type="checkbox" checked={!skip.has(w.taskNodeId)} onChange={(e) => setSkip((s) => { const n = new Set(s); if (e.target.checked) n.delete(w.taskNodeId); else n.add(w.taskNodeId); return n; })} /> Add {w.taskNodeId.slice(w.taskNodeId.lastIndexOf(":") + 1)} {w.units.join(", ")} to this incident</label>
+          <label><input type="checkbox" checked={!skip.has(w.taskNodeId)} onChange={(e) => setSkip((s) => { const n = new Set(s); if (e.target.checked) n.delete(w.taskNodeId); else n.add(w.taskNodeId); return n; })} /> Add {nodeName(w.taskNodeId)} {w.units.join(", ")} to this incident</label>
         </div>
       ))}
       {editable ? <ReasonField id="scope-reason" label="Why this scope" value={reason} onChange={setReason} /> : null}

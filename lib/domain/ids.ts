@@ -1,16 +1,22 @@
 /**
- * Node identifiers in Marquez's convention, so ids coming from OpenLineage events and
- * ids shown in the console are the same strings: `job:<namespace>:<name>` for a task and
- * `dataset:<namespace>:<name>` for a dataset.
+ * Node identifiers in Marquez's convention, so ids coming from OpenLineage events, ids shown in
+ * the console and ids Marquez itself would give are the same strings: the raw namespace and
+ * name joined, `job:<namespace>:<name>` for a task and `dataset:<namespace>:<name>` for a dataset.
  *
  * Why brands: a task id and a dataset id are both strings, and mixing them up silently
  * (asking the planner to "repair" a dataset) is exactly the kind of bug the compiler can
  * catch for free.
  *
- * Namespaces are often URIs with colons of their own (`postgres://db:5432`), so the name is
- * everything after the LAST colon and a colon inside a name is percent-encoded:
+ * Colons. Namespaces are often URIs with colons of their own (`postgres://db:5432`) and names
+ * can hold them too (`my_struct<a:bigint>`), so an id is parsed as Marquez's NodeId parses it:
+ * split on ":" when that gives exactly three parts; otherwise the delimiters are the first two
+ * colons not followed by "//" or a digit, and the name is everything after the second:
  *   formatNodeId('dataset', 'postgres://db:5432', 'public.orders')
- *     === 'dataset:postgres://db:5432:public.orders'
+ *     === 'dataset:postgres://db:5432:public.orders'   → namespace postgres://db:5432
+ *   'dataset:my-namespace:my_struct<a:bigint,b:string>' → name my_struct<a:bigint,b:string>
+ * As in Marquez, a namespace holding a colon followed by a letter (`a:b`) cannot be told apart
+ * from its name in the id; Reparo keeps namespace and name as separate columns, so only a
+ * caller's id string is ever parsed, and two pairs that join to one string are one node.
  */
 declare const brand: unique symbol;
 type Brand<T, B extends string> = T & { readonly [brand]: B };
@@ -29,14 +35,6 @@ export interface ParsedNodeId {
   readonly name: string;
 }
 
-function encodeName(name: string): string {
-  return name.replace(/%/g, "%25").replace(/:/g, "%3A");
-}
-
-function decodeName(name: string): string {
-  return name.replace(/%3A/gi, ":").replace(/%25/g, "%");
-}
-
 export function formatNodeId(kind: "job", namespace: string, name: string): TaskId;
 export function formatNodeId(kind: "dataset", namespace: string, name: string): DatasetId;
 export function formatNodeId(kind: NodeKind, namespace: string, name: string): NodeId;
@@ -44,21 +42,31 @@ export function formatNodeId(kind: NodeKind, namespace: string, name: string): N
   if (namespace.length === 0 || name.length === 0) {
     throw new Error(`node id needs a namespace and a name (got "${namespace}", "${name}")`);
   }
-  return `${kind}:${namespace}:${encodeName(name)}` as NodeId;
+  return `${kind}:${namespace}:${name}` as NodeId;
 }
 
 export const taskId = (namespace: string, name: string): TaskId => formatNodeId("job", namespace, name);
 export const datasetId = (namespace: string, name: string): DatasetId =>
   formatNodeId("dataset", namespace, name);
 
-/** Parses `job:ns:name` / `dataset:ns:name`; returns null for anything else (never throws). */
+/** Parses `job:ns:name` / `dataset:ns:name` as Marquez does; returns null for anything else (never throws). */
 export function parseNodeId(id: string): ParsedNodeId | null {
   const first = id.indexOf(":");
-  const last = id.lastIndexOf(":");
-  if (first <= 0 || last <= first + 1 || last === id.length - 1) return null;
+  if (first <= 0) return null;
   const kind = id.slice(0, first);
   if (kind !== "job" && kind !== "dataset") return null;
-  return { kind, namespace: id.slice(first + 1, last), name: decodeName(id.slice(last + 1)) };
+  const parts = id.split(":");
+  let namespace: string;
+  let name: string;
+  if (parts.length === 3) [namespace, name] = [parts[1]!, parts[2]!];
+  else {
+    const rest = id.slice(first + 1);
+    const delimiter = /:(?!\/\/|\d)/.exec(rest);
+    if (!delimiter) return null;
+    [namespace, name] = [rest.slice(0, delimiter.index), rest.slice(delimiter.index + 1)];
+  }
+  if (namespace.length === 0 || name.length === 0) return null;
+  return { kind, namespace, name };
 }
 
 export function isTaskId(id: string): id is TaskId {
@@ -69,9 +77,7 @@ export function isDatasetId(id: string): id is DatasetId {
   return parseNodeId(id)?.kind === "dataset";
 }
 
-/** The short name shown in tables and exported to orchestrators (`stg_orders`). */
-export function nodeName(id: NodeId): string {
-  const parsed = parseNodeId(id);
-  if (!parsed) throw new Error(`not a node id: ${id}`);
-  return parsed.name;
+/** The short name shown in tables and exported to orchestrators (`stg_orders`); the id itself when it is not a node id. */
+export function nodeName(id: string): string {
+  return parseNodeId(id)?.name ?? id;
 }

@@ -11,6 +11,7 @@
  * Example: stg_orders (append) in scope with no resolution →
  *   { code: "append_unresolved", node: "job:reparo:stg_orders", … }
  */
+import { nodeName } from "./ids";
 import type { ClosureResult, Seed } from "./closure";
 import type { NodeId, TaskId } from "./ids";
 import type { LineageGraph, TaskNode } from "./lineage-graph";
@@ -65,7 +66,7 @@ export interface ActiveRepair {
   readonly pairs: readonly Seed[];
 }
 
-const short = (id: string) => id.slice(id.lastIndexOf(":") + 1);
+const short = nodeName;
 const ranges = (graph: LineageGraph, node: NodeId, units: UnitSet) => toKeyRanges(units, graph.nodes[graph.index.get(node)!]!.space);
 const spell = (r: readonly [string, string][]) => r.map(([a, b]) => (a === b ? a : `${a}…${b}`)).join(", ");
 

@@ -14,6 +14,7 @@
  *     2: revenue_daily[08-17], running_balance[08-17…08-25], ml_features[08-17]
  *     3: executive_dashboard[08-17]          excluded: finance_weekly_export[2026-W34]
  */
+import { nodeName } from "./ids";
 import { closure, type ClosureResult, type Seed } from "./closure";
 import type { TaskId } from "./ids";
 import type { LineageGraph, TaskNode } from "./lineage-graph";
@@ -161,7 +162,7 @@ function partitionTasks(graph: LineageGraph, pairs: readonly Seed[], opts: Repai
       const key = opts.replay?.find((r) => r.task === task.id && r.idempotencyKey.trim() !== "")?.idempotencyKey;
       if (key === undefined) {
         const what = task.sideEffect === "external" ? "has external side effects" : "has undeclared side effects (counted as external)";
-        excluded.push({ ...planned, reason: `${task.id.slice(task.id.lastIndexOf(":") + 1)} ${what}: excluded by default; replay it deliberately with an idempotency key.` });
+        excluded.push({ ...planned, reason: `${nodeName(task.id)} ${what}: excluded by default; replay it deliberately with an idempotency key.` });
         continue;
       }
       planned = { ...planned, idempotencyKey: key };

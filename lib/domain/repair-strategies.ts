@@ -9,6 +9,7 @@
  * Example: a failed unit of running_balance (reads its own previous unit) →
  *   targeted: disabled, "running_balance is sequential …"; recompute_forward: enabled, recommended.
  */
+import { nodeName } from "./ids";
 import type { TaskId } from "./ids";
 
 export const STRATEGIES = [
@@ -84,7 +85,7 @@ const GUIDE: Record<Strategy, { when: string; cost: string; requires: StrategyOp
 };
 
 function list(ids: readonly string[]): string {
-  const names = ids.map((id) => id.slice(id.lastIndexOf(":") + 1));
+  const names = ids.map((id) => nodeName(id));
   return names.length <= 3 ? names.join(", ") : `${names.slice(0, 3).join(", ")} and ${names.length - 3} more`;
 }
 

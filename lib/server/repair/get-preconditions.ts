@@ -1,3 +1,4 @@
+import { nodeName } from "@/lib/domain/ids";
 import type { LineageGraph, TaskNode } from "@/lib/domain/lineage-graph";
 import { planRepair } from "@/lib/domain/repair-planner";
 import { factsOf } from "@/lib/domain/repair-scope";
@@ -9,7 +10,7 @@ import { incidentTargets } from "./incident-targets";
 import { loadRepairContext, type RepairContext } from "./load-repair-context";
 
 type Check = TaskPreconditions["checks"][number];
-const short = (id: string) => id.slice(id.lastIndexOf(":") + 1);
+const short = nodeName;
 const declare = (what: string) => `Declare ${what}: PUT /api/v1/tasks/<task node id> with it and a reason (or send it in the OpenLineage job facet). Until then the planner counts it as unsafe.`;
 
 /** The Preconditions step: per task in scope, the six questions of seeds 000/001; unknown is unsafe. */

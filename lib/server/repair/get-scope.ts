@@ -1,3 +1,4 @@
+import { nodeName } from "@/lib/domain/ids";
 import { closure, type ClosureResult } from "@/lib/domain/closure";
 import type { NodeId } from "@/lib/domain/ids";
 import type { LineageGraph } from "@/lib/domain/lineage-graph";
@@ -12,7 +13,7 @@ import { loadUnitStateIndex, type UnitStateIndex } from "./unit-state-index";
 
 const UNPUBLISHED = new Set(["failed", "blocked", "missing"]);
 const MAX_KEYS = 2000;
-const short = (id: string) => id.slice(id.lastIndexOf(":") + 1);
+const short = nodeName;
 
 /**
  * The Scope step: the downstream closure of the incident's failed pairs (lib/domain closure,

@@ -1,3 +1,4 @@
+import { nodeName } from "@/lib/domain/ids";
 import type { NodeId } from "@/lib/domain/ids";
 import { keysOf } from "@/lib/domain/partitions";
 import { UnitSet } from "@/lib/domain/unit-set";
@@ -121,7 +122,7 @@ async function overlapError(db: Db, id: string, pairs: { taskId: string; unitKey
   // The repair that won may have finished already: name it from the incident's runs.
   if (holders.length === 0) return (await repairRunsOfIncident(db, id)).length > 0 ? notLaunchable(db, id, "planned") : cause instanceof ConflictError ? cause : new ConflictError("another repair of these units started at the same moment; reload and try again");
   const h = holders[0]!;
-  const name = h.taskNodeId.slice(h.taskNodeId.lastIndexOf(":") + 1);
+  const name = nodeName(h.taskNodeId);
   return new ConflictError(
     `${name} ${h.unitKey}${holders.length > 1 ? ` and ${holders.length - 1} more pairs` : ""} are already being repaired by repair #${h.repairNumber} (run ${h.runId}${h.incidentId ? `, incident ${h.incidentId}` : ""}, launched by ${h.triggeredBy})`,
     { runningRepair: { runId: h.runId, repairNumber: h.repairNumber, incidentId: h.incidentId, launchedBy: h.triggeredBy } },
