@@ -28,6 +28,8 @@ export function ClosurePanel({ closure, holdings }: { closure: Closure; holdings
     <>
     <p className="muted">
       <strong>never ran</strong>: consumers still see the previous value, stale while looking current ·{" "}
+      <strong>partial write</strong>: failed tries left rows behind ·{" "}
+      <strong>built</strong>: ran and succeeded, but reported no row count ·{" "}
       <strong>built before the failure</strong>: on inputs since replaced ·{" "}
       <strong>sent outside</strong>: consumed outside the platform, re-running recalls nothing
     </p>

@@ -3,6 +3,8 @@ import styles from "./Lineage.module.css";
 
 export const HOLDING_WORD = {
   never_ran: "never ran",
+  partial_write: "partial write",
+  built: "built",
   built_before_failure: "built before the failure",
   built_after_failure: "built after the failure",
   sent_outside: "sent outside",

@@ -122,7 +122,7 @@ export const ClosureSchema = z.object({
 export type Closure = z.infer<typeof ClosureSchema>;
 
 /** What the units of a closure node hold now (PRODUCT.md, the downstream closure). */
-export const HoldingKindSchema = z.enum(["never_ran", "built_before_failure", "built_after_failure", "sent_outside"]);
+export const HoldingKindSchema = z.enum(["never_ran", "partial_write", "built", "built_before_failure", "built_after_failure", "sent_outside"]);
 export type HoldingKind = z.infer<typeof HoldingKindSchema>;
 
 export const HoldingSchema = z.object({

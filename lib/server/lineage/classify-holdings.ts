@@ -1,5 +1,5 @@
 import type { DatasetNode } from "@/lib/domain/lineage-graph";
-import type { LedgerEntry } from "@/lib/domain/unit-state";
+import type { Attempt, LedgerEntry } from "@/lib/domain/unit-state";
 import { UnitSet, UnitSetBuilder, toKeyRanges } from "@/lib/domain/unit-set";
 import type { Holding, HoldingKind } from "@/lib/contracts/lineage";
 import type { DatasetRecord } from "../repositories/catalog";
@@ -9,6 +9,8 @@ import { describeUnitSet } from "./describe-unit-set";
 
 export interface UnitFactsLookup {
   publishes: ByUnit<LedgerEntry>;
+  /** The attempts of the datasets' writers (task row id → unit key → attempts). */
+  attempts: ByUnit<Attempt>;
   deliveries: DeliveryRecord[];
   /** When the seed last failed (epoch ms), or null when it never failed. */
   failedAt: number | null;
@@ -16,17 +18,21 @@ export interface UnitFactsLookup {
 
 const DETAIL: Record<HoldingKind, string> = {
   never_ran: "never ran: consumers still see the previous value, stale while looking current",
+  partial_write: "failed tries left rows behind and nothing was published: a partial write, not a value",
+  built: "ran and succeeded, but reported no row count, so the ledger cannot say what it holds",
   built_before_failure: "ran before the failure, on inputs since replaced: looks current, is not",
   built_after_failure: "ran after the failure, on what the failure left behind",
   sent_outside: "consumed outside the platform: re-running recalls nothing, tell the consumer",
 };
 
-const ORDER: HoldingKind[] = ["sent_outside", "never_ran", "built_after_failure", "built_before_failure"];
+const ORDER: HoldingKind[] = ["sent_outside", "partial_write", "never_ran", "built", "built_after_failure", "built_before_failure"];
 
 /**
- * Sorts each unit of `units` into what it holds now, from the ledger and the deliveries. Only
- * the units with a publish or a delivery are looked at one by one; every other unit of the set
- * never ran. So a ten-year daily closure node costs its ledger's size, not 3,650 key lookups.
+ * Sorts each unit of `units` into what it holds now, from the ledger, the writers' attempts and
+ * the deliveries: sent outside, a partial write (failed tries wrote rows, nothing published),
+ * built (a try succeeded without reporting a count: a dbt view), built before or after the
+ * failure. Only units with a record are looked at one by one; every other unit of the set never
+ * ran. So a ten-year daily closure node costs its records' size, not 3,650 key lookups.
  */
 export function classifyHoldings(units: UnitSet, dataset: DatasetNode, record: DatasetRecord, writers: ReadonlySet<string>, facts: UnitFactsLookup): Holding[] {
   const ledger = facts.publishes.get(record.id);
@@ -34,7 +40,10 @@ export function classifyHoldings(units: UnitSet, dataset: DatasetNode, record: D
   for (const d of facts.deliveries) if (writers.has(d.taskId)) sent.set(d.unitKey, d);
   const found: { ordinal: number; kind: HoldingKind }[] = [];
   const destinations = new Set<string>();
-  for (const key of new Set([...(ledger?.keys() ?? []), ...sent.keys()])) {
+  const tried = new Map<string, Attempt[]>();
+  for (const w of writers) for (const [key, list] of facts.attempts.get(w) ?? []) tried.set(key, [...(tried.get(key) ?? []), ...list]);
+  let partialRows = 0;
+  for (const key of new Set([...(ledger?.keys() ?? []), ...sent.keys(), ...tried.keys()])) {
     const verdict = dataset.space.validate(key);
     if (!verdict.valid || !units.contains(verdict.ordinal)) continue;
     const entries = ledger?.get(key) ?? [];
@@ -43,8 +52,16 @@ export function classifyHoldings(units: UnitSet, dataset: DatasetNode, record: D
     if (delivery || (record.external && entries.length > 0)) {
       kind = "sent_outside";
       if (delivery) destinations.add(`${delivery.destination} on ${delivery.sentAt.toISOString().slice(0, 10)}`);
-    } else if (entries.length === 0) continue;
-    else {
+    } else if (entries.length === 0) {
+      const attempts = tried.get(key) ?? [];
+      const latest = attempts.reduce<Attempt | null>((l, a) => (l === null || (a.startedAt ?? 0) >= (l.startedAt ?? 0) ? a : l), null);
+      const left = attempts.reduce((n, a) => n + (a.status === "failed" ? (a.rowsWritten ?? 0) : 0), 0);
+      if (latest?.status === "succeeded") kind = "built";
+      else if (left > 0) {
+        kind = "partial_write";
+        partialRows += left;
+      } else continue;
+    } else {
       const latest = Math.max(...entries.map((e) => e.publishedAt));
       kind = facts.failedAt !== null && latest > facts.failedAt ? "built_after_failure" : "built_before_failure";
     }
@@ -58,7 +75,7 @@ export function classifyHoldings(units: UnitSet, dataset: DatasetNode, record: D
   return ORDER.flatMap((kind) => {
     const set = sets.get(kind)!;
     if (set.isEmpty) return [];
-    const where = kind === "sent_outside" && destinations.size > 0 ? ` (sent to ${[...destinations].join("; ")})` : "";
+    const where = kind === "sent_outside" && destinations.size > 0 ? ` (sent to ${[...destinations].join("; ")})` : kind === "partial_write" ? ` (${partialRows} rows)` : "";
     return [{ kind, units: toKeyRanges(set, dataset.space), unitsText: describeUnitSet(set, dataset.space), detail: DETAIL[kind] + where }];
   });
 }

@@ -77,6 +77,9 @@ describe.each(providersUnderTest())("the closure API on the demo world (%s)", (p
     const failed = await getClosureHoldings(query({ nodeId: "job:orders:stg_orders", units: "2026-08-17" }), NOW, t.db);
     const balance = failed.nodes.find((n) => n.nodeId === "dataset:warehouse:running_balance")!.holdings;
     expect(balance.map((h) => [h.kind, h.unitsText])).toEqual([["never_ran", "2026-08-17 → 2026-08-25 (9 units)"]]);
+    // The seed ran twice and left 20 of its 40 rows: a partial write, not "never ran".
+    const seed = failed.nodes.find((n) => n.nodeId === "dataset:warehouse:stg_orders")!.holdings;
+    expect(seed.map((h) => [h.kind, h.unitsText, h.detail.match(/\((\d+) rows\)/)?.[1]])).toEqual([["partial_write", "2026-08-17", "20"]]);
     expect(failed.failedAt).not.toBeNull();
   });
 

@@ -25,14 +25,14 @@ export async function getClosureHoldings(query: ClosureQuery, now: Date, db: Db 
   const writerIds = [...new Set([...outputs.values()].flatMap((d) => (d ? writerIdsOf(graph, d, lineage.tasks) : [])))];
   const seedTask = [...result.entries.values()].find((e) => e.seed);
   const seedWriters = seedTask ? (outputs.get(seedTask.node) ? writerIdsOf(graph, outputs.get(seedTask.node)!, lineage.tasks) : []) : [];
-  const [publishes, deliveries, seedAttempts] = await Promise.all([
+  const [publishes, deliveries, attempts] = await Promise.all([
     inChunks(datasetIds, (ids) => publishesByUnit(db, ids)).then((maps) => new Map(maps.flatMap((m) => [...m]))),
     inChunks(writerIds, (ids) => deliveriesOf(db, ids)).then((lists) => lists.flat()),
-    attemptsByUnit(db, seedWriters),
+    inChunks(writerIds, (ids) => attemptsByUnit(db, ids)).then((maps) => new Map(maps.flatMap((m) => [...m]))),
   ]);
   const seedKeys = new Set(seedTask && outputs.get(seedTask.node) ? keysOf(outputs.get(seedTask.node)!.space, seedTask.units) : []);
-  const failedAt = latestFailure(seedAttempts, seedKeys);
-  const facts: UnitFactsLookup = { publishes, deliveries, failedAt };
+  const failedAt = latestFailure(new Map(seedWriters.flatMap((id) => (attempts.has(id) ? [[id, attempts.get(id)!] as const] : []))), seedKeys);
+  const facts: UnitFactsLookup = { publishes, attempts, deliveries, failedAt };
   const nodes = [...result.entries.values()].map((entry) => ({
     nodeId: entry.node,
     holdings: holdingsOf(entry, outputs.get(entry.node), lineage, facts),
