@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inputVersionDiffers } from "./input-versions";
+import { inputVersionDiffers, mismatchedInputs, prevailingPerInput } from "./input-versions";
 
 describe("input versions compared with the neighbours'", () => {
   it("the first unit of a model reading its own past read one input fewer: not a mismatch", () => {
@@ -23,5 +23,29 @@ describe("input versions compared with the neighbours'", () => {
     expect(inputVersionDiffers("snapshot-2026-08-18", "snapshot-2026-08-18")).toBe(false);
     // A namespaced OpenLineage input keeps its namespace in the name.
     expect(inputVersionDiffers("postgres://db/public.orders@v2", "postgres://db/public.orders@v1")).toBe(true);
+  });
+});
+
+describe("input versions compared like with like (which inputs neighbours share)", () => {
+  // fct_orders reads stg_orders by identity (per unit) and dim_customers as of now (shared).
+  const fct = { shared: new Set(["dim_customers"]), perUnit: true };
+
+  it("per-day inputs carry a version per unit by nature: snap-0817 for 08-17 is not a mismatch", () => {
+    expect(inputVersionDiffers("raw/orders@snap-0817", "raw/orders@snap-0818", { shared: new Set(), perUnit: true })).toBe(false);
+    expect(inputVersionDiffers("snap-0817", "snap-0818", { shared: new Set(), perUnit: true })).toBe(false);
+  });
+
+  it("another version of the input every unit reads as of now is the mismatch, named", () => {
+    expect(mismatchedInputs("dim_customers@2026-08-26,stg_orders@3", "dim_customers@2026-08-18,stg_orders@1", fct)).toEqual(["dim_customers"]);
+    expect(mismatchedInputs("dim_customers@2026-08-18,stg_orders@3", "dim_customers@2026-08-18,stg_orders@1", fct)).toBeNull();
+  });
+
+  it("a writer that reads only shared inputs compares free text whole", () => {
+    expect(inputVersionDiffers("snap-2", "snap-1", { shared: new Set(["dim"]), perUnit: false })).toBe(true);
+  });
+
+  it("the prevailing version is taken input by input, so per-unit inputs do not make every version unique", () => {
+    expect(prevailingPerInput(["dim@1,raw@a", "dim@1,raw@b", "dim@2,raw@c", null])).toBe("dim@1,raw@c");
+    expect(prevailingPerInput(["snap-0817", null])).toBeNull();
   });
 });

@@ -10,6 +10,8 @@
  * way: the rules import the bookkeeping, never the reverse.
  */
 
+import type { InputScope } from "./input-versions";
+
 /** A partition key such as "2026-08-17" or "tenant=42/2026-08-17" (same shape as ids.ts's UnitKey). */
 export type UnitKey = string;
 /** Epoch milliseconds. Time is always passed in; the domain never reads a clock. */
@@ -61,8 +63,10 @@ export interface UnitFacts {
   tolerance: number;
   writeMode: WriteMode;
   upstream?: readonly UpstreamPublish[];
-  /** The input version most neighbours were built from (see prevailingInputVersion). */
+  /** The input version most neighbours were built from (per input: prevailingPerInput). */
   neighbourInputVersion?: string | null;
+  /** Which inputs neighbours share (read whole or as of now), so only those are compared (input-versions.ts). */
+  inputScope?: InputScope;
   marks?: readonly OperatorMark[];
   /**
    * When an operator last removed the unit's rows (cleaning an appended unit before its repair,

@@ -30,7 +30,7 @@
  * (seed 003). The ledger holds one publish of 200 rows, but the attempts wrote 320: the unit is
  * `duplicate` ("one and a half copies", seed 001), not `published`.
  */
-import { inputVersionDiffers } from "./input-versions";
+import { mismatchedInputs } from "./input-versions";
 import { emptySummary, summariseUnit, type Instant, type UnitFacts, type UnitSummary } from "./unit-facts";
 export { rowCountDeviation } from "./unit-facts";
 export type {
@@ -169,7 +169,8 @@ function publishedState(s: UnitSummary, f: UnitFacts, v: Verdict): void {
     flag(v, "stale", `upstream ${u.dataset} ${u.unitKey} was republished after this unit was built`);
   }
   const neighbour = f.neighbourInputVersion;
-  if (neighbour != null && inputVersionDiffers(latest.inputVersion, neighbour)) {
+  const differing = neighbour == null ? null : mismatchedInputs(latest.inputVersion, neighbour, f.inputScope);
+  if (differing !== null) {
     flag(v, "input_mismatch", `built from input version ${latest.inputVersion ?? "(none recorded)"}, neighbours from ${neighbour} — not always wrong, but visible`);
   }
   if (latest.runKind === "repair") flag(v, null, `latest publish came from repair run ${latest.runId}`);

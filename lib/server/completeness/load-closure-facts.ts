@@ -7,7 +7,9 @@ import type { Db } from "../db/client";
 import type { DatasetRecord, TaskRecord } from "../repositories/catalog";
 import { attemptsByUnit, marksByUnit, publishesByUnit, sourceCountsByUnit, type ByUnit } from "../repositories/ledger";
 import { cleanedAtByUnit } from "../repositories/unit-interventions";
+import type { InputScope } from "@/lib/domain/input-versions";
 import { assembleUnitFacts } from "../units/assemble-unit-facts";
+import { inputScopeOf } from "../units/input-scope";
 
 export interface ClosureDataset {
   record: DatasetRecord;
@@ -52,10 +54,24 @@ export async function loadClosureFacts(db: Db, graph: LineageGraph, result: Clos
       dataset: d.record, writer: d.writer, ledger: ledger.get(d.record.id) ?? new Map(), attempts: d.writer ? attempts.get(d.writer.id) : undefined,
       sources: sources.get(d.record.id), marks: marks.get(d.record.id), cleaned: cleaned.get(d.record.id),
       upstreamOf: upstreamResolver(graph, d, latestByNode),
+      inputScope: scopeOf(graph, d, catalog),
     }, units);
     d.keys.forEach((key, i) => d.facts.set(key, facts[i]!));
   }
   return out;
+}
+
+/** Which of the writer's inputs its units read alike (input-versions.ts), from the compiled lineage. */
+function scopeOf(graph: LineageGraph, d: ClosureDataset, catalog: CatalogIndex): InputScope | undefined {
+  const writerIdx = d.writer ? graph.index.get(d.writer.nodeId as NodeId) : undefined;
+  if (writerIdx === undefined) return undefined;
+  const reads = graph.in[writerIdx]!.flatMap((e) => {
+    const dataset = e.kind === "reads" ? catalog.datasetsByNode.get(graph.nodes[e.from]!.id) : undefined;
+    return dataset ? [{ dataset, mapping: e.mapping.type }] : [];
+  });
+  const self = graph.selfReads.get(writerIdx);
+  const own = self ? catalog.datasetsByNode.get(self.dataset) : undefined;
+  return inputScopeOf(own ? [...reads, { dataset: own, mapping: "previous" }] : reads);
 }
 
 /** Dataset node id → unit key → newest publish instant. */

@@ -1,4 +1,5 @@
-import { prevailingInputVersion } from "@/lib/domain/validation";
+import { prevailingPerInput, type InputScope } from "@/lib/domain/input-versions";
+import { latestByUnit, prevailingInputVersion } from "@/lib/domain/validation";
 import type { Attempt, LedgerEntry, OperatorMark, UnitFacts, UpstreamPublish } from "@/lib/domain/unit-state";
 import type { DatasetRecord, TaskRecord } from "../repositories/catalog";
 
@@ -14,6 +15,8 @@ export interface DatasetRecords {
   cleaned: Map<string, number> | undefined;
   /** The newest publish among the upstream units a unit (by ordinal) reads. */
   upstreamOf: (ordinal: number) => readonly UpstreamPublish[];
+  /** Which of the writer's inputs neighbours share (input-versions.ts); every input when unknown. */
+  inputScope?: InputScope;
 }
 
 const NONE: readonly never[] = [];
@@ -24,7 +27,9 @@ const NONE: readonly never[] = [];
  * here, so a rule input added once (e.g. an operator's cleaning) reaches all of them.
  */
 export function assembleUnitFacts(r: DatasetRecords, units: readonly { key: string; ordinal: number }[]): UnitFacts[] {
-  const neighbourInputVersion = prevailingInputVersion([...r.ledger].flatMap(([unitKey, rows]) => rows.map((row) => ({ ...row, unitKey }))));
+  const rows = [...r.ledger].flatMap(([unitKey, list]) => list.map((row) => ({ ...row, unitKey })));
+  const latestVersions = [...latestByUnit(rows).values()].map((row) => row.inputVersion);
+  const neighbourInputVersion = prevailingPerInput(latestVersions) ?? prevailingInputVersion(rows);
   // Unknown write mode counts as unsafe: judged like append when looking for duplicates.
   const writeMode = r.writer?.writeMode ?? "append";
   return units.map(({ key, ordinal }) => ({
@@ -35,6 +40,7 @@ export function assembleUnitFacts(r: DatasetRecords, units: readonly { key: stri
     writeMode,
     upstream: r.upstreamOf(ordinal),
     neighbourInputVersion,
+    inputScope: r.inputScope,
     marks: r.marks?.get(key) ?? NONE,
     cleanedAt: r.cleaned?.get(key) ?? null,
   }));

@@ -8,6 +8,7 @@ import { marksByUnit, sourceCountsByUnit } from "../repositories/ledger";
 import { attemptsOfTask, prepareBulkReads, publishesOfDataset, unscheduledRunKinds } from "../repositories/unit-matrix-reads";
 import { cleanedAtByUnit } from "../repositories/unit-interventions";
 import { assembleUnitFacts, type DatasetRecords } from "./assemble-unit-facts";
+import { inputScopeOf, readsOfWriter } from "./input-scope";
 import { latestPublishByOrdinal, upstreamResolver, type UpstreamContext } from "./upstream-resolver";
 
 export interface DatasetUnitStates {
@@ -93,7 +94,7 @@ function upstreamFirst(datasets: DatasetRecord[], edges: EdgeRecord[], writerOf:
 }
 
 /** One dataset's records (as assembleUnitFacts takes them, before staleness is resolved) and what resolves it. */
-interface FactsContext extends UpstreamContext, Omit<DatasetRecords, "upstreamOf"> {}
+interface FactsContext extends UpstreamContext, Omit<DatasetRecords, "upstreamOf" | "inputScope"> {}
 
 const NONE: readonly never[] = [];
 
@@ -106,7 +107,8 @@ function statesOf(ctx: FactsContext, now: number): DatasetUnitStates {
   candidates.forEachRange((lo, hi) => {
     for (let o = lo; o <= hi; o++) keys.push({ key: space.keyAt(o), ordinal: o, due: due.contains(o) });
   });
-  const all = assembleUnitFacts({ dataset, writer, ledger, attempts, sources, marks, cleaned, upstreamOf }, keys);
+  const inputScope = writer ? inputScopeOf(readsOfWriter(writer, ctx.edges, ctx.datasetsById)) : undefined;
+  const all = assembleUnitFacts({ dataset, writer, ledger, attempts, sources, marks, cleaned, upstreamOf, inputScope }, keys);
   const judged = keys.flatMap((k, i) => (isJudged(k.due, all[i]!) ? [i] : []));
   const facts = judged.length === keys.length ? all : judged.map((i) => all[i]!);
   const judgedKeys = judged.length === keys.length ? keys : judged.map((i) => keys[i]!);
