@@ -46,6 +46,13 @@ describe.each(providersUnderTest())("PUT partitions and task properties on %s", 
     expect(JSON.parse(entry!.targets)).toEqual([{ nodeId: "dataset:postgres://db:5432:public.orders", units: [] }]);
   });
 
+  it("a dataset no producer has sent yet is declared by its node id: created, with its audit entry", async () => {
+    const r = await setDatasetPartitions("dataset:s3://lake:events", { partitionDef: AUGUST, reason: "declared before the first load" }, OLA, t.db, NOW);
+    expect(r).toMatchObject({ nodeId: "dataset:s3://lake:events", changed: true, before: null, after: AUGUST });
+    expect(await t.db.dataset.findUniqueOrThrow({ where: { nodeId: "dataset:s3://lake:events" } })).toMatchObject({ namespace: "s3://lake", name: "events", partitionsDeclared: true });
+    expect(await t.db.auditEntry.count()).toBe(1);
+  });
+
   it("declaring the definition a dataset already had (unpartitioned) is a change: its expected units become known", async () => {
     const declared = await setDatasetPartitions("dataset:postgres://db:5432:public.orders", { partitionDef: { kind: "none" }, reason: "one table, loaded whole" }, OLA, t.db, NOW);
     expect(declared).toMatchObject({ changed: true, before: null, after: { kind: "none" }, expectedUnits: 1 });
@@ -63,7 +70,7 @@ describe.each(providersUnderTest())("PUT partitions and task properties on %s", 
   });
 
   it("refuses an unknown, an ambiguous, or an unresolvable target and writes nothing", async () => {
-    expect(await statusOf(setDatasetPartitions("dataset:warehouse:nope", { partitionDef: AUGUST, reason: "x" }, OLA, t.db, NOW))).toEqual([404, expect.stringMatching(/^params\.id: no dataset is named/)]);
+    expect(await statusOf(setDatasetPartitions("warehouse/nope", { partitionDef: AUGUST, reason: "x" }, OLA, t.db, NOW))).toEqual([404, expect.stringMatching(/^params\.id: no dataset is named/)]);
     expect(await statusOf(setDatasetPartitions("a/b/c", { partitionDef: AUGUST, reason: "x" }, OLA, t.db, NOW))).toEqual([409, expect.stringMatching(/^params\.id: "a\/b\/c" names several datasets/)]);
     const badZone = { ...AUGUST, timezone: "Mars/Olympus" };
     expect(await statusOf(setDatasetPartitions("a/b:c".replace(":", "/"), { partitionDef: badZone, reason: "x" }, OLA, t.db, NOW))).toEqual([400, 'body.partitionDef: does not resolve: unknown IANA time zone "Mars/Olympus"']);

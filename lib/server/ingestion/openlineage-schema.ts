@@ -8,8 +8,9 @@ import officialSpec from "./openlineage-spec/OpenLineage.json";
  * RunEvent, DatasetEvent or JobEvent is well-formed, so Reparo refuses what the spec refuses, with
  * the spec's reason. Four leniencies, because real producers need them (each seen in the
  * fixtures of dbt-ol, Marquez and Spark), applied to a copy of the schema and nothing else:
- *   1. `producer` and `schemaURL` may be absent from the event (dbt-ol, Marquez's seed);
- *   2. `_producer` and `_schemaURL` may be absent from a facet (the same producers);
+ *   1. `producer` and `schemaURL` may be absent from the event (dbt-ol, Marquez's seed), or
+ *      any text rather than a URI (a hand-written producer names itself "my-loader");
+ *   2. `_producer` and `_schemaURL` may be absent from a facet (the same producers), or any text;
  *   3. a run id need not be a UUID (dbt-ol's fixtures, Airflow's cleared tasks are re-keyed);
  *   4. a facet's `_deleted` may be null (the Python client serialises None).
  */
@@ -25,6 +26,9 @@ function lenientCopy(spec: Json): Json {
   };
   dropRequired(defs.BaseEvent!, ["producer", "schemaURL"]);
   dropRequired(defs.BaseFacet!, ["_producer", "_schemaURL"]);
+  for (const [def, names] of [[defs.BaseEvent!, ["producer", "schemaURL"]], [defs.BaseFacet!, ["_producer", "_schemaURL"]]] as const) {
+    for (const name of names) delete ((def.properties as Json)[name] as Json).format;
+  }
   delete ((defs.Run!.properties as Json).runId as Json).format;
   for (const name of ["DatasetFacet", "JobFacet"]) {
     for (const part of defs[name]!.allOf as Json[]) {

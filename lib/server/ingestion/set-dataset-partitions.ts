@@ -5,7 +5,7 @@ import { appendAudit } from "../audit/append-audit";
 import { getDb, type Db } from "../db/client";
 import { BadRequestError } from "../http/errors";
 import { datasetPartitionDef, saveDatasetPartitionDef } from "../repositories/catalog-updates";
-import { findNode } from "./find-node";
+import { findOrDeclareNode } from "./find-node";
 
 /**
  * Replaces a dataset's partition definition — what the system believes its expected units are —
@@ -15,7 +15,7 @@ import { findNode } from "./find-node";
 export async function setDatasetPartitions(id: string, body: PartitionsPut, actor: Actor, db: Db = getDb(), now = new Date()): Promise<PartitionsPutResult> {
   const space = resolveOrRefuse(body.partitionDef, now);
   return db.$transaction(async (tx) => {
-    const dataset = await findNode(tx, "dataset", id);
+    const dataset = await findOrDeclareNode(tx, "dataset", id);
     const stored = await datasetPartitionDef(tx, dataset.id);
     // Declaring the definition a dataset already had (unpartitioned, say) is a change too: its
     // expected units go from unknown to known.

@@ -3,7 +3,7 @@ import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { getDb, type Db } from "../db/client";
 import { saveTaskProperties, taskProperties, type TaskProperties } from "../repositories/catalog-updates";
-import { findNode } from "./find-node";
+import { findOrDeclareNode } from "./find-node";
 
 const NAMES = ["writeMode", "sideEffect", "dependsOnOwnPast", "publishMode", "owner"] as const;
 
@@ -14,7 +14,7 @@ const NAMES = ["writeMode", "sideEffect", "dependsOnOwnPast", "publishMode", "ow
  */
 export async function setTaskProperties(id: string, body: TaskPropertiesPut, actor: Actor, db: Db = getDb(), now = new Date()): Promise<TaskPropertiesResult> {
   return db.$transaction(async (tx) => {
-    const task = await findNode(tx, "job", id);
+    const task = await findOrDeclareNode(tx, "job", id);
     const before = await taskProperties(tx, task.id);
     const after: TaskProperties = { ...before };
     for (const name of NAMES) if (body[name] !== undefined) (after as Record<string, unknown>)[name] = body[name];
