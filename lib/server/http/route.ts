@@ -5,6 +5,7 @@ import { hasRole, type Actor, type Role } from "../auth/roles";
 import { DatabaseConfigError } from "../db/database-url";
 import { ForbiddenError, HttpError } from "./errors";
 import { readJsonBody } from "./read-body";
+import { requireWellFormed } from "./well-formed-text";
 import { checkSameOrigin } from "./same-origin";
 
 export interface RouteContext<Q, B, P> {
@@ -46,7 +47,7 @@ export function route<Q = undefined, B = undefined, P = undefined>(
       if (!hasRole(actor, needed)) throw new ForbiddenError(`${actor.id} is a ${actor.role}; this needs the ${needed} role`);
       const params = parseWith(options.params, await ctx.params, "params");
       const query = parseWith(options.query, Object.fromEntries(new URL(req.url).searchParams), "query");
-      const body = options.body ? parseWith(options.body, await readJsonBody(req, options.maxBodyBytes), "body") : (undefined as B);
+      const body = options.body ? parseWith(options.body, requireWellFormed(await readJsonBody(req, options.maxBodyBytes)), "body") : (undefined as B);
       const result = await handler({ req, query, body, params, actor });
       return result instanceof Response ? result : NextResponse.json(result);
     } catch (e) {

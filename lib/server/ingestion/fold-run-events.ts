@@ -75,7 +75,9 @@ function foldTry(tries: FoldedTry[], event: RunEvent, explicit: number | null): 
   let current = explicit !== null ? tries.find((t) => t.tryNumber === explicit) : tries[tries.length - 1];
   const restarted = explicit === null && current?.terminal && type === "START";
   if (!current || restarted) {
-    current = { tryNumber: explicit ?? tries.length + 1, status: "running", terminal: null, startedAt: at, endedAt: null, error: null, lastEventAt: at };
+    // An implicit try follows the highest one seen (Airflow may have numbered earlier ones itself).
+    const next = tries.reduce((m, t) => Math.max(m, t.tryNumber), 0) + 1;
+    current = { tryNumber: explicit ?? next, status: "running", terminal: null, startedAt: at, endedAt: null, error: null, lastEventAt: at };
     tries.push(current);
     tries.sort((a, b) => a.tryNumber - b.tryNumber);
   }

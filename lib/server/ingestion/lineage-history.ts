@@ -33,8 +33,10 @@ const keyOf = (e: { datasetId: string; direction: string }) => `${e.direction}|$
  * any other run — older (arrived late) or not complete — only fills in edges missing at its
  * time, up to the next known change, so arrival order does not change the history.
  */
-export function applyRunLineage(rows: EdgeRow[], run: RunLineage): void {
-  if (run.edges.length === 0) return;
+export function applyRunLineage(rows: EdgeRow[], observed: RunLineage): void {
+  if (observed.edges.length === 0) return;
+  // A producer may list one dataset twice (Spark lists an input per scan): one edge each way.
+  const run = { ...observed, edges: [...new Map(observed.edges.map((e) => [keyOf(e), e])).values()] };
   const latest = rows.reduce((m, r) => Math.max(m, r.validFrom, r.validTo ?? r.validFrom), Number.NEGATIVE_INFINITY);
   if (run.authoritative && run.at >= latest) replaceCurrent(rows, run);
   else fillGaps(rows, run);

@@ -1,6 +1,7 @@
 import type { ZodType } from "zod";
 import { DatasetEventSchema, JobEventSchema, RunEventSchema, type DatasetEvent, type FieldIssue, type JobEvent, type RunEvent } from "@/lib/contracts/openlineage";
 import { HttpError } from "../http/errors";
+import { illFormedTextAt } from "../http/well-formed-text";
 import { implausibleInstant } from "./plausible-instant";
 import { checkAgainstSpec, type OpenLineageEventKind } from "./openlineage-schema";
 
@@ -72,6 +73,8 @@ export function parseEventBatch(text: string, now: Date): ParsedLineageBody {
  * otherwise be the newest of everything forever).
  */
 export function checkEvent(value: unknown, prefix: string, now: Date): { ok: true; kind: OpenLineageEventKind; event: unknown } | { ok: false; issues: FieldIssue[] } {
+  const text = illFormedTextAt(value, prefix);
+  if (text) return { ok: false, issues: [text] };
   const spec = checkAgainstSpec(value, prefix);
   if (spec.issues.length > 0 || spec.kind === null) return { ok: false, issues: spec.issues };
   const result = READ_SCHEMAS[spec.kind].safeParse(value);

@@ -5,6 +5,7 @@ import type { Db } from "../db/client";
 import { HttpError } from "../http/errors";
 import { readJsonBody } from "../http/read-body";
 import { recordRejections, type RejectionRow } from "../repositories/ingested-events";
+import { illFormedTextAt } from "../http/well-formed-text";
 import { implausibleInstant } from "./plausible-instant";
 
 export const LEDGER_MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -46,6 +47,11 @@ export async function readIngestionBatch<T>(
   const items: BatchItem<T>[] = [];
   const refused: RefusedItem[] = [];
   raws.forEach((raw, index) => {
+    const text = illFormedTextAt(raw, pathOf(index));
+    if (text) {
+      refused.push({ index, raw, issues: [text] });
+      return;
+    }
     const parsed = schema.safeParse(raw);
     const timeIssues = parsed.success ? Object.entries(instantsOf(parsed.data)).flatMap(([field, iso]) => {
       const why = implausibleInstant(iso, now);

@@ -2,6 +2,7 @@ import { DbtImportBodySchema, type DbtImportResult } from "@/lib/contracts/inges
 import { getDb, type Db } from "../db/client";
 import { HttpError } from "../http/errors";
 import { readJsonBody } from "../http/read-body";
+import { requireWellFormed } from "../http/well-formed-text";
 import { zodToHttp } from "../http/route";
 import { recordRejections } from "../repositories/ingested-events";
 import { importDbtArtifacts } from "./import-dbt-artifacts";
@@ -12,7 +13,7 @@ const ENDPOINT = "/api/v1/import/dbt";
 /** POST /api/v1/import/dbt: `{ manifest, run_results?, namespace?, datasetNamespace? }`; a refused body writes nothing but its line in the rejection log. */
 export async function receiveDbtImportRequest(req: Request, db: Db = getDb(), now = new Date()): Promise<DbtImportResult> {
   try {
-    const json = await readJsonBody(req, DBT_IMPORT_MAX_BODY_BYTES);
+    const json = requireWellFormed(await readJsonBody(req, DBT_IMPORT_MAX_BODY_BYTES));
     const parsed = DbtImportBodySchema.safeParse(json);
     if (!parsed.success) throw zodToHttp(parsed.error, "body");
     return await importDbtArtifacts(db, parsed.data, now);

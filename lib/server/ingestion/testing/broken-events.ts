@@ -69,6 +69,8 @@ export const BROKEN_EVENTS: Fault[] = [
   event("a DatasetEvent whose dataset has no name", "body.dataset.name", () => ({ eventTime: "2026-08-18T02:10:00Z", dataset: { namespace: "x" } })),
   event("a DatasetEvent that also names a job", "body", () => ({ eventTime: "2026-08-18T02:10:00Z", dataset: { namespace: "x", name: "y" }, job: { namespace: "x", name: "j" } })),
   event("a JobEvent whose output has no namespace", "body.outputs.0.namespace", (e) => void (delete e.run, delete e.outputs[0].namespace)),
+  event("a lone surrogate in an output's partition key", "body.outputs.0.outputFacets.subset.outputCondition.partitions.0.identifier", (e) => void (e.outputs[0].outputFacets = { subset: { outputCondition: { type: "partition", partitions: [{ identifier: "\ud800" }] } } })),
+  event("a NUL character in a job name", "body.job.name", (e) => void (e.job.name = "a\u0000b")),
   event("an event dated in the year 9999", "body.eventTime", (e) => void (e.eventTime = "9999-12-31T00:00:00Z")),
   event("an event dated before 1970", "body.eventTime", (e) => void (e.eventTime = "0000-01-01T00:00:00Z")),
 ];

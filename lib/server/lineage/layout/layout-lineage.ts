@@ -168,20 +168,27 @@ function pipelineGraph({ pipeline, ids, edges }: PipelineJob): ElkNode {
   };
 }
 
-/** One incoming edge per node, from a predecessor exactly one layer (longest path) back. */
+/**
+ * One incoming edge per node, from a predecessor exactly one layer (longest path) back. The
+ * edges between pipeline boxes can run in a circle (A feeds B, B feeds A) even when the lineage
+ * does not: a predecessor still being walked is a back edge and is left out of the depth.
+ */
 function tightEdges(ids: string[], edges: { source: string; target: string }[]) {
   const incoming = new Map<string, string[]>(ids.map((id) => [id, []]));
   for (const e of edges) incoming.get(e.target)?.push(e.source);
   const depth = new Map<string, number>();
+  const walking = new Set<string>();
   const depthOf = (start: string): number => {
     // Iterative DFS: a 250-node chain must not overflow the stack.
     const stack = [start];
     while (stack.length > 0) {
       const id = stack[stack.length - 1]!;
       if (depth.has(id)) { stack.pop(); continue; }
-      const pending = (incoming.get(id) ?? []).filter((p) => !depth.has(p));
+      walking.add(id);
+      const pending = (incoming.get(id) ?? []).filter((p) => !depth.has(p) && !walking.has(p));
       if (pending.length > 0) { stack.push(...pending); continue; }
-      depth.set(id, Math.max(-1, ...(incoming.get(id) ?? []).map((p) => depth.get(p)!)) + 1);
+      depth.set(id, Math.max(-1, ...(incoming.get(id) ?? []).map((p) => depth.get(p) ?? -1)) + 1);
+      walking.delete(id);
       stack.pop();
     }
     return depth.get(start)!;
