@@ -16,7 +16,11 @@ export function IngestionPage() {
     <div className="grid">
       <section className="card" aria-labelledby="endpoint-title">
         <h2 id="endpoint-title">Endpoint</h2>
-        <p className="sub">OpenLineage RunEvents (one JSON event, a JSON array or NDJSON), at the path Marquez uses. Requests need the operator role: behind your auth proxy, give the ingestion client an identity with that role.</p>
+        <p className="sub">
+          OpenLineage RunEvents, DatasetEvents and JobEvents (one JSON event, a JSON array or NDJSON), at the path Marquez uses, checked
+          against OpenLineage&apos;s own JSON Schema; the batch API of the spec at <span className="mono">/api/v1/lineage/batch</span>.
+          Requests need the operator role: behind your auth proxy, give the ingestion client an identity with that role.
+        </p>
         <p className="mono" data-testid="endpoint-url"><strong>POST {origin}/api/v1/lineage</strong></p>
         {status.data ? (
           <p className="muted">{status.data.totals.events} events stored · {status.data.totals.rejected} rejected</p>

@@ -42,6 +42,7 @@ export function MatrixAxes({ rows, buckets, cw, width, rowItems, colItems, total
           return (
             <div key={v.key} className={styles.rowLabel} style={{ top: v.start, height: ROW_H }} role="rowheader">
               <Link href={`/units/${encodeURIComponent(row.nodeId)}`} title={row.nodeId} tabIndex={-1}>{row.name}</Link>
+              {row.note ? <span className={styles.rowNote} title={row.note}>units unknown</span> : null}
               <span className="muted">{row.pipeline ?? ""}</span>
             </div>
           );

@@ -52,6 +52,8 @@ export const MatrixRowSchema = z.object({
   /** The task that writes it, for "plan a repair" and lineage links; null for a source. */
   writerNodeId: z.string().nullable(),
   cells: z.string(),
+  /** Set when the dataset's expected units are unknown (no definition declared): its cells are only the units its records name. */
+  note: z.string().nullable(),
 });
 export type MatrixRow = z.infer<typeof MatrixRowSchema>;
 

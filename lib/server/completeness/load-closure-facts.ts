@@ -1,6 +1,7 @@
 import type { NodeId } from "@/lib/domain/ids";
 import type { ClosureResult } from "@/lib/domain/closure";
 import type { LineageGraph } from "@/lib/domain/lineage-graph";
+import { isJudged } from "@/lib/domain/judged-units";
 import { UnitSet } from "@/lib/domain/unit-set";
 import type { LedgerEntry, UnitFacts, UpstreamPublish } from "@/lib/domain/unit-state";
 import type { Db } from "../db/client";
@@ -57,8 +58,23 @@ export async function loadClosureFacts(db: Db, graph: LineageGraph, result: Clos
       inputScope: scopeOf(graph, d, catalog),
     }, units);
     d.keys.forEach((key, i) => d.facts.set(key, facts[i]!));
+    if (!d.record.partitionsDeclared) keepJudged(d);
   }
   return out;
+}
+
+/**
+ * A dataset whose definition nobody declared has unknown expected units: only the units its
+ * records say something about are judged (judged-units.ts), so a view that was built, or a source
+ * that is only read, is not a hole in the certificate.
+ */
+function keepJudged(d: ClosureDataset): void {
+  const kept = d.keys.flatMap((key, i) => (isJudged(false, d.facts.get(key)!) ? [i] : []));
+  if (kept.length === d.keys.length) return;
+  d.keys = kept.map((i) => d.keys[i]!);
+  d.ordinals = kept.map((i) => d.ordinals[i]!);
+  d.units = UnitSet.fromOrdinals(d.ordinals);
+  for (const key of [...d.facts.keys()]) if (!d.keys.includes(key)) d.facts.delete(key);
 }
 
 /** Which of the writer's inputs its units read alike (input-versions.ts), from the compiled lineage. */

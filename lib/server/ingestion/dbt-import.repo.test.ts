@@ -1,7 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DbtImportBodySchema } from "@/lib/contracts/ingestion-dbt";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { readAlertConfig } from "../alerts/alert-config";
+import { evaluateAlertsNow } from "../alerts/evaluate-alerts-now";
+import { getCompleteness } from "../completeness/get-completeness";
+import { errorResponse } from "../http/route";
 import { getOverview } from "../overview/get-overview";
+import { setDatasetPartitions } from "./set-dataset-partitions";
 import { importDbtArtifacts } from "./import-dbt-artifacts";
 
 const NOW = new Date("2026-12-01T12:00:00Z");
@@ -115,5 +120,51 @@ describe.each(providersUnderTest())("dbt import on %s", (provider) => {
     expect(added.length).toBe(31);
     expect(added.filter((x) => !x.name.includes("jaffle_shop.")).map((x) => x.nodeId)).toEqual(["job:dbt-test-namespace:dbt-run-jaffle_shop"]);
     expect(await t.db.attempt.findFirst({ where: { task: { name: { startsWith: "test.jaffle_shop.accepted_values_customers_first_name__Jane" } } } })).toMatchObject({ status: "failed" });
+  });
+
+  it("a failing test is a check of the model it reads: a check_failed data alert on that dataset names the test and dbt's message", async () => {
+    await importDbtArtifacts(t.db, body("ol_fixture_test_failures"));
+    const alerts = (await evaluateAlertsNow(t.db, NOW, readAlertConfig())).filter((a) => a.rule === "check_failed");
+    expect(alerts.map((a) => [a.datasetName, a.details.length])).toEqual([
+      ["random-gcp-project.dbt_test1.test_first_dbt_model", 3], ["random-gcp-project.dbt_test1.test_second_dbt_model", 1],
+    ]);
+    expect(alerts[0]!.details.every((d) => / Got \d+ results?, configured to fail if != 0$/.test(d))).toBe(true);
+    // Tests build nothing to complete: no dataset for a store-failures table.
+    expect(await t.db.dataset.count({ where: { name: { contains: "dbt_test__audit" } } })).toBe(0);
+  });
+
+  it("a microbatch model: each batch is an attempt on the unit holding its start, a failed batch a failed unit; partial success fails the model", async () => {
+    const b = body("ol_fixture_jaffle_postgres_run");
+    await importDbtArtifacts(t.db, DbtImportBodySchema.parse({ manifest: b.manifest }));
+    const orders = "dataset:postgres://localhost:5432:postgres.public.orders";
+    await setDatasetPartitions(orders, { partitionDef: { kind: "time", grain: "day", start: "2026-08-01", end: "2026-08-31", timezone: "UTC" }, reason: "daily microbatches" }, { id: "ola", role: "operator" }, t.db, NOW);
+    const microbatch = {
+      ...b.run_results!,
+      metadata: { ...b.run_results!.metadata, dbt_schema_version: "https://schemas.getdbt.com/dbt/run-results/v6.json", invocation_id: "mb-1" },
+      results: [{
+        unique_id: "model.jaffle_shop.orders", status: "partial success", message: "PARTIAL SUCCESS (2/3)", failures: null,
+        timing: [{ name: "execute", started_at: "2026-08-20T01:00:00Z", completed_at: "2026-08-20T01:05:00Z" }],
+        adapter_response: { rows_affected: 300 },
+        batch_results: { successful: [["2026-08-17T00:00:00+00:00", "2026-08-18T00:00:00+00:00"], ["2026-08-18T00:00:00+00:00", "2026-08-19T00:00:00+00:00"]], failed: [["2026-08-19T00:00:00+00:00", "2026-08-20T00:00:00+00:00"]] },
+      }],
+    };
+    const r = await importDbtArtifacts(t.db, DbtImportBodySchema.parse({ manifest: b.manifest, run_results: microbatch }));
+    expect(r.run).toMatchObject({ status: "failed", attempts: { succeeded: 2, failed: 1 } });
+    const attempts = await t.db.attempt.findMany({ where: { task: { nodeId: "job:default:model.jaffle_shop.orders" } }, orderBy: { unitKey: "asc" } });
+    expect(attempts.map((a) => [a.unitKey, a.status])).toEqual([["2026-08-17", "succeeded"], ["2026-08-18", "succeeded"], ["2026-08-19", "failed"]]);
+    expect(attempts[2]!.error).toBe("PARTIAL SUCCESS (2/3)");
+    // One rows_affected for two successful batches cannot be split: nothing is published.
+    expect(await t.db.publish.count({ where: { dataset: { nodeId: orders } } })).toBe(0);
+  });
+
+  it("completeness of a relation nobody declared units for says so (422), never 'missing'", async () => {
+    await importDbtArtifacts(t.db, body("ol_fixture_jaffle_postgres_run"));
+    const view = "dataset:postgres://localhost:5432:postgres.public.stg_orders";
+    const r = await getCompleteness({ dataset: view }, NOW, t.db).catch(errorResponse);
+    expect((r as Response).status).toBe(422);
+    expect(((await (r as Response).json()) as { message: string }).message).toMatch(/^query\.dataset: .*stg_orders has no declared partition definition, so its expected units are unknown/);
+    // A table that published its unit is judged on it: complete.
+    const table = await getCompleteness({ dataset: "dataset:postgres://localhost:5432:postgres.public.customers" }, NOW, t.db);
+    expect([table.verdict, table.expectedUnits]).toEqual(["complete", 1]);
   });
 });

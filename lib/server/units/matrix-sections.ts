@@ -11,6 +11,8 @@ const CHAR_OF = new Uint8Array(256).fill(NO_UNIT.charCodeAt(0));
 for (let i = 0; i < STATE_CODES.length; i++) CHAR_OF[i] = STATE_CODES.charCodeAt(i);
 const decoder = new TextDecoder();
 
+export const UNDECLARED_NOTE = "expected units unknown — set a partition definition (PUT /api/v1/datasets/{id}/partitions); only the units its records name are shown, none is missing";
+
 export interface DateRange { fromMs: number | null; toEndMs: number | null }
 
 /**
@@ -70,7 +72,10 @@ function rowOf(d: DatasetStateCodes, ordinals: number[]): MatrixRow {
     const o = ordinals[i]!;
     bytes[i] = CHAR_OF[o >= 0 && o < d.codes.length ? d.codes[o]! : NOT_EXPECTED]!;
   }
-  return { nodeId: d.dataset.nodeId, name: d.dataset.name, pipeline: d.dataset.pipeline, writerNodeId: d.writer?.nodeId ?? null, cells: decoder.decode(bytes) };
+  return {
+    nodeId: d.dataset.nodeId, name: d.dataset.name, pipeline: d.dataset.pipeline, writerNodeId: d.writer?.nodeId ?? null, cells: decoder.decode(bytes),
+    note: d.dataset.partitionsDeclared ? null : UNDECLARED_NOTE,
+  };
 }
 
 export function dateRange(from: string | undefined, to: string | undefined): DateRange {
