@@ -35,7 +35,7 @@ export async function buildMatrixWorld(db: Db, size: WorldSize): Promise<{ units
     const ns = `bench${String(p).padStart(2, "0")}`;
     const pipeline = await db.pipeline.create({ data: { namespace: ns, name: ns } });
     const names = Array.from({ length: size.chain }, (_, i) => `step_${String(i).padStart(2, "0")}`);
-    await db.dataset.createMany({ data: names.map((n) => ({ nodeId: `dataset:${ns}:${n}`, namespace: ns, name: n, pipelineId: pipeline.id, partitionDef: def })) });
+    await db.dataset.createMany({ data: names.map((n) => ({ nodeId: `dataset:${ns}:${n}`, namespace: ns, name: n, pipelineId: pipeline.id, partitionDef: def, partitionsDeclared: true })) });
     await db.task.createMany({ data: names.map((n, i) => ({ nodeId: `job:${ns}:${n}`, namespace: ns, name: n, pipelineId: pipeline.id, writeMode: i === 1 ? "append" : "replace", sideEffect: "none", dependsOnOwnPast: false, publishMode: "per_unit" })) });
     const datasets = await db.dataset.findMany({ where: { pipelineId: pipeline.id }, orderBy: { nodeId: "asc" } });
     const tasks = await db.task.findMany({ where: { pipelineId: pipeline.id }, orderBy: { nodeId: "asc" } });
