@@ -8,7 +8,7 @@ const days = (from: string, n: number) => Array.from({ length: n }, (_, i) => ne
 describe("matrix aggregation", () => {
   it("keeps the wire codes in the domain's precedence order", () => {
     expect([...UNIT_STATES]).toEqual([...UNIT_STATE_PRECEDENCE]);
-    expect(new Set(STATE_CODES).size).toBe(12);
+    expect(new Set(STATE_CODES).size).toBe(13);
   });
 
   it("names ISO weeks across a year boundary", () => {

@@ -7,6 +7,7 @@ const TITLES: Record<LedgerFinding["finding"], string> = {
   duplicate: "duplicated",
   empty: "empty",
   divergent: "divergent from source",
+  suspect: "suspect: built on a bad upstream unit",
 };
 
 export function FindingsCard({ findings }: { findings: LedgerFinding[] }) {

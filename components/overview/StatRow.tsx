@@ -7,6 +7,7 @@ const STATS: { key: keyof Overview["counts"]; label: string }[] = [
   { key: "duplicateUnits", label: "units duplicated" },
   { key: "emptyUnits", label: "units empty" },
   { key: "divergentUnits", label: "units divergent" },
+  { key: "suspectUnits", label: "units built on bad upstream" },
   { key: "invalidKeys", label: "invalid keys" },
 ];
 

@@ -1,9 +1,5 @@
 import { z } from "zod";
-
-const UNIT_STATES = [
-  "known_bad", "skipped", "failed", "blocked", "missing", "empty",
-  "duplicate", "divergent", "stale", "input_mismatch", "repaired", "published",
-] as const;
+import { UNIT_STATES } from "./units";
 
 export const CompletenessQuerySchema = z.object({
   /** A dataset node id (dataset:warehouse:revenue_daily) or its unique name (revenue_daily). */

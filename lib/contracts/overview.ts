@@ -22,7 +22,8 @@ export const LedgerFindingSchema = z.object({
   datasetNodeId: z.string(),
   datasetName: z.string(),
   pipeline: z.string().nullable(),
-  finding: z.enum(["missing", "duplicate", "empty", "divergent"]),
+  /** `suspect`: published, but built from an upstream unit that is duplicate, divergent, partial, empty, known-bad or stale. */
+  finding: z.enum(["missing", "duplicate", "empty", "divergent", "suspect"]),
   units: z.array(KeyRangeSchema),
   unitCount: z.number().int(),
   /** Per-unit evidence in words, e.g. "2026-08-10: 90 rows, source has 60". */
@@ -41,6 +42,7 @@ export const OverviewSchema = z.object({
     duplicateUnits: z.number().int(),
     emptyUnits: z.number().int(),
     divergentUnits: z.number().int(),
+    suspectUnits: z.number().int(),
     invalidKeys: z.number().int(),
   }),
   failures: z.array(OpenFailureSchema),

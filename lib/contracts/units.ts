@@ -1,25 +1,24 @@
 import { z } from "zod";
+import { UNIT_STATE_PRECEDENCE } from "@/lib/domain/unit-state";
 
 /**
  * The unit matrix on the wire. A million cells cannot be a million JSON objects, so each row is
  * one string with one character per column of its section: the state's code below, or
  * NO_UNIT where the dataset expects no unit at that column (its range starts later, say).
  */
-export const UNIT_STATES = [
-  "known_bad", "skipped", "failed", "blocked", "missing", "empty",
-  "duplicate", "divergent", "stale", "input_mismatch", "repaired", "published",
-] as const;
+/** The domain's states in its precedence order, worst first: one list, so a code never means two states. */
+export const UNIT_STATES = UNIT_STATE_PRECEDENCE;
 export type MatrixState = (typeof UNIT_STATES)[number];
 export const UnitStateSchema = z.enum(UNIT_STATES);
 
 /** Code of UNIT_STATES[i] is STATE_CODES[i]; same order as the domain's precedence, worst first. */
-export const STATE_CODES = "ksfbmedvtirp";
+export const STATE_CODES = "ksfbmedvutirp";
 export const NO_UNIT = "-";
 
 export const STATE_LABELS: Record<MatrixState, string> = {
   known_bad: "known-bad", skipped: "skipped", failed: "failed", blocked: "blocked (upstream failed)",
   missing: "missing", empty: "empty", duplicate: "duplicate", divergent: "divergent",
-  stale: "stale", input_mismatch: "input-mismatch", repaired: "repaired", published: "published",
+  suspect: "suspect (built on bad upstream)", stale: "stale", input_mismatch: "input-mismatch", repaired: "repaired", published: "published",
 };
 
 export const stateOfCode = (code: string): MatrixState | null => {

@@ -52,7 +52,14 @@ export interface AlertDatasetInput {
   tolerance: number;
   /** How long after a unit's window closes it may still arrive before it is late. */
   graceMs: number;
+  /** The units to judge; healthy ones (published, repaired) may be left out — no rule fires on them. */
   units: readonly AlertUnitInput[];
+  /**
+   * Per coarser period holding a unit of `units`: when its last unit's window ends and how many
+   * units it has. Needed when `units` leaves healthy units out (a period closes with its last
+   * unit, healthy or not); without it the periods are read off `units`.
+   */
+  periods?: ReadonlyMap<string, { endMs: Instant; units: number }>;
   /** Checks that read this dataset and failed on their latest run. */
   failedChecks?: readonly FailedCheck[];
 }
@@ -123,14 +130,16 @@ function periodRule(d: AlertDatasetInput, now: Instant): Alert[] {
   const periods = new Map<string, AlertUnitInput[]>();
   for (const u of d.units) if (u.period !== null) periods.set(u.period, [...(periods.get(u.period) ?? []), u]);
   return [...periods].flatMap(([period, units]) => {
-    const closed = units.every((u) => u.windowEndMs !== null && u.windowEndMs + d.graceMs <= now);
+    const known = d.periods?.get(period);
+    const closed = known ? known.endMs + d.graceMs <= now : units.every((u) => u.windowEndMs !== null && u.windowEndMs + d.graceMs <= now);
     const holes = units.filter((u) => UNPUBLISHED.has(u.state) || WITHHELD.has(u.state));
+    const size = known ? known.units : units.length;
     if (!closed || holes.length === 0) return [];
     const keys = holes.map((u) => u.unitKey);
     return [{
       id: alertId("period_incomplete", d.datasetNodeId, [period, ...keys]), rule: "period_incomplete" as const, source: "data" as const, severity: "critical" as const,
       datasetNodeId: d.datasetNodeId, taskNodeId: d.taskNodeId, units: keys,
-      title: `period ${period} incomplete: ${holes.length} of ${units.length} units not published`,
+      title: `period ${period} incomplete: ${holes.length} of ${size} units not published`,
       details: holes.map((u) => `${u.unitKey}: ${u.state}`),
     }];
   });

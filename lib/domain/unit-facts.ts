@@ -48,6 +48,14 @@ export interface OperatorMark {
   at: Instant;
 }
 
+/** An upstream unit this unit reads (through its partition mappings) whose content is known to be wrong or doubtful. */
+export interface UpstreamProblem {
+  dataset: string;
+  unitKey: UnitKey;
+  /** In words: "duplicate", "a partial write", "suspect", … */
+  problem: string;
+}
+
 /** The latest publish of an upstream unit this unit reads through its partition mappings. */
 export interface UpstreamPublish {
   dataset: string;
@@ -63,6 +71,8 @@ export interface UnitFacts {
   tolerance: number;
   writeMode: WriteMode;
   upstream?: readonly UpstreamPublish[];
+  /** Upstream units it was built from that are bad (suspect-making states, suspect-states.ts). */
+  upstreamBad?: readonly UpstreamProblem[];
   /** The input version most neighbours were built from (per input: prevailingPerInput). */
   neighbourInputVersion?: string | null;
   /** Which inputs neighbours share (read whole or as of now), so only those are compared (input-versions.ts). */

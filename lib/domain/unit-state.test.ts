@@ -1,3 +1,4 @@
+import { upstreamProblemOf } from "./suspect";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import {
@@ -262,10 +263,10 @@ describe("unitState over arbitrary records", () => {
 describe("precedence and aggregation", () => {
   const stateArb = fc.constantFrom(...UNIT_STATE_PRECEDENCE);
 
-  it("lists the twelve states of PRODUCT.md, worst first", () => {
+  it("lists the thirteen states of PRODUCT.md, worst first", () => {
     expect(UNIT_STATE_PRECEDENCE).toEqual([
       "known_bad", "skipped", "failed", "blocked", "missing", "empty",
-      "duplicate", "divergent", "stale", "input_mismatch", "repaired", "published",
+      "duplicate", "divergent", "suspect", "stale", "input_mismatch", "repaired", "published",
     ]);
   });
 
@@ -295,5 +296,34 @@ describe("precedence and aggregation", () => {
   it("a month holding one failed day among published days shows failed; an empty cell shows nothing", () => {
     expect(worstState(["published", "repaired", "failed", "stale"])).toBe("failed");
     expect(worstState([])).toBeNull();
+  });
+});
+
+describe("suspect: published, but built on a bad upstream unit (seed 001)", () => {
+  const published = { ledger: [{ runId: "r1", runKind: "scheduled" as const, publishedAt: 100, inputVersion: null, codeVersion: null, rowCount: 50 }], attempts: [], tolerance: 0.05, writeMode: "replace" as const };
+
+  it("revenue_daily 2026-08-10 built from fct_orders' duplicated day is suspect, naming that unit", () => {
+    const r = unitState({ ...published, upstreamBad: [{ dataset: "dataset:warehouse:fct_orders", unitKey: "2026-08-10", problem: "suspect" }] }, 200);
+    expect(r.state).toBe("suspect");
+    expect(r.reasons).toEqual(["built from upstream dataset:warehouse:fct_orders 2026-08-10, which is suspect: published, but its figures carry that problem"]);
+  });
+
+  it("worse conditions of its own still win (a duplicate built on a duplicate is a duplicate), and the suspicion stays in the reasons", () => {
+    const r = unitState({ ...published, writeMode: "append", ledger: [...published.ledger, { ...published.ledger[0]!, runId: "r2", publishedAt: 150 }], upstreamBad: [{ dataset: "d", unitKey: "k", problem: "duplicate (more than one copy)" }] }, 200);
+    expect(r.state).toBe("duplicate");
+    expect(r.reasons.some((x) => x.startsWith("built from upstream d k, which is duplicate"))).toBe(true);
+  });
+
+  it("an unpublished unit is what it is (missing, failed), never suspect; a known-bad mark still outranks it", () => {
+    expect(unitState({ ...published, ledger: [], upstreamBad: [{ dataset: "d", unitKey: "k", problem: "empty" }] }, 200).state).toBe("missing");
+    expect(unitState({ ...published, marks: [{ kind: "known_bad", reason: "source broken", at: 150 }], upstreamBad: [{ dataset: "d", unitKey: "k", problem: "empty" }] }, 200).state).toBe("known_bad");
+  });
+
+  it("which upstream states pass a problem on: a partial write does, a clean failure or a stale-free publish does not", () => {
+    expect(upstreamProblemOf("failed", 20)).toBe("a partial write (20 rows left by failed tries)");
+    expect(upstreamProblemOf("failed", 0)).toBeNull();
+    expect(upstreamProblemOf("published", 0)).toBeNull();
+    expect(upstreamProblemOf("input_mismatch", 0)).toBeNull();
+    expect(["duplicate", "divergent", "empty", "known_bad", "stale", "suspect"].every((s) => upstreamProblemOf(s as UnitState, 0) !== null)).toBe(true);
   });
 });

@@ -17,10 +17,14 @@
  *   6. empty          in the ledger with 0 rows: presence is not completeness.
  *   7. duplicate      more than one copy (append republished, or a partial write + retry).
  *   8. divergent      row count outside the tolerance band of the source count.
- *   9. stale          an upstream unit it reads was (re)published after it was built.
- *  10. input_mismatch built from another input version than its neighbours: visible, not wrong.
- *  11. repaired       healthy, latest publish came from a repair run.
- *  12. published      healthy.
+ *   9. suspect        published, but built from an upstream unit that is duplicate, divergent,
+ *                     a partial write, empty, known-bad, stale or itself suspect (through the
+ *                     partition mappings, transitively): seed 001's "B is green, its table is
+ *                     wrong". The reason names that upstream unit.
+ *  10. stale          an upstream unit it reads was (re)published after it was built.
+ *  11. input_mismatch built from another input version than its neighbours: visible, not wrong.
+ *  12. repaired       healthy, latest publish came from a repair run.
+ *  13. published      healthy.
  *
  * Operator marks (known_bad, skipped) apply until a later publish supersedes them.
  * `invalid` is a separate verdict for keys the partition definition rejects (seed 002): such a
@@ -34,12 +38,12 @@ import { mismatchedInputs } from "./input-versions";
 import { emptySummary, summariseUnit, type Instant, type UnitFacts, type UnitSummary } from "./unit-facts";
 export { rowCountDeviation } from "./unit-facts";
 export type {
-  Attempt, AttemptStatus, Instant, LedgerEntry, OperatorMark, RunKind, UnitFacts, UnitKey, UpstreamPublish, WriteMode,
+  Attempt, AttemptStatus, Instant, LedgerEntry, OperatorMark, RunKind, UnitFacts, UnitKey, UpstreamProblem, UpstreamPublish, WriteMode,
 } from "./unit-facts";
 
 export const UNIT_STATE_PRECEDENCE = [
   "known_bad", "skipped", "failed", "blocked", "missing", "empty",
-  "duplicate", "divergent", "stale", "input_mismatch", "repaired", "published",
+  "duplicate", "divergent", "suspect", "stale", "input_mismatch", "repaired", "published",
 ] as const;
 export type UnitState = (typeof UNIT_STATE_PRECEDENCE)[number];
 /** What the matrix can show for a key: a state, or `invalid` for a key the definition rejects. */
@@ -164,6 +168,12 @@ function publishedState(s: UnitSummary, f: UnitFacts, v: Verdict): void {
   }
   checkCopies(s, f, v);
   checkReconciliation(s, f, v);
+  const bad = f.upstreamBad;
+  if (bad && bad.length > 0) {
+    const u = bad[0]!;
+    const more = bad.length > 1 ? ` (and ${bad.length - 1} more upstream unit${bad.length > 2 ? "s" : ""})` : "";
+    flag(v, "suspect", `built from upstream ${u.dataset} ${u.unitKey}, which is ${u.problem}${more}: published, but its figures carry that problem`);
+  }
   if (s.newerUpstream) {
     const u = s.newerUpstream;
     flag(v, "stale", `upstream ${u.dataset} ${u.unitKey} was republished after this unit was built`);

@@ -2,7 +2,8 @@ import { evaluateAlerts, type Alert, type AlertDatasetInput, type FailedCheck } 
 import { listEdgesAt } from "../repositories/catalog";
 import { failingChecks } from "../repositories/failed-attempt-tasks";
 import type { Db } from "../db/client";
-import { loadUnitStates, type DatasetUnitStates } from "../units/load-unit-states";
+import type { UnitStateFacts } from "@/lib/domain/unit-state";
+import { getUnitStateSnapshot, NOT_EXPECTED, type DatasetStateCodes } from "../units/get-unit-state-snapshot";
 import type { AlertConfig } from "./alert-config";
 
 export interface EvaluatedAlert extends Alert {
@@ -10,9 +11,13 @@ export interface EvaluatedAlert extends Alert {
   pipeline: string | null;
 }
 
-/** Every alert the ledger raises right now, from the same unit states the matrix shows. */
+/**
+ * Every alert the ledger raises right now, from the one unit-state service the matrix reads:
+ * only units that are not healthy can fire a rule, so only they are looked at.
+ */
 export async function evaluateAlertsNow(db: Db, now: Date, config: AlertConfig): Promise<EvaluatedAlert[]> {
-  const [states, checks, edges] = await Promise.all([loadUnitStates(db, now), failingChecks(db), listEdgesAt(db, now)]);
+  const [snapshot, checks, edges] = await Promise.all([getUnitStateSnapshot(db, now), failingChecks(db), listEdgesAt(db, now)]);
+  const states = snapshot.datasets;
   const checkedBy = new Map<string, FailedCheck[]>();
   for (const c of checks) {
     for (const e of edges) {
@@ -25,37 +30,56 @@ export async function evaluateAlertsNow(db: Db, now: Date, config: AlertConfig):
   return evaluateAlerts(inputs, now.getTime()).map((a) => ({ ...a, datasetName: byNode.get(a.datasetNodeId)!.name, pipeline: byNode.get(a.datasetNodeId)!.pipeline }));
 }
 
-function toInput(d: DatasetUnitStates, config: AlertConfig): AlertDatasetInput {
+function toInput(d: DatasetStateCodes, config: AlertConfig): AlertDatasetInput {
   const time = d.space.time;
   // A day's period is its month, an hour's its day: the set an analyst quotes a number for.
   const periodOf = (key: string) => (time?.grain === "day" ? key.slice(0, 7) : time?.grain === "hour" ? key.slice(0, 10) : null);
+  const problems = [...d.problems].sort(([a], [b]) => a - b);
+  const units = problems.map(([o, r]) => {
+    const key = d.space.keyAt(o);
+    return {
+      unitKey: key, state: r.state, reasons: r.reasons, windowEndMs: time ? time.windowStartMs(o + 1) : null, period: periodOf(key),
+      publishCount: r.facts.publishCount, rowCount: rowCountOf(r.state, r.facts), sourceCount: r.facts.sourceCount, deviation: r.facts.deviation,
+    };
+  });
   return {
     datasetNodeId: d.dataset.nodeId,
     taskNodeId: d.writer?.nodeId ?? null,
     tolerance: d.dataset.tolerance,
     graceMs: config.graceByDataset.get(d.dataset.nodeId) ?? config.defaultGraceMs,
-    units: d.units.map((u) => {
-      const f = u.result.facts;
-      return {
-        unitKey: u.key,
-        state: u.result.state,
-        reasons: u.result.reasons,
-        windowEndMs: time ? time.windowStartMs(u.ordinal + 1) : null,
-        period: periodOf(u.key),
-        publishCount: f.publishCount,
-        rowCount: rowCountOf(u.result.state, f),
-        sourceCount: f.sourceCount,
-        deviation: f.deviation,
-      };
-    }),
+    units,
+    periods: time ? periodsOf(d, units.flatMap((u, i) => (u.period === null ? [] : [[u.period, problems[i]![0]] as const])), periodOf) : undefined,
   };
+}
+
+/**
+ * For each period holding a problem unit: when it ends — its last unit's window, whether or not
+ * that unit exists yet (a month of days closes with its last day, or the definition's end) — and
+ * how many of its units have a state.
+ */
+function periodsOf(d: DatasetStateCodes, held: readonly (readonly [string, number])[], periodOf: (key: string) => string | null) {
+  const out = new Map<string, { endMs: number; units: number }>();
+  const time = d.space.time!;
+  const def = d.dataset.partitionDef;
+  const end = def.kind === "time" && def.end !== undefined ? d.space.validate(def.end) : null;
+  const cap = end?.valid ? end.ordinal : Number.POSITIVE_INFINITY;
+  for (const [period, ordinal] of held) {
+    if (out.has(period)) continue;
+    let [lo, hi] = [ordinal, ordinal];
+    while (lo > 0 && periodOf(d.space.keyAt(lo - 1)) === period) lo--;
+    while (hi < cap && periodOf(time.keyAt(hi + 1)) === period) hi++;
+    let units = 0;
+    for (let o = lo; o <= Math.min(hi, d.space.size - 1); o++) if (d.codes[o] !== NOT_EXPECTED) units++;
+    out.set(period, { endMs: time.windowStartMs(hi + 1), units });
+  }
+  return out;
 }
 
 /**
  * The unit facts carry the deviation from the source count rather than the row count; the row
  * count is recovered from it (exact up to rounding), and an empty unit has 0 rows.
  */
-function rowCountOf(state: string, f: DatasetUnitStates["units"][number]["result"]["facts"]): number | null {
+function rowCountOf(state: string, f: UnitStateFacts): number | null {
   if (f.publishCount === 0) return null;
   if (state === "empty") return 0;
   if (f.sourceCount === null || f.deviation === null) return null;

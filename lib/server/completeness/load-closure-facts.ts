@@ -5,12 +5,13 @@ import { isJudged } from "@/lib/domain/judged-units";
 import { UnitSet } from "@/lib/domain/unit-set";
 import type { LedgerEntry, UnitFacts, UpstreamPublish } from "@/lib/domain/unit-state";
 import type { Db } from "../db/client";
-import type { DatasetRecord, TaskRecord } from "../repositories/catalog";
+import type { DatasetRecord, EdgeRecord, TaskRecord } from "../repositories/catalog";
 import { attemptsByUnit, marksByUnit, publishesByUnit, sourceCountsByUnit, type ByUnit } from "../repositories/ledger";
 import { cleanedAtByUnit } from "../repositories/unit-interventions";
 import type { InputScope } from "@/lib/domain/input-versions";
 import { assembleUnitFacts } from "../units/assemble-unit-facts";
 import { inputScopeOf } from "../units/input-scope";
+import { upstreamProblemsResolver, type DatasetProblems } from "../units/upstream-problems";
 
 export interface ClosureDataset {
   record: DatasetRecord;
@@ -25,6 +26,9 @@ export interface ClosureDataset {
 export interface CatalogIndex {
   datasetsByNode: Map<string, DatasetRecord>;
   writerOf: Map<string, TaskRecord>;
+  edges: readonly EdgeRecord[];
+  /** The problem units of the one unit-state service: what makes a closure unit suspect, as on the matrix. */
+  problemsOf: (datasetId: string) => DatasetProblems | undefined;
 }
 
 /**
@@ -56,6 +60,7 @@ export async function loadClosureFacts(db: Db, graph: LineageGraph, result: Clos
       sources: sources.get(d.record.id), marks: marks.get(d.record.id), cleaned: cleaned.get(d.record.id),
       upstreamOf: upstreamResolver(graph, d, latestByNode),
       inputScope: scopeOf(graph, d, catalog),
+      upstreamBadOf: d.writer ? upstreamProblemsResolver(d.writer, catalog.edges, d.record.id, graph.nodes[graph.index.get(d.record.nodeId as NodeId)!]!.space, catalog.problemsOf, { includeSelf: true }) : undefined,
     }, units);
     d.keys.forEach((key, i) => d.facts.set(key, facts[i]!));
     if (!d.record.partitionsDeclared) keepJudged(d);

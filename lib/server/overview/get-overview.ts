@@ -4,24 +4,27 @@ import type { LedgerFinding, Overview } from "@/lib/contracts/overview";
 import { getDb, type Db } from "../db/client";
 import { describeOpenFailures } from "../units/describe-open-failures";
 import { listInvalidKeys } from "../repositories/ledger";
-import { loadUnitStates, type DatasetUnitStates } from "../units/load-unit-states";
+import { getUnitStateSnapshot, type DatasetStateCodes } from "../units/get-unit-state-snapshot";
 
 /** States in which an expected unit has no publish at all. */
 const UNPUBLISHED: ReadonlySet<UnitState> = new Set(["missing", "failed", "blocked"]);
 
 /**
  * The overview: open failures (latest attempt failed, nothing published since) and what the
- * ledger says is missing, duplicated, empty or divergent from its source count — independent of run status (seed 000).
+ * ledger says is missing, duplicated, empty, divergent from its source count or built on such a
+ * unit (suspect) — independent of run status (seed 000), from the one unit-state service: only
+ * the units that are not healthy are looked at, never the whole ledger.
  */
 export async function getOverview(now: Date, db: Db = getDb()): Promise<Overview> {
-  const [states, invalid] = await Promise.all([loadUnitStates(db, now), listInvalidKeys(db)]);
+  const [snapshot, invalid] = await Promise.all([getUnitStateSnapshot(db, now), listInvalidKeys(db)]);
+  const states = snapshot.datasets;
   const failures = await describeOpenFailures(db, states);
   const findings = states.flatMap(findingsOf).sort(byPipelineThenSeverity);
   const count = (f: LedgerFinding["finding"]) => findings.filter((x) => x.finding === f).reduce((n, x) => n + x.unitCount, 0);
-  const blockedUnits = states.reduce((n, d) => n + d.units.filter((u) => u.result.state === "blocked").length, 0);
+  const blockedUnits = states.reduce((n, d) => n + [...d.problems.values()].filter((r) => r.state === "blocked").length, 0);
   const invalidKeys = [
     ...invalid.map((k) => ({ nodeId: k.nodeId, unitKey: k.unitKey, reason: k.reason, observedAt: k.observedAt.toISOString() })),
-    ...states.flatMap((d) => d.invalidLedgerKeys.map((k) => ({ nodeId: d.dataset.nodeId, unitKey: k.key, reason: `in the ledger, but ${k.reason}`, observedAt: now.toISOString() }))),
+    ...states.flatMap((d) => d.invalidLedgerKeys.map((k) => ({ nodeId: d.dataset.nodeId, unitKey: k.key, reason: `in the ledger, but ${k.reason}`, observedAt: snapshot.computedAt.toISOString() }))),
   ];
   return {
     generatedAt: now.toISOString(),
@@ -32,6 +35,7 @@ export async function getOverview(now: Date, db: Db = getDb()): Promise<Overview
       duplicateUnits: count("duplicate"),
       emptyUnits: count("empty"),
       divergentUnits: count("divergent"),
+      suspectUnits: count("suspect"),
       invalidKeys: invalidKeys.length,
     },
     failures,
@@ -40,30 +44,30 @@ export async function getOverview(now: Date, db: Db = getDb()): Promise<Overview
   };
 }
 
-const SEVERITY: LedgerFinding["finding"][] = ["missing", "duplicate", "divergent", "empty"];
+const SEVERITY: LedgerFinding["finding"][] = ["missing", "duplicate", "divergent", "empty", "suspect"];
 
 function byPipelineThenSeverity(a: LedgerFinding, b: LedgerFinding): number {
   return (a.pipeline ?? "").localeCompare(b.pipeline ?? "") || SEVERITY.indexOf(a.finding) - SEVERITY.indexOf(b.finding) || a.datasetName.localeCompare(b.datasetName);
 }
 
-function findingsOf(d: DatasetUnitStates): LedgerFinding[] {
-  const groups: [LedgerFinding["finding"], (s: UnitState) => boolean][] = [
-    ["missing", (s) => UNPUBLISHED.has(s)],
-    ["duplicate", (s) => s === "duplicate"],
-    ["empty", (s) => s === "empty"],
-    ["divergent", (s) => s === "divergent"],
-  ];
-  return groups.flatMap(([finding, test]) => {
-    const units = d.units.filter((u) => test(u.result.state));
-    if (units.length === 0) return [];
-    return [{
-      datasetNodeId: d.dataset.nodeId,
-      datasetName: d.dataset.name,
-      pipeline: d.dataset.pipeline,
-      finding,
-      units: toKeyRanges(UnitSet.fromOrdinals(units.map((u) => u.ordinal)), d.space),
-      unitCount: units.length,
-      details: units.map((u) => `${u.key}: ${u.result.state}${u.result.reasons[0] ? ` — ${u.result.reasons[0]}` : ""}`),
-    }];
-  });
+const FINDING_OF: Partial<Record<UnitState, LedgerFinding["finding"]>> = { duplicate: "duplicate", empty: "empty", divergent: "divergent", suspect: "suspect" };
+
+function findingsOf(d: DatasetStateCodes): LedgerFinding[] {
+  const groups = new Map<LedgerFinding["finding"], number[]>();
+  for (const [o, r] of [...d.problems].sort(([a], [b]) => a - b)) {
+    const finding = UNPUBLISHED.has(r.state) ? "missing" : FINDING_OF[r.state];
+    if (finding) groups.set(finding, [...(groups.get(finding) ?? []), o]);
+  }
+  return [...groups].map(([finding, ordinals]) => ({
+    datasetNodeId: d.dataset.nodeId,
+    datasetName: d.dataset.name,
+    pipeline: d.dataset.pipeline,
+    finding,
+    units: toKeyRanges(UnitSet.fromOrdinals(ordinals), d.space),
+    unitCount: ordinals.length,
+    details: ordinals.map((o) => {
+      const r = d.problems.get(o)!;
+      return `${d.space.keyAt(o)}: ${r.state}${r.reasons[0] ? ` — ${r.reasons[0]}` : ""}`;
+    }),
+  }));
 }

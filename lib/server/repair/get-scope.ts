@@ -9,7 +9,8 @@ import { getDb, type Db } from "../db/client";
 import { requireIncident } from "../incidents/require-incident";
 import { incidentTargets } from "./incident-targets";
 import { loadRepairContext, type RepairContext } from "./load-repair-context";
-import { loadUnitStateIndex, type UnitStateIndex } from "./unit-state-index";
+import type { UnitState } from "@/lib/domain/unit-state";
+import { getUnitStateSnapshot, stateLookup } from "../units/get-unit-state-snapshot";
 
 const UNPUBLISHED = new Set(["failed", "blocked", "missing"]);
 const MAX_KEYS = 2000;
@@ -22,7 +23,8 @@ const short = nodeName;
  */
 export async function getScope(id: string, now = new Date(), db: Db = getDb()): Promise<ScopeView> {
   const incident = await requireIncident(db, id);
-  const [ctx, states, deliveries] = await Promise.all([loadRepairContext(db, now), loadUnitStateIndex(db, now), db.externalDelivery.findMany({ select: { taskId: true, unitKey: true, destination: true, sentAt: true } })]);
+  const [ctx, snapshot, deliveries] = await Promise.all([loadRepairContext(db, now), getUnitStateSnapshot(db, now), db.externalDelivery.findMany({ select: { taskId: true, unitKey: true, destination: true, sentAt: true } })]);
+  const states = stateLookup(snapshot);
   const { scope } = planRepair({ graph: ctx.graph, targets: incidentTargets(incident), ledger: ctx.ledger });
   const nodes = [...scope.entries.values()].map((e): ScopeNode => {
     const node = ctx.graph.nodes[ctx.graph.index.get(e.node)!]!;
@@ -54,13 +56,15 @@ function keysIn(space: LineageGraph["nodes"][number]["space"], units: UnitSet): 
   return keys;
 }
 
-function holdings(space: LineageGraph["nodes"][number]["space"], units: UnitSet, dataset: string, states: UnitStateIndex): Pick<ScopeNode, "holdsNow" | "cells"> {
+type StateOf = (datasetNodeId: string, key: string) => UnitState | undefined;
+
+function holdings(space: LineageGraph["nodes"][number]["space"], units: UnitSet, dataset: string, states: StateOf): Pick<ScopeNode, "holdsNow" | "cells"> {
   const byState = new Map<string, number[]>();
   const cells: ScopeNode["cells"] = [];
   for (const o of units) {
     if (o >= MAX_KEYS + (units.min ?? 0)) break;
     const key = space.keyAt(o);
-    const state = states.get(dataset, key)?.result.state ?? "not expected yet";
+    const state = states(dataset, key) ?? "not expected yet";
     cells.push({ key, state });
     byState.set(state, [...(byState.get(state) ?? []), o]);
   }
@@ -72,7 +76,7 @@ function holdings(space: LineageGraph["nodes"][number]["space"], units: UnitSet,
 }
 
 /** Unpublished inputs of scope tasks that nothing in scope produces, traced up to the failure that causes them. */
-function waitsOn(ctx: RepairContext, scope: ClosureResult, states: UnitStateIndex, failedPairs: { nodeId: string; units: string[] }[]): ScopeView["waitsOn"] {
+function waitsOn(ctx: RepairContext, scope: ClosureResult, states: StateOf, failedPairs: { nodeId: string; units: string[] }[]): ScopeView["waitsOn"] {
   const { graph } = ctx;
   const out = new Map<string, ScopeView["waitsOn"][number]>();
   const already = new Set(failedPairs.flatMap((p) => p.units.map((u) => `${p.nodeId}\u0000${u}`)));
@@ -84,7 +88,7 @@ function waitsOn(ctx: RepairContext, scope: ClosureResult, states: UnitStateInde
       const writer = graph.in[edge.from]!.map((w) => graph.nodes[w.from]!).find((n) => n.nodeKind === "task");
       if (!writer) continue;
       const outside = edge.up(e.units).difference(scope.entries.get(ds.id)?.units ?? UnitSet.EMPTY);
-      const missing = keysIn(ds.space, outside).filter((k) => UNPUBLISHED.has(states.get(ds.id, k)?.result.state ?? ""));
+      const missing = keysIn(ds.space, outside).filter((k) => UNPUBLISHED.has(states(ds.id, k) ?? ""));
       if (missing.length === 0) continue;
       const seedUnits = UnitSet.fromOrdinals(missing.map((k) => (ds.space.validate(k) as { ordinal: number }).ordinal));
       const up = closure(graph, [{ node: writer.id as NodeId, units: seedUnits }], "upstream");
@@ -93,7 +97,7 @@ function waitsOn(ctx: RepairContext, scope: ClosureResult, states: UnitStateInde
         const out_ = ctx.outputOf.get(u.node);
         if (!out_) continue;
         const space = graph.nodes[graph.index.get(u.node)!]!.space;
-        const roots = keysIn(space, u.units).filter((k) => states.get(out_.nodeId, k)?.result.state === "failed" && !already.has(`${u.node}\u0000${k}`));
+        const roots = keysIn(space, u.units).filter((k) => states(out_.nodeId, k) === "failed" && !already.has(`${u.node}\u0000${k}`));
         for (const k of roots) {
           const entry = out.get(u.node) ?? { taskNodeId: u.node, units: [], neededBy: `${short(e.node)} ${toKeyRanges(e.units, graph.nodes[ti]!.space).map(([a, b]) => (a === b ? a : `${a}…${b}`)).join(", ")}`, reason: "" };
           if (!entry.units.includes(k)) entry.units.push(k);

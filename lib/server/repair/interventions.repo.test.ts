@@ -67,7 +67,7 @@ describe.each(providersUnderTest())("interventions (%s)", (provider) => {
     const incident = await openIncident({ taskNodeId: STG, units: ["2026-08-23"], reason: "raw partition lost" }, OPERATOR, new Date(), t.db);
     await expect(markUnits(incident.id, { kind: "skipped", taskNodeId: STG, units: ["2026-08-23"], reason: "" }, COMMANDER, new Date(), t.db)).rejects.toThrow();
     await markUnits(incident.id, { kind: "skipped", taskNodeId: STG, units: ["2026-08-23"], reason: "the day is optional for staging; agreed with finance" }, COMMANDER, new Date(), t.db);
-    const state = (await loadUnitStateIndex(t.db, new Date())).get("dataset:warehouse:stg_orders", "2026-08-23")!;
+    const state = (await loadUnitStateIndex(t.db, new Date(), ["dataset:warehouse:stg_orders"])).get("dataset:warehouse:stg_orders", "2026-08-23")!;
     expect(state.result.state).toBe("skipped");
     expect(state.result.reasons[0]).toContain("the day is optional for staging");
     await resolveIncident(incident.id, "omission recorded", COMMANDER, new Date(), t.db);

@@ -25,7 +25,7 @@ export async function markUnits(id: string, req: MarkRequest, actor: Actor, now 
   const write = (await listEdgesAt(db, now)).find((e) => e.taskId === task.id && e.direction === "write");
   const dataset = write && (await listDatasets(db)).find((d) => d.id === write.datasetId);
   if (!dataset) throw new UnprocessableError(`${task.name} writes no dataset to mark`);
-  const states = await loadUnitStateIndex(db, now);
+  const states = await loadUnitStateIndex(db, now, [dataset.nodeId]);
   const units = [...new Set(req.units)];
   const before = units.map((u, i) => {
     const s = states.get(dataset.nodeId, u);

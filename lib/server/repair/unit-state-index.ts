@@ -1,5 +1,6 @@
 import type { UnitFacts, UnitStateResult } from "@/lib/domain/unit-state";
 import type { Db } from "../db/client";
+import { getUnitStateSnapshot, problemsLookup } from "../units/get-unit-state-snapshot";
 import { loadUnitStates } from "../units/load-unit-states";
 
 export interface UnitStateIndex {
@@ -7,10 +8,18 @@ export interface UnitStateIndex {
   get(datasetNodeId: string, unitKey: string): { result: UnitStateResult; facts: UnitFacts } | undefined;
 }
 
-/** Every expected unit's state, indexed for lookups by (dataset node id, key). */
-export async function loadUnitStateIndex(db: Db, now: Date): Promise<UnitStateIndex> {
-  const states = await loadUnitStates(db, now);
+/**
+ * The states of the given datasets' units, with the facts each came from (marks and validation
+ * check evidence against them), indexed by (dataset node id, key). Computed for those datasets
+ * only, against the upstream states of the one unit-state service, so a unit reads here exactly
+ * as it does on the matrix.
+ */
+export async function loadUnitStateIndex(db: Db, now: Date, datasetNodeIds: readonly string[]): Promise<UnitStateIndex> {
   const index = new Map<string, Map<string, { result: UnitStateResult; facts: UnitFacts }>>();
-  for (const d of states) index.set(d.dataset.nodeId, new Map(d.units.map((u) => [u.key, { result: u.result, facts: u.facts }])));
+  if (datasetNodeIds.length > 0) {
+    const knownProblems = problemsLookup(await getUnitStateSnapshot(db, now));
+    const states = await loadUnitStates(db, now, { datasetNodeIds: [...new Set(datasetNodeIds)], knownProblems });
+    for (const d of states) index.set(d.dataset.nodeId, new Map(d.units.map((u) => [u.key, { result: u.result, facts: u.facts }])));
+  }
   return { get: (node, key) => index.get(node)?.get(key) };
 }

@@ -1,3 +1,4 @@
+import { compositeKey } from "@/lib/domain/composite-key";
 import { nodeName, type NodeId } from "@/lib/domain/ids";
 import { validateUnits } from "@/lib/domain/validation";
 import type { UnitValidationView, ValidationView } from "@/lib/contracts/repair";
@@ -16,16 +17,19 @@ import { loadUnitStateIndex } from "./unit-state-index";
  */
 export async function validateIncident(id: string, now = new Date(), db: Db = getDb()): Promise<ValidationView> {
   const incident = await requireIncident(db, id);
-  const pairs = new Map<string, string>();
-  for (const p of incident.failedPairs) for (const unit of p.units) pairs.set(`${p.nodeId}\u0000${unit}`, p.nodeId);
-  for (const run of await repairRunsOfIncident(db, id)) for (const [task, unit] of run.params.pairs) pairs.set(`${task}\u0000${unit}`, task);
-  const [tasks, datasets, edges, states] = await Promise.all([listTasks(db), listDatasets(db), listEdgesAt(db, now), loadUnitStateIndex(db, now)]);
-  const units: UnitValidationView[] = [];
-  for (const key of pairs.keys()) {
-    const [taskNodeId, unitKey] = key.split("\u0000") as [string, string];
+  const pairs = new Map<string, [string, string]>();
+  for (const p of incident.failedPairs) for (const unit of p.units) pairs.set(compositeKey(p.nodeId, unit), [p.nodeId, unit]);
+  for (const run of await repairRunsOfIncident(db, id)) for (const [task, unit] of run.params.pairs) pairs.set(compositeKey(task, unit), [task, unit]);
+  const [tasks, datasets, edges] = await Promise.all([listTasks(db), listDatasets(db), listEdgesAt(db, now)]);
+  const outputOf = (taskNodeId: string) => {
     const task = tasks.find((t) => t.nodeId === taskNodeId);
     const write = task && edges.find((e) => e.taskId === task.id && e.direction === "write");
-    const dataset = write && datasets.find((d) => d.id === write.datasetId);
+    return write ? datasets.find((d) => d.id === write.datasetId) : undefined;
+  };
+  const states = await loadUnitStateIndex(db, now, [...pairs.values()].flatMap(([task]) => outputOf(task)?.nodeId ?? []));
+  const units: UnitValidationView[] = [];
+  for (const [taskNodeId, unitKey] of pairs.values()) {
+    const dataset = outputOf(taskNodeId);
     const state = dataset && states.get(dataset.nodeId, unitKey);
     if (!dataset || !state) continue;
     const v = validateUnits([{ unitKey, facts: state.facts }], now.getTime()).units[0]!;

@@ -1,6 +1,6 @@
 import { prevailingPerInput, type InputScope } from "@/lib/domain/input-versions";
 import { latestByUnit, prevailingInputVersion } from "@/lib/domain/validation";
-import type { Attempt, LedgerEntry, OperatorMark, UnitFacts, UpstreamPublish } from "@/lib/domain/unit-state";
+import type { Attempt, LedgerEntry, OperatorMark, UnitFacts, UpstreamProblem, UpstreamPublish } from "@/lib/domain/unit-state";
 import type { DatasetRecord, TaskRecord } from "../repositories/catalog";
 
 /** One dataset's records, as read by whichever loader (the matrix's, or completeness's scoped one). */
@@ -17,6 +17,8 @@ export interface DatasetRecords {
   upstreamOf: (ordinal: number) => readonly UpstreamPublish[];
   /** Which of the writer's inputs neighbours share (input-versions.ts); every input when unknown. */
   inputScope?: InputScope;
+  /** The problem upstream units a unit (by ordinal) was built from: what makes it suspect. */
+  upstreamBadOf?: (ordinal: number) => readonly UpstreamProblem[];
 }
 
 const NONE: readonly never[] = [];
@@ -39,6 +41,7 @@ export function assembleUnitFacts(r: DatasetRecords, units: readonly { key: stri
     tolerance: r.dataset.tolerance,
     writeMode,
     upstream: r.upstreamOf(ordinal),
+    upstreamBad: r.upstreamBadOf?.(ordinal) ?? NONE,
     neighbourInputVersion,
     inputScope: r.inputScope,
     marks: r.marks?.get(key) ?? NONE,

@@ -1,16 +1,16 @@
 import type { OpenFailure } from "@/lib/contracts/overview";
 import type { Db } from "../db/client";
 import { latestAttemptsOf } from "../repositories/attempts";
-import type { DatasetUnitStates } from "./load-unit-states";
+import type { DatasetStateCodes } from "./get-unit-state-snapshot";
 
 /**
- * The open failures among computed unit states — units in state "failed" (latest attempt failed,
+ * The open failures among the unit states — units in state "failed" (latest attempt failed,
  * nothing published since) — with their tries, partial rows and last error. The overview and the
  * lineage page's failure list both describe failures this way.
  */
-export async function describeOpenFailures(db: Db, states: readonly DatasetUnitStates[]): Promise<OpenFailure[]> {
+export async function describeOpenFailures(db: Db, states: readonly DatasetStateCodes[]): Promise<OpenFailure[]> {
   const pairs = states.flatMap((d) =>
-    d.writer ? d.units.filter((u) => u.result.state === "failed").map((u) => ({ task: d.writer!, unitKey: u.key, partialRows: u.result.facts.partialRows })) : [],
+    d.writer ? [...d.problems].filter(([, r]) => r.state === "failed").map(([o, r]) => ({ task: d.writer!, unitKey: d.space.keyAt(o), partialRows: r.facts.partialRows })) : [],
   );
   const latest = await latestAttemptsOf(db, pairs.map((p) => ({ taskId: p.task.id, unitKey: p.unitKey })));
   return pairs.map((p) => {

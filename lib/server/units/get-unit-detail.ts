@@ -2,15 +2,18 @@ import type { UnitDetail } from "@/lib/contracts/units";
 import { getDb, type Db } from "../db/client";
 import { BadRequestError, NotFoundError } from "../http/errors";
 import { auditEntriesNaming, recordsOfUnit, type AuditEntryRecord } from "../repositories/unit-matrix-reads";
+import { getUnitStateSnapshot, problemsLookup } from "./get-unit-state-snapshot";
 import { loadUnitStates } from "./load-unit-states";
 
 /**
  * One cell of the matrix in full: its state and why, every publish, every attempt, the source
  * count and deviation, and the interventions that named it. The state comes from the same
- * loader as the matrix (scoped to the dataset and the upstream it reads), so they agree.
+ * loader as the matrix (scoped to the dataset and the upstream it reads, against the unit-state
+ * service's upstream states), so they agree.
  */
 export async function getUnitDetail(datasetNodeId: string, unitKey: string, now: Date, db: Db = getDb()): Promise<UnitDetail> {
-  const [states] = await loadUnitStates(db, now, { datasetNodeIds: [datasetNodeId] });
+  const knownProblems = problemsLookup(await getUnitStateSnapshot(db, now));
+  const [states] = await loadUnitStates(db, now, { datasetNodeIds: [datasetNodeId], knownProblems });
   if (!states) throw new NotFoundError(`dataset: no dataset "${datasetNodeId}"`);
   const verdict = states.space.validate(unitKey);
   if (!verdict.valid) throw new BadRequestError("query.unit", verdict.reason);

@@ -1,6 +1,7 @@
 import { resolvePartitions, type PartitionSpace } from "@/lib/domain/partitions";
 import { isJudged } from "@/lib/domain/judged-units";
-import { computeUnitStates, type UnitFacts, type UnitStateResult } from "@/lib/domain/unit-state";
+import { upstreamProblemOf } from "@/lib/domain/suspect";
+import { computeUnitStates, unitState, type UnitFacts, type UnitStateResult } from "@/lib/domain/unit-state";
 import { UnitSet } from "@/lib/domain/unit-set";
 import type { Db } from "../db/client";
 import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type EdgeRecord, type TaskRecord } from "../repositories/catalog";
@@ -9,6 +10,7 @@ import { attemptsOfTask, prepareBulkReads, publishesOfDataset, unscheduledRunKin
 import { cleanedAtByUnit } from "../repositories/unit-interventions";
 import { assembleUnitFacts, type DatasetRecords } from "./assemble-unit-facts";
 import { inputScopeOf, readsOfWriter } from "./input-scope";
+import { upstreamProblemsResolver, type DatasetProblems } from "./upstream-problems";
 import { latestPublishByOrdinal, upstreamResolver, type UpstreamContext } from "./upstream-resolver";
 
 export interface DatasetUnitStates {
@@ -24,6 +26,11 @@ export interface DatasetUnitStates {
 export interface LoadOptions {
   /** Only these datasets (node ids); their upstream datasets' ledgers are read for staleness. */
   datasetNodeIds?: readonly string[];
+  /**
+   * The problem units of datasets this load does not compute (from the kept unit states), so a
+   * unit built from one of them is suspect here exactly as it is in the full computation.
+   */
+  knownProblems?: (datasetId: string) => DatasetProblems | undefined;
 }
 
 /**
@@ -55,6 +62,8 @@ export async function visitUnitStates(db: Db, now: Date, options: LoadOptions, v
   const spaces = new Map(datasets.map((d) => [d.id, resolvePartitions(d.partitionDef, { asOf: now.getTime() })]));
   const datasetsById = new Map(datasets.map((d) => [d.id, d]));
   const latest = new Map<string, Float64Array>();
+  const problems = new Map<string, DatasetProblems>();
+  const problemsOf = (id: string) => problems.get(id) ?? options.knownProblems?.(id);
   for (const dataset of upstreamFirst(inScope, edges, writerOf)) {
     const writerId = writerOf.get(dataset.id);
     const writer = writerId ? (tasksById.get(writerId) ?? null) : null;
@@ -66,8 +75,10 @@ export async function visitUnitStates(db: Db, now: Date, options: LoadOptions, v
       latest.set(e.datasetId, latestPublishByOrdinal(await publishesOfDataset(db, e.datasetId, kinds), spaces.get(e.datasetId)!));
     }
     const attempts = writer ? await attemptsOfTask(db, writer.id) : undefined;
-    const ctx: FactsContext = { dataset, space, writer, ledger, attempts, sources: sources.get(dataset.id), marks: marks.get(dataset.id), cleaned: cleaned.get(dataset.id), latest, datasetsById, spaces, edges };
-    visit(statesOf(ctx, now.getTime()));
+    const ctx: FactsContext = { dataset, space, writer, ledger, attempts, sources: sources.get(dataset.id), marks: marks.get(dataset.id), cleaned: cleaned.get(dataset.id), latest, datasetsById, spaces, edges, problemsOf };
+    const states = statesOf(ctx, now.getTime());
+    problems.set(dataset.id, problemsOfStates(states));
+    visit(states);
     // SQLite reads are synchronous: without a turn of the event loop between datasets, a
     // million-unit computation (the startup warm-up, the hourly refresh) would hold every other
     // request for its whole length (measured ~20 s) instead of ~one dataset's worth (~70 ms).
@@ -94,13 +105,16 @@ function upstreamFirst(datasets: DatasetRecord[], edges: EdgeRecord[], writerOf:
 }
 
 /** One dataset's records (as assembleUnitFacts takes them, before staleness is resolved) and what resolves it. */
-interface FactsContext extends UpstreamContext, Omit<DatasetRecords, "upstreamOf" | "inputScope"> {}
+interface FactsContext extends UpstreamContext, Omit<DatasetRecords, "upstreamOf" | "inputScope" | "upstreamBadOf"> {
+  problemsOf: (datasetId: string) => DatasetProblems | undefined;
+}
 
 const NONE: readonly never[] = [];
 
 function statesOf(ctx: FactsContext, now: number): DatasetUnitStates {
   const { dataset, space, writer, ledger, attempts, sources, marks, cleaned } = ctx;
   const upstreamOf = writer ? upstreamResolver(ctx, writer) : () => NONE;
+  const upstreamBadOf = writer ? upstreamProblemsResolver(writer, ctx.edges, dataset.id, space, ctx.problemsOf) : () => NONE;
   const due = dataset.partitionsDeclared ? space.due : UnitSet.EMPTY;
   const candidates = due.union(recordedUnits(space, [ledger, attempts, marks]));
   const keys: { key: string; ordinal: number; due: boolean }[] = [];
@@ -108,17 +122,56 @@ function statesOf(ctx: FactsContext, now: number): DatasetUnitStates {
     for (let o = lo; o <= hi; o++) keys.push({ key: space.keyAt(o), ordinal: o, due: due.contains(o) });
   });
   const inputScope = writer ? inputScopeOf(readsOfWriter(writer, ctx.edges, ctx.datasetsById)) : undefined;
-  const all = assembleUnitFacts({ dataset, writer, ledger, attempts, sources, marks, cleaned, upstreamOf, inputScope }, keys);
+  const all = assembleUnitFacts({ dataset, writer, ledger, attempts, sources, marks, cleaned, upstreamOf, upstreamBadOf, inputScope }, keys);
   const judged = keys.flatMap((k, i) => (isJudged(k.due, all[i]!) ? [i] : []));
   const facts = judged.length === keys.length ? all : judged.map((i) => all[i]!);
   const judgedKeys = judged.length === keys.length ? keys : judged.map((i) => keys[i]!);
   const results = computeUnitStates(facts, now);
+  const selfStep = writer ? sequentialSelfRead(writer, ctx.edges, dataset.id) : null;
+  if (selfStep !== null) passOnOwnPast(dataset.nodeId, space, judgedKeys, facts, results, selfStep, now);
   const defined = definedSpace(dataset, space);
   const invalidLedgerKeys = [...ledger.keys()].flatMap((key) => {
     const verdict = defined.validate(key);
     return verdict.valid ? [] : [{ key, reason: verdict.reason }];
   });
   return { dataset, writer, space, units: judgedKeys.map((k, i) => ({ key: k.key, ordinal: k.ordinal, result: results[i]!, facts: facts[i]! })), invalidLedgerKeys };
+}
+
+/** The n of a writer's sequential read of its own output (previous(n); window, all, latest: 1), or null. */
+function sequentialSelfRead(writer: TaskRecord, edges: readonly EdgeRecord[], datasetId: string): number | null {
+  const self = edges.find((e) => e.taskId === writer.id && e.direction === "read" && e.datasetId === datasetId);
+  if (!self || self.mapping === "identity") return null;
+  const n = self.mapping === "previous" ? Number(self.mappingParams.n) : 1;
+  return Number.isInteger(n) && n >= 1 ? n : 1;
+}
+
+/**
+ * A model that reads its own past (a running balance) is built from its earlier unit: a bad unit
+ * makes every later one it feeds suspect, in order — 2026-08-10's inflated total is in every
+ * balance after it.
+ */
+function passOnOwnPast(nodeId: string, space: PartitionSpace, keys: { key: string; ordinal: number }[], facts: UnitFacts[], results: UnitStateResult[], n: number, now: number): void {
+  const bad = new Map<number, string>();
+  for (let i = 0; i < keys.length; i++) {
+    const o = keys[i]!.ordinal;
+    const before = bad.get(o - n);
+    if (before !== undefined && facts[i]!.ledger.length > 0) {
+      facts[i] = { ...facts[i]!, upstreamBad: [...(facts[i]!.upstreamBad ?? []), { dataset: nodeId, unitKey: space.keyAt(o - n), problem: before }] };
+      results[i] = unitState(facts[i]!, now);
+    }
+    const problem = upstreamProblemOf(results[i]!.state, results[i]!.facts.partialRows);
+    if (problem !== null) bad.set(o, problem);
+  }
+}
+
+/** The units of computed states that pass a problem on to their readers (suspect.ts). */
+export function problemsOfStates(d: DatasetUnitStates): DatasetProblems {
+  const problems = new Map<number, string>();
+  for (const u of d.units) {
+    const p = upstreamProblemOf(u.result.state, u.result.facts.partialRows);
+    if (p !== null) problems.set(u.ordinal, p);
+  }
+  return { nodeId: d.dataset.nodeId, space: d.space, units: UnitSet.fromOrdinals(problems.keys()), problemAt: (o) => problems.get(o) ?? "bad" };
 }
 
 /** Units (valid in the space) that any of the records name: publishes, attempts, marks. */
