@@ -31,8 +31,11 @@ function headline(rs: CompletenessReason[]): string {
     if (failedUp.length > 0) return `never built: ${names(failedUp)} failed`;
     return own.state === "failed" ? "never built: its own task failed" : "never built";
   }
-  if (own) return `${ADJECTIVE[own.state] ?? own.state}: ${own.reason}`;
-  const worst = upstream[0]!;
+  if (!own && upstream.length === 0) return "incomplete";
+  // A suspect unit is healthy itself: the headline names the root cause upstream, not the chain.
+  const rootCause = upstream.filter((r) => r.state !== "suspect");
+  if (own && !(own.state === "suspect" && rootCause.length > 0)) return `${ADJECTIVE[own.state] ?? own.state}: ${own.reason}`;
+  const worst = (rootCause.length > 0 ? rootCause : upstream)[0]!;
   if (UNBUILT.has(worst.state)) return `upstream ${worst.state}: ${names(upstream.filter((r) => r.state === worst.state))}`;
   return `built on ${ADJECTIVE[worst.state] ?? worst.state} upstream rows: ${names(upstream.filter((r) => r.state === worst.state))}`;
 }
