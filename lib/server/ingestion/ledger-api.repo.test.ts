@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { loadUnitStates } from "../units/load-unit-states";
 import { receiveLineageRequest } from "./receive-lineage-request";
 import { receivePublishesRequest } from "./receive-publishes-request";
 import { receiveSourceCountsRequest } from "./receive-source-counts-request";
@@ -20,7 +21,7 @@ describe.each(providersUnderTest())("POST /api/v1/publishes and /api/v1/source-c
   let t: TestDatabase;
   beforeEach(async () => {
     t = await createTestDatabase(provider);
-    await t.db.dataset.create({ data: { nodeId: "dataset:warehouse:orders", ...ORDERS, partitionDef: DAILY } });
+    await t.db.dataset.create({ data: { nodeId: "dataset:warehouse:orders", ...ORDERS, partitionDef: DAILY, partitionsDeclared: true } });
   });
   afterEach(async () => t.drop());
   const publishes = async (body: unknown) => receivePublishesRequest(request("/api/v1/publishes", body), t.db);
@@ -80,6 +81,14 @@ describe.each(providersUnderTest())("POST /api/v1/publishes and /api/v1/source-c
     const invalid = await t.db.invalidKey.findMany();
     expect(invalid.map((k) => [k.nodeId, k.unitKey, k.source])).toEqual([["dataset:warehouse:orders", "2026-13-01", "api"]]);
     expect(await t.db.rejectedEvent.count({ where: { endpoint: "/api/v1/publishes" } })).toBe(1);
+  });
+
+  it("separator and control characters in a producer's text stay in their own field: a 10-row publish reads as one publish of 10 rows", async () => {
+    const odd = "snap\u001f0817\u001eend\u0007 ✓";
+    expect((await publishes(publish({ inputVersion: odd, codeVersion: "v\u001e2", rowCount: 10 }))).status).toBe(200);
+    const [orders] = await loadUnitStates(t.db, new Date("2026-08-20T12:00:00Z"), { datasetNodeIds: ["dataset:warehouse:orders"] });
+    const unit = orders!.units.find((u) => u.key === "2026-08-17")!;
+    expect([unit.result.state, unit.result.facts.publishCount, unit.result.facts.inputVersion, unit.result.facts.codeVersion, unit.facts.ledger[0]!.rowCount]).toEqual(["published", 1, odd, "v\u001e2", 10]);
   });
 
   it("a publish naming an OpenLineage run (job + run id) lands on that run", async () => {
