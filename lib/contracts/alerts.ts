@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { StatesStatusSchema } from "./units";
 
 export const AlertSchema = z.object({
   id: z.string(),
@@ -32,6 +33,7 @@ export const AlertDeliverySchema = z.object({
 
 export const AlertsSchema = z.object({
   generatedAt: z.string(),
+  states: StatesStatusSchema,
   defaultGraceHours: z.number(),
   webhook: z.object({ configured: z.boolean(), target: z.string().nullable() }),
   alerts: z.array(AlertSchema),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { StatesStatusSchema } from "./units";
 
 /** A run of consecutive unit keys, e.g. ["2026-08-17", "2026-08-25"] (from = to for one unit). */
 export const KeyRangeSchema = z.tuple([z.string(), z.string()]);
@@ -35,6 +36,7 @@ export const InvalidKeyRowSchema = z.object({ nodeId: z.string(), unitKey: z.str
 
 export const OverviewSchema = z.object({
   generatedAt: z.string(),
+  states: StatesStatusSchema,
   counts: z.object({
     openFailures: z.number().int(),
     missingUnits: z.number().int(),

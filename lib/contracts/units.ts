@@ -76,8 +76,20 @@ export const MatrixInvalidKeySchema = z.object({
 });
 export type MatrixInvalidKey = z.infer<typeof MatrixInvalidKeySchema>;
 
+/**
+ * Where the unit states stand: `computing` while a first computation runs (the answer holds the
+ * datasets done so far), `refreshing` while a catalog change is applied (the answer holds the
+ * states from before it). Both null/false: the states are current.
+ */
+export const StatesStatusSchema = z.object({
+  computing: z.object({ done: z.number().int(), total: z.number().int() }).nullable(),
+  refreshing: z.boolean(),
+});
+export type StatesStatus = z.infer<typeof StatesStatusSchema>;
+
 export const UnitMatrixSchema = z.object({
   generatedAt: z.string(),
+  states: StatesStatusSchema,
   /** Units per state in the pipeline and date range asked for (before the state filter). */
   counts: z.record(UnitStateSchema, z.number().int()),
   pipelines: z.array(z.string()),

@@ -3,8 +3,14 @@ import { listEdgesAt } from "../repositories/catalog";
 import { failingChecks } from "../repositories/failed-attempt-tasks";
 import type { Db } from "../db/client";
 import type { UnitStateFacts } from "@/lib/domain/unit-state";
-import { getUnitStateSnapshot, NOT_EXPECTED, type DatasetStateCodes } from "../units/get-unit-state-snapshot";
+import type { StatesStatus } from "@/lib/contracts/units";
+import { getUnitStateSnapshot, NOT_EXPECTED, statusOf, type DatasetStateCodes } from "../units/get-unit-state-snapshot";
 import type { AlertConfig } from "./alert-config";
+
+export interface EvaluatedAlerts {
+  alerts: EvaluatedAlert[];
+  states: StatesStatus;
+}
 
 export interface EvaluatedAlert extends Alert {
   datasetName: string;
@@ -16,6 +22,11 @@ export interface EvaluatedAlert extends Alert {
  * only units that are not healthy can fire a rule, so only they are looked at.
  */
 export async function evaluateAlertsNow(db: Db, now: Date, config: AlertConfig): Promise<EvaluatedAlert[]> {
+  return (await evaluateAlertsWithStatus(db, now, config)).alerts;
+}
+
+/** The alerts and where the unit states they come from stand (a first computation may be running). */
+export async function evaluateAlertsWithStatus(db: Db, now: Date, config: AlertConfig): Promise<EvaluatedAlerts> {
   const [snapshot, checks, edges] = await Promise.all([getUnitStateSnapshot(db, now), failingChecks(db), listEdgesAt(db, now)]);
   const states = snapshot.datasets;
   const checkedBy = new Map<string, FailedCheck[]>();
@@ -27,7 +38,8 @@ export async function evaluateAlertsNow(db: Db, now: Date, config: AlertConfig):
   }
   const inputs = states.map((d) => ({ ...toInput(d, config), failedChecks: checkedBy.get(d.dataset.id) ?? [] }));
   const byNode = new Map(states.map((d) => [d.dataset.nodeId, d.dataset]));
-  return evaluateAlerts(inputs, now.getTime()).map((a) => ({ ...a, datasetName: byNode.get(a.datasetNodeId)!.name, pipeline: byNode.get(a.datasetNodeId)!.pipeline }));
+  const alerts = evaluateAlerts(inputs, now.getTime()).map((a) => ({ ...a, datasetName: byNode.get(a.datasetNodeId)!.name, pipeline: byNode.get(a.datasetNodeId)!.pipeline }));
+  return { alerts, states: statusOf(snapshot) };
 }
 
 function toInput(d: DatasetStateCodes, config: AlertConfig): AlertDatasetInput {

@@ -1,4 +1,5 @@
 import type { Db } from "../db/client";
+import { recordUnitChanges } from "../repositories/unit-changes";
 import type { PlannedPair } from "./plan-run-pairs";
 import type { Clock } from "./types";
 
@@ -8,7 +9,8 @@ import type { Clock } from "./types";
  */
 export async function recordBlockedAttempt(db: Db, runId: string, pair: PlannedPair, reason: string, clock: Clock): Promise<void> {
   const at = clock({ phase: "attempt-end", wave: pair.wave, tryNumber: 1, taskNodeId: pair.task.nodeId, unitKey: pair.unitKey });
-  await db.$transaction((tx) => tx.attempt.create({
-    data: { runId, taskId: pair.task.id, unitKey: pair.unitKey, tryNumber: 1, status: "upstream_failed", error: reason, endedAt: at },
-  }));
+  await db.$transaction(async (tx) => {
+    await tx.attempt.create({ data: { runId, taskId: pair.task.id, unitKey: pair.unitKey, tryNumber: 1, status: "upstream_failed", error: reason, endedAt: at } });
+    await recordUnitChanges(tx, [{ taskId: pair.task.id, unitKey: pair.unitKey }], at);
+  });
 }

@@ -1,3 +1,4 @@
+import { recordUnitChanges } from "../repositories/unit-changes";
 import type { Db, Tx } from "../db/client";
 import type { ExecutorDataset, ExecutorTask } from "./executor-lineage";
 import { readPairInputs } from "./read-pair-inputs";
@@ -41,12 +42,19 @@ export interface TaskAttemptResult {
 export async function runTaskAttempt(db: Db, spec: TaskAttemptSpec): Promise<TaskAttemptResult> {
   const { task, unitKey, tryNumber, wave } = spec;
   const startedAt = spec.clock({ phase: "attempt-start", wave, tryNumber, taskNodeId: task.nodeId, unitKey });
-  const attempt = await db.$transaction((tx) => tx.attempt.create({
-    data: { runId: spec.runId, taskId: task.id, unitKey, tryNumber, status: "running", codeVersion: spec.code.codeVersion, startedAt },
-  }));
+  const attempt = await db.$transaction(async (tx) => {
+    const created = await tx.attempt.create({
+      data: { runId: spec.runId, taskId: task.id, unitKey, tryNumber, status: "running", codeVersion: spec.code.codeVersion, startedAt },
+    });
+    await recordUnitChanges(tx, [{ taskId: task.id, unitKey }], startedAt);
+    return created;
+  });
   const endedAt = () => spec.clock({ phase: "attempt-end", wave, tryNumber, taskNodeId: task.nodeId, unitKey });
   const fail = async (error: string, rowsWritten: number): Promise<TaskAttemptResult> => {
-    await db.$transaction((tx) => tx.attempt.update({ where: { id: attempt.id }, data: { status: "failed", error, rowsWritten, endedAt: endedAt() } }));
+    await db.$transaction(async (tx) => {
+      await tx.attempt.update({ where: { id: attempt.id }, data: { status: "failed", error, rowsWritten, endedAt: endedAt() } });
+      await recordUnitChanges(tx, [{ taskId: task.id, unitKey }]);
+    });
     return { attemptId: attempt.id, status: "failed", rowsWritten, unitRowCount: null, error };
   };
   if (!task.writeMode) return fail(`${task.nodeId} declares no write mode: the executor will not guess one`, 0);
@@ -84,6 +92,7 @@ async function recordPublish(tx: Tx, spec: TaskAttemptSpec, p: Published): Promi
     datasetId: task.output.id, unitKey, runId: spec.runId, attemptId: p.attemptId, publishedAt: p.at,
     inputVersion: p.inputVersion, codeVersion: spec.code.codeVersion, rowCount: p.unitRowCount,
   } });
+  await recordUnitChanges(tx, [{ taskId: task.id, unitKey }, { datasetId: task.output.id, unitKey }], p.at);
   if (p.output.delivery && task.sideEffect === "external") await deliver(tx, spec, p.output.delivery, p.inputVersion, p.at);
 }
 
@@ -98,6 +107,7 @@ async function recordSourceCounts(db: Db, spec: TaskAttemptSpec, rowCount: numbe
         update: { rowCount, measuredAt, source: spec.task.nodeId },
       });
     }
+    await recordUnitChanges(tx, datasetIds.map((datasetId) => ({ datasetId, unitKey: spec.unitKey })), measuredAt);
   });
 }
 

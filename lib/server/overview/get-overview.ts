@@ -4,7 +4,7 @@ import type { LedgerFinding, Overview } from "@/lib/contracts/overview";
 import { getDb, type Db } from "../db/client";
 import { describeOpenFailures } from "../units/describe-open-failures";
 import { listInvalidKeys } from "../repositories/ledger";
-import { getUnitStateSnapshot, type DatasetStateCodes } from "../units/get-unit-state-snapshot";
+import { getUnitStateSnapshot, statusOf, type DatasetStateCodes } from "../units/get-unit-state-snapshot";
 
 /** States in which an expected unit has no publish at all. */
 const UNPUBLISHED: ReadonlySet<UnitState> = new Set(["missing", "failed", "blocked"]);
@@ -28,6 +28,7 @@ export async function getOverview(now: Date, db: Db = getDb()): Promise<Overview
   ];
   return {
     generatedAt: now.toISOString(),
+    states: statusOf(snapshot),
     counts: {
       openFailures: failures.length,
       missingUnits: count("missing"),

@@ -1,3 +1,4 @@
+import { recordUnitChanges } from "./unit-changes";
 import type { PartitionDef } from "@/lib/domain/partitions";
 import { PartitionDefSchema } from "@/lib/contracts/partitions";
 import type { Tx } from "../db/client";
@@ -48,4 +49,5 @@ const SOURCE_COUNT_VALUES: Column[] = [
 export async function writeSourceCounts(tx: Tx, create: (SourceCountRow & { id: string })[], update: StoredSourceCount[]): Promise<void> {
   await bulkInsert(tx, "SourceCount", [{ name: "id", type: "text" }, { name: "datasetId", type: "text" }, { name: "unitKey", type: "text" }, ...SOURCE_COUNT_VALUES], create as unknown as Record<string, unknown>[]);
   await bulkUpdateById(tx, "SourceCount", SOURCE_COUNT_VALUES, update as unknown as Record<string, unknown>[]);
+  await recordUnitChanges(tx, [...create, ...update].map((c) => ({ datasetId: c.datasetId, unitKey: c.unitKey })));
 }

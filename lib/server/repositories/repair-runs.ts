@@ -1,3 +1,4 @@
+import { recordUnitChanges } from "./unit-changes";
 import { z } from "zod";
 import type { Db, Tx } from "../db/client";
 
@@ -74,11 +75,12 @@ export async function attemptsOfRun(db: Db | Tx, runId: string): Promise<{ taskN
 
 /** Attempts a dead process left `running`: failed, with the rows they really left in the warehouse. */
 export async function failOrphanedAttempts(tx: Tx, runId: string, error: string, at: Date): Promise<number> {
-  const running = await tx.attempt.findMany({ where: { runId, status: { in: ["running", "queued"] } }, select: { id: true } });
+  const running = await tx.attempt.findMany({ where: { runId, status: { in: ["running", "queued"] } }, select: { id: true, taskId: true, unitKey: true } });
   for (const a of running) {
     const rowsWritten = await tx.warehouseRow.count({ where: { attemptId: a.id } });
     await tx.attempt.update({ where: { id: a.id }, data: { status: "failed", error, rowsWritten, endedAt: at } });
   }
+  await recordUnitChanges(tx, running.map((a) => ({ taskId: a.taskId, unitKey: a.unitKey })), at);
   return running.length;
 }
 

@@ -1,3 +1,4 @@
+import { recordUnitChanges } from "./unit-changes";
 import type { Tx } from "../db/client";
 import { bulkInsert, bulkUpdateById, type Column } from "./bulk-sql";
 
@@ -95,6 +96,7 @@ export async function upsertAttempts(tx: Tx, rows: AttemptRow[]): Promise<number
   const { create, update } = changedRows(rows, new Map(found.map((r) => [r.id, r])), ATTEMPT_FIELDS);
   await bulkInsert(tx, "Attempt", [{ name: "id", type: "text" }, { name: "runId", type: "text" }, { name: "taskId", type: "text" }, { name: "unitKey", type: "text" }, { name: "tryNumber", type: "int" }, ...ATTEMPT_COLUMNS], create as unknown as Record<string, unknown>[]);
   await bulkUpdateById(tx, "Attempt", ATTEMPT_COLUMNS, update as unknown as Record<string, unknown>[]);
+  await recordUnitChanges(tx, [...create, ...update].map((a) => ({ taskId: a.taskId, unitKey: a.unitKey })));
   return create.length + update.length;
 }
 
@@ -111,6 +113,7 @@ export async function appendPublishes(tx: Tx, rows: PublishRow[]): Promise<numbe
   const existing = new Set(found.map((r) => r.id));
   const fresh = [...new Map(rows.filter((r) => !existing.has(r.id)).map((r) => [r.id, r])).values()];
   await bulkInsert(tx, "Publish", PUBLISH_COLUMNS, fresh as unknown as Record<string, unknown>[]);
+  await recordUnitChanges(tx, fresh.map((p) => ({ datasetId: p.datasetId, unitKey: p.unitKey })));
   return fresh.length;
 }
 

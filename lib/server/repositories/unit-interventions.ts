@@ -1,4 +1,5 @@
 import type { Db, Tx } from "../db/client";
+import { recordUnitChanges } from "./unit-changes";
 
 /**
  * Interventions on the rows and marks of a unit: cleaning an appended unit (its rows really
@@ -18,6 +19,7 @@ export type MarkKind = "known_bad" | "skipped" | "marked_success" | "cleaned";
 
 export async function createUnitMarks(tx: Tx, datasetId: string, unitKeys: string[], kind: MarkKind, reason: string, auditEntryId: number, at: Date): Promise<void> {
   await tx.unitMark.createMany({ data: unitKeys.map((unitKey) => ({ datasetId, unitKey, kind, reason, auditEntryId, createdAt: at })) });
+  await recordUnitChanges(tx, unitKeys.map((unitKey) => ({ datasetId, unitKey })), at);
 }
 
 /** Latest cleaning per (dataset id, unit): rows and copies from before it are gone. */

@@ -19,6 +19,8 @@ export interface DatasetRecords {
   inputScope?: InputScope;
   /** The problem upstream units a unit (by ordinal) was built from: what makes it suspect. */
   upstreamBadOf?: (ordinal: number) => readonly UpstreamProblem[];
+  /** The input version most of the dataset's units were built from, when `ledger` holds only some units (an incremental update). */
+  neighbourInputVersion?: string | null;
 }
 
 const NONE: readonly never[] = [];
@@ -29,9 +31,7 @@ const NONE: readonly never[] = [];
  * here, so a rule input added once (e.g. an operator's cleaning) reaches all of them.
  */
 export function assembleUnitFacts(r: DatasetRecords, units: readonly { key: string; ordinal: number }[]): UnitFacts[] {
-  const rows = [...r.ledger].flatMap(([unitKey, list]) => list.map((row) => ({ ...row, unitKey })));
-  const latestVersions = [...latestByUnit(rows).values()].map((row) => row.inputVersion);
-  const neighbourInputVersion = prevailingPerInput(latestVersions) ?? prevailingInputVersion(rows);
+  const neighbourInputVersion = r.neighbourInputVersion !== undefined ? r.neighbourInputVersion : prevailingOf(r.ledger);
   // Unknown write mode counts as unsafe: judged like append when looking for duplicates.
   const writeMode = r.writer?.writeMode ?? "append";
   return units.map(({ key, ordinal }) => ({
@@ -47,4 +47,11 @@ export function assembleUnitFacts(r: DatasetRecords, units: readonly { key: stri
     marks: r.marks?.get(key) ?? NONE,
     cleanedAt: r.cleaned?.get(key) ?? null,
   }));
+}
+
+/** The input version most units of a dataset were built from (per input: prevailingPerInput), from its whole ledger. */
+export function prevailingOf(ledger: Map<string, LedgerEntry[]>): string | null {
+  const rows = [...ledger].flatMap(([unitKey, list]) => list.map((row) => ({ ...row, unitKey })));
+  const latestVersions = [...latestByUnit(rows).values()].map((row) => row.inputVersion);
+  return prevailingPerInput(latestVersions) ?? prevailingInputVersion(rows);
 }

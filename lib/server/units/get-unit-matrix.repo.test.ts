@@ -3,6 +3,7 @@ import type { UnitMatrix } from "@/lib/contracts/units";
 import { loadDemo } from "../demo/load-demo";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
 import { createDb } from "../db/client";
+import { appendPublishes } from "../repositories/run-writes";
 import { getUnitDetail } from "./get-unit-detail";
 import { getUnitStateSnapshot, type UnitStateSnapshot } from "./get-unit-state-snapshot";
 import { getUnitMatrix } from "./get-unit-matrix";
@@ -103,22 +104,30 @@ describe.each(providersUnderTest())("the unit matrix API on %s", (provider) => {
     const kept = await getUnitStateSnapshot(t.db, new Date(NOW.getTime() + 3_600_000));
     const other = createDb(t.target);
     try {
+      // The kept snapshot (persisted at most every 30 s) plus the changes and newly due units since: the same states.
       const restored = await getUnitStateSnapshot(other, new Date(NOW.getTime() + 3_700_000));
-      expect(restored.computedAt.toISOString()).toBe(kept.computedAt.toISOString());
       const codes = (s: UnitStateSnapshot) => Object.fromEntries(s.datasets.map((d) => [d.dataset.nodeId, Buffer.from(d.codes).toString("base64")]));
       expect(codes(restored)).toEqual(codes(kept));
 
       const ds = await other.dataset.findFirstOrThrow({ where: { nodeId: "dataset:warehouse:fct_orders" } });
       const run = await other.run.findFirstOrThrow({ where: { kind: "scheduled" } });
-      await other.publish.create({ data: { datasetId: ds.id, unitKey: "2026-08-23", runId: run.id, publishedAt: new Date("2026-11-02T00:00:00Z"), rowCount: 40 } });
+      // Through the ledger's repository, as every write path does: the change is logged with it.
+      await other.$transaction((tx) => appendPublishes(tx, [{ id: "p-0823", datasetId: ds.id, unitKey: "2026-08-23", runId: run.id, attemptId: null, publishedAt: new Date("2026-11-02T00:00:00Z"), inputVersion: "", codeVersion: "", rowCount: 40 }]));
       const after = await getUnitStateSnapshot(other, new Date(NOW.getTime() + 3_800_000));
       expect(after.computedAt.toISOString()).toBe("2026-11-29T13:03:20.000Z");
       const byId = (s: UnitStateSnapshot, name: string) => s.datasets.find((d) => d.dataset.nodeId.endsWith(`:${name}`))!;
-      // The dataset published to is recomputed; one outside its reach is the kept snapshot's own.
+      // The unit published to and what is built from it are recomputed; a dataset outside its reach is the kept snapshot's own.
       expect(byId(after, "fct_orders").codes).not.toBe(byId(restored, "fct_orders").codes);
+      expect(byId(after, "revenue_daily").codes).not.toBe(byId(restored, "revenue_daily").codes);
       expect(byId(after, "meter_readings_raw").codes).toBe(byId(restored, "meter_readings_raw").codes);
       const matrix = await getUnitMatrix({ states: [] }, new Date(NOW.getTime() + 3_800_000), other);
       expect(cellOf(matrix, "fct_orders", "2026-08-23")).not.toBe("b");
+      expect(cellOf(matrix, "fct_orders", "2026-08-22")).toBe(cellOf(await getUnitMatrix({ states: [] }, NOW, t.db), "fct_orders", "2026-08-22"));
+
+      // A write that bypasses the change log (someone's SQL) still shows: the states are computed again.
+      await other.publish.create({ data: { datasetId: ds.id, unitKey: "2026-08-21", runId: run.id, publishedAt: new Date("2026-11-03T00:00:00Z"), rowCount: 40 } });
+      const direct = await getUnitMatrix({ states: [] }, new Date(NOW.getTime() + 3_900_000), other);
+      expect(cellOf(direct, "fct_orders", "2026-08-21")).toBe("p");
     } finally {
       await other.$disconnect();
     }

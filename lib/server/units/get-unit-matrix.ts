@@ -3,7 +3,7 @@ import { getDb, type Db } from "../db/client";
 import { NotFoundError } from "../http/errors";
 import { listTasks } from "../repositories/catalog";
 import { listInvalidKeys } from "../repositories/ledger";
-import { getUnitStateSnapshot, type DatasetStateCodes } from "./get-unit-state-snapshot";
+import { getUnitStateSnapshot, statusOf, type DatasetStateCodes } from "./get-unit-state-snapshot";
 import { buildSections, dateRange } from "./matrix-sections";
 
 /**
@@ -30,6 +30,7 @@ export async function getUnitMatrix(query: UnitMatrixQuery, now: Date, db: Db = 
     .map((k) => ({ nodeId: k.nodeId, unitKey: k.unitKey, reason: k.reason, source: k.source, observedAt: k.observedAt.toISOString() }));
   return {
     generatedAt: snapshot.computedAt.toISOString(),
+    states: statusOf(snapshot),
     counts,
     pipelines: [...new Set(snapshot.datasets.flatMap((d) => (d.dataset.pipeline ? [d.dataset.pipeline] : [])))].sort(),
     sections: filtered,

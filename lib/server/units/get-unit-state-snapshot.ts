@@ -1,218 +1,346 @@
 import { createHash } from "node:crypto";
+import { closure, type Seed } from "@/lib/domain/closure";
+import type { DatasetId } from "@/lib/domain/ids";
 import { resolvePartitions, type PartitionSpace } from "@/lib/domain/partitions";
 import { upstreamProblemOf } from "@/lib/domain/suspect";
 import { UnitSet } from "@/lib/domain/unit-set";
 import { UNIT_STATE_PRECEDENCE, type UnitState, type UnitStateResult } from "@/lib/domain/unit-state";
 import type { Db } from "../db/client";
-import type { DatasetRecord, TaskRecord } from "../repositories/catalog";
-import { listDatasets, listEdgesAt, listTasks } from "../repositories/catalog";
+import { loadLineageGraph } from "../lineage/load-lineage-graph";
+import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type TaskRecord } from "../repositories/catalog";
+import { lineageFingerprint } from "../repositories/lineage-fingerprint";
+import { unitStateFingerprint } from "../repositories/unit-matrix-reads";
+import { lastUnitChange, pruneUnitChanges, unitChangesAfter, type UnitChangeRecord } from "../repositories/unit-changes";
 import { readUnitStateSnapshot, writeUnitStateSnapshot } from "../repositories/unit-state-snapshots";
-import { ledgerFingerprintsByOwner, unitStateFingerprint } from "../repositories/unit-matrix-reads";
 import { visitUnitStates, type DatasetUnitStates } from "./load-unit-states";
+import { recomputeUnits } from "./recompute-units";
 import type { DatasetProblems } from "./upstream-problems";
 
-/** Byte per unit: the state's index in UNIT_STATE_PRECEDENCE, or NOT_EXPECTED. */
+/**
+ * The one unit-state service every screen reads: each unit's state as one byte, and the full
+ * result (reasons, facts) of every unit that is not simply healthy.
+ *
+ * Incremental at write time. Every write to the records states are computed from (a publish, an
+ * attempt, a source count, a mark) records its units in UnitChange in the same transaction. A
+ * request applies the changes after the last one the states include: it recomputes those units
+ * and their downstream closure (through the lineage's mappings) from their records only — a
+ * publish at the head of a 30-dataset chain recomputes 30 units, not the ledger. A new hour makes
+ * new units due: those are recomputed, nothing else. A catalog or lineage change (a definition,
+ * an edge, a write mode) recomputes everything, in the background: meanwhile the previous states
+ * answer, flagged `refreshing`.
+ *
+ * Durable. The states are kept in the database (UnitStateSnapshot) with the last change they
+ * include and a hash of the state vocabulary: a console that restarts, or another console on the
+ * same database, takes them up and applies the changes since; a kept snapshot of another
+ * vocabulary is computed again, never remapped. A first start with nothing kept answers at once
+ * with the datasets computed so far, flagged `computing`, while the rest is computed.
+ */
 export const NOT_EXPECTED = 255;
 const RANK = new Map<UnitState, number>(UNIT_STATE_PRECEDENCE.map((s, i) => [s, i]));
+const HEALTHY = new Set<UnitState>(["published", "repaired"]);
+
+/** The kept states' vocabulary: a hash of the precedence the codes index. */
+export const STATE_VOCABULARY = createHash("sha1").update(UNIT_STATE_PRECEDENCE.join(",")).digest("hex").slice(0, 12);
 
 export interface DatasetStateCodes {
   dataset: DatasetRecord;
   writer: TaskRecord | null;
   space: PartitionSpace;
+  /** Byte per unit: the state's index in UNIT_STATE_PRECEDENCE, or NOT_EXPECTED. */
   codes: Uint8Array;
-  /**
-   * The full result (reasons, facts) of every unit that is not simply healthy — every state but
-   * published and repaired — by ordinal: what the overview, the alerts and the failure lists
-   * read, without computing a single unit again.
-   */
+  /** The full result of every unit whose state is not published or repaired, by ordinal. */
   problems: Map<number, UnitStateResult>;
   invalidLedgerKeys: { key: string; reason: string }[];
+  /** The input version most of its units were built from (what input-mismatch compares with). */
+  prevailing: string | null;
 }
-
-const HEALTHY = new Set<UnitState>(["published", "repaired"]);
-
-/**
- * The kept states' vocabulary: a hash of the precedence the codes index. A snapshot kept under
- * another vocabulary (a state added, the order changed) is computed again, never remapped.
- */
-export const STATE_VOCABULARY = createHash("sha1").update(UNIT_STATE_PRECEDENCE.join(",")).digest("hex").slice(0, 12);
 
 export interface UnitStateSnapshot {
   computedAt: Date;
   datasets: DatasetStateCodes[];
+  /** Set while a first computation runs: `datasets` holds the `done` of `total` datasets computed so far. */
+  computing: { done: number; total: number } | null;
+  /** A catalog change is being applied: these states are the ones before it. */
+  refreshing: boolean;
 }
 
 interface Entry {
-  hour: number;
+  /** The catalog (lineage) fingerprint the states were computed under. */
   catalog: string;
+  /** Counts and maxima of the records (unitStateFingerprint): a write that bypassed the change log still shows. */
   ledger: string;
-  /** Per dataset id: its publishes' and its writer's attempts' summary when computed. */
-  owners: Promise<Map<string, string>>;
-  snapshot: Promise<UnitStateSnapshot>;
+  /** Every change up to this sequence number is applied; `above` are applied ones past a gap. */
+  seq: number;
+  above: Set<number>;
+  /** Gaps in the sequence (a PostgreSQL transaction not committed yet) and when first seen. */
+  gaps: Map<number, number>;
+  hour: number;
+  snapshot: UnitStateSnapshot;
 }
+
+interface State {
+  entry: Entry | null;
+  /** The update being applied (one at a time per database). */
+  running: Promise<unknown> | null;
+  /** A full computation in flight, its catalog, and its datasets so far (`sized` once `total` units are known). */
+  full: { catalog: string; done: Promise<void>; sized: Promise<void>; partial: DatasetStateCodes[]; total: number; units: number } | null;
+  restored: Promise<void> | null;
+  persistTimer: NodeJS.Timeout | null;
+}
+
 // On globalThis: the server-start warm-up (instrumentation) and the routes are separate bundles,
-// each with its own copy of this module; one cache per process lets the routes find the warm one.
-const holder = globalThis as unknown as { __reparoUnitStates?: WeakMap<Db, Entry> };
-const cache = (holder.__reparoUnitStates ??= new WeakMap<Db, Entry>());
+// each with its own copy of this module; one state per process lets the routes find the warm one.
+const holder = globalThis as unknown as { __reparoUnitStateService?: WeakMap<Db, State> };
+const states = (holder.__reparoUnitStateService ??= new WeakMap<Db, State>());
 const HOUR = 3_600_000;
+/** Beyond this many changes, or units to recompute, one full computation is cheaper. */
+const MAX_CHANGES = 50_000;
+const MAX_UNITS = 400_000;
+/** How long a request waits for a full computation before it answers with what there is. */
+const WAIT_MS = Number(process.env.REPARO_STATE_WAIT_MS ?? 1_500);
+/** A world this small is always computed before answering (a test, the demo): never partial. */
+const SMALL_WORLD_UNITS = 150_000;
+/** A gap in the change sequence older than this is a rolled-back transaction, not a late commit. */
+const GAP_MS = 30_000;
+const PERSIST_EVERY_MS = 30_000;
 
-/**
- * Every unit's state as one byte, recomputed only where the records changed. Gathering a
- * million units' facts takes seconds (every ledger row and attempt is read); the fingerprints
- * take milliseconds. Unchanged records: the snapshot answers. New publishes or attempts: only
- * the datasets whose ledger or writer's attempts changed, and the datasets that read them
- * (staleness), are recomputed; so are, on a new hour, the datasets whose expected units grew
- * (a unit's state does not depend on the clock, only which units are expected does). A catalog,
- * lineage, mark or source-count change recomputes everything. Concurrent requests share one
- * computation. Each snapshot is also kept in the database (UnitStateSnapshot): a console that
- * restarts, or another console on the same database, starts from it instead of from nothing.
- */
+function stateOf(db: Db): State {
+  let s = states.get(db);
+  if (!s) states.set(db, (s = { entry: null, running: null, full: null, restored: null, persistTimer: null }));
+  return s;
+}
+
 export async function getUnitStateSnapshot(db: Db, now: Date): Promise<UnitStateSnapshot> {
-  const fp = await unitStateFingerprint(db);
+  const s = stateOf(db);
+  s.restored ??= restore(db, now, s).catch((e: unknown) => console.error(`reparo: the kept unit states could not be taken up: ${(e as Error).message}`));
+  await s.restored;
+  const catalog = await lineageFingerprint(db);
+  if (!s.entry || s.entry.catalog !== catalog) return answerDuringFullComputation(db, now, s, catalog);
+  // One update at a time: a request arriving meanwhile waits for it, then applies what is left.
+  while (s.running) await s.running.catch(() => undefined);
+  const entry = s.entry;
+  if (!entry || entry.catalog !== catalog) return getUnitStateSnapshot(db, now);
+  // The records' fingerprint before the change log: a logged write is in both.
+  const ledger = (await unitStateFingerprint(db)).ledger;
+  const last = await lastUnitChange(db);
   const hour = Math.floor(now.getTime() / HOUR);
-  const cached = cache.get(db) ?? (await restoreOnce(db, now));
-  if (cached && cached.hour === hour && cached.catalog === fp.catalog && cached.ledger === fp.ledger) return cached.snapshot;
-  const incremental = cached && cached.catalog === fp.catalog;
-  // Taken before the states are gathered: a write landing in between is then seen as a change
-  // next time, never folded into the baseline without being in the snapshot.
-  const owners = ownerFingerprints(db);
-  const computed = owners.then(() => (incremental ? refresh(db, now, cached, owners) : computeSnapshot(db, now, null)));
-  const entry: Entry = { hour, catalog: fp.catalog, ledger: fp.ledger, owners, snapshot: computed.then((s) => persist(db, entry, s)) };
-  cache.set(db, entry);
+  if (last <= entry.seq && hour === entry.hour) {
+    if (ledger === entry.ledger) return entry.snapshot;
+    // The records changed without a logged change (a direct write to the database): compute again.
+    s.entry = { ...entry, catalog: "" };
+    return getUnitStateSnapshot(db, now);
+  }
+  const update = applyChanges(db, now, s, { ...entry, ledger }, hour);
+  s.running = update;
   try {
-    await owners;
-    return await entry.snapshot;
-  } catch (e) {
-    if (cache.get(db) === entry) cache.delete(db);
-    throw e;
+    await update;
+  } finally {
+    if (s.running === update) s.running = null;
   }
-}
-
-/** What is kept in UnitStateSnapshot.body. */
-interface PersistedSnapshot {
-  version: 2;
-  vocabulary: string;
-  hour: number;
-  catalog: string;
-  ledger: string;
-  owners: [string, string][];
-  /** The instant the units were resolved at (the spaces the codes index). */
-  resolvedAt: number;
-  datasets: { id: string; codes: string; problems: [number, UnitStateResult][]; invalid: { key: string; reason: string }[] }[];
-}
-
-async function persist(db: Db, entry: Entry, snapshot: UnitStateSnapshot): Promise<UnitStateSnapshot> {
-  try {
-    const body: PersistedSnapshot = {
-      version: 2, vocabulary: STATE_VOCABULARY, hour: entry.hour, catalog: entry.catalog, ledger: entry.ledger, owners: [...(await entry.owners)],
-      resolvedAt: snapshot.computedAt.getTime(),
-      datasets: snapshot.datasets.map((d) => ({ id: d.dataset.id, codes: Buffer.from(d.codes).toString("base64"), problems: [...d.problems], invalid: d.invalidLedgerKeys })),
-    };
-    await writeUnitStateSnapshot(db, JSON.stringify(body), snapshot.computedAt);
-  } catch (e) {
-    // The snapshot in memory is right; only a restart will have to compute it again.
-    console.error(`reparo: keeping the unit states in the database failed: ${(e as Error).message}`);
-  }
-  return snapshot;
-}
-
-const restoring = new WeakMap<Db, Promise<Entry | null>>();
-function restoreOnce(db: Db, now: Date): Promise<Entry | null> {
-  let pending = restoring.get(db);
-  if (!pending) {
-    pending = restore(db, now).catch(() => null);
-    restoring.set(db, pending);
-  }
-  return pending;
+  return s.entry!.snapshot;
 }
 
 /**
- * The kept snapshot as a cache entry, as if this process had computed it: the fingerprints then
- * decide, as for any cached entry, whether it answers as is or which datasets to recompute. A
- * snapshot that no longer fits the catalog (a dataset gone, a definition changed) is not used.
+ * No states for this catalog yet: start (or join) the full computation and wait for it a little;
+ * a small world always waits. Then answer with the previous catalog's states (refreshing) or,
+ * on a first start, the datasets computed so far (computing).
  */
-async function restore(db: Db, now: Date): Promise<Entry | null> {
-  const row = await readUnitStateSnapshot(db);
-  if (!row) return null;
-  const kept = JSON.parse(row.body) as PersistedSnapshot;
-  if (kept.version !== 2 || kept.vocabulary !== STATE_VOCABULARY) return null;
-  const [datasets, tasks, edges] = await Promise.all([listDatasets(db), listTasks(db), listEdgesAt(db, now)]);
-  const datasetsById = new Map(datasets.map((d) => [d.id, d]));
-  const tasksById = new Map(tasks.map((t) => [t.id, t]));
-  const writerOf = new Map(edges.filter((e) => e.direction === "write").map((e) => [e.datasetId, e.taskId]));
-  const restored: DatasetStateCodes[] = [];
-  for (const d of kept.datasets) {
-    const dataset = datasetsById.get(d.id);
-    if (!dataset) return null;
-    const space = resolvePartitions(dataset.partitionDef, { asOf: kept.resolvedAt });
-    const codes = new Uint8Array(Buffer.from(d.codes, "base64"));
-    if (codes.length !== space.size) return null;
-    restored.push({ dataset, writer: tasksById.get(writerOf.get(d.id) ?? "") ?? null, space, codes, problems: new Map(d.problems), invalidLedgerKeys: d.invalid });
+async function answerDuringFullComputation(db: Db, now: Date, s: State, catalog: string): Promise<UnitStateSnapshot> {
+  if (!s.full || s.full.catalog !== catalog) startFullComputation(db, now, s, catalog);
+  const full = s.full!;
+  await full.sized.catch(() => undefined);
+  const small = full.units <= SMALL_WORLD_UNITS;
+  const finished = await Promise.race([full.done.then(() => true), ...(small ? [] : [sleep(WAIT_MS).then(() => false)])]);
+  if (finished && s.entry?.catalog === catalog) return s.entry.snapshot;
+  if (finished) throw new Error("the unit states could not be computed");
+  if (s.entry) return { ...s.entry.snapshot, refreshing: true };
+  return { computedAt: now, datasets: [...full.partial], computing: { done: full.partial.length, total: full.total }, refreshing: false };
+}
+
+function startFullComputation(db: Db, now: Date, s: State, catalog: string): void {
+  const partial: DatasetStateCodes[] = [];
+  let sized = () => {};
+  const full = { catalog, partial, total: 0, units: 0, done: Promise.resolve(), sized: new Promise<void>((r) => (sized = r)) };
+  s.full = full;
+  full.done = (async () => {
+    // Fingerprint and sequence before the records are read: what lands meanwhile is applied after.
+    const { ledger } = await unitStateFingerprint(db);
+    const [datasets, seq] = await Promise.all([listDatasets(db), lastUnitChange(db)]).finally(() => sized());
+    full.total = datasets.length;
+    full.units = datasets.reduce((n, d) => n + safeSize(d, now), 0);
+    sized();
+    await visitUnitStates(db, now, {}, (d) => partial.push(toCodes(d)));
+    const snapshot: UnitStateSnapshot = { computedAt: now, datasets: [...partial], computing: null, refreshing: false };
+    s.entry = { catalog, ledger, seq, above: new Set(), gaps: new Map(), hour: Math.floor(now.getTime() / HOUR), snapshot };
+    await persist(db, s.entry);
+  })().finally(() => {
+    if (s.full === full) s.full = null;
+  });
+  full.done.catch((e: unknown) => console.error(`reparo: computing the unit states failed: ${(e as Error).message}`));
+}
+
+function safeSize(d: DatasetRecord, now: Date): number {
+  try {
+    return resolvePartitions(d.partitionDef, { asOf: now.getTime() }).size;
+  } catch {
+    return 1;
   }
-  const entry: Entry = {
-    hour: kept.hour, catalog: kept.catalog, ledger: kept.ledger, owners: Promise.resolve(new Map(kept.owners)),
-    snapshot: Promise.resolve({ computedAt: row.computedAt, datasets: restored }),
-  };
-  if (!cache.has(db)) cache.set(db, entry);
-  return cache.get(db)!;
 }
 
-async function ownerFingerprints(db: Db): Promise<Map<string, string>> {
-  const { publishes, attempts } = await ledgerFingerprintsByOwner(db);
-  const out = new Map<string, string>();
-  for (const [id, p] of publishes) out.set(`d:${id}`, p);
-  for (const [id, a] of attempts) out.set(`t:${id}`, a);
-  return out;
-}
-
-async function refresh(db: Db, now: Date, previous: Entry, owners: Promise<Map<string, string>>): Promise<UnitStateSnapshot> {
-  const [base, before, after, edges] = await Promise.all([previous.snapshot, previous.owners, owners, listEdgesAt(db, now)]);
-  const changed = new Set(base.datasets.filter((d) => {
-    const keys = [`d:${d.dataset.id}`, ...(d.writer ? [`t:${d.writer.id}`] : [])];
-    return keys.some((k) => before.get(k) !== after.get(k)) || expectedGrew(d, now);
-  }).map((d) => d.dataset.id));
-  // Nothing to recompute: the same states, now known to be current.
-  if (changed.size === 0) return { computedAt: now, datasets: base.datasets };
-  const redo = downstreamOf(changed, base.datasets, edges);
-  return computeSnapshot(db, now, { base, nodeIds: base.datasets.filter((d) => redo.has(d.dataset.id)).map((d) => d.dataset.nodeId) });
-}
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());
 
 /**
- * The changed datasets and every dataset built from them, transitively: a reader's staleness
- * reads its upstream's ledger, and whether it is suspect reads its upstream's states, which may
- * have changed all the way down.
+ * The changes after the applied ones, and on a new hour the units that became due, applied as
+ * unit recomputations over their downstream closure, upstream first. Too many at once: a full
+ * computation (the states answer meanwhile as they are).
  */
-function downstreamOf(changed: Set<string>, datasets: DatasetStateCodes[], edges: { taskId: string; datasetId: string; direction: string }[]): Set<string> {
-  const writtenBy = new Map<string, string[]>();
-  for (const d of datasets) if (d.writer) writtenBy.set(d.writer.id, [...(writtenBy.get(d.writer.id) ?? []), d.dataset.id]);
-  const readersOf = new Map<string, string[]>();
-  for (const e of edges) if (e.direction === "read") readersOf.set(e.datasetId, [...(readersOf.get(e.datasetId) ?? []), e.taskId]);
-  const out = new Set(changed);
-  const queue = [...changed];
-  while (queue.length > 0) {
-    for (const task of readersOf.get(queue.pop()!) ?? []) {
-      for (const d of writtenBy.get(task) ?? []) {
-        if (out.has(d)) continue;
-        out.add(d);
-        queue.push(d);
-      }
+async function applyChanges(db: Db, now: Date, s: State, entry: Entry, hour: number): Promise<void> {
+  const changes = await unitChangesAfter(db, entry.seq, MAX_CHANGES + 1);
+  const fresh = changes.filter((c) => !entry.above.has(c.seq));
+  if (fresh.length > MAX_CHANGES) {
+    s.entry = { ...entry, catalog: "" };
+    startFullComputation(db, now, s, await lineageFingerprint(db));
+    return;
+  }
+  const [edges, datasets] = await Promise.all([listEdgesAt(db, now), listDatasets(db)]);
+  const byId = new Map(entry.snapshot.datasets.map((d) => [d.dataset.id, d]));
+  const seeds = new Map<string, Set<number>>();
+  const seed = (d: DatasetStateCodes, ordinal: number) => seeds.set(d.dataset.id, (seeds.get(d.dataset.id) ?? new Set()).add(ordinal));
+  const written = writtenBy(entry.snapshot.datasets);
+  const resized = new Map<string, DatasetStateCodes>();
+  if (hour !== entry.hour) for (const d of entry.snapshot.datasets) newlyDue(d, now, seed, resized);
+  for (const c of fresh) {
+    for (const d of c.datasetId ? [byId.get(c.datasetId)] : (written.get(c.taskId ?? "") ?? [])) {
+      const target = d && (resized.get(d.dataset.id) ?? d);
+      const v = target?.space.validate(c.unitKey);
+      if (target && v?.valid) seed(target, v.ordinal);
     }
   }
+  const work = await affectedUnits(db, now, seeds, byId, resized);
+  if (work.total > MAX_UNITS) {
+    s.entry = { ...entry, catalog: "" };
+    startFullComputation(db, now, s, await lineageFingerprint(db));
+    return;
+  }
+  const current = new Map(entry.snapshot.datasets.map((d) => [d.dataset.id, resized.get(d.dataset.id) ?? d]));
+  const problemsOf = problemsLookupOf(current);
+  const spaces = new Map([...current.values()].map((d) => [d.dataset.id, d.space]));
+  for (const { datasetId, units } of work.order) {
+    const d = current.get(datasetId);
+    if (!d) continue;
+    const recomputed = await recomputeUnits(db, now, { dataset: d.dataset, writer: d.writer, space: d.space, units, prevailing: d.prevailing }, {
+      edges, datasetsById: new Map(datasets.map((x) => [x.id, x])), spaces, problemsOf: problemsOf.get,
+    });
+    const next = withUnits(d, units, recomputed);
+    current.set(datasetId, next);
+    problemsOf.forget(datasetId);
+  }
+  const settled = advance(entry, fresh, changes);
+  s.entry = {
+    ...settled, hour,
+    snapshot: { computedAt: now, datasets: entry.snapshot.datasets.map((d) => current.get(d.dataset.id)!), computing: null, refreshing: false },
+  };
+  schedulePersist(db, s);
+}
+
+/** The datasets each task writes, by task row id. */
+function writtenBy(datasets: DatasetStateCodes[]): Map<string, DatasetStateCodes[]> {
+  const out = new Map<string, DatasetStateCodes[]>();
+  for (const d of datasets) if (d.writer) out.set(d.writer.id, [...(out.get(d.writer.id) ?? []), d]);
   return out;
 }
 
-/** Whether the units expected now differ from the ones the codes were computed for (a window closed since). */
-function expectedGrew(d: DatasetStateCodes, now: Date): boolean {
-  const current = resolvePartitions(d.dataset.partitionDef, { asOf: now.getTime() });
-  return current.size !== d.space.size || !current.expected.equals(d.space.expected);
+/** A new hour: the units that became due (or exist) since the codes were sized, as seeds; the codes resized. */
+function newlyDue(d: DatasetStateCodes, now: Date, seed: (d: DatasetStateCodes, o: number) => void, resized: Map<string, DatasetStateCodes>): void {
+  let space: PartitionSpace;
+  try {
+    space = resolvePartitions(d.dataset.partitionDef, { asOf: now.getTime() });
+  } catch {
+    return;
+  }
+  if (space.size === d.space.size && space.due.equals(d.space.due)) return;
+  const codes = new Uint8Array(space.size).fill(NOT_EXPECTED);
+  codes.set(d.codes.subarray(0, Math.min(space.size, d.codes.length)));
+  const next = { ...d, space, codes };
+  resized.set(d.dataset.id, next);
+  const before = UnitSet.range(0, d.space.size - 1);
+  for (const o of space.due.difference(d.space.due).union(UnitSet.range(d.space.size, space.size - 1).difference(before))) seed(next, o);
 }
 
-async function computeSnapshot(db: Db, now: Date, partial: { base: UnitStateSnapshot; nodeIds: string[] } | null): Promise<UnitStateSnapshot> {
-  const fresh = new Map<string, DatasetStateCodes>();
-  const knownProblems = partial ? problemsLookup(partial.base) : undefined;
-  await visitUnitStates(db, now, partial ? { datasetNodeIds: partial.nodeIds, knownProblems } : {}, (d) => fresh.set(d.dataset.id, toCodes(d)));
-  const datasets = partial ? partial.base.datasets.map((d) => fresh.get(d.dataset.id) ?? d) : [...fresh.values()];
-  return { computedAt: now, datasets };
+/** The seeds' downstream closure through the lineage of now, as units per dataset in topological order. */
+async function affectedUnits(db: Db, now: Date, seeds: Map<string, Set<number>>, byId: Map<string, DatasetStateCodes>, resized: Map<string, DatasetStateCodes>) {
+  const order: { datasetId: string; units: UnitSet }[] = [];
+  if (seeds.size === 0) return { order, total: 0 };
+  const { graph, datasets } = await loadLineageGraph(db, now);
+  const idOfNode = new Map([...datasets.values()].map((d) => [d.nodeId, d.id]));
+  const inGraph: Seed[] = [];
+  const outside: { datasetId: string; units: UnitSet }[] = [];
+  for (const [datasetId, ordinals] of seeds) {
+    const d = resized.get(datasetId) ?? byId.get(datasetId)!;
+    const units = UnitSet.fromOrdinals(ordinals);
+    if (graph.index.has(d.dataset.nodeId as DatasetId)) inGraph.push({ node: d.dataset.nodeId as DatasetId, units });
+    else outside.push({ datasetId, units });
+  }
+  let total = outside.reduce((n, o) => n + o.units.size, 0);
+  if (inGraph.length > 0) {
+    const down = closure(graph, inGraph, "downstream");
+    for (const i of graph.topo) {
+      const node = graph.nodes[i]!;
+      const entry = node.nodeKind === "dataset" ? down.entries.get(node.id) : undefined;
+      const datasetId = entry && idOfNode.get(node.id);
+      if (!entry || !datasetId || !byId.has(datasetId)) continue;
+      const size = (resized.get(datasetId) ?? byId.get(datasetId)!).space.size;
+      const units = entry.units.clip(size);
+      if (units.isEmpty) continue;
+      order.push({ datasetId, units });
+      total += units.size;
+    }
+  }
+  return { order: [...outside, ...order], total };
+}
+
+/** The dataset's codes and problems with the recomputed units replaced (units without a state now: none). */
+function withUnits(d: DatasetStateCodes, units: UnitSet, recomputed: DatasetUnitStates): DatasetStateCodes {
+  const codes = d.codes.slice();
+  const problems = new Map(d.problems);
+  for (const o of units) {
+    if (o >= codes.length) break;
+    codes[o] = NOT_EXPECTED;
+    problems.delete(o);
+  }
+  for (const u of recomputed.units) {
+    codes[u.ordinal] = RANK.get(u.result.state)!;
+    if (!HEALTHY.has(u.result.state)) problems.set(u.ordinal, u.result);
+  }
+  return { ...d, codes, problems };
+}
+
+/**
+ * The applied watermark after these changes: contiguous sequence numbers advance it; one past a
+ * gap is remembered in `above` until the gap fills (a PostgreSQL transaction that took its number
+ * earlier but commits later) or is older than GAP_MS (a rolled-back one, which never will).
+ */
+function advance(entry: Entry, applied: UnitChangeRecord[], seen: UnitChangeRecord[]): Omit<Entry, "hour" | "snapshot"> {
+  const above = new Set(entry.above);
+  for (const c of applied) above.add(c.seq);
+  const gaps = new Map(entry.gaps);
+  let seq = entry.seq;
+  const now = Date.now();
+  const highest = seen.reduce((m, c) => Math.max(m, c.seq), seq);
+  while (seq < highest) {
+    if (above.has(seq + 1)) {
+      above.delete(seq + 1);
+      gaps.delete(seq + 1);
+      seq++;
+      continue;
+    }
+    const since = gaps.get(seq + 1) ?? now;
+    gaps.set(seq + 1, since);
+    if (now - since < GAP_MS) break;
+    gaps.delete(seq + 1);
+    seq++;
+  }
+  return { catalog: entry.catalog, ledger: entry.ledger, seq, above, gaps };
 }
 
 function toCodes(d: DatasetUnitStates): DatasetStateCodes {
@@ -222,7 +350,92 @@ function toCodes(d: DatasetUnitStates): DatasetStateCodes {
     codes[u.ordinal] = RANK.get(u.result.state)!;
     if (!HEALTHY.has(u.result.state)) problems.set(u.ordinal, u.result);
   }
-  return { dataset: d.dataset, writer: d.writer, space: d.space, codes, problems, invalidLedgerKeys: d.invalidLedgerKeys };
+  return { dataset: d.dataset, writer: d.writer, space: d.space, codes, problems, invalidLedgerKeys: d.invalidLedgerKeys, prevailing: d.prevailing };
+}
+
+/** What is kept in UnitStateSnapshot.body. */
+interface PersistedSnapshot {
+  version: 3;
+  vocabulary: string;
+  catalog: string;
+  ledger: string;
+  seq: number;
+  above: number[];
+  hour: number;
+  /** The instant the units were resolved at (the spaces the codes index). */
+  resolvedAt: number;
+  datasets: { id: string; codes: string; problems: [number, UnitStateResult][]; invalid: { key: string; reason: string }[]; prevailing: string | null }[];
+}
+
+function schedulePersist(db: Db, s: State): void {
+  if (s.persistTimer) return;
+  s.persistTimer = setTimeout(() => {
+    s.persistTimer = null;
+    if (s.entry) void persist(db, s.entry);
+  }, PERSIST_EVERY_MS);
+  s.persistTimer.unref?.();
+}
+
+async function persist(db: Db, entry: Entry): Promise<void> {
+  try {
+    const { snapshot } = entry;
+    const body: PersistedSnapshot = {
+      version: 3, vocabulary: STATE_VOCABULARY, catalog: entry.catalog, ledger: entry.ledger, seq: entry.seq, above: [...entry.above], hour: entry.hour,
+      resolvedAt: snapshot.computedAt.getTime(),
+      datasets: snapshot.datasets.map((d) => ({ id: d.dataset.id, codes: Buffer.from(d.codes).toString("base64"), problems: [...d.problems], invalid: d.invalidLedgerKeys, prevailing: d.prevailing })),
+    };
+    await writeUnitStateSnapshot(db, JSON.stringify(body), snapshot.computedAt);
+    // Changes the kept states include are needed by no reader but a console an hour behind.
+    await pruneUnitChanges(db, entry.seq, new Date(Date.now() - HOUR));
+  } catch (e) {
+    // The states in memory are right; only a restart will have to compute them again.
+    console.error(`reparo: keeping the unit states in the database failed: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * The kept states as this process's, as if it had computed them: the catalog fingerprint then
+ * decides whether they answer (with the changes since applied) or are computed again. States
+ * that no longer fit the catalog (a dataset gone, a definition changed) are not used.
+ */
+async function restore(db: Db, now: Date, s: State): Promise<void> {
+  const row = await readUnitStateSnapshot(db);
+  if (!row || s.entry) return;
+  const kept = JSON.parse(row.body) as PersistedSnapshot;
+  if (kept.version !== 3 || kept.vocabulary !== STATE_VOCABULARY) return;
+  const [datasets, tasks, edges] = await Promise.all([listDatasets(db), listTasks(db), listEdgesAt(db, now)]);
+  const datasetsById = new Map(datasets.map((d) => [d.id, d]));
+  const tasksById = new Map(tasks.map((t) => [t.id, t]));
+  const writerOf = new Map(edges.filter((e) => e.direction === "write").map((e) => [e.datasetId, e.taskId]));
+  const restored: DatasetStateCodes[] = [];
+  for (const d of kept.datasets) {
+    const dataset = datasetsById.get(d.id);
+    if (!dataset) return;
+    const space = resolvePartitions(dataset.partitionDef, { asOf: kept.resolvedAt });
+    const codes = new Uint8Array(Buffer.from(d.codes, "base64"));
+    if (codes.length !== space.size) return;
+    restored.push({ dataset, writer: tasksById.get(writerOf.get(d.id) ?? "") ?? null, space, codes, problems: new Map(d.problems), invalidLedgerKeys: d.invalid, prevailing: d.prevailing });
+  }
+  if (restored.length !== datasets.length) return;
+  s.entry = {
+    catalog: kept.catalog, ledger: kept.ledger, seq: kept.seq, above: new Set(kept.above), gaps: new Map(), hour: kept.hour,
+    snapshot: { computedAt: row.computedAt, datasets: restored, computing: null, refreshing: false },
+  };
+}
+
+/** Problem units per dataset of a set of dataset states, memoised; `forget` after a dataset changes. */
+function problemsLookupOf(byId: Map<string, DatasetStateCodes>) {
+  const memo = new Map<string, DatasetProblems>();
+  return {
+    get: (id: string) => {
+      const d = byId.get(id);
+      if (!d) return undefined;
+      let p = memo.get(id);
+      if (!p) memo.set(id, (p = problemsOfCodes(d)));
+      return p;
+    },
+    forget: (id: string) => void memo.delete(id),
+  };
 }
 
 /**
@@ -231,15 +444,7 @@ function toCodes(d: DatasetUnitStates): DatasetStateCodes {
  * upstream states the whole computation did, so both say the same.
  */
 export function problemsLookup(snapshot: UnitStateSnapshot): (datasetId: string) => DatasetProblems | undefined {
-  const byId = new Map(snapshot.datasets.map((d) => [d.dataset.id, d]));
-  const memo = new Map<string, DatasetProblems>();
-  return (id) => {
-    const d = byId.get(id);
-    if (!d) return undefined;
-    let p = memo.get(id);
-    if (!p) memo.set(id, (p = problemsOfCodes(d)));
-    return p;
-  };
+  return problemsLookupOf(new Map(snapshot.datasets.map((d) => [d.dataset.id, d]))).get;
 }
 
 function problemsOfCodes(d: DatasetStateCodes): DatasetProblems {
@@ -261,4 +466,18 @@ export function stateLookup(snapshot: UnitStateSnapshot): (datasetNodeId: string
     const code = d.codes[v.ordinal]!;
     return code === NOT_EXPECTED ? undefined : UNIT_STATE_PRECEDENCE[code];
   };
+}
+
+/** Resolves once the states of the current catalog are complete (the server's start-up warm-up waits on it). */
+export async function whenUnitStatesReady(db: Db, now: Date): Promise<UnitStateSnapshot> {
+  for (;;) {
+    const snapshot = await getUnitStateSnapshot(db, now);
+    if (!snapshot.computing && !snapshot.refreshing) return snapshot;
+    await stateOf(db).full?.done.catch(() => undefined);
+  }
+}
+
+/** Where the states stand, as the read APIs say it (StatesStatusSchema). */
+export function statusOf(snapshot: UnitStateSnapshot): { computing: { done: number; total: number } | null; refreshing: boolean } {
+  return { computing: snapshot.computing, refreshing: snapshot.refreshing };
 }

@@ -8,7 +8,7 @@ import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type EdgeReco
 import { marksByUnit, sourceCountsByUnit } from "../repositories/ledger";
 import { attemptsOfTask, prepareBulkReads, publishesOfDataset, unscheduledRunKinds } from "../repositories/unit-matrix-reads";
 import { cleanedAtByUnit } from "../repositories/unit-interventions";
-import { assembleUnitFacts, type DatasetRecords } from "./assemble-unit-facts";
+import { assembleUnitFacts, prevailingOf, type DatasetRecords } from "./assemble-unit-facts";
 import { inputScopeOf, readsOfWriter } from "./input-scope";
 import { upstreamProblemsResolver, type DatasetProblems } from "./upstream-problems";
 import { latestPublishByOrdinal, upstreamResolver, type UpstreamContext } from "./upstream-resolver";
@@ -21,6 +21,8 @@ export interface DatasetUnitStates {
   units: { key: string; ordinal: number; result: UnitStateResult; facts: UnitFacts }[];
   /** Keys in the ledger that the partition definition rejects (seed 002), with the reason. */
   invalidLedgerKeys: { key: string; reason: string }[];
+  /** The input version most of its units were built from (what input-mismatch compares with). */
+  prevailing: string | null;
 }
 
 export interface LoadOptions {
@@ -105,36 +107,42 @@ function upstreamFirst(datasets: DatasetRecord[], edges: EdgeRecord[], writerOf:
 }
 
 /** One dataset's records (as assembleUnitFacts takes them, before staleness is resolved) and what resolves it. */
-interface FactsContext extends UpstreamContext, Omit<DatasetRecords, "upstreamOf" | "inputScope" | "upstreamBadOf"> {
+export interface FactsContext extends UpstreamContext, Omit<DatasetRecords, "upstreamOf" | "inputScope" | "upstreamBadOf"> {
   problemsOf: (datasetId: string) => DatasetProblems | undefined;
+  /** Only these units (an incremental update); absent: every unit with a state. */
+  only?: UnitSet;
+  /** The dataset's units that already carry a problem (kept states), for its own past when `only` starts later. */
+  ownProblems?: DatasetProblems;
 }
 
 const NONE: readonly never[] = [];
 
-function statesOf(ctx: FactsContext, now: number): DatasetUnitStates {
+export function statesOf(ctx: FactsContext, now: number): DatasetUnitStates {
   const { dataset, space, writer, ledger, attempts, sources, marks, cleaned } = ctx;
   const upstreamOf = writer ? upstreamResolver(ctx, writer) : () => NONE;
   const upstreamBadOf = writer ? upstreamProblemsResolver(writer, ctx.edges, dataset.id, space, ctx.problemsOf) : () => NONE;
   const due = dataset.partitionsDeclared ? space.due : UnitSet.EMPTY;
-  const candidates = due.union(recordedUnits(space, [ledger, attempts, marks]));
+  const every = due.union(recordedUnits(space, [ledger, attempts, marks]));
+  const candidates = ctx.only ? every.intersect(ctx.only) : every;
   const keys: { key: string; ordinal: number; due: boolean }[] = [];
   candidates.forEachRange((lo, hi) => {
     for (let o = lo; o <= hi; o++) keys.push({ key: space.keyAt(o), ordinal: o, due: due.contains(o) });
   });
   const inputScope = writer ? inputScopeOf(readsOfWriter(writer, ctx.edges, ctx.datasetsById)) : undefined;
-  const all = assembleUnitFacts({ dataset, writer, ledger, attempts, sources, marks, cleaned, upstreamOf, upstreamBadOf, inputScope }, keys);
+  const all = assembleUnitFacts({ dataset, writer, ledger, attempts, sources, marks, cleaned, upstreamOf, upstreamBadOf, inputScope, neighbourInputVersion: ctx.neighbourInputVersion }, keys);
   const judged = keys.flatMap((k, i) => (isJudged(k.due, all[i]!) ? [i] : []));
   const facts = judged.length === keys.length ? all : judged.map((i) => all[i]!);
   const judgedKeys = judged.length === keys.length ? keys : judged.map((i) => keys[i]!);
   const results = computeUnitStates(facts, now);
   const selfStep = writer ? sequentialSelfRead(writer, ctx.edges, dataset.id) : null;
-  if (selfStep !== null) passOnOwnPast(dataset.nodeId, space, judgedKeys, facts, results, selfStep, now);
+  if (selfStep !== null) passOnOwnPast(dataset.nodeId, space, judgedKeys, facts, results, selfStep, now, ctx.ownProblems);
   const defined = definedSpace(dataset, space);
   const invalidLedgerKeys = [...ledger.keys()].flatMap((key) => {
     const verdict = defined.validate(key);
     return verdict.valid ? [] : [{ key, reason: verdict.reason }];
   });
-  return { dataset, writer, space, units: judgedKeys.map((k, i) => ({ key: k.key, ordinal: k.ordinal, result: results[i]!, facts: facts[i]! })), invalidLedgerKeys };
+  const prevailing = ctx.neighbourInputVersion !== undefined ? ctx.neighbourInputVersion : prevailingOf(ledger);
+  return { dataset, writer, space, units: judgedKeys.map((k, i) => ({ key: k.key, ordinal: k.ordinal, result: results[i]!, facts: facts[i]! })), invalidLedgerKeys, prevailing };
 }
 
 /** The n of a writer's sequential read of its own output (previous(n); window, all, latest: 1), or null. */
@@ -150,8 +158,11 @@ function sequentialSelfRead(writer: TaskRecord, edges: readonly EdgeRecord[], da
  * makes every later one it feeds suspect, in order — 2026-08-10's inflated total is in every
  * balance after it.
  */
-function passOnOwnPast(nodeId: string, space: PartitionSpace, keys: { key: string; ordinal: number }[], facts: UnitFacts[], results: UnitStateResult[], n: number, now: number): void {
+function passOnOwnPast(nodeId: string, space: PartitionSpace, keys: { key: string; ordinal: number }[], facts: UnitFacts[], results: UnitStateResult[], n: number, now: number, kept?: DatasetProblems): void {
   const bad = new Map<number, string>();
+  // Units before the first recomputed one keep their problems (an incremental update starts mid-range).
+  const first = keys[0]?.ordinal ?? 0;
+  if (kept) for (const o of kept.units.intersect(UnitSet.range(Math.max(0, first - n), first - 1))) bad.set(o, kept.problemAt(o));
   for (let i = 0; i < keys.length; i++) {
     const o = keys[i]!.ordinal;
     const before = bad.get(o - n);

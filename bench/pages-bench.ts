@@ -1,0 +1,260 @@
+/**
+ * Every read API the pages call, on a big world, served by the built console (issue "one
+ * unit-state service"): per route, the median and p95 of warm requests; how long a new publish
+ * takes to show on the overview and the matrix; the first start on a ledger with nothing kept
+ * (every page answers, and when the full state is ready); reads while 8 writers ingest batches of
+ * 50; the server's peak RSS. The world is bench/matrix-world.ts: --size 1m is 10 pipelines × 30
+ * datasets × 3,650 days (1,095,000 units), --size 10m 100 × 30 × 3,650 (10,950,000).
+ *
+ *   npx next build
+ *   npx tsx bench/pages-bench.ts [--size 1m|10m] [--json] [--fresh] [--port 3498] [--db /tmp/…]
+ */
+import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import { createDb } from "../lib/server/db/client";
+import { migrate } from "../lib/server/db/migrate";
+import { buildMatrixWorld, LAST_DAY_MS } from "./matrix-world";
+
+const args = process.argv.slice(2);
+const flag = (name: string, fallback: string) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1]! : fallback);
+const SIZES = { "1m": { pipelines: 10, chain: 30, days: 3650 }, "10m": { pipelines: 100, chain: 30, days: 3650 } } as const;
+const SIZE_NAME = flag("size", "1m") as keyof typeof SIZES;
+const SIZE = SIZES[SIZE_NAME];
+const PORT = Number(flag("port", "3498"));
+const FILE = flag("db", `/tmp/reparo-pages-bench-${SIZE_NAME}.db`);
+const BASE = `http://127.0.0.1:${PORT}`;
+const target = { provider: "sqlite" as const, file: FILE, url: `file:${FILE}` };
+const ms = (t: number) => Math.round(t);
+const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
+
+async function ensureWorld(): Promise<number | null> {
+  const generated = await generateWorld();
+  const db = createDb(target);
+  await db.user.upsert({ where: { id: "bench-operator" }, create: { id: "bench-operator", displayName: "Bench", role: "operator" }, update: {} });
+  await db.$disconnect();
+  return generated;
+}
+
+async function generateWorld(): Promise<number | null> {
+  if (fs.existsSync(FILE) && !args.includes("--fresh")) return migrate(target).then(() => null);
+  for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(FILE + suffix, { force: true });
+  await migrate(target);
+  const db = createDb(target);
+  const start = performance.now();
+  await buildMatrixWorld(db, SIZE);
+  await db.$disconnect();
+  return ms(performance.now() - start);
+}
+
+async function forgetKeptState(): Promise<void> {
+  const db = createDb(target);
+  await db.unitStateSnapshot.deleteMany({});
+  await db.$disconnect();
+}
+
+const SERVER_LOG = `${FILE}.server.log`;
+
+function startServer(): ChildProcess {
+  const log = fs.openSync(SERVER_LOG, "a");
+  return spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", String(PORT)], {
+    env: { ...process.env, DATABASE_URL: `file:${FILE}`, NEXT_TELEMETRY_DISABLED: "1", REPARO_DEFAULT_USER: "bench-operator" }, detached: true, stdio: ["ignore", log, log],
+  });
+}
+
+const progress = (what: string, value: unknown) => console.error(`[pages-bench] ${what}: ${JSON.stringify(value)}`);
+
+function stop(server: ChildProcess): void {
+  if (server.pid) {
+    try {
+      process.kill(-server.pid);
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+/** RSS (MB) of the server's processes (npx, next, next-server): their process group. */
+function rssMb(server: ChildProcess): number {
+  try {
+    const out = execFileSync("ps", ["-o", "rss=", "-g", String(server.pid)], { encoding: "utf8" });
+    return Math.round(out.split("\n").filter(Boolean).map(Number).reduce((a, b) => Math.max(a, b), 0) / 1024);
+  } catch {
+    return 0;
+  }
+}
+
+async function waitForHealth(): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (await fetch(`${BASE}/api/health`).then((r) => r.ok, () => false)) return;
+    await sleep(200);
+  }
+  throw new Error("the console did not start");
+}
+
+async function get(path: string): Promise<{ ms: number; status: number; text: string }> {
+  const start = performance.now();
+  const res = await fetch(`${BASE}${path}`);
+  const text = await res.text();
+  return { ms: performance.now() - start, status: res.status, text };
+}
+
+const q = (p: Record<string, string>) => new URLSearchParams(p).toString();
+const ROUTES: [string, string][] = [
+  ["overview", "/api/v1/overview"],
+  ["alerts", "/api/v1/alerts"],
+  ["units/matrix", "/api/v1/units/matrix"],
+  ["lineage-graph", "/api/v1/lineage-graph"],
+  ["closure", `/api/v1/closure?${q({ nodeId: "job:bench00:step_00", units: "2026-08-17" })}`],
+  ["completeness", `/api/v1/completeness?${q({ dataset: "dataset:bench00:step_29", from: "2026-08-01", to: "2026-08-31" })}`],
+  ["history", "/api/v1/history"],
+  ["incidents", "/api/v1/incidents"],
+];
+
+function stats(samples: number[]): { median: number; p95: number } {
+  const s = [...samples].sort((a, b) => a - b);
+  return { median: ms(s[Math.floor(s.length / 2)]!), p95: ms(s[Math.min(s.length - 1, Math.floor(s.length * 0.95))]!) };
+}
+
+async function warmRoutes(): Promise<Record<string, { median: number; p95: number; status: number }>> {
+  const out: Record<string, { median: number; p95: number; status: number }> = {};
+  for (const [name, path] of ROUTES) {
+    await get(path);
+    const samples: number[] = [];
+    let status = 0;
+    for (let i = 0; i < 7; i++) {
+      const r = await get(path);
+      samples.push(r.ms);
+      status = r.status;
+    }
+    out[name] = { ...stats(samples), status };
+  }
+  return out;
+}
+
+/** Every page's APIs answered after a start with nothing kept: time to the last answer, and to a full state. */
+async function firstStart(): Promise<{ server: ChildProcess; everyRouteMs: number; slowestRoute: string; fullStateMs: number; computingNotice: boolean }> {
+  await forgetKeptState();
+  const spawned = performance.now();
+  const server = startServer();
+  await waitForHealth();
+  const ready = performance.now();
+  let slowest = ["", 0] as [string, number];
+  let notice = false;
+  for (const [name, path] of ROUTES) {
+    const r = await get(path);
+    if (r.ms > slowest[1]) slowest = [name, r.ms];
+    if (r.text.includes('"computing":true') || r.text.includes('"computing": true')) notice = true;
+  }
+  const everyRouteMs = ms(performance.now() - ready);
+  // The full state: the matrix no longer says it is computing.
+  for (;;) {
+    const r = await get("/api/v1/units/matrix");
+    if (r.status === 200 && !r.text.includes('"computing":true')) break;
+    await sleep(250);
+  }
+  return { server, everyRouteMs, slowestRoute: `${slowest[0]} ${ms(slowest[1])} ms`, fullStateMs: ms(performance.now() - spawned), computingNotice: notice };
+}
+
+/** POST one publish, then how long until the overview and the matrix show it. */
+async function publishVisibleMs(): Promise<{ overviewMs: number; matrixMs: number }> {
+  const key = new Date(LAST_DAY_MS - 86_400_000 * 40).toISOString().slice(0, 10);
+  const before = JSON.parse((await get("/api/v1/overview")).text) as { counts: { duplicateUnits: number } };
+  const body = [0, 1].map((i) => ({ dataset: { nodeId: "dataset:bench00:step_01" }, unitKey: key, run: { externalId: `bench-dup-${Date.now()}-${i}`, job: { nodeId: "job:bench00:step_01" } }, publishedAt: new Date(Date.now() - 60_000 + i).toISOString(), rowCount: 1000 }));
+  const posted = performance.now();
+  const res = await fetch(`${BASE}/api/v1/publishes`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`publish answered ${res.status}: ${await res.text()}`);
+  const returned = performance.now();
+  let overviewMs = -1;
+  let matrixMs = -1;
+  while (overviewMs < 0 || matrixMs < 0) {
+    if (overviewMs < 0) {
+      const o = JSON.parse((await get("/api/v1/overview")).text) as { counts: { duplicateUnits: number } };
+      if (o.counts.duplicateUnits > before.counts.duplicateUnits) overviewMs = ms(performance.now() - returned);
+    }
+    if (matrixMs < 0) {
+      const m = JSON.parse((await get(`/api/v1/units/matrix?${q({ dataset: "dataset:bench00:step_01", from: key, to: key })}`)).text) as { counts: { duplicate: number } };
+      if (m.counts.duplicate > 0) matrixMs = ms(performance.now() - returned);
+    }
+    if (performance.now() - posted > 120_000) break;
+  }
+  return { overviewMs, matrixMs };
+}
+
+/** 8 writers POST batches of 50 publishes for 45 s; meanwhile the overview and the matrix are read. */
+async function underWriteLoad(server: ChildProcess): Promise<{ overview: { median: number; p95: number }; matrix: { median: number; p95: number }; written: number; failed: number; peakRssMb: number }> {
+  const until = performance.now() + 45_000;
+  let written = 0;
+  let failed = 0;
+  let peak = 0;
+  const writer = async (w: number) => {
+    let n = 0;
+    while (performance.now() < until) {
+      const body = Array.from({ length: 50 }, (_, i) => ({
+        dataset: { nodeId: `dataset:bench0${w % 10}:step_${String(2 + (n % 20)).padStart(2, "0")}` }, unitKey: new Date(LAST_DAY_MS - 86_400_000 * ((n * 50 + i) % 3000)).toISOString().slice(0, 10),
+        run: { externalId: `load-${w}-${n}-${i}`, job: { nodeId: `job:bench0${w % 10}:step_${String(2 + (n % 20)).padStart(2, "0")}` } }, publishedAt: new Date(Date.now() - 1000).toISOString(), rowCount: 990,
+      }));
+      try {
+        const res = await fetch(`${BASE}/api/v1/publishes`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+        if (res.ok) written += 50;
+        else failed++;
+        await res.arrayBuffer();
+      } catch {
+        failed++;
+        await sleep(200);
+      }
+      n++;
+    }
+  };
+  const reads = { overview: [] as number[], matrix: [] as number[] };
+  const reader = async () => {
+    while (performance.now() < until) {
+      try {
+        reads.overview.push((await get("/api/v1/overview")).ms);
+        reads.matrix.push((await get("/api/v1/units/matrix")).ms);
+      } catch {
+        await sleep(200);
+      }
+      peak = Math.max(peak, rssMb(server));
+    }
+  };
+  await Promise.all([...Array.from({ length: 8 }, (_, w) => writer(w)), reader()]);
+  return { overview: stats(reads.overview.length ? reads.overview : [NaN]), matrix: stats(reads.matrix.length ? reads.matrix : [NaN]), written, failed, peakRssMb: peak };
+}
+
+async function main(): Promise<void> {
+  const generateMs = await ensureWorld();
+  progress("world", { generateMs });
+  const first = await firstStart();
+  progress("first start", { everyRouteMs: first.everyRouteMs, slowest: first.slowestRoute, fullStateMs: first.fullStateMs, computingNotice: first.computingNotice });
+  let result: Record<string, unknown>;
+  try {
+    const routes = await warmRoutes();
+    progress("warm routes", routes);
+    const restingRssMb = rssMb(first.server);
+    const visible = await publishVisibleMs();
+    progress("publish visible", visible);
+    const load = await underWriteLoad(first.server);
+    progress("under load", load);
+    result = {
+      size: SIZE_NAME, cells: SIZE.pipelines * SIZE.chain * SIZE.days, datasets: SIZE.pipelines * SIZE.chain, generateMs,
+      firstStartEveryRouteMs: first.everyRouteMs, firstStartSlowest: first.slowestRoute, firstStartComputingNotice: first.computingNotice, firstStartFullStateMs: first.fullStateMs,
+      routes, publishVisibleOverviewMs: visible.overviewMs, publishVisibleMatrixMs: visible.matrixMs,
+      underLoad: { overview: load.overview, matrix: load.matrix, publishesWritten: load.written, requestsFailed: load.failed }, restingRssMb, peakRssMb: Math.max(restingRssMb, load.peakRssMb),
+    };
+  } finally {
+    stop(first.server);
+  }
+  console.log(`world: ${SIZE_NAME}, ${(result.cells as number).toLocaleString("en")} cells (${result.datasets as number} datasets × ${SIZE.days} days)${generateMs ? `, generated in ${generateMs} ms` : ""}`);
+  console.log(`first start, nothing kept: every route answered ${result.firstStartEveryRouteMs as number} ms after health (slowest: ${result.firstStartSlowest as string}); full state ${result.firstStartFullStateMs as number} ms after spawn`);
+  for (const [name, r] of Object.entries(result.routes as Record<string, { median: number; p95: number; status: number }>)) console.log(`  ${name.padEnd(14)} median ${String(r.median).padStart(6)} ms  p95 ${String(r.p95).padStart(6)} ms  (${r.status})`);
+  console.log(`a new publish visible: overview ${result.publishVisibleOverviewMs as number} ms, matrix ${result.publishVisibleMatrixMs as number} ms after its POST returned`);
+  const load = result.underLoad as { overview: { median: number; p95: number }; matrix: { median: number; p95: number }; publishesWritten: number };
+  console.log(`8 writers × batches of 50 for 45 s (${load.publishesWritten} publishes): overview p50 ${load.overview.median} ms / p95 ${load.overview.p95}; matrix p50 ${load.matrix.median} ms / p95 ${load.matrix.p95}`);
+  console.log(`server RSS: resting ${result.restingRssMb as number} MB, peak ${result.peakRssMb as number} MB`);
+  if (args.includes("--json")) console.log(JSON.stringify(result));
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
