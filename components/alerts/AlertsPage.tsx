@@ -3,6 +3,7 @@
 import { useAlerts } from "@/lib/client/use-alerts";
 import { AlertsTable } from "./AlertsTable";
 import { WebhookCard } from "./WebhookCard";
+import { StatesNotice } from "@/components/shell/StatesNotice";
 
 export function AlertsPage() {
   const { data, error, isPending } = useAlerts();
@@ -11,6 +12,7 @@ export function AlertsPage() {
   const task = data.alerts.filter((a) => a.source === "task").length;
   return (
     <div className="grid">
+      <StatesNotice states={data.states} />
       <div className="stats">
         <div className="stat" data-testid="stat-data-alerts"><div className="value">{data.alerts.length - task}</div><div className="label">data alerts (ledger, source counts)</div></div>
         <div className="stat" data-testid="stat-task-alerts"><div className="value">{task}</div><div className="label">task alerts (still failing after the last try)</div></div>
@@ -19,7 +21,7 @@ export function AlertsPage() {
       <section className="card" aria-labelledby="alerts-title">
         <h2 id="alerts-title">Alerts now</h2>
         <p className="sub">A task alert goes silent when a retry succeeds — even one that appended a second copy — and never fires for a half-written unit whose task exited zero. Data alerts come from the ledger and the source counts, whatever the run status said.</p>
-        {data.alerts.length === 0 ? <p className="empty">No alert: every expected unit is published once, non-empty, within its band and fresh.</p> : <AlertsTable alerts={data.alerts} />}
+        {data.alerts.length === 0 && data.states.computing ? <p className="empty">No alert in the datasets computed so far.</p> : data.alerts.length === 0 ? <p className="empty">No alert: every expected unit is published once, non-empty, within its band and fresh.</p> : <AlertsTable alerts={data.alerts} />}
       </section>
       <WebhookCard data={data} />
     </div>

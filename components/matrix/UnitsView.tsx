@@ -11,6 +11,7 @@ import { MatrixLegend } from "./MatrixLegend";
 import { SelectionBar } from "./SelectionBar";
 import { toggleKeys, type Selection } from "./selection";
 import { useMatrixParams } from "./use-matrix-params";
+import { StatesNotice } from "@/components/shell/StatesNotice";
 
 /** The unit matrix with its filters, legend, selection and side panel; `dataset` pins one row. */
 export function UnitsView({ dataset }: { dataset?: string }) {
@@ -35,9 +36,10 @@ export function UnitsView({ dataset }: { dataset?: string }) {
           {isFetching && !isPending ? " Refreshing…" : ""}
         </p>
       </section>
+      {data ? <StatesNotice states={data.states} /> : null}
       {isPending ? <div className="skeleton" style={{ height: 320 }} aria-label="Loading the unit matrix" data-testid="matrix-loading" /> : null}
       {error ? <p className="error-box" role="alert">Could not load the unit matrix: {error.message}</p> : null}
-      {data && data.sections.length === 0 ? (
+      {data && data.sections.length === 0 && !data.states.computing ? (
         <p className="empty card" data-testid="matrix-empty">
           {params.states.length || params.pipeline || params.from || params.to ? "No dataset matches these filters." : "No datasets yet: ingest lineage events or load the demo (npm run demo:load)."}
         </p>

@@ -5,6 +5,7 @@ import { FailuresCard } from "./FailuresCard";
 import { FindingsCard } from "./FindingsCard";
 import { InvalidKeysCard } from "./InvalidKeysCard";
 import { StatRow } from "./StatRow";
+import { StatesNotice } from "@/components/shell/StatesNotice";
 
 export function OverviewPage() {
   const { data, error, isPending } = useOverview();
@@ -22,6 +23,7 @@ export function OverviewPage() {
   }
   return (
     <>
+      <StatesNotice states={data.states} />
       <StatRow counts={data.counts} />
       <div className="grid">
         <FailuresCard failures={data.failures} />

@@ -3,11 +3,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { AlertsSchema, DeliverResultSchema } from "@/lib/contracts/alerts";
 import { apiFetch } from "./api-fetch";
+import { statesRefetchInterval } from "./states-refetch";
 
 export const alertsKeys = { all: ["alerts"] as const };
 
 export function useAlerts() {
-  return useQuery({ queryKey: alertsKeys.all, queryFn: () => apiFetch("/api/v1/alerts", AlertsSchema), refetchInterval: 60_000 });
+  return useQuery({ queryKey: alertsKeys.all, queryFn: () => apiFetch("/api/v1/alerts", AlertsSchema), refetchInterval: statesRefetchInterval(60_000) });
 }
 
 /** Sends undelivered alerts to the webhook; the list (delivered flags, tries) is refetched after. */

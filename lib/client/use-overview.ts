@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { OverviewSchema } from "@/lib/contracts/overview";
 import { apiFetch } from "./api-fetch";
+import { statesRefetchInterval } from "./states-refetch";
 
 export const overviewKeys = { all: ["overview"] as const };
 
@@ -10,6 +11,6 @@ export function useOverview() {
   return useQuery({
     queryKey: overviewKeys.all,
     queryFn: () => apiFetch("/api/v1/overview", OverviewSchema),
-    refetchInterval: 30_000,
+    refetchInterval: statesRefetchInterval(30_000),
   });
 }

@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { UnitDetailSchema, UnitMatrixSchema } from "@/lib/contracts/units";
 import { apiFetch } from "./api-fetch";
 import { matrixUrl, type MatrixFilters } from "./api-urls";
+import { statesRefetchInterval } from "./states-refetch";
 
 export type { MatrixFilters };
 
@@ -19,7 +20,7 @@ export function useUnitMatrix(filters: MatrixFilters) {
     queryFn: () => apiFetch(matrixUrl(filters), UnitMatrixSchema),
     // Changing a filter keeps the previous picture on screen until the new one arrives.
     placeholderData: keepPreviousData,
-    refetchInterval: 60_000,
+    refetchInterval: statesRefetchInterval(60_000),
   });
 }
 

@@ -10,7 +10,7 @@ import { requireIncident } from "../incidents/require-incident";
 import { incidentTargets } from "./incident-targets";
 import { loadRepairContext, type RepairContext } from "./load-repair-context";
 import type { UnitState } from "@/lib/domain/unit-state";
-import { getUnitStateSnapshot, stateLookup } from "../units/get-unit-state-snapshot";
+import { getCompleteUnitStateSnapshot, stateLookup } from "../units/get-unit-state-snapshot";
 
 const UNPUBLISHED = new Set(["failed", "blocked", "missing"]);
 const MAX_KEYS = 2000;
@@ -23,7 +23,7 @@ const short = nodeName;
  */
 export async function getScope(id: string, now = new Date(), db: Db = getDb()): Promise<ScopeView> {
   const incident = await requireIncident(db, id);
-  const [ctx, snapshot, deliveries] = await Promise.all([loadRepairContext(db, now), getUnitStateSnapshot(db, now), db.externalDelivery.findMany({ select: { taskId: true, unitKey: true, destination: true, sentAt: true } })]);
+  const [ctx, snapshot, deliveries] = await Promise.all([loadRepairContext(db, now), getCompleteUnitStateSnapshot(db, now), db.externalDelivery.findMany({ select: { taskId: true, unitKey: true, destination: true, sentAt: true } })]);
   const states = stateLookup(snapshot);
   const { scope } = planRepair({ graph: ctx.graph, targets: incidentTargets(incident), ledger: ctx.ledger });
   const nodes = [...scope.entries.values()].map((e): ScopeNode => {

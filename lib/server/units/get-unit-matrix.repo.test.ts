@@ -5,8 +5,9 @@ import { createTestDatabase, providersUnderTest, type TestDatabase } from "../te
 import { createDb } from "../db/client";
 import { appendPublishes } from "../repositories/run-writes";
 import { getUnitDetail } from "./get-unit-detail";
-import { getUnitStateSnapshot, type UnitStateSnapshot } from "./get-unit-state-snapshot";
+import { getUnitStateSnapshot, problemsLookup, type UnitStateSnapshot } from "./get-unit-state-snapshot";
 import { getUnitMatrix } from "./get-unit-matrix";
+import { loadUnitStates } from "./load-unit-states";
 
 // The demo world seen through the matrix API, on each database. "Now" is fixed so the meters'
 // monthly definition expects 2026-01 … 2026-10.
@@ -98,6 +99,15 @@ describe.each(providersUnderTest())("the unit matrix API on %s", (provider) => {
     expect(later.computedAt.toISOString()).toBe("2026-11-29T13:00:00.000Z");
     expect(later.datasets.length).toBe(before.datasets.length);
     for (const [i, d] of later.datasets.entries()) expect(d.codes, d.dataset.nodeId).toBe(before.datasets[i]!.codes);
+  });
+
+  it("a load the kept states cannot inform yet (a first start still computing) computes the upstream itself", async () => {
+    const d = await t.db.dataset.findFirstOrThrow({ where: { nodeId: { endsWith: ":revenue_daily" } } });
+    const [revenue] = await loadUnitStates(t.db, NOW, { datasetNodeIds: [d.nodeId], knownProblems: () => undefined });
+    expect(revenue!.dataset.nodeId).toBe(d.nodeId);
+    const unit = revenue!.units.find((u) => u.key === "2026-08-10")!;
+    expect(unit.result.state).toBe("suspect");
+    expect(revenue!.units.map((u) => u.result.state)).toEqual((await loadUnitStates(t.db, NOW, { datasetNodeIds: [d.nodeId], knownProblems: problemsLookup(await getUnitStateSnapshot(t.db, NOW)) }))[0]!.units.map((u) => u.result.state));
   });
 
   it("a console started on the same database answers from the kept snapshot, then recomputes only what changed", async () => {

@@ -468,11 +468,24 @@ export function stateLookup(snapshot: UnitStateSnapshot): (datasetNodeId: string
   };
 }
 
-/** Resolves once the states of the current catalog are complete (the server's start-up warm-up waits on it). */
-export async function whenUnitStatesReady(db: Db, now: Date): Promise<UnitStateSnapshot> {
+/** Resolves once the states of the current catalog are complete and current (the server's start-up warm-up waits on it). */
+export function whenUnitStatesReady(db: Db, now: Date): Promise<UnitStateSnapshot> {
+  return snapshotOnce(db, now, (s) => !s.computing && !s.refreshing);
+}
+
+/**
+ * The kept states of every dataset (possibly one recomputation behind: `refreshing`), never the
+ * partial answer of a first start: what certifies or plans (completeness, an incident's scope)
+ * waits for the whole computation rather than read a dataset it has not reached as healthy.
+ */
+export function getCompleteUnitStateSnapshot(db: Db, now: Date): Promise<UnitStateSnapshot> {
+  return snapshotOnce(db, now, (s) => !s.computing);
+}
+
+async function snapshotOnce(db: Db, now: Date, enough: (s: UnitStateSnapshot) => boolean): Promise<UnitStateSnapshot> {
   for (;;) {
     const snapshot = await getUnitStateSnapshot(db, now);
-    if (!snapshot.computing && !snapshot.refreshing) return snapshot;
+    if (enough(snapshot)) return snapshot;
     await stateOf(db).full?.done.catch(() => undefined);
   }
 }

@@ -30,7 +30,9 @@ export interface LoadOptions {
   datasetNodeIds?: readonly string[];
   /**
    * The problem units of datasets this load does not compute (from the kept unit states), so a
-   * unit built from one of them is suspect here exactly as it is in the full computation.
+   * unit built from one of them is suspect here exactly as it is in the full computation. An
+   * upstream dataset it does not know (kept states still being computed) is computed here too,
+   * so a partial answer never passes a unit built on bad input as plain published.
    */
   knownProblems?: (datasetId: string) => DatasetProblems | undefined;
 }
@@ -56,11 +58,13 @@ export async function visitUnitStates(db: Db, now: Date, options: LoadOptions, v
   await prepareBulkReads(db);
   const [datasets, tasks, edges, kinds] = await Promise.all([listDatasets(db), listTasks(db), listEdgesAt(db, now), unscheduledRunKinds(db)]);
   const wanted = options.datasetNodeIds ? new Set(options.datasetNodeIds) : null;
-  const inScope = wanted ? datasets.filter((d) => wanted.has(d.nodeId)) : datasets;
+  const writerOf = new Map(edges.filter((e) => e.direction === "write").map((e) => [e.datasetId, e.taskId]));
+  const asked = wanted ? datasets.filter((d) => wanted.has(d.nodeId)) : datasets;
+  const inScope = wanted ? withUnknownUpstream(asked, datasets, edges, writerOf, options.knownProblems) : datasets;
+  const askedIds = new Set(asked.map((d) => d.id));
   const scopeIds = inScope.map((d) => d.id);
   const [sources, marks, cleaned] = await Promise.all([sourceCountsByUnit(db, scopeIds), marksByUnit(db, scopeIds), cleanedAtByUnit(db, scopeIds)]);
   const tasksById = new Map(tasks.map((t) => [t.id, t]));
-  const writerOf = new Map(edges.filter((e) => e.direction === "write").map((e) => [e.datasetId, e.taskId]));
   const spaces = new Map(datasets.map((d) => [d.id, resolvePartitions(d.partitionDef, { asOf: now.getTime() })]));
   const datasetsById = new Map(datasets.map((d) => [d.id, d]));
   const latest = new Map<string, Float64Array>();
@@ -80,12 +84,33 @@ export async function visitUnitStates(db: Db, now: Date, options: LoadOptions, v
     const ctx: FactsContext = { dataset, space, writer, ledger, attempts, sources: sources.get(dataset.id), marks: marks.get(dataset.id), cleaned: cleaned.get(dataset.id), latest, datasetsById, spaces, edges, problemsOf };
     const states = statesOf(ctx, now.getTime());
     problems.set(dataset.id, problemsOfStates(states));
-    visit(states);
+    if (askedIds.has(dataset.id)) visit(states);
     // SQLite reads are synchronous: without a turn of the event loop between datasets, a
     // million-unit computation (the startup warm-up, the hourly refresh) would hold every other
     // request for its whole length (measured ~20 s) instead of ~one dataset's worth (~70 ms).
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
+}
+
+/**
+ * The datasets asked for, plus every upstream dataset (transitively, through what their writers
+ * read) whose problems the kept states do not know yet: those are computed in the same pass.
+ */
+function withUnknownUpstream(asked: DatasetRecord[], datasets: DatasetRecord[], edges: EdgeRecord[], writerOf: Map<string, string>, known: LoadOptions["knownProblems"]): DatasetRecord[] {
+  const reads = new Map<string, string[]>();
+  for (const e of edges) if (e.direction === "read") reads.set(e.taskId, [...(reads.get(e.taskId) ?? []), e.datasetId]);
+  const byId = new Map(datasets.map((d) => [d.id, d]));
+  const out = new Map(asked.map((d) => [d.id, d]));
+  const stack = asked.map((d) => d.id);
+  while (stack.length > 0) {
+    for (const up of reads.get(writerOf.get(stack.pop()!) ?? "") ?? []) {
+      const d = byId.get(up);
+      if (!d || out.has(up) || known?.(up) !== undefined) continue;
+      out.set(up, d);
+      stack.push(up);
+    }
+  }
+  return [...out.values()];
 }
 
 /** Datasets ordered so that the ones a writer reads come before what it writes (cycles cut). */

@@ -1,0 +1,27 @@
+import type { StatesStatus } from "@/lib/contracts/units";
+
+/**
+ * Says when unit states on screen are not the whole or the latest picture: on a first start the
+ * server answers with the datasets computed so far; after a change it cannot apply incrementally it
+ * answers with the previous states while it recomputes. Nothing is shown when the states are current.
+ */
+export function StatesNotice({ states }: { states: StatesStatus }) {
+  if (states.computing) {
+    const { done, total } = states.computing;
+    return (
+      <div className="notice" role="status" aria-live="polite">
+        <strong>Computing unit states:</strong> {done} of {total} datasets so far. Counts and findings
+        below cover only those; the page updates itself until all are in.
+      </div>
+    );
+  }
+  if (states.refreshing) {
+    return (
+      <div className="notice" role="status" aria-live="polite">
+        <strong>Refreshing unit states.</strong> These are the states before the latest ledger changes;
+        the page updates itself when the recomputation finishes.
+      </div>
+    );
+  }
+  return null;
+}
