@@ -13,8 +13,8 @@ const RULES: Record<AlertView["rule"], string> = {
   check_failed: "a check (test) failed",
 };
 
-function unitsText(units: string[]): string {
-  return units.length > 6 ? `${units.slice(0, 3).join(", ")} … ${units.at(-1)} (${units.length})` : units.join(", ");
+function unitsText(units: string[], count: number): string {
+  return count > 6 ? `${units.slice(0, 3).join(", ")} … (${count} units)` : units.join(", ");
 }
 
 export function AlertsTable({ alerts }: { alerts: AlertView[] }) {
@@ -27,8 +27,8 @@ export function AlertsTable({ alerts }: { alerts: AlertView[] }) {
             <td><span className={`${styles.source} ${styles[a.source]}`} title={a.source === "task" ? "from the task's status after its last try" : "from the ledger and source counts, whatever the run status"}>{a.source} alert</span></td>
             <td><strong>{RULES[a.rule]}</strong><div className="muted">{a.title}</div></td>
             <td><strong>{a.datasetName}</strong><div className="muted mono">{a.pipeline ?? "—"}</div></td>
-            <td className={`mono ${styles.units}`} data-testid="alert-units">{unitsText(a.units)}</td>
-            <td><ul className={styles.details}>{a.details.slice(0, 3).map((d) => <li key={d}>{d}</li>)}{a.details.length > 3 ? <li>+{a.details.length - 3} more</li> : null}</ul></td>
+            <td className={`mono ${styles.units}`} data-testid="alert-units">{unitsText(a.units, a.unitCount)}</td>
+            <td><ul className={styles.details}>{a.details.slice(0, 3).map((d) => <li key={d}>{d}</li>)}{a.details.length + a.detailsOmitted > 3 ? <li>+{a.details.length + a.detailsOmitted - 3} more</li> : null}</ul></td>
             <td className="nowrap">
               {a.incidentHref ? <Link href={a.incidentHref} prefetch={false}>Open incident →</Link> : <span className="muted">no writing task</span>}
               {a.delivered ? <div className="muted">sent to webhook</div> : null}

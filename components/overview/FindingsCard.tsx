@@ -27,8 +27,8 @@ export function FindingsCard({ findings }: { findings: LedgerFinding[] }) {
               <tr key={`${f.datasetNodeId}|${f.finding}`} data-testid={`finding-${f.datasetName}-${f.finding}`}>
                 <td><strong>{f.datasetName}</strong><div className="muted mono">{f.pipeline ?? "—"}</div></td>
                 <td><span className="badge"><span className="dot" style={{ background: `var(--state-${f.finding})` }} />{TITLES[f.finding]}</span></td>
-                <td className="mono nowrap" data-testid="finding-units">{describeRanges(f.units)} <span className="muted">({f.unitCount})</span></td>
-                <td className="muted">{f.details.slice(0, 2).join("; ")}{f.details.length > 2 ? ` (+${f.details.length - 2} more)` : ""}</td>
+                <td className="mono nowrap" data-testid="finding-units">{describeRanges(f.units)}{f.rangesOmitted > 0 ? ` and ${f.rangesOmitted} more runs` : ""} <span className="muted">({f.unitCount})</span></td>
+                <td className="muted">{f.details.slice(0, 2).join("; ")}{f.unitCount > 2 ? ` (+${f.unitCount - 2} more)` : ""}</td>
                 <td><Link href={`/units?${new URLSearchParams({ dataset: f.datasetNodeId })}`}>Units →</Link></td>
               </tr>
             ))}

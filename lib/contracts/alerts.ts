@@ -10,9 +10,13 @@ export const AlertSchema = z.object({
   datasetName: z.string(),
   pipeline: z.string().nullable(),
   taskNodeId: z.string().nullable(),
+  /** The first units the alert is about (at most 50 of `unitCount`, in key order). */
   units: z.array(z.string()),
+  unitCount: z.number().int(),
   title: z.string(),
+  /** Evidence in words, for the first units (at most 20); `detailsOmitted` more are not listed. */
   details: z.array(z.string()),
+  detailsOmitted: z.number().int(),
   /** Opens an incident pre-filled with the task and units; null when no task writes the dataset. */
   incidentHref: z.string().nullable(),
   delivered: z.boolean(),

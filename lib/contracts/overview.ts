@@ -25,9 +25,11 @@ export const LedgerFindingSchema = z.object({
   pipeline: z.string().nullable(),
   /** `suspect`: published, but built from an upstream unit that is duplicate, divergent, partial, empty, known-bad or stale. */
   finding: z.enum(["missing", "duplicate", "empty", "divergent", "suspect"]),
+  /** The first runs of consecutive units (at most 20); `rangesOmitted` says how many more there are. */
   units: z.array(KeyRangeSchema),
+  rangesOmitted: z.number().int(),
   unitCount: z.number().int(),
-  /** Per-unit evidence in words, e.g. "2026-08-10: 90 rows, source has 60". */
+  /** Evidence in words for the first units (at most 5 of `unitCount`), e.g. "2026-08-10: 90 rows, source has 60". */
   details: z.array(z.string()),
 });
 export type LedgerFinding = z.infer<typeof LedgerFindingSchema>;

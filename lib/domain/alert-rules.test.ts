@@ -13,6 +13,17 @@ const dataset = (units: AlertUnitInput[], over: Partial<AlertDatasetInput> = {})
 
 //   raw_orders -> stg_orders (append) : 08-17 failed, 08-23 blocked, 08-10 one and a half copies
 describe("evaluateAlerts", () => {
+  it("an alert over many units keeps a short id that still changes when one of its units does", () => {
+    const keys = Array.from({ length: 25 }, (_, i) => `2026-07-${String(i + 1).padStart(2, "0")}`);
+    const stale = (ks: string[]) => evaluateAlerts([dataset(ks.map((k) => unit(k, { state: "stale" })))], day("2026-09-02")).find((a) => a.rule === "stale_after_republish")!;
+    const all = stale(keys);
+    expect(all.units).toHaveLength(25);
+    expect(all.id).toMatch(/^stale_after_republish\|dataset:warehouse:stg_orders\|2026-07-01\.\.2026-07-25\|25\|[0-9a-f]{16}$/);
+    expect(stale(keys).id).toBe(all.id);
+    expect(stale([...keys.slice(0, 12), "2026-07-31", ...keys.slice(13)]).id).not.toBe(all.id);
+    expect(stale(keys.slice(0, 3)).id).toBe("stale_after_republish|dataset:warehouse:stg_orders|2026-07-01,2026-07-02,2026-07-03");
+  });
+
   it("a missing unit alerts only once its window closed and the grace passed", () => {
     const d = dataset([unit("2026-08-17", { state: "missing", publishCount: 0, rowCount: null, deviation: null, period: null })]);
     expect(evaluateAlerts([d], day("2026-08-18") + 5 * HOUR)).toEqual([]);

@@ -145,8 +145,20 @@ function periodRule(d: AlertDatasetInput, now: Instant): Alert[] {
   });
 }
 
+/** Up to this many keys an id lists them; past it, the first and last, the count and a hash of all. */
+const ID_KEYS = 20;
+
 function alertId(rule: AlertRule, dataset: string, keys: readonly string[]): string {
-  return `${rule}|${dataset}|${keys.join(",")}`;
+  const all = keys.join(",");
+  if (keys.length <= ID_KEYS) return `${rule}|${dataset}|${all}`;
+  return `${rule}|${dataset}|${keys[0]}..${keys.at(-1)}|${keys.length}|${fnv1a64(all)}`;
+}
+
+/** FNV-1a, 64 bits, hex: a stable digest of the key list (no platform crypto in the domain core). */
+function fnv1a64(text: string): string {
+  let h = 0xcbf29ce484222325n;
+  for (let i = 0; i < text.length; i++) h = BigInt.asUintN(64, (h ^ BigInt(text.charCodeAt(i))) * 0x100000001b3n);
+  return h.toString(16).padStart(16, "0");
 }
 
 function pct(f: number): string {

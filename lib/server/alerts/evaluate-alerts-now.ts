@@ -6,10 +6,13 @@ import type { UnitStateFacts } from "@/lib/domain/unit-state";
 import type { StatesStatus } from "@/lib/contracts/units";
 import { getUnitStateSnapshot, NOT_EXPECTED, statusOf, type DatasetStateCodes } from "../units/get-unit-state-snapshot";
 import type { AlertConfig } from "./alert-config";
+import type { PartitionSpace } from "@/lib/domain/partitions";
 
 export interface EvaluatedAlerts {
   alerts: EvaluatedAlert[];
   states: StatesStatus;
+  /** A dataset's partition space by node id (to write an alert's units as runs of keys). */
+  spaceOf: (datasetNodeId: string) => PartitionSpace | undefined;
 }
 
 export interface EvaluatedAlert extends Alert {
@@ -38,15 +41,18 @@ export async function evaluateAlertsWithStatus(db: Db, now: Date, config: AlertC
   }
   const inputs = states.map((d) => ({ ...toInput(d, config), failedChecks: checkedBy.get(d.dataset.id) ?? [] }));
   const byNode = new Map(states.map((d) => [d.dataset.nodeId, d.dataset]));
+  const spaceByNode = new Map(states.map((d) => [d.dataset.nodeId, d.space]));
   const alerts = evaluateAlerts(inputs, now.getTime()).map((a) => ({ ...a, datasetName: byNode.get(a.datasetNodeId)!.name, pipeline: byNode.get(a.datasetNodeId)!.pipeline }));
-  return { alerts, states: statusOf(snapshot) };
+  return { alerts, states: statusOf(snapshot), spaceOf: (node) => spaceByNode.get(node) };
 }
 
 function toInput(d: DatasetStateCodes, config: AlertConfig): AlertDatasetInput {
   const time = d.space.time;
   // A day's period is its month, an hour's its day: the set an analyst quotes a number for.
   const periodOf = (key: string) => (time?.grain === "day" ? key.slice(0, 7) : time?.grain === "hour" ? key.slice(0, 10) : null);
-  const problems = [...d.problems].sort(([a], [b]) => a - b);
+  // A suspect unit fires no rule (each rule reads a state that precedes it, or facts that would
+  // have made it empty or divergent): leaving those out keeps the work to the units that alert.
+  const problems = [...d.problems].filter(([, r]) => r.state !== "suspect").sort(([a], [b]) => a - b);
   const units = problems.map(([o, r]) => {
     const key = d.space.keyAt(o);
     return {

@@ -1,3 +1,5 @@
+import type { PartitionSpace } from "@/lib/domain/partitions";
+import { UnitSet, toKeyRanges } from "@/lib/domain/unit-set";
 import type { Alerts } from "@/lib/contracts/alerts";
 import { getDb, type Db } from "../db/client";
 import { deliveredAlertIds, recentDeliveries } from "../repositories/alert-deliveries";
@@ -5,9 +7,21 @@ import { describeTarget, readAlertConfig } from "./alert-config";
 import { evaluateAlertsWithStatus } from "./evaluate-alerts-now";
 
 /** The alerts page: task and data alerts now, and the webhook's recent tries. */
+/** An alert row is a summary however many units fire it; the matrix and the incident hold them all. */
+const MAX_UNITS = 50;
+const MAX_DETAILS = 20;
+
+/** The units as the new-incident form takes them: runs of consecutive keys written "from..to". */
+function unitsParam(units: string[], space: PartitionSpace | undefined): string {
+  if (!space) return units.join(",");
+  const ordinals = units.map((k) => space.validate(k)).flatMap((v) => (v.valid ? [v.ordinal] : []));
+  if (ordinals.length !== units.length) return units.join(",");
+  return toKeyRanges(UnitSet.fromOrdinals(ordinals), space).map(([from, to]) => (from === to ? from : `${from}..${to}`)).join(",");
+}
+
 export async function listAlerts(now: Date, db: Db = getDb()): Promise<Alerts> {
   const config = readAlertConfig();
-  const { alerts, states } = await evaluateAlertsWithStatus(db, now, config);
+  const { alerts, states, spaceOf } = await evaluateAlertsWithStatus(db, now, config);
   const [delivered, deliveries] = await Promise.all([deliveredAlertIds(db, alerts.map((a) => a.id)), recentDeliveries(db, 50)]);
   return {
     generatedAt: now.toISOString(),
@@ -16,7 +30,11 @@ export async function listAlerts(now: Date, db: Db = getDb()): Promise<Alerts> {
     webhook: { configured: config.webhookUrl !== null, target: describeTarget(config.webhookUrl) },
     alerts: alerts.map((a) => ({
       ...a,
-      incidentHref: a.taskNodeId ? `/incidents/new?node=${encodeURIComponent(a.taskNodeId)}&units=${encodeURIComponent(a.units.join(","))}` : null,
+      units: a.units.slice(0, MAX_UNITS),
+      unitCount: a.units.length,
+      details: a.details.slice(0, MAX_DETAILS),
+      detailsOmitted: Math.max(0, a.details.length - MAX_DETAILS),
+      incidentHref: a.taskNodeId ? `/incidents/new?node=${encodeURIComponent(a.taskNodeId)}&units=${encodeURIComponent(unitsParam(a.units, spaceOf(a.datasetNodeId)))}` : null,
       delivered: delivered.has(a.id),
     })),
     deliveries,

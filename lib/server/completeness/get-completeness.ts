@@ -13,7 +13,7 @@ import { explainUnits } from "./explain-units";
 import { loadClosureFacts, type ClosureDataset } from "./load-closure-facts";
 import { mergeFrontiers } from "./merge-frontiers";
 import { UnprocessableError } from "../http/errors";
-import { getCompleteUnitStateSnapshot, problemsLookup } from "../units/get-unit-state-snapshot";
+import { getUnitStateSnapshotCovering, problemsLookup } from "../units/get-unit-state-snapshot";
 import { findDataset, resolvePeriod } from "./resolve-period";
 
 /**
@@ -30,7 +30,8 @@ export async function getCompleteness(q: CompletenessQuery, now: Date, db: Db = 
   const up = closure(graph, [{ node: target.nodeId as DatasetId, units: period.units }], "upstream");
   const tasksById = new Map(tasks.map((t) => [t.id, t]));
   const writerOf = new Map(edges.filter((e) => e.direction === "write" && tasksById.has(e.taskId)).map((e) => [e.datasetId, tasksById.get(e.taskId)!]));
-  const problemsOf = problemsLookup(await getCompleteUnitStateSnapshot(db, now));
+  const closureDatasets = [...up.entries.values()].filter((e) => e.nodeKind === "dataset").map((e) => e.node);
+  const problemsOf = problemsLookup(await getUnitStateSnapshotCovering(db, now, closureDatasets));
   const scope = await loadClosureFacts(db, graph, up, { datasetsByNode: new Map(datasets.map((d) => [d.nodeId, d])), writerOf, edges, problemsOf });
   const [incidents, certificates] = await Promise.all([listOpenIncidents(db), listCertificatesOf(db, scope.map((d) => d.record.nodeId))]);
   const own = scope.find((d) => d.record.nodeId === target.nodeId)!;

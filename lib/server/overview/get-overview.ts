@@ -53,22 +53,33 @@ function byPipelineThenSeverity(a: LedgerFinding, b: LedgerFinding): number {
 
 const FINDING_OF: Partial<Record<UnitState, LedgerFinding["finding"]>> = { duplicate: "duplicate", empty: "empty", divergent: "divergent", suspect: "suspect" };
 
+/** What one finding row carries: the overview stays a summary however many units are bad (the matrix has them all). */
+const MAX_RANGES = 20;
+const MAX_DETAILS = 5;
+
 function findingsOf(d: DatasetStateCodes): LedgerFinding[] {
   const groups = new Map<LedgerFinding["finding"], number[]>();
   for (const [o, r] of [...d.problems].sort(([a], [b]) => a - b)) {
     const finding = UNPUBLISHED.has(r.state) ? "missing" : FINDING_OF[r.state];
-    if (finding) groups.set(finding, [...(groups.get(finding) ?? []), o]);
+    if (!finding) continue;
+    const group = groups.get(finding);
+    if (group) group.push(o);
+    else groups.set(finding, [o]);
   }
-  return [...groups].map(([finding, ordinals]) => ({
-    datasetNodeId: d.dataset.nodeId,
-    datasetName: d.dataset.name,
-    pipeline: d.dataset.pipeline,
-    finding,
-    units: toKeyRanges(UnitSet.fromOrdinals(ordinals), d.space),
-    unitCount: ordinals.length,
-    details: ordinals.map((o) => {
-      const r = d.problems.get(o)!;
-      return `${d.space.keyAt(o)}: ${r.state}${r.reasons[0] ? ` — ${r.reasons[0]}` : ""}`;
-    }),
-  }));
+  return [...groups].map(([finding, ordinals]) => {
+    const ranges = toKeyRanges(UnitSet.fromOrdinals(ordinals), d.space);
+    return {
+      datasetNodeId: d.dataset.nodeId,
+      datasetName: d.dataset.name,
+      pipeline: d.dataset.pipeline,
+      finding,
+      units: ranges.slice(0, MAX_RANGES),
+      rangesOmitted: Math.max(0, ranges.length - MAX_RANGES),
+      unitCount: ordinals.length,
+      details: ordinals.slice(0, MAX_DETAILS).map((o) => {
+        const r = d.problems.get(o)!;
+        return `${d.space.keyAt(o)}: ${r.state}${r.reasons[0] ? ` — ${r.reasons[0]}` : ""}`;
+      }),
+    };
+  });
 }

@@ -10,7 +10,7 @@ import { requireIncident } from "../incidents/require-incident";
 import { incidentTargets } from "./incident-targets";
 import { loadRepairContext, type RepairContext } from "./load-repair-context";
 import type { UnitState } from "@/lib/domain/unit-state";
-import { getCompleteUnitStateSnapshot, stateLookup } from "../units/get-unit-state-snapshot";
+import { getUnitStateSnapshotCovering, stateLookup } from "../units/get-unit-state-snapshot";
 
 const UNPUBLISHED = new Set(["failed", "blocked", "missing"]);
 const MAX_KEYS = 2000;
@@ -23,9 +23,12 @@ const short = nodeName;
  */
 export async function getScope(id: string, now = new Date(), db: Db = getDb()): Promise<ScopeView> {
   const incident = await requireIncident(db, id);
-  const [ctx, snapshot, deliveries] = await Promise.all([loadRepairContext(db, now), getCompleteUnitStateSnapshot(db, now), db.externalDelivery.findMany({ select: { taskId: true, unitKey: true, destination: true, sentAt: true } })]);
-  const states = stateLookup(snapshot);
+  const [ctx, deliveries] = await Promise.all([loadRepairContext(db, now), db.externalDelivery.findMany({ select: { taskId: true, unitKey: true, destination: true, sentAt: true } })]);
   const { scope } = planRepair({ graph: ctx.graph, targets: incidentTargets(incident), ledger: ctx.ledger });
+  // What the scope holds and waits on: the states of its datasets and of everything upstream of them.
+  const reach = closure(ctx.graph, [...scope.entries.values()].map((e) => ({ node: e.node, units: e.units })), "upstream");
+  const needed = [...reach.entries.values()].flatMap((e) => (e.nodeKind === "dataset" ? [e.node] : (ctx.outputOf.get(e.node)?.nodeId ?? [])));
+  const states = stateLookup(await getUnitStateSnapshotCovering(db, now, needed));
   const nodes = [...scope.entries.values()].map((e): ScopeNode => {
     const node = ctx.graph.nodes[ctx.graph.index.get(e.node)!]!;
     const dataset = node.nodeKind === "dataset" ? node.id : ctx.outputOf.get(node.id)?.nodeId;

@@ -12,7 +12,7 @@ import { lineageFingerprint } from "../repositories/lineage-fingerprint";
 import { unitStateFingerprint } from "../repositories/unit-matrix-reads";
 import { lastUnitChange, pruneUnitChanges, unitChangesAfter, type UnitChangeRecord } from "../repositories/unit-changes";
 import { readUnitStateSnapshot, writeUnitStateSnapshot } from "../repositories/unit-state-snapshots";
-import { visitUnitStates, type DatasetUnitStates } from "./load-unit-states";
+import { loadUnitStates, visitUnitStates, type DatasetUnitStates } from "./load-unit-states";
 import { recomputeUnits } from "./recompute-units";
 import type { DatasetProblems } from "./upstream-problems";
 
@@ -164,11 +164,16 @@ function startFullComputation(db: Db, now: Date, s: State, catalog: string): voi
   s.full = full;
   full.done = (async () => {
     // Fingerprint and sequence before the records are read: what lands meanwhile is applied after.
-    const { ledger } = await unitStateFingerprint(db);
-    const [datasets, seq] = await Promise.all([listDatasets(db), lastUnitChange(db)]).finally(() => sized());
-    full.total = datasets.length;
-    full.units = datasets.reduce((n, d) => n + safeSize(d, now), 0);
-    sized();
+    let ledger: string, datasets: DatasetRecord[], seq: number;
+    try {
+      ({ ledger } = await unitStateFingerprint(db));
+      [datasets, seq] = await Promise.all([listDatasets(db), lastUnitChange(db)]);
+      full.total = datasets.length;
+      full.units = datasets.reduce((n, d) => n + safeSize(d, now), 0);
+    } finally {
+      // Only once the size is known (or the reads failed): a waiter decides on it whether to wait.
+      sized();
+    }
     await visitUnitStates(db, now, {}, (d) => partial.push(toCodes(d)));
     const snapshot: UnitStateSnapshot = { computedAt: now, datasets: [...partial], computing: null, refreshing: false };
     s.entry = { catalog, ledger, seq, above: new Set(), gaps: new Map(), hour: Math.floor(now.getTime() / HOUR), snapshot };
@@ -469,26 +474,30 @@ export function stateLookup(snapshot: UnitStateSnapshot): (datasetNodeId: string
 }
 
 /** Resolves once the states of the current catalog are complete and current (the server's start-up warm-up waits on it). */
-export function whenUnitStatesReady(db: Db, now: Date): Promise<UnitStateSnapshot> {
-  return snapshotOnce(db, now, (s) => !s.computing && !s.refreshing);
-}
-
-/**
- * The kept states of every dataset (possibly one recomputation behind: `refreshing`), never the
- * partial answer of a first start: what certifies or plans (completeness, an incident's scope)
- * waits for the whole computation rather than read a dataset it has not reached as healthy.
- */
-export function getCompleteUnitStateSnapshot(db: Db, now: Date): Promise<UnitStateSnapshot> {
-  return snapshotOnce(db, now, (s) => !s.computing);
-}
-
-async function snapshotOnce(db: Db, now: Date, enough: (s: UnitStateSnapshot) => boolean): Promise<UnitStateSnapshot> {
+export async function whenUnitStatesReady(db: Db, now: Date): Promise<UnitStateSnapshot> {
   for (;;) {
     const snapshot = await getUnitStateSnapshot(db, now);
-    if (enough(snapshot)) return snapshot;
+    if (!snapshot.computing && !snapshot.refreshing) return snapshot;
     await stateOf(db).full?.done.catch(() => undefined);
   }
 }
+
+/**
+ * The kept states, holding at least these datasets: during a first start's computation, the
+ * ones it has not reached are computed here (with any upstream dataset they need), so what
+ * certifies or plans (completeness, an incident's scope) answers now and never reads a dataset
+ * it has not reached as healthy.
+ */
+export async function getUnitStateSnapshotCovering(db: Db, now: Date, datasetNodeIds: readonly string[]): Promise<UnitStateSnapshot> {
+  const snapshot = await getUnitStateSnapshot(db, now);
+  if (!snapshot.computing) return snapshot;
+  const have = new Set(snapshot.datasets.map((d) => d.dataset.nodeId));
+  const missing = [...new Set(datasetNodeIds)].filter((id) => !have.has(id));
+  if (missing.length === 0) return snapshot;
+  const computed = await loadUnitStates(db, now, { datasetNodeIds: missing, knownProblems: problemsLookup(snapshot) });
+  return { ...snapshot, datasets: [...snapshot.datasets, ...computed.map(toCodes)] };
+}
+
 
 /** Where the states stand, as the read APIs say it (StatesStatusSchema). */
 export function statusOf(snapshot: UnitStateSnapshot): { computing: { done: number; total: number } | null; refreshing: boolean } {
