@@ -110,6 +110,22 @@ describe.each(providersUnderTest())("the unit matrix API on %s", (provider) => {
     expect(revenue!.units.map((u) => u.result.state)).toEqual((await loadUnitStates(t.db, NOW, { datasetNodeIds: [d.nodeId], knownProblems: problemsLookup(await getUnitStateSnapshot(t.db, NOW)) }))[0]!.units.map((u) => u.result.state));
   });
 
+  it("kept states written under another state vocabulary are computed again, never remapped", async () => {
+    const row = await t.db.unitStateSnapshot.findFirstOrThrow();
+    const body = JSON.parse(row.body) as { vocabulary: string };
+    await t.db.unitStateSnapshot.update({ where: { id: row.id }, data: { body: JSON.stringify({ ...body, vocabulary: "known_bad,skipped,failed,missing,blocked" }) } });
+    const other = createDb(t.target);
+    try {
+      const at = new Date(NOW.getTime() + 1_000);
+      const fresh = await getUnitStateSnapshot(other, at);
+      expect(fresh.computedAt.toISOString()).toBe(at.toISOString());
+      expect(cellOf(await getUnitMatrix({ states: [] }, at, other), "revenue_daily", "2026-08-10")).toBe("u");
+    } finally {
+      await other.$disconnect();
+      await t.db.unitStateSnapshot.update({ where: { id: row.id }, data: { body: row.body } });
+    }
+  });
+
   it("a console started on the same database answers from the kept snapshot, then recomputes only what changed", async () => {
     const kept = await getUnitStateSnapshot(t.db, new Date(NOW.getTime() + 3_600_000));
     const other = createDb(t.target);
@@ -118,6 +134,10 @@ describe.each(providersUnderTest())("the unit matrix API on %s", (provider) => {
       const restored = await getUnitStateSnapshot(other, new Date(NOW.getTime() + 3_700_000));
       const codes = (s: UnitStateSnapshot) => Object.fromEntries(s.datasets.map((d) => [d.dataset.nodeId, Buffer.from(d.codes).toString("base64")]));
       expect(codes(restored)).toEqual(codes(kept));
+      // Each problem unit's state, reasons and facts come back as they were kept (a string table on disk).
+      const problems = (s: UnitStateSnapshot) => Object.fromEntries(s.datasets.map((d) => [d.dataset.nodeId, [...d.problems]]));
+      expect(problems(restored)).toEqual(problems(kept));
+      expect(Object.values(problems(restored)).flat().length).toBeGreaterThan(20);
 
       const ds = await other.dataset.findFirstOrThrow({ where: { nodeId: "dataset:warehouse:fct_orders" } });
       const run = await other.run.findFirstOrThrow({ where: { kind: "scheduled" } });

@@ -4,7 +4,7 @@ import type { DatasetId } from "@/lib/domain/ids";
 import { resolvePartitions, type PartitionSpace } from "@/lib/domain/partitions";
 import { upstreamProblemOf } from "@/lib/domain/suspect";
 import { UnitSet } from "@/lib/domain/unit-set";
-import { UNIT_STATE_PRECEDENCE, type UnitState, type UnitStateResult } from "@/lib/domain/unit-state";
+import { UNIT_STATE_PRECEDENCE, type UnitState, type UnitStateFacts, type UnitStateResult } from "@/lib/domain/unit-state";
 import type { Db } from "../db/client";
 import { loadLineageGraph } from "../lineage/load-lineage-graph";
 import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type TaskRecord } from "../repositories/catalog";
@@ -97,12 +97,26 @@ const HOUR = 3_600_000;
 const MAX_CHANGES = 50_000;
 const MAX_UNITS = 400_000;
 /** How long a request waits for a full computation before it answers with what there is. */
-const WAIT_MS = Number(process.env.REPARO_STATE_WAIT_MS ?? 1_500);
+const WAIT_MS = Number(process.env.REPARO_STATE_WAIT_MS ?? 500);
 /** A world this small is always computed before answering (a test, the demo): never partial. */
 const SMALL_WORLD_UNITS = 150_000;
 /** A gap in the change sequence older than this is a rolled-back transaction, not a late commit. */
 const GAP_MS = 30_000;
 const PERSIST_EVERY_MS = 30_000;
+
+/** How long a read of a big world waits for an incremental update before answering without it. */
+const UPDATE_WAIT_MS = Number(process.env.REPARO_STATE_UPDATE_WAIT_MS ?? 200);
+
+/** Whether the update settles within UPDATE_WAIT_MS (always waited for in a small world). */
+async function settlesSoon(update: Promise<unknown>, entry: Entry): Promise<boolean> {
+  const settled = update.then(() => true, () => true);
+  if (unitsOf(entry.snapshot) <= SMALL_WORLD_UNITS) return settled;
+  return Promise.race([settled, sleep(UPDATE_WAIT_MS).then(() => false)]);
+}
+
+function unitsOf(snapshot: UnitStateSnapshot): number {
+  return snapshot.datasets.reduce((n, d) => n + d.codes.length, 0);
+}
 
 function stateOf(db: Db): State {
   let s = states.get(db);
@@ -116,7 +130,10 @@ export async function getUnitStateSnapshot(db: Db, now: Date): Promise<UnitState
   await s.restored;
   const catalog = await lineageFingerprint(db);
   if (!s.entry || s.entry.catalog !== catalog) return answerDuringFullComputation(db, now, s, catalog);
-  // One update at a time: a request arriving meanwhile waits for it, then applies what is left.
+  // One update at a time. In a small world a request arriving meanwhile waits for it, then
+  // applies what is left; in a big one it waits a little, then answers with the states as they
+  // stand (one update behind) so reads are not starved by a stream of writes.
+  if (s.running && !(await settlesSoon(s.running, s.entry))) return s.entry.snapshot;
   while (s.running) await s.running.catch(() => undefined);
   const entry = s.entry;
   if (!entry || entry.catalog !== catalog) return getUnitStateSnapshot(db, now);
@@ -130,13 +147,13 @@ export async function getUnitStateSnapshot(db: Db, now: Date): Promise<UnitState
     s.entry = { ...entry, catalog: "" };
     return getUnitStateSnapshot(db, now);
   }
-  const update = applyChanges(db, now, s, { ...entry, ledger }, hour);
-  s.running = update;
-  try {
-    await update;
-  } finally {
+  const update = applyChanges(db, now, s, { ...entry, ledger }, hour).finally(() => {
     if (s.running === update) s.running = null;
-  }
+  });
+  s.running = update;
+  update.catch((e: unknown) => console.error(`reparo: updating the unit states failed: ${(e as Error).message}`));
+  if (!(await settlesSoon(update, entry))) return entry.snapshot;
+  await update;
   return s.entry!.snapshot;
 }
 
@@ -360,8 +377,10 @@ function toCodes(d: DatasetUnitStates): DatasetStateCodes {
 
 /** What is kept in UnitStateSnapshot.body. */
 interface PersistedSnapshot {
-  version: 3;
+  version: 4;
   vocabulary: string;
+  /** The fact fields in the order each problem lists them (a change of UnitStateFacts recomputes). */
+  fields: string;
   catalog: string;
   ledger: string;
   seq: number;
@@ -369,7 +388,43 @@ interface PersistedSnapshot {
   hour: number;
   /** The instant the units were resolved at (the spaces the codes index). */
   resolvedAt: number;
-  datasets: { id: string; codes: string; problems: [number, UnitStateResult][]; invalid: { key: string; reason: string }[]; prevailing: string | null }[];
+  /** Every state, reason and text fact once; problems refer to them by index. */
+  strings: string[];
+  datasets: { id: string; codes: string; problems: PersistedProblem[]; invalid: { key: string; reason: string }[]; prevailing: string | null }[];
+}
+
+/** [ordinal, state, [reason…], …facts in FACT_FIELDS order]; strings as indexes into `strings`. */
+type PersistedProblem = [number, number, number[], ...(number | boolean | null)[]];
+
+/**
+ * The facts kept with each problem unit, in order. A million-unit world has ~400,000 problem
+ * units: kept as objects with repeated keys and reasons they made a 127 MB body that took ~1 s
+ * of the event loop to write; as rows of a string table, a fraction of that.
+ */
+const FACT_FIELDS = ["publishCount", "ageMs", "lastRunId", "inputVersion", "codeVersion", "attempts", "partialRows", "sourceCount", "deviation", "running"] as const satisfies readonly (keyof UnitStateFacts)[];
+const TEXT_FACTS: ReadonlySet<string> = new Set<keyof UnitStateFacts>(["lastRunId", "inputVersion", "codeVersion"]);
+// Every fact field is listed: adding one to UnitStateFacts without listing it fails to compile.
+const EVERY_FACT: Exclude<keyof UnitStateFacts, (typeof FACT_FIELDS)[number]> extends never ? true : never = true;
+void EVERY_FACT;
+
+function encodeProblems(problems: Map<number, UnitStateResult>, intern: (text: string) => number): PersistedProblem[] {
+  return [...problems].map(([o, r]) => [
+    o, intern(r.state), r.reasons.map(intern),
+    ...FACT_FIELDS.map((f) => {
+      const v = r.facts[f];
+      return TEXT_FACTS.has(f) && v !== null ? intern(v as string) : (v as number | boolean | null);
+    }),
+  ]);
+}
+
+function decodeProblems(rows: PersistedProblem[], strings: readonly string[]): Map<number, UnitStateResult> {
+  return new Map(rows.map(([o, state, reasons, ...values]) => {
+    const facts = Object.fromEntries(FACT_FIELDS.map((f, i) => {
+      const v = values[i] ?? null;
+      return [f, TEXT_FACTS.has(f) && v !== null ? strings[v as number]! : v];
+    })) as unknown as UnitStateFacts;
+    return [o, { state: strings[state] as UnitState, reasons: reasons.map((x) => strings[x]!), facts }];
+  }));
 }
 
 function schedulePersist(db: Db, s: State): void {
@@ -384,10 +439,17 @@ function schedulePersist(db: Db, s: State): void {
 async function persist(db: Db, entry: Entry): Promise<void> {
   try {
     const { snapshot } = entry;
+    const strings: string[] = [];
+    const index = new Map<string, number>();
+    const intern = (text: string) => {
+      let i = index.get(text);
+      if (i === undefined) index.set(text, (i = strings.push(text) - 1));
+      return i;
+    };
+    const datasets = snapshot.datasets.map((d) => ({ id: d.dataset.id, codes: Buffer.from(d.codes).toString("base64"), problems: encodeProblems(d.problems, intern), invalid: d.invalidLedgerKeys, prevailing: d.prevailing }));
     const body: PersistedSnapshot = {
-      version: 3, vocabulary: STATE_VOCABULARY, catalog: entry.catalog, ledger: entry.ledger, seq: entry.seq, above: [...entry.above], hour: entry.hour,
-      resolvedAt: snapshot.computedAt.getTime(),
-      datasets: snapshot.datasets.map((d) => ({ id: d.dataset.id, codes: Buffer.from(d.codes).toString("base64"), problems: [...d.problems], invalid: d.invalidLedgerKeys, prevailing: d.prevailing })),
+      version: 4, vocabulary: STATE_VOCABULARY, fields: FACT_FIELDS.join(","), catalog: entry.catalog, ledger: entry.ledger, seq: entry.seq, above: [...entry.above], hour: entry.hour,
+      resolvedAt: snapshot.computedAt.getTime(), strings, datasets,
     };
     await writeUnitStateSnapshot(db, JSON.stringify(body), snapshot.computedAt);
     // Changes the kept states include are needed by no reader but a console an hour behind.
@@ -407,7 +469,7 @@ async function restore(db: Db, now: Date, s: State): Promise<void> {
   const row = await readUnitStateSnapshot(db);
   if (!row || s.entry) return;
   const kept = JSON.parse(row.body) as PersistedSnapshot;
-  if (kept.version !== 3 || kept.vocabulary !== STATE_VOCABULARY) return;
+  if (kept.version !== 4 || kept.vocabulary !== STATE_VOCABULARY || kept.fields !== FACT_FIELDS.join(",")) return;
   const [datasets, tasks, edges] = await Promise.all([listDatasets(db), listTasks(db), listEdgesAt(db, now)]);
   const datasetsById = new Map(datasets.map((d) => [d.id, d]));
   const tasksById = new Map(tasks.map((t) => [t.id, t]));
@@ -419,7 +481,7 @@ async function restore(db: Db, now: Date, s: State): Promise<void> {
     const space = resolvePartitions(dataset.partitionDef, { asOf: kept.resolvedAt });
     const codes = new Uint8Array(Buffer.from(d.codes, "base64"));
     if (codes.length !== space.size) return;
-    restored.push({ dataset, writer: tasksById.get(writerOf.get(d.id) ?? "") ?? null, space, codes, problems: new Map(d.problems), invalidLedgerKeys: d.invalid, prevailing: d.prevailing });
+    restored.push({ dataset, writer: tasksById.get(writerOf.get(d.id) ?? "") ?? null, space, codes, problems: decodeProblems(d.problems, kept.strings), invalidLedgerKeys: d.invalid, prevailing: d.prevailing });
   }
   if (restored.length !== datasets.length) return;
   s.entry = {
