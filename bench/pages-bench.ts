@@ -191,6 +191,7 @@ async function underWriteLoad(server: ChildProcess): Promise<{ overview: { media
   const until = performance.now() + 45_000;
   let written = 0;
   let failed = 0;
+  const why = new Map<string, number>();
   let peak = 0;
   const writer = async (w: number) => {
     let n = 0;
@@ -202,10 +203,16 @@ async function underWriteLoad(server: ChildProcess): Promise<{ overview: { media
       try {
         const res = await fetch(`${BASE}/api/v1/publishes`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
         if (res.ok) written += 50;
-        else failed++;
-        await res.arrayBuffer();
-      } catch {
+        else {
+          failed++;
+          why.set(`${res.status}`, (why.get(`${res.status}`) ?? 0) + 1);
+          if (why.size <= 3) progress("write refused", { status: res.status, body: (await res.text()).slice(0, 300) });
+        }
+        await res.arrayBuffer().catch(() => undefined);
+      } catch (e) {
         failed++;
+        const reason = (e as Error).cause ? String((e as { cause: unknown }).cause) : (e as Error).message;
+        why.set(reason, (why.get(reason) ?? 0) + 1);
         await sleep(200);
       }
       n++;
@@ -224,6 +231,7 @@ async function underWriteLoad(server: ChildProcess): Promise<{ overview: { media
     }
   };
   await Promise.all([...Array.from({ length: 8 }, (_, w) => writer(w)), reader()]);
+  if (why.size > 0) progress("writes failed", Object.fromEntries(why));
   return { overview: stats(reads.overview.length ? reads.overview : [NaN]), matrix: stats(reads.matrix.length ? reads.matrix : [NaN]), written, failed, peakRssMb: peak };
 }
 

@@ -47,6 +47,24 @@ export async function evaluateAlertsWithStatus(db: Db, now: Date, config: AlertC
 }
 
 function toInput(d: DatasetStateCodes, config: AlertConfig): AlertDatasetInput {
+  const { units, periods } = unitsOnce(d);
+  return {
+    datasetNodeId: d.dataset.nodeId,
+    taskNodeId: d.writer?.nodeId ?? null,
+    tolerance: d.dataset.tolerance,
+    graceMs: config.graceByDataset.get(d.dataset.nodeId) ?? config.defaultGraceMs,
+    units,
+    periods,
+  };
+}
+
+// Per version of a dataset's states (never changed in place): the alert inputs of its units are
+// built once, so a read after a write rebuilds only the datasets the write reached.
+const UNITS = new WeakMap<DatasetStateCodes, Pick<AlertDatasetInput, "units" | "periods">>();
+
+function unitsOnce(d: DatasetStateCodes): Pick<AlertDatasetInput, "units" | "periods"> {
+  const kept = UNITS.get(d);
+  if (kept) return kept;
   const time = d.space.time;
   // A day's period is its month, an hour's its day: the set an analyst quotes a number for.
   const periodOf = (key: string) => (time?.grain === "day" ? key.slice(0, 7) : time?.grain === "hour" ? key.slice(0, 10) : null);
@@ -60,14 +78,9 @@ function toInput(d: DatasetStateCodes, config: AlertConfig): AlertDatasetInput {
       publishCount: r.facts.publishCount, rowCount: rowCountOf(r.state, r.facts), sourceCount: r.facts.sourceCount, deviation: r.facts.deviation,
     };
   });
-  return {
-    datasetNodeId: d.dataset.nodeId,
-    taskNodeId: d.writer?.nodeId ?? null,
-    tolerance: d.dataset.tolerance,
-    graceMs: config.graceByDataset.get(d.dataset.nodeId) ?? config.defaultGraceMs,
-    units,
-    periods: time ? periodsOf(d, units.flatMap((u, i) => (u.period === null ? [] : [[u.period, problems[i]![0]] as const])), periodOf) : undefined,
-  };
+  const out = { units, periods: time ? periodsOf(d, units.flatMap((u, i) => (u.period === null ? [] : [[u.period, problems[i]![0]] as const])), periodOf) : undefined };
+  UNITS.set(d, out);
+  return out;
 }
 
 /**

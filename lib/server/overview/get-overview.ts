@@ -19,9 +19,9 @@ export async function getOverview(now: Date, db: Db = getDb()): Promise<Overview
   const [snapshot, invalid] = await Promise.all([getUnitStateSnapshot(db, now), listInvalidKeys(db)]);
   const states = snapshot.datasets;
   const failures = await describeOpenFailures(db, states);
-  const findings = states.flatMap(findingsOf).sort(byPipelineThenSeverity);
+  const findings = states.flatMap(findingsOnce).sort(byPipelineThenSeverity);
   const count = (f: LedgerFinding["finding"]) => findings.filter((x) => x.finding === f).reduce((n, x) => n + x.unitCount, 0);
-  const blockedUnits = states.reduce((n, d) => n + [...d.problems.values()].filter((r) => r.state === "blocked").length, 0);
+  const blockedUnits = states.reduce((n, d) => n + blockedOnce(d), 0);
   const invalidKeys = [
     ...invalid.map((k) => ({ nodeId: k.nodeId, unitKey: k.unitKey, reason: k.reason, observedAt: k.observedAt.toISOString() })),
     ...states.flatMap((d) => d.invalidLedgerKeys.map((k) => ({ nodeId: d.dataset.nodeId, unitKey: k.key, reason: `in the ledger, but ${k.reason}`, observedAt: snapshot.computedAt.toISOString() }))),
@@ -52,6 +52,24 @@ function byPipelineThenSeverity(a: LedgerFinding, b: LedgerFinding): number {
 }
 
 const FINDING_OF: Partial<Record<UnitState, LedgerFinding["finding"]>> = { duplicate: "duplicate", empty: "empty", divergent: "divergent", suspect: "suspect" };
+
+// A dataset's states are never changed in place (an update replaces them): what the overview
+// derives from them is computed once per version, so a read after a write redoes only the
+// datasets the write reached.
+const FINDINGS = new WeakMap<DatasetStateCodes, LedgerFinding[]>();
+const BLOCKED = new WeakMap<DatasetStateCodes, number>();
+
+function findingsOnce(d: DatasetStateCodes): LedgerFinding[] {
+  let f = FINDINGS.get(d);
+  if (!f) FINDINGS.set(d, (f = findingsOf(d)));
+  return f;
+}
+
+function blockedOnce(d: DatasetStateCodes): number {
+  let n = BLOCKED.get(d);
+  if (n === undefined) BLOCKED.set(d, (n = [...d.problems.values()].filter((r) => r.state === "blocked").length));
+  return n;
+}
 
 /** What one finding row carries: the overview stays a summary however many units are bad (the matrix has them all). */
 const MAX_RANGES = 20;

@@ -3,15 +3,27 @@ import type { Db } from "../db/client";
 import { latestAttemptsOf } from "../repositories/attempts";
 import type { DatasetStateCodes } from "./get-unit-state-snapshot";
 
+type FailedUnit = { task: NonNullable<DatasetStateCodes["writer"]>; unitKey: string; partialRows: number };
+
+// Per version of a dataset's states (never changed in place): found once, not on every read.
+const FAILED = new WeakMap<DatasetStateCodes, FailedUnit[]>();
+
+function failedOnce(d: DatasetStateCodes): FailedUnit[] {
+  let f = FAILED.get(d);
+  if (!f) {
+    f = d.writer ? [...d.problems].filter(([, r]) => r.state === "failed").map(([o, r]) => ({ task: d.writer!, unitKey: d.space.keyAt(o), partialRows: r.facts.partialRows })) : [];
+    FAILED.set(d, f);
+  }
+  return f;
+}
+
 /**
  * The open failures among the unit states — units in state "failed" (latest attempt failed,
  * nothing published since) — with their tries, partial rows and last error. The overview and the
  * lineage page's failure list both describe failures this way.
  */
 export async function describeOpenFailures(db: Db, states: readonly DatasetStateCodes[]): Promise<OpenFailure[]> {
-  const pairs = states.flatMap((d) =>
-    d.writer ? [...d.problems].filter(([, r]) => r.state === "failed").map(([o, r]) => ({ task: d.writer!, unitKey: d.space.keyAt(o), partialRows: r.facts.partialRows })) : [],
-  );
+  const pairs = states.flatMap(failedOnce);
   const latest = await latestAttemptsOf(db, pairs.map((p) => ({ taskId: p.task.id, unitKey: p.unitKey })));
   return pairs.map((p) => {
     const info = latest.get(`${p.task.id}|${p.unitKey}`);
