@@ -64,9 +64,21 @@ function ymdOfEpochDay(e: number): [number, number, number] {
   return [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate()];
 }
 
+// Day keys are formatted and parsed for every unit of every daily dataset on each computation
+// (~10 % of a million-unit one): both directions are remembered for 1900-01-01 … 2199-12-31.
+const FIRST_CACHED_DAY = -25_567;
+const CACHED_DAYS = 109_572;
+const DAY_KEYS: (string | undefined)[] = [];
+const DAYS_OF_KEYS = new Map<string, number>();
+
 const dayKey = (e: number) => {
+  const i = e - FIRST_CACHED_DAY;
+  const cached = i >= 0 && i < CACHED_DAYS ? DAY_KEYS[i] : undefined;
+  if (cached !== undefined) return cached;
   const [y, m, d] = ymdOfEpochDay(e);
-  return `${pad(y, 4)}-${pad(m)}-${pad(d)}`;
+  const key = `${pad(y, 4)}-${pad(m)}-${pad(d)}`;
+  if (i >= 0 && i < CACHED_DAYS) DAY_KEYS[i] = key;
+  return key;
 };
 
 /** ISO week index: Monday of week w is epoch day 7w-3 (1970-01-01 was a Thursday). */
@@ -93,10 +105,15 @@ function badFormat(key: string, grain: TimeGrain): Parsed {
 }
 
 function parseDay(key: string): number | null {
+  const cached = DAYS_OF_KEYS.get(key);
+  if (cached !== undefined) return cached;
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(key);
   if (!m) return null;
   const e = epochDay(Number(m[1]), Number(m[2]), Number(m[3]));
-  return dayKey(e) === key ? e : null;
+  if (dayKey(e) !== key) return null;
+  // Only valid keys are remembered, so what producers send cannot grow the map past the range.
+  if (e >= FIRST_CACHED_DAY && e < FIRST_CACHED_DAY + CACHED_DAYS) DAYS_OF_KEYS.set(key, e);
+  return e;
 }
 
 function parseWeek(key: string): number | null {
