@@ -164,7 +164,12 @@ async function firstStart(): Promise<{ server: ChildProcess; everyRouteMs: numbe
 /** POST one publish, then how long until the overview and the matrix show it. */
 async function publishVisibleMs(): Promise<{ overviewMs: number; matrixMs: number }> {
   const key = new Date(LAST_DAY_MS - 86_400_000 * 40).toISOString().slice(0, 10);
-  const before = JSON.parse((await get("/api/v1/overview")).text) as { counts: { duplicateUnits: number } };
+  const overviewDuplicates = async () => {
+    const r = await get("/api/v1/overview");
+    if (r.status !== 200) throw new Error(`the overview answered ${r.status}: ${r.text.slice(0, 200)}`);
+    return (JSON.parse(r.text) as { counts: { duplicateUnits: number } }).counts.duplicateUnits;
+  };
+  const before = { counts: { duplicateUnits: await overviewDuplicates() } };
   const body = [0, 1].map((i) => ({ dataset: { nodeId: "dataset:bench00:step_01" }, unitKey: key, run: { externalId: `bench-dup-${Date.now()}-${i}`, job: { nodeId: "job:bench00:step_01" } }, publishedAt: new Date(Date.now() - 60_000 + i).toISOString(), rowCount: 1000 }));
   const posted = performance.now();
   const res = await fetch(`${BASE}/api/v1/publishes`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -174,8 +179,7 @@ async function publishVisibleMs(): Promise<{ overviewMs: number; matrixMs: numbe
   let matrixMs = -1;
   while (overviewMs < 0 || matrixMs < 0) {
     if (overviewMs < 0) {
-      const o = JSON.parse((await get("/api/v1/overview")).text) as { counts: { duplicateUnits: number } };
-      if (o.counts.duplicateUnits > before.counts.duplicateUnits) overviewMs = ms(performance.now() - returned);
+      if ((await overviewDuplicates()) > before.counts.duplicateUnits) overviewMs = ms(performance.now() - returned);
     }
     if (matrixMs < 0) {
       const m = JSON.parse((await get(`/api/v1/units/matrix?${q({ dataset: "dataset:bench00:step_01", from: key, to: key })}`)).text) as { counts: { duplicate: number } };

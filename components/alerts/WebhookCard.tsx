@@ -7,7 +7,7 @@ import styles from "./Alerts.module.css";
 /** Where alerts go, the last tries (every one recorded), and a button to send the pending ones now. */
 export function WebhookCard({ data }: { data: Alerts }) {
   const deliver = useDeliverAlerts();
-  const pending = data.alerts.filter((a) => !a.delivered).length;
+  const pending = data.counts.undelivered;
   return (
     <section className="card" aria-labelledby="webhook-title">
       <h2 id="webhook-title">Webhook</h2>

@@ -35,9 +35,18 @@ export const AlertDeliverySchema = z.object({
   at: z.string(),
 });
 
+export const AlertsQuerySchema = z.object({
+  /** How many alert rows to return (the counts always cover all of them). */
+  limit: z.coerce.number().int().min(1).max(5000).default(500),
+});
+export type AlertsQuery = z.infer<typeof AlertsQuerySchema>;
+
 export const AlertsSchema = z.object({
   generatedAt: z.string(),
   states: StatesStatusSchema,
+  /** Every alert firing now, counted; `alerts` lists the first `limit` of them. */
+  counts: z.object({ task: z.number().int(), data: z.number().int(), undelivered: z.number().int() }),
+  omitted: z.number().int(),
   defaultGraceHours: z.number(),
   webhook: z.object({ configured: z.boolean(), target: z.string().nullable() }),
   alerts: z.array(AlertSchema),

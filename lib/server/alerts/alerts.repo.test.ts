@@ -9,6 +9,8 @@ import { createTestDatabase, providersUnderTest, type TestDatabase } from "../te
 import { readAlertConfig } from "./alert-config";
 import { deliverAlerts } from "./deliver-alerts";
 import { evaluateAlertsNow } from "./evaluate-alerts-now";
+import { listAlerts } from "./list-alerts";
+import { AlertsQuerySchema } from "@/lib/contracts/alerts";
 
 const NOW = new Date("2026-09-01T00:00:00Z");
 const BASELINE_NORTH = 1212.55;
@@ -73,6 +75,18 @@ describe.each(providersUnderTest())("alerts from the data on the demo world (%s)
     // A two-day grace moves 2026-08-23's deadline past the check: it is not late yet on 08-25.
     const graced = await evaluateAlertsNow(t.db, new Date("2026-08-25T12:00:00Z"), readAlertConfig({ REPARO_ALERT_DEADLINES: JSON.stringify({ "dataset:warehouse:revenue_daily": 48 }) }));
     expect(graced.find((a) => a.rule === "missing_past_deadline" && a.datasetName === "revenue_daily")?.units).toEqual(["2026-08-17"]);
+  });
+
+  it("the alerts API lists the first `limit` rows and counts them all", async () => {
+    const all = await evaluateAlertsNow(t.db, NOW, readAlertConfig({}));
+    const page = await listAlerts(NOW, t.db, { limit: 3 });
+    expect(page.alerts.map((a) => a.id)).toEqual(all.slice(0, 3).map((a) => a.id));
+    expect(page.omitted).toBe(all.length - 3);
+    expect(page.counts.task + page.counts.data).toBe(all.length);
+    expect(page.counts.task).toBe(all.filter((a) => a.source === "task").length);
+    expect(page.alerts[0]!.unitCount).toBe(all[0]!.units.length);
+    expect(AlertsQuerySchema.safeParse({ limit: "0" }).success).toBe(false);
+    expect(AlertsQuerySchema.parse({})).toEqual({ limit: 500 });
   });
 
   it("the webhook gets one JSON body per alert, retried with backoff on 503, every try recorded, and not resent", async () => {

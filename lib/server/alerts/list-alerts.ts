@@ -1,6 +1,6 @@
 import type { PartitionSpace } from "@/lib/domain/partitions";
 import { UnitSet, toKeyRanges } from "@/lib/domain/unit-set";
-import type { Alerts } from "@/lib/contracts/alerts";
+import type { Alerts, AlertsQuery } from "@/lib/contracts/alerts";
 import { getDb, type Db } from "../db/client";
 import { deliveredAlertIds, recentDeliveries } from "../repositories/alert-deliveries";
 import { describeTarget, readAlertConfig } from "./alert-config";
@@ -19,16 +19,20 @@ function unitsParam(units: string[], space: PartitionSpace | undefined): string 
   return toKeyRanges(UnitSet.fromOrdinals(ordinals), space).map(([from, to]) => (from === to ? from : `${from}..${to}`)).join(",");
 }
 
-export async function listAlerts(now: Date, db: Db = getDb()): Promise<Alerts> {
+export async function listAlerts(now: Date, db: Db = getDb(), query: AlertsQuery = { limit: 500 }): Promise<Alerts> {
   const config = readAlertConfig();
   const { alerts, states, spaceOf } = await evaluateAlertsWithStatus(db, now, config);
   const [delivered, deliveries] = await Promise.all([deliveredAlertIds(db, alerts.map((a) => a.id)), recentDeliveries(db, 50)]);
+  const task = alerts.filter((a) => a.source === "task").length;
+  const shown = alerts.slice(0, query.limit);
   return {
     generatedAt: now.toISOString(),
     states,
+    counts: { task, data: alerts.length - task, undelivered: alerts.filter((a) => !delivered.has(a.id)).length },
+    omitted: alerts.length - shown.length,
     defaultGraceHours: config.defaultGraceMs / 3_600_000,
     webhook: { configured: config.webhookUrl !== null, target: describeTarget(config.webhookUrl) },
-    alerts: alerts.map((a) => ({
+    alerts: shown.map((a) => ({
       ...a,
       units: a.units.slice(0, MAX_UNITS),
       unitCount: a.units.length,

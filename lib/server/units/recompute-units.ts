@@ -4,6 +4,7 @@ import { UnitSet } from "@/lib/domain/unit-set";
 import type { Db } from "../db/client";
 import type { DatasetRecord, EdgeRecord, TaskRecord } from "../repositories/catalog";
 import { attemptsByUnit, marksByUnit, publishesByUnit, sourceCountsByUnit } from "../repositories/ledger";
+import { chunked } from "../repositories/chunked";
 import { cleanedAtByUnit } from "../repositories/unit-interventions";
 import { statesOf, type DatasetUnitStates } from "./load-unit-states";
 import type { DatasetProblems } from "./upstream-problems";
@@ -84,8 +85,7 @@ async function upstreamLatest(db: Db, writer: TaskRecord, space: PartitionSpace,
 }
 
 function chunks<T>(items: T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  const out = chunked(items, CHUNK);
   return out.length > 0 ? out : [[]];
 }
 
