@@ -8,6 +8,7 @@ export const HOLDING_WORD = {
   built_before_failure: "built before the failure",
   built_after_failure: "built after the failure",
   sent_outside: "sent outside",
+  suspect: "suspect",
 } as const;
 
 /** What a closure node shows on the graph: its units in words and what they hold now. */

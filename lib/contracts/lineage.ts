@@ -122,7 +122,12 @@ export const ClosureSchema = z.object({
 export type Closure = z.infer<typeof ClosureSchema>;
 
 /** What the units of a closure node hold now (PRODUCT.md, the downstream closure). */
-export const HoldingKindSchema = z.enum(["never_ran", "partial_write", "built", "built_before_failure", "built_after_failure", "sent_outside"]);
+/**
+ * What a closure node's units hold now. The first six partition its units; `suspect` is said
+ * besides them: units whose figures were built on a bad upstream unit (the unit-state service's
+ * suspect state), so a unit can be both "built before the failure" and "suspect".
+ */
+export const HoldingKindSchema = z.enum(["never_ran", "partial_write", "built", "built_before_failure", "built_after_failure", "sent_outside", "suspect"]);
 export type HoldingKind = z.infer<typeof HoldingKindSchema>;
 
 export const HoldingSchema = z.object({

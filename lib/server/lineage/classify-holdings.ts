@@ -16,7 +16,10 @@ export interface UnitFactsLookup {
   failedAt: number | null;
 }
 
-const DETAIL: Record<HoldingKind, string> = {
+/** The kinds that partition a node's units (suspect is said besides them, get-closure-holdings.ts). */
+type PartitionKind = Exclude<HoldingKind, "suspect">;
+
+const DETAIL: Record<PartitionKind, string> = {
   never_ran: "never ran: consumers still see the previous value, stale while looking current",
   partial_write: "failed tries left rows behind and nothing was published: a partial write, not a value",
   built: "ran and succeeded, but reported no row count, so the ledger cannot say what it holds",
@@ -25,7 +28,7 @@ const DETAIL: Record<HoldingKind, string> = {
   sent_outside: "consumed outside the platform: re-running recalls nothing, tell the consumer",
 };
 
-const ORDER: HoldingKind[] = ["sent_outside", "partial_write", "never_ran", "built", "built_after_failure", "built_before_failure"];
+const ORDER: PartitionKind[] = ["sent_outside", "partial_write", "never_ran", "built", "built_after_failure", "built_before_failure"];
 
 /**
  * Sorts each unit of `units` into what it holds now, from the ledger, the writers' attempts and
@@ -38,7 +41,7 @@ export function classifyHoldings(units: UnitSet, dataset: DatasetNode, record: D
   const ledger = facts.publishes.get(record.id);
   const sent = new Map<string, DeliveryRecord>();
   for (const d of facts.deliveries) if (writers.has(d.taskId)) sent.set(d.unitKey, d);
-  const found: { ordinal: number; kind: HoldingKind }[] = [];
+  const found: { ordinal: number; kind: PartitionKind }[] = [];
   const destinations = new Set<string>();
   const tried = new Map<string, Attempt[]>();
   for (const w of writers) for (const [key, list] of facts.attempts.get(w) ?? []) tried.set(key, [...(tried.get(key) ?? []), ...list]);
@@ -48,7 +51,7 @@ export function classifyHoldings(units: UnitSet, dataset: DatasetNode, record: D
     if (!verdict.valid || !units.contains(verdict.ordinal)) continue;
     const entries = ledger?.get(key) ?? [];
     const delivery = sent.get(key);
-    let kind: HoldingKind;
+    let kind: PartitionKind;
     if (delivery || (record.external && entries.length > 0)) {
       kind = "sent_outside";
       if (delivery) destinations.add(`${delivery.destination} on ${delivery.sentAt.toISOString().slice(0, 10)}`);

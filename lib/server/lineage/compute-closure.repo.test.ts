@@ -73,7 +73,11 @@ describe.each(providersUnderTest())("the closure API on the demo world (%s)", (p
   it("what each node holds: 2026-08-10's export was already sent; 08-17's closure never ran", async () => {
     const sent = await getClosureHoldings(query({ nodeId: "job:orders:stg_orders", units: "2026-08-10" }), NOW, t.db);
     const exportHolds = sent.nodes.find((n) => n.nodeId === "dataset:finance:weekly_revenue_export")!.holdings;
-    expect(exportHolds.map((h) => [h.kind, h.unitsText])).toEqual([["sent_outside", "2026-W33"]]);
+    // Sent outside, and on figures built from stg_orders' duplicated 08-10 (seed 001: "B is green, its table is wrong").
+    expect(exportHolds.map((h) => [h.kind, h.unitsText])).toEqual([["sent_outside", "2026-W33"], ["suspect", "2026-W33"]]);
+    expect(exportHolds[1]!.detail).toMatch(/^published, but built on bad input: 2026-W33 built from upstream dataset:warehouse:revenue_daily 2026-08-10, which is itself suspect/);
+    const revenue = sent.nodes.find((n) => n.nodeId === "dataset:warehouse:revenue_daily")!.holdings;
+    expect(revenue.find((h) => h.kind === "suspect")?.unitsText).toBe("2026-08-10");
     const failed = await getClosureHoldings(query({ nodeId: "job:orders:stg_orders", units: "2026-08-17" }), NOW, t.db);
     const balance = failed.nodes.find((n) => n.nodeId === "dataset:warehouse:running_balance")!.holdings;
     expect(balance.map((h) => [h.kind, h.unitsText])).toEqual([["never_ran", "2026-08-17 → 2026-08-25 (9 units)"]]);

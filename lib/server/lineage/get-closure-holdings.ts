@@ -2,13 +2,17 @@ import type { NodeId } from "@/lib/domain/ids";
 import { keysOf } from "@/lib/domain/partitions";
 import type { ClosureEntry } from "@/lib/domain/closure";
 import type { DatasetNode, LineageGraph } from "@/lib/domain/lineage-graph";
-import type { ClosureQuery, Holdings } from "@/lib/contracts/lineage";
+import type { ClosureQuery, Holding, Holdings } from "@/lib/contracts/lineage";
 import { getDb, type Db } from "../db/client";
 import { deliveriesOf } from "../repositories/deliveries";
 import { attemptsByUnit, publishesByUnit } from "../repositories/ledger";
 import { classifyHoldings, type UnitFactsLookup } from "./classify-holdings";
 import type { LoadedLineage } from "./load-lineage-graph";
 import { resolveClosure } from "./resolve-closure";
+import { describeUnitSet } from "./describe-unit-set";
+import { getUnitStateSnapshotCovering, type DatasetStateCodes } from "../units/get-unit-state-snapshot";
+import { UnitSetBuilder, toKeyRanges } from "@/lib/domain/unit-set";
+import { UNIT_STATE_PRECEDENCE } from "@/lib/domain/unit-state";
 
 /**
  * What every node of a closure holds right now, per unit (PRODUCT.md): never ran (consumers
@@ -33,10 +37,13 @@ export async function getClosureHoldings(query: ClosureQuery, now: Date, db: Db 
   const seedKeys = new Set(seedTask && outputs.get(seedTask.node) ? keysOf(outputs.get(seedTask.node)!.space, seedTask.units) : []);
   const failedAt = latestFailure(new Map(seedWriters.flatMap((id) => (attempts.has(id) ? [[id, attempts.get(id)!] as const] : []))), seedKeys);
   const facts: UnitFactsLookup = { publishes, attempts, deliveries, failedAt };
-  const nodes = [...result.entries.values()].map((entry) => ({
-    nodeId: entry.node,
-    holdings: holdingsOf(entry, outputs.get(entry.node), lineage, facts),
-  }));
+  const states = await getUnitStateSnapshotCovering(db, now, [...new Set([...outputs.values()].flatMap((d) => (d ? [d.id] : [])))]);
+  const byNode = new Map(states.datasets.map((d) => [d.dataset.nodeId, d]));
+  const nodes = [...result.entries.values()].map((entry) => {
+    const output = outputs.get(entry.node);
+    const kept = output ? byNode.get(output.id) : undefined;
+    return { nodeId: entry.node, holdings: [...holdingsOf(entry, output, lineage, facts), ...(output && kept ? suspectHolding(entry, output, kept) : [])] };
+  });
   return { asOf: asOf.toISOString(), failedAt: failedAt === null ? null : new Date(failedAt).toISOString(), nodes };
 }
 
@@ -46,6 +53,26 @@ function holdingsOf(entry: ClosureEntry, output: DatasetNode | undefined, lineag
   const writers = new Set(writerIdsOf(lineage.graph, output, lineage.tasks));
   // A task and its output share a partition definition, so the entry's ordinals name the output's units.
   return classifyHoldings(entry.units, output, record, writers, facts);
+}
+
+const SUSPECT = UNIT_STATE_PRECEDENCE.indexOf("suspect");
+
+/** The closure units the unit-state service calls suspect, with the first one's reason. */
+function suspectHolding(entry: ClosureEntry, output: DatasetNode, kept: DatasetStateCodes): Holding[] {
+  const builder = new UnitSetBuilder();
+  let first: number | null = null;
+  for (const o of entry.units) {
+    if (o >= kept.codes.length || kept.codes[o] !== SUSPECT) continue;
+    builder.add(o, o);
+    first ??= o;
+  }
+  const set = builder.build();
+  if (first === null || set.isEmpty) return [];
+  const reason = kept.problems.get(first)?.reasons.find((r) => r.startsWith("built from upstream")) ?? "built from a bad upstream unit";
+  return [{
+    kind: "suspect", units: toKeyRanges(set, output.space), unitsText: describeUnitSet(set, output.space),
+    detail: `published, but built on bad input: ${output.space.keyAt(first)} ${reason}${set.size > 1 ? ` (and ${set.size - 1} more)` : ""}`,
+  }];
 }
 
 /** The dataset a node holds: itself, or for a task the (first) dataset it writes. */
