@@ -31,7 +31,8 @@ export function ClosurePanel({ closure, holdings }: { closure: Closure; holdings
       <strong>partial write</strong>: failed tries left rows behind ·{" "}
       <strong>built</strong>: ran and succeeded, but reported no row count ·{" "}
       <strong>built before the failure</strong>: on inputs since replaced ·{" "}
-      <strong>sent outside</strong>: consumed outside the platform, re-running recalls nothing
+      <strong>sent outside</strong>: consumed outside the platform, re-running recalls nothing ·{" "}
+      <strong>suspect</strong>: published, but built on a bad upstream unit
     </p>
     <div ref={scroller} className={styles.closureScroller}>
     <table className="data" data-testid="closure-table">
