@@ -20,7 +20,8 @@ import fs from "node:fs";
 import { chromium } from "@playwright/test";
 import { createDb } from "../lib/server/db/client";
 import { migrate } from "../lib/server/db/migrate";
-import { getUnitStateSnapshot } from "../lib/server/units/get-unit-state-snapshot";
+import { whenUnitStatesReady } from "../lib/server/units/get-unit-state-snapshot";
+import { appendPublishes } from "../lib/server/repositories/run-writes";
 import { buildMatrixWorld, LAST_DAY_MS } from "./matrix-world";
 
 const args = process.argv.slice(2);
@@ -47,7 +48,7 @@ async function ensureWorld(): Promise<number | null> {
 async function coldCompute(): Promise<number> {
   const db = createDb({ provider: "sqlite", file: FILE, url: `file:${FILE}` });
   const start = performance.now();
-  await getUnitStateSnapshot(db, new Date());
+  await whenUnitStatesReady(db, new Date());
   const took = performance.now() - start;
   await db.$disconnect();
   return ms(took);
@@ -67,13 +68,17 @@ async function waitForHealth(): Promise<void> {
   throw new Error("the console did not start");
 }
 
+/** The matrix API until it holds every dataset (a first start answers with those computed so far): time to that answer. */
 async function timeApi(): Promise<{ ms: number; bytes: number; cells: number }> {
   const start = performance.now();
-  const res = await fetch(`${BASE}/api/v1/units/matrix`);
-  const text = await res.text();
-  if (!res.ok) throw new Error(`matrix API answered ${res.status}: ${text.slice(0, 200)}`);
-  const body = JSON.parse(text) as { counts: Record<string, number> };
-  return { ms: ms(performance.now() - start), bytes: text.length, cells: Object.values(body.counts).reduce((a, b) => a + b, 0) };
+  for (;;) {
+    const res = await fetch(`${BASE}/api/v1/units/matrix`);
+    const text = await res.text();
+    if (!res.ok) throw new Error(`matrix API answered ${res.status}: ${text.slice(0, 200)}`);
+    const body = JSON.parse(text) as { counts: Record<string, number>; states: { computing: unknown } };
+    if (!body.states.computing) return { ms: ms(performance.now() - start), bytes: text.length, cells: Object.values(body.counts).reduce((a, b) => a + b, 0) };
+    await new Promise((r) => setTimeout(r, 500));
+  }
 }
 
 async function forgetKeptSnapshot(): Promise<void> {
@@ -99,7 +104,8 @@ async function addOnePublish(): Promise<void> {
   const db = createDb({ provider: "sqlite", file: FILE, url: `file:${FILE}` });
   const ds = await db.dataset.findFirstOrThrow({ orderBy: { nodeId: "asc" } });
   const run = await db.run.findFirstOrThrow();
-  await db.publish.create({ data: { datasetId: ds.id, unitKey: new Date(LAST_DAY_MS).toISOString().slice(0, 10), runId: run.id, publishedAt: new Date(), rowCount: 1000 } });
+  // Through the ledger's repository, as every write path does: the unit-state service hears of it.
+  await db.$transaction((tx) => appendPublishes(tx, [{ id: `bench-${Date.now()}`, datasetId: ds.id, unitKey: new Date(LAST_DAY_MS).toISOString().slice(0, 10), runId: run.id, attemptId: null, publishedAt: new Date(), inputVersion: "", codeVersion: "", rowCount: 1000 }]));
   await db.$disconnect();
 }
 
