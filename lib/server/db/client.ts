@@ -13,9 +13,28 @@ export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
 export function createDb(target: DatabaseTarget): Db {
   if (target.provider === "sqlite") {
-    return new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: target.url, timeout: 10_000 }) });
+    return new SqliteClient({ adapter: new ImmediateTransactions({ url: target.url, timeout: 10_000 }) });
   }
   return new PgClient({ adapter: new PrismaPg({ connectionString: target.url }) }) as unknown as Db;
+}
+
+/**
+ * SQLite transactions that take the write lock when they begin. The adapter opens one connection
+ * per process and starts every transaction with a deferred `BEGIN`, so a query of another request
+ * that runs on that connection meanwhile turns the transaction into a reader with a snapshot; when
+ * another process (a second console, `demo:load`, the CLI) commits before the transaction's first
+ * write, SQLite refuses the upgrade with SQLITE_BUSY_SNAPSHOT at once — the busy timeout never
+ * applies. Measured: `demo:load` beside a process writing every 20 ms failed on its first attempts.
+ * `BEGIN IMMEDIATE` waits (up to the busy timeout) for the lock instead, and then sees the latest data.
+ */
+class ImmediateTransactions extends PrismaBetterSqlite3 {
+  override async connect(): ReturnType<PrismaBetterSqlite3["connect"]> {
+    const adapter = await super.connect();
+    const client = (adapter as unknown as { client: { prepare: (sql: string) => unknown } }).client;
+    const prepare = client.prepare.bind(client);
+    client.prepare = (sql: string) => prepare(sql === "BEGIN" ? "BEGIN IMMEDIATE" : sql);
+    return adapter;
+  }
 }
 
 // One client per process: in dev every hot reload would otherwise open a new one (Prisma 7 no
