@@ -33,6 +33,6 @@ export default defineConfig({
     url: `http://127.0.0.1:${PORT}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { DATABASE_URL: E2E_DATABASE_URL, NEXT_TELEMETRY_DISABLED: "1", REPARO_DEFAULT_USER: "demo-commander" },
+    env: { DATABASE_URL: E2E_DATABASE_URL, NEXT_TELEMETRY_DISABLED: "1", REPARO_DEFAULT_USER: "demo-commander", REPARO_DEMO: "1" },
   },
 });

@@ -24,6 +24,8 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // Repository tests act as the demo's people (x-reparo-user); auth tests leave demo mode.
+          env: { REPARO_DEMO: "1" },
         },
       },
     ],

@@ -12,4 +12,7 @@ npx next build
 if ! wait "$loader"; then cat data-load.log >&2; exit 1; fi
 cat data-load.log && rm -f data-load.log
 step "serve on http://localhost:${PORT:-3000}"
-exec npx next start -p "${PORT:-3000}"
+# Demo mode: the demo's people are who you are (the commander by default); never in production.
+export REPARO_DEMO=1
+# Bound to this machine only unless HOST says otherwise (HOST=0.0.0.0 to reach it from elsewhere).
+exec npx next start -H "${HOST:-127.0.0.1}" -p "${PORT:-3000}"

@@ -30,7 +30,7 @@ export function AuditPage({ initial }: { initial: { kind: string; actor: string;
       <div className={styles.verify} data-testid="audit-verify" role="status">
         {verify.isPending ? "Verifying the hash chain…" : verify.error ? `Could not verify: ${verify.error.message}` : verify.data.ok
           ? `Hash chain verified: ${verify.data.entries} entries, head ${verify.data.headHash?.slice(0, 12) ?? "—"}…`
-          : `Hash chain BROKEN at entry ${verify.data.brokenAt?.seq}: ${verify.data.brokenAt?.reason}`}
+          : `Hash chain BROKEN at ${verify.data.brokenCount === 1 ? "entry" : `${verify.data.brokenCount} entries, first`} ${verify.data.brokenAt?.seq}: ${verify.data.brokenAt?.reason}${verify.data.brokenCount > 1 ? ` (also ${verify.data.broken.slice(1, 6).map((b) => b.seq).join(", ")}${verify.data.brokenCount > 6 ? ", …" : ""})` : ""}`}
       </div>
       <form className={styles.filters} aria-label="Filter the audit log" onSubmit={(e) => e.preventDefault()}>
         <label>Kind<select value={filters.kind} onChange={(e) => setFilters({ ...filters, kind: e.target.value })}>

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { WhoAmI } from "./WhoAmI";
 
 const SECTIONS = [
   { href: "/", label: "Overview", hint: "What is failing now" },
@@ -13,6 +14,7 @@ const SECTIONS = [
   { href: "/alerts", label: "Alerts", hint: "From the data, not only tasks" },
   { href: "/audit", label: "Audit log", hint: "Every intervention" },
   { href: "/settings/ingestion", label: "Ingestion", hint: "Feed Reparo" },
+  { href: "/settings/access", label: "Access", hint: "People, roles and machine tokens" },
 ] as const;
 
 function isActive(pathname: string, href: string): boolean {
@@ -35,6 +37,7 @@ export function SideNav() {
           </li>
         ))}
       </ul>
+      <WhoAmI />
     </nav>
   );
 }

@@ -19,6 +19,8 @@ export const TaskPropertiesSchema = z.object({
   owner: z.string(),
 });
 const partitions = z.object({ partitionDef: PartitionDefSchema });
+const access = z.object({ role: z.string(), namespaces: z.array(z.string()), displayName: z.string() });
+const token = z.object({ name: z.string(), scope: z.string(), namespaces: z.array(z.string()), revoked: z.boolean() });
 
 /**
  * One zod schema per kind of intervention, each with what was true before and after. The kinds
@@ -46,6 +48,11 @@ export const AUDIT_KINDS = {
   "task.properties_changed": { before: TaskPropertiesSchema, after: TaskPropertiesSchema },
   "dataset.partitions_changed": { before: z.object({ partitionDef: PartitionDefSchema.nullable() }), after: partitions },
   "note.added": { before: nothing, after: z.object({ note: z.string() }) },
+  "user.added": { before: nothing, after: access },
+  "user.changed": { before: access, after: access },
+  "user.removed": { before: access, after: nothing },
+  "token.created": { before: nothing, after: token },
+  "token.revoked": { before: token, after: token },
 } as const;
 
 export type AuditKind = keyof typeof AUDIT_KINDS;
@@ -107,11 +114,30 @@ export type AuditListQuery = z.infer<typeof AuditListQuerySchema>;
 export const AuditListSchema = z.object({ entries: z.array(AuditEntrySchema), nextBefore: z.number().int().nullable() });
 export type AuditList = z.infer<typeof AuditListSchema>;
 
+const BreakSchema = z.object({ seq: z.number().int(), reason: z.string() });
+
+/** The chain's last entry, signed with the server's audit key: export it, and later check against it. */
+export const AuditHeadSchema = z.object({
+  seq: z.number().int(),
+  hash: z.string(),
+  entries: z.number().int(),
+  exportedAt: z.string(),
+  /** HMAC-SHA256 over `seq:hash:entries` with REPARO_AUDIT_KEY; null when no key is configured. */
+  signature: z.string().nullable(),
+  keyId: z.string().nullable(),
+});
+export type AuditHead = z.infer<typeof AuditHeadSchema>;
+
 export const AuditVerifySchema = z.object({
   ok: z.boolean(),
   entries: z.number().int(),
   headHash: z.string().nullable(),
   /** The first entry whose hash or link does not match, and why. */
-  brokenAt: z.object({ seq: z.number().int(), reason: z.string() }).nullable(),
+  brokenAt: BreakSchema.nullable(),
+  /** Every such entry (at most 1,000 listed; `brokenCount` counts them all). */
+  broken: z.array(BreakSchema),
+  brokenCount: z.number().int(),
+  /** Checked against an exported head (`?head=` or `npm run audit:verify -- --head`): null when none was given. */
+  against: z.object({ seq: z.number().int(), ok: z.boolean(), reason: z.string().nullable() }).nullable(),
 });
 export type AuditVerify = z.infer<typeof AuditVerifySchema>;

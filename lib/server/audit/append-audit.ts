@@ -20,7 +20,9 @@ export function providerOf(tx: Tx): "sqlite" | "postgresql" {
  * already exclusive (callers write their change first, which takes the write lock).
  */
 export async function appendAudit(tx: Tx, draft: AuditDraft, at: Date = new Date()): Promise<AuditEntryView> {
-  const parsed = AuditDraftSchema.parse(draft) as AuditDraft;
+  // Text is hashed as the database will store and read it back: a lone UTF-16 surrogate (which
+  // SQLite stores as U+FFFD) is replaced first, so such an entry verifies like any other.
+  const parsed = wellFormed(AuditDraftSchema.parse(draft)) as AuditDraft;
   if (providerOf(tx) === "postgresql") await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(${AUDIT_LOCK})::text AS locked`);
   const prevHash = (await lastAuditHash(tx)) ?? GENESIS_HASH;
   const row = {
@@ -28,4 +30,14 @@ export async function appendAudit(tx: Tx, draft: AuditDraft, at: Date = new Date
     incidentId: parsed.incidentId ?? null, targets: parsed.targets ?? [], before: parsed.before ?? null, after: parsed.after ?? null, prevHash,
   };
   return insertAuditRow(tx, { ...row, hash: hashAuditEntry(row) });
+}
+
+const LONE_SURROGATES = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const wellFormedText = (s: string) => s.replace(LONE_SURROGATES, "\ufffd");
+
+function wellFormed(v: unknown): unknown {
+  if (typeof v === "string") return wellFormedText(v);
+  if (Array.isArray(v)) return v.map(wellFormed);
+  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [wellFormedText(k), wellFormed(x)]));
+  return v;
 }

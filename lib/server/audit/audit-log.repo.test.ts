@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
 import { appendAudit } from "./append-audit";
 import { verifyAuditChain } from "./verify-audit-chain";
-import { GENESIS_HASH } from "./hash-audit-entry";
+import { GENESIS_HASH, hashAuditEntry } from "./hash-audit-entry";
+import { currentAuditHead } from "./audit-head";
+import { auditRowsAfter } from "../repositories/audit-log";
 
 describe.each(providersUnderTest())("audit log on %s", (provider) => {
   let t: TestDatabase;
@@ -40,9 +42,73 @@ describe.each(providersUnderTest())("audit log on %s", (provider) => {
     expect(await t.db.auditEntry.count()).toBe(22);
   });
 
-  it("tampering with a stored entry (outside the code, by SQL) is detected at its seq", async () => {
-    const victim = await t.db.auditEntry.findFirst({ where: { reason: "note 2" } });
-    await t.db.$executeRawUnsafe(`UPDATE "AuditEntry" SET "reason" = 'edited' WHERE "seq" = ${victim!.seq}`);
-    expect(await verifyAuditChain(t.db)).toMatchObject({ ok: false, brokenAt: { seq: victim!.seq } });
+  it("the database itself refuses UPDATE and DELETE of an entry", async () => {
+    await expect(t.db.$executeRawUnsafe(`UPDATE "AuditEntry" SET "reason" = 'edited'`)).rejects.toThrow(/append-only/);
+    await expect(t.db.$executeRawUnsafe(`DELETE FROM "AuditEntry"`)).rejects.toThrow(/append-only/);
+    expect(await t.db.auditEntry.count()).toBe(22);
+  });
+
+  it("a note holding a lone surrogate is stored as it was hashed: the chain still verifies", async () => {
+    await t.db.$transaction((tx) => appendAudit(tx, { kind: "note.added", actor: "ana", actorRole: "operator", reason: "\ud800 x", before: null, after: { note: "a \udc00 b" } }));
+    expect(await verifyAuditChain(t.db)).toMatchObject({ ok: true, entries: 23 });
+  });
+
+  it("an exported signed head detects a chain re-hashed from entry 1, and a log cut short", async () => {
+    process.env.REPARO_AUDIT_KEY = "k".repeat(40);
+    try {
+      const head = (await currentAuditHead(t.db))!;
+      expect(head.signature).toMatch(/^[0-9a-f]{64}$/);
+      expect((await verifyAuditChain(t.db, head)).against).toEqual({ seq: head.seq, ok: true, reason: null });
+      // A forged head (another hash under the same signature) is refused.
+      expect((await verifyAuditChain(t.db, { ...head, hash: "f".repeat(64) })).against?.reason).toMatch(/signature does not match/);
+      // Whoever owns the table can drop the trigger and re-hash the whole chain: consistent in itself…
+      await dropGuards(t);
+      await rehashFrom(t, 1);
+      const rewritten = await verifyAuditChain(t.db, head);
+      expect(rewritten.brokenCount).toBe(0);
+      // …but not what was exported.
+      expect(rewritten).toMatchObject({ ok: false, against: { ok: false } });
+      expect(rewritten.against?.reason).toMatch(/the chain was rewritten/);
+      await t.db.$executeRawUnsafe(`DELETE FROM "AuditEntry" WHERE "seq" = ${head.seq}`);
+      const cut = await verifyAuditChain(t.db, head);
+      expect(cut.brokenCount).toBe(0);
+      expect(cut.against?.reason).toMatch(/gone: the log was cut short/);
+    } finally {
+      delete process.env.REPARO_AUDIT_KEY;
+    }
+  });
+
+  it("tampering with two stored entries (outside the code, by SQL) reports both, not only the first", async () => {
+    await dropGuards(t);
+    // (the previous test's forger re-hashed every entry, appending " (forged)" to each reason)
+    const [a, b] = await t.db.auditEntry.findMany({ where: { OR: [{ reason: { startsWith: "note 100" } }, { reason: { startsWith: "note 105" } }] }, orderBy: { seq: "asc" } });
+    await t.db.$executeRawUnsafe(`UPDATE "AuditEntry" SET "reason" = 'edited' WHERE "seq" IN (${a!.seq}, ${b!.seq})`);
+    const r = await verifyAuditChain(t.db);
+    expect(r).toMatchObject({ ok: false, brokenAt: { seq: a!.seq }, brokenCount: 2 });
+    expect(r.broken.map((x) => x.seq)).toEqual([a!.seq, b!.seq]);
   });
 });
+
+/** What an attacker who owns the table does first. */
+async function dropGuards(t: TestDatabase): Promise<void> {
+  if (t.provider === "sqlite") {
+    await t.db.$executeRawUnsafe(`DROP TRIGGER IF EXISTS "AuditEntry_no_update"`);
+    await t.db.$executeRawUnsafe(`DROP TRIGGER IF EXISTS "AuditEntry_no_delete"`);
+  } else {
+    await t.db.$executeRawUnsafe(`DROP TRIGGER IF EXISTS "AuditEntry_append_only" ON "AuditEntry"`);
+  }
+}
+
+/** Recomputes every hash from `seq` on, as a careful forger would: the chain is consistent again. */
+async function rehashFrom(t: TestDatabase, seq: number): Promise<void> {
+  const rows = await auditRowsAfter(t.db, seq - 1, 10_000);
+  let prev = rows[0]!.prevHash;
+  for (const r of rows) {
+    const { seq: s, ...rest } = r;
+    const reason = `${rest.reason} (forged)`;
+    const hash = hashAuditEntry({ ...rest, reason, prevHash: prev });
+    await t.db.$executeRaw`UPDATE "AuditEntry" SET "reason" = ${reason}, "prevHash" = ${prev}, "hash" = ${hash} WHERE "seq" = ${s}`;
+    prev = hash;
+  }
+  expect((await verifyAuditChain(t.db)).brokenCount).toBe(0);
+}

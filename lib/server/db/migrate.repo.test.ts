@@ -7,9 +7,9 @@ import { emptyTarget, providersUnderTest } from "../testing/test-database";
 
 const root = path.resolve(__dirname, "../../..");
 const EXPECTED_TABLES = [
-  "AlertDelivery", "AuditEntry", "Attempt", "Dataset", "ExternalDelivery", "Incident", "IngestedEvent", "InvalidKey",
+  "AlertDelivery", "ApiToken", "AuditEntry", "Attempt", "Dataset", "ExternalDelivery", "Incident", "IngestedEvent", "InvalidKey",
   "FrontierCertificate", "LineageEdge", "PartitionKey", "Pipeline", "Publish", "RejectedEvent", "RepairClaim", "RepairPlan",
-  "Run", "SourceCount", "Task", "UnitChange", "UnitMark", "UnitStateSnapshot", "User", "WarehouseRow", "_prisma_migrations",
+  "Run", "Setting", "SourceCount", "Task", "UnitChange", "UnitMark", "UnitStateSnapshot", "User", "WarehouseRow", "_prisma_migrations",
 ];
 
 async function tablesAndLedger(target: Awaited<ReturnType<typeof emptyTarget>>["target"]) {

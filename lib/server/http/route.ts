@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { ZodError, type ZodType } from "zod";
-import { resolveActor } from "../auth/identity";
-import { hasRole, type Actor, type Role } from "../auth/roles";
+import { resolveActor, UnauthenticatedError } from "../auth/identity";
+import { hasRole, type Actor, type Role, type TokenScope } from "../auth/roles";
 import { DatabaseConfigError } from "../db/database-url";
 import { ForbiddenError, HttpError } from "./errors";
 import { readJsonBody } from "./read-body";
@@ -22,6 +22,8 @@ interface RouteOptions<Q, B, P> {
   params?: ZodType<P>;
   /** Minimum role; mutations default to operator. */
   role?: Role;
+  /** Machine-token scopes this route accepts; a token of any other scope is refused (403). */
+  tokens?: readonly TokenScope[];
   maxBodyBytes?: number;
 }
 
@@ -41,11 +43,11 @@ export function route<Q = undefined, B = undefined, P = undefined>(
   return async (req, ctx) => {
     try {
       const mutating = MUTATING.has(req.method);
-      if (mutating) checkSameOrigin(req);
       const actor = await resolveActor(req.headers);
-      const needed = options.role ?? (mutating ? "operator" : "viewer");
-      if (!hasRole(actor, needed)) throw new ForbiddenError(`${actor.id} is a ${actor.role}; this needs the ${needed} role`);
-      const params = parseWith(options.params, await ctx.params, "params");
+      // A token is no ambient credential (a browser never attaches one): no cross-site check.
+      if (mutating && actor.source !== "token") checkSameOrigin(req);
+      authorize(actor, options.role ?? (mutating ? "operator" : "viewer"), options.tokens ?? []);
+      const params = parseWith(options.params, await readParams(ctx), "params");
       const query = parseWith(options.query, Object.fromEntries(new URL(req.url).searchParams), "query");
       const body = options.body ? parseWith(options.body, requireWellFormed(await readJsonBody(req, options.maxBodyBytes)), "body") : (undefined as B);
       const result = await handler({ req, query, body, params, actor });
@@ -54,6 +56,25 @@ export function route<Q = undefined, B = undefined, P = undefined>(
       return errorResponse(e);
     }
   };
+}
+
+function authorize(actor: Actor, needed: Role, scopes: readonly TokenScope[]): void {
+  if (actor.tokenScope && !scopes.includes(actor.tokenScope)) {
+    throw new ForbiddenError(`${actor.id} is a machine token of scope ${actor.tokenScope}: it may call only the ${actor.tokenScope} routes (lineage, lineage/batch, publishes, source-counts, datasets/{id}/partitions, frontier-certificates, import/dbt)`);
+  }
+  if (hasRole(actor, needed)) return;
+  if (actor.source === "anonymous") throw new UnauthenticatedError(`sign in, or send a machine token as Authorization: Bearer: this needs the ${needed} role`);
+  throw new ForbiddenError(`${actor.id} is a ${actor.role}; this needs the ${needed} role`);
+}
+
+/** Path parameters, decoded by Next.js; a malformed percent-encoding is the client's error. */
+async function readParams(ctx: { params: Promise<Record<string, string | string[]>> }): Promise<Record<string, string | string[]>> {
+  try {
+    return await ctx.params;
+  } catch (e) {
+    if (e instanceof URIError) throw new HttpError(400, "invalid_request", "params: malformed percent-encoding in the path", { issues: [{ path: "params", message: "malformed percent-encoding" }] });
+    throw e;
+  }
 }
 
 function parseWith<T>(schema: ZodType<T> | undefined, value: unknown, where: string): T {
@@ -74,7 +95,8 @@ export function zodToHttp(e: ZodError, where: string): HttpError {
 
 export function errorResponse(e: unknown): Response {
   if (e instanceof HttpError) {
-    return NextResponse.json({ error: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) }, { status: e.status });
+    const headers: Record<string, string> = e instanceof UnauthenticatedError ? { "www-authenticate": e.challenge } : {};
+    return NextResponse.json({ error: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) }, { status: e.status, headers });
   }
   if (e instanceof DatabaseConfigError) {
     return NextResponse.json({ error: "database_unavailable", message: e.message }, { status: 503 });

@@ -5,7 +5,7 @@ import { createTestDatabase, providersUnderTest, type TestDatabase } from "../te
 import { setDatasetPartitions } from "./set-dataset-partitions";
 import { setTaskProperties } from "./set-task-properties";
 
-const OLA: Actor = { id: "ola", role: "operator" };
+const OLA: Actor = { id: "ola", role: "operator", source: "proxy", namespaces: [] };
 const AUGUST = { kind: "time" as const, grain: "day" as const, start: "2026-08-01", end: "2026-08-31", timezone: "UTC" };
 const NOW = new Date("2026-11-29T12:00:00Z");
 

@@ -137,7 +137,7 @@ describe.each(providersUnderTest())("dbt import on %s", (provider) => {
     const b = body("ol_fixture_jaffle_postgres_run");
     await importDbtArtifacts(t.db, DbtImportBodySchema.parse({ manifest: b.manifest }));
     const orders = "dataset:postgres://localhost:5432:postgres.public.orders";
-    await setDatasetPartitions(orders, { partitionDef: { kind: "time", grain: "day", start: "2026-08-01", end: "2026-08-31", timezone: "UTC" }, reason: "daily microbatches" }, { id: "ola", role: "operator" }, t.db, NOW);
+    await setDatasetPartitions(orders, { partitionDef: { kind: "time", grain: "day", start: "2026-08-01", end: "2026-08-31", timezone: "UTC" }, reason: "daily microbatches" }, { id: "ola", role: "operator", source: "proxy", namespaces: [] }, t.db, NOW);
     const microbatch = {
       ...b.run_results!,
       metadata: { ...b.run_results!.metadata, dbt_schema_version: "https://schemas.getdbt.com/dbt/run-results/v6.json", invocation_id: "mb-1" },

@@ -113,3 +113,31 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false; err
     return { ok: false, error: (e as Error).message };
   }
 }
+
+/**
+ * A token limited to some namespaces may send only events whose job and datasets are all in
+ * them: the others are refused, naming the first field outside. `allowed` empty = every namespace.
+ */
+export function keepNamespaces(parsed: ParsedLineageBody, allowed: readonly string[]): ParsedLineageBody {
+  if (allowed.length === 0) return parsed;
+  const events: ParsedEvent[] = [];
+  const refused = [...parsed.refused];
+  for (const e of parsed.events) {
+    const prefix = parsed.batch ? `body[${e.index}]` : "body";
+    const outside = namespacesOf(e).find(([, ns]) => !allowed.includes(ns));
+    if (outside) refused.push({ index: e.index, excerpt: e.json.slice(0, EXCERPT_CHARS), issues: [{ path: `${prefix}.${outside[0]}`, message: `namespace ${outside[1]} is outside this token's namespaces (${allowed.join(", ")})` }] });
+    else events.push(e);
+  }
+  refused.sort((a, b) => a.index - b.index);
+  return { ...parsed, events, refused };
+}
+
+function namespacesOf(e: ParsedEvent): [string, string][] {
+  const out: [string, string][] = [];
+  const ev = e.event as { job?: { namespace: string }; dataset?: { namespace: string }; inputs?: { namespace: string }[]; outputs?: { namespace: string }[] };
+  if (ev.job) out.push(["job.namespace", ev.job.namespace]);
+  if (ev.dataset) out.push(["dataset.namespace", ev.dataset.namespace]);
+  (ev.inputs ?? []).forEach((d, i) => out.push([`inputs[${i}].namespace`, d.namespace]));
+  (ev.outputs ?? []).forEach((d, i) => out.push([`outputs[${i}].namespace`, d.namespace]));
+  return out;
+}

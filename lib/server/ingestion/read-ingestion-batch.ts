@@ -7,6 +7,7 @@ import { readJsonBody } from "../http/read-body";
 import { recordRejections, type RejectionRow } from "../repositories/ingested-events";
 import { illFormedTextAt } from "../http/well-formed-text";
 import { implausibleInstant } from "./plausible-instant";
+import { parseNodeId } from "@/lib/domain/ids";
 
 export const LEDGER_MAX_BODY_BYTES = 8 * 1024 * 1024;
 export const LEDGER_MAX_ITEMS = 10_000;
@@ -31,6 +32,8 @@ export async function readIngestionBatch<T>(
   req: Request, db: Db, endpoint: string, schema: ZodType<T>, now: Date,
   /** The item's producer instants (field name → ISO text), refused when implausible (plausible-instant.ts). */
   instantsOf: (item: T) => Record<string, string> = () => ({}),
+  /** A namespace-limited token's namespaces (empty = all), and the item's namespaced fields. */
+  limit: { namespaces: readonly string[]; of: (item: T) => [string, string | null][] } = { namespaces: [], of: () => [] },
 ): Promise<IngestionBatch<T>> {
   let body: unknown;
   try {
@@ -57,11 +60,18 @@ export async function readIngestionBatch<T>(
       const why = implausibleInstant(iso, now);
       return why ? [{ path: `${pathOf(index)}.${field}`, message: why }] : [];
     }) : [];
-    if (timeIssues.length > 0) refused.push({ index, raw, issues: timeIssues });
+    const outside = parsed.success && limit.namespaces.length > 0 ? limit.of(parsed.data).find(([, ns]) => ns === null || !limit.namespaces.includes(ns)) : undefined;
+    if (outside) refused.push({ index, raw, issues: [{ path: `${pathOf(index)}.${outside[0]}`, message: `namespace ${outside[1] ?? "(unreadable)"} is outside this token's namespaces (${limit.namespaces.join(", ")})` }] });
+    else if (timeIssues.length > 0) refused.push({ index, raw, issues: timeIssues });
     else if (parsed.success) items.push({ index, value: parsed.data, raw });
     else refused.push({ index, raw, issues: parsed.error.issues.map((i) => ({ path: [pathOf(index), ...i.path.map(String)].join("."), message: i.message })) });
   });
   return { items, refused, pathOf };
+}
+
+/** The namespace of a {nodeId} or {namespace, name} reference (null when the id does not parse). */
+export function refNamespace(ref: { nodeId: string } | { namespace: string; name: string }): string | null {
+  return "nodeId" in ref ? (parseNodeId(ref.nodeId)?.namespace ?? null) : ref.namespace;
 }
 
 /** Writes refused items (schema faults and semantic refusals alike) to the rejection log. */

@@ -5,7 +5,7 @@ import { HttpError } from "../http/errors";
 import { readTextBody } from "../http/read-body";
 import { recordRejections } from "../repositories/ingested-events";
 import { ingestOpenLineageEvents } from "./ingest-openlineage-events";
-import { parseEventBatch } from "./parse-lineage-body";
+import { keepNamespaces, parseEventBatch } from "./parse-lineage-body";
 import { LINEAGE_MAX_BODY_BYTES, rejectionRow } from "./receive-lineage-request";
 
 const ENDPOINT = "/api/v1/lineage/batch";
@@ -18,10 +18,10 @@ const ENDPOINT = "/api/v1/lineage/batch";
  * where nothing is accepted is a 400 with the same body, so a client that only looks at the
  * status still sees it failed; a body that is not an array is a 400 naming `body`.
  */
-export async function receiveLineageBatchRequest(req: Request, db: Db = getDb(), now = new Date()): Promise<Response> {
+export async function receiveLineageBatchRequest(req: Request, db: Db = getDb(), now = new Date(), namespaces: readonly string[] = []): Promise<Response> {
   let parsed: ReturnType<typeof parseEventBatch>;
   try {
-    parsed = parseEventBatch(await readTextBody(req, LINEAGE_MAX_BODY_BYTES), now);
+    parsed = keepNamespaces(parseEventBatch(await readTextBody(req, LINEAGE_MAX_BODY_BYTES), now), namespaces);
   } catch (e) {
     if (e instanceof HttpError) await recordRejections(db, [{ endpoint: ENDPOINT, fieldPath: "body", reason: e.message, body: "" }], now);
     throw e;

@@ -5,7 +5,7 @@ import { HttpError } from "../http/errors";
 import { readTextBody } from "../http/read-body";
 import { recordRejections } from "../repositories/ingested-events";
 import { ingestOpenLineageEvents } from "./ingest-openlineage-events";
-import { parseLineageBody, type RefusedEvent } from "./parse-lineage-body";
+import { keepNamespaces, parseLineageBody, type RefusedEvent } from "./parse-lineage-body";
 
 export const LINEAGE_MAX_BODY_BYTES = 16 * 1024 * 1024;
 const ENDPOINT = "/api/v1/lineage";
@@ -15,12 +15,12 @@ const ENDPOINT = "/api/v1/lineage";
  * batch was partly refused, 400 when nothing was accepted, 413 for an oversized body. Refused
  * events write nothing but a line in the rejection log the ingestion page shows.
  */
-export async function receiveLineageRequest(req: Request, db: Db = getDb(), now = new Date()): Promise<Response> {
+export async function receiveLineageRequest(req: Request, db: Db = getDb(), now = new Date(), namespaces: readonly string[] = []): Promise<Response> {
   let text: string;
   let parsed: ReturnType<typeof parseLineageBody>;
   try {
     text = await readTextBody(req, LINEAGE_MAX_BODY_BYTES);
-    parsed = parseLineageBody(text, now);
+    parsed = keepNamespaces(parseLineageBody(text, now), namespaces);
   } catch (e) {
     if (e instanceof HttpError) await recordRejections(db, [{ endpoint: ENDPOINT, fieldPath: "body", reason: e.message, body: "" }], now);
     throw e;

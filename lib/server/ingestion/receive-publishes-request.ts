@@ -2,7 +2,7 @@ import { PublishEntrySchema, type PublishesResult } from "@/lib/contracts/ingest
 import { getDb, type Db } from "../db/client";
 import { applyPublishes } from "./apply-publishes";
 import { inOneTransaction } from "./in-one-transaction";
-import { allRefusals, batchResponse, logRefusals, readIngestionBatch } from "./read-ingestion-batch";
+import { allRefusals, batchResponse, logRefusals, readIngestionBatch, refNamespace } from "./read-ingestion-batch";
 
 const ENDPOINT = "/api/v1/publishes";
 
@@ -11,8 +11,10 @@ const ENDPOINT = "/api/v1/publishes";
  * that do not speak OpenLineage. One transaction per request; a refused entry writes nothing
  * except, for a unit key its dataset's partition definition rejects, the invalid key itself.
  */
-export async function receivePublishesRequest(req: Request, db: Db = getDb(), now = new Date()): Promise<Response> {
-  const batch = await readIngestionBatch(req, db, ENDPOINT, PublishEntrySchema, now, (p) => ({ publishedAt: p.publishedAt }));
+export async function receivePublishesRequest(req: Request, db: Db = getDb(), now = new Date(), namespaces: readonly string[] = []): Promise<Response> {
+  const batch = await readIngestionBatch(req, db, ENDPOINT, PublishEntrySchema, now, (p) => ({ publishedAt: p.publishedAt }), {
+    namespaces, of: (p) => [["dataset", refNamespace(p.dataset)], ["run.job", refNamespace(p.run.job)]],
+  });
   const outcome = batch.items.length > 0 ? await inOneTransaction(db, (tx) => applyPublishes(tx, batch.items, batch.pathOf, now)) : null;
   const refused = allRefusals(batch, outcome?.refused ?? []);
   await logRefusals(db, ENDPOINT, refused, now);

@@ -2,13 +2,15 @@ import { SourceCountEntrySchema, type SourceCountsResult } from "@/lib/contracts
 import { getDb, type Db } from "../db/client";
 import { applySourceCounts } from "./apply-source-counts";
 import { inOneTransaction } from "./in-one-transaction";
-import { allRefusals, batchResponse, logRefusals, readIngestionBatch } from "./read-ingestion-batch";
+import { allRefusals, batchResponse, logRefusals, readIngestionBatch, refNamespace } from "./read-ingestion-batch";
 
 const ENDPOINT = "/api/v1/source-counts";
 
 /** POST /api/v1/source-counts: the source of truth's row count per (dataset, unit), for reconciliation. */
-export async function receiveSourceCountsRequest(req: Request, db: Db = getDb(), now = new Date()): Promise<Response> {
-  const batch = await readIngestionBatch(req, db, ENDPOINT, SourceCountEntrySchema, now, (c) => ({ measuredAt: c.measuredAt }));
+export async function receiveSourceCountsRequest(req: Request, db: Db = getDb(), now = new Date(), namespaces: readonly string[] = []): Promise<Response> {
+  const batch = await readIngestionBatch(req, db, ENDPOINT, SourceCountEntrySchema, now, (c) => ({ measuredAt: c.measuredAt }), {
+    namespaces, of: (c) => [["dataset", refNamespace(c.dataset)]],
+  });
   const outcome = batch.items.length > 0 ? await inOneTransaction(db, (tx) => applySourceCounts(tx, batch.items, batch.pathOf, now)) : null;
   const refused = allRefusals(batch, outcome?.refused ?? []);
   await logRefusals(db, ENDPOINT, refused, now);

@@ -1,8 +1,48 @@
-import { getDb } from "../db/client";
-import { isRole, type Actor } from "../auth/roles";
+import { z } from "zod";
+import type { Db, Tx } from "../db/client";
+import { isRole, type Role } from "../auth/roles";
 
-/** The actor for an identity; unknown identities are read-only viewers. */
-export async function findActor(id: string): Promise<Actor> {
-  const user = await getDb().user.findUnique({ where: { id } });
-  return { id, role: user && isRole(user.role) ? user.role : "viewer" };
+/** People known to the console. The role and namespaces are parsed at this edge. */
+export interface UserRecord {
+  id: string;
+  displayName: string;
+  role: Role;
+  namespaces: string[];
+  createdAt: Date;
+}
+
+const Namespaces = z.array(z.string());
+
+type Stored = { id: string; displayName: string; role: string; namespaces: string; createdAt: Date };
+
+function toRecord(u: Stored): UserRecord {
+  const parsed = Namespaces.safeParse(JSON.parse(u.namespaces));
+  // A role this version does not know is read as the least one: never more than was granted.
+  return { id: u.id, displayName: u.displayName, role: isRole(u.role) ? u.role : "viewer", namespaces: parsed.success ? parsed.data : [], createdAt: u.createdAt };
+}
+
+export async function findUser(db: Db | Tx, id: string): Promise<UserRecord | null> {
+  const u = await db.user.findUnique({ where: { id } });
+  return u ? toRecord(u) : null;
+}
+
+export async function listUsers(db: Db | Tx): Promise<UserRecord[]> {
+  return (await db.user.findMany({ orderBy: { id: "asc" } })).map(toRecord);
+}
+
+export async function countAdmins(db: Db | Tx): Promise<number> {
+  return db.user.count({ where: { role: "admin" } });
+}
+
+export async function insertUser(tx: Tx, u: Omit<UserRecord, "createdAt">): Promise<UserRecord> {
+  return toRecord(await tx.user.create({ data: { ...u, namespaces: JSON.stringify(u.namespaces) } }));
+}
+
+export async function updateUser(tx: Tx, id: string, change: Partial<Pick<UserRecord, "displayName" | "role" | "namespaces">>): Promise<UserRecord> {
+  const { namespaces, ...rest } = change;
+  return toRecord(await tx.user.update({ where: { id }, data: { ...rest, ...(namespaces ? { namespaces: JSON.stringify(namespaces) } : {}) } }));
+}
+
+export async function deleteUser(tx: Tx, id: string): Promise<void> {
+  await tx.user.delete({ where: { id } });
 }

@@ -1,7 +1,7 @@
 import { route } from "@/lib/server/http/route";
-import { receiveLineageRequest } from "@/lib/server/ingestion/receive-lineage-request";
+import { ingestLineageAs } from "@/lib/server/ingestion/ingest-as";
 
 export const runtime = "nodejs";
 
 /** OpenLineage events (one JSON event, a JSON array, or NDJSON): the path Marquez serves. */
-export const POST = route({}, async ({ req }) => receiveLineageRequest(req));
+export const POST = route({ tokens: ["ingest"] }, async ({ req, actor }) => ingestLineageAs(req, actor));

@@ -1,7 +1,7 @@
 import { route } from "@/lib/server/http/route";
-import { receivePublishesRequest } from "@/lib/server/ingestion/receive-publishes-request";
+import { ingestPublishesAs } from "@/lib/server/ingestion/ingest-as";
 
 export const runtime = "nodejs";
 
 /** Publish ledger entries from producers that do not speak OpenLineage (one object or a JSON array). */
-export const POST = route({}, async ({ req }) => receivePublishesRequest(req));
+export const POST = route({ tokens: ["ingest"] }, async ({ req, actor }) => ingestPublishesAs(req, actor));

@@ -5,9 +5,9 @@ import { cleanUnit } from "../clean-unit";
 import { confirmPlan } from "../confirm-plan";
 import { recordScope } from "../record-scope";
 
-export const OPERATOR: Actor = { id: "demo-operator", role: "operator" };
-export const COMMANDER: Actor = { id: "demo-commander", role: "commander" };
-export const VIEWER: Actor = { id: "demo-viewer", role: "viewer" };
+export const OPERATOR: Actor = { id: "demo-operator", role: "operator", source: "demo", namespaces: [] };
+export const COMMANDER: Actor = { id: "demo-commander", role: "commander", source: "demo", namespaces: [] };
+export const VIEWER: Actor = { id: "demo-viewer", role: "viewer", source: "demo", namespaces: [] };
 export const STG = "job:orders:stg_orders";
 
 /** The demo's stg_orders 2026-08-17 incident, scoped with 2026-08-23, cleaned and planned: ready to launch. */

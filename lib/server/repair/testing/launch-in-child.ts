@@ -10,7 +10,7 @@ import { launchRepair } from "../launch-repair";
 
 const [mode, incidentId, n] = process.argv.slice(2) as ["race" | "slow", string, string];
 const db = createDb(resolveDatabaseTarget());
-const actor = { id: `child-${process.pid}`, role: "operator" as const };
+const actor = { id: `child-${process.pid}`, role: "operator" as const, source: "demo" as const, namespaces: [] };
 
 const slow = (id: string): TaskCode => {
   const code = taskCodeFor(id);

@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { AuditHeadSchema } from "@/lib/contracts/audit";
 import { verifyAuditChain } from "@/lib/server/audit/verify-audit-chain";
 import { route } from "@/lib/server/http/route";
 
@@ -5,3 +7,6 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 export const GET = route({}, async () => verifyAuditChain());
+
+/** The same check, and against an exported head: `{ "head": <GET /api/v1/audit/head's answer> }`. */
+export const POST = route({ role: "viewer", body: z.strictObject({ head: AuditHeadSchema }), maxBodyBytes: 4_096 }, async ({ body }) => verifyAuditChain(undefined, body.head));

@@ -1,7 +1,13 @@
+import { namespaceLimitedRefusal } from "@/lib/server/auth/roles";
+import { ForbiddenError } from "@/lib/server/http/errors";
 import { route } from "@/lib/server/http/route";
 import { receiveDbtImportRequest } from "@/lib/server/ingestion/receive-dbt-import-request";
 
 export const runtime = "nodejs";
 
 /** dbt artifacts: `{ manifest, run_results?, namespace?, datasetNamespace? }` as JSON (64 MiB at most). */
-export const POST = route({}, async ({ req }) => receiveDbtImportRequest(req));
+export const POST = route({ tokens: ["ingest"] }, async ({ req, actor }) => {
+  const refused = namespaceLimitedRefusal(actor, "a dbt import");
+  if (refused) throw new ForbiddenError(refused);
+  return receiveDbtImportRequest(req);
+});

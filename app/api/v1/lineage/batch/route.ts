@@ -1,7 +1,7 @@
 import { route } from "@/lib/server/http/route";
-import { receiveLineageBatchRequest } from "@/lib/server/ingestion/receive-lineage-batch-request";
+import { ingestLineageBatchAs } from "@/lib/server/ingestion/ingest-as";
 
 export const runtime = "nodejs";
 
 /** The OpenLineage batch API: a JSON array of RunEvents, DatasetEvents and JobEvents. */
-export const POST = route({}, async ({ req }) => receiveLineageBatchRequest(req));
+export const POST = route({ tokens: ["ingest"] }, async ({ req, actor }) => ingestLineageBatchAs(req, actor));

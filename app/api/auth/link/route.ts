@@ -1,0 +1,6 @@
+import { link } from "@/lib/server/auth/auth-routes";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export const GET = (req: Request) => link(req);

@@ -1,0 +1,6 @@
+import { logout } from "@/lib/server/auth/auth-routes";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export const POST = (req: Request) => logout(req);

@@ -1,0 +1,10 @@
+import { ChangeUserSchema, ReasonSchema, UserIdParamsSchema } from "@/lib/contracts/access";
+import { userChanged, userRemoved } from "@/lib/server/access/access-api";
+import { route } from "@/lib/server/http/route";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export const PATCH = route({ role: "admin", params: UserIdParamsSchema, body: ChangeUserSchema }, async ({ params, body, actor }) => userChanged(params.id, body, actor));
+
+export const DELETE = route({ role: "admin", params: UserIdParamsSchema, body: ReasonSchema }, async ({ params, body, actor }) => userRemoved(params.id, body.reason, actor));

@@ -1,0 +1,20 @@
+import type { Me } from "@/lib/contracts/access";
+import { getDb } from "../db/client";
+import { findUser } from "../repositories/users";
+import { demoMode } from "./identity";
+import { oidcSettings } from "./oidc";
+import type { Actor } from "./roles";
+
+export async function describeMe(actor: Actor): Promise<Me> {
+  const user = actor.source === "anonymous" || actor.source === "token" ? null : await findUser(getDb(), actor.id);
+  const oidc = oidcSettings();
+  return {
+    id: actor.id,
+    displayName: user?.displayName ?? (actor.source === "anonymous" ? "Not signed in" : actor.id),
+    role: actor.role,
+    source: actor.source,
+    namespaces: [...actor.namespaces],
+    demo: demoMode(),
+    signIn: { oidc: oidc !== null, providerName: oidc?.providerName ?? null },
+  };
+}
