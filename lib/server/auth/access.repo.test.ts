@@ -128,6 +128,19 @@ describe("identity and access on a fresh production database", () => {
     expect((await other.json()).message).toContain("body.job.namespace: namespace meters is outside this token's namespaces");
   });
 
+  it("a role limited to a namespace holds only there: an operator of orders cannot open a repair of meters", async () => {
+    await addUser(t.db, { id: "olga", role: "operator", namespaces: ["orders"] }, { actor: "ada", actorRole: "admin", reason: "orders on-call" });
+    const { value } = await sealSession(t.db, { userId: "olga", via: "link" });
+    const as = { cookie: `${SESSION_COOKIE}=${value}` };
+    const meters = await call(postIncident, { method: "POST", path: "/api/v1/incidents", headers: as, body: { taskNodeId: "job:meters:land", units: ["2026-07"], reason: "meters broke" } });
+    const why = await meters.clone().text();
+    expect(meters.status, why).toBe(403);
+    expect((await meters.json()).message).toBe("olga's operator role holds in orders only; this concerns meters");
+    const orders = await call(postIncident, { method: "POST", path: "/api/v1/incidents", headers: as, body: { taskNodeId: "job:orders:stg_orders", units: ["2026-08-17"], reason: "stg broke" } });
+    expect(orders.status).not.toBe(403);
+    expect((await (await call(me, { headers: as })).json())).toMatchObject({ role: "operator", namespaces: ["orders"] });
+  });
+
   it("sessions: an expired or forged cookie is anonymous; a removed user loses access at once", async () => {
     const past = await sealSession(t.db, { userId: "ada", via: "link" }, new Date(Date.now() - 13 * 3_600_000));
     expect((await (await call(me, { headers: { cookie: `${SESSION_COOKIE}=${past.value}` } })).json()).source).toBe("anonymous");

@@ -34,7 +34,7 @@ export interface RoleMapping {
 
 export class OidcConfigError extends Error {}
 
-export function oidcSettings(env: NodeJS.ProcessEnv = process.env): OidcSettings | null {
+export function oidcSettings(env: Readonly<Record<string, string | undefined>> = process.env): OidcSettings | null {
   const issuer = env.REPARO_OIDC_ISSUER;
   if (!issuer) return null;
   let url: URL;

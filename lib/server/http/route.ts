@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { ZodError, type ZodType } from "zod";
 import { resolveActor, UnauthenticatedError } from "../auth/identity";
+import { requireNamespaces } from "../auth/namespace-guard";
 import { hasRole, type Actor, type Role, type TokenScope } from "../auth/roles";
 import { DatabaseConfigError } from "../db/database-url";
 import { ForbiddenError, HttpError } from "./errors";
@@ -50,6 +51,7 @@ export function route<Q = undefined, B = undefined, P = undefined>(
       const params = parseWith(options.params, await readParams(ctx), "params");
       const query = parseWith(options.query, Object.fromEntries(new URL(req.url).searchParams), "query");
       const body = options.body ? parseWith(options.body, requireWellFormed(await readJsonBody(req, options.maxBodyBytes)), "body") : (undefined as B);
+      if (mutating) await requireNamespaces(actor, new URL(req.url).pathname, params, body);
       const result = await handler({ req, query, body, params, actor });
       return result instanceof Response ? result : NextResponse.json(result);
     } catch (e) {
