@@ -1,10 +1,13 @@
 import { defineConfig } from "@playwright/test";
 import path from "node:path";
+import { OIDC_PORT, SSO_ENV, SSO_PORT } from "./e2e/sso/sso-console";
 
 // e2e runs against the real production build (`next start`) on its own SQLite database, loaded
 // with the demo world by e2e/global-setup.ts. Chromium is Debian's package: nothing is downloaded.
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const E2E_DATABASE_URL = process.env.E2E_DATABASE_URL ?? `file:${path.resolve(__dirname, "data/e2e.db")}`;
+// The sign-in tests' console: production mode, its own fresh database, single sign-on.
+const SSO_DB = path.resolve(__dirname, "data/e2e-sso.db");
 
 export default defineConfig({
   testDir: "./e2e",
@@ -28,11 +31,27 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: `npx next start -H 127.0.0.1 -p ${PORT}`,
-    url: `http://127.0.0.1:${PORT}/api/health`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    env: { DATABASE_URL: E2E_DATABASE_URL, NEXT_TELEMETRY_DISABLED: "1", REPARO_DEFAULT_USER: "demo-commander", REPARO_DEMO: "1" },
-  },
+  webServer: [
+    {
+      command: `npx next start -H 127.0.0.1 -p ${PORT}`,
+      url: `http://127.0.0.1:${PORT}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: { DATABASE_URL: E2E_DATABASE_URL, NEXT_TELEMETRY_DISABLED: "1", REPARO_DEFAULT_USER: "demo-commander", REPARO_DEMO: "1" },
+    },
+    {
+      command: `node e2e/sso/oidc-provider.mjs`,
+      url: `http://127.0.0.1:${OIDC_PORT}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: { OIDC_PORT: String(OIDC_PORT), CONSOLE_URL: `http://127.0.0.1:${SSO_PORT}` },
+    },
+    {
+      command: `rm -f ${SSO_DB} ${SSO_DB}-wal ${SSO_DB}-shm && npx next start -H 127.0.0.1 -p ${SSO_PORT}`,
+      url: `http://127.0.0.1:${SSO_PORT}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: { DATABASE_URL: `file:${SSO_DB}`, NEXT_TELEMETRY_DISABLED: "1", ...SSO_ENV },
+    },
+  ],
 });
