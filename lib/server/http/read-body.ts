@@ -1,4 +1,5 @@
 import { HttpError } from "./errors";
+import { checkJsonLimits } from "./json-limits";
 
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
 
@@ -6,6 +7,7 @@ export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
 export async function readJsonBody(req: Request, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<unknown> {
   const text = await readTextBody(req, maxBytes);
   if (text.trim() === "") throw new HttpError(400, "invalid_request", "body: a JSON body is required");
+  checkJsonLimits(text);
   try {
     return JSON.parse(text);
   } catch (e) {

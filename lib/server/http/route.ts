@@ -2,6 +2,8 @@ import { NextResponse } from "next/server";
 import { ZodError, type ZodType } from "zod";
 import { resolveActor, UnauthenticatedError } from "../auth/identity";
 import { requireNamespaces } from "../auth/namespace-guard";
+import { spendTokenBudget, TooManyRequestsError } from "../auth/token-rate-limit";
+import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "./busy";
 import { hasRole, type Actor, type Role, type TokenScope } from "../auth/roles";
 import { DatabaseConfigError } from "../db/database-url";
 import { ForbiddenError, HttpError } from "./errors";
@@ -45,6 +47,7 @@ export function route<Q = undefined, B = undefined, P = undefined>(
     try {
       const mutating = MUTATING.has(req.method);
       const actor = await resolveActor(req.headers);
+      await spendTokenBudget(actor);
       // A token is no ambient credential (a browser never attaches one): no cross-site check.
       if (mutating && actor.source !== "token") checkSameOrigin(req);
       authorize(actor, options.role ?? (mutating ? "operator" : "viewer"), options.tokens ?? []);
@@ -97,11 +100,14 @@ export function zodToHttp(e: ZodError, where: string): HttpError {
 
 export function errorResponse(e: unknown): Response {
   if (e instanceof HttpError) {
-    const headers: Record<string, string> = e instanceof UnauthenticatedError ? { "www-authenticate": e.challenge } : {};
+    const headers: Record<string, string> = e instanceof UnauthenticatedError ? { "www-authenticate": e.challenge } : e instanceof TooManyRequestsError ? { "retry-after": String(e.retryAfterSeconds) } : {};
     return NextResponse.json({ error: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) }, { status: e.status, headers });
   }
   if (e instanceof DatabaseConfigError) {
     return NextResponse.json({ error: "database_unavailable", message: e.message }, { status: 503 });
+  }
+  if (isDatabaseBusy(e)) {
+    return NextResponse.json({ error: "database_busy", message: `the database is busy (another writer holds it): retry in ${BUSY_RETRY_AFTER_SECONDS} s` }, { status: 503, headers: { "retry-after": String(BUSY_RETRY_AFTER_SECONDS) } });
   }
   console.error(e);
   return NextResponse.json({ error: "internal", message: "internal error; see the server log" }, { status: 500 });

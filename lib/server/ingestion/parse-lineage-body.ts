@@ -1,6 +1,7 @@
 import type { ZodType } from "zod";
 import { DatasetEventSchema, JobEventSchema, RunEventSchema, type DatasetEvent, type FieldIssue, type JobEvent, type RunEvent } from "@/lib/contracts/openlineage";
 import { HttpError } from "../http/errors";
+import { checkJsonLimits, MAX_JSON_DEPTH } from "../http/json-limits";
 import { illFormedTextAt } from "../http/well-formed-text";
 import { implausibleInstant } from "./plausible-instant";
 import { checkAgainstSpec, type OpenLineageEventKind } from "./openlineage-schema";
@@ -31,6 +32,8 @@ export interface ParsedLineageBody {
 }
 
 const EXCERPT_CHARS = 2_000;
+/** Events per request, as many as a ledger batch (read-ingestion-batch.ts). */
+export const MAX_EVENTS = 10_000;
 
 /**
  * Splits a POST /api/v1/lineage body into events: one JSON object, a JSON array, or NDJSON (one
@@ -41,6 +44,7 @@ const EXCERPT_CHARS = 2_000;
 export function parseLineageBody(text: string, now: Date): ParsedLineageBody {
   const trimmed = text.trim();
   if (trimmed === "") throw new HttpError(400, "invalid_request", "body: an OpenLineage event, a JSON array of events, or NDJSON is required");
+  checkJsonLimits(trimmed, "body", MAX_JSON_DEPTH, MAX_EVENTS);
   const whole = tryParse(trimmed);
   if (whole.ok) {
     if (Array.isArray(whole.value) && whole.value.length === 0) throw new HttpError(400, "invalid_request", "body: the batch is empty");
@@ -48,6 +52,7 @@ export function parseLineageBody(text: string, now: Date): ParsedLineageBody {
     return validateAll([{ value: whole.value, text: trimmed }], false, now);
   }
   const lines = trimmed.split(/\r?\n/).filter((l) => l.trim() !== "");
+  if (lines.length > MAX_EVENTS) throw new HttpError(400, "invalid_request", `body: at most ${MAX_EVENTS} events per request (${lines.length} lines)`);
   if (lines.length < 2) throw new HttpError(400, "invalid_request", `body: malformed JSON (${whole.error})`);
   return validateAll(lines.map((line) => {
     const parsed = tryParse(line);
@@ -60,6 +65,7 @@ export function parseLineageBody(text: string, now: Date): ParsedLineageBody {
  * `postEventBatch`). Each element is checked on its own, as in a batch to /api/v1/lineage.
  */
 export function parseEventBatch(text: string, now: Date): ParsedLineageBody {
+  checkJsonLimits(text, "body", MAX_JSON_DEPTH, MAX_EVENTS);
   const whole = tryParse(text.trim());
   if (!whole.ok) throw new HttpError(400, "invalid_request", `body: malformed JSON (${whole.error})`);
   if (!Array.isArray(whole.value)) throw new HttpError(400, "invalid_request", "body: the batch endpoint takes a JSON array of OpenLineage events");
@@ -73,6 +79,7 @@ export function parseEventBatch(text: string, now: Date): ParsedLineageBody {
  * otherwise be the newest of everything forever).
  */
 export function checkEvent(value: unknown, prefix: string, now: Date): { ok: true; kind: OpenLineageEventKind; event: unknown } | { ok: false; issues: FieldIssue[] } {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return { ok: false, issues: [{ path: prefix, message: "must be an OpenLineage event (a JSON object)" }] };
   const text = illFormedTextAt(value, prefix);
   if (text) return { ok: false, issues: [text] };
   const spec = checkAgainstSpec(value, prefix);

@@ -8,6 +8,7 @@ import { recordRejections, type RejectionRow } from "../repositories/ingested-ev
 import { illFormedTextAt } from "../http/well-formed-text";
 import { implausibleInstant } from "./plausible-instant";
 import { parseNodeId } from "@/lib/domain/ids";
+import { summarise } from "./summarise";
 
 export const LEDGER_MAX_BODY_BYTES = 8 * 1024 * 1024;
 export const LEDGER_MAX_ITEMS = 10_000;
@@ -89,7 +90,7 @@ export async function logRefusals(db: Db, endpoint: string, refused: RefusedItem
 export function batchResponse<R extends { accepted: unknown[]; rejected: { issues: FieldIssue[] }[] }>(result: R, malformed: boolean): Response {
   if (result.accepted.length > 0) return NextResponse.json(result, { status: result.rejected.length > 0 ? 207 : 200 });
   const issues = result.rejected.flatMap((r) => r.issues);
-  const message = issues.map((i) => `${i.path}: ${i.message}`).join("; ");
+  const message = summarise(issues.map((i) => `${i.path}: ${i.message}`));
   return NextResponse.json({ error: malformed ? "invalid_request" : "unprocessable", message, details: { issues }, ...result }, { status: malformed ? 400 : 422 });
 }
 

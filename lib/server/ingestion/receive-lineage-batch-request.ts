@@ -7,6 +7,7 @@ import { recordRejections } from "../repositories/ingested-events";
 import { ingestOpenLineageEvents } from "./ingest-openlineage-events";
 import { keepNamespaces, parseEventBatch } from "./parse-lineage-body";
 import { LINEAGE_MAX_BODY_BYTES, rejectionRow } from "./receive-lineage-request";
+import { summarise } from "./summarise";
 
 const ENDPOINT = "/api/v1/lineage/batch";
 
@@ -37,6 +38,6 @@ export async function receiveLineageBatchRequest(req: Request, db: Db = getDb(),
     accepted: outcome?.accepted ?? [],
     written: outcome ? { events: outcome.written.events, runs: outcome.written.runs, attempts: outcome.written.attempts, publishes: outcome.written.publishes, invalidKeys: outcome.written.invalidKeys } : { events: 0, runs: 0, attempts: 0, publishes: 0, invalidKeys: 0 },
   };
-  if (!outcome) return NextResponse.json({ error: "invalid_request", message: failed.map((f) => f.reason).join("; "), ...result }, { status: 400 });
+  if (!outcome) return NextResponse.json({ error: "invalid_request", message: summarise(failed.map((f) => f.reason)), ...result }, { status: 400 });
   return NextResponse.json(result, { status: 200 });
 }

@@ -6,6 +6,7 @@ import { readTextBody } from "../http/read-body";
 import { recordRejections } from "../repositories/ingested-events";
 import { ingestOpenLineageEvents } from "./ingest-openlineage-events";
 import { keepNamespaces, parseLineageBody, type RefusedEvent } from "./parse-lineage-body";
+import { summarise } from "./summarise";
 
 export const LINEAGE_MAX_BODY_BYTES = 16 * 1024 * 1024;
 const ENDPOINT = "/api/v1/lineage";
@@ -39,7 +40,7 @@ export async function receiveLineageRequest(req: Request, db: Db = getDb(), now 
 
 function refusedResponse(result: LineageIngestResult): Response {
   const issues = result.rejected.flatMap((r) => r.issues);
-  const message = issues.map((i) => `${i.path}: ${i.message}`).join("; ");
+  const message = summarise(issues.map((i) => `${i.path}: ${i.message}`));
   return NextResponse.json({ error: "invalid_request", message, details: { issues }, ...result }, { status: 400 });
 }
 
@@ -47,3 +48,4 @@ export function rejectionRow(r: RefusedEvent) {
   const first = r.issues[0]!;
   return { endpoint: ENDPOINT, fieldPath: first.path, reason: r.issues.map((i) => `${i.path}: ${i.message}`).join("; "), body: r.excerpt };
 }
+

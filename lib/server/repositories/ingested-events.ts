@@ -46,9 +46,34 @@ export interface RejectionRow {
 }
 
 /** The rejection log behind the ingestion page; written outside the (refused) request's transaction. */
+/** Rows one request may add to the rejection log; the rest are counted in one summary row. */
+export const REJECTIONS_PER_REQUEST = 100;
+/** The log keeps 30 days and at most 50,000 rows (the ingestion page shows the newest). */
+export const REJECTIONS_KEPT_DAYS = 30;
+export const REJECTIONS_KEPT_ROWS = 50_000;
+const PRUNE_EVERY_MS = 60_000;
+let lastPrune = 0;
+
 export async function recordRejections(db: Db, rows: RejectionRow[], at: Date): Promise<void> {
   if (rows.length === 0) return;
-  await db.rejectedEvent.createMany({ data: rows.map((r) => ({ ...r, body: r.body.slice(0, 2_000), receivedAt: at })) });
+  const kept = rows.slice(0, REJECTIONS_PER_REQUEST);
+  if (rows.length > kept.length) {
+    const first = rows[0]!;
+    kept.push({ endpoint: first.endpoint, fieldPath: "body", reason: `… and ${rows.length - kept.length} more refused items in the same request (the log keeps ${REJECTIONS_PER_REQUEST} per request)`, body: "" });
+  }
+  await db.rejectedEvent.createMany({ data: kept.map((r) => ({ ...r, reason: r.reason.slice(0, 4_000), body: r.body.slice(0, 2_000), receivedAt: at })) });
+  if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
+    lastPrune = Date.now();
+    await pruneRejections(db, at).catch((e: unknown) => console.error(`reparo: pruning the rejection log failed: ${(e as Error).message}`));
+  }
+}
+
+/** Drops rejections older than the kept days, then the oldest beyond the kept rows. */
+export async function pruneRejections(db: Db, now: Date): Promise<number> {
+  const old = await db.rejectedEvent.deleteMany({ where: { receivedAt: { lt: new Date(now.getTime() - REJECTIONS_KEPT_DAYS * 86_400_000) } } });
+  const edge = await db.rejectedEvent.findFirst({ orderBy: [{ receivedAt: "desc" }, { id: "desc" }], skip: REJECTIONS_KEPT_ROWS, select: { receivedAt: true } });
+  const over = edge ? await db.rejectedEvent.deleteMany({ where: { receivedAt: { lte: edge.receivedAt } } }) : { count: 0 };
+  return old.count + over.count;
 }
 
 export async function recentIngestedEvents(db: Db, limit: number) {
