@@ -3,6 +3,8 @@ export const DEFAULT_GRACE_HOURS = 6;
 
 export interface AlertConfig {
   webhookUrl: string | null;
+  /** REPARO_ALERT_WEBHOOK_SECRET: signs every delivery (Reparo-Signature); null = unsigned. */
+  webhookSecret: string | null;
   defaultGraceMs: number;
   /** Dataset node id → grace after the window closes, in ms. */
   graceByDataset: Map<string, number>;
@@ -11,6 +13,7 @@ export interface AlertConfig {
 /**
  * From the environment (docs/alerts.md):
  *   REPARO_ALERT_WEBHOOK_URL      where alerts are POSTed (unset: no webhook)
+ *   REPARO_ALERT_WEBHOOK_SECRET   signs each delivery (Reparo-Signature: t=…,v1=HMAC-SHA256)
  *   REPARO_ALERT_GRACE_HOURS      how long after its window closes a unit may still arrive (default 6)
  *   REPARO_ALERT_DEADLINES        JSON {"dataset:warehouse:revenue_daily": 2, ...}: hours per dataset
  * A malformed value stops with a message naming the variable, rather than silently alerting late.
@@ -34,7 +37,9 @@ export function readAlertConfig(env: Readonly<Record<string, string | undefined>
       graceByDataset.set(node, h * HOUR);
     }
   }
-  return { webhookUrl: url, defaultGraceMs: hours * HOUR, graceByDataset };
+  const secret = env.REPARO_ALERT_WEBHOOK_SECRET?.trim() || null;
+  if (secret !== null && secret.length < 16) throw new Error("REPARO_ALERT_WEBHOOK_SECRET must be at least 16 characters");
+  return { webhookUrl: url, webhookSecret: secret, defaultGraceMs: hours * HOUR, graceByDataset };
 }
 
 /** The webhook shown without credentials or query string. */

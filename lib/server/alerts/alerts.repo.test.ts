@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,8 +17,9 @@ const NOW = new Date("2026-09-01T00:00:00Z");
 const BASELINE_NORTH = 1212.55;
 
 /** A local webhook that answers 503 to the first `failFirst` requests, then 204. */
-function webhook(failFirst: number) {
+function webhook(failFirst: number, redirect = false) {
   const bodies: unknown[] = [];
+  const raw: { body: string; signature: string | undefined }[] = [];
   let seen = 0;
   const server = http.createServer((req, res) => {
     let data = "";
@@ -25,12 +27,17 @@ function webhook(failFirst: number) {
     req.on("end", () => {
       seen += 1;
       bodies.push(JSON.parse(data));
-      res.statusCode = seen <= failFirst ? 503 : 204;
+      raw.push({ body: data, signature: req.headers["reparo-signature"] as string | undefined });
+      if (redirect) {
+        res.statusCode = 302;
+        res.setHeader("location", "http://127.0.0.1:9/elsewhere");
+      } else res.statusCode = seen <= failFirst ? 503 : 204;
       res.end();
     });
   });
   return {
     bodies,
+    raw,
     start: () => new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`))),
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
@@ -105,6 +112,28 @@ describe.each(providersUnderTest())("alerts from the data on the demo world (%s)
       expect(hook.bodies[0]).toMatchObject({ type: "reparo.alert", alert: { source: "task", rule: "task_failed" } });
       const again = await deliverAlerts(NOW, t.db, config, retry);
       expect(again).toEqual({ sent: 0, failed: 0, skipped: expected, tries: 0 });
+    } finally {
+      await hook.stop();
+    }
+  });
+
+  it("deliveries are signed (HMAC-SHA256 over timestamp.body), a redirect is not followed, and the URL's secrets are never stored", async () => {
+    await t.db.alertDelivery.deleteMany({});
+    const hook = webhook(0, true);
+    const url = (await hook.start()).replace("http://", "http://user:pw@") + "?token=s3cret";
+    try {
+      const config = readAlertConfig({ REPARO_ALERT_WEBHOOK_URL: url, REPARO_ALERT_WEBHOOK_SECRET: "whsec-0123456789abcdef" });
+      const retry = { maxTries: 3, baseDelayMs: 1, timeoutMs: 2_000, sleep: async () => undefined };
+      const r = await deliverAlerts(NOW, t.db, config, retry);
+      expect(r.sent).toBe(0);
+      expect(r.tries).toBe(r.failed); // a 302 is final: one try per alert, nothing followed
+      const { body, signature } = hook.raw[0]!;
+      const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(signature ?? "");
+      expect(m).not.toBeNull();
+      expect(m![2]).toBe(crypto.createHmac("sha256", "whsec-0123456789abcdef").update(`${m![1]}.${body}`).digest("hex"));
+      const rows = await t.db.alertDelivery.findMany();
+      expect(rows[0]!.error).toMatch(/302 \(a redirect: not followed\)/);
+      for (const row of rows) expect(row.url).not.toMatch(/s3cret|pw@/);
     } finally {
       await hook.stop();
     }

@@ -2,7 +2,7 @@ import type { DeliverResult } from "@/lib/contracts/alerts";
 import { getDb, type Db } from "../db/client";
 import { UnprocessableError } from "../http/errors";
 import { deliveredAlertIds, recordDelivery } from "../repositories/alert-deliveries";
-import { readAlertConfig, type AlertConfig } from "./alert-config";
+import { describeTarget, readAlertConfig, type AlertConfig } from "./alert-config";
 import { evaluateAlertsNow } from "./evaluate-alerts-now";
 import { DEFAULT_RETRY, postWithRetries, type RetryOptions } from "./post-with-retries";
 
@@ -21,8 +21,9 @@ export async function deliverAlerts(now: Date, db: Db = getDb(), config: AlertCo
     const body = JSON.stringify({ type: "reparo.alert", sentAt: now.toISOString(), alert: { ...alert, incidentHref: alert.taskNodeId ? `/incidents/new?node=${encodeURIComponent(alert.taskNodeId)}&units=${encodeURIComponent(alert.units.join(","))}` : null } });
     const outcome = await postWithRetries(url, body, retry, async (t) => {
       result.tries += 1;
-      await recordDelivery(db, { alertId: alert.id, rule: alert.rule, url, tryNumber: t.tryNumber, status: t.ok ? "delivered" : "failed", httpStatus: t.httpStatus, error: t.error, body, at: new Date() });
-    });
+      // Only the target without credentials or query string is kept: deliveries are shown to viewers.
+      await recordDelivery(db, { alertId: alert.id, rule: alert.rule, url: describeTarget(url) ?? "", tryNumber: t.tryNumber, status: t.ok ? "delivered" : "failed", httpStatus: t.httpStatus, error: t.error, body, at: new Date() });
+    }, config.webhookSecret);
     if (outcome.ok) result.sent += 1;
     else result.failed += 1;
   }

@@ -1,3 +1,4 @@
+import { describeTarget } from "../alerts/alert-config";
 import { PlanOptionsSchema } from "@/lib/contracts/repair";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
@@ -34,11 +35,11 @@ export async function dispatchRepair(id: string, body: { orchestrator: "airflow"
     const res = await fetch(endpoint, { method: "POST", headers: { "content-type": "application/json", "x-reparo-incident": id, "x-reparo-orchestrator": body.orchestrator }, body: JSON.stringify(payload), signal: AbortSignal.timeout(15_000) });
     status = res.status;
   } catch (e) {
-    throw new HttpError(502, "dispatch_failed", `the orchestrator at ${endpoint} could not be reached: ${(e as Error).message}`);
+    throw new HttpError(502, "dispatch_failed", `the orchestrator at ${describeTarget(endpoint)} could not be reached: ${(e as Error).message}`);
   }
   const entry = await db.$transaction((tx) => appendAudit(tx, {
     kind: "repair.dispatched", actor: actor.id, actorRole: actor.role, reason: body.reason, incidentId: id,
-    before: null, after: { orchestrator: body.orchestrator, endpoint, status, requests },
+    before: null, after: { orchestrator: body.orchestrator, endpoint: describeTarget(endpoint) ?? "", status, requests },
   }, now));
   if (status >= 400) throw new HttpError(502, "dispatch_refused", `the orchestrator answered ${status}; recorded as audit entry ${entry.seq}`);
   return { endpoint, status, requests };

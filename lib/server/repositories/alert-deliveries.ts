@@ -1,3 +1,4 @@
+import { describeTarget } from "../alerts/alert-config";
 import type { Db } from "../db/client";
 
 export interface DeliveryRecord {
@@ -25,5 +26,5 @@ export async function deliveredAlertIds(db: Db, alertIds: string[]): Promise<Set
 
 export async function recentDeliveries(db: Db, limit: number) {
   const rows = await db.alertDelivery.findMany({ orderBy: { at: "desc" }, take: limit });
-  return rows.map((r) => ({ id: r.id, alertId: r.alertId, rule: r.rule, url: r.url, tryNumber: r.tryNumber, status: r.status === "delivered" ? "delivered" as const : "failed" as const, httpStatus: r.httpStatus, error: r.error, at: r.at.toISOString() }));
+  return rows.map((r) => ({ id: r.id, alertId: r.alertId, rule: r.rule, url: describeTarget(r.url) ?? "", tryNumber: r.tryNumber, status: r.status === "delivered" ? "delivered" as const : "failed" as const, httpStatus: r.httpStatus, error: r.error, at: r.at.toISOString() }));
 }
