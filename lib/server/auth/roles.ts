@@ -42,3 +42,6 @@ export function namespaceLimitedRefusal(actor: Actor, what: string): string | nu
     ? `${actor.id} is limited to namespaces ${actor.namespaces.join(", ")}: ${what} needs a token for every namespace (namespace-limited tokens send lineage events, publishes and source counts)`
     : null;
 }
+
+/** Who sends ingested data: the request's actor, as the ingestion use cases need it. */
+export type Submitter = Pick<Actor, "id" | "role" | "source" | "namespaces">;

@@ -8,11 +8,14 @@ import { applyRunLineage, type RunLineage } from "./lineage-history";
 import { linkRuns, type PipelineRef } from "./link-runs";
 import { UnitKeyResolver } from "./resolve-unit-keys";
 import { runRowId } from "./stable-id";
+import type { Submitter } from "../auth/roles";
+import { ForbiddenError } from "../http/errors";
+import { heldKey, heldMessage, holdersOf, mayPublishHeldUnits } from "../incidents/held-units";
 
 export interface AppliedCounts { runs: number; attempts: number; publishes: number; invalidKeys: number; edges: number }
 
 /** Writes what the folded runs imply, with batch reads and createMany: one round trip per table, not per event. */
-export async function applyFoldedRuns(tx: Tx, runs: FoldedRun[]): Promise<AppliedCounts> {
+export async function applyFoldedRuns(tx: Tx, runs: FoldedRun[], submitter?: Submitter): Promise<AppliedCounts> {
   const ordered = [...runs].sort((a, b) => a.tries[0]!.startedAt - b.tries[0]!.startedAt);
   const tasks = await ensureTasks(tx, ordered.map((r) => ({ nodeId: r.jobNodeId, namespace: r.namespace, name: r.name })));
   const datasets = await ensureDatasets(tx, ordered.flatMap((r) => [...r.inputs, ...r.outputs]));
@@ -29,6 +32,7 @@ export async function applyFoldedRuns(tx: Tx, runs: FoldedRun[]): Promise<Applie
     const pipelineId = pipelineIdOf(link.pipeline) ?? task.pipelineId;
     return buildRunRows(run, { task, datasets, resolver, parentRunId: link.parentRunId, rootRunId: link.rootRunId, pipelineId });
   });
+  await refuseHeldUnits(tx, rows.flatMap((r, i) => r.publishes.map((p) => ({ taskNodeId: ordered[i]!.jobNodeId, unitKey: p.unitKey }))), submitter);
   await markChecks(tx, ordered.filter((r) => r.isCheck).map((r) => tasks.get(r.jobNodeId)!.id));
   const runCount = await upsertRuns(tx, rows.map((r) => r.run), stored);
   await linkRootsToPipelines(tx, rows);
@@ -40,6 +44,16 @@ export async function applyFoldedRuns(tx: Tx, runs: FoldedRun[]): Promise<Applie
     invalidKeys: await reportInvalidKeys(tx, rows.flatMap((r) => r.invalidKeys)),
     edges: await applyLineage(tx, rows),
   };
+}
+
+/** A person below commander cannot publish, through an event, a unit an open incident holds: 403, nothing written. */
+async function refuseHeldUnits(tx: Tx, pairs: { taskNodeId: string; unitKey: string }[], submitter: Submitter | undefined): Promise<void> {
+  if (mayPublishHeldUnits(submitter)) return;
+  const holders = await holdersOf(tx, pairs);
+  for (const p of pairs) {
+    const h = holders.get(heldKey(p.taskNodeId, p.unitKey));
+    if (h) throw new ForbiddenError(heldMessage(submitter!, p.taskNodeId, p.unitKey, h));
+  }
 }
 
 /** A root run stored before any child arrived learns its pipeline now. */

@@ -8,6 +8,8 @@ import { applyObservedLineage } from "./apply-folded-runs";
 import type { BatchItem } from "./read-ingestion-batch";
 import { nodeRefOf } from "./node-refs";
 import { UnitKeyResolver } from "./resolve-unit-keys";
+import type { Submitter } from "../auth/roles";
+import { heldKey, heldMessage, holdersOf, mayPublishHeldUnits } from "../incidents/held-units";
 import { runRowId, stableId } from "./stable-id";
 
 interface Planned { index: number; entry: PublishEntry; dataset: NodeRef; job: NodeRef; unitKey: string; runId: string; publishId: string }
@@ -27,10 +29,10 @@ export const publishIdOf = (e: PublishEntry, datasetNodeId: string, unitKey: str
   e.idempotencyKey !== undefined ? stableId("apipubk", e.idempotencyKey) : stableId("apipub", datasetNodeId, unitKey, runId, new Date(e.publishedAt).toISOString());
 
 /** Applies well-formed ledger entries in the caller's transaction; refused entries write nothing but their invalid key. */
-export async function applyPublishes(tx: Tx, items: BatchItem<PublishEntry>[], pathOf: (i: number) => string, now: Date): Promise<PublishesOutcome> {
+export async function applyPublishes(tx: Tx, items: BatchItem<PublishEntry>[], pathOf: (i: number) => string, now: Date, submitter?: Submitter): Promise<PublishesOutcome> {
   const refused: PublishesOutcome["refused"] = [];
   const invalidKeys: InvalidKeyRow[] = [];
-  const planned = await planEntries(tx, items, pathOf, refused, invalidKeys, now);
+  const planned = await withoutHeldUnits(tx, await planEntries(tx, items, pathOf, refused, invalidKeys, now), pathOf, refused, submitter);
   const stored = await publishesByIds(tx, planned.map((p) => p.publishId));
   const accepted: PublishesOutcome["accepted"] = [];
   const fresh: Planned[] = [];
@@ -48,6 +50,17 @@ export async function applyPublishes(tx: Tx, items: BatchItem<PublishEntry>[], p
   }
   const written = await writeFresh(tx, fresh);
   return { accepted, refused: refused.sort((a, b) => a.index - b.index), written: { ...written, invalidKeys: await reportInvalidKeys(tx, invalidKeys) } };
+}
+
+/** A person below commander may not publish a unit an open incident holds (incidents/held-units.ts). */
+async function withoutHeldUnits(tx: Tx, planned: Planned[], pathOf: (i: number) => string, refused: PublishesOutcome["refused"], submitter: Submitter | undefined): Promise<Planned[]> {
+  if (mayPublishHeldUnits(submitter)) return planned;
+  const holders = await holdersOf(tx, planned.map((p) => ({ taskNodeId: p.job.nodeId, unitKey: p.unitKey })));
+  return planned.filter((p) => {
+    const h = holders.get(heldKey(p.job.nodeId, p.unitKey));
+    if (h) refused.push({ index: p.index, issues: [{ path: `${pathOf(p.index)}.unitKey`, message: heldMessage(submitter!, p.job.nodeId, p.unitKey, h) }] });
+    return !h;
+  });
 }
 
 async function planEntries(tx: Tx, items: BatchItem<PublishEntry>[], pathOf: (i: number) => string, refused: PublishesOutcome["refused"], invalidKeys: InvalidKeyRow[], now: Date): Promise<Planned[]> {

@@ -6,7 +6,7 @@ import { receivePublishesRequest } from "./receive-publishes-request";
 import { receiveSourceCountsRequest } from "./receive-source-counts-request";
 
 /** The ingestion routes, as the request's actor: a namespace-limited token's items are checked one by one. */
-export const ingestLineageAs = (req: Request, actor: Actor) => receiveLineageRequest(req, getDb(), new Date(), actor.namespaces);
-export const ingestLineageBatchAs = (req: Request, actor: Actor) => receiveLineageBatchRequest(req, getDb(), new Date(), actor.namespaces);
-export const ingestPublishesAs = (req: Request, actor: Actor) => receivePublishesRequest(req, getDb(), new Date(), actor.namespaces);
-export const ingestSourceCountsAs = (req: Request, actor: Actor) => receiveSourceCountsRequest(req, getDb(), new Date(), actor.namespaces);
+export const ingestLineageAs = (req: Request, actor: Actor) => receiveLineageRequest(req, getDb(), new Date(), actor);
+export const ingestLineageBatchAs = (req: Request, actor: Actor) => receiveLineageBatchRequest(req, getDb(), new Date(), actor);
+export const ingestPublishesAs = (req: Request, actor: Actor) => receivePublishesRequest(req, getDb(), new Date(), actor);
+export const ingestSourceCountsAs = (req: Request, actor: Actor) => receiveSourceCountsRequest(req, getDb(), new Date(), actor);

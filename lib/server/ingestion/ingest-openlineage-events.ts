@@ -3,6 +3,7 @@ import { formatNodeId } from "@/lib/domain/ids";
 import type { Db, Tx } from "../db/client";
 import { ensureDatasets, ensureTasks } from "../repositories/catalog-writes";
 import { bodiesOfRuns, existingEventHashes, insertIngestedEvents, type IngestedEventRow } from "../repositories/ingested-events";
+import type { Submitter } from "../auth/roles";
 import { applyFoldedRuns, applyObservedLineage, type AppliedCounts } from "./apply-folded-runs";
 import { foldRunEvents, runRefOf } from "./fold-run-events";
 import type { ParsedEvent, ParsedRunEvent } from "./parse-lineage-body";
@@ -24,7 +25,7 @@ type Hashed = ParsedEvent & { hash: string };
  * events in order. A JobEvent declares the job's inputs and outputs at its time (design-time
  * lineage, as authoritative as a completed run); a DatasetEvent makes the dataset known.
  */
-export async function ingestOpenLineageEvents(db: Db, events: ParsedEvent[], receivedAt: Date): Promise<IngestOutcome> {
+export async function ingestOpenLineageEvents(db: Db, events: ParsedEvent[], receivedAt: Date, submitter?: Submitter): Promise<IngestOutcome> {
   const hashed: Hashed[] = events.map((e) => ({ ...e, hash: contentHash(e.json) }));
   return inOneTransaction(db, async (tx) => {
     const stored = await existingEventHashes(tx, [...new Set(hashed.map((e) => e.hash))]);
@@ -35,7 +36,7 @@ export async function ingestOpenLineageEvents(db: Db, events: ParsedEvent[], rec
     const written = { events: fresh.length, runs: 0, attempts: 0, publishes: 0, invalidKeys: 0, edges: 0 };
     if (fresh.length === 0) return { accepted, written };
     await insertIngestedEvents(tx, fresh.map((e) => storedRow(e, receivedAt)));
-    const runCounts = await refoldRuns(tx, fresh.filter((e): e is ParsedRunEvent & { hash: string } => e.kind === "RunEvent"));
+    const runCounts = await refoldRuns(tx, fresh.filter((e): e is ParsedRunEvent & { hash: string } => e.kind === "RunEvent"), submitter);
     const jobEdges = await applyJobEvents(tx, fresh.flatMap((e) => (e.kind === "JobEvent" ? [{ event: e.event, hash: e.hash }] : [])));
     const datasetEvents = fresh.flatMap((e) => (e.kind === "DatasetEvent" ? [e.event.dataset] : []));
     await ensureDatasets(tx, datasetEvents.map((d) => ({ nodeId: formatNodeId("dataset", d.namespace, d.name), namespace: d.namespace, name: d.name })));
@@ -56,7 +57,7 @@ function storedRow(e: Hashed, receivedAt: Date): IngestedEventRow {
   }
 }
 
-async function refoldRuns(tx: Tx, fresh: ParsedRunEvent[]): Promise<AppliedCounts> {
+async function refoldRuns(tx: Tx, fresh: ParsedRunEvent[], submitter: Submitter | undefined): Promise<AppliedCounts> {
   if (fresh.length === 0) return { runs: 0, attempts: 0, publishes: 0, invalidKeys: 0, edges: 0 };
   const touched = [...new Map(fresh.map((e) => {
     const ref = runRefOf(e.event.job.namespace, e.event.job.name, e.event.run.runId);
@@ -68,7 +69,7 @@ async function refoldRuns(tx: Tx, fresh: ParsedRunEvent[]): Promise<AppliedCount
     const key = pairKey(b.jobNodeId, b.externalRun);
     byRun.set(key, [...(byRun.get(key) ?? []), JSON.parse(b.body) as RunEvent]);
   }
-  return applyFoldedRuns(tx, [...byRun.values()].map(foldRunEvents));
+  return applyFoldedRuns(tx, [...byRun.values()].map(foldRunEvents), submitter);
 }
 
 /** A JobEvent's inputs and outputs are the job's edges from its event time, as a completed run's would be. */

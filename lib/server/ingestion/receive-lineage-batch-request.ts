@@ -1,5 +1,6 @@
 import { NextResponse } from "next/server";
 import type { LineageBatchResult } from "@/lib/contracts/openlineage";
+import type { Submitter } from "../auth/roles";
 import { getDb, type Db } from "../db/client";
 import { HttpError } from "../http/errors";
 import { readTextBody } from "../http/read-body";
@@ -19,15 +20,15 @@ const ENDPOINT = "/api/v1/lineage/batch";
  * where nothing is accepted is a 400 with the same body, so a client that only looks at the
  * status still sees it failed; a body that is not an array is a 400 naming `body`.
  */
-export async function receiveLineageBatchRequest(req: Request, db: Db = getDb(), now = new Date(), namespaces: readonly string[] = []): Promise<Response> {
+export async function receiveLineageBatchRequest(req: Request, db: Db = getDb(), now = new Date(), submitter?: Submitter): Promise<Response> {
   let parsed: ReturnType<typeof parseEventBatch>;
   try {
-    parsed = keepNamespaces(parseEventBatch(await readTextBody(req, LINEAGE_MAX_BODY_BYTES), now), namespaces);
+    parsed = keepNamespaces(parseEventBatch(await readTextBody(req, LINEAGE_MAX_BODY_BYTES), now), submitter?.namespaces ?? []);
   } catch (e) {
     if (e instanceof HttpError) await recordRejections(db, [{ endpoint: ENDPOINT, fieldPath: "body", reason: e.message, body: "" }], now);
     throw e;
   }
-  const outcome = parsed.events.length > 0 ? await ingestOpenLineageEvents(db, parsed.events, now) : null;
+  const outcome = parsed.events.length > 0 ? await ingestOpenLineageEvents(db, parsed.events, now, submitter) : null;
   await recordRejections(db, parsed.refused.map((r) => ({ ...rejectionRow(r), endpoint: ENDPOINT })), now);
   const failed = parsed.refused.map((r) => ({ index: r.index, reason: r.issues.map((i) => `${i.path}: ${i.message}`).join("; "), retriable: false }));
   const received = parsed.events.length + parsed.refused.length;

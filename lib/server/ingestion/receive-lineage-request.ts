@@ -1,5 +1,6 @@
 import { NextResponse } from "next/server";
 import type { LineageIngestResult } from "@/lib/contracts/openlineage";
+import type { Submitter } from "../auth/roles";
 import { getDb, type Db } from "../db/client";
 import { HttpError } from "../http/errors";
 import { readTextBody } from "../http/read-body";
@@ -16,17 +17,17 @@ const ENDPOINT = "/api/v1/lineage";
  * batch was partly refused, 400 when nothing was accepted, 413 for an oversized body. Refused
  * events write nothing but a line in the rejection log the ingestion page shows.
  */
-export async function receiveLineageRequest(req: Request, db: Db = getDb(), now = new Date(), namespaces: readonly string[] = []): Promise<Response> {
+export async function receiveLineageRequest(req: Request, db: Db = getDb(), now = new Date(), submitter?: Submitter): Promise<Response> {
   let text: string;
   let parsed: ReturnType<typeof parseLineageBody>;
   try {
     text = await readTextBody(req, LINEAGE_MAX_BODY_BYTES);
-    parsed = keepNamespaces(parseLineageBody(text, now), namespaces);
+    parsed = keepNamespaces(parseLineageBody(text, now), submitter?.namespaces ?? []);
   } catch (e) {
     if (e instanceof HttpError) await recordRejections(db, [{ endpoint: ENDPOINT, fieldPath: "body", reason: e.message, body: "" }], now);
     throw e;
   }
-  const outcome = parsed.events.length > 0 ? await ingestOpenLineageEvents(db, parsed.events, now) : null;
+  const outcome = parsed.events.length > 0 ? await ingestOpenLineageEvents(db, parsed.events, now, submitter) : null;
   await recordRejections(db, parsed.refused.map((r) => rejectionRow(r)), now);
   const result: LineageIngestResult = {
     received: parsed.events.length + parsed.refused.length,

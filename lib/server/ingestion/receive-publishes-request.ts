@@ -1,4 +1,5 @@
 import { PublishEntrySchema, type PublishesResult } from "@/lib/contracts/ingestion-ledger";
+import type { Submitter } from "../auth/roles";
 import { getDb, type Db } from "../db/client";
 import { applyPublishes } from "./apply-publishes";
 import { inOneTransaction } from "./in-one-transaction";
@@ -11,11 +12,11 @@ const ENDPOINT = "/api/v1/publishes";
  * that do not speak OpenLineage. One transaction per request; a refused entry writes nothing
  * except, for a unit key its dataset's partition definition rejects, the invalid key itself.
  */
-export async function receivePublishesRequest(req: Request, db: Db = getDb(), now = new Date(), namespaces: readonly string[] = []): Promise<Response> {
+export async function receivePublishesRequest(req: Request, db: Db = getDb(), now = new Date(), submitter?: Submitter): Promise<Response> {
   const batch = await readIngestionBatch(req, db, ENDPOINT, PublishEntrySchema, now, (p) => ({ publishedAt: p.publishedAt }), {
-    namespaces, of: (p) => [["dataset", refNamespace(p.dataset)], ["run.job", refNamespace(p.run.job)]],
+    namespaces: submitter?.namespaces ?? [], of: (p) => [["dataset", refNamespace(p.dataset)], ["run.job", refNamespace(p.run.job)]],
   });
-  const outcome = batch.items.length > 0 ? await inOneTransaction(db, (tx) => applyPublishes(tx, batch.items, batch.pathOf, now)) : null;
+  const outcome = batch.items.length > 0 ? await inOneTransaction(db, (tx) => applyPublishes(tx, batch.items, batch.pathOf, now, submitter)) : null;
   const refused = allRefusals(batch, outcome?.refused ?? []);
   await logRefusals(db, ENDPOINT, refused, now);
   const result: PublishesResult = {

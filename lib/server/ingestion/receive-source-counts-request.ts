@@ -1,4 +1,5 @@
 import { SourceCountEntrySchema, type SourceCountsResult } from "@/lib/contracts/ingestion-ledger";
+import type { Submitter } from "../auth/roles";
 import { getDb, type Db } from "../db/client";
 import { applySourceCounts } from "./apply-source-counts";
 import { inOneTransaction } from "./in-one-transaction";
@@ -7,9 +8,9 @@ import { allRefusals, batchResponse, logRefusals, readIngestionBatch, refNamespa
 const ENDPOINT = "/api/v1/source-counts";
 
 /** POST /api/v1/source-counts: the source of truth's row count per (dataset, unit), for reconciliation. */
-export async function receiveSourceCountsRequest(req: Request, db: Db = getDb(), now = new Date(), namespaces: readonly string[] = []): Promise<Response> {
+export async function receiveSourceCountsRequest(req: Request, db: Db = getDb(), now = new Date(), submitter?: Submitter): Promise<Response> {
   const batch = await readIngestionBatch(req, db, ENDPOINT, SourceCountEntrySchema, now, (c) => ({ measuredAt: c.measuredAt }), {
-    namespaces, of: (c) => [["dataset", refNamespace(c.dataset)]],
+    namespaces: submitter?.namespaces ?? [], of: (c) => [["dataset", refNamespace(c.dataset)]],
   });
   const outcome = batch.items.length > 0 ? await inOneTransaction(db, (tx) => applySourceCounts(tx, batch.items, batch.pathOf, now)) : null;
   const refused = allRefusals(batch, outcome?.refused ?? []);

@@ -94,3 +94,9 @@ export async function originRunOf(db: Db, taskId: string, unitKeys: string[]): P
   // A repair that failed again repairs the same original run: keep the root.
   return { id: attempt.run.rootRunId ?? attempt.run.id, pipelineId: attempt.run.pipelineId, startedAt: attempt.endedAt ?? attempt.run.startedAt };
 }
+
+/** The failed (task, unit) pairs of every incident not yet resolved or abandoned. */
+export async function pairsHeldByOpenIncidents(db: Db | Tx): Promise<{ id: string; title: string; failedPairs: AuditTarget[] }[]> {
+  const rows = await db.incident.findMany({ where: { status: { notIn: ["resolved", "abandoned"] } }, select: { id: true, title: true, failedPairs: true } });
+  return rows.map((r) => ({ id: r.id, title: r.title, failedPairs: JSON.parse(r.failedPairs) as AuditTarget[] }));
+}

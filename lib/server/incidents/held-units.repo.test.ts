@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as postLineage } from "@/app/api/v1/lineage/route";
+import { POST as postPublishes } from "@/app/api/v1/publishes/route";
+import { createToken } from "../access/manage-access";
+import { loadDemo } from "../demo/load-demo";
+import { openIncident } from "./open-incident";
+import { loadUnitStateIndex } from "../repair/unit-state-index";
+import { COMMANDER, OPERATOR, STG } from "../repair/testing/journey-steps";
+import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+
+/**
+ * Issue 13, required 6: turning a failed unit that an incident holds published is a
+ * commander's outcome (mark-success, audited) or its repair's — an operator cannot reach it by
+ * ingesting a publish or a COMPLETE event. A machine token reporting a real run can.
+ */
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+let t: TestDatabase;
+const saved = process.env.DATABASE_URL;
+const STG_DS = "dataset:warehouse:stg_orders";
+
+const post = (h: Handler, body: unknown, headers: Record<string, string>) =>
+  h(new Request("http://console.test/api/v1/x", { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json", ...headers } }), { params: Promise.resolve({}) });
+const publish = (runId: string) => ({ dataset: { nodeId: STG_DS }, unitKey: "2026-08-23", run: { externalId: runId, job: { nodeId: STG } }, publishedAt: "2026-08-24T03:00:00Z", rowCount: 50 });
+const stateOf = async () => (await loadUnitStateIndex(t.db, new Date(), [STG_DS])).get(STG_DS, "2026-08-23")!.result.state;
+
+describe("a unit an open incident holds", () => {
+  beforeAll(async () => {
+    t = await createTestDatabase("sqlite");
+    process.env.DATABASE_URL = t.target.url;
+    await loadDemo(t.db);
+    await openIncident({ taskNodeId: STG, units: ["2026-08-23"], reason: "raw partition lost" }, OPERATOR, new Date(), t.db);
+  }, 300_000);
+  afterAll(async () => {
+    process.env.DATABASE_URL = saved;
+    await t.drop();
+  });
+
+  it("an operator's publish for it is refused naming the incident, and the unit stays failed with nothing written", async () => {
+    const before = await t.db.publish.count();
+    const res = await post(postPublishes, publish("manual-1"), { "x-reparo-user": "demo-operator" });
+    expect(res.status).toBe(422);
+    expect((await res.json()).message).toMatch(/^body\.unitKey: job:orders:stg_orders 2026-08-23 is held by incident \S+ \(.*\): only its repair or a commander's mark-success publishes it \(demo-operator's role is operator\)$/);
+    expect(await t.db.publish.count()).toBe(before);
+    expect(await stateOf()).toBe("failed");
+  });
+
+  it("an operator's COMPLETE event that publishes it is a 403, and nothing is written", async () => {
+    const event = {
+      eventType: "COMPLETE", eventTime: "2026-08-24T03:00:00Z", producer: "https://example.com/manual", schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent",
+      run: { runId: "0190a8f3-1c2d-7e4f-8a9b-0c1d2e3f4a99", facets: { nominalTime: { _producer: "https://example.com/manual", _schemaURL: "https://openlineage.io/spec/facets/1-0-1/NominalTimeRunFacet.json", nominalStartTime: "2026-08-23T00:00:00Z" } } },
+      job: { namespace: "orders", name: "stg_orders" }, inputs: [],
+      outputs: [{ namespace: "warehouse", name: "stg_orders", outputFacets: { outputStatistics: { _producer: "https://example.com/manual", _schemaURL: "https://openlineage.io/spec/facets/1-0-2/OutputStatisticsOutputDatasetFacet.json", rowCount: 50 } } }],
+    };
+    const before = await t.db.ingestedEvent.count();
+    const res = await post(postLineage, event, { "x-reparo-user": "demo-operator" });
+    const text = await res.text();
+    expect(res.status, text).toBe(403);
+    expect(text).toContain("job:orders:stg_orders 2026-08-23 is held by incident");
+    expect(await t.db.ingestedEvent.count()).toBe(before);
+    expect(await stateOf()).toBe("failed");
+  });
+
+  it("a commander's publish, and a machine token's, are accepted", async () => {
+    expect((await post(postPublishes, publish("cmdr-1"), { "x-reparo-user": COMMANDER.id })).status).toBe(200);
+    const { secret } = await createToken(t.db, { name: "airflow", scope: "ingest" }, { actor: "test", actorRole: "admin", reason: "the orchestrator" });
+    expect((await post(postPublishes, publish("airflow-1"), { authorization: `Bearer ${secret}` })).status).toBe(200);
+  });
+});
