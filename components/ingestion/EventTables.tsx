@@ -9,7 +9,7 @@ export function RecentEventsCard({ events }: { events: IngestionStatus["recentEv
       <p className="sub">Accepted OpenLineage events, newest first. Re-sent events are not stored twice.</p>
       {events.length === 0 ? <p className="empty">No event received yet.</p> : (
         <table className="data" data-testid="recent-events">
-          <thead><tr><th>Received</th><th>Type</th><th>Job</th><th>Run id</th><th>Event time</th></tr></thead>
+          <thead><tr><th>Received</th><th>Type</th><th>Job</th><th>Run id</th><th>Event time</th><th>Sent by</th></tr></thead>
           <tbody>
             {events.map((e) => (
               <tr key={e.eventHash}>
@@ -18,6 +18,7 @@ export function RecentEventsCard({ events }: { events: IngestionStatus["recentEv
                 <td className="mono">{e.jobNodeId}</td>
                 <td className="mono">{e.runId}</td>
                 <td className="nowrap mono">{when(e.eventTime)}</td>
+                <td className="mono">{e.submittedBy ?? "—"}</td>
               </tr>
             ))}
           </tbody>

@@ -10,6 +10,8 @@ export const IngestionStatusSchema = z.object({
     runId: z.string(),
     eventTime: z.string(),
     receivedAt: z.string(),
+    /** Who sent it: token:<name> or a person's id; null before attribution was recorded. */
+    submittedBy: z.string().nullable(),
   })),
   rejectedEvents: z.array(z.object({
     id: z.string(),

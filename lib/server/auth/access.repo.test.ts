@@ -105,6 +105,7 @@ describe("identity and access on a fresh production database", () => {
     expect(secret).toMatch(/^rpt_[A-Za-z0-9_-]{43}$/);
     const bearer = { authorization: `Bearer ${secret}` };
     expect((await call(postLineage, { method: "POST", body: EVENT, headers: bearer })).status).toBe(200);
+    expect((await t.db.ingestedEvent.findFirst({ orderBy: { receivedAt: "desc" } }))?.submittedBy).toBe("token:airflow-prod");
     const refused = await call(postIncident, { method: "POST", body: { title: "x", reason: "because" }, headers: bearer });
     expect(refused.status).toBe(403);
     expect((await refused.json()).message).toContain("scope ingest");

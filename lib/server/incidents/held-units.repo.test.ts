@@ -64,5 +64,8 @@ describe("a unit an open incident holds", () => {
     expect((await post(postPublishes, publish("cmdr-1"), { "x-reparo-user": COMMANDER.id })).status).toBe(200);
     const { secret } = await createToken(t.db, { name: "airflow", scope: "ingest" }, { actor: "test", actorRole: "admin", reason: "the orchestrator" });
     expect((await post(postPublishes, publish("airflow-1"), { authorization: `Bearer ${secret}` })).status).toBe(200);
+    // Each is attributed in the ledger to who sent it.
+    const rows = await t.db.publish.findMany({ where: { unitKey: "2026-08-23", submittedBy: { not: null } }, select: { submittedBy: true } });
+    expect(rows.map((r) => r.submittedBy).sort()).toEqual(["demo-commander", "token:airflow"]);
   });
 });

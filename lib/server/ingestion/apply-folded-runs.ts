@@ -40,7 +40,7 @@ export async function applyFoldedRuns(tx: Tx, runs: FoldedRun[], submitter?: Sub
   return {
     runs: runCount,
     attempts: await upsertAttempts(tx, rows.flatMap((r) => r.attempts)),
-    publishes: await appendPublishes(tx, rows.flatMap((r) => r.publishes)),
+    publishes: await appendPublishes(tx, rows.flatMap((r) => r.publishes).map((p) => ({ ...p, submittedBy: submitter?.id ?? null }))),
     invalidKeys: await reportInvalidKeys(tx, rows.flatMap((r) => r.invalidKeys)),
     edges: await applyLineage(tx, rows),
   };

@@ -48,7 +48,7 @@ export async function applyPublishes(tx: Tx, items: BatchItem<PublishEntry>[], p
       }
     }
   }
-  const written = await writeFresh(tx, fresh);
+  const written = await writeFresh(tx, fresh, submitter?.id ?? null);
   return { accepted, refused: refused.sort((a, b) => a.index - b.index), written: { ...written, invalidKeys: await reportInvalidKeys(tx, invalidKeys) } };
 }
 
@@ -100,7 +100,7 @@ function conflictOf(before: StoredPublish, p: Planned): string | null {
   return `${what} a publish with a different ${differs.join(", ")} (the ledger is append-only: publish a correction with a new publishedAt)`;
 }
 
-async function writeFresh(tx: Tx, fresh: Planned[]): Promise<{ publishes: number; runs: number }> {
+async function writeFresh(tx: Tx, fresh: Planned[], submittedBy: string | null): Promise<{ publishes: number; runs: number }> {
   if (fresh.length === 0) return { publishes: 0, runs: 0 };
   const datasets = await ensureDatasets(tx, fresh.map((p) => p.dataset));
   const tasks = await ensureTasks(tx, fresh.map((p) => p.job));
@@ -111,6 +111,7 @@ async function writeFresh(tx: Tx, fresh: Planned[]): Promise<{ publishes: number
   const rows: PublishRow[] = fresh.map((p) => ({
     id: p.publishId, datasetId: datasets.get(p.dataset.nodeId)!.id, unitKey: p.unitKey, runId: p.runId, attemptId: null,
     publishedAt: new Date(p.entry.publishedAt), inputVersion: p.entry.inputVersion, codeVersion: p.entry.codeVersion, rowCount: p.entry.rowCount,
+    submittedBy,
   }));
   const publishes = await appendPublishes(tx, rows);
   // A publish is evidence the job writes the dataset at that time; it only fills gaps in the lineage.

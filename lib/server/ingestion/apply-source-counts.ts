@@ -23,7 +23,7 @@ export interface SourceCountsOutcome {
  * they arrive in — an older measurement than the stored one is accepted but not applied
  * (`older`); at the same instant the later entry in the request wins.
  */
-export async function applySourceCounts(tx: Tx, items: BatchItem<SourceCountEntry>[], pathOf: (i: number) => string, now: Date): Promise<SourceCountsOutcome> {
+export async function applySourceCounts(tx: Tx, items: BatchItem<SourceCountEntry>[], pathOf: (i: number) => string, now: Date, submittedBy: string | null = null): Promise<SourceCountsOutcome> {
   const refused: SourceCountsOutcome["refused"] = [];
   const invalid: InvalidKeyRow[] = [];
   const planned = await planCounts(tx, items, pathOf, refused, invalid, now);
@@ -36,7 +36,7 @@ export async function applySourceCounts(tx: Tx, items: BatchItem<SourceCountEntr
     const key = `${datasetId}\u0000${p.unitKey}`;
     const current = changed.get(key) ?? stored.get(key);
     const measuredAt = new Date(p.entry.measuredAt);
-    const next = { id: current?.id ?? stableId("srccount", datasetId, p.unitKey), datasetId, unitKey: p.unitKey, rowCount: p.entry.rowCount, measuredAt, source: p.entry.source };
+    const next = { id: current?.id ?? stableId("srccount", datasetId, p.unitKey), datasetId, unitKey: p.unitKey, rowCount: p.entry.rowCount, measuredAt, source: p.entry.source, submittedBy };
     accepted.push({ index: p.index, outcome: outcomeOf(current, next) });
     if (!current || (measuredAt >= current.measuredAt && !same(current, next))) changed.set(key, { ...next, created: !stored.has(key) });
   }

@@ -17,7 +17,7 @@ export async function getIngestionStatus(db = getDb(), now = new Date()): Promis
     totals,
     recentEvents: events.map((e) => ({
       eventHash: e.eventHash, eventType: e.eventType, jobNodeId: e.jobNodeId, runId: e.externalRun,
-      eventTime: e.eventTime.toISOString(), receivedAt: e.receivedAt.toISOString(),
+      eventTime: e.eventTime.toISOString(), receivedAt: e.receivedAt.toISOString(), submittedBy: e.submittedBy,
     })),
     rejectedEvents: rejections.map((r) => ({
       id: r.id, receivedAt: r.receivedAt.toISOString(), endpoint: r.endpoint, fieldPath: r.fieldPath, reason: r.reason, excerpt: r.body.slice(0, 200),

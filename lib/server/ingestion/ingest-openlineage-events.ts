@@ -35,7 +35,7 @@ export async function ingestOpenLineageEvents(db: Db, events: ParsedEvent[], rec
     const accepted = hashed.map((e) => ({ index: e.index, duplicate: !freshIndexes.has(e.index) }));
     const written = { events: fresh.length, runs: 0, attempts: 0, publishes: 0, invalidKeys: 0, edges: 0 };
     if (fresh.length === 0) return { accepted, written };
-    await insertIngestedEvents(tx, fresh.map((e) => storedRow(e, receivedAt)));
+    await insertIngestedEvents(tx, fresh.map((e) => ({ ...storedRow(e, receivedAt), submittedBy: submitter?.id ?? null })));
     const runCounts = await refoldRuns(tx, fresh.filter((e): e is ParsedRunEvent & { hash: string } => e.kind === "RunEvent"), submitter);
     const jobEdges = await applyJobEvents(tx, fresh.flatMap((e) => (e.kind === "JobEvent" ? [{ event: e.event, hash: e.hash }] : [])));
     const datasetEvents = fresh.flatMap((e) => (e.kind === "DatasetEvent" ? [e.event.dataset] : []));

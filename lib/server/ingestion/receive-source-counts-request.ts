@@ -12,7 +12,7 @@ export async function receiveSourceCountsRequest(req: Request, db: Db = getDb(),
   const batch = await readIngestionBatch(req, db, ENDPOINT, SourceCountEntrySchema, now, (c) => ({ measuredAt: c.measuredAt }), {
     namespaces: submitter?.namespaces ?? [], of: (c) => [["dataset", refNamespace(c.dataset)]],
   });
-  const outcome = batch.items.length > 0 ? await inOneTransaction(db, (tx) => applySourceCounts(tx, batch.items, batch.pathOf, now)) : null;
+  const outcome = batch.items.length > 0 ? await inOneTransaction(db, (tx) => applySourceCounts(tx, batch.items, batch.pathOf, now, submitter?.id ?? null)) : null;
   const refused = allRefusals(batch, outcome?.refused ?? []);
   await logRefusals(db, ENDPOINT, refused, now);
   const result: SourceCountsResult = {

@@ -9,6 +9,8 @@ export interface IngestedEventRow {
   eventTime: Date;
   receivedAt: Date;
   body: string;
+  /** Who sent it: token:<name> or a person's id. */
+  submittedBy?: string | null;
 }
 
 export async function existingEventHashes(tx: Tx, hashes: string[]): Promise<Set<string>> {
@@ -18,7 +20,7 @@ export async function existingEventHashes(tx: Tx, hashes: string[]): Promise<Set
 }
 
 const EVENT_COLUMNS: Column[] = [
-  ...["id", "eventHash", "eventType", "jobNodeId", "externalRun", "body"].map((name): Column => ({ name, type: "text" })),
+  ...["id", "eventHash", "eventType", "jobNodeId", "externalRun", "body", "submittedBy"].map((name): Column => ({ name, type: "text" })),
   { name: "eventTime", type: "timestamp" }, { name: "receivedAt", type: "timestamp" },
 ];
 
@@ -80,7 +82,7 @@ export async function recentIngestedEvents(db: Db, limit: number) {
   return db.ingestedEvent.findMany({
     orderBy: [{ receivedAt: "desc" }, { eventTime: "desc" }],
     take: limit,
-    select: { eventHash: true, eventType: true, jobNodeId: true, externalRun: true, eventTime: true, receivedAt: true },
+    select: { eventHash: true, eventType: true, jobNodeId: true, externalRun: true, eventTime: true, receivedAt: true, submittedBy: true },
   });
 }
 

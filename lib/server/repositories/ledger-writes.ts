@@ -32,7 +32,7 @@ export async function partitionDefsByNodeId(tx: Tx, nodeIds: string[]): Promise<
   return new Map(rows.map((r) => [r.nodeId, PartitionDefSchema.parse(JSON.parse(r.partitionDef))]));
 }
 
-export interface SourceCountRow { datasetId: string; unitKey: string; rowCount: number; measuredAt: Date; source: string }
+export interface SourceCountRow { datasetId: string; unitKey: string; rowCount: number; measuredAt: Date; source: string; submittedBy: string | null }
 export interface StoredSourceCount extends SourceCountRow { id: string }
 
 export async function sourceCountsOf(tx: Tx, datasetIds: string[]): Promise<Map<string, StoredSourceCount>> {
@@ -42,7 +42,7 @@ export async function sourceCountsOf(tx: Tx, datasetIds: string[]): Promise<Map<
 }
 
 const SOURCE_COUNT_VALUES: Column[] = [
-  { name: "rowCount", type: "int" }, { name: "measuredAt", type: "timestamp" }, { name: "source", type: "text" },
+  { name: "rowCount", type: "int" }, { name: "measuredAt", type: "timestamp" }, { name: "source", type: "text" }, { name: "submittedBy", type: "text" },
 ];
 
 /** One multi-row INSERT for new (dataset, unit) pairs and one UPDATE … FROM VALUES for replaced ones. */

@@ -41,6 +41,8 @@ export interface PublishRow {
   inputVersion: string;
   codeVersion: string;
   rowCount: number;
+  /** Who sent it (token:<name>, a person's id); absent for the local executor. */
+  submittedBy?: string | null;
 }
 
 export interface InvalidKeyRow {
@@ -103,7 +105,7 @@ export async function upsertAttempts(tx: Tx, rows: AttemptRow[]): Promise<number
 const PUBLISH_COLUMNS: Column[] = [
   { name: "id", type: "text" }, { name: "datasetId", type: "text" }, { name: "unitKey", type: "text" }, { name: "runId", type: "text" },
   { name: "attemptId", type: "text" }, { name: "publishedAt", type: "timestamp" }, { name: "inputVersion", type: "text" },
-  { name: "codeVersion", type: "text" }, { name: "rowCount", type: "int" },
+  { name: "codeVersion", type: "text" }, { name: "rowCount", type: "int" }, { name: "submittedBy", type: "text" },
 ];
 
 /** The ledger is append-only: a publish whose id exists already is never written again. */
