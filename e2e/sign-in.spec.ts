@@ -84,6 +84,16 @@ test("an operator of orders: role and namespace from the groups; not an admin; r
   expect((await page.request.get(`${SSO_URL}/api/v1/access/tokens`)).status()).toBe(403);
 });
 
+test("a person in no mapped group is a viewer: reads, and every change is refused", async ({ page }) => {
+  await signIn(page, "vic");
+  await expect(page.getByTestId("whoami-role")).toHaveText("viewer");
+  await page.goto(`${SSO_URL}/incidents`);
+  await expect(page.getByRole("heading", { name: "Incidents", level: 1 })).toBeVisible();
+  const res = await page.request.post(`${SSO_URL}/api/v1/incidents`, { data: { taskNodeId: "job:orders:stg_orders", units: ["2026-08-17"], reason: "viewer try" }, headers: { origin: SSO_URL } });
+  expect(res.status()).toBe(403);
+  expect((await res.json()).message).toBe("vic is a viewer; this needs the operator role");
+});
+
 test("an expired session is refused: the browser is anonymous again and changes answer 401", async ({ page, context }) => {
   await context.addCookies([{ name: "reparo_session", value: await sealedSession("ada", new Date(Date.now() - 60_000)), url: SSO_URL }]);
   await page.goto(`${SSO_URL}/`);
