@@ -38,7 +38,11 @@ async function signIn(page: Page, login: string): Promise<void> {
 }
 
 test("an admin signs in through the provider, sees the role its groups give, creates a token, signs out", async ({ page }) => {
-  await page.goto(`${SSO_URL}/`);
+  const home = await page.goto(`${SSO_URL}/`);
+  const headers = home!.headers();
+  expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+  expect(headers["x-content-type-options"]).toBe("nosniff");
+  expect(headers["x-frame-options"]).toBe("DENY");
   await expect(page.getByTestId("whoami")).toContainText("Not signed in");
   expect((await page.request.post(`${SSO_URL}/api/v1/lineage`, { data: {} })).status()).toBe(401);
 

@@ -70,3 +70,32 @@ describe("route()", () => {
     expect((await res.json()).message).toBe("no node job:a:b");
   });
 });
+
+describe("route() and a busy database", () => {
+  const busy = () => Object.assign(new Error("Operation has timed out"), { code: "P1008" });
+
+  it("retries a handler the database was too busy for, with a fresh copy of the raw body, and answers its result", async () => {
+    const seen: string[] = [];
+    let calls = 0;
+    const wrapped = route({}, async ({ req }) => {
+      seen.push(await req.text());
+      if (++calls < 3) throw busy();
+      return { ok: true };
+    });
+    const res = await wrapped(post('{"x":1}'), ctx);
+    expect(res.status).toBe(200);
+    expect(seen).toEqual(['{"x":1}', '{"x":1}', '{"x":1}']);
+  });
+
+  it("after the bounded retries: 503 with Retry-After, never a 500", async () => {
+    let calls = 0;
+    const wrapped = route({ body: z.object({ x: z.number() }) }, async () => {
+      calls++;
+      throw busy();
+    });
+    const res = await wrapped(post('{"x":1}'), ctx);
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("2");
+    expect(calls).toBe(3);
+  });
+});

@@ -55,12 +55,33 @@ export function route<Q = undefined, B = undefined, P = undefined>(
       const query = parseWith(options.query, Object.fromEntries(new URL(req.url).searchParams), "query");
       const body = options.body ? parseWith(options.body, requireWellFormed(await readJsonBody(req, options.maxBodyBytes)), "body") : (undefined as B);
       if (mutating) await requireNamespaces(actor, new URL(req.url).pathname, params, body);
-      const result = await handler({ req, query, body, params, actor });
+      // Handlers that read the raw body themselves get a fresh copy on a retry.
+      const spares = mutating && !options.body ? Array.from({ length: BUSY_RETRIES }, () => req.clone()) : [];
+      const result = await withBusyRetries((attempt) => handler({ req: attempt === 0 ? req : (spares[attempt - 1] ?? req), query, body, params, actor }));
       return result instanceof Response ? result : NextResponse.json(result);
     } catch (e) {
       return errorResponse(e);
     }
   };
+}
+
+/**
+ * A busy database (SQLite's writer lock past the busy timeout or a stale snapshot, a PostgreSQL
+ * serialization failure or deadlock) rolled the handler's transaction back: it is tried again
+ * BUSY_RETRIES times after a short, jittered pause, then answered 503 with Retry-After.
+ * Handlers write in one transaction and ingestion is idempotent, so a retry applies a change once.
+ */
+const BUSY_RETRIES = 2;
+
+async function withBusyRetries<T>(run: (attempt: number) => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await run(attempt);
+    } catch (e) {
+      if (attempt >= BUSY_RETRIES || !isDatabaseBusy(e)) throw e;
+      await new Promise((r) => setTimeout(r, 100 * 3 ** attempt + Math.random() * 100));
+    }
+  }
 }
 
 function authorize(actor: Actor, needed: Role, scopes: readonly TokenScope[]): void {
