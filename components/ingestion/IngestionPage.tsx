@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useSyncExternalStore } from "react";
 import { useIngestionStatus } from "@/lib/client/use-ingestion-status";
 import { ClientConfigCard } from "./ClientConfigCard";
@@ -19,7 +20,8 @@ export function IngestionPage() {
         <p className="sub">
           OpenLineage RunEvents, DatasetEvents and JobEvents (one JSON event, a JSON array or NDJSON), at the path Marquez uses, checked
           against OpenLineage&apos;s own JSON Schema; the batch API of the spec at <span className="mono">/api/v1/lineage/batch</span>.
-          Requests need the operator role: behind your auth proxy, give the ingestion client an identity with that role.
+          Each producer sends its own ingest token as <span className="mono">Authorization: Bearer</span> (an admin creates one on{" "}
+          <Link href="/settings/access">Access</Link> or with <span className="mono">npm run tokens -- create &lt;name&gt; --scope ingest</span>).
         </p>
         <p className="mono" data-testid="endpoint-url"><strong>POST {origin}/api/v1/lineage</strong></p>
         {status.data ? (
