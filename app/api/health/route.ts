@@ -4,4 +4,4 @@ import { checkHealth } from "@/lib/server/health/check-health";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = route({}, async () => checkHealth());
+export const GET = route({ public: true }, async () => checkHealth());

@@ -66,6 +66,16 @@ describe("identity and access on a fresh production database", () => {
     expect((await (await call(me)).json()).source).toBe("anonymous");
   });
 
+  it("REPARO_ANONYMOUS_READ=0: anonymous reads are a 401 too, except who-am-I", async () => {
+    process.env.REPARO_ANONYMOUS_READ = "0";
+    try {
+      expect((await call(getOverview)).status).toBe(401);
+      expect((await call(me)).status).toBe(200);
+    } finally {
+      delete process.env.REPARO_ANONYMOUS_READ;
+    }
+  });
+
   it("a client-sent identity header is not trusted without the proxy secret; with it, the named user's role holds", async () => {
     await addUser(t.db, { id: "cmdr", role: "commander" }, { actor: "test", actorRole: "admin", reason: "setup" });
     expect((await call(postLineage, { method: "POST", body: EVENT, headers: { "x-reparo-user": "cmdr" } })).status).toBe(401);

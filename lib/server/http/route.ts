@@ -27,6 +27,8 @@ interface RouteOptions<Q, B, P> {
   role?: Role;
   /** Machine-token scopes this route accepts; a token of any other scope is refused (403). */
   tokens?: readonly TokenScope[];
+  /** Answers anonymous readers even when REPARO_ANONYMOUS_READ=0 (health, who am I). */
+  public?: boolean;
   maxBodyBytes?: number;
 }
 
@@ -51,6 +53,7 @@ export function route<Q = undefined, B = undefined, P = undefined>(
       // A token is no ambient credential (a browser never attaches one): no cross-site check.
       if (mutating && actor.source !== "token") checkSameOrigin(req);
       authorize(actor, options.role ?? (mutating ? "operator" : "viewer"), options.tokens ?? []);
+      if (actor.source === "anonymous" && process.env.REPARO_ANONYMOUS_READ === "0" && !options.public) throw new UnauthenticatedError("sign in to read this console (REPARO_ANONYMOUS_READ=0)");
       const params = parseWith(options.params, await readParams(ctx), "params");
       const query = parseWith(options.query, Object.fromEntries(new URL(req.url).searchParams), "query");
       const body = options.body ? parseWith(options.body, requireWellFormed(await readJsonBody(req, options.maxBodyBytes)), "body") : (undefined as B);
