@@ -59,8 +59,11 @@ export function route<Q = undefined, B = undefined, P = undefined>(
       const body = options.body ? parseWith(options.body, requireWellFormed(await readJsonBody(req, options.maxBodyBytes)), "body") : (undefined as B);
       if (mutating) await requireNamespaces(actor, new URL(req.url).pathname, params, body);
       // Handlers that read the raw body themselves get a fresh copy on a retry.
-      const spares = mutating && !options.body ? Array.from({ length: BUSY_RETRIES }, () => req.clone()) : [];
-      const result = await withBusyRetries((attempt) => handler({ req: attempt === 0 ? req : (spares[attempt - 1] ?? req), query, body, params, actor }));
+      // (Bodies over 1 MiB are not kept twice: such a request is answered 503 at once when busy.)
+      const declared = Number(req.headers.get("content-length") ?? NaN);
+      const spares = mutating && !options.body && declared <= 1_048_576 ? Array.from({ length: BUSY_RETRIES }, () => req.clone()) : [];
+      const retries = mutating && !options.body ? spares.length : BUSY_RETRIES;
+      const result = await withBusyRetries(retries, (attempt) => handler({ req: attempt === 0 ? req : spares[attempt - 1]!, query, body, params, actor }));
       return result instanceof Response ? result : NextResponse.json(result);
     } catch (e) {
       return errorResponse(e);
@@ -76,12 +79,12 @@ export function route<Q = undefined, B = undefined, P = undefined>(
  */
 const BUSY_RETRIES = 2;
 
-async function withBusyRetries<T>(run: (attempt: number) => Promise<T>): Promise<T> {
+async function withBusyRetries<T>(retries: number, run: (attempt: number) => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await run(attempt);
     } catch (e) {
-      if (attempt >= BUSY_RETRIES || !isDatabaseBusy(e)) throw e;
+      if (attempt >= retries || !isDatabaseBusy(e)) throw e;
       await new Promise((r) => setTimeout(r, 100 * 3 ** attempt + Math.random() * 100));
     }
   }
