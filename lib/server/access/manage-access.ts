@@ -1,6 +1,6 @@
 import { appendAudit } from "../audit/append-audit";
 import type { Db } from "../db/client";
-import { ConflictError, NotFoundError } from "../http/errors";
+import { BadRequestError, ConflictError, NotFoundError } from "../http/errors";
 import { findTokenByName, insertToken, listTokens, markTokenRevoked, type ApiTokenRecord } from "../repositories/api-tokens";
 import { countAdmins, deleteUser, findUser, insertUser, listUsers, updateUser, type UserRecord } from "../repositories/users";
 import type { Role, TokenScope } from "../auth/roles";
@@ -20,7 +20,13 @@ export interface ChangedBy {
 const accessOf = (u: Pick<UserRecord, "role" | "namespaces" | "displayName">) => ({ role: u.role, namespaces: [...u.namespaces], displayName: u.displayName });
 const tokenOf = (t: ApiTokenRecord) => ({ name: t.name, scope: t.scope, namespaces: [...t.namespaces], revoked: t.revokedAt !== null });
 
+/** An admin manages access for everyone, so an admin's role is never limited to namespaces. */
+function requireUnlimitedAdmin(role: Role | undefined, namespaces: readonly string[] | undefined): void {
+  if (role === "admin" && (namespaces ?? []).some((n) => n.trim() !== "")) throw new BadRequestError("namespaces", "an admin manages access everywhere: an admin's role cannot be limited to namespaces");
+}
+
 export async function addUser(db: Db, u: { id: string; role: Role; displayName?: string; namespaces?: string[] }, by: ChangedBy): Promise<UserRecord> {
+  requireUnlimitedAdmin(u.role, u.namespaces);
   return db.$transaction(async (tx) => {
     if (await findUser(tx, u.id)) throw new ConflictError(`user ${u.id} exists; change it with set-role`);
     const created = await insertUser(tx, { id: u.id, role: u.role, displayName: u.displayName?.trim() || u.id, namespaces: normalise(u.namespaces) });
@@ -33,6 +39,7 @@ export async function changeUser(db: Db, id: string, change: { role?: Role; disp
   return db.$transaction(async (tx) => {
     const before = await findUser(tx, id);
     if (!before) throw new NotFoundError(`no user ${id}`);
+    requireUnlimitedAdmin(change.role ?? before.role, change.namespaces ?? before.namespaces);
     if (before.role === "admin" && change.role && change.role !== "admin" && (await countAdmins(tx)) === 1) {
       throw new ConflictError(`${id} is the last admin: make another admin first, or nobody can manage access`);
     }

@@ -100,6 +100,10 @@ describe("identity and access on a fresh production database", () => {
     expect((await call(listUsersRoute, { headers: { "x-reparo-user": "cmdr" } })).status).toBe(401);
     const add = await call(postUser, { method: "POST", headers: cookie, body: { id: "ola", role: "operator", namespaces: ["orders"], reason: "on call for orders" } });
     expect(add.status).toBe(200);
+    // An admin manages access everywhere: an admin limited to a namespace could lift its own limit.
+    const limitedAdmin = await call(postUser, { method: "POST", headers: cookie, body: { id: "lim", role: "admin", namespaces: ["orders"], reason: "limited admin" } });
+    expect(limitedAdmin.status).toBe(400);
+    expect((await limitedAdmin.json()).message).toMatch(/^namespaces: an admin manages access everywhere/);
     // The last admin cannot demote themself: nobody could manage access afterwards.
     const demote = await call(patchUser, { method: "PATCH", headers: cookie, params: { id: "ada" }, body: { role: "viewer", reason: "oops" } });
     expect(demote.status).toBe(409);
@@ -127,7 +131,9 @@ describe("identity and access on a fresh production database", () => {
     const after = await call(postLineage, { method: "POST", body: { ...EVENT, eventTime: "2026-08-18T02:11:00Z" }, headers: bearer });
     expect(after.status).toBe(401);
     expect(after.headers.get("www-authenticate")).toContain('error="invalid_token"');
-    expect((await call(postLineage, { method: "POST", body: EVENT, headers: { authorization: "Basic Zm9vOmJhcg==" } })).status).toBe(401);
+    // Another scheme is not a token: the request is anonymous (a 401 to a change), and a malformed Bearer is refused as such.
+    expect((await call(postLineage, { method: "POST", body: EVENT, headers: { authorization: "Basic Zm9vOmJhcg==" } })).headers.get("www-authenticate")).toBe('Bearer realm="reparo"');
+    expect((await call(postLineage, { method: "POST", body: EVENT, headers: { authorization: "Bearer not a token" } })).headers.get("www-authenticate")).toContain("invalid_request");
   });
 
   it("a token limited to a namespace: events of that namespace accepted, others refused naming the field", async () => {

@@ -7,7 +7,13 @@ import type { Actor } from "./roles";
 
 export async function describeMe(actor: Actor): Promise<Me> {
   const user = actor.source === "anonymous" || actor.source === "token" ? null : await findUser(getDb(), actor.id);
-  const oidc = oidcSettings();
+  let oidc: ReturnType<typeof oidcSettings> = null;
+  try {
+    oidc = oidcSettings();
+  } catch (e) {
+    // A bad setting must not take the shell down: sign-in says what is wrong when it is tried.
+    console.error(`reparo: single sign-on is misconfigured: ${(e as Error).message}`);
+  }
   return {
     id: actor.id,
     displayName: user?.displayName ?? (actor.source === "anonymous" ? "Not signed in" : actor.id),

@@ -19,6 +19,7 @@ describe("roles from the provider's groups", () => {
   it("a malformed mapping or setting is a configuration error naming the variable", () => {
     expect(() => parseRoleMappings("admins=root")).toThrow(OidcConfigError);
     expect(() => parseRoleMappings("admins")).toThrow(/REPARO_OIDC_ROLES/);
+    expect(() => parseRoleMappings("ops=admin@orders")).toThrow(/cannot be limited to a namespace/);
     expect(() => oidcSettings({ REPARO_OIDC_ISSUER: "not a url" })).toThrow(/REPARO_OIDC_ISSUER/);
     expect(() => oidcSettings({ REPARO_OIDC_ISSUER: "https://idp.example" })).toThrow(/REPARO_OIDC_CLIENT_ID/);
     expect(oidcSettings({})).toBeNull();
@@ -26,6 +27,6 @@ describe("roles from the provider's groups", () => {
 
   it("after sign-in, only a path of this console: never an open redirect", () => {
     expect(safeNext("/units?x=1")).toBe("/units?x=1");
-    for (const bad of ["//evil.example", "https://evil.example", "/\\evil.example", "", null]) expect(safeNext(bad)).toBe("/");
+    for (const bad of ["//evil.example", "https://evil.example", "/\\evil.example", "/\t/evil.example", "/\n/evil.example", "", null]) expect(safeNext(bad)).toBe("/");
   });
 });

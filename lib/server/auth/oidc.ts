@@ -1,7 +1,7 @@
 import * as client from "openid-client";
 import type { Db } from "../db/client";
 import { appendAudit } from "../audit/append-audit";
-import { findUser, insertUser, updateUser } from "../repositories/users";
+import { countAdmins, findUser, insertUser, updateUser } from "../repositories/users";
 import { publicUrl } from "../http/same-origin";
 import { ROLES, isRole, type Role } from "./roles";
 import { openShortLived, sealSession, sealShortLived } from "./session-cookie";
@@ -66,6 +66,7 @@ export function parseRoleMappings(text: string): RoleMapping[] {
     const m = /^([^=]+)=([a-z]+)(?:@(.+))?$/.exec(entry);
     const [group, role, namespace] = [m?.[1], m?.[2], m?.[3]];
     if (!group || !role || !isRole(role)) throw new OidcConfigError(`REPARO_OIDC_ROLES: "${entry}" is not group=role[@namespace] with a role of ${ROLES.join(", ")}`);
+    if (role === "admin" && namespace) throw new OidcConfigError(`REPARO_OIDC_ROLES: "${entry}": an admin manages access everywhere and cannot be limited to a namespace`);
     return { group: group.trim(), role, namespace: namespace?.trim() || null };
   });
 }
@@ -155,12 +156,16 @@ export async function completeSignIn(db: Db, req: Request, flowCookie: string | 
   }
   const rawId = claims[s.idClaim];
   if (typeof rawId !== "string" || rawId === "") return { ok: false, message: `the provider's token has no ${s.idClaim} claim (REPARO_OIDC_ID_CLAIM)` };
+  // An e-mail address names a person only when the provider verified it: else anyone could claim an admin's.
+  if (s.idClaim === "email" && claims.email_verified !== true) return { ok: false, message: `${rawId} is not a verified e-mail address at the provider (email_verified), so it cannot name a Reparo user` };
   const groups = toGroups(claims[s.roleClaim]);
   const granted = roleFromGroups(groups, s);
   if (!granted) return { ok: false, message: `${rawId} is in no group that REPARO_OIDC_ROLES maps to a role` };
   const displayName = [claims.name, claims.email, rawId].find((v): v is string => typeof v === "string" && v !== "")!;
   await recordSignIn(db, { id: rawId, displayName, ...granted }, s.providerName, groups);
-  const cookie = await sealSession(db, { userId: rawId, via: "oidc", idToken: tokens.id_token });
+  // Browsers drop cookies over 4 KB: a large ID token (many groups) is not kept; sign-out then asks the provider without a hint.
+  const idToken = tokens.id_token && tokens.id_token.length <= 1_800 ? tokens.id_token : undefined;
+  const cookie = await sealSession(db, { userId: rawId, via: "oidc", idToken });
   return { ok: true, userId: rawId, next: flow.n, cookie };
 }
 
@@ -175,9 +180,12 @@ async function recordSignIn(db: Db, u: { id: string; displayName: string; role: 
       await appendAudit(tx, { kind: "user.added", actor: `oidc:${provider}`, actorRole: "admin", reason, before: null, after: access(u) });
       return;
     }
-    const same = before.role === u.role && before.displayName === u.displayName && before.namespaces.join(",") === u.namespaces.join(",");
+    // The last admin keeps the role whatever the groups say: nobody could manage access otherwise.
+    const keepAdmin = before.role === "admin" && u.role !== "admin" && (await countAdmins(tx)) === 1;
+    const next = keepAdmin ? { ...u, role: "admin" as const, namespaces: [] } : u;
+    const same = before.role === next.role && before.displayName === next.displayName && before.namespaces.join(",") === next.namespaces.join(",");
     if (same) return;
-    const after = await updateUser(tx, u.id, { role: u.role, namespaces: u.namespaces, displayName: u.displayName });
+    const after = await updateUser(tx, u.id, { role: next.role, namespaces: next.namespaces, displayName: next.displayName });
     await appendAudit(tx, { kind: "user.changed", actor: `oidc:${provider}`, actorRole: "admin", reason, before: access(before), after: access(after) });
   });
 }
@@ -185,10 +193,11 @@ async function recordSignIn(db: Db, u: { id: string; displayName: string; role: 
 /** Where the provider ends its own session after ours (RP-initiated logout), if it supports it. */
 export async function endSessionUrl(req: Request, idToken: string | undefined): Promise<string | null> {
   const s = oidcSettings();
-  if (!s || !idToken) return null;
+  if (!s) return null;
   const config = await configuration(s);
   if (!config.serverMetadata().end_session_endpoint) return null;
-  return client.buildEndSessionUrl(config, { id_token_hint: idToken, post_logout_redirect_uri: consoleUrl(req, "/sign-in?signed-out=1").href }).href;
+  const post = consoleUrl(req, "/sign-in?signed-out=1").href;
+  return client.buildEndSessionUrl(config, idToken ? { id_token_hint: idToken, post_logout_redirect_uri: post } : { client_id: s.clientId, post_logout_redirect_uri: post }).href;
 }
 
 export function clearedFlowCookie(): string {
@@ -205,7 +214,16 @@ function toGroups(value: unknown): string[] {
 
 /** Only a path of this console: never an open redirect. */
 export function safeNext(next: string | null | undefined): string {
-  return next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
+  if (!next || !next.startsWith("/")) return "/";
+  // Resolved as a browser would (which drops tabs and newlines, and reads "\\" as "/"): same origin only.
+  const base = "http://reparo.invalid";
+  let u: URL;
+  try {
+    u = new URL(next, base);
+  } catch {
+    return "/";
+  }
+  return u.origin === base && /^[\x21-\x7e]*$/.test(next) ? `${u.pathname}${u.search}${u.hash}` : "/";
 }
 
 function secureFlag(): string {

@@ -38,8 +38,8 @@ export const ANONYMOUS: Actor = { id: "anonymous", role: "viewer", source: "anon
 
 /** Routes that cannot check namespaces item by item refuse a namespace-limited token outright. */
 export function namespaceLimitedRefusal(actor: Actor, what: string): string | null {
-  return actor.tokenScope && actor.namespaces.length > 0
-    ? `${actor.id} is limited to namespaces ${actor.namespaces.join(", ")}: ${what} needs a token for every namespace (namespace-limited tokens send lineage events, publishes and source counts)`
+  return actor.namespaces.length > 0
+    ? `${actor.id} is limited to namespaces ${actor.namespaces.join(", ")}: ${what} needs a token or a role for every namespace (a namespace-limited token or person sends lineage events, publishes and source counts)`
     : null;
 }
 

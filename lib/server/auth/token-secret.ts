@@ -17,7 +17,8 @@ export function hashTokenSecret(secret: string): string {
 
 /** The secret of an `Authorization: Bearer <secret>` header; null when the header is absent. */
 export function bearerSecret(authorization: string | null): string | null | "malformed" {
-  if (authorization === null) return null;
+  // Another scheme (Basic from a proxy's auth_basic, say) is not ours: no token was sent.
+  if (authorization === null || !/^Bearer(\s|$)/i.test(authorization)) return null;
   const m = /^Bearer[ ]+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(authorization);
   return m?.[1] ?? "malformed";
 }

@@ -29,6 +29,8 @@ interface RouteOptions<Q, B, P> {
   tokens?: readonly TokenScope[];
   /** Answers anonymous readers even when REPARO_ANONYMOUS_READ=0 (health, who am I). */
   public?: boolean;
+  /** false for handlers with an effect outside the database (a POST to an orchestrator, a webhook): never run twice. */
+  retryWhenBusy?: boolean;
   maxBodyBytes?: number;
 }
 
@@ -52,7 +54,7 @@ export function route<Q = undefined, B = undefined, P = undefined>(
       await spendTokenBudget(actor);
       // A token is no ambient credential (a browser never attaches one): no cross-site check.
       if (mutating && actor.source !== "token") checkSameOrigin(req);
-      authorize(actor, options.role ?? (mutating ? "operator" : "viewer"), options.tokens ?? []);
+      if (!options.public) authorize(actor, options.role ?? (mutating ? "operator" : "viewer"), options.tokens ?? []);
       if (actor.source === "anonymous" && process.env.REPARO_ANONYMOUS_READ === "0" && !options.public) throw new UnauthenticatedError("sign in to read this console (REPARO_ANONYMOUS_READ=0)");
       const params = parseWith(options.params, await readParams(ctx), "params");
       const query = parseWith(options.query, Object.fromEntries(new URL(req.url).searchParams), "query");
@@ -62,7 +64,7 @@ export function route<Q = undefined, B = undefined, P = undefined>(
       // (Bodies over 1 MiB are not kept twice: such a request is answered 503 at once when busy.)
       const declared = Number(req.headers.get("content-length") ?? NaN);
       const spares = mutating && !options.body && declared <= 1_048_576 ? Array.from({ length: BUSY_RETRIES }, () => req.clone()) : [];
-      const retries = mutating && !options.body ? spares.length : BUSY_RETRIES;
+      const retries = options.retryWhenBusy === false ? 0 : mutating && !options.body ? spares.length : BUSY_RETRIES;
       const result = await withBusyRetries(retries, (attempt) => handler({ req: attempt === 0 ? req : spares[attempt - 1]!, query, body, params, actor }));
       return result instanceof Response ? result : NextResponse.json(result);
     } catch (e) {

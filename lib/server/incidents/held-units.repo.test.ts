@@ -39,7 +39,10 @@ describe("a unit an open incident holds", () => {
     const before = await t.db.publish.count();
     const res = await post(postPublishes, publish("manual-1"), { "x-reparo-user": "demo-operator" });
     expect(res.status).toBe(422);
-    expect((await res.json()).message).toMatch(/^body\.unitKey: job:orders:stg_orders 2026-08-23 is held by incident \S+ \(.*\): only its repair or a commander's mark-success publishes it \(demo-operator's role is operator\)$/);
+    expect((await res.json()).message).toMatch(/^body\.unitKey: dataset:warehouse:stg_orders 2026-08-23 is held by incident \S+ \(.*, job:orders:stg_orders\): only its repair or a commander's mark-success publishes it \(demo-operator's role is operator\)$/);
+    // Under another job name it is the same unit of the same dataset: refused the same way.
+    const renamed = await post(postPublishes, { ...publish("manual-2"), run: { externalId: "manual-2", job: { nodeId: "job:orders:hand_fix" } } }, { "x-reparo-user": "demo-operator" });
+    expect(renamed.status).toBe(422);
     expect(await t.db.publish.count()).toBe(before);
     expect(await stateOf()).toBe("failed");
   });
@@ -55,7 +58,7 @@ describe("a unit an open incident holds", () => {
     const res = await post(postLineage, event, { "x-reparo-user": "demo-operator" });
     const text = await res.text();
     expect(res.status, text).toBe(403);
-    expect(text).toContain("job:orders:stg_orders 2026-08-23 is held by incident");
+    expect(text).toContain("dataset:warehouse:stg_orders 2026-08-23 is held by incident");
     expect(await t.db.ingestedEvent.count()).toBe(before);
     expect(await stateOf()).toBe("failed");
   });

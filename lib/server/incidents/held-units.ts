@@ -1,37 +1,48 @@
 import type { Tx } from "../db/client";
 import { hasRole, type Submitter } from "../auth/roles";
-import { pairsHeldByOpenIncidents } from "../repositories/incidents";
+import { ForbiddenError } from "../http/errors";
+import { outputsOfTasks, pairsHeldByOpenIncidents } from "../repositories/incidents";
 
 /**
- * A unit an open incident holds (one of its failed task's units) turns published only through
- * the incident: its repair run, or a commander's mark-success with evidence (audited). A person
- * below commander cannot reach the same outcome by ingesting a publish or a COMPLETE event for it
- * (measured: an operator's POST /api/v1/publishes turned the failed stg_orders 2026-08-23
- * published with no audit entry). Machines (tokens) report what their orchestrator really ran —
- * that is how a repair in the team's own orchestrator lands — and are attributed.
+ * A unit an open incident holds (a unit of what one of its failed tasks writes) turns published
+ * only through the incident: its repair run, or a commander's mark-success with evidence
+ * (audited). A person below commander cannot reach the same outcome by ingesting a publish, a
+ * COMPLETE event or dbt run results for it — whatever job name they give it, since a unit's state
+ * comes from its dataset's publishes (measured: an operator's POST /api/v1/publishes turned the
+ * failed stg_orders 2026-08-23 published with no audit entry). Machines (tokens) report what their
+ * orchestrator really ran — that is how a repair in the team's own orchestrator lands — and are attributed.
  */
 export function mayPublishHeldUnits(s: Submitter | undefined): boolean {
   return s === undefined || s.source === "token" || hasRole(s, "commander");
 }
 
-export interface Holder { id: string; title: string }
+export interface Holder { id: string; title: string; taskNodeId: string }
 
-/** (task node id, unit) → the open incident holding it, for the given pairs. */
-export async function holdersOf(tx: Tx, pairs: { taskNodeId: string; unitKey: string }[]): Promise<Map<string, Holder>> {
+/** Every held (dataset, unit), by dataset id and by dataset node id. */
+export async function heldDatasetUnits(tx: Tx): Promise<Map<string, Holder>> {
   const out = new Map<string, Holder>();
-  if (pairs.length === 0) return out;
-  const wanted = new Set(pairs.map((p) => heldKey(p.taskNodeId, p.unitKey)));
-  for (const inc of await pairsHeldByOpenIncidents(tx)) {
-    for (const pair of inc.failedPairs) for (const unit of pair.units) {
-      const key = heldKey(pair.nodeId, unit);
-      if (wanted.has(key) && !out.has(key)) out.set(key, { id: inc.id, title: inc.title });
-    }
+  const incidents = await pairsHeldByOpenIncidents(tx);
+  if (incidents.length === 0) return out;
+  const outputs = await outputsOfTasks(tx, [...new Set(incidents.flatMap((i) => i.failedPairs.map((p) => p.nodeId)))]);
+  for (const inc of incidents) for (const pair of inc.failedPairs) for (const d of outputs.get(pair.nodeId) ?? []) for (const unit of pair.units) {
+    const holder = { id: inc.id, title: inc.title, taskNodeId: pair.nodeId };
+    for (const key of [heldKey(d.id, unit), heldKey(d.nodeId, unit)]) if (!out.has(key)) out.set(key, holder);
   }
   return out;
 }
 
-export const heldKey = (taskNodeId: string, unitKey: string) => `${taskNodeId}\u0000${unitKey}`;
+export const heldKey = (dataset: string, unitKey: string) => `${dataset}\u0000${unitKey}`;
 
-export function heldMessage(s: Submitter, taskNodeId: string, unitKey: string, h: Holder): string {
-  return `${taskNodeId} ${unitKey} is held by incident ${h.id} (${h.title}): only its repair or a commander's mark-success publishes it (${s.id}'s role is ${s.role})`;
+export function heldMessage(s: Submitter, datasetNodeId: string, unitKey: string, h: Holder): string {
+  return `${datasetNodeId} ${unitKey} is held by incident ${h.id} (${h.title}, ${h.taskNodeId}): only its repair or a commander's mark-success publishes it (${s.id}'s role is ${s.role})`;
+}
+
+/** For writes that are all or nothing (events, dbt run results): the first held unit refuses the request, 403. */
+export async function refuseHeldPublishes(tx: Tx, rows: { datasetId: string; unitKey: string }[], submitter: Submitter | undefined, nodeIdOf: (datasetId: string) => string): Promise<void> {
+  if (mayPublishHeldUnits(submitter) || rows.length === 0) return;
+  const held = await heldDatasetUnits(tx);
+  for (const r of rows) {
+    const h = held.get(heldKey(r.datasetId, r.unitKey));
+    if (h) throw new ForbiddenError(heldMessage(submitter!, nodeIdOf(r.datasetId), r.unitKey, h));
+  }
 }

@@ -9,8 +9,7 @@ import { linkRuns, type PipelineRef } from "./link-runs";
 import { UnitKeyResolver } from "./resolve-unit-keys";
 import { runRowId } from "./stable-id";
 import type { Submitter } from "../auth/roles";
-import { ForbiddenError } from "../http/errors";
-import { heldKey, heldMessage, holdersOf, mayPublishHeldUnits } from "../incidents/held-units";
+import { refuseHeldPublishes } from "../incidents/held-units";
 
 export interface AppliedCounts { runs: number; attempts: number; publishes: number; invalidKeys: number; edges: number }
 
@@ -32,7 +31,8 @@ export async function applyFoldedRuns(tx: Tx, runs: FoldedRun[], submitter?: Sub
     const pipelineId = pipelineIdOf(link.pipeline) ?? task.pipelineId;
     return buildRunRows(run, { task, datasets, resolver, parentRunId: link.parentRunId, rootRunId: link.rootRunId, pipelineId });
   });
-  await refuseHeldUnits(tx, rows.flatMap((r, i) => r.publishes.map((p) => ({ taskNodeId: ordered[i]!.jobNodeId, unitKey: p.unitKey }))), submitter);
+  const nodeIdOfDataset = new Map([...datasets].map(([nodeId, d]) => [d.id, nodeId]));
+  await refuseHeldPublishes(tx, rows.flatMap((r) => r.publishes), submitter, (id) => nodeIdOfDataset.get(id) ?? id);
   await markChecks(tx, ordered.filter((r) => r.isCheck).map((r) => tasks.get(r.jobNodeId)!.id));
   const runCount = await upsertRuns(tx, rows.map((r) => r.run), stored);
   await linkRootsToPipelines(tx, rows);
@@ -44,16 +44,6 @@ export async function applyFoldedRuns(tx: Tx, runs: FoldedRun[], submitter?: Sub
     invalidKeys: await reportInvalidKeys(tx, rows.flatMap((r) => r.invalidKeys)),
     edges: await applyLineage(tx, rows),
   };
-}
-
-/** A person below commander cannot publish, through an event, a unit an open incident holds: 403, nothing written. */
-async function refuseHeldUnits(tx: Tx, pairs: { taskNodeId: string; unitKey: string }[], submitter: Submitter | undefined): Promise<void> {
-  if (mayPublishHeldUnits(submitter)) return;
-  const holders = await holdersOf(tx, pairs);
-  for (const p of pairs) {
-    const h = holders.get(heldKey(p.taskNodeId, p.unitKey));
-    if (h) throw new ForbiddenError(heldMessage(submitter!, p.taskNodeId, p.unitKey, h));
-  }
 }
 
 /** A root run stored before any child arrived learns its pipeline now. */

@@ -9,7 +9,7 @@ import type { BatchItem } from "./read-ingestion-batch";
 import { nodeRefOf } from "./node-refs";
 import { UnitKeyResolver } from "./resolve-unit-keys";
 import type { Submitter } from "../auth/roles";
-import { heldKey, heldMessage, holdersOf, mayPublishHeldUnits } from "../incidents/held-units";
+import { heldDatasetUnits, heldKey, heldMessage, mayPublishHeldUnits } from "../incidents/held-units";
 import { runRowId, stableId } from "./stable-id";
 
 interface Planned { index: number; entry: PublishEntry; dataset: NodeRef; job: NodeRef; unitKey: string; runId: string; publishId: string }
@@ -55,10 +55,10 @@ export async function applyPublishes(tx: Tx, items: BatchItem<PublishEntry>[], p
 /** A person below commander may not publish a unit an open incident holds (incidents/held-units.ts). */
 async function withoutHeldUnits(tx: Tx, planned: Planned[], pathOf: (i: number) => string, refused: PublishesOutcome["refused"], submitter: Submitter | undefined): Promise<Planned[]> {
   if (mayPublishHeldUnits(submitter)) return planned;
-  const holders = await holdersOf(tx, planned.map((p) => ({ taskNodeId: p.job.nodeId, unitKey: p.unitKey })));
+  const held = await heldDatasetUnits(tx);
   return planned.filter((p) => {
-    const h = holders.get(heldKey(p.job.nodeId, p.unitKey));
-    if (h) refused.push({ index: p.index, issues: [{ path: `${pathOf(p.index)}.unitKey`, message: heldMessage(submitter!, p.job.nodeId, p.unitKey, h) }] });
+    const h = held.get(heldKey(p.dataset.nodeId, p.unitKey));
+    if (h) refused.push({ index: p.index, issues: [{ path: `${pathOf(p.index)}.unitKey`, message: heldMessage(submitter!, p.dataset.nodeId, p.unitKey, h) }] });
     return !h;
   });
 }

@@ -1,3 +1,4 @@
+import type { Submitter } from "../auth/roles";
 import type { DbtImportBody, DbtImportResult } from "@/lib/contracts/ingestion-dbt";
 import { formatNodeId } from "@/lib/domain/ids";
 import type { Db, Tx } from "../db/client";
@@ -22,7 +23,7 @@ const DBT_OL_DEFAULT_NAMESPACE = "default";
  * events land on the same nodes. Run results become one run of the command's pipeline. One
  * transaction; importing the same artifacts again changes nothing.
  */
-export async function importDbtArtifacts(db: Db, body: DbtImportBody, now = new Date()): Promise<DbtImportResult> {
+export async function importDbtArtifacts(db: Db, body: DbtImportBody, now = new Date(), submitter?: Submitter): Promise<DbtImportResult> {
   const namespace = body.namespace ?? DBT_OL_DEFAULT_NAMESPACE;
   const ns = datasetNamespaceOf(body.manifest.metadata.adapter_type ?? "unknown", body.datasetNamespace);
   const graph = buildDbtGraph(body.manifest, namespace, ns.namespace);
@@ -33,7 +34,7 @@ export async function importDbtArtifacts(db: Db, body: DbtImportBody, now = new 
   const at = Date.parse(body.manifest.metadata.generated_at ?? body.run_results?.metadata.generated_at ?? now.toISOString());
   return inOneTransaction(db, async (tx) => {
     const catalog = await writeCatalog(tx, graph, namespace, runId ?? `dbt-manifest:${body.manifest.metadata.invocation_id ?? at}`, at);
-    const run = plan && runId && invocationId ? await writeDbtRun(tx, graph, plan, { runId, externalId: invocationId, ...catalog }) : null;
+    const run = plan && runId && invocationId ? await writeDbtRun(tx, graph, plan, { runId, externalId: invocationId, ...catalog }, submitter) : null;
     return {
       project: graph.project, adapter: graph.adapter, manifestVersion: graph.manifestVersion, namespace, datasetNamespace: ns.namespace,
       pipeline: pipelineJob, warnings: ns.warning ? [ns.warning] : [], nodes: graph.nodeCounts, ignored: graph.ignored,

@@ -1,5 +1,6 @@
 import type { Actor } from "../auth/roles";
 import { getDb } from "../db/client";
+import { receiveDbtImportRequest } from "./receive-dbt-import-request";
 import { receiveLineageBatchRequest } from "./receive-lineage-batch-request";
 import { receiveLineageRequest } from "./receive-lineage-request";
 import { receivePublishesRequest } from "./receive-publishes-request";
@@ -10,3 +11,4 @@ export const ingestLineageAs = (req: Request, actor: Actor) => receiveLineageReq
 export const ingestLineageBatchAs = (req: Request, actor: Actor) => receiveLineageBatchRequest(req, getDb(), new Date(), actor);
 export const ingestPublishesAs = (req: Request, actor: Actor) => receivePublishesRequest(req, getDb(), new Date(), actor);
 export const ingestSourceCountsAs = (req: Request, actor: Actor) => receiveSourceCountsRequest(req, getDb(), new Date(), actor);
+export const ingestDbtAs = (req: Request, actor: Actor) => receiveDbtImportRequest(req, getDb(), new Date(), actor);

@@ -1,3 +1,5 @@
+import type { Submitter } from "../auth/roles";
+import { refuseHeldPublishes } from "../incidents/held-units";
 import type { Tx } from "../db/client";
 import type { DatasetHandle, TaskHandle } from "../repositories/catalog-writes";
 import { appendPublishes, reportInvalidKeys, runsByIds, upsertAttempts, upsertRuns, type AttemptRow, type InvalidKeyRow, type PublishRow } from "../repositories/run-writes";
@@ -25,8 +27,12 @@ export interface DbtRunWritten { runs: number; attempts: number; publishes: numb
  * unpartitioned relation has the one unit `*`; a partitioned one cannot be told from
  * run_results, so its key is reported invalid rather than guessed.
  */
-export async function writeDbtRun(tx: Tx, graph: DbtGraph, plan: DbtRunPlan, w: DbtRunWrite): Promise<DbtRunWritten> {
-  const { attempts, publishes, invalid, unknownNodes } = rowsOfRun(graph, plan, w);
+export async function writeDbtRun(tx: Tx, graph: DbtGraph, plan: DbtRunPlan, w: DbtRunWrite, submitter?: Submitter): Promise<DbtRunWritten> {
+  const rows = rowsOfRun(graph, plan, w);
+  const { attempts, invalid, unknownNodes } = rows;
+  const publishes = rows.publishes.map((p) => ({ ...p, submittedBy: submitter?.id ?? null }));
+  const nodeIdOf = new Map([...w.datasets].map(([nodeId, d]) => [d.id, nodeId]));
+  await refuseHeldPublishes(tx, publishes, submitter, (id) => nodeIdOf.get(id) ?? id);
   const stored = await runsByIds(tx, [w.runId]);
   const runs = await upsertRuns(tx, [{
     id: w.runId, externalId: w.externalId, pipelineId: w.pipelineId, kind: "manual", status: plan.status, rootRunId: null, parentRunId: null,

@@ -42,5 +42,5 @@ export async function dispatchRepair(id: string, body: { orchestrator: "airflow"
     before: null, after: { orchestrator: body.orchestrator, endpoint: describeTarget(endpoint) ?? "", status, requests },
   }, now));
   if (status >= 400) throw new HttpError(502, "dispatch_refused", `the orchestrator answered ${status}; recorded as audit entry ${entry.seq}`);
-  return { endpoint, status, requests };
+  return { endpoint: describeTarget(endpoint) ?? "", status, requests };
 }

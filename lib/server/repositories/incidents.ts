@@ -100,3 +100,15 @@ export async function pairsHeldByOpenIncidents(db: Db | Tx): Promise<{ id: strin
   const rows = await db.incident.findMany({ where: { status: { notIn: ["resolved", "abandoned"] } }, select: { id: true, title: true, failedPairs: true } });
   return rows.map((r) => ({ id: r.id, title: r.title, failedPairs: JSON.parse(r.failedPairs) as AuditTarget[] }));
 }
+
+/** The datasets each task writes now (its current write edges), by task node id. */
+export async function outputsOfTasks(db: Db | Tx, taskNodeIds: string[]): Promise<Map<string, { id: string; nodeId: string }[]>> {
+  const out = new Map<string, { id: string; nodeId: string }[]>();
+  if (taskNodeIds.length === 0) return out;
+  const edges = await db.lineageEdge.findMany({
+    where: { direction: "write", validTo: null, task: { nodeId: { in: taskNodeIds } } },
+    select: { task: { select: { nodeId: true } }, dataset: { select: { id: true, nodeId: true } } },
+  });
+  for (const e of edges) out.set(e.task.nodeId, [...(out.get(e.task.nodeId) ?? []), e.dataset]);
+  return out;
+}

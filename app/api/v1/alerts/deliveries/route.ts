@@ -5,4 +5,4 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 /** Sends the alerts the webhook has not acknowledged yet (operator). */
-export const POST = route({ maxBodyBytes: 1_024 }, async () => deliverAlerts(new Date()));
+export const POST = route({ maxBodyBytes: 1_024, retryWhenBusy: false }, async () => deliverAlerts(new Date()));

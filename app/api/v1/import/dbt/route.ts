@@ -1,7 +1,7 @@
 import { namespaceLimitedRefusal } from "@/lib/server/auth/roles";
 import { ForbiddenError } from "@/lib/server/http/errors";
 import { route } from "@/lib/server/http/route";
-import { receiveDbtImportRequest } from "@/lib/server/ingestion/receive-dbt-import-request";
+import { ingestDbtAs } from "@/lib/server/ingestion/ingest-as";
 
 export const runtime = "nodejs";
 
@@ -9,5 +9,5 @@ export const runtime = "nodejs";
 export const POST = route({ tokens: ["ingest"] }, async ({ req, actor }) => {
   const refused = namespaceLimitedRefusal(actor, "a dbt import");
   if (refused) throw new ForbiddenError(refused);
-  return receiveDbtImportRequest(req);
+  return ingestDbtAs(req, actor);
 });

@@ -6,4 +6,4 @@ import { dispatchRepair } from "@/lib/server/repair/dispatch-repair";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const POST = route({ params: IdParamsSchema, body: DispatchBodySchema, role: "operator" }, ({ params, body, actor }) => dispatchRepair(params.id, body, actor));
+export const POST = route({ params: IdParamsSchema, body: DispatchBodySchema, role: "operator", retryWhenBusy: false }, ({ params, body, actor }) => dispatchRepair(params.id, body, actor));
