@@ -13,7 +13,7 @@
  *   - scrolling: frame intervals while the grid scrolls across ten years.
  *
  *   npx next build   (with NEXT_DIST_DIR=… if you use your own build folder)
- *   npx tsx bench/matrix-bench.ts [--json] [--fresh] [--port 3499] [--db /tmp/reparo-matrix-bench.db]
+ *   npx tsx bench/matrix-bench.ts [--size 1m|10m] [--json] [--fresh] [--port 3499] [--db /tmp/reparo-matrix-bench.db]
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -26,7 +26,8 @@ import { buildMatrixWorld, LAST_DAY_MS } from "./matrix-world";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1]! : fallback);
-const SIZE = { pipelines: 10, chain: 30, days: 3650 };
+// --size 10m: the issue's 10× world (100 pipelines × 30 datasets × 3,650 days = 10,950,000 cells).
+const SIZE = flag("size", "1m") === "10m" ? { pipelines: 100, chain: 30, days: 3650 } : { pipelines: 10, chain: 30, days: 3650 };
 const PORT = Number(flag("port", "3499"));
 const FILE = flag("db", "/tmp/reparo-matrix-bench.db");
 const BASE = `http://127.0.0.1:${PORT}`;
