@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { AuditHead } from "@/lib/contracts/audit";
 import { getDb, type Db } from "../db/client";
+import { countAuditEntries, lastAuditEntry } from "../repositories/audit-log";
 
 /**
  * The audit chain's head, signed with the server's audit key (REPARO_AUDIT_KEY, ≥ 32 characters,
@@ -20,9 +21,9 @@ function sign(key: string, h: Pick<AuditHead, "seq" | "hash" | "entries">): stri
 }
 
 export async function currentAuditHead(db: Db = getDb(), now = new Date()): Promise<AuditHead | null> {
-  const last = await db.auditEntry.findFirst({ orderBy: { seq: "desc" }, select: { seq: true, hash: true } });
+  const last = await lastAuditEntry(db);
   if (!last) return null;
-  const entries = await db.auditEntry.count();
+  const entries = await countAuditEntries(db);
   const k = auditKey();
   const h = { seq: last.seq, hash: last.hash, entries };
   return { ...h, exportedAt: now.toISOString(), signature: k ? sign(k.key, h) : null, keyId: k?.id ?? null };

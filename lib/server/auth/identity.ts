@@ -40,7 +40,9 @@ export async function resolveActor(headers: Headers): Promise<Actor> {
   if (bearer !== null) {
     const token = await findTokenByHash(db, hashTokenSecret(bearer));
     if (!token || token.revokedAt) throw new UnauthenticatedError("this token is unknown or revoked", 'Bearer realm="reparo", error="invalid_token"');
-    await touchToken(db, token.id, new Date());
+    // Last use is kept to the minute: most requests write nothing.
+    const now = new Date();
+    if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() > 60_000) await touchToken(db, token.id, now);
     return { id: `token:${token.name}`, role: "operator", source: "token", namespaces: token.namespaces, tokenScope: token.scope };
   }
   const session = await openSession(db, readCookie(headers.get("cookie"), SESSION_COOKIE));

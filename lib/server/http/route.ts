@@ -56,7 +56,7 @@ export function route<Q = undefined, B = undefined, P = undefined>(
       if (mutating && actor.source !== "token") checkSameOrigin(req);
       if (!options.public) authorize(actor, options.role ?? (mutating ? "operator" : "viewer"), options.tokens ?? []);
       if (actor.source === "anonymous" && process.env.REPARO_ANONYMOUS_READ === "0" && !options.public) throw new UnauthenticatedError("sign in to read this console (REPARO_ANONYMOUS_READ=0)");
-      const params = parseWith(options.params, await readParams(ctx), "params");
+      const params = parseWith(options.params, await ctx.params, "params");
       const query = parseWith(options.query, Object.fromEntries(new URL(req.url).searchParams), "query");
       const body = options.body ? parseWith(options.body, requireWellFormed(await readJsonBody(req, options.maxBodyBytes)), "body") : (undefined as B);
       if (mutating) await requireNamespaces(actor, new URL(req.url).pathname, params, body);
@@ -99,16 +99,6 @@ function authorize(actor: Actor, needed: Role, scopes: readonly TokenScope[]): v
   if (hasRole(actor, needed)) return;
   if (actor.source === "anonymous") throw new UnauthenticatedError(`sign in, or send a machine token as Authorization: Bearer: this needs the ${needed} role`);
   throw new ForbiddenError(`${actor.id} is a ${actor.role}; this needs the ${needed} role`);
-}
-
-/** Path parameters, decoded by Next.js; a malformed percent-encoding is the client's error. */
-async function readParams(ctx: { params: Promise<Record<string, string | string[]>> }): Promise<Record<string, string | string[]>> {
-  try {
-    return await ctx.params;
-  } catch (e) {
-    if (e instanceof URIError) throw new HttpError(400, "invalid_request", "params: malformed percent-encoding in the path", { issues: [{ path: "params", message: "malformed percent-encoding" }] });
-    throw e;
-  }
 }
 
 function parseWith<T>(schema: ZodType<T> | undefined, value: unknown, where: string): T {

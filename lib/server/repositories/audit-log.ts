@@ -60,3 +60,12 @@ export async function auditRowsAfter(db: Db, afterSeq: number, take: number): Pr
   const rows = await db.auditEntry.findMany({ where: { seq: { gt: afterSeq } }, orderBy: { seq: "asc" }, take });
   return rows.map((r) => ({ ...r, targets: JSON.parse(r.targets) as AuditTarget[], before: JSON.parse(r.before), after: JSON.parse(r.after) }));
 }
+
+/** The chain's newest entry (seq and hash) and the number of entries, for the signed head. */
+export async function lastAuditEntry(db: Db): Promise<{ seq: number; hash: string } | null> {
+  return db.auditEntry.findFirst({ orderBy: { seq: "desc" }, select: { seq: true, hash: true } });
+}
+
+export async function countAuditEntries(db: Db): Promise<number> {
+  return db.auditEntry.count();
+}
