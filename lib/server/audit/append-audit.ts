@@ -1,16 +1,10 @@
 import { AuditDraftSchema, type AuditDraft, type AuditEntryView } from "@/lib/contracts/audit";
-import type { Tx } from "../db/client";
+import { providerOf, type Tx } from "../db/client";
 import { insertAuditRow, lastAuditHash } from "../repositories/audit-log";
 import { GENESIS_HASH, hashAuditEntry } from "./hash-audit-entry";
 
 // Any constant: every append takes the same transaction-scoped advisory lock on PostgreSQL.
 const AUDIT_LOCK = 7_310_006;
-
-/** Which database a transaction talks to (both generated clients carry it). */
-export function providerOf(tx: Tx): "sqlite" | "postgresql" {
-  const p = (tx as unknown as { _activeProvider?: string })._activeProvider;
-  return p === "postgresql" ? "postgresql" : "sqlite";
-}
 
 /**
  * Appends one intervention to the audit log INSIDE the caller's transaction, so the change and

@@ -49,6 +49,14 @@ export function getDb(): Db {
   return holder.__reparoDb.db;
 }
 
+/**
+ * Which database a client or a transaction talks to. Both generated clients carry their provider
+ * (Prisma's `_activeProvider`); this is the one place that reads it.
+ */
+export function providerOf(db: Db | Tx): DatabaseTarget["provider"] {
+  return (db as unknown as { _activeProvider?: string })._activeProvider === "postgresql" ? "postgresql" : "sqlite";
+}
+
 export function databaseProvider(): DatabaseTarget["provider"] {
   return resolveDatabaseTarget().provider;
 }

@@ -6,6 +6,7 @@ import { spendTokenBudget, TooManyRequestsError } from "../auth/token-rate-limit
 import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "./busy";
 import { hasRole, type Actor, type Role, type TokenScope } from "../auth/roles";
 import { DatabaseConfigError } from "../db/database-url";
+import { isUniqueViolation } from "../db/db-errors";
 import { ForbiddenError, HttpError } from "./errors";
 import { readJsonBody } from "./read-body";
 import { requireWellFormed } from "./well-formed-text";
@@ -127,6 +128,11 @@ export function errorResponse(e: unknown): Response {
   }
   if (isDatabaseBusy(e)) {
     return NextResponse.json({ error: "database_busy", message: `the database is busy (another writer holds it): retry in ${BUSY_RETRY_AFTER_SECONDS} s` }, { status: 503, headers: { "retry-after": String(BUSY_RETRY_AFTER_SECONDS) } });
+  }
+  if (isUniqueViolation(e)) {
+    // A race the handler's own retries did not settle (another instance kept winning): the
+    // request changed nothing and may be sent again.
+    return NextResponse.json({ error: "conflict", message: "another request wrote the same record at the same moment; nothing was changed: retry" }, { status: 409, headers: { "retry-after": "1" } });
   }
   console.error(e);
   return NextResponse.json({ error: "internal", message: "internal error; see the server log" }, { status: 500 });

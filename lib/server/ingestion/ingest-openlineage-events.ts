@@ -30,12 +30,15 @@ export async function ingestOpenLineageEvents(db: Db, events: ParsedEvent[], rec
   return inOneTransaction(db, async (tx) => {
     const stored = await existingEventHashes(tx, [...new Set(hashed.map((e) => e.hash))]);
     const seen = new Set(stored);
-    const fresh = hashed.filter((e) => !seen.has(e.hash) && Boolean(seen.add(e.hash)));
+    const candidates = hashed.filter((e) => !seen.has(e.hash) && Boolean(seen.add(e.hash)));
+    // Only what this transaction really inserted is fresh: a concurrent request may have stored
+    // the same event between the read above and the insert.
+    const inserted = candidates.length > 0 ? await insertIngestedEvents(tx, candidates.map((e) => ({ ...storedRow(e, receivedAt), submittedBy: submitter?.id ?? null }))) : new Set<string>();
+    const fresh = candidates.filter((e) => inserted.has(e.hash));
     const freshIndexes = new Set(fresh.map((e) => e.index));
     const accepted = hashed.map((e) => ({ index: e.index, duplicate: !freshIndexes.has(e.index) }));
     const written = { events: fresh.length, runs: 0, attempts: 0, publishes: 0, invalidKeys: 0, edges: 0 };
     if (fresh.length === 0) return { accepted, written };
-    await insertIngestedEvents(tx, fresh.map((e) => ({ ...storedRow(e, receivedAt), submittedBy: submitter?.id ?? null })));
     const runCounts = await refoldRuns(tx, fresh.filter((e): e is ParsedRunEvent & { hash: string } => e.kind === "RunEvent"), submitter);
     const jobEdges = await applyJobEvents(tx, fresh.flatMap((e) => (e.kind === "JobEvent" ? [{ event: e.event, hash: e.hash }] : [])));
     const datasetEvents = fresh.flatMap((e) => (e.kind === "DatasetEvent" ? [e.event.dataset] : []));

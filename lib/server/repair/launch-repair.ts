@@ -6,6 +6,7 @@ import { PlanOptionsSchema } from "@/lib/contracts/repair";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { getDb, type Db } from "../db/client";
+import { isUniqueViolation } from "../db/db-errors";
 import { ConflictError, UnprocessableError } from "../http/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { listTasks } from "../repositories/catalog";
@@ -112,10 +113,6 @@ function keysOfRanges(ctx: RepairContext, node: string, ranges: readonly (readon
   });
 }
 
-function isUniqueViolation(e: unknown): boolean {
-  const err = e as { code?: string; message?: string; meta?: { driverAdapterError?: { cause?: { kind?: string } } } };
-  return err?.code === "P2002" || err?.meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation" || /Unique constraint|UNIQUE constraint|duplicate key/i.test(err?.message ?? "");
-}
 
 async function overlapError(db: Db, id: string, pairs: { taskId: string; unitKey: string }[], cause: unknown): Promise<ConflictError> {
   const holders = await claimHolders(db, pairs);

@@ -1,10 +1,10 @@
-import type { Tx } from "../db/client";
+import { providerOf, type Tx } from "../db/client";
 
-export type ColumnType = "text" | "int" | "timestamp" | "bool";
+export type ColumnType = "text" | "int" | "float" | "timestamp" | "bool";
 export interface Column { name: string; type: ColumnType }
 
 const CHUNK = 500;
-const PG_CAST: Record<ColumnType, string> = { text: "text", int: "integer", timestamp: "timestamp(3)", bool: "boolean" };
+const PG_CAST: Record<ColumnType, string> = { text: "text", int: "integer", float: "double precision", timestamp: "timestamp(3)", bool: "boolean" };
 
 /**
  * Updates many rows by id in one statement per chunk (`UPDATE … FROM (VALUES …)`, which SQLite
@@ -41,7 +41,6 @@ export async function bulkInsert(tx: Tx, table: string, columns: Column[], rows:
   }
 }
 
-const providerOf = (tx: Tx) => (tx as unknown as { _activeProvider: string })._activeProvider;
 
 function placeholder(provider: string, n: number, type: ColumnType): string {
   return provider === "postgresql" ? `$${n}::${PG_CAST[type]}` : "?";
@@ -53,4 +52,25 @@ function encode(provider: string, type: ColumnType, value: unknown): unknown {
   if (type !== "timestamp") return value;
   const iso = (value as Date).toISOString();
   return provider === "postgresql" ? iso : iso.replace("Z", "+00:00");
+}
+
+/**
+ * bulkInsert that skips rows colliding with any unique key (`ON CONFLICT DO NOTHING`, which both
+ * databases speak) and answers the `returning` column of the rows it did insert. Under
+ * concurrency this is what turns "two requests stored the same thing at once" into one insert
+ * and one duplicate: on PostgreSQL the second INSERT waits for the first transaction and then
+ * skips, instead of failing the whole request with a unique violation.
+ */
+export async function insertNew(tx: Tx, table: string, columns: Column[], rows: Record<string, unknown>[], returning: string): Promise<string[]> {
+  const provider = providerOf(tx);
+  const chunk = Math.max(1, Math.floor(30_000 / columns.length));
+  const inserted: string[] = [];
+  for (let i = 0; i < rows.length; i += chunk) {
+    const params: unknown[] = [];
+    const tuples = rows.slice(i, i + chunk).map((row) => `(${columns.map((c) => placeholder(provider, params.push(encode(provider, c.type, row[c.name])), c.type)).join(", ")})`);
+    const names = columns.map((c) => `"${c.name}"`).join(", ");
+    const out = await tx.$queryRawUnsafe<Record<string, string>[]>(`INSERT INTO "${table}" (${names}) VALUES ${tuples.join(", ")} ON CONFLICT DO NOTHING RETURNING "${returning}"`, ...params);
+    for (const r of out) inserted.push(r[returning]!);
+  }
+  return inserted;
 }

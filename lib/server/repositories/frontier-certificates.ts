@@ -1,5 +1,12 @@
 import type { Certificate } from "@/lib/domain/frontier";
+import crypto from "node:crypto";
 import type { Db, Tx } from "../db/client";
+import { insertNew, type Column } from "./bulk-sql";
+
+const CERTIFICATE_COLUMNS: Column[] = [
+  ...["id", "source", "partition", "domain", "token"].map((name): Column => ({ name, type: "text" })),
+  { name: "coordinate", type: "float" }, { name: "inclusive", type: "bool" }, { name: "generation", type: "int" }, { name: "epoch", type: "int" }, { name: "updatedAt", type: "timestamp" },
+];
 
 export interface StoredCertificate extends Certificate {
   source: string;
@@ -37,15 +44,10 @@ export async function swapCertificate(tx: Tx, source: string, expectedGeneration
     epoch: next.epoch, token: next.token ?? null, updatedAt: at,
   };
   if (expectedGeneration === 0) {
-    const existing = await tx.frontierCertificate.findUnique({ where: { source_partition: { source, partition: next.partition } } });
-    if (existing) return false;
-    try {
-      await tx.frontierCertificate.create({ data: { source, partition: next.partition, ...data } });
-    } catch (e) {
-      if ((e as { code?: string }).code === "P2002") return false; // a concurrent first checkpoint won
-      throw e;
-    }
-    return true;
+    // ON CONFLICT DO NOTHING: a concurrent first checkpoint that won is a lost swap, not an error
+    // (on PostgreSQL a failed INSERT would abort the whole transaction).
+    const inserted = await insertNew(tx, "FrontierCertificate", CERTIFICATE_COLUMNS, [{ id: `fc_${crypto.randomUUID()}`, source, partition: next.partition, ...data }], "id");
+    return inserted.length === 1;
   }
   const res = await tx.frontierCertificate.updateMany({ where: { source, partition: next.partition, generation: expectedGeneration }, data });
   return res.count === 1;

@@ -1,5 +1,5 @@
 import type { Db, Tx } from "../db/client";
-import { bulkInsert, type Column } from "./bulk-sql";
+import { insertNew, type Column } from "./bulk-sql";
 
 export interface IngestedEventRow {
   eventHash: string;
@@ -24,9 +24,13 @@ const EVENT_COLUMNS: Column[] = [
   { name: "eventTime", type: "timestamp" }, { name: "receivedAt", type: "timestamp" },
 ];
 
-/** The event's hash is its identity, so the row id is derived from it. */
-export async function insertIngestedEvents(tx: Tx, rows: IngestedEventRow[]): Promise<void> {
-  await bulkInsert(tx, "IngestedEvent", EVENT_COLUMNS, rows.map((r) => ({ ...r, id: `ev_${r.eventHash.slice(0, 32)}` })));
+/**
+ * The event's hash is its identity, so the row id is derived from it. Answers the hashes this
+ * transaction stored: an event another request stored first (concurrently, or since it was read)
+ * is skipped, not an error — a producer's retry is a duplicate, never a 500.
+ */
+export async function insertIngestedEvents(tx: Tx, rows: IngestedEventRow[]): Promise<Set<string>> {
+  return new Set(await insertNew(tx, "IngestedEvent", EVENT_COLUMNS, rows.map((r) => ({ ...r, id: `ev_${r.eventHash.slice(0, 32)}` })), "eventHash"));
 }
 
 /** Every stored event body of the given runs (job + producer run id), to fold each run whole. */

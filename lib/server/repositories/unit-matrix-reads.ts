@@ -1,14 +1,11 @@
 import type { Attempt, AttemptStatus, LedgerEntry, RunKind } from "@/lib/domain/unit-state";
-import type { Db } from "../db/client";
+import { providerOf, type Db } from "../db/client";
 
 /**
  * Reads for the unit matrix, which reads every ledger row and attempt: per dataset (so memory
  * holds one dataset's records at a time), only the columns the rules read, and run kinds from
  * one small query (only non-scheduled runs) instead of a join repeated per publish.
  */
-type Provider = "sqlite" | "postgresql";
-const providerOf = (db: Db) => (db as unknown as { _activeProvider: Provider })._activeProvider;
-
 const RUN_KINDS = new Set<RunKind>(["scheduled", "manual", "backfill", "repair"]);
 
 /**

@@ -1,0 +1,24 @@
+/**
+ * What a database error means, whichever provider and whichever Prisma path raised it: a model
+ * call reports a unique violation as P2002, a raw statement as P2010 with the driver's code
+ * (PostgreSQL 23505, SQLite SQLITE_CONSTRAINT_UNIQUE/PRIMARYKEY), the driver adapter as a
+ * `UniqueConstraintViolation` cause. One reading here, not a regex at every catch.
+ */
+export function isUniqueViolation(e: unknown): boolean {
+  return walk(e, (err) => {
+    if (err.code === "P2002" || err.code === "23505" || err.code === "SQLITE_CONSTRAINT_UNIQUE" || err.code === "SQLITE_CONSTRAINT_PRIMARYKEY") return true;
+    const meta = err.meta as { code?: unknown; driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown } } } | undefined;
+    if (meta?.code === "23505" || meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation") return true;
+    const message = typeof err.message === "string" ? err.message : "";
+    return /duplicate key value violates unique constraint|UNIQUE constraint failed|Unique constraint failed/.test(message);
+  });
+}
+
+type ErrorLike = { code?: unknown; message?: unknown; meta?: unknown; cause?: unknown };
+
+function walk(e: unknown, test: (err: ErrorLike) => boolean, depth = 0): boolean {
+  if (!e || typeof e !== "object" || depth > 5) return false;
+  const err = e as ErrorLike;
+  if (test(err)) return true;
+  return err.cause !== undefined && err.cause !== e && walk(err.cause, test, depth + 1);
+}
