@@ -5,9 +5,10 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { prepareDatabaseOrExit } = await import("./lib/server/db/startup");
     await prepareDatabaseOrExit();
-    // A repair left running by a console process that is gone is marked interrupted with its
-    // exact progress (and its claims released) before this process serves anything.
-    const { recoverAtStartup } = await import("./lib/server/repair/recover-at-startup");
-    await recoverAtStartup();
+    // This instance becomes a worker of the background queues (pg-boss on PostgreSQL, in-process
+    // on SQLite): repair slices — including repairs a stopped console left, taken over from their
+    // exact progress — alert delivery, unit-state upkeep and retention; SIGTERM stops it gracefully.
+    const { startServerWork } = await import("./lib/server/jobs/server-lifecycle");
+    await startServerWork();
   }
 }

@@ -35,6 +35,8 @@ const securityHeaders = [
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // Loaded by Node at run time, not bundled: the job queue (pg-boss and its pg driver), metrics.
+  serverExternalPackages: ["pg-boss", "prom-client"],
   // Lets parallel builds (a developer's e2e run beside another's) use separate output folders.
   distDir: process.env.NEXT_DIST_DIR || ".next",
   async headers() {

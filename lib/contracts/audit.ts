@@ -34,6 +34,7 @@ export const AUDIT_KINDS = {
   "plan.confirmed": { before: status, after: z.object({ status: z.literal("planned"), planId: z.string(), strategy: z.string(), unitsRecomputed: z.number().int(), excluded: z.array(z.string()), parameterOverrides: z.record(z.string(), z.string()) }) },
   "repair.launched": { before: status, after: z.object({ status: z.literal("repairing"), runId: z.string(), rootRunId: z.string().nullable(), repairNumber: z.number().int(), pairs: z.number().int() }) },
   "repair.finished": { before: z.object({ runStatus: z.string() }), after: z.object({ runStatus: z.string(), succeeded: z.number().int(), failed: z.number().int(), blocked: z.number().int() }) },
+  "repair.taken_over": { before: z.object({ owner: z.string() }), after: z.object({ owner: z.string(), done: z.number().int(), remaining: z.number().int(), abandonedAttempts: z.number().int() }) },
   "repair.interrupted": { before: z.object({ runStatus: z.string() }), after: z.object({ runStatus: z.literal("interrupted"), done: z.number().int(), remaining: z.number().int(), abandonedAttempts: z.number().int() }) },
   "repair.dispatched": { before: nothing, after: z.object({ orchestrator: z.string(), endpoint: z.string(), status: z.number().int(), requests: z.number().int() }) },
   "unit.deduplicated": { before: rows, after: rows },

@@ -1,32 +1,77 @@
 import type { Db } from "../db/client";
+import { attemptsOfRun, INTERRUPTED_ATTEMPT } from "../repositories/repair-runs";
 import { pairContext, runStatus, splitValid, type RunRequest, type RunResult } from "./execute-run";
 import { loadExecutorLineage } from "./load-executor-lineage";
-import { planRunPairs } from "./plan-run-pairs";
+import { pairKey, planRunPairs, type PlannedPair } from "./plan-run-pairs";
 import { recordInvalidKeys } from "./record-invalid-keys";
-import { runPair } from "./run-pair";
+import { runPair, type PairOutcome } from "./run-pair";
 import { runWithConcurrency } from "./run-with-concurrency";
 
-export type ExistingRunRequest = Omit<RunRequest, "pipelineId" | "kind" | "rootRunId" | "parentRunId" | "repairNumber" | "incidentId" | "nominalTime" | "codeVersion" | "triggeredBy"> & { runId: string };
+export type ExistingRunRequest = Omit<RunRequest, "pipelineId" | "kind" | "rootRunId" | "parentRunId" | "repairNumber" | "incidentId" | "nominalTime" | "codeVersion" | "triggeredBy"> & {
+  runId: string;
+  /** Start no pair after this instant (ms since the epoch): the slice ends and the run is continued later. */
+  deadline?: number;
+};
+
+export type SliceResult = { finished: true; result: RunResult } | { finished: false; done: number; total: number };
 
 /**
- * executeRun for a Run row that already exists: a repair's run is created in the same
- * transaction that takes its claims (so two overlapping launches cannot both start), and only
- * then executed here — same waves, concurrency, attempts and publishes as executeRun.
+ * Executes a Run row that already exists — a repair's run is created in the same transaction
+ * that takes its claims — in slices: each call starts pairs, wave by wave in dependency order,
+ * until `deadline`, and says whether the run is finished. A later call (on this instance or
+ * another) continues from what the attempts of the run record: a pair that succeeded, failed
+ * or was blocked is not run again; a pair whose attempt was interrupted (its process died) is
+ * tried again with the next try number — unless it appends and the interrupted attempt left
+ * rows, which only cleaning can undo: that pair fails, and what reads it is blocked.
  */
-export async function executeExistingRun(db: Db, req: ExistingRunRequest): Promise<RunResult> {
+export async function executeRunSlice(db: Db, req: ExistingRunRequest, status: { first: boolean }): Promise<SliceResult> {
   const startedAt = req.clock({ phase: "run-start" });
   const lineage = req.lineage ?? (await loadExecutorLineage(db, startedAt));
   const { valid, rejected } = splitValid(lineage, req.pairs);
-  await db.$transaction((tx) => tx.run.update({ where: { id: req.runId }, data: { status: "running", startedAt } }));
-  await recordInvalidKeys(db, req.runId, rejected, req.invalidKeySource ?? "api", startedAt);
+  if (status.first) {
+    await db.$transaction((tx) => tx.run.update({ where: { id: req.runId }, data: { status: "running", startedAt } }));
+    await recordInvalidKeys(db, req.runId, rejected, req.invalidKeySource ?? "api", startedAt);
+  }
   const waves = planRunPairs(lineage, valid);
   const ctx = pairContext({ ...req, pipelineId: null, kind: "repair", triggeredBy: "" }, req.runId, lineage);
+  const nextTry = new Map<string, number>();
+  const settled = settledPairs(await attemptsOfRun(db, req.runId), waves.flat(), nextTry);
+  for (const [key, outcome] of settled) ctx.outcomes.set(key, outcome);
+  const deadline = req.deadline ?? Infinity;
   for (const wave of waves) {
-    const outcomes = await runWithConcurrency(wave, req.concurrency ?? 4, (pair) => runPair(db, ctx, pair));
-    wave.forEach((pair, i) => ctx.outcomes.set(pair.key, outcomes[i]!));
+    const pending = wave.filter((p) => !ctx.outcomes.has(p.key));
+    if (pending.length === 0) continue;
+    if (Date.now() >= deadline) return { finished: false, done: ctx.outcomes.size, total: valid.length };
+    const outcomes = await runWithConcurrency(pending, req.concurrency ?? 4, async (pair) => (Date.now() >= deadline ? null : runPair(db, ctx, pair, nextTry.get(pair.key) ?? 1)));
+    pending.forEach((pair, i) => {
+      if (outcomes[i]) ctx.outcomes.set(pair.key, outcomes[i]!);
+    });
+    if (outcomes.some((o) => o === null)) return { finished: false, done: ctx.outcomes.size, total: valid.length };
   }
-  const status = runStatus([...ctx.outcomes.values()], valid.length);
+  const final = runStatus([...ctx.outcomes.values()], valid.length);
   const endedAt = req.clock({ phase: "run-end", waves: waves.length });
-  await db.$transaction((tx) => tx.run.update({ where: { id: req.runId }, data: { status, endedAt } }));
-  return { runId: req.runId, status, outcomes: ctx.outcomes, rejected, waves: waves.length };
+  await db.$transaction((tx) => tx.run.update({ where: { id: req.runId }, data: { status: final, endedAt } }));
+  return { finished: true, result: { runId: req.runId, status: final, outcomes: ctx.outcomes, rejected, waves: waves.length } };
+}
+
+/** What earlier slices settled, per pair; `nextTry` gets the try number an unsettled pair goes on with. */
+function settledPairs(attempts: Awaited<ReturnType<typeof attemptsOfRun>>, pairs: PlannedPair[], nextTry: Map<string, number>): Map<string, PairOutcome> {
+  const byPair = new Map<string, typeof attempts>();
+  for (const a of attempts) {
+    const key = pairKey(a.taskNodeId, a.unitKey);
+    byPair.set(key, [...(byPair.get(key) ?? []), a]);
+  }
+  const settled = new Map<string, PairOutcome>();
+  for (const pair of pairs) {
+    const tries = byPair.get(pair.key);
+    if (!tries?.length) continue;
+    const last = tries.reduce((a, b) => (b.tryNumber > a.tryNumber ? b : a));
+    nextTry.set(pair.key, last.tryNumber + 1);
+    if (last.status === "succeeded") settled.set(pair.key, "succeeded");
+    else if (last.status === "upstream_failed") settled.set(pair.key, "upstream_failed");
+    else if (last.status === "failed" && !(last.error ?? "").startsWith(INTERRUPTED_ATTEMPT)) settled.set(pair.key, "failed");
+    // Interrupted: tried again — unless an append already left rows (a second copy would follow).
+    else if (last.status === "failed" && pair.task.writeMode === "append" && (last.rowsWritten ?? 0) > 0) settled.set(pair.key, "failed");
+  }
+  return settled;
 }

@@ -7,10 +7,10 @@ import type { Clock } from "./types";
  * Records a pair that never ran because what it reads failed or was never published:
  * status upstream_failed, no start time, no rows — blocked, not failed.
  */
-export async function recordBlockedAttempt(db: Db, runId: string, pair: PlannedPair, reason: string, clock: Clock): Promise<void> {
-  const at = clock({ phase: "attempt-end", wave: pair.wave, tryNumber: 1, taskNodeId: pair.task.nodeId, unitKey: pair.unitKey });
+export async function recordBlockedAttempt(db: Db, runId: string, pair: PlannedPair, reason: string, clock: Clock, tryNumber = 1): Promise<void> {
+  const at = clock({ phase: "attempt-end", wave: pair.wave, tryNumber, taskNodeId: pair.task.nodeId, unitKey: pair.unitKey });
   await db.$transaction(async (tx) => {
-    await tx.attempt.create({ data: { runId, taskId: pair.task.id, unitKey: pair.unitKey, tryNumber: 1, status: "upstream_failed", error: reason, endedAt: at } });
+    await tx.attempt.create({ data: { runId, taskId: pair.task.id, unitKey: pair.unitKey, tryNumber, status: "upstream_failed", error: reason, endedAt: at } });
     await recordUnitChanges(tx, [{ taskId: pair.task.id, unitKey: pair.unitKey }], at);
   });
 }

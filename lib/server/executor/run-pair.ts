@@ -24,18 +24,19 @@ export interface PairContext {
 /**
  * One (task, unit) of a run: blocked if a pair it reads from failed (or, when the run waits for
  * publishes, if an input from outside the run is not in the ledger); otherwise tried until it
- * succeeds or the task's retry policy is exhausted.
+ * succeeds or the task's retry policy is exhausted. A pair continued after its process died goes
+ * on from `firstTry` (try numbers are unique per run).
  */
-export async function runPair(db: Db, ctx: PairContext, pair: PlannedPair): Promise<PairOutcome> {
+export async function runPair(db: Db, ctx: PairContext, pair: PlannedPair, firstTry = 1): Promise<PairOutcome> {
   const blockedBy = pair.dependsOn.filter((k) => ctx.outcomes.get(k) !== "succeeded").map((k) => k.replace("\u0000", " "));
   if (blockedBy.length === 0 && ctx.externalInputs === "require_published") blockedBy.push(...(await unpublishedInputs(db, pair)));
   if (blockedBy.length > 0) {
-    await recordBlockedAttempt(db, ctx.runId, pair, `upstream not available: ${blockedBy.join(", ")}`, ctx.clock);
+    await recordBlockedAttempt(db, ctx.runId, pair, `upstream not available: ${blockedBy.join(", ")}`, ctx.clock, firstTry);
     return "upstream_failed";
   }
   const code = ctx.codeFor(pair.task.nodeId);
   const tries = Math.max(1, ctx.maxTries(pair.task.nodeId));
-  for (let tryNumber = 1; tryNumber <= tries; tryNumber++) {
+  for (let tryNumber = firstTry; tryNumber < firstTry + tries; tryNumber++) {
     const result = await runTaskAttempt(db, {
       runId: ctx.runId, task: pair.task, code, unitKey: pair.unitKey, tryNumber, wave: pair.wave, reads: pair.reads,
       failure: ctx.failure(pair.task.nodeId, pair.unitKey, tryNumber), atomic: ctx.atomic(pair.task.nodeId, code),

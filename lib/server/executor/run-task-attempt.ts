@@ -87,7 +87,10 @@ interface Published {
 /** The attempt's success, the ledger row and the delivery commit with the write itself. */
 async function recordPublish(tx: Tx, spec: TaskAttemptSpec, p: Published): Promise<void> {
   const { task, unitKey } = spec;
-  await tx.attempt.update({ where: { id: p.attemptId }, data: { status: "succeeded", rowsWritten: p.output.rows.length, endedAt: p.at } });
+  // Only a running attempt may succeed: if its process was presumed dead and another instance
+  // took the run over (failing this attempt), this late write rolls back instead of publishing twice.
+  const { count } = await tx.attempt.updateMany({ where: { id: p.attemptId, status: "running" }, data: { status: "succeeded", rowsWritten: p.output.rows.length, endedAt: p.at } });
+  if (count !== 1) throw new Error(`attempt ${p.attemptId} is no longer running (the repair was taken over): its write is rolled back`);
   await tx.publish.create({ data: {
     datasetId: task.output.id, unitKey, runId: spec.runId, attemptId: p.attemptId, publishedAt: p.at,
     inputVersion: p.inputVersion, codeVersion: spec.code.codeVersion, rowCount: p.unitRowCount,

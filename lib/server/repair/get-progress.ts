@@ -3,18 +3,16 @@ import type { ProgressView } from "@/lib/contracts/repair";
 import { getDb, type Db } from "../db/client";
 import { requireIncident } from "../incidents/require-incident";
 import { attemptsOfRun, repairRunsOfIncident } from "../repositories/repair-runs";
-import { recoverInterruptedRepairs } from "./recover-interrupted-repairs";
 
 type PairStatus = ProgressView["pairs"][number]["status"];
 const STATUS: Record<string, PairStatus> = { succeeded: "succeeded", failed: "failed", upstream_failed: "upstream_failed", running: "running", queued: "running" };
 
 /**
  * Per-unit progress of the incident's latest repair run, from its attempts (polled by the
- * Execute step). Reading it also notices a run whose console process is gone.
+ * Execute step). A run whose console process is gone is taken over by another (repair-watchdog.ts).
  */
 export async function getProgress(id: string, db: Db = getDb()): Promise<ProgressView> {
   await requireIncident(db, id);
-  await recoverInterruptedRepairs(db);
   const run = (await repairRunsOfIncident(db, id)).at(-1);
   if (!run) return { run: null, total: 0, done: 0, succeeded: 0, failed: 0, pairs: [] };
   const latest = new Map<string, Awaited<ReturnType<typeof attemptsOfRun>>[number]>();

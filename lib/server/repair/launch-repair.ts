@@ -16,8 +16,8 @@ import { currentPlan, markPlanLaunched } from "../repositories/repair-plans";
 import { createRepairRun, nextRepairNumber, repairRunsOfIncident, attemptsOfRun } from "../repositories/repair-runs";
 import { loadRepairContext, type RepairContext } from "./load-repair-context";
 import { planIncidentRepair } from "./plan-incident-repair";
-import { thisOwner } from "./repair-owner";
-import { runRepair, type RunRepairOptions } from "./run-repair";
+import { runningJobQueue } from "../jobs/job-queue";
+import { runRepairToEnd, type RunRepairOptions } from "./run-repair";
 
 export interface LaunchOptions {
   resume: boolean;
@@ -31,7 +31,8 @@ export interface LaunchOptions {
  * repair number, incident). The run row, its (task, unit) claims, the incident's move to
  * `repairing` and the audit entry commit in ONE transaction: the claims' unique index is what
  * lets exactly one of many overlapping launches through, across console processes; the others
- * get a 409 naming the repair that holds the units. The run then executes in the background.
+ * get a 409 naming the repair that holds the units. The run then executes in the background, in
+ * slices of the `repair-run` queue (run-repair.ts).
  */
 export async function launchRepair(id: string, opts: LaunchOptions, actor: Actor, now = new Date(), db: Db = getDb()) {
   const incident = await requireIncident(db, id);
@@ -61,7 +62,7 @@ export async function launchRepair(id: string, opts: LaunchOptions, actor: Actor
       const repairNumber = await nextRepairNumber(tx, incident.originRunId, id);
       const created = await createRepairRun(tx, {
         pipelineId: incident.pipelineId, rootRunId: incident.originRunId, parentRunId: previous?.id ?? incident.originRunId, repairNumber, incidentId: id, triggeredBy: actor.id, at: now,
-        params: { planId: stored.id, pairs, owner: thisOwner(), heartbeatAt: now.getTime(), concurrency: opts.concurrency, parameterOverrides: options.parameterOverrides, idempotencyKeys: Object.fromEntries(options.replay.map((r) => [r.taskNodeId, r.idempotencyKey])), launchedBy: { id: actor.id, role: actor.role } },
+        params: { planId: stored.id, pairs, heartbeatAt: now.getTime(), concurrency: opts.concurrency, parameterOverrides: options.parameterOverrides, idempotencyKeys: Object.fromEntries(options.replay.map((r) => [r.taskNodeId, r.idempotencyKey])), launchedBy: { id: actor.id, role: actor.role } },
       });
       await insertClaims(tx, created.id, claimPairs, now);
       if (!(await transitionIncident(tx, id, ["planned"], "repairing"))) throw new ConflictError(`incident ${id} was launched meanwhile`);
@@ -72,11 +73,25 @@ export async function launchRepair(id: string, opts: LaunchOptions, actor: Actor
       }, now);
       return created;
     }, { timeout: 30_000, maxWait: 30_000 });
-    return { runId: run.id, repairNumber: run.repairNumber, pairs: pairs.length, execution: runRepair(run.id, db, opts.run) };
+    return { runId: run.id, repairNumber: run.repairNumber, pairs: pairs.length, execution: startRepair(run.id, db, opts.run) };
   } catch (e) {
     if (isUniqueViolation(e) || e instanceof ConflictError) throw await overlapError(db, id, claimPairs, e);
     throw e;
   }
+}
+
+/**
+ * A console server hands the run to its `repair-run` queue (any instance runs its slices; one
+ * that dies is taken over); a script, test or a run with its own task code runs it here. If the
+ * send is lost, the repair watchdog queues the run once it has been untouched for STALE_MS.
+ */
+async function startRepair(runId: string, db: Db, options: RunRepairOptions | undefined): Promise<string> {
+  const queue = runningJobQueue();
+  if (queue && !options) {
+    await queue.send("repair-run", { runId }, { key: runId });
+    return "queued";
+  }
+  return runRepairToEnd(runId, db, options);
 }
 
 /** Why this incident cannot be launched now, naming the repair that is running when there is one. */

@@ -70,13 +70,14 @@ export async function recordRejections(db: Db, rows: RejectionRow[], at: Date): 
   await db.rejectedEvent.createMany({ data: kept.map((r) => ({ ...r, reason: r.reason.slice(0, 4_000), body: r.body.slice(0, 2_000), receivedAt: at })) });
   if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
     lastPrune = Date.now();
-    await pruneRejections(db, at).catch((e: unknown) => console.error(`reparo: pruning the rejection log failed: ${(e as Error).message}`));
+    // The row cap holds under a flood of refusals; the age is the `retention` job's.
+    await pruneRejections(db, at, null).catch((e: unknown) => console.error(`reparo: pruning the rejection log failed: ${(e as Error).message}`));
   }
 }
 
 /** Drops rejections older than the kept days, then the oldest beyond the kept rows. */
-export async function pruneRejections(db: Db, now: Date): Promise<number> {
-  const old = await db.rejectedEvent.deleteMany({ where: { receivedAt: { lt: new Date(now.getTime() - REJECTIONS_KEPT_DAYS * 86_400_000) } } });
+export async function pruneRejections(db: Db, now: Date, keptDays: number | null = REJECTIONS_KEPT_DAYS): Promise<number> {
+  const old = keptDays === null ? { count: 0 } : await db.rejectedEvent.deleteMany({ where: { receivedAt: { lt: new Date(now.getTime() - keptDays * 86_400_000) } } });
   const edge = await db.rejectedEvent.findFirst({ orderBy: [{ receivedAt: "desc" }, { id: "desc" }], skip: REJECTIONS_KEPT_ROWS, select: { receivedAt: true } });
   const over = edge ? await db.rejectedEvent.deleteMany({ where: { receivedAt: { lte: edge.receivedAt } } }) : { count: 0 };
   return old.count + over.count;
@@ -97,4 +98,14 @@ export async function recentRejections(db: Db, limit: number) {
 export async function ingestionCounts(db: Db): Promise<{ events: number; rejected: number }> {
   const [events, rejected] = await Promise.all([db.ingestedEvent.count(), db.rejectedEvent.count()]);
   return { events, rejected };
+}
+
+/** Deletes raw events received before `before`, in chunks (a long first pass holds no lock for long). */
+export async function pruneIngestedEvents(db: Db, before: Date): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const ids = (await db.ingestedEvent.findMany({ where: { receivedAt: { lt: before } }, select: { id: true }, take: 5_000 })).map((r) => r.id);
+    if (ids.length === 0) return total;
+    total += (await db.ingestedEvent.deleteMany({ where: { id: { in: ids } } })).count;
+  }
 }

@@ -59,8 +59,25 @@ export async function nextRepairNumber(tx: Tx, rootRunId: string | null, inciden
   return n + 1;
 }
 
-export async function heartbeat(db: Db, run: RepairRunRecord, at: number): Promise<void> {
-  await db.$transaction((tx) => tx.run.updateMany({ where: { id: run.id, status: { in: ["queued", "running"] } }, data: { parameters: JSON.stringify({ ...run.params, heartbeatAt: at }) } }));
+/**
+ * The run's heartbeat, written while a slice runs it. Only the owner field and the heartbeat
+ * change (read-modify-write in one transaction), so a concurrent owner change is not undone.
+ */
+export async function heartbeat(db: Db, runId: string, at: number): Promise<void> {
+  await db.$transaction(async (tx) => {
+    const run = await findRepairRun(tx, runId);
+    if (!run || !run.params.owner || (run.status !== "queued" && run.status !== "running")) return;
+    await tx.run.update({ where: { id: runId }, data: { parameters: JSON.stringify({ ...run.params, heartbeatAt: at }) } });
+  });
+}
+
+/** Who runs the run now (null: released between slices) and when it was last touched. */
+export async function setRunOwner(tx: Tx, runId: string, owner: RepairRunParams["owner"] | null, at: number): Promise<void> {
+  const run = await findRepairRun(tx, runId);
+  if (!run) return;
+  const rest: RepairRunParams = { ...run.params };
+  delete rest.owner;
+  await tx.run.update({ where: { id: runId }, data: { parameters: JSON.stringify({ ...rest, ...(owner ? { owner } : {}), heartbeatAt: at }) } });
 }
 
 export async function finishRunStatus(tx: Tx, id: string, status: string, endedAt: Date): Promise<void> {
@@ -73,11 +90,18 @@ export async function attemptsOfRun(db: Db | Tx, runId: string): Promise<{ taskN
   return rows.map((r) => ({ id: r.id, taskNodeId: r.task.nodeId, unitKey: r.unitKey, status: r.status, rowsWritten: r.rowsWritten, error: r.error, tryNumber: r.tryNumber }));
 }
 
-/** Attempts a dead process left `running`: failed, with the rows they really left in the warehouse. */
-export async function failOrphanedAttempts(tx: Tx, runId: string, error: string, at: Date): Promise<number> {
-  const running = await tx.attempt.findMany({ where: { runId, status: { in: ["running", "queued"] } }, select: { id: true, taskId: true, unitKey: true } });
+/** How an attempt its process never finished is marked (status failed, this error prefix). */
+export const INTERRUPTED_ATTEMPT = "interrupted:";
+
+/**
+ * Attempts a dead process left `running`: failed, with the rows they really left in the
+ * warehouse. One that appended rows says so — re-running it would add a second copy.
+ */
+export async function failOrphanedAttempts(tx: Tx, runId: string, at: Date): Promise<number> {
+  const running = await tx.attempt.findMany({ where: { runId, status: { in: ["running", "queued"] } }, select: { id: true, taskId: true, unitKey: true, task: { select: { writeMode: true } } } });
   for (const a of running) {
     const rowsWritten = await tx.warehouseRow.count({ where: { attemptId: a.id } });
+    const error = `${INTERRUPTED_ATTEMPT} the console process running this repair stopped during the attempt${a.task.writeMode === "append" && rowsWritten > 0 ? `; it had appended ${rowsWritten} rows, so the unit must be cleaned before it runs again` : ""}`;
     await tx.attempt.update({ where: { id: a.id }, data: { status: "failed", error, rowsWritten, endedAt: at } });
   }
   await recordUnitChanges(tx, running.map((a) => ({ taskId: a.taskId, unitKey: a.unitKey })), at);

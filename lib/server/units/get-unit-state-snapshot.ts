@@ -10,6 +10,7 @@ import { loadLineageGraph } from "../lineage/load-lineage-graph";
 import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type TaskRecord } from "../repositories/catalog";
 import { lineageFingerprint } from "../repositories/lineage-fingerprint";
 import { unitStateFingerprint } from "../repositories/unit-matrix-reads";
+import { runningJobQueue } from "../jobs/job-queue";
 import { lastUnitChange, pruneUnitChanges, unitChangesAfter, type UnitChangeRecord } from "../repositories/unit-changes";
 import { readUnitStateSnapshot, writeUnitStateSnapshot } from "../repositories/unit-state-snapshots";
 import { loadUnitStates, visitUnitStates, type DatasetUnitStates } from "./load-unit-states";
@@ -86,6 +87,8 @@ interface State {
   full: { catalog: string; done: Promise<void>; sized: Promise<void>; partial: DatasetStateCodes[]; total: number; units: number } | null;
   restored: Promise<void> | null;
   persistTimer: NodeJS.Timeout | null;
+  /** The change sequence the states kept in the database were at (by this process). */
+  keptSeq?: number;
   /** Big world: no update starts before this instant (updates take at most half the event loop). */
   nextUpdateAt: number;
   /** Big world: when the records' fingerprint was last compared (the net for unlogged writes). */
@@ -445,7 +448,9 @@ function decodeProblems(rows: PersistedProblem[], strings: readonly string[]): M
 }
 
 function schedulePersist(db: Db, s: State): void {
-  if (s.persistTimer) return;
+  // A console server keeps the states through its `unit-states` job (one instance at a time);
+  // a script or test without background work keeps them itself.
+  if (s.persistTimer || runningJobQueue()) return;
   s.persistTimer = setTimeout(() => {
     s.persistTimer = null;
     if (s.entry) void persist(db, s.entry);
@@ -550,6 +555,27 @@ export function stateLookup(snapshot: UnitStateSnapshot): (datasetNodeId: string
     const code = d.codes[v.ordinal]!;
     return code === NOT_EXPECTED ? undefined : UNIT_STATE_PRECEDENCE[code];
   };
+}
+
+/**
+ * The `unit-states` job: brings this instance's states up to date and, when they moved since it
+ * last did, keeps them in the database (with the change rows they include pruned), so a console
+ * that starts, or another instance, takes them up instead of reading the whole ledger.
+ */
+export async function keepUnitStates(db: Db, now: Date): Promise<void> {
+  await whenUnitStatesReady(db, now);
+  const s = stateOf(db);
+  if (!s.entry || s.entry.seq === s.keptSeq) return;
+  const seq = s.entry.seq;
+  await persist(db, s.entry);
+  s.keptSeq = seq;
+}
+
+/** How far this instance's states are behind the change log (0 = caught up; null = not computed yet). */
+export async function unitStateLag(db: Db): Promise<number | null> {
+  const entry = stateOf(db).entry;
+  if (!entry) return null;
+  return Math.max(0, (await lastUnitChange(db)) - entry.seq);
 }
 
 /** Resolves once the states of the current catalog are complete and current (the server's start-up warm-up waits on it). */

@@ -1,14 +1,19 @@
 // Test helper run as a SECOND console process (npx tsx): connects to DATABASE_URL, prints
 // "ready", waits for "go" on stdin, then either fires N concurrent launches of one incident
-// (mode "race") or launches it with slow task code and runs it until killed (mode "slow").
+// (mode "race"), launches it with slow task code and runs it until killed (mode "slow"), or
+// becomes a pg-boss worker of the repair-run queue with slow task code and launches the repair
+// through the queue (mode "queue-slow"), as a console server does.
 import readline from "node:readline";
 import { createDb } from "../../db/client";
 import { resolveDatabaseTarget } from "../../db/database-url";
 import type { TaskCode } from "../../executor/types";
 import { taskCodeFor } from "../../executor/task-code/registry";
+import { queueSpecs, setRunningJobQueue } from "../../jobs/job-queue";
+import { PgBossQueue } from "../../jobs/pg-boss-queue";
 import { launchRepair } from "../launch-repair";
+import { runRepairSlice } from "../run-repair";
 
-const [mode, incidentId, n] = process.argv.slice(2) as ["race" | "slow", string, string];
+const [mode, incidentId, n] = process.argv.slice(2) as ["race" | "slow" | "queue-slow", string, string];
 const db = createDb(resolveDatabaseTarget());
 const actor = { id: `child-${process.pid}`, role: "operator" as const, source: "demo" as const, namespaces: [] };
 
@@ -30,6 +35,18 @@ async function main() {
     const messages = outcomes.flatMap((o) => (o.status === "rejected" ? [`${(o.reason as { status?: number }).status ?? "?"} ${(o.reason as Error).message}`] : []));
     for (const o of accepted) await (o as PromiseFulfilledResult<Awaited<ReturnType<typeof launchRepair>>>).value.execution;
     console.log(JSON.stringify({ accepted: accepted.length, messages }));
+  } else if (mode === "queue-slow") {
+    const queue = new PgBossQueue(resolveDatabaseTarget().url, { maintenanceIntervalSeconds: 2 });
+    await queue.start(queueSpecs().filter((q) => q.name === "repair-run"), {
+      "repair-run": async (data) => {
+        const runId = String(data.runId);
+        if ((await runRepairSlice(runId, db, { taskCode: slow })).state === "continue") await queue.send("repair-run", { runId }, { key: runId });
+      },
+    });
+    setRunningJobQueue(queue);
+    const launched = await launchRepair(incidentId, { resume: false, concurrency: 2 }, actor, new Date(), db);
+    console.log(JSON.stringify({ runId: launched.runId }));
+    await new Promise(() => undefined); // works until killed
   } else {
     const launched = await launchRepair(incidentId, { resume: false, concurrency: 2, run: { taskCode: slow } }, actor);
     console.log(JSON.stringify({ runId: launched.runId }));

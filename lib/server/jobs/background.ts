@@ -1,0 +1,62 @@
+import { deliverAlertsInBackground } from "../alerts/deliver-alerts";
+import { getDb } from "../db/client";
+import { resolveDatabaseTarget } from "../db/database-url";
+import { strandedRepairs } from "../repair/repair-watchdog";
+import { runRepairSlice } from "../repair/run-repair";
+import { applyRetention } from "../retention/apply-retention";
+import { keepUnitStates } from "../units/get-unit-state-snapshot";
+import { InProcessQueue } from "./in-process-queue";
+import { queueSpecs, runningJobQueue, setRunningJobQueue, type JobHandler, type JobQueue, type QueueName } from "./job-queue";
+import { PgBossQueue } from "./pg-boss-queue";
+
+/** The queue for the configured database: pg-boss on PostgreSQL, this process on SQLite. */
+export function createJobQueue(): JobQueue {
+  const target = resolveDatabaseTarget();
+  return target.provider === "postgresql" ? new PgBossQueue(target.url) : new InProcessQueue();
+}
+
+/** What each queue does. Every handler is safe to run twice and on any instance. */
+export function jobHandlers(queue: JobQueue): Record<QueueName, JobHandler> {
+  return {
+    "repair-run": async (data) => {
+      const runId = String(data.runId ?? "");
+      const outcome = await runRepairSlice(runId, getDb());
+      if (outcome.state === "continue") await queue.send("repair-run", { runId }, { key: runId });
+    },
+    "repair-watchdog": async (data) => {
+      const everyRun = data.atStart === true && queue.backend === "in-process";
+      for (const runId of await strandedRepairs(getDb(), Date.now(), { everyRun })) await queue.send("repair-run", { runId }, { key: runId });
+    },
+    "alerts-deliver": async () => {
+      await deliverAlertsInBackground(new Date(), getDb());
+    },
+    "unit-states": async () => {
+      await keepUnitStates(getDb(), new Date());
+    },
+    retention: async () => {
+      await applyRetention(getDb(), new Date());
+    },
+  };
+}
+
+/**
+ * Server start: this instance becomes one of the workers of every queue. The watchdog runs at
+ * once, so repairs a stopped console left are taken over before the first period passes.
+ */
+export async function startBackgroundWork(): Promise<JobQueue> {
+  const running = runningJobQueue();
+  if (running) return running;
+  const queue = createJobQueue();
+  await queue.start(queueSpecs(), jobHandlers(queue));
+  setRunningJobQueue(queue);
+  await queue.send("repair-watchdog", { atStart: true }, { key: "repair-watchdog" });
+  return queue;
+}
+
+/** Graceful shutdown: stop fetching, finish (or hand back) the jobs in hand. */
+export async function stopBackgroundWork(timeoutMs = 20_000): Promise<void> {
+  const queue = runningJobQueue();
+  if (!queue) return;
+  setRunningJobQueue(null);
+  await queue.stop(timeoutMs);
+}

@@ -1,0 +1,36 @@
+import type { Db } from "../db/client";
+import { pruneIngestedEvents, pruneRejections } from "../repositories/ingested-events";
+
+export interface RetentionPolicy {
+  /** Raw OpenLineage events older than this many days are deleted; 0 keeps them forever. */
+  eventsDays: number;
+  /** Rejection-log rows older than this many days are deleted (the log also keeps at most 50,000 rows). */
+  rejectionsDays: number;
+}
+
+/**
+ * From the environment (docs/operations.md, "Retention"):
+ *   REPARO_RETAIN_EVENTS_DAYS      raw ingested events (default 90; 0 = forever)
+ *   REPARO_RETAIN_REJECTIONS_DAYS  the ingestion page's rejection log (default 30)
+ */
+export function readRetentionPolicy(env: Readonly<Record<string, string | undefined>> = process.env): RetentionPolicy {
+  const days = (name: string, fallback: number, min: number): number => {
+    const raw = env[name]?.trim();
+    if (!raw) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number of days ≥ ${min}, got "${raw}"`);
+    return n;
+  };
+  return { eventsDays: days("REPARO_RETAIN_EVENTS_DAYS", 90, 0), rejectionsDays: days("REPARO_RETAIN_REJECTIONS_DAYS", 30, 1) };
+}
+
+/**
+ * The `retention` job (hourly, one instance at a time). What the ledger, runs and attempts
+ * recorded from an event stays: only the raw body goes — so an event re-sent after its retention
+ * is stored (and folded) again as new, which for a run that old changes nothing it had.
+ */
+export async function applyRetention(db: Db, now: Date, policy: RetentionPolicy = readRetentionPolicy()): Promise<{ events: number; rejections: number }> {
+  const events = policy.eventsDays > 0 ? await pruneIngestedEvents(db, new Date(now.getTime() - policy.eventsDays * 86_400_000)) : 0;
+  const rejections = await pruneRejections(db, now, policy.rejectionsDays);
+  return { events, rejections };
+}

@@ -1,0 +1,10 @@
+-- One alert per receiver, claimed by the instance delivering it (exactly one delivery across consoles).
+CREATE TABLE "AlertSend" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "alertId" TEXT NOT NULL,
+    "receiver" TEXT NOT NULL,
+    "status" TEXT NOT NULL,
+    "claimedBy" TEXT NOT NULL,
+    "claimedAt" DATETIME NOT NULL
+);
+CREATE INDEX "AlertSend_alertId_idx" ON "AlertSend"("alertId");
