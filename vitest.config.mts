@@ -25,7 +25,7 @@ export default defineConfig({
           hookTimeout: 120_000,
           fileParallelism: false,
           // Repository tests act as the demo's people (x-reparo-user); auth tests leave demo mode.
-          env: { REPARO_DEMO: "1" },
+          env: { REPARO_DEMO: "1", REPARO_LOG_LEVEL: "warn" },
         },
       },
     ],

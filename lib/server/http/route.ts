@@ -11,6 +11,8 @@ import { ForbiddenError, HttpError } from "./errors";
 import { readJsonBody } from "./read-body";
 import { requireWellFormed } from "./well-formed-text";
 import { checkSameOrigin } from "./same-origin";
+import { log } from "../observability/log";
+import { metrics, routeTemplate } from "../observability/metrics";
 
 export interface RouteContext<Q, B, P> {
   req: Request;
@@ -49,7 +51,12 @@ export function route<Q = undefined, B = undefined, P = undefined>(
   handler: (ctx: RouteContext<Q, B, P>) => Promise<unknown>,
 ): NextHandler {
   return async (req, ctx) => {
+    const started = performance.now();
+    const reqId = requestId(req);
+    let rawParams: Record<string, string | string[]> | undefined;
+    const response = await (async () => {
     try {
+      rawParams = await ctx?.params;
       const mutating = MUTATING.has(req.method);
       const actor = await resolveActor(req.headers);
       await spendTokenBudget(actor);
@@ -69,9 +76,32 @@ export function route<Q = undefined, B = undefined, P = undefined>(
       const result = await withBusyRetries(retries, (attempt) => handler({ req: attempt === 0 ? req : spares[attempt - 1]!, query, body, params, actor }));
       return result instanceof Response ? result : NextResponse.json(result);
     } catch (e) {
-      return errorResponse(e);
+      return errorResponse(e, reqId);
     }
+    })();
+    observe(req, response, rawParams, reqId, started);
+    return response;
   };
+}
+
+/** The balancer's request id (X-Request-Id, which HAProxy and nginx can set) or a new one. */
+function requestId(req: Request): string {
+  const given = req.headers.get("x-request-id");
+  return given && /^[\w.:-]{1,128}$/.test(given) ? given : crypto.randomUUID();
+}
+
+/** Every answer carries its request id; its latency is measured by route template and logged. */
+function observe(req: Request, res: Response, params: Record<string, string | string[]> | undefined, reqId: string, started: number): void {
+  try {
+    res.headers.set("x-request-id", reqId);
+  } catch {
+    // an immutable Response (a redirect): the log line still has the id
+  }
+  const url = new URL(req.url);
+  const template = routeTemplate(url.pathname, params);
+  const seconds = (performance.now() - started) / 1000;
+  metrics().requestSeconds.observe({ method: req.method, route: template, status: String(res.status) }, seconds);
+  log.info({ reqId, method: req.method, route: template, status: res.status, ms: Math.round(seconds * 1000) }, "request");
 }
 
 /**
@@ -118,7 +148,7 @@ export function zodToHttp(e: ZodError, where: string): HttpError {
   return new HttpError(400, "invalid_request", message, { issues });
 }
 
-export function errorResponse(e: unknown): Response {
+export function errorResponse(e: unknown, reqId?: string): Response {
   if (e instanceof HttpError) {
     const headers: Record<string, string> = e instanceof UnauthenticatedError ? { "www-authenticate": e.challenge } : e instanceof TooManyRequestsError ? { "retry-after": String(e.retryAfterSeconds) } : {};
     return NextResponse.json({ error: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) }, { status: e.status, headers });
@@ -134,6 +164,6 @@ export function errorResponse(e: unknown): Response {
     // request changed nothing and may be sent again.
     return NextResponse.json({ error: "conflict", message: "another request wrote the same record at the same moment; nothing was changed: retry" }, { status: 409, headers: { "retry-after": "1" } });
   }
-  console.error(e);
-  return NextResponse.json({ error: "internal", message: "internal error; see the server log" }, { status: 500 });
+  log.error({ reqId, err: e }, "internal error");
+  return NextResponse.json({ error: "internal", message: `internal error; see the server log${reqId ? ` (request ${reqId})` : ""}` }, { status: 500 });
 }

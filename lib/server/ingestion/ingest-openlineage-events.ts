@@ -9,6 +9,7 @@ import { foldRunEvents, runRefOf } from "./fold-run-events";
 import type { ParsedEvent, ParsedRunEvent } from "./parse-lineage-body";
 import { contentHash } from "./stable-id";
 import { inOneTransaction } from "./in-one-transaction";
+import { metrics } from "../observability/metrics";
 import { compositeKey as pairKey } from "@/lib/domain/composite-key";
 
 export interface IngestOutcome {
@@ -27,7 +28,7 @@ type Hashed = ParsedEvent & { hash: string };
  */
 export async function ingestOpenLineageEvents(db: Db, events: ParsedEvent[], receivedAt: Date, submitter?: Submitter): Promise<IngestOutcome> {
   const hashed: Hashed[] = events.map((e) => ({ ...e, hash: contentHash(e.json) }));
-  return inOneTransaction(db, async (tx) => {
+  const outcome = await inOneTransaction(db, async (tx): Promise<IngestOutcome> => {
     const stored = await existingEventHashes(tx, [...new Set(hashed.map((e) => e.hash))]);
     const seen = new Set(stored);
     const candidates = hashed.filter((e) => !seen.has(e.hash) && Boolean(seen.add(e.hash)));
@@ -45,6 +46,10 @@ export async function ingestOpenLineageEvents(db: Db, events: ParsedEvent[], rec
     await ensureDatasets(tx, datasetEvents.map((d) => ({ nodeId: formatNodeId("dataset", d.namespace, d.name), namespace: d.namespace, name: d.name })));
     return { accepted, written: { ...written, ...runCounts, edges: runCounts.edges + jobEdges } };
   });
+  const stored = outcome.written.events;
+  metrics().ingested.inc({ kind: "event", outcome: "stored" }, stored);
+  metrics().ingested.inc({ kind: "event", outcome: "duplicate" }, outcome.accepted.length - stored);
+  return outcome;
 }
 
 /** The stored row: a dataset event is filed under its dataset's node id, a job event under its job's, with no run. */

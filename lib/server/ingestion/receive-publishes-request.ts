@@ -3,6 +3,7 @@ import type { Submitter } from "../auth/roles";
 import { getDb, type Db } from "../db/client";
 import { applyPublishes } from "./apply-publishes";
 import { inOneTransaction } from "./in-one-transaction";
+import { metrics } from "../observability/metrics";
 import { allRefusals, batchResponse, logRefusals, readIngestionBatch, refNamespace } from "./read-ingestion-batch";
 
 const ENDPOINT = "/api/v1/publishes";
@@ -18,6 +19,8 @@ export async function receivePublishesRequest(req: Request, db: Db = getDb(), no
   });
   const outcome = batch.items.length > 0 ? await inOneTransaction(db, (tx) => applyPublishes(tx, batch.items, batch.pathOf, now, submitter)) : null;
   const refused = allRefusals(batch, outcome?.refused ?? []);
+  metrics().ingested.inc({ kind: "publish", outcome: "accepted" }, outcome?.accepted.length ?? 0);
+  metrics().ingested.inc({ kind: "publish", outcome: "refused" }, refused.length);
   await logRefusals(db, ENDPOINT, refused, now);
   const result: PublishesResult = {
     received: batch.items.length + batch.refused.length,

@@ -3,6 +3,7 @@ import type { Submitter } from "../auth/roles";
 import { getDb, type Db } from "../db/client";
 import { applySourceCounts } from "./apply-source-counts";
 import { inOneTransaction } from "./in-one-transaction";
+import { metrics } from "../observability/metrics";
 import { allRefusals, batchResponse, logRefusals, readIngestionBatch, refNamespace } from "./read-ingestion-batch";
 
 const ENDPOINT = "/api/v1/source-counts";
@@ -14,6 +15,8 @@ export async function receiveSourceCountsRequest(req: Request, db: Db = getDb(),
   });
   const outcome = batch.items.length > 0 ? await inOneTransaction(db, (tx) => applySourceCounts(tx, batch.items, batch.pathOf, now, submitter?.id ?? null)) : null;
   const refused = allRefusals(batch, outcome?.refused ?? []);
+  metrics().ingested.inc({ kind: "source_count", outcome: "accepted" }, outcome?.accepted.length ?? 0);
+  metrics().ingested.inc({ kind: "source_count", outcome: "refused" }, refused.length);
   await logRefusals(db, ENDPOINT, refused, now);
   const result: SourceCountsResult = {
     received: batch.items.length + batch.refused.length,

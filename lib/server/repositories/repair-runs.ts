@@ -117,3 +117,9 @@ export async function interruptRun(tx: Tx, id: string, at: Date): Promise<boolea
 export async function reopenLaunchedPlan(tx: Tx, planId: string): Promise<void> {
   await tx.repairPlan.updateMany({ where: { id: planId, status: "launched" }, data: { status: "confirmed" } });
 }
+
+/** Repair runs per status (metrics). */
+export async function repairRunCounts(db: Db): Promise<Map<string, number>> {
+  const rows = await db.run.groupBy({ by: ["status"], where: { kind: "repair" }, _count: { _all: true } });
+  return new Map(rows.map((r) => [r.status, r._count._all]));
+}
