@@ -21,7 +21,8 @@ const TOTAL = Number(flag("events", "20000"));
 const BATCH = Number(flag("batch", "500"));
 const TASKS = 20;
 const DAY = 86_400_000;
-const T0 = Date.UTC(2026, 0, 1);
+// Two years back: every event of the default 20,000 (500 days) lies in the past, as a producer's would.
+const T0 = Date.UTC(2024, 0, 1);
 
 function taskEvents(day: number, task: number): [object, object] {
   const runId = `run-${day}-${task}`;

@@ -32,6 +32,14 @@ ensure_chromium() {
 }
 
 # The local PostgreSQL server this machine kind provides (127.0.0.1:5432, trust auth).
+# HAProxy (Debian's package) for the three-consoles-behind-a-balancer check.
+ensure_haproxy() {
+  if command -v haproxy >/dev/null; then return 0; fi
+  step "install haproxy (Debian package)"
+  if [ "$(id -u)" = 0 ]; then apt-get install -y -q haproxy >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q haproxy >/dev/null; }
+  else sudo apt-get install -y -q haproxy >/dev/null; fi
+}
+
 ensure_postgres() {
   if pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then return 0; fi
   step "start PostgreSQL"

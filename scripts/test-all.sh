@@ -6,6 +6,7 @@ ensure_node_modules
 ensure_prisma_clients
 ensure_chromium
 ensure_postgres
+ensure_haproxy
 export REPARO_TEST_PG_URL="${REPARO_TEST_PG_URL:-postgresql://postgres@127.0.0.1:5432/postgres}"
 
 step "schemas in sync with prisma/models.prisma"
@@ -23,3 +24,5 @@ step "production build"
 npx next build
 step "e2e (Playwright, Debian Chromium)"
 npx playwright test
+step "three consoles on one PostgreSQL behind HAProxy: no duplicate effect, takeover, one audit chain"
+npx tsx bench/instances-bench.ts --check --batches 60 --days 20

@@ -23,15 +23,17 @@ export function ExecuteStep({ id, incident, next, back }: StepProps) {
     // The run ended, so the server moved the incident on: refresh what this page knows about it.
     if (stale) void qc.invalidateQueries({ queryKey: incidentKeys.detail(id) });
   }, [stale, qc, id]);
-  const interrupted = data?.run?.status === "interrupted";
+  // A run that did not finish every pair (a console stopped before takeover existed, or a pair
+  // failed — say an append a killed attempt left half-written, now cleaned): run only the rest.
+  const resumable = ["interrupted", "partial", "failed"].includes(data?.run?.status ?? "");
   const pct = data && data.total > 0 ? Math.round((data.done / data.total) * 100) : 0;
   return (
     <>
       {error ? <div className="error-box" role="alert">Could not read progress: {error.message}</div> : null}
       {incident.status === "planned" ? (
         <div style={{ display: "flex", gap: 8, marginBottom: 12 }}>
-          <button type="button" className={styles.primary} disabled={launch.isPending} onClick={() => launch.mutate({ resume: interrupted })} data-testid="launch">
-            {interrupted ? "Resume: run the pairs not yet done" : "Launch the repair run"}
+          <button type="button" className={styles.primary} disabled={launch.isPending} onClick={() => launch.mutate({ resume: resumable })} data-testid="launch">
+            {resumable ? "Resume: run the pairs not yet done" : "Launch the repair run"}
           </button>
         </div>
       ) : null}

@@ -1,7 +1,7 @@
 import { deliverAlertsInBackground } from "../alerts/deliver-alerts";
 import { getDb } from "../db/client";
 import { resolveDatabaseTarget } from "../db/database-url";
-import { strandedRepairs } from "../repair/repair-watchdog";
+import { strandedRepairRuns } from "../repair/repair-watchdog";
 import { runRepairSlice } from "../repair/run-repair";
 import { applyRetention } from "../retention/apply-retention";
 import { keepUnitStates } from "../units/get-unit-state-snapshot";
@@ -18,14 +18,18 @@ export function createJobQueue(): JobQueue {
 /** What each queue does. Every handler is safe to run twice and on any instance. */
 export function jobHandlers(queue: JobQueue): Record<QueueName, JobHandler> {
   return {
-    "repair-run": async (data) => {
+    "repair-run": async (data, job) => {
       const runId = String(data.runId ?? "");
-      const outcome = await runRepairSlice(runId, getDb());
+      const outcome = await runRepairSlice(runId, getDb(), { jobId: job.id });
       if (outcome.state === "continue") await queue.send("repair-run", { runId }, { key: runId });
     },
     "repair-watchdog": async (data) => {
       const everyRun = data.atStart === true && queue.backend === "in-process";
-      for (const runId of await strandedRepairs(getDb(), Date.now(), { everyRun })) await queue.send("repair-run", { runId }, { key: runId });
+      for (const { runId, deadJob } of await strandedRepairRuns(getDb(), Date.now(), { everyRun })) {
+        // The dead slice's job would hold the run's key until it expires: give it up now.
+        if (deadJob) await queue.abandon("repair-run", deadJob).catch(() => undefined);
+        await queue.send("repair-run", { runId }, { key: runId });
+      }
     },
     "alerts-deliver": async () => {
       await deliverAlertsInBackground(new Date(), getDb());

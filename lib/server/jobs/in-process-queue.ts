@@ -37,6 +37,9 @@ export class InProcessQueue implements JobQueue {
     this.pump();
   }
 
+  /** A job of this process's queue dies with it: nothing to give up. */
+  async abandon(): Promise<void> {}
+
   async depth(): Promise<QueueDepth[]> {
     return [...this.specs.keys()].map((queue) => ({
       queue, queued: this.queued.filter((j) => j.queue === queue).length, active: [...this.active.values()].filter((a) => a.job.queue === queue).length,

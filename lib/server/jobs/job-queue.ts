@@ -36,6 +36,8 @@ export interface JobQueue {
   start(specs: readonly QueueSpec[], handlers: Partial<Record<QueueName, JobHandler>>): Promise<void>;
   send(queue: QueueName, data: Record<string, unknown>, options?: SendOptions): Promise<void>;
   depth(): Promise<QueueDepth[]>;
+  /** Gives up a job whose worker is known to be dead (its slot is freed at once instead of at expiry). */
+  abandon(queue: QueueName, jobId: string): Promise<void>;
   /** Stops fetching; waits up to `timeoutMs` for the jobs in hand, then gives the rest back (retried elsewhere). */
   stop(timeoutMs: number): Promise<void>;
 }

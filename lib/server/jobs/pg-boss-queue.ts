@@ -63,6 +63,11 @@ export class PgBossQueue implements JobQueue {
     });
   }
 
+  async abandon(queue: QueueName, jobId: string): Promise<void> {
+    // Failing it frees its key; its own retry then waits behind the slice the watchdog queues.
+    await this.boss.fail(queue, jobId, { message: "its console instance stopped (given up by the repair watchdog)" });
+  }
+
   async depth(): Promise<QueueDepth[]> {
     return Promise.all(this.specs.map(async (s) => ({
       queue: s.name,

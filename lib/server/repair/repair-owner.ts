@@ -9,6 +9,8 @@ export interface RepairOwner {
   instance: string;
   host: string;
   pid: number;
+  /** The `repair-run` job of the slice, when the job queue runs it. */
+  job?: string;
 }
 
 const holder = globalThis as unknown as { __reparoRepairs?: { instance: string; live: Set<string> } };

@@ -12,6 +12,11 @@ import { ownerAlive, STALE_MS, thisOwner } from "./repair-owner";
  * repairs after a restart.
  */
 export async function strandedRepairs(db: Db = getDb(), now = Date.now(), options: { everyRun?: boolean } = {}): Promise<string[]> {
+  return (await strandedRepairRuns(db, now, options)).map((r) => r.runId);
+}
+
+/** The stranded runs with the queue job of the slice that died, if one ran it (to be given up). */
+export async function strandedRepairRuns(db: Db = getDb(), now = Date.now(), options: { everyRun?: boolean } = {}): Promise<{ runId: string; deadJob: string | null }[]> {
   return (await activeRepairRuns(db))
     .filter((run) => {
       // The SQLite console's queue lives in its process: at start, no job of any run survives.
@@ -20,5 +25,5 @@ export async function strandedRepairs(db: Db = getDb(), now = Date.now(), option
       if (run.params.owner) return !ownerAlive(run.id, run.params.owner, run.params.heartbeatAt, now);
       return now - touched >= STALE_MS;
     })
-    .map((run) => run.id);
+    .map((run) => ({ runId: run.id, deadJob: run.params.owner?.job ?? null }));
 }

@@ -13,6 +13,8 @@ export interface RunRepairOptions {
   taskCode?: (taskNodeId: string) => TaskCode;
   /** How long one slice may start pairs (SLICE_SECONDS by default). */
   sliceMs?: number;
+  /** The queue job running this slice (recorded with the owner, so a watchdog can give it up). */
+  jobId?: string;
 }
 
 export type SliceOutcome = { state: "finished"; status: string } | { state: "continue" } | { state: "gone" };
@@ -33,7 +35,7 @@ export type SliceOutcome = { state: "finished"; status: string } | { state: "con
 export async function runRepairSlice(runId: string, db: Db, options: RunRepairOptions = {}): Promise<SliceOutcome> {
   const run = await findRepairRun(db, runId);
   if (!run || (run.status !== "queued" && run.status !== "running")) return { state: "gone" };
-  await takeRun(db, run);
+  await takeRun(db, run, options.jobId);
   markLive(runId, true);
   const beat = setInterval(() => void heartbeat(db, runId, Date.now()).catch(() => undefined), HEARTBEAT_MS);
   beat.unref();
@@ -59,7 +61,7 @@ export async function runRepairSlice(runId: string, db: Db, options: RunRepairOp
 }
 
 /** Owns the run for this slice; a run still owned by a slice that never ended is taken over. */
-async function takeRun(db: Db, run: RepairRunRecord): Promise<void> {
+async function takeRun(db: Db, run: RepairRunRecord, jobId: string | undefined): Promise<void> {
   const now = new Date();
   const previous = run.params.owner;
   await db.$transaction(async (tx) => {
@@ -73,7 +75,7 @@ async function takeRun(db: Db, run: RepairRunRecord): Promise<void> {
         after: { owner: describeOwner(thisOwner()), done, remaining: run.params.pairs.length - done, abandonedAttempts: abandoned },
       }, now);
     }
-    await setRunOwner(tx, run.id, thisOwner(), now.getTime());
+    await setRunOwner(tx, run.id, { ...thisOwner(), ...(jobId ? { job: jobId } : {}) }, now.getTime());
   }, { timeout: 30_000, maxWait: 30_000 });
 }
 

@@ -6,7 +6,8 @@ import type { Db, Tx } from "../db/client";
 export const RepairRunParamsSchema = z.object({
   planId: z.string(),
   pairs: z.array(z.tuple([z.string(), z.string(), z.number().int()])),
-  owner: z.object({ instance: z.string(), host: z.string(), pid: z.number().int() }).optional(),
+  /** The slice running the run: its console instance and, when run by the job queue, its job id. */
+  owner: z.object({ instance: z.string(), host: z.string(), pid: z.number().int(), job: z.string().optional() }).optional(),
   heartbeatAt: z.number().optional(),
   concurrency: z.number().int().default(4),
   parameterOverrides: z.record(z.string(), z.string()).default({}),
