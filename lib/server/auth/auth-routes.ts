@@ -5,6 +5,7 @@ import { checkSameOrigin, publicUrl } from "../http/same-origin";
 import { beginSignIn, clearedFlowCookie, completeSignIn, endSessionUrl, FLOW_COOKIE, OidcConfigError, consoleUrl, safeNext } from "./oidc";
 import { clearedSessionCookieHeader, openSession, readCookie, SESSION_COOKIE, sessionCookieHeader } from "./session-cookie";
 import { redeemSignInLink } from "./sign-in-link";
+import { log } from "../observability/log";
 
 /**
  * The sign-in endpoints (/api/auth/*): they set and clear cookies and redirect, so they are not
@@ -26,7 +27,7 @@ export async function login(req: Request): Promise<Response> {
     return new Response(null, { status: 302, headers: { location, "set-cookie": cookie, "cache-control": "no-store" } });
   } catch (e) {
     if (e instanceof OidcConfigError) return toSignIn(req, e.message);
-    console.error(e);
+    log.error({ err: e }, "sign-in failed");
     return toSignIn(req, `the identity provider could not be reached: ${(e as Error).message}`);
   }
 }
@@ -37,7 +38,7 @@ export async function callback(req: Request): Promise<Response> {
     if (!r.ok) return withCookies(toSignIn(req, r.message), [clearedFlowCookie()]);
     return withCookies(seeOther(req, r.next), [clearedFlowCookie(), sessionCookieHeader(r.cookie.value, r.cookie.expiresAt)]);
   } catch (e) {
-    console.error(e);
+    log.error({ err: e }, "sign-in failed");
     return withCookies(toSignIn(req, `the sign-in failed: ${(e as Error).message}`), [clearedFlowCookie()]);
   }
 }

@@ -4,6 +4,7 @@ import { findUser } from "../repositories/users";
 import { demoMode } from "./identity";
 import { oidcSettings } from "./oidc";
 import type { Actor } from "./roles";
+import { log } from "../observability/log";
 
 export async function describeMe(actor: Actor): Promise<Me> {
   const user = actor.source === "anonymous" || actor.source === "token" ? null : await findUser(getDb(), actor.id);
@@ -12,7 +13,7 @@ export async function describeMe(actor: Actor): Promise<Me> {
     oidc = oidcSettings();
   } catch (e) {
     // A bad setting must not take the shell down: sign-in says what is wrong when it is tried.
-    console.error(`reparo: single sign-on is misconfigured: ${(e as Error).message}`);
+    log.error(`single sign-on is misconfigured: ${(e as Error).message}`);
   }
   return {
     id: actor.id,

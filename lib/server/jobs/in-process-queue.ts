@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type { JobHandler, JobQueue, QueueDepth, QueueName, QueueSpec, SendOptions } from "./job-queue";
+import { log } from "../observability/log";
 
 interface Job { id: string; queue: QueueName; data: Record<string, unknown>; key?: string; tries: number; notBefore: number }
 
@@ -76,7 +77,7 @@ export class InProcessQueue implements JobQueue {
       await handler(job.data, { id: job.id, queue: job.queue });
     } catch (e) {
       const spec = this.specs.get(job.queue);
-      console.error(`reparo: background job ${job.queue} failed: ${(e as Error).message}`);
+      log.error(`background job ${job.queue} failed: ${(e as Error).message}`);
       if (spec && job.tries < spec.retryLimit && !this.stopped) {
         this.queued.push({ ...job, tries: job.tries + 1, notBefore: Date.now() + spec.retryDelaySeconds * 1000 });
       }

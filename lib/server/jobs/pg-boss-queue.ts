@@ -1,5 +1,6 @@
 import PgBoss from "pg-boss";
 import type { JobHandler, JobQueue, QueueDepth, QueueName, QueueSpec, SendOptions } from "./job-queue";
+import { log } from "../observability/log";
 
 /**
  * The queues on PostgreSQL, in pg-boss's own schema of the console's database. Every instance
@@ -23,7 +24,7 @@ export class PgBossQueue implements JobQueue {
       archiveCompletedAfterSeconds: 3_600, deleteAfterDays: 7, schedule: false,
     });
     this.polling = options.pollingIntervalSeconds ?? 1;
-    this.boss.on("error", (e: Error) => console.error(`reparo: job queue: ${e.message}`));
+    this.boss.on("error", (e: Error) => log.error(`job queue: ${e.message}`));
   }
   private polling: number;
 

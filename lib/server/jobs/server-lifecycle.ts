@@ -1,4 +1,5 @@
 import { startBackgroundWork, stopBackgroundWork } from "./background";
+import { log } from "../observability/log";
 
 /**
  * The console server's life: background work starts with it, and SIGTERM/SIGINT stop it
@@ -32,7 +33,7 @@ export async function startServerWork(): Promise<void> {
     } catch (e) {
       // The console still serves (reads need no queue); /api/ready says why it is not ready.
       state.backgroundError = `background work did not start: ${(e as Error).message}`;
-      console.error(`reparo: ${state.backgroundError}; retrying in ${RETRY_START_MS / 1000} s`);
+      log.error(`${state.backgroundError}; retrying in ${RETRY_START_MS / 1000} s`);
       setTimeout(() => void start(), RETRY_START_MS).unref();
     }
   };
@@ -42,14 +43,14 @@ export async function startServerWork(): Promise<void> {
 
 async function shutDown(signal: string): Promise<void> {
   state.draining = true;
-  console.log(`reparo: ${signal}: draining (ready answers 503), stopping background work`);
+  log.info(`${signal}: draining (ready answers 503), stopping background work`);
   const started = Date.now();
   try {
     await stopBackgroundWork(STOP_TIMEOUT_MS);
   } catch (e) {
-    console.error(`reparo: stopping background work: ${(e as Error).message}`);
+    log.error(`stopping background work: ${(e as Error).message}`);
   }
   await new Promise((r) => setTimeout(r, Math.max(0, DRAIN_MS - (Date.now() - started))));
-  console.log(`reparo: stopped after ${Date.now() - started} ms`);
+  log.info(`stopped after ${Date.now() - started} ms`);
   process.exit(0);
 }

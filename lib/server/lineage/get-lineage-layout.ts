@@ -4,6 +4,7 @@ import { getDb, type Db } from "../db/client";
 import { elkThreads } from "./layout/elk-threads";
 import { layoutLineage } from "./layout/layout-lineage";
 import { getLineageGraphView } from "./get-lineage-graph-view";
+import { log } from "../observability/log";
 
 /**
  * The ELK layout of the lineage graph (of `asOf`, default now) with the named pipelines drawn
@@ -38,6 +39,6 @@ const layouts = (holder.__reparoLineageLayouts ??= new Map());
 export function warmLineageLayout(): void {
   const started = Date.now();
   getLineageLayout({}, new Date())
-    .then((l) => console.log(`reparo: lineage layout ready (${Object.keys(l.positions).length} nodes, ${Date.now() - started} ms)`))
-    .catch((e: unknown) => console.error(`reparo: laying out the lineage failed (the first /lineage visit will retry): ${(e as Error).message}`));
+    .then((l) => log.info(`lineage layout ready (${Object.keys(l.positions).length} nodes, ${Date.now() - started} ms)`))
+    .catch((e: unknown) => log.error(`laying out the lineage failed (the first /lineage visit will retry): ${(e as Error).message}`));
 }

@@ -7,6 +7,7 @@ import { transitionIncident } from "../repositories/incidents";
 import { releaseClaims } from "../repositories/repair-claims";
 import { attemptsOfRun, failOrphanedAttempts, findRepairRun, finishRunStatus, heartbeat, setRunOwner, type RepairRunRecord } from "../repositories/repair-runs";
 import { HEARTBEAT_MS, markLive, thisOwner } from "./repair-owner";
+import { log } from "../observability/log";
 
 export interface RunRepairOptions {
   /** The executor's task-code lookup (the registry by default). */
@@ -48,7 +49,7 @@ export async function runRepairSlice(runId: string, db: Db, options: RunRepairOp
     }, { first: run.status === "queued" });
     outcome = slice.finished ? { state: "finished", status: slice.result.status } : { state: "continue" };
   } catch (e) {
-    console.error(`reparo: repair run ${runId} stopped: ${(e as Error).message}`);
+    log.error(`repair run ${runId} stopped: ${(e as Error).message}`);
     await db.$transaction((tx) => finishRunStatus(tx, runId, "failed", new Date()));
     outcome = { state: "finished", status: "failed" };
   } finally {

@@ -1,5 +1,6 @@
 import type { Db, Tx } from "../db/client";
 import { insertNew, type Column } from "./bulk-sql";
+import { log } from "../observability/log";
 
 export interface IngestedEventRow {
   eventHash: string;
@@ -71,7 +72,7 @@ export async function recordRejections(db: Db, rows: RejectionRow[], at: Date): 
   if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
     lastPrune = Date.now();
     // The row cap holds under a flood of refusals; the age is the `retention` job's.
-    await pruneRejections(db, at, null).catch((e: unknown) => console.error(`reparo: pruning the rejection log failed: ${(e as Error).message}`));
+    await pruneRejections(db, at, null).catch((e: unknown) => log.error(`pruning the rejection log failed: ${(e as Error).message}`));
   }
 }
 

@@ -16,6 +16,7 @@ import { readUnitStateSnapshot, writeUnitStateSnapshot } from "../repositories/u
 import { loadUnitStates, visitUnitStates, type DatasetUnitStates } from "./load-unit-states";
 import { recomputeUnits } from "./recompute-units";
 import type { DatasetProblems } from "./upstream-problems";
+import { log } from "../observability/log";
 
 /**
  * The one unit-state service every screen reads: each unit's state as one byte, and the full
@@ -134,7 +135,7 @@ function stateOf(db: Db): State {
 
 export async function getUnitStateSnapshot(db: Db, now: Date): Promise<UnitStateSnapshot> {
   const s = stateOf(db);
-  s.restored ??= restore(db, now, s).catch((e: unknown) => console.error(`reparo: the kept unit states could not be taken up: ${(e as Error).message}`));
+  s.restored ??= restore(db, now, s).catch((e: unknown) => log.error(`the kept unit states could not be taken up: ${(e as Error).message}`));
   await s.restored;
   const catalog = await lineageFingerprint(db);
   if (!s.entry || s.entry.catalog !== catalog) return answerDuringFullComputation(db, now, s, catalog);
@@ -171,7 +172,7 @@ export async function getUnitStateSnapshot(db: Db, now: Date): Promise<UnitState
     if (big) s.nextUpdateAt = Date.now() + (Date.now() - started);
   });
   s.running = update;
-  update.catch((e: unknown) => console.error(`reparo: updating the unit states failed: ${(e as Error).message}`));
+  update.catch((e: unknown) => log.error(`updating the unit states failed: ${(e as Error).message}`));
   if (!(await settlesSoon(update, entry))) return entry.snapshot;
   await update;
   return s.entry!.snapshot;
@@ -218,7 +219,7 @@ function startFullComputation(db: Db, now: Date, s: State, catalog: string): voi
   })().finally(() => {
     if (s.full === full) s.full = null;
   });
-  full.done.catch((e: unknown) => console.error(`reparo: computing the unit states failed: ${(e as Error).message}`));
+  full.done.catch((e: unknown) => log.error(`computing the unit states failed: ${(e as Error).message}`));
 }
 
 function safeSize(d: DatasetRecord, now: Date): number {
@@ -478,7 +479,7 @@ async function persist(db: Db, entry: Entry): Promise<void> {
     await pruneUnitChanges(db, entry.seq, new Date(Date.now() - HOUR));
   } catch (e) {
     // The states in memory are right; only a restart will have to compute them again.
-    console.error(`reparo: keeping the unit states in the database failed: ${(e as Error).message}`);
+    log.error(`keeping the unit states in the database failed: ${(e as Error).message}`);
   }
 }
 

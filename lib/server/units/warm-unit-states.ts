@@ -1,5 +1,6 @@
 import { getDb } from "../db/client";
 import { whenUnitStatesReady } from "./get-unit-state-snapshot";
+import { log } from "../observability/log";
 
 /**
  * Server start: take up the kept unit states (and apply the changes since), or compute them, in
@@ -11,8 +12,8 @@ export function warmUnitStates(delayMs = START_DELAY_MS): void {
   const timer = setTimeout(() => {
     const started = Date.now();
     whenUnitStatesReady(getDb(), new Date())
-      .then((s) => console.log(`reparo: unit states ready (${s.datasets.length} datasets, ${Date.now() - started} ms)`))
-      .catch((e: unknown) => console.error(`reparo: warming the unit states failed (the first /units request will compute them): ${(e as Error).message}`))
+      .then((s) => log.info(`unit states ready (${s.datasets.length} datasets, ${Date.now() - started} ms)`))
+      .catch((e: unknown) => log.error(`warming the unit states failed (the first /units request will compute them): ${(e as Error).message}`))
       // A new hour can make new units expected (open-ended definitions): bring them in before a user asks.
       .finally(() => warmUnitStates(HOUR - (Date.now() % HOUR) + 2_000));
   }, delayMs);
