@@ -14,7 +14,7 @@ const ACTIVE = new Set(["queued", "running"]);
 
 /** Step 5: launch the repair run (linked to the original), and watch every (task, unit) progress live. */
 export function ExecuteStep({ id, incident, next, back }: StepProps) {
-  const { data, error } = useProgress(id);
+  const { data, error, isPending } = useProgress(id);
   const launch = useIncidentAction<{ resume: boolean }>(id, "launch");
   const qc = useQueryClient();
   const running = data?.run ? ACTIVE.has(data.run.status) : false;
@@ -54,6 +54,8 @@ export function ExecuteStep({ id, incident, next, back }: StepProps) {
             </tbody>
           </table>
         </div>
+      ) : isPending && !error ? (
+        <div aria-busy="true" aria-label="Loading the repair's progress"><div className="skeleton" /></div>
       ) : incident.status === "planned" ? <p className="muted">Nothing launched yet. The plan runs in dependency order with a concurrency limit, against the warehouse.</p> : <p className="empty">Confirm a plan first.</p>}
       {incident.status === "planned" ? <DispatchPanel id={id} /> : null}
       <StepActions back={back}>

@@ -22,7 +22,7 @@ export async function deliverAlerts(now: Date, db: Db = getDb(), config: AlertCo
   const done = await deliveredAlertIds(db, alerts.map((a) => a.id));
   const result: DeliverResult = { sent: 0, failed: 0, skipped: done.size, tries: 0 };
   for (const alert of alerts.filter((a) => !done.has(a.id))) {
-    if (!(await claimAlertSend(db, alert.id, url, thisOwner().instance, now))) {
+    if (!(await claimAlertSend(db, alert.id, url, thisOwner().instance))) {
       result.skipped += 1;
       continue;
     }
@@ -32,7 +32,7 @@ export async function deliverAlerts(now: Date, db: Db = getDb(), config: AlertCo
       // Only the target without credentials or query string is kept: deliveries are shown to viewers.
       await recordDelivery(db, { alertId: alert.id, rule: alert.rule, url: describeTarget(url) ?? "", tryNumber: t.tryNumber, status: t.ok ? "delivered" : "failed", httpStatus: t.httpStatus, error: t.error, body, at: new Date() });
     }, config.webhookSecret);
-    await finishAlertSend(db, alert.id, url, outcome.ok);
+    await finishAlertSend(db, alert.id, url, thisOwner().instance, outcome.ok);
     if (outcome.ok) result.sent += 1;
     else result.failed += 1;
   }

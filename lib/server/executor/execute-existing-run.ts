@@ -11,8 +11,14 @@ export type ExistingRunRequest = Omit<RunRequest, "pipelineId" | "kind" | "rootR
   runId: string;
   /** Start no pair after this instant (ms since the epoch): the slice ends and the run is continued later. */
   deadline?: number;
+  /** Asked before each pair starts: false once another slice took the run over (this one then stops). */
+  stillOwner?: () => Promise<boolean>;
 };
 
+/**
+ * `finished`: every pair is settled and `result.status` is the run's outcome, which the caller
+ * records with the rest of the run's end in one transaction.
+ */
 export type SliceResult = { finished: true; result: RunResult } | { finished: false; done: number; total: number };
 
 /**
@@ -38,19 +44,31 @@ export async function executeRunSlice(db: Db, req: ExistingRunRequest, status: {
   const settled = settledPairs(await attemptsOfRun(db, req.runId), waves.flat(), nextTry);
   for (const [key, outcome] of settled) ctx.outcomes.set(key, outcome);
   const deadline = req.deadline ?? Infinity;
+  let stop = false;
+  let failure: unknown = null;
   for (const wave of waves) {
     const pending = wave.filter((p) => !ctx.outcomes.has(p.key));
     if (pending.length === 0) continue;
     if (Date.now() >= deadline) return { finished: false, done: ctx.outcomes.size, total: valid.length };
-    const outcomes = await runWithConcurrency(pending, req.concurrency ?? 4, async (pair) => (Date.now() >= deadline ? null : runPair(db, ctx, pair, nextTry.get(pair.key) ?? 1)));
+    // Every pair in flight is waited for, even after one threw: a slice never ends (and another
+    // never starts) while a pair of it is still writing.
+    const outcomes = await runWithConcurrency(pending, req.concurrency ?? 4, async (pair) => {
+      if (stop || Date.now() >= deadline || (req.stillOwner && !(await req.stillOwner()))) return null;
+      try {
+        return await runPair(db, ctx, pair, nextTry.get(pair.key) ?? 1);
+      } catch (e) {
+        stop = true;
+        failure ??= e;
+        return null;
+      }
+    });
     pending.forEach((pair, i) => {
       if (outcomes[i]) ctx.outcomes.set(pair.key, outcomes[i]!);
     });
+    if (failure) throw failure;
     if (outcomes.some((o) => o === null)) return { finished: false, done: ctx.outcomes.size, total: valid.length };
   }
   const final = runStatus([...ctx.outcomes.values()], valid.length);
-  const endedAt = req.clock({ phase: "run-end", waves: waves.length });
-  await db.$transaction((tx) => tx.run.update({ where: { id: req.runId }, data: { status: final, endedAt } }));
   return { finished: true, result: { runId: req.runId, status: final, outcomes: ctx.outcomes, rejected, waves: waves.length } };
 }
 

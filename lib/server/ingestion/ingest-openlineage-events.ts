@@ -73,8 +73,12 @@ async function refoldRuns(tx: Tx, fresh: ParsedRunEvent[], submitter: Submitter 
   })).values()];
   const bodies = await bodiesOfRuns(tx, touched);
   const byRun = new Map<string, RunEvent[]>();
+  // A run with events past retention (body pruned) is kept as it was recorded: folding it from
+  // the events that remain would undo what the pruned ones said (a COMPLETE, its outputs).
+  const pruned = new Set(bodies.filter((b) => b.body === "").map((b) => pairKey(b.jobNodeId, b.externalRun)));
   for (const b of bodies) {
     const key = pairKey(b.jobNodeId, b.externalRun);
+    if (pruned.has(key)) continue;
     byRun.set(key, [...(byRun.get(key) ?? []), JSON.parse(b.body) as RunEvent]);
   }
   return applyFoldedRuns(tx, [...byRun.values()].map(foldRunEvents), submitter);

@@ -26,7 +26,7 @@ export function jobHandlers(queue: JobQueue): Record<QueueName, JobHandler> {
     "repair-watchdog": async (data) => {
       const everyRun = data.atStart === true && queue.backend === "in-process";
       for (const { runId, deadJob } of await strandedRepairRuns(getDb(), Date.now(), { everyRun })) {
-        // The dead slice's job would hold the run's key until it expires: give it up now.
+        // The dead slice's job would be retried only at its expiry: give it up now.
         if (deadJob) await queue.abandon("repair-run", deadJob).catch(() => undefined);
         await queue.send("repair-run", { runId }, { key: runId });
       }

@@ -6,7 +6,7 @@ interface Job { id: string; queue: QueueName; data: Record<string, unknown>; key
 
 /**
  * The single console on the embedded SQLite database: the same queues, run in this process.
- * Per key at most one job queued and one active (like pg-boss's `stately` policy); a job that
+ * Per key at most one job queued and one active (a run's slices never overlap here); a job that
  * throws is tried again after its retry delay, up to its retry limit. Nothing survives a
  * restart — the repair watchdog, run at start, finds the repairs a stopped process left.
  */

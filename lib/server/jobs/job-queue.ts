@@ -16,7 +16,7 @@ export interface QueueSpec {
 }
 
 export interface SendOptions {
-  /** At most one queued and one active job per key (a repair run's id). */
+  /** The job's key (a repair run's id): the in-process queue keeps one queued per key. */
   key?: string;
   /** Not before this many seconds from now. */
   startAfterSeconds?: number;
@@ -64,8 +64,12 @@ export function queueSpecs(): QueueSpec[] {
 
 /** How long one slice of a repair may start new pairs. */
 export const SLICE_SECONDS = 5;
-/** A slice's job expires (and is retried by another instance) this long after it started. */
-export const REPAIR_JOB_EXPIRE_SECONDS = 15;
+/**
+ * A slice's job expires (and is retried) this long after it started — a backstop only: the
+ * watchdog gives up a dead slice's job at once, and the run's lease (owner and heartbeat, under
+ * its row lock) is what keeps a retried job from running pairs a live slice still runs.
+ */
+export const REPAIR_JOB_EXPIRE_SECONDS = 60;
 
 const holder = globalThis as unknown as { __reparoJobs?: JobQueue };
 

@@ -5,10 +5,12 @@ import { log } from "../observability/log";
 /**
  * The queues on PostgreSQL, in pg-boss's own schema of the console's database. Every instance
  * works every queue; a job is fetched by exactly one of them (SELECT … FOR UPDATE SKIP LOCKED),
- * `stately` queues keep at most one job queued and one active per key, and a job whose worker
- * died is expired by pg-boss's maintenance (run every few seconds by whichever instance takes
- * its turn) and retried by another instance. Periodic work is sent by every instance and
- * created once per period (pg-boss's singletonSeconds throttle).
+ * and a job whose worker died is expired by pg-boss's maintenance (run every few seconds by
+ * whichever instance takes its turn) and retried by another instance. Periodic work is sent by
+ * every instance and created once per period (pg-boss's singletonSeconds throttle). Queues use
+ * pg-boss's `standard` policy: in 10.x its `singleton`/`stately` policies make every fetch of the
+ * queue fail while a key's job is active and another of that key waits (timgit/pg-boss#536);
+ * exclusivity is the handlers' own (a repair run's lease, an alert's claim).
  */
 export class PgBossQueue implements JobQueue {
   readonly backend = "pg-boss" as const;
@@ -34,8 +36,10 @@ export class PgBossQueue implements JobQueue {
     this.started = true;
     for (const spec of specs) {
       // createQueue is idempotent in effect: a second instance finds the queue there.
-      await this.boss.createQueue(spec.name, { name: spec.name, policy: "stately", retryLimit: spec.retryLimit, retryDelay: spec.retryDelaySeconds, expireInSeconds: spec.expireInSeconds }).catch((e: unknown) => {
+      const options = { name: spec.name, policy: "standard" as const, retryLimit: spec.retryLimit, retryDelay: spec.retryDelaySeconds, expireInSeconds: spec.expireInSeconds };
+      await this.boss.createQueue(spec.name, options).catch(async (e: unknown) => {
         if (!/already exists|duplicate key/i.test((e as Error).message)) throw e;
+        await this.boss.updateQueue(spec.name, options); // another instance (or an older version) created it
       });
     }
     for (const spec of specs) {
@@ -65,8 +69,8 @@ export class PgBossQueue implements JobQueue {
   }
 
   async abandon(queue: QueueName, jobId: string): Promise<void> {
-    // Failing it frees its key; its own retry then waits behind the slice the watchdog queues.
-    await this.boss.fail(queue, jobId, { message: "its console instance stopped (given up by the repair watchdog)" });
+    // Cancelled, not failed: a failed job would be retried beside the slice the watchdog queues.
+    await this.boss.cancel(queue, jobId);
   }
 
   async depth(): Promise<QueueDepth[]> {

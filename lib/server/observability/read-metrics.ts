@@ -9,13 +9,18 @@ export async function readMetrics(): Promise<{ body: string; contentType: string
   const m = metrics();
   const db = getDb();
   const queue = runningJobQueue();
+  // The database may be what is wrong: its gauges are left out then, the process metrics still answer.
   m.queueDepth.reset();
-  for (const d of queue ? await queue.depth() : []) {
-    m.queueDepth.set({ queue: d.queue, state: "queued" }, d.queued);
-    m.queueDepth.set({ queue: d.queue, state: "active" }, d.active);
-  }
   m.repairRuns.reset();
-  for (const [status, n] of await repairRunCounts(db)) m.repairRuns.set({ status }, n);
-  m.unitStateLag.set((await unitStateLag(db)) ?? -1);
+  try {
+    for (const d of queue ? await queue.depth() : []) {
+      m.queueDepth.set({ queue: d.queue, state: "queued" }, d.queued);
+      m.queueDepth.set({ queue: d.queue, state: "active" }, d.active);
+    }
+    for (const [status, n] of await repairRunCounts(db)) m.repairRuns.set({ status }, n);
+    m.unitStateLag.set((await unitStateLag(db)) ?? -1);
+  } catch {
+    m.unitStateLag.set(-1);
+  }
   return { body: await m.registry.metrics(), contentType: m.registry.contentType };
 }

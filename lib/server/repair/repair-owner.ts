@@ -18,8 +18,8 @@ holder.__reparoRepairs ??= { instance: crypto.randomUUID(), live: new Set() };
 const state = holder.__reparoRepairs;
 
 export const HEARTBEAT_MS = 5_000;
-/** A slice is presumed dead after this long without a heartbeat (at once when its pid on this host is gone). */
-export const STALE_MS = 30_000;
+/** A slice is presumed dead after this long without a heartbeat (three missed beats; at once when its pid on this host is gone). */
+export const STALE_MS = 15_000;
 
 export function thisOwner(): RepairOwner {
   return { instance: state.instance, host: os.hostname(), pid: process.pid };

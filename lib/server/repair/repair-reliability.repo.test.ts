@@ -9,7 +9,9 @@ import { createTestDatabase, providersUnderTest, type TestDatabase } from "../te
 import { getIncident } from "../incidents/get-incident";
 import { launchRepair } from "./launch-repair";
 import { strandedRepairs } from "./repair-watchdog";
-import { runRepairToEnd } from "./run-repair";
+import { runRepairSlice, runRepairToEnd } from "./run-repair";
+import { taskCodeFor } from "../executor/task-code/registry";
+import type { TaskCode } from "../executor/types";
 import { validateIncident } from "./validate-incident";
 import { cleanUnit } from "./clean-unit";
 import { confirmPlan } from "./confirm-plan";
@@ -113,6 +115,31 @@ describe.each(providersUnderTest())("repair reliability (%s)", (provider) => {
     expect((await validateIncident(id, new Date(), t.db)).passed).toBe(true);
     expect((await verifyAuditChain(t.db)).ok).toBe(true);
   }, 120_000);
+
+  it("a second slice of a run a live slice still runs (a job retried while its first execution goes on) runs nothing: busy", async () => {
+    const id = await plannedIncident(t.db);
+    // The third pair's code asks for a second slice of the same run while this one is live.
+    let runId = "";
+    let calls = 0;
+    let second: Promise<unknown> | null = null;
+    const watched = (nodeId: string): TaskCode => {
+      const code = taskCodeFor(nodeId);
+      return { ...code, run: (ctx) => {
+        if (++calls === 3) second = runRepairSlice(runId, t.db);
+        return code.run(ctx);
+      } };
+    };
+    const launched = await launchRepair(id, { resume: false, concurrency: 1, run: { taskCode: watched } }, OPERATOR, new Date(), t.db);
+    runId = launched.runId;
+    expect(await launched.execution).toBe("succeeded");
+    expect(await second).toEqual({ state: "busy" });
+    const attempts = await t.db.attempt.groupBy({ by: ["taskId", "unitKey"], where: { runId: launched.runId }, _count: { _all: true } });
+    expect(attempts.every((a) => a._count._all === 1)).toBe(true);
+    expect(await runRepairSlice(launched.runId, t.db)).toEqual({ state: "gone" });
+    const kinds = (await getIncident(id, t.db)).timeline.map((e) => e.kind);
+    expect(kinds.filter((k) => k === "repair.finished")).toHaveLength(1);
+    expect(kinds).not.toContain("repair.taken_over");
+  }, 60_000);
 
   it.runIf(provider === "postgresql")("50 launches spread over two console processes sharing one PostgreSQL database: exactly 1 accepted", async () => {
     const id = await plannedIncident(t.db);

@@ -31,8 +31,11 @@ export async function recentDeliveries(db: Db, limit: number) {
   return rows.map((r) => ({ id: r.id, alertId: r.alertId, rule: r.rule, url: describeTarget(r.url) ?? "", tryNumber: r.tryNumber, status: r.status === "delivered" ? "delivered" as const : "failed" as const, httpStatus: r.httpStatus, error: r.error, at: r.at.toISOString() }));
 }
 
-/** A send claimed this long ago and never finished (its instance died) may be claimed again. */
-const ABANDONED_AFTER_MS = 10 * 60_000;
+/**
+ * A send claimed this long ago and never finished (its instance died) may be claimed again:
+ * longer than the `alerts-deliver` job may run (600 s), so a live sender is never doubled.
+ */
+const ABANDONED_AFTER_MS = 15 * 60_000;
 const SEND_COLUMNS: Column[] = [
   ...["id", "alertId", "receiver", "status", "claimedBy"].map((name): Column => ({ name, type: "text" })),
   { name: "claimedAt", type: "timestamp" },
@@ -45,8 +48,9 @@ const sendId = (alertId: string, url: string) => `as_${crypto.createHash("sha256
  * number of concurrent claimers. A first claim inserts (ON CONFLICT DO NOTHING); a send that
  * failed, or was abandoned by a dead instance, is claimed again by a compare-and-swap.
  */
-export async function claimAlertSend(db: Db, alertId: string, url: string, instance: string, at: Date): Promise<boolean> {
+export async function claimAlertSend(db: Db, alertId: string, url: string, instance: string): Promise<boolean> {
   const id = sendId(alertId, url);
+  const at = new Date(); // the claim's own time, not the delivery round's
   return db.$transaction(async (tx) => {
     const inserted = await insertNew(tx, "AlertSend", SEND_COLUMNS, [{ id, alertId, receiver: describeTarget(url) ?? "", status: "sending", claimedBy: instance, claimedAt: at }], "id");
     if (inserted.length === 1) return true;
@@ -58,6 +62,6 @@ export async function claimAlertSend(db: Db, alertId: string, url: string, insta
   });
 }
 
-export async function finishAlertSend(db: Db, alertId: string, url: string, delivered: boolean): Promise<void> {
-  await db.alertSend.updateMany({ where: { id: sendId(alertId, url) }, data: { status: delivered ? "delivered" : "failed" } });
+export async function finishAlertSend(db: Db, alertId: string, url: string, instance: string, delivered: boolean): Promise<void> {
+  await db.alertSend.updateMany({ where: { id: sendId(alertId, url), claimedBy: instance, status: "sending" }, data: { status: delivered ? "delivered" : "failed" } });
 }

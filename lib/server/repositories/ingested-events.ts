@@ -101,12 +101,16 @@ export async function ingestionCounts(db: Db): Promise<{ events: number; rejecte
   return { events, rejected };
 }
 
-/** Deletes raw events received before `before`, in chunks (a long first pass holds no lock for long). */
+/**
+ * Drops the bodies of raw events received before `before`, in chunks (a long first pass holds no
+ * lock for long). The row stays, without its body: its hash still makes a re-sent copy a
+ * duplicate, and its run is known to be past retention (not refolded from what remains).
+ */
 export async function pruneIngestedEvents(db: Db, before: Date): Promise<number> {
   let total = 0;
   for (;;) {
-    const ids = (await db.ingestedEvent.findMany({ where: { receivedAt: { lt: before } }, select: { id: true }, take: 5_000 })).map((r) => r.id);
+    const ids = (await db.ingestedEvent.findMany({ where: { receivedAt: { lt: before }, body: { not: "" } }, select: { id: true }, take: 5_000 })).map((r) => r.id);
     if (ids.length === 0) return total;
-    total += (await db.ingestedEvent.deleteMany({ where: { id: { in: ids } } })).count;
+    total += (await db.ingestedEvent.updateMany({ where: { id: { in: ids } }, data: { body: "" } })).count;
   }
 }

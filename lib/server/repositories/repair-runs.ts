@@ -1,13 +1,15 @@
 import { recordUnitChanges } from "./unit-changes";
 import { z } from "zod";
-import type { Db, Tx } from "../db/client";
+import { providerOf, type Db, type Tx } from "../db/client";
 
 /** What a repair run carries besides the Run columns: its pairs (with their plan wave), owner and heartbeat. */
 export const RepairRunParamsSchema = z.object({
   planId: z.string(),
   pairs: z.array(z.tuple([z.string(), z.string(), z.number().int()])),
   /** The slice running the run: its console instance and, when run by the job queue, its job id. */
-  owner: z.object({ instance: z.string(), host: z.string(), pid: z.number().int(), job: z.string().optional() }).optional(),
+  owner: z.object({ instance: z.string(), host: z.string(), pid: z.number().int(), job: z.string().optional(), slice: z.string().optional() }).optional(),
+  /** Slices in a row that stopped on an unexpected error (the run fails at 3). */
+  failedSlices: z.number().int().optional(),
   heartbeatAt: z.number().optional(),
   concurrency: z.number().int().default(4),
   parameterOverrides: z.record(z.string(), z.string()).default({}),
@@ -60,29 +62,50 @@ export async function nextRepairNumber(tx: Tx, rootRunId: string | null, inciden
   return n + 1;
 }
 
-/**
- * The run's heartbeat, written while a slice runs it. Only the owner field and the heartbeat
- * change (read-modify-write in one transaction), so a concurrent owner change is not undone.
- */
-export async function heartbeat(db: Db, runId: string, at: number): Promise<void> {
+/** Locks the run's row until the transaction ends (PostgreSQL; a SQLite write transaction is exclusive already). */
+export async function lockRun(tx: Tx, runId: string): Promise<void> {
+  if (providerOf(tx) === "postgresql") await tx.$queryRawUnsafe(`SELECT "id" FROM "Run" WHERE "id" = $1 FOR UPDATE`, runId);
+}
+
+async function writeParams(tx: Tx, runId: string, params: RepairRunParams): Promise<void> {
+  await tx.run.update({ where: { id: runId }, data: { parameters: JSON.stringify(params) } });
+}
+
+/** The slice's heartbeat: written only while that slice still owns the run. */
+export async function heartbeat(db: Db, runId: string, slice: string, at: number): Promise<void> {
   await db.$transaction(async (tx) => {
+    await lockRun(tx, runId);
     const run = await findRepairRun(tx, runId);
-    if (!run || !run.params.owner || (run.status !== "queued" && run.status !== "running")) return;
-    await tx.run.update({ where: { id: runId }, data: { parameters: JSON.stringify({ ...run.params, heartbeatAt: at }) } });
+    if (!run || run.params.owner?.slice !== slice || (run.status !== "queued" && run.status !== "running")) return;
+    await writeParams(tx, runId, { ...run.params, heartbeatAt: at });
   });
 }
 
-/** Who runs the run now (null: released between slices) and when it was last touched. */
-export async function setRunOwner(tx: Tx, runId: string, owner: RepairRunParams["owner"] | null, at: number): Promise<void> {
-  const run = await findRepairRun(tx, runId);
-  if (!run) return;
-  const rest: RepairRunParams = { ...run.params };
-  delete rest.owner;
-  await tx.run.update({ where: { id: runId }, data: { parameters: JSON.stringify({ ...rest, ...(owner ? { owner } : {}), heartbeatAt: at }) } });
+/** Whether this slice still owns the run (checked before each pair it starts). */
+export async function ownsRun(db: Db, runId: string, slice: string): Promise<boolean> {
+  const run = await findRepairRun(db, runId);
+  return run?.params.owner?.slice === slice && (run.status === "queued" || run.status === "running");
 }
 
-export async function finishRunStatus(tx: Tx, id: string, status: string, endedAt: Date): Promise<void> {
-  await tx.run.update({ where: { id }, data: { status, endedAt } });
+/**
+ * Who runs the run now and when it was last touched; null releases it between slices. With
+ * `ifOwnedBy`, only the slice that owns it may change it (a slice presumed dead changes nothing).
+ */
+export async function setRunOwner(tx: Tx, runId: string, owner: RepairRunParams["owner"] | null, at: number, ifOwnedBy?: string, extra: Partial<RepairRunParams> = {}): Promise<boolean> {
+  await lockRun(tx, runId);
+  const run = await findRepairRun(tx, runId);
+  if (!run) return false;
+  if (ifOwnedBy !== undefined && run.params.owner?.slice !== ifOwnedBy) return false;
+  const rest: RepairRunParams = { ...run.params, ...extra };
+  delete rest.owner;
+  await writeParams(tx, runId, { ...rest, ...(owner ? { owner } : {}), heartbeatAt: at });
+  return true;
+}
+
+/** Ends a still-active run; false when it had ended already (a repeated finish does nothing). */
+export async function finishRunStatus(tx: Tx, id: string, status: string, endedAt: Date): Promise<boolean> {
+  const { count } = await tx.run.updateMany({ where: { id, status: { in: ["queued", "running"] } }, data: { status, endedAt } });
+  return count === 1;
 }
 
 /** Per (task node id, unit) the latest attempt of a run: its status, rows and error. */

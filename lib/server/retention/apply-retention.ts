@@ -2,7 +2,7 @@ import type { Db } from "../db/client";
 import { pruneIngestedEvents, pruneRejections } from "../repositories/ingested-events";
 
 export interface RetentionPolicy {
-  /** Raw OpenLineage events older than this many days are deleted; 0 keeps them forever. */
+  /** Raw OpenLineage events older than this many days lose their body; 0 keeps them forever. */
   eventsDays: number;
   /** Rejection-log rows older than this many days are deleted (the log also keeps at most 50,000 rows). */
   rejectionsDays: number;
@@ -25,9 +25,10 @@ export function readRetentionPolicy(env: Readonly<Record<string, string | undefi
 }
 
 /**
- * The `retention` job (hourly, one instance at a time). What the ledger, runs and attempts
- * recorded from an event stays: only the raw body goes — so an event re-sent after its retention
- * is stored (and folded) again as new, which for a run that old changes nothing it had.
+ * The `retention` job (hourly). What the ledger, runs and attempts recorded from an event stays:
+ * only the raw body goes. The event's row (hash, job, run, times) stays, so a re-sent copy is
+ * still a duplicate, and a late event of a run past retention is stored without refolding the
+ * run from the few events left (which would undo what the pruned ones said).
  */
 export async function applyRetention(db: Db, now: Date, policy: RetentionPolicy = readRetentionPolicy()): Promise<{ events: number; rejections: number }> {
   const events = policy.eventsDays > 0 ? await pruneIngestedEvents(db, new Date(now.getTime() - policy.eventsDays * 86_400_000)) : 0;

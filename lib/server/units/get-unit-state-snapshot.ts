@@ -475,8 +475,9 @@ async function persist(db: Db, entry: Entry): Promise<void> {
       resolvedAt: snapshot.computedAt.getTime(), strings, datasets,
     };
     await writeUnitStateSnapshot(db, JSON.stringify(body), snapshot.computedAt);
-    // Changes the kept states include are needed by no reader but a console an hour behind.
-    await pruneUnitChanges(db, entry.seq, new Date(Date.now() - HOUR));
+    // Changes the kept states include are needed by no reader but a console behind: every console
+    // brings its states up at least hourly (warm-unit-states.ts), so two hours of them are kept.
+    await pruneUnitChanges(db, entry.seq, new Date(Date.now() - 2 * HOUR));
   } catch (e) {
     // The states in memory are right; only a restart will have to compute them again.
     log.error(`keeping the unit states in the database failed: ${(e as Error).message}`);
