@@ -40,9 +40,10 @@ export function ExecuteStep({ id, incident, next, back }: StepProps) {
       <ActionError error={launch.error} />
       {data?.run ? (
         <div data-testid="progress">
-          <p>Repair <strong>#{data.run.repairNumber}</strong> · run <span className="mono">{data.run.id}</span> · repairs run <span className="mono">{data.run.rootRunId ?? "—"}</span> · <span data-testid="run-status">{data.run.status}</span></p>
+          <p className={styles.runLine}>Repair <strong>#{data.run.repairNumber}</strong> · run <span className="mono">{data.run.id}</span> · repairs run <span className="mono">{data.run.rootRunId ?? "—"}</span> · <span data-testid="run-status">{data.run.status}</span></p>
           <div className={styles.progress} role="progressbar" aria-label="Repair progress" aria-valuemin={0} aria-valuemax={data.total} aria-valuenow={data.done}><div style={{ width: `${pct}%` }} /></div>
           <p data-testid="progress-count">{data.done} of {data.total} pairs done · {data.succeeded} succeeded · {data.failed} failed or blocked</p>
+          <div className={styles.tableScroll}>
           <table className="data">
             <thead><tr><th>Wave</th><th>Task</th><th>Unit</th><th>Status</th><th>Rows</th><th>Error</th></tr></thead>
             <tbody>
@@ -53,6 +54,7 @@ export function ExecuteStep({ id, incident, next, back }: StepProps) {
               ))}
             </tbody>
           </table>
+          </div>
         </div>
       ) : isPending && !error ? (
         <div aria-busy="true" aria-label="Loading the repair's progress"><div className="skeleton" /></div>
