@@ -1,3 +1,4 @@
+import { settlePair, type RecordedTry } from "@/lib/domain/resume-pairs";
 import type { Db } from "../db/client";
 import { attemptsOfRun, INTERRUPTED_ATTEMPT } from "../repositories/repair-runs";
 import { pairContext, runStatus, splitValid, type RunRequest, type RunResult } from "./execute-run";
@@ -25,10 +26,9 @@ export type SliceResult = { finished: true; result: RunResult } | { finished: fa
  * Executes a Run row that already exists — a repair's run is created in the same transaction
  * that takes its claims — in slices: each call starts pairs, wave by wave in dependency order,
  * until `deadline`, and says whether the run is finished. A later call (on this instance or
- * another) continues from what the attempts of the run record: a pair that succeeded, failed
- * or was blocked is not run again; a pair whose attempt was interrupted (its process died) is
- * tried again with the next try number — unless it appends and the interrupted attempt left
- * rows, which only cleaning can undo: that pair fails, and what reads it is blocked.
+ * another) continues from what the attempts of the run record, by lib/domain's settlePair: a
+ * settled pair is not run again, an interrupted one goes on with the next try number (a
+ * half-written append fails instead, and what reads it is blocked).
  */
 export async function executeRunSlice(db: Db, req: ExistingRunRequest, status: { first: boolean }): Promise<SliceResult> {
   const startedAt = req.clock({ phase: "run-start" });
@@ -72,24 +72,18 @@ export async function executeRunSlice(db: Db, req: ExistingRunRequest, status: {
   return { finished: true, result: { runId: req.runId, status: final, outcomes: ctx.outcomes, rejected, waves: waves.length } };
 }
 
-/** What earlier slices settled, per pair; `nextTry` gets the try number an unsettled pair goes on with. */
+/** What earlier slices settled, per pair (lib/domain settlePair); `nextTry` gets the try number each pair goes on with. */
 function settledPairs(attempts: Awaited<ReturnType<typeof attemptsOfRun>>, pairs: PlannedPair[], nextTry: Map<string, number>): Map<string, PairOutcome> {
-  const byPair = new Map<string, typeof attempts>();
+  const byPair = new Map<string, RecordedTry[]>();
   for (const a of attempts) {
     const key = pairKey(a.taskNodeId, a.unitKey);
-    byPair.set(key, [...(byPair.get(key) ?? []), a]);
+    byPair.set(key, [...(byPair.get(key) ?? []), { tryNumber: a.tryNumber, status: a.status, rowsWritten: a.rowsWritten, interrupted: (a.error ?? "").startsWith(INTERRUPTED_ATTEMPT) }]);
   }
   const settled = new Map<string, PairOutcome>();
   for (const pair of pairs) {
-    const tries = byPair.get(pair.key);
-    if (!tries?.length) continue;
-    const last = tries.reduce((a, b) => (b.tryNumber > a.tryNumber ? b : a));
-    nextTry.set(pair.key, last.tryNumber + 1);
-    if (last.status === "succeeded") settled.set(pair.key, "succeeded");
-    else if (last.status === "upstream_failed") settled.set(pair.key, "upstream_failed");
-    else if (last.status === "failed" && !(last.error ?? "").startsWith(INTERRUPTED_ATTEMPT)) settled.set(pair.key, "failed");
-    // Interrupted: tried again — unless an append already left rows (a second copy would follow).
-    else if (last.status === "failed" && pair.task.writeMode === "append" && (last.rowsWritten ?? 0) > 0) settled.set(pair.key, "failed");
+    const verdict = settlePair(byPair.get(pair.key) ?? [], pair.task.writeMode);
+    nextTry.set(pair.key, verdict.nextTry);
+    if (verdict.settled) settled.set(pair.key, verdict.settled);
   }
   return settled;
 }
