@@ -2,7 +2,8 @@
  * What a database error means, whichever provider and whichever Prisma path raised it: a model
  * call reports a unique violation as P2002, a raw statement as P2010 with the driver's code
  * (PostgreSQL 23505, SQLite SQLITE_CONSTRAINT_UNIQUE/PRIMARYKEY), the driver adapter as a
- * `UniqueConstraintViolation` cause. One reading here, not a regex at every catch.
+ * `UniqueConstraintViolation` cause. One reading here (with the busy database's below), not a
+ * regex at every catch; both follow an error's `cause` chain.
  */
 export function isUniqueViolation(e: unknown): boolean {
   return walk(e, (err) => {
@@ -11,6 +12,21 @@ export function isUniqueViolation(e: unknown): boolean {
     if (meta?.code === "23505" || meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation") return true;
     const message = typeof err.message === "string" ? err.message : "";
     return /duplicate key value violates unique constraint|UNIQUE constraint failed|Unique constraint failed/.test(message);
+  });
+}
+
+/**
+ * The database is busy, not broken: SQLite's writer lock held past the busy timeout (the adapter
+ * reports SQLITE_BUSY as "Operation has timed out", P1008), a PostgreSQL serialization failure
+ * or deadlock (40001, 40P01; Prisma's P2034). The client should retry: 503 with Retry-After.
+ */
+export function isDatabaseBusy(e: unknown): boolean {
+  return walk(e, (err) => {
+    if (err.code === "P1008" || err.code === "P2034" || err.code === "SQLITE_BUSY" || err.code === "40001" || err.code === "40P01") return true;
+    const meta = err.meta as { code?: unknown } | undefined;
+    if (meta?.code === "40001" || meta?.code === "40P01") return true;
+    const message = typeof err.message === "string" ? err.message : "";
+    return /Operation has timed out|SQLITE_BUSY|database is locked|could not serialize access|deadlock detected/.test(message);
   });
 }
 
