@@ -2,7 +2,12 @@ import { getDb, databaseProvider } from "../db/client";
 import { resolveDatabaseTarget } from "../db/database-url";
 import { migrationsDir, readMigrations } from "../db/migrate";
 import { backgroundWorkProblem, isDraining } from "../jobs/server-lifecycle";
+import { appliedMigrationNames } from "../repositories/schema-migrations";
 import { unitStateLag } from "../units/get-unit-state-snapshot";
+
+// The migrations this build ships, read from disk once per process (a balancer asks every second).
+let shipped: string[] | null = null;
+const shippedMigrations = () => (shipped ??= readMigrations(migrationsDir(resolveDatabaseTarget().provider)).map((m) => m.name));
 
 export interface Readiness {
   ready: boolean;
@@ -28,8 +33,8 @@ export async function checkReady(): Promise<Readiness> {
   const db = getDb();
   let lag: number | null = null;
   try {
-    const applied = new Set((await db.$queryRawUnsafe<{ migration_name: string }[]>(`SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`)).map((r) => r.migration_name));
-    const missing = readMigrations(migrationsDir(resolveDatabaseTarget().provider)).filter((m) => !applied.has(m.name)).map((m) => m.name);
+    const applied = await appliedMigrationNames(db);
+    const missing = shippedMigrations().filter((name) => !applied.has(name));
     if (missing.length) fail("migrations", `not applied: ${missing.join(", ")}`);
     lag = await unitStateLag(db);
     if (lag === null) fail("unitStates", "not computed yet");
