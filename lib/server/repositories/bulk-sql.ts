@@ -31,16 +31,22 @@ export async function bulkUpdateById(tx: Tx, table: string, columns: Column[], r
  * meeting the ingestion throughput bar. Rows must carry their id (no client-side defaults here).
  */
 export async function bulkInsert(tx: Tx, table: string, columns: Column[], rows: Record<string, unknown>[]): Promise<void> {
+  for (const { sql, params } of insertStatements(tx, table, columns, rows)) await tx.$executeRawUnsafe(sql, ...params);
+}
+
+/** One multi-row INSERT per chunk of rows (at most 30,000 parameters each). */
+function insertStatements(tx: Tx, table: string, columns: Column[], rows: Record<string, unknown>[]): { sql: string; params: unknown[] }[] {
   const provider = providerOf(tx);
   const chunk = Math.max(1, Math.floor(30_000 / columns.length));
+  const names = columns.map((c) => `"${c.name}"`).join(", ");
+  const out: { sql: string; params: unknown[] }[] = [];
   for (let i = 0; i < rows.length; i += chunk) {
     const params: unknown[] = [];
     const tuples = rows.slice(i, i + chunk).map((row) => `(${columns.map((c) => placeholder(provider, params.push(encode(provider, c.type, row[c.name])), c.type)).join(", ")})`);
-    const names = columns.map((c) => `"${c.name}"`).join(", ");
-    await tx.$executeRawUnsafe(`INSERT INTO "${table}" (${names}) VALUES ${tuples.join(", ")}`, ...params);
+    out.push({ sql: `INSERT INTO "${table}" (${names}) VALUES ${tuples.join(", ")}`, params });
   }
+  return out;
 }
-
 
 function placeholder(provider: string, n: number, type: ColumnType): string {
   return provider === "postgresql" ? `$${n}::${PG_CAST[type]}` : "?";
@@ -62,14 +68,9 @@ function encode(provider: string, type: ColumnType, value: unknown): unknown {
  * skips, instead of failing the whole request with a unique violation.
  */
 export async function insertNew(tx: Tx, table: string, columns: Column[], rows: Record<string, unknown>[], returning: string): Promise<string[]> {
-  const provider = providerOf(tx);
-  const chunk = Math.max(1, Math.floor(30_000 / columns.length));
   const inserted: string[] = [];
-  for (let i = 0; i < rows.length; i += chunk) {
-    const params: unknown[] = [];
-    const tuples = rows.slice(i, i + chunk).map((row) => `(${columns.map((c) => placeholder(provider, params.push(encode(provider, c.type, row[c.name])), c.type)).join(", ")})`);
-    const names = columns.map((c) => `"${c.name}"`).join(", ");
-    const out = await tx.$queryRawUnsafe<Record<string, string>[]>(`INSERT INTO "${table}" (${names}) VALUES ${tuples.join(", ")} ON CONFLICT DO NOTHING RETURNING "${returning}"`, ...params);
+  for (const { sql, params } of insertStatements(tx, table, columns, rows)) {
+    const out = await tx.$queryRawUnsafe<Record<string, string>[]>(`${sql} ON CONFLICT DO NOTHING RETURNING "${returning}"`, ...params);
     for (const r of out) inserted.push(r[returning]!);
   }
   return inserted;
