@@ -38,4 +38,13 @@ export default defineConfig([
       ] }],
     },
   },
+  {
+    // A repair talks only to the orchestrator port: the demo's executor is its `local` adapter.
+    files: ["lib/server/repair/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [
+        { group: ["**/executor/*", "**/executor/**"], message: "lib/server/repair talks to lib/server/orchestrators (the port), never to the executor." },
+      ] }],
+    },
+  },
 ]);

@@ -1,11 +1,12 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
+import type { DispatchPreview } from "@/lib/contracts/orchestrators";
 import { incidentKeys, useIncidentAction } from "@/lib/client/use-incidents";
 import { useProgress } from "@/lib/client/use-repair";
 import { ActionError } from "./ActionError";
-import { DispatchPanel } from "./DispatchPanel";
+import { DryRunPanel } from "./DryRunPanel";
 import { StepActions } from "./StepActions";
 import type { StepProps } from "./step-props";
 import styles from "./Wizard.module.css";
@@ -15,7 +16,8 @@ const ACTIVE = new Set(["queued", "running"]);
 /** Step 5: launch the repair run (linked to the original), and watch every (task, unit) progress live. */
 export function ExecuteStep({ id, incident, next, back }: StepProps) {
   const { data, error, isPending } = useProgress(id);
-  const launch = useIncidentAction<{ resume: boolean }>(id, "launch");
+  const launch = useIncidentAction<{ resume: boolean; preview?: string }>(id, "launch");
+  const [reviewed, setReviewed] = useState<DispatchPreview | null>(null);
   const qc = useQueryClient();
   const running = data?.run ? ACTIVE.has(data.run.status) : false;
   const stale = Boolean(data?.run) && !running && incident.status === "repairing";
@@ -32,8 +34,8 @@ export function ExecuteStep({ id, incident, next, back }: StepProps) {
       {error ? <div className="error-box" role="alert">Could not read progress: {error.message}</div> : null}
       {incident.status === "planned" ? (
         <div style={{ display: "flex", gap: 8, marginBottom: 12 }}>
-          <button type="button" className={styles.primary} disabled={launch.isPending} onClick={() => launch.mutate({ resume: resumable })} data-testid="launch">
-            {resumable ? "Resume: run the pairs not yet done" : "Launch the repair run"}
+          <button type="button" className={styles.primary} disabled={launch.isPending} onClick={() => launch.mutate({ resume: resumable, ...(reviewed ? { preview: reviewed.digest } : {}) })} data-testid="launch">
+            {resumable ? "Resume: run the pairs not yet done" : reviewed && reviewed.requests.length > 0 ? "Dispatch the reviewed repair" : "Launch the repair run"}
           </button>
         </div>
       ) : null}
@@ -45,7 +47,7 @@ export function ExecuteStep({ id, incident, next, back }: StepProps) {
           <p data-testid="progress-count">{data.done} of {data.total} pairs done · {data.succeeded} succeeded · {data.failed} failed or blocked</p>
           <div className={styles.tableScroll}>
           <table className="data">
-            <thead><tr><th>Wave</th><th>Task</th><th>Unit</th><th>Status</th><th>Rows</th><th>Error</th></tr></thead>
+            <thead><tr><th>Wave</th><th>Task</th><th>Unit</th><th>Status</th><th>Rows</th><th>Detail</th></tr></thead>
             <tbody>
               {data.pairs.map((p) => (
                 <tr key={`${p.taskNodeId}|${p.unitKey}`} data-testid={`pair-${p.name}-${p.unitKey}`}>
@@ -59,7 +61,7 @@ export function ExecuteStep({ id, incident, next, back }: StepProps) {
       ) : isPending && !error ? (
         <div aria-busy="true" aria-label="Loading the repair's progress"><div className="skeleton" /></div>
       ) : incident.status === "planned" ? <p className="muted">Nothing launched yet. The plan runs in dependency order with a concurrency limit, against the warehouse.</p> : <p className="empty">Confirm a plan first.</p>}
-      {incident.status === "planned" ? <DispatchPanel id={id} /> : null}
+      {incident.status === "planned" ? <DryRunPanel id={id} resume={resumable} onReviewed={setReviewed} /> : null}
       <StepActions back={back}>
         <button type="button" className={styles.primary} disabled={running || !data?.run} onClick={next}>Validate →</button>
       </StepActions>

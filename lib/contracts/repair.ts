@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { KeyRangeSchema } from "./overview";
+import { PlanExportSchema } from "./orchestrators";
 
 export const STRATEGY_NAMES = ["targeted", "targeted_with_closure", "recompute_forward", "full_rerun", "atomic_set_republish", "mark_known_bad", "skip_with_omission", "mark_success"] as const;
 export const StrategySchema = z.enum(STRATEGY_NAMES);
@@ -110,17 +111,20 @@ export const PlanViewSchema = z.object({
   cost: z.object({ unitsRecomputed: z.number().int(), fullRerunUnits: z.number().int(), tasks: z.number().int() }),
   parameterOverrides: z.record(z.string(), z.string()),
   runnable: z.boolean(),
-  exports: z.object({ airflow: z.unknown(), dagster: z.unknown(), databricks: z.unknown() }),
+  exports: z.object({ airflow: PlanExportSchema, dagster: PlanExportSchema, databricks: PlanExportSchema }),
 });
 export type PlanView = z.infer<typeof PlanViewSchema>;
 
 // ---------------------------------------------------------------- execute
 
-export const LaunchBodySchema = z.object({ resume: z.boolean().default(false), concurrency: z.number().int().min(1).max(16).default(4) });
+export const LaunchBodySchema = z.object({
+  resume: z.boolean().default(false),
+  concurrency: z.number().int().min(1).max(16).default(4),
+  /** The digest of the reviewed dry run (POST …/dry-run): needed when the repair runs in an orchestrator. */
+  preview: z.string().regex(/^[0-9a-f]{32}$/, "the digest a dry run returned").optional(),
+});
 export const LaunchResultSchema = z.object({ runId: z.string(), repairNumber: z.number().int(), pairs: z.number().int() });
 
-export const DispatchBodySchema = z.object({ orchestrator: z.enum(["airflow", "dagster", "databricks"]), reason: z.string().trim().min(3, "a reason is required (at least 3 characters)").max(2000) });
-export const DispatchResultSchema = z.object({ endpoint: z.string(), status: z.number().int(), requests: z.number().int() });
 
 export const PairProgressSchema = z.object({
   taskNodeId: z.string(),

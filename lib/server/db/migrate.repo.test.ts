@@ -7,7 +7,7 @@ import { emptyTarget, providersUnderTest } from "../testing/test-database";
 
 const root = path.resolve(__dirname, "../../..");
 const EXPECTED_TABLES = [
-  "AlertDelivery", "AlertSend", "ApiToken", "AuditEntry", "Attempt", "Dataset", "ExternalDelivery", "Incident", "IngestedEvent", "InvalidKey",
+  "AlertDelivery", "AlertSend", "ApiToken", "AuditEntry", "Attempt", "Dataset", "ExternalDelivery", "Incident", "IngestedEvent", "InvalidKey", "OrchestratorConnection",
   "FrontierCertificate", "LineageEdge", "PartitionKey", "Pipeline", "Publish", "RejectedEvent", "RepairClaim", "RepairPlan",
   "Run", "Setting", "SourceCount", "Task", "UnitChange", "UnitMark", "UnitStateSnapshot", "User", "WarehouseRow", "_prisma_migrations",
 ];

@@ -1,5 +1,6 @@
 import { parseNodeId } from "@/lib/domain/ids";
 import type { Db } from "../db/client";
+import { saveConnection } from "../repositories/orchestrator-connections";
 import type { CatalogSpec } from "./catalog-spec";
 
 /** Ids of what was registered, by namespace (pipelines) and node id (tasks, datasets). */
@@ -11,7 +12,8 @@ export interface RegisteredCatalog {
 
 /**
  * Writes a catalog's pipelines, tasks, datasets and lineage edges in one transaction. Edges
- * hold from `validFrom` on (lineage is versioned in time). A pipeline's name is its namespace.
+ * hold from `validFrom` on (lineage is versioned in time). A pipeline's name is its namespace; its
+ * repairs run on the demo's executor (a `local` orchestrator connection).
  */
 export async function registerCatalog(db: Db, spec: CatalogSpec, validFrom: Date): Promise<RegisteredCatalog> {
   return db.$transaction(async (tx) => {
@@ -19,6 +21,8 @@ export async function registerCatalog(db: Db, spec: CatalogSpec, validFrom: Date
     for (const p of spec.pipelines) {
       const row = await tx.pipeline.create({ data: { namespace: p.namespace, name: p.namespace, description: p.description, owner: p.owner } });
       out.pipelines.set(p.namespace, row.id);
+      // The demo's pipelines repair on the demo's own executor: the `local` orchestrator.
+      await saveConnection(tx, row.id, { kind: "local" }, "demo", validFrom);
     }
     const pipelineId = (ns: string) => {
       const id = out.pipelines.get(ns);

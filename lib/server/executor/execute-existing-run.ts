@@ -14,6 +14,8 @@ export type ExistingRunRequest = Omit<RunRequest, "pipelineId" | "kind" | "rootR
   deadline?: number;
   /** Asked before each pair starts: false once another slice took the run over (this one then stops). */
   stillOwner?: () => Promise<boolean>;
+  /** Run only these pairs (pair keys) now — one wave of the plan; the others wait for a later call. */
+  only?: ReadonlySet<string>;
 };
 
 /**
@@ -30,14 +32,10 @@ export type SliceResult = { finished: true; result: RunResult } | { finished: fa
  * settled pair is not run again, an interrupted one goes on with the next try number (a
  * half-written append fails instead, and what reads it is blocked).
  */
-export async function executeRunSlice(db: Db, req: ExistingRunRequest, status: { first: boolean }): Promise<SliceResult> {
+export async function executeRunSlice(db: Db, req: ExistingRunRequest): Promise<SliceResult> {
   const startedAt = req.clock({ phase: "run-start" });
   const lineage = req.lineage ?? (await loadExecutorLineage(db, startedAt));
   const { valid, rejected } = splitValid(lineage, req.pairs);
-  if (status.first) {
-    await db.$transaction((tx) => tx.run.update({ where: { id: req.runId }, data: { status: "running", startedAt } }));
-    await recordInvalidKeys(db, req.runId, rejected, req.invalidKeySource ?? "api", startedAt);
-  }
   const waves = planRunPairs(lineage, valid);
   const ctx = pairContext({ ...req, pipelineId: null, kind: "repair", triggeredBy: "" }, req.runId, lineage);
   const nextTry = new Map<string, number>();
@@ -47,7 +45,7 @@ export async function executeRunSlice(db: Db, req: ExistingRunRequest, status: {
   let stop = false;
   let failure: unknown = null;
   for (const wave of waves) {
-    const pending = wave.filter((p) => !ctx.outcomes.has(p.key));
+    const pending = wave.filter((p) => !ctx.outcomes.has(p.key) && (!req.only || req.only.has(p.key)));
     if (pending.length === 0) continue;
     if (Date.now() >= deadline) return { finished: false, done: ctx.outcomes.size, total: valid.length };
     // Every pair in flight is waited for, even after one threw: a slice never ends (and another
@@ -68,8 +66,26 @@ export async function executeRunSlice(db: Db, req: ExistingRunRequest, status: {
     if (failure) throw failure;
     if (outcomes.some((o) => o === null)) return { finished: false, done: ctx.outcomes.size, total: valid.length };
   }
+  if (ctx.outcomes.size < valid.length) return { finished: false, done: ctx.outcomes.size, total: valid.length };
   const final = runStatus([...ctx.outcomes.values()], valid.length);
   return { finished: true, result: { runId: req.runId, status: final, outcomes: ctx.outcomes, rejected, waves: waves.length } };
+}
+
+/**
+ * The pairs of a run whose keys the partition definitions reject, recorded as invalid keys
+ * (seed 002): they are not run. Returns their pair keys.
+ */
+export async function recordRejectedPairs(db: Db, runId: string, pairs: readonly { taskNodeId: string; unitKey: string }[], at: Date, source = "api"): Promise<Set<string>> {
+  const lineage = await loadExecutorLineage(db, at);
+  const { rejected } = splitValid(lineage, pairs);
+  await recordInvalidKeys(db, runId, rejected, source, at);
+  return new Set(rejected.map((r) => pairKey(r.nodeId, r.unitKey)));
+}
+
+/** The pairs of a run the local executor cannot run (rejected keys), without recording anything. */
+export async function rejectedPairs(db: Db, pairs: readonly { taskNodeId: string; unitKey: string }[], at: Date): Promise<Map<string, string>> {
+  const { rejected } = splitValid(await loadExecutorLineage(db, at), pairs);
+  return new Map(rejected.map((r) => [pairKey(r.nodeId, r.unitKey), r.reason]));
 }
 
 /** What earlier slices settled, per pair (lib/domain settlePair); `nextTry` gets the try number each pair goes on with. */

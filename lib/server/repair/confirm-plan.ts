@@ -24,7 +24,7 @@ export async function confirmPlan(id: string, opts: PlanOptions & { strategy: St
   const ctx = await loadRepairContext(db, now);
   const plan = await planIncidentRepair(db, ctx, incident, opts);
   if (!plan.runnable) throw new UnprocessableError(`the plan is blocked: ${plan.blockers.map((b) => b.message).join(" ")}`, { blockers: plan.blockers.map((b) => ({ code: b.code, message: b.message })) });
-  const view = await toPlanView(db, ctx, plan, incident.originRunId);
+  const view = await toPlanView(db, ctx, plan);
   const { exports: _exports, options: _options, ...stored } = view;
   void _exports;
   void _options;
@@ -35,7 +35,7 @@ export async function confirmPlan(id: string, opts: PlanOptions & { strategy: St
     return appendAudit(tx, {
       kind: "plan.confirmed", actor: actor.id, actorRole: actor.role, reason: opts.reason, incidentId: id, targets,
       before: { status: incident.status },
-      after: { status: "planned", planId: row.id, strategy: opts.strategy, unitsRecomputed: plan.cost.unitsRecomputed, excluded: plan.excluded.map((e) => nodeName(e.task)), parameterOverrides: { ...plan.parameterOverrides } },
+      after: { status: "planned", planId: row.id, strategy: opts.strategy, unitsRecomputed: plan.cost.unitsRecomputed, excluded: plan.excluded.map((e) => nodeName(e.task)), parameterOverrides: { ...plan.parameterOverrides }, replay: opts.replay.map((r) => ({ taskNodeId: r.taskNodeId, idempotencyKey: r.idempotencyKey })) },
     }, now);
   });
   return { ok: true as const, auditSeq: entry.seq };

@@ -3,6 +3,7 @@ import type { ProgressView } from "@/lib/contracts/repair";
 import { getDb, type Db } from "../db/client";
 import { requireIncident } from "../incidents/require-incident";
 import { attemptsOfRun, repairRunsOfIncident } from "../repositories/repair-runs";
+import { progressKey } from "./dispatch-groups";
 
 type PairStatus = ProgressView["pairs"][number]["status"];
 const STATUS: Record<string, PairStatus> = { succeeded: "succeeded", failed: "failed", upstream_failed: "upstream_failed", running: "running", queued: "running" };
@@ -16,9 +17,13 @@ export async function getProgress(id: string, db: Db = getDb()): Promise<Progres
   const run = (await repairRunsOfIncident(db, id)).at(-1);
   if (!run) return { run: null, total: 0, done: 0, succeeded: 0, failed: 0, pairs: [] };
   const latest = new Map<string, Awaited<ReturnType<typeof attemptsOfRun>>[number]>();
-  for (const a of await attemptsOfRun(db, run.id)) latest.set(`${a.taskNodeId}\u0000${a.unitKey}`, a);
+  for (const a of await attemptsOfRun(db, run.id)) latest.set(progressKey(a.taskNodeId, a.unitKey), a);
   const pairs = run.params.pairs.map(([task, unitKey, wave]) => {
-    const a = latest.get(`${task}\u0000${unitKey}`);
+    const key = progressKey(task, unitKey);
+    const a = latest.get(key);
+    // A pair this console ran has attempts; one an orchestrator runs has what it last reported.
+    const reported = run.params.progress[key];
+    if (!a && reported) return { taskNodeId: task, name: nodeName(task as NodeId), unitKey, wave, status: reported.status as PairStatus, rows: null, error: [reported.externalId, reported.detail].filter(Boolean).join(" · ") || null };
     return { taskNodeId: task, name: nodeName(task as NodeId), unitKey, wave, status: a ? (STATUS[a.status] ?? "running") : ("pending" as PairStatus), rows: a?.rowsWritten ?? null, error: a?.error ?? null };
   });
   const count = (...s: PairStatus[]) => pairs.filter((p) => s.includes(p.status)).length;

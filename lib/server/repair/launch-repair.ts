@@ -1,27 +1,27 @@
 import { nodeName } from "@/lib/domain/ids";
 import type { NodeId } from "@/lib/domain/ids";
-import { keysOf } from "@/lib/domain/partitions";
-import { UnitSet } from "@/lib/domain/unit-set";
-import { PlanOptionsSchema } from "@/lib/contracts/repair";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { getDb, type Db } from "../db/client";
 import { isUniqueViolation } from "../db/db-errors";
-import { ConflictError, UnprocessableError } from "../http/errors";
+import { BadRequestError, ConflictError, UnprocessableError } from "../http/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { listTasks } from "../repositories/catalog";
 import { transitionIncident } from "../repositories/incidents";
 import { claimHolders, insertClaims } from "../repositories/repair-claims";
 import { currentPlan, markPlanLaunched } from "../repositories/repair-plans";
-import { createRepairRun, nextRepairNumber, repairRunsOfIncident, attemptsOfRun } from "../repositories/repair-runs";
-import { loadRepairContext, type RepairContext } from "./load-repair-context";
-import { planIncidentRepair } from "./plan-incident-repair";
+import { createRepairRun, nextRepairNumber, repairRunsOfIncident } from "../repositories/repair-runs";
 import { runningJobQueue } from "../jobs/job-queue";
 import { runRepairToEnd, type RunRepairOptions } from "./run-repair";
+import type { DispatchGroup } from "./dispatch-groups";
+import { launchablePairs, notLaunchable, repairGroups } from "./launch-input";
+import { dryRun } from "./dry-run";
 
 export interface LaunchOptions {
   resume: boolean;
   concurrency: number;
+  /** The digest of the dry run the operator reviewed (a repair dispatched to an orchestrator needs it). */
+  preview?: string;
   /** How the run executes once launched (the executor's task code by default). */
   run?: RunRepairOptions;
 }
@@ -38,22 +38,16 @@ export async function launchRepair(id: string, opts: LaunchOptions, actor: Actor
   const incident = await requireIncident(db, id);
   const stored = await currentPlan(db, id);
   if (incident.status !== "planned" || stored?.status !== "confirmed") throw await notLaunchable(db, id, incident.status);
-  const options = PlanOptionsSchema.parse(stored.options);
-  const ctx = await loadRepairContext(db, now);
-  const plan = await planIncidentRepair(db, ctx, incident, options);
-  const done = opts.resume ? await donePairs(db, id) : new Set<string>();
-  // Resuming, an append unit this incident already re-published needs no cleaning: it is not run again.
-  const blockers = plan.blockers.filter((b) => !(b.code === "append_unresolved" && b.node && keysOfRanges(ctx, b.node, b.keyRanges ?? []).every((k) => done.has(`${b.node}\u0000${k}`))));
-  const all = plan.waves.flatMap((w, wave) => w.flatMap((p) => [...keysOf(ctx.graph.nodes[ctx.graph.index.get(p.task)!]!.space, p.units)].map((k) => [p.task as string, k, wave] as [string, string, number])));
-  const pairs = all.filter(([t, u]) => !done.has(`${t}\u0000${u}`));
-  if (blockers.length > 0 || pairs.length === 0) {
-    // Another launch may have won while this one re-planned, and its run already changed what
-    // the plan sees (an append unit re-published): that launch is the reason, not the plan.
-    const current = await requireIncident(db, id);
-    if (current.status !== "planned") throw await notLaunchable(db, id, current.status);
-    if (blockers.length > 0) throw new UnprocessableError(`the confirmed plan is blocked now: ${blockers.map((b) => b.message).join(" ")}`);
-    throw new UnprocessableError("nothing left to run: every pair of the plan already succeeded");
+  const { ctx, pairs, options, plan } = await launchablePairs(db, incident, stored, opts.resume, now);
+  // Where each pipeline's pairs run: its orchestrator connection now, kept with the run.
+  const groups = await repairGroups(db, ctx, id, pairs, options, plan);
+  refuseUndispatchable(groups);
+  if (groups.some((g) => g.orchestrator && g.orchestrator.kind !== "local")) {
+    if (!opts.preview) throw new BadRequestError("body.preview", "this repair runs in your orchestrator: review its dry run first (POST /api/v1/incidents/{id}/dry-run) and pass its digest");
+    const fresh = await dryRun(groups);
+    if (fresh.digest !== opts.preview) throw new ConflictError("the orchestrator's dry run has changed since it was reviewed: review the new one (POST …/dry-run) and confirm again", { dryRun: fresh.preview });
   }
+  const connections = Object.fromEntries(groups.map((g) => [g.pipelineId, g.connection]));
   const taskIds = new Map((await listTasks(db)).map((t) => [t.nodeId, t.id]));
   const claimPairs = pairs.map(([task, unitKey]) => ({ taskId: taskIds.get(task)!, unitKey }));
   const previous = (await repairRunsOfIncident(db, id)).at(-1);
@@ -62,7 +56,10 @@ export async function launchRepair(id: string, opts: LaunchOptions, actor: Actor
       const repairNumber = await nextRepairNumber(tx, incident.originRunId, id);
       const created = await createRepairRun(tx, {
         pipelineId: incident.pipelineId, rootRunId: incident.originRunId, parentRunId: previous?.id ?? incident.originRunId, repairNumber, incidentId: id, triggeredBy: actor.id, at: now,
-        params: { planId: stored.id, pairs, heartbeatAt: now.getTime(), concurrency: opts.concurrency, parameterOverrides: options.parameterOverrides, idempotencyKeys: Object.fromEntries(options.replay.map((r) => [r.taskNodeId, r.idempotencyKey])), launchedBy: { id: actor.id, role: actor.role } },
+        params: {
+          planId: stored.id, pairs, heartbeatAt: now.getTime(), concurrency: opts.concurrency, parameterOverrides: options.parameterOverrides,
+          idempotencyKeys: Object.fromEntries(options.replay.map((r) => [r.taskNodeId, r.idempotencyKey])), launchedBy: { id: actor.id, role: actor.role }, connections, progress: {},
+        },
       });
       await insertClaims(tx, created.id, claimPairs, now);
       if (!(await transitionIncident(tx, id, ["planned"], "repairing"))) throw new ConflictError(`incident ${id} was launched meanwhile`);
@@ -94,15 +91,19 @@ async function startRepair(runId: string, db: Db, options: RunRepairOptions | un
   return runRepairToEnd(runId, db, options);
 }
 
-/** Why this incident cannot be launched now, naming the repair that is running when there is one. */
-async function notLaunchable(db: Db, id: string, status: string): Promise<ConflictError> {
-  const latest = (await repairRunsOfIncident(db, id)).at(-1);
-  if (!latest) return new ConflictError(`incident ${id} is ${status} and has no confirmed plan to launch: confirm a plan first`);
-  const active = latest.status === "queued" || latest.status === "running";
-  const details = { runningRepair: { runId: latest.id, repairNumber: latest.repairNumber, status: latest.status } };
-  return active
-    ? new ConflictError(`incident ${id} is already being repaired by repair #${latest.repairNumber} (run ${latest.id}, launched by ${latest.params.launchedBy.id})`, details)
-    : new ConflictError(`incident ${id} was already launched as repair #${latest.repairNumber} (run ${latest.id}, launched by ${latest.params.launchedBy.id}, now ${latest.status}): confirm a new plan to repair again`, details);
+/** A pipeline with nowhere to run, or a planned task its orchestrator cannot address, stops the launch — naming each. */
+function refuseUndispatchable(groups: DispatchGroup[]): void {
+  const problems: string[] = [];
+  for (const g of groups) {
+    if (!g.orchestrator) {
+      problems.push(g.connection.kind === "dbt"
+        ? `pipeline ${g.pipeline} runs with dbt: run the exported dbt command yourself`
+        : `pipeline ${g.pipeline} has no orchestrator connection: an admin sets one with PUT /api/v1/pipelines/${g.pipelineId}/orchestrator (or copy the export)`);
+      continue;
+    }
+    for (const u of g.orchestrator.requests(g.plan).unsupported) problems.push(`${nodeName(u.taskNodeId as NodeId)} (${g.pipeline}, ${g.orchestrator.kind}): ${u.reason}`);
+  }
+  if (problems.length > 0) throw new UnprocessableError(`this repair cannot be dispatched as planned: ${problems.join("; ")}`, { undispatchable: problems });
 }
 
 function groupTargets(pairs: [string, string, number][]) {
@@ -111,22 +112,6 @@ function groupTargets(pairs: [string, string, number][]) {
   return [...by].map(([nodeId, units]) => ({ nodeId, units }));
 }
 
-/** Pairs that already succeeded in an earlier repair run of this incident: a resume does not run them again. */
-async function donePairs(db: Db, id: string): Promise<Set<string>> {
-  const done = new Set<string>();
-  for (const run of await repairRunsOfIncident(db, id)) {
-    for (const a of await attemptsOfRun(db, run.id)) if (a.status === "succeeded") done.add(`${a.taskNodeId}\u0000${a.unitKey}`);
-  }
-  return done;
-}
-
-function keysOfRanges(ctx: RepairContext, node: string, ranges: readonly (readonly [string, string])[]): string[] {
-  const space = ctx.graph.nodes[ctx.graph.index.get(node as NodeId)!]!.space;
-  return ranges.flatMap(([lo, hi]) => {
-    const [a, z] = [space.validate(lo), space.validate(hi)];
-    return a.valid && z.valid ? [...keysOf(space, UnitSet.range(a.ordinal, z.ordinal))] : [lo];
-  });
-}
 
 
 async function overlapError(db: Db, id: string, pairs: { taskId: string; unitKey: string }[], cause: unknown): Promise<ConflictError> {

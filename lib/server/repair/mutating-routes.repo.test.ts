@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as abandon from "@/app/api/v1/incidents/[id]/abandon/route";
 import * as cleanUnit from "@/app/api/v1/incidents/[id]/clean-unit/route";
 import * as declareReplace from "@/app/api/v1/incidents/[id]/declare-replace/route";
-import * as dispatch from "@/app/api/v1/incidents/[id]/dispatch/route";
+import * as dryRun from "@/app/api/v1/incidents/[id]/dry-run/route";
 import * as launch from "@/app/api/v1/incidents/[id]/launch/route";
 import * as marks from "@/app/api/v1/incidents/[id]/marks/route";
 import * as notes from "@/app/api/v1/incidents/[id]/notes/route";
@@ -28,7 +28,8 @@ const CASES: Case[] = [
   { name: "POST preconditions", handler: preconditions.POST, withId: true, body: { reason }, bad: {}, badFields: ["body.reason"], role: "operator" },
   { name: "POST plan", handler: plan.POST, withId: true, body: { strategy: "targeted_with_closure", reason }, bad: { strategy: "yolo", reason }, badFields: ["body.strategy"], role: "operator" },
   { name: "POST launch", handler: launch.POST, withId: true, body: {}, bad: { concurrency: 99 }, badFields: ["body.concurrency"], role: "operator" },
-  { name: "POST dispatch", handler: dispatch.POST, withId: true, body: { orchestrator: "airflow", reason }, bad: { orchestrator: "jenkins", reason }, badFields: ["body.orchestrator"], role: "operator" },
+  { name: "POST dry-run", handler: dryRun.POST, withId: true, body: {}, bad: { resume: "yes" }, badFields: ["body.resume"], role: "operator" },
+  { name: "POST launch (preview digest)", handler: launch.POST, withId: true, body: {}, bad: { preview: "not-a-digest" }, badFields: ["body.preview"], role: "operator" },
   { name: "POST resolve", handler: resolve.POST, withId: true, body: { reason }, bad: { reason: "" }, badFields: ["body.reason"], role: "operator" },
   { name: "POST abandon", handler: abandon.POST, withId: true, body: { reason }, bad: { reason: 42 }, badFields: ["body.reason"], role: "operator" },
   { name: "POST notes", handler: notes.POST, withId: true, body: { note: "finance told" }, bad: { note: "" }, badFields: ["body.note"], role: "operator" },

@@ -1,41 +1,47 @@
 import crypto from "node:crypto";
 import type { Db } from "../db/client";
 import { appendAudit } from "../audit/append-audit";
-import { executeRunSlice } from "../executor/execute-existing-run";
-import type { TaskCode } from "../executor/types";
 import { SLICE_SECONDS } from "../jobs/job-queue";
 import { log } from "../observability/log";
+import type { LocalOptions } from "../orchestrators/local";
+import { OrchestratorError, type OrchestratorCall, type PairProgress } from "../orchestrators/port";
 import { transitionIncident } from "../repositories/incidents";
 import { releaseClaims } from "../repositories/repair-claims";
-import { attemptsOfRun, failOrphanedAttempts, findRepairRun, finishRunStatus, heartbeat, lockRun, ownsRun, setRunOwner, type RepairRunParams } from "../repositories/repair-runs";
+import { attemptsOfRun, failOrphanedAttempts, findRepairRun, finishRunStatus, heartbeat, lockRun, markRunStarted, ownsRun, saveDispatchState, setRunOwner, type RepairRunParams, type RepairRunRecord } from "../repositories/repair-runs";
+import { dispatchGroups, progressKey, type DispatchGroup } from "./dispatch-groups";
+import { loadRepairContext } from "./load-repair-context";
 import { HEARTBEAT_MS, markLive, ownerAlive, thisOwner } from "./repair-owner";
 
-export interface RunRepairOptions {
-  /** The executor's task-code lookup (the registry by default). */
-  taskCode?: (taskNodeId: string) => TaskCode;
-  /** How long one slice may start pairs (SLICE_SECONDS by default). */
+export interface RunRepairOptions extends LocalOptions {
+  /** How long one slice may start work (SLICE_SECONDS by default). */
   sliceMs?: number;
   /** The queue job running this slice (recorded with the owner, so a watchdog can give it up). */
   jobId?: string;
+  /** runRepairToEnd: how long to wait before polling an orchestrator again (its `afterSeconds` by default). */
+  pollMs?: number;
 }
 
-export type SliceOutcome = { state: "finished"; status: string } | { state: "continue" } | { state: "gone" } | { state: "busy" };
+/** `continue`: run the next slice, after `afterSeconds` when the run waits on an orchestrator. */
+export type SliceOutcome = { state: "finished"; status: string } | { state: "continue"; afterSeconds?: number } | { state: "gone" } | { state: "busy" };
 
 /** A run fails after this many slices in a row stopped on an unexpected error. */
 const MAX_FAILED_SLICES = 3;
+/** An orchestrator that cannot be reached is asked again this many times (backing off) before the run fails. */
+const MAX_UNREACHABLE = 10;
+/** How often a run waiting on an orchestrator polls it. */
+export const POLL_SECONDS = 3;
 
 /**
  * One slice of a launched repair run: the `repair-run` job's work. The slice takes the run —
- * a lease: owner and heartbeat, taken under the run's row lock — runs pairs with the local
- * executor in dependency order for up to SLICE_SECONDS (checking before each pair that it still
- * owns the run), heartbeating, and either finishes the run (status, claims released, the incident
- * on to validation, the outcome audited: one transaction) or releases it to the next slice, on
- * this instance or any other.
+ * a lease: owner and heartbeat, taken under the run's row lock — and drives each pipeline's
+ * orchestrator (the port, lib/server/orchestrators) wave by wave for up to SLICE_SECONDS:
+ * dispatch a wave, poll it until every pair of it is settled, then the next. It either finishes
+ * the run (status, claims released, the incident on to validation, the outcome audited: one
+ * transaction) or releases it to the next slice, on this instance or any other.
  *
  * A run still owned by a live slice (fresh heartbeat, or its pid alive on this host) is left to
- * it: `busy` — so a job the queue retried while its first execution still runs cannot run the
- * same pairs twice. A run owned by a slice that is gone is taken over from its exact progress:
- * the dead slice's unfinished attempts are failed with the rows they really wrote, audited as
+ * it: `busy`. A run owned by a slice that is gone is taken over from its exact progress: the
+ * dead slice's unfinished attempts are failed with the rows they really wrote, audited as
  * `repair.taken_over`, and the pairs not yet done go on; nothing already published runs again.
  * An unexpected error releases the run to be tried again; the third in a row fails it.
  */
@@ -50,35 +56,153 @@ export async function runRepairSlice(runId: string, db: Db, options: RunRepairOp
     beating = heartbeat(db, runId, slice, Date.now()).catch(() => undefined);
   }, HEARTBEAT_MS);
   beat.unref();
+  const stop = async () => {
+    clearInterval(beat);
+    await beating;
+  };
   try {
-    const result = await executeRunSlice(db, {
-      runId, pairs: run.params.pairs.map(([taskNodeId, unitKey]) => ({ taskNodeId, unitKey })), clock: () => new Date(),
-      concurrency: run.params.concurrency, parameters: run.params.parameterOverrides, taskCode: options.taskCode,
-      idempotencyKey: (task) => run.params.idempotencyKeys[task], deadline: Date.now() + (options.sliceMs ?? SLICE_SECONDS * 1000),
-      stillOwner: () => ownsRun(db, runId, slice),
-    }, { first: run.status === "queued" });
-    clearInterval(beat);
-    await beating;
-    if (result.finished) {
-      await finishRepair(db, runId, result.result.status, slice);
-      return { state: "finished", status: result.result.status };
+    const result = await driveSlice(db, run, slice, Date.now() + (options.sliceMs ?? SLICE_SECONDS * 1000), options);
+    await stop();
+    if (result.state === "finished") {
+      await finishRepair(db, runId, result.status, slice);
+      return result;
     }
+    if (result.state === "lost") return { state: "gone" };
     await db.$transaction((tx) => setRunOwner(tx, runId, null, Date.now(), slice, { failedSlices: 0 }));
-    return { state: "continue" };
+    return { state: "continue", ...(result.afterSeconds ? { afterSeconds: result.afterSeconds } : {}) };
   } catch (e) {
-    clearInterval(beat);
-    await beating;
+    await stop();
     const failed = (run.params.failedSlices ?? 0) + 1;
+    const unreachable = e instanceof OrchestratorError && e.call.status === null;
     log.error({ runId, failedSlices: failed, err: e }, `repair run ${runId}: a slice stopped on an error`);
-    if (failed >= MAX_FAILED_SLICES) {
-      await finishRepair(db, runId, "failed", slice);
+    if (failed >= (unreachable ? MAX_UNREACHABLE : MAX_FAILED_SLICES)) {
+      await finishRepair(db, runId, "failed", slice, e instanceof Error ? e.message : String(e));
       return { state: "finished", status: "failed" };
     }
     await db.$transaction((tx) => setRunOwner(tx, runId, null, Date.now(), slice, { failedSlices: failed }));
+    if (unreachable) return { state: "continue", afterSeconds: Math.min(60, POLL_SECONDS * 2 ** failed) };
     throw e;
   } finally {
     markLive(runId, false);
   }
+}
+
+type Drive = { state: "finished"; status: string } | { state: "continue"; afterSeconds?: number } | { state: "lost" };
+type Progress = RepairRunParams["progress"];
+
+const SETTLED = new Set(["succeeded", "failed"]);
+
+/**
+ * The run's work for one slice, the same for every orchestrator: poll the wave in flight;
+ * once each of its pairs succeeded or failed, dispatch the next wave. Pairs an orchestrator
+ * does not block itself are not dispatched after a failure in an earlier wave (they would read
+ * what failed): they are recorded as failed, "not dispatched". Every dispatch, and every poll
+ * that changed a pair's progress, is saved with its audit entry in one transaction.
+ */
+async function driveSlice(db: Db, run: RepairRunRecord, slice: string, deadline: number, options: RunRepairOptions): Promise<Drive> {
+  const now = new Date();
+  if (run.status === "queued") await markRunStarted(db, run.id, now);
+  const ctx = await loadRepairContext(db, now);
+  const groups = await dispatchGroups(db, ctx, {
+    incidentId: run.incidentId ?? "", runId: run.id, repairNumber: run.repairNumber, pairs: run.params.pairs, parameterOverrides: run.params.parameterOverrides,
+    idempotencyKeys: run.params.idempotencyKeys, excluded: [], connections: run.params.connections,
+  }, { db, concurrency: run.params.concurrency, stillOwner: () => ownsRun(db, run.id, slice), options });
+  const waves = Math.max(0, ...run.params.pairs.map(([, , w]) => w + 1));
+  let dispatch = run.params.dispatch ?? { wave: -1, handles: {} };
+  let progress: Progress = { ...run.params.progress };
+  const inWave = (g: DispatchGroup, w: number) => g.plan.pairs.some((p) => p.wave === w);
+  const save = (audit: Parameters<typeof appendAudit>[1] | null) =>
+    db.$transaction(async (tx) => {
+      if (!(await saveDispatchState(tx, run.id, slice, { dispatch, progress }))) return false;
+      if (audit) await appendAudit(tx, audit);
+      return true;
+    }, { timeout: 30_000, maxWait: 30_000 });
+  const actor = { actor: run.params.launchedBy.id, actorRole: run.params.launchedBy.role, incidentId: run.incidentId };
+
+  for (;;) {
+    const w = dispatch.wave;
+    if (w >= 0) {
+      const calls: OrchestratorCall[] = [];
+      const changed: PairProgress[] = [];
+      for (const g of groups) {
+        const handle = dispatch.handles[g.pipelineId];
+        if (!g.orchestrator || !handle || !inWave(g, w)) continue;
+        const polled = await g.orchestrator.poll(g.plan, w, handle, { deadline });
+        calls.push(...polled.calls);
+        for (const p of polled.pairs) {
+          const key = progressKey(p.taskNodeId, p.unitKey);
+          const was = progress[key];
+          if (was && SETTLED.has(was.status)) continue;
+          if (was?.status !== p.status || was.externalId !== p.externalId) changed.push(p);
+          progress = { ...progress, [key]: { status: p.status, ...(p.externalId ? { externalId: p.externalId } : {}), ...(p.detail ? { detail: p.detail.slice(0, 500) } : {}) } };
+        }
+      }
+      const external = groups.some((g) => g.orchestrator && g.orchestrator.kind !== "local" && inWave(g, w));
+      const audit = changed.length > 0 && external ? {
+        kind: "repair.progress" as const, ...actor, reason: `repair #${run.repairNumber}, wave ${w + 1} of ${waves}: ${changed.map((p) => `${p.taskNodeId.slice(p.taskNodeId.lastIndexOf(":") + 1)} ${p.unitKey} ${p.status}`).slice(0, 10).join(", ")}${changed.length > 10 ? ` and ${changed.length - 10} more` : ""}`,
+        before: null, after: { runId: run.id, wave: w, changed: changed.map((p) => ({ taskNodeId: p.taskNodeId, unitKey: p.unitKey, status: p.status, externalId: p.externalId ?? null })), calls: calls.map(describeCall) },
+      } : null;
+      if (!(await save(audit))) return { state: "lost" };
+      const pending = run.params.pairs.some(([t, u, pw]) => pw === w && !SETTLED.has(progress[progressKey(t, u)]?.status ?? ""));
+      if (pending) {
+        if (external) return { state: "continue", afterSeconds: POLL_SECONDS };
+        if (Date.now() >= deadline) return { state: "continue" };
+        continue;
+      }
+    }
+    const next = w + 1;
+    if (next >= waves) return { state: "finished", status: statusOf(run.params.pairs, progress) };
+    const failedBefore = run.params.pairs.some(([t, u, pw]) => pw <= w && progress[progressKey(t, u)]?.status === "failed");
+    const handles = { ...dispatch.handles };
+    for (const g of groups) {
+      if (!inWave(g, next)) continue;
+      if (!g.orchestrator) {
+        for (const p of g.plan.pairs.filter((p) => p.wave === next)) progress = { ...progress, [progressKey(p.taskNodeId, p.unitKey)]: { status: "failed", detail: `not dispatched: pipeline ${g.pipeline} has no orchestrator connection` } };
+        continue;
+      }
+      if (failedBefore && !g.orchestrator.blocksDownstream) {
+        for (const p of g.plan.pairs.filter((p) => p.wave === next)) progress = { ...progress, [progressKey(p.taskNodeId, p.unitKey)]: { status: "failed", detail: `not dispatched: a pair of an earlier wave failed` } };
+        continue;
+      }
+      if (!(await ownsRun(db, run.id, slice))) return { state: "lost" };
+      let sent: Awaited<ReturnType<NonNullable<DispatchGroup["orchestrator"]>["dispatchWave"]>>;
+      try {
+        sent = await g.orchestrator.dispatchWave(g.plan, next);
+      } catch (e) {
+        if (e instanceof OrchestratorError) {
+          await db.$transaction((tx) => appendAudit(tx, {
+            kind: "repair.dispatch_failed", ...actor, reason: `repair #${run.repairNumber}, wave ${next + 1}: ${e.message}`,
+            before: null, after: { runId: run.id, wave: next, pipeline: g.pipeline, orchestrator: g.orchestrator!.kind, calls: [describeCall(e.call)] },
+          }));
+        }
+        throw e;
+      }
+      handles[g.pipelineId] = sent.handle;
+      dispatch = { wave: next, handles };
+      if (g.orchestrator.kind !== "local" || sent.calls.length > 0) {
+        const saved = await save({
+          kind: "repair.dispatched", ...actor, reason: `repair #${run.repairNumber}, wave ${next + 1} of ${waves}: ${g.plan.pairs.filter((p) => p.wave === next).length} pairs of ${g.pipeline} sent to ${g.orchestrator.kind}`,
+          before: null, after: { runId: run.id, wave: next, pipeline: g.pipeline, orchestrator: g.orchestrator.kind, calls: sent.calls.map(describeCall) },
+        });
+        if (!saved) return { state: "lost" };
+      }
+    }
+    dispatch = { wave: next, handles };
+    if (!(await save(null))) return { state: "lost" };
+    if (Date.now() >= deadline) return { state: "continue" };
+  }
+}
+
+/** The run's outcome from its pairs: succeeded when all did, failed when none did, partial between. */
+function statusOf(pairs: RepairRunParams["pairs"], progress: Progress): string {
+  if (pairs.length === 0) return "cancelled";
+  const ok = pairs.filter(([t, u]) => progress[progressKey(t, u)]?.status === "succeeded").length;
+  return ok === pairs.length ? "succeeded" : ok === 0 ? "failed" : "partial";
+}
+
+/** A call as the audit log keeps it: method, URL, status, ids — never a header or a secret. */
+function describeCall(c: OrchestratorCall) {
+  return { orchestrator: c.orchestrator, method: c.method, url: c.url, status: c.status, ...(c.ids ? { ids: c.ids } : {}), ...(c.error ? { error: c.error } : {}), ...(c.dryRun ? { dryRun: true } : {}) };
 }
 
 type Owner = NonNullable<RepairRunParams["owner"]>;
@@ -111,10 +235,12 @@ async function takeRun(db: Db, runId: string, me: Owner): Promise<Taken> {
 const describeOwner = (o: { host: string; pid: number; instance: string }) => `${o.host} pid ${o.pid} (instance ${o.instance})`;
 
 /** The run's end, all at once: its status, owner released, claims released, incident moved on, outcome audited. */
-async function finishRepair(db: Db, runId: string, status: string, slice: string): Promise<void> {
-  const attempts = await attemptsOfRun(db, runId);
-  const latest = new Map(attempts.map((a) => [`${a.taskNodeId}\u0000${a.unitKey}`, a.status]));
-  const count = (s: string) => [...latest.values()].filter((x) => x === s).length;
+async function finishRepair(db: Db, runId: string, status: string, slice: string, error?: string): Promise<void> {
+  // Each pair's end: its latest attempt when this console ran it, else what its orchestrator reported.
+  const attempts = new Map((await attemptsOfRun(db, runId)).map((a) => [progressKey(a.taskNodeId, a.unitKey), a.status]));
+  const before = await findRepairRun(db, runId);
+  const ends = (before?.params.pairs ?? []).map(([t, u]) => attempts.get(progressKey(t, u)) ?? before?.params.progress[progressKey(t, u)]?.status ?? "pending");
+  const count = (s: string) => ends.filter((x) => x === s).length;
   await db.$transaction(async (tx) => {
     if (!(await setRunOwner(tx, runId, null, Date.now(), slice))) return; // taken over meanwhile: the new owner finishes it
     if (!(await finishRunStatus(tx, runId, status, new Date()))) return; // finished already
@@ -122,7 +248,7 @@ async function finishRepair(db: Db, runId: string, status: string, slice: string
     await releaseClaims(tx, runId);
     if (run.incidentId) await transitionIncident(tx, run.incidentId, ["repairing"], "validating");
     await appendAudit(tx, {
-      kind: "repair.finished", actor: run.params.launchedBy.id, actorRole: run.params.launchedBy.role, reason: `repair #${run.repairNumber} ended: ${status}`,
+      kind: "repair.finished", actor: run.params.launchedBy.id, actorRole: run.params.launchedBy.role, reason: `repair #${run.repairNumber} ended: ${status}${error ? ` (${error.slice(0, 300)})` : ""}`,
       incidentId: run.incidentId, before: { runStatus: "running" },
       after: { runStatus: status, succeeded: count("succeeded"), failed: count("failed"), blocked: count("upstream_failed") },
     });
@@ -138,6 +264,7 @@ export async function runRepairToEnd(runId: string, db: Db, options: RunRepairOp
     const outcome = await runRepairSlice(runId, db, options);
     if (outcome.state === "finished") return outcome.status;
     if (outcome.state === "gone") return (await findRepairRun(db, runId))?.status ?? "gone";
+    if (outcome.state === "continue" && outcome.afterSeconds) await new Promise((r) => setTimeout(r, options.pollMs ?? outcome.afterSeconds! * 1000));
     if (outcome.state === "busy") await new Promise((r) => setTimeout(r, 1_000));
   }
 }

@@ -1,5 +1,4 @@
 import { nodeName, type NodeId } from "@/lib/domain/ids";
-import { toAirflowClear, toDagsterBackfills, toDatabricksRepair } from "@/lib/domain/plan-exports";
 import type { PlannedTask, RepairPlan } from "@/lib/domain/repair-planner";
 import { keysOf } from "@/lib/domain/partitions";
 import { toKeyRanges, UnitSet } from "@/lib/domain/unit-set";
@@ -7,6 +6,7 @@ import type { BlockerView, PlannedTaskView, PlanView } from "@/lib/contracts/rep
 import type { Db } from "../db/client";
 import { countUnitRows } from "../repositories/unit-interventions";
 import type { RepairContext } from "./load-repair-context";
+import { planExports } from "./plan-exports";
 
 const task = (p: PlannedTask & { reason?: string }): PlannedTaskView => ({
   taskNodeId: p.task, name: nodeName(p.task), pipeline: p.pipeline, keyRanges: p.keyRanges.map(([a, b]) => [a, b]),
@@ -14,9 +14,8 @@ const task = (p: PlannedTask & { reason?: string }): PlannedTaskView => ({
 });
 
 /** The plan as the wizard shows it: pairs by wave, blockers with the intervention that lifts each, and the exports to copy. */
-export async function toPlanView(db: Db, ctx: RepairContext, plan: RepairPlan, originRunId: string | null): Promise<PlanView> {
+export async function toPlanView(db: Db, ctx: RepairContext, plan: RepairPlan): Promise<PlanView> {
   const blockers = await Promise.all(plan.blockers.map((b) => blockerView(db, ctx, b)));
-  const pipeline = plan.waves.flat()[0]?.pipeline ?? "";
   return {
     strategy: plan.strategy, recommended: plan.recommended,
     options: plan.options.map((o) => ({ ...o, why: [...o.why], requires: [...o.requires] })),
@@ -24,19 +23,8 @@ export async function toPlanView(db: Db, ctx: RepairContext, plan: RepairPlan, o
     marks: plan.marks.map((m) => ({ nodeId: m.node, units: toKeyRanges(m.units, ctx.graph.nodes[ctx.graph.index.get(m.node)!]!.space) })),
     blockers, warnings: plan.warnings.map((w) => ({ code: w.code, message: w.message, node: w.node ?? null })),
     cost: { ...plan.cost }, parameterOverrides: { ...plan.parameterOverrides }, runnable: plan.runnable,
-    exports: {
-      airflow: toAirflowClear(plan, ctx.graph),
-      dagster: toDagsterBackfills(plan, ctx.graph),
-      databricks: toDatabricksRepair(plan, { runId: numericRunId(originRunId), pipeline, unitsParameter: "reparo_units" }),
-    },
+    exports: await planExports(db, ctx, plan),
   };
-}
-
-/** Databricks run ids are numbers; a Reparo run id is not, so a stable number is derived from it. */
-function numericRunId(id: string | null): number {
-  let h = 0;
-  for (const ch of id ?? "") h = (h * 31 + ch.charCodeAt(0)) % 2_147_483_647;
-  return h;
 }
 
 async function blockerView(db: Db, ctx: RepairContext, b: RepairPlan["blockers"][number]): Promise<BlockerView> {

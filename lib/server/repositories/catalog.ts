@@ -10,6 +10,7 @@ export interface TaskRecord {
   namespace: string;
   name: string;
   pipeline: string | null;
+  pipelineId: string | null;
   writeMode: WriteMode | null;
   sideEffect: "none" | "external" | null;
   dependsOnOwnPast: boolean | null;
@@ -44,6 +45,7 @@ export async function listTasks(db: Db): Promise<TaskRecord[]> {
     namespace: t.namespace,
     name: t.name,
     pipeline: t.pipeline?.name ?? null,
+    pipelineId: t.pipelineId,
     writeMode: t.writeMode && WRITE_MODES.has(t.writeMode) ? (t.writeMode as WriteMode) : null,
     sideEffect: t.sideEffect === "none" || t.sideEffect === "external" ? t.sideEffect : null,
     dependsOnOwnPast: t.dependsOnOwnPast,

@@ -1,5 +1,6 @@
 import { recordUnitChanges } from "./unit-changes";
 import { z } from "zod";
+import { OrchestratorConnectionSchema } from "@/lib/contracts/orchestrators";
 import { providerOf, type Db, type Tx } from "../db/client";
 
 /** What a repair run carries besides the Run columns: its pairs (with their plan wave), owner and heartbeat. */
@@ -15,6 +16,12 @@ export const RepairRunParamsSchema = z.object({
   parameterOverrides: z.record(z.string(), z.string()).default({}),
   idempotencyKeys: z.record(z.string(), z.string()).default({}),
   launchedBy: z.object({ id: z.string(), role: z.string() }),
+  /** Where each pipeline's pairs run, as its connection was at launch (secrets named only). A pipeline not listed runs locally (runs launched before connections existed). */
+  connections: z.record(z.string(), OrchestratorConnectionSchema).default({}),
+  /** The wave in flight and, per pipeline, the orchestrator's handle for it (what was dispatched). */
+  dispatch: z.object({ wave: z.number().int(), handles: z.record(z.string(), z.record(z.string(), z.unknown())) }).optional(),
+  /** Each pair's progress as its orchestrator last reported it (by compositeKey(task, unit)). */
+  progress: z.record(z.string(), z.object({ status: z.enum(["pending", "running", "succeeded", "failed"]), externalId: z.string().optional(), detail: z.string().optional() })).default({}),
 });
 export type RepairRunParams = z.infer<typeof RepairRunParamsSchema>;
 
@@ -79,6 +86,23 @@ export async function heartbeat(db: Db, runId: string, slice: string, at: number
     if (!run || run.params.owner?.slice !== slice || (run.status !== "queued" && run.status !== "running")) return;
     await writeParams(tx, runId, { ...run.params, heartbeatAt: at });
   });
+}
+
+/** A queued run starts: running from `at` (its first slice). */
+export async function markRunStarted(db: Db, runId: string, at: Date): Promise<void> {
+  await db.$transaction((tx) => tx.run.updateMany({ where: { id: runId, status: "queued" }, data: { status: "running", startedAt: at } }));
+}
+
+/**
+ * Writes the run's dispatch state and progress, only while `slice` owns it (under the run's
+ * lock), so an audit entry written in the same transaction describes what really happened.
+ */
+export async function saveDispatchState(tx: Tx, runId: string, slice: string, state: Pick<RepairRunParams, "dispatch" | "progress">): Promise<boolean> {
+  await lockRun(tx, runId);
+  const run = await findRepairRun(tx, runId);
+  if (!run || run.params.owner?.slice !== slice || (run.status !== "queued" && run.status !== "running")) return false;
+  await writeParams(tx, runId, { ...run.params, ...state });
+  return true;
 }
 
 /** Whether this slice still owns the run (checked before each pair it starts). */

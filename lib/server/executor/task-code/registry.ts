@@ -44,3 +44,8 @@ export function taskCodeFor(taskNodeId: string): TaskCode {
   if (!code) throw new Error(`no local code for ${taskNodeId}: run it through its own orchestrator`);
   return code;
 }
+
+/** Whether the local executor has code for the task (the demo's tasks only). */
+export function hasTaskCode(taskNodeId: string): boolean {
+  return CODE.has(taskNodeId);
+}

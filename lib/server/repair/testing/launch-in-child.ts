@@ -6,8 +6,8 @@
 import readline from "node:readline";
 import { createDb } from "../../db/client";
 import { resolveDatabaseTarget } from "../../db/database-url";
-import type { TaskCode } from "../../executor/types";
-import { taskCodeFor } from "../../executor/task-code/registry";
+import type { TaskCode } from "../../orchestrators/local";
+import { localTaskCode as taskCodeFor } from "../../orchestrators/local";
 import { queueSpecs, setRunningJobQueue } from "../../jobs/job-queue";
 import { PgBossQueue } from "../../jobs/pg-boss-queue";
 import { launchRepair } from "../launch-repair";

@@ -1,0 +1,40 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { DispatchPreviewSchema, type DispatchPreview } from "@/lib/contracts/orchestrators";
+import { apiFetch } from "@/lib/client/api-fetch";
+import { ActionError } from "./ActionError";
+import styles from "./Wizard.module.css";
+
+/**
+ * The dry-run step of a repair that runs in the team's own orchestrator: what Airflow (or
+ * Dagster, Databricks) says it would run for the confirmed plan, against the plan — extra
+ * task instances (side-effecting ones first), planned pairs it would miss, tasks no request
+ * can cover. The launch then carries this dry run's digest, so what runs is what was reviewed.
+ */
+export function DryRunPanel({ id, resume, onReviewed }: { id: string; resume: boolean; onReviewed: (preview: DispatchPreview | null) => void }) {
+  const run = useMutation({
+    mutationFn: () => apiFetch(`/api/v1/incidents/${encodeURIComponent(id)}/dry-run`, DispatchPreviewSchema, { method: "POST", body: JSON.stringify({ resume }) }),
+    onSuccess: (p) => onReviewed(p),
+  });
+  const p = run.data;
+  const sideEffects = p?.extra.filter((x) => x.sideEffect) ?? [];
+  return (
+    <section aria-labelledby="dry-run-h" data-testid="dry-run">
+      <h3 id="dry-run-h">Dry run in the orchestrator</h3>
+      <p className="muted">Asks each pipeline&apos;s orchestrator what it would run for this plan, without running anything.</p>
+      <button type="button" disabled={run.isPending} onClick={() => run.mutate()} data-testid="dry-run-button">{run.isPending ? "Asking…" : p ? "Run the dry run again" : "Run the dry run"}</button>
+      <ActionError error={run.error} />
+      {p ? (
+        <div data-testid="dry-run-result">
+          <p>{p.requests.length} {p.requests.length === 1 ? "request" : "requests"} will be sent{p.requests.length > 0 ? `, in ${new Set(p.requests.map((r) => r.wave)).size} waves` : ""}.</p>
+          {sideEffects.length > 0 ? <div className="error-box" role="alert" data-testid="dry-run-side-effects">The orchestrator would also run {sideEffects.length} side-effecting {sideEffects.length === 1 ? "task instance" : "task instances"} the plan leaves out: {sideEffects.map((x) => x.label).join(", ")}.</div> : null}
+          {p.extra.length > sideEffects.length ? <p data-testid="dry-run-extra">Beyond the plan: {p.extra.filter((x) => !x.sideEffect).map((x) => x.label).join(", ")}.</p> : null}
+          {p.missing.length > 0 ? <p data-testid="dry-run-missing">Planned but not run by the orchestrator ({p.missing.length}): {p.missing.slice(0, 20).map((m) => `${m.name} ${m.unitKey}`).join(", ")}{p.missing.length > 20 ? "…" : ""}.</p> : null}
+          {p.unsupported.length > 0 ? <div className="error-box" role="alert" data-testid="dry-run-unsupported">Cannot be dispatched: {p.unsupported.map((u) => `${u.name} (${u.pipeline}): ${u.reason}`).join("; ")}.</div> : null}
+          {p.extra.length === 0 && p.missing.length === 0 && p.unsupported.length === 0 ? <p className={styles.ok} data-testid="dry-run-same">The orchestrator would run exactly the plan.</p> : null}
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,270 @@
+import type { AirflowConnection, PlannedRequest } from "@/lib/contracts/orchestrators";
+import { expectStatus, requestJson } from "./http";
+import type { DispatchPlan, Orchestrator, OrchestratorCall, OrchestratorItem, PairProgress, PairRef, PairStatus, RequestsResult, TaskFacts } from "./port";
+import { OrchestratorError } from "./port";
+import { readSecret } from "./secrets";
+
+/**
+ * Airflow 3 (REST API v2; checked against the 3.0 and 3.2 documents): a wave is one
+ * `POST /api/v2/dags/{dag_id}/clearTaskInstances` per DAG and range of logical dates, with
+ * exactly the plan's task ids — downstream, upstream, past and future OFF, because Reparo
+ * already listed the closure and the orchestrator's own "include downstream" would pull back
+ * in the side-effecting tasks the plan left out (seed 001). The preview is Airflow's own dry
+ * run of the same bodies, compared task instance by task instance with the plan. Progress comes
+ * from the task instances (`POST /api/v2/dags/~/dagRuns/~/taskInstances/list`): a cleared one
+ * counts once it ran again (its try number passed the one it had when cleared).
+ *
+ * Auth: every /api/v2 call carries a Bearer JWT — the configured token, or one the auth
+ * manager's `POST /auth/token` issued for `username` (fetched again when Airflow answers 401).
+ */
+
+interface ClearGroup {
+  readonly wave: number;
+  readonly dagId: string;
+  readonly taskIds: string[];
+  readonly start: string;
+  readonly end: string;
+}
+
+export interface AirflowClearBody {
+  dry_run: boolean;
+  task_ids: string[];
+  start_date: string;
+  end_date: string;
+  only_failed: boolean;
+  only_running: boolean;
+  reset_dag_runs: boolean;
+  include_upstream: boolean;
+  include_downstream: boolean;
+  include_future: boolean;
+  include_past: boolean;
+}
+
+interface TaskInstance {
+  dag_id: string;
+  task_id: string;
+  logical_date?: string | null;
+  state?: string | null;
+  try_number: number;
+  map_index: number;
+  end_date?: string | null;
+  dag_run_id: string;
+}
+interface TaskInstanceCollection {
+  task_instances: TaskInstance[];
+  total_entries: number;
+}
+
+/** Kept with the run between slices: what was cleared, and each cleared instance's try number then. */
+interface AirflowHandle {
+  dispatchedAt: string;
+  groups: ClearGroup[];
+  cleared: Record<string, number>;
+}
+
+const FINISHED_BAD = new Set(["failed", "upstream_failed", "skipped", "removed"]);
+/** Airflow caps page_limit at [api] maximum_page_limit (100 by default). */
+const PAGE = 100;
+
+/** The Airflow DAG and task of a Reparo task: an override, else its OpenLineage name `dag_id.task_id`, else the pipeline as the DAG. */
+export function airflowTaskOf(connection: AirflowConnection, task: TaskFacts): { dagId: string; taskId: string } {
+  const named = connection.tasks[task.taskNodeId] ?? connection.tasks[task.name];
+  const split = (s: string) => {
+    const dot = s.indexOf(".");
+    return dot > 0 ? { dagId: s.slice(0, dot), taskId: s.slice(dot + 1) } : null;
+  };
+  if (named) return (!connection.dagId && split(named)) || { dagId: connection.dagId ?? task.pipeline, taskId: named };
+  if (connection.dagId) return { dagId: connection.dagId, taskId: task.name };
+  return split(task.name) ?? { dagId: task.pipeline, taskId: task.name };
+}
+
+const tiKey = (dagId: string, taskId: string, at: string) => `${dagId}|${taskId}|${new Date(at).toISOString()}`;
+
+export function airflowOrchestrator(connection: AirflowConnection): Orchestrator {
+  const base = connection.baseUrl;
+  let token: string | null = null;
+
+  async function bearer(calls: OrchestratorCall[], fresh: boolean): Promise<string> {
+    if (!connection.username) return readSecret(connection.credentials);
+    if (token && !fresh) return token;
+    const password = await readSecret(connection.credentials);
+    const answer = await requestJson<{ access_token?: string }>("airflow", "POST", `${base}/auth/token`, { body: { username: connection.username, password } });
+    calls.push(answer.call);
+    expectStatus(answer, [200, 201], `signing in to Airflow as ${connection.username}`);
+    if (!answer.body?.access_token) throw new OrchestratorError("Airflow's /auth/token answered without an access_token", answer.call);
+    token = answer.body.access_token;
+    return token;
+  }
+
+  /** One /api/v2 call; a 401 gets a new token once (tokens expire: [api_auth] jwt_expiration_time). */
+  async function api<T>(calls: OrchestratorCall[], method: string, path: string, body: unknown, dryRun?: boolean) {
+    for (let attempt = 0; ; attempt++) {
+      const jwt = await bearer(calls, attempt > 0);
+      const answer = await requestJson<T>("airflow", method, `${base}${path}`, { body, dryRun, headers: { authorization: `Bearer ${jwt}` } });
+      if (answer.status === 401 && attempt === 0 && connection.username) {
+        calls.push(answer.call);
+        token = null;
+        continue;
+      }
+      return answer;
+    }
+  }
+
+  function groupsOf(plan: DispatchPlan): { groups: ClearGroup[]; unsupported: RequestsResult["unsupported"] } {
+    const byTask = new Map<string, PairRef[]>();
+    for (const p of plan.pairs) byTask.set(`${p.wave}|${p.taskNodeId}`, [...(byTask.get(`${p.wave}|${p.taskNodeId}`) ?? []), p]);
+    const groups = new Map<string, ClearGroup>();
+    const unsupported: { taskNodeId: string; units: string[]; reason: string }[] = [];
+    for (const pairs of byTask.values()) {
+      const { taskNodeId, wave } = pairs[0]!;
+      const task = plan.tasks.get(taskNodeId);
+      const windows = pairs.map((p) => ({ unit: p.unitKey, w: plan.windowOf(taskNodeId, p.unitKey) }));
+      if (!task || windows.some((x) => !x.w)) {
+        unsupported.push({ taskNodeId, units: pairs.map((p) => p.unitKey), reason: task ? "Airflow clears task instances by logical date, and this task's units are not time windows" : "the task is not in the catalog" });
+        continue;
+      }
+      const { dagId, taskId } = airflowTaskOf(connection, task);
+      // Consecutive windows make one range of logical dates (window starts, inclusive).
+      const sorted = windows.map((x) => x.w!).sort((a, b) => a.start.getTime() - b.start.getTime());
+      let lo = sorted[0]!;
+      let prev = lo;
+      const ranges: [Date, Date][] = [];
+      for (const w of sorted.slice(1)) {
+        if (w.start.getTime() !== prev.end.getTime()) {
+          ranges.push([lo.start, prev.start]);
+          lo = w;
+        }
+        prev = w;
+      }
+      ranges.push([lo.start, prev.start]);
+      for (const [s, e] of ranges) {
+        const key = `${wave}|${dagId}|${s.toISOString()}|${e.toISOString()}`;
+        const g = groups.get(key) ?? { wave, dagId, taskIds: [], start: s.toISOString(), end: e.toISOString() };
+        if (!g.taskIds.includes(taskId)) g.taskIds.push(taskId);
+        groups.set(key, g);
+      }
+    }
+    return { groups: [...groups.values()].sort((a, b) => a.wave - b.wave), unsupported };
+  }
+
+  const body = (g: ClearGroup, dryRun: boolean): AirflowClearBody => ({
+    dry_run: dryRun, task_ids: g.taskIds, start_date: g.start, end_date: g.end,
+    only_failed: false, only_running: false, reset_dag_runs: true,
+    include_upstream: false, include_downstream: false, include_future: false, include_past: false,
+  });
+  const path = (g: ClearGroup) => `/api/v2/dags/${encodeURIComponent(g.dagId)}/clearTaskInstances`;
+
+  /** Reparo's (task, unit) for an Airflow task instance, when the plan's tasks have it. */
+  function pairOf(plan: DispatchPlan, ti: TaskInstance): { task: TaskFacts; unitKey: string | null } | null {
+    for (const task of plan.tasks.values()) {
+      const mapped = airflowTaskOf(connection, task);
+      if (mapped.dagId === ti.dag_id && mapped.taskId === ti.task_id) return { task, unitKey: ti.logical_date ? plan.unitAt(task.taskNodeId, new Date(ti.logical_date)) : null };
+    }
+    return null;
+  }
+
+  function requests(plan: DispatchPlan): RequestsResult {
+    const { groups, unsupported } = groupsOf(plan);
+    const pipeline = (g: ClearGroup) => [...plan.tasks.values()].find((t) => airflowTaskOf(connection, t).dagId === g.dagId)?.pipeline ?? g.dagId;
+    const out: PlannedRequest[] = groups.map((g) => ({ orchestrator: "airflow", pipeline: pipeline(g), wave: g.wave, method: "POST", path: path(g), body: body(g, false) }));
+    return { requests: out, unsupported };
+  }
+
+  return {
+    kind: "airflow",
+    blocksDownstream: false,
+    requests,
+
+    async preview(plan) {
+      const { groups, unsupported } = groupsOf(plan);
+      const calls: OrchestratorCall[] = [];
+      const wouldClear: TaskInstance[] = [];
+      for (const g of groups) {
+        const answer = await api<TaskInstanceCollection>(calls, "POST", path(g), body(g, true), true);
+        calls.push({ ...answer.call, ids: { taskInstances: answer.body?.task_instances?.length ?? 0 } });
+        expectStatus(answer, [200], `Airflow's dry run of clearing ${g.taskIds.join(", ")} in ${g.dagId}`);
+        wouldClear.push(...answer.body.task_instances);
+      }
+      const planned = new Set(plan.pairs.map((p) => `${p.taskNodeId}|${p.unitKey}`));
+      const seen = new Set<string>();
+      const extra: OrchestratorItem[] = [];
+      for (const ti of wouldClear) {
+        const pair = pairOf(plan, ti);
+        const label = `${ti.dag_id}.${ti.task_id}${ti.map_index >= 0 ? `[${ti.map_index}]` : ""} @ ${ti.logical_date ?? ti.dag_run_id}`;
+        const key = pair && pair.unitKey ? `${pair.task.taskNodeId}|${pair.unitKey}` : null;
+        if (key && planned.has(key) && !seen.has(key)) {
+          seen.add(key);
+          continue;
+        }
+        extra.push({ label, taskNodeId: pair?.task.taskNodeId ?? null, unitKey: pair?.unitKey ?? null, sideEffect: !!pair && (pair.task.sideEffect === "external" || plan.excludedTasks.has(pair.task.taskNodeId)) });
+      }
+      const unsupportedKeys = new Set(unsupported.flatMap((u) => u.units.map((k) => `${u.taskNodeId}|${k}`)));
+      const missing = plan.pairs.filter((p) => !seen.has(`${p.taskNodeId}|${p.unitKey}`) && !unsupportedKeys.has(`${p.taskNodeId}|${p.unitKey}`));
+      return { ...requests(plan), extra, missing, calls };
+    },
+
+    async dispatchWave(plan, wave) {
+      const calls: OrchestratorCall[] = [];
+      const handle: AirflowHandle = { dispatchedAt: new Date().toISOString(), groups: groupsOf(plan).groups.filter((g) => g.wave === wave), cleared: {} };
+      for (const g of handle.groups) {
+        const answer = await api<TaskInstanceCollection>(calls, "POST", path(g), body(g, false));
+        const tis = answer.status === 200 ? answer.body.task_instances : [];
+        calls.push({ ...answer.call, ids: { dagId: g.dagId, cleared: tis.map((ti) => `${ti.task_id}@${ti.logical_date ?? ti.dag_run_id}`) } });
+        expectStatus(answer, [200], `clearing ${g.taskIds.join(", ")} in ${g.dagId}`);
+        for (const ti of tis) if (ti.logical_date) handle.cleared[tiKey(ti.dag_id, ti.task_id, ti.logical_date)] = ti.try_number;
+      }
+      return { handle: handle as unknown as Record<string, unknown>, calls };
+    },
+
+    async poll(plan, wave, raw) {
+      const handle = raw as unknown as AirflowHandle;
+      const calls: OrchestratorCall[] = [];
+      const seen = new Map<string, TaskInstance>();
+      for (const g of handle.groups) {
+        for (let offset = 0; ; offset += PAGE) {
+          const answer = await api<TaskInstanceCollection>(calls, "POST", "/api/v2/dags/~/dagRuns/~/taskInstances/list", {
+            dag_ids: [g.dagId], task_ids: g.taskIds, logical_date_gte: g.start, logical_date_lte: g.end, page_limit: PAGE, page_offset: offset,
+          });
+          calls.push(answer.call);
+          expectStatus(answer, [200], `reading the task instances of ${g.dagId}`);
+          for (const ti of answer.body.task_instances) if (ti.logical_date) seen.set(tiKey(ti.dag_id, ti.task_id, ti.logical_date), ti);
+          if (offset + PAGE >= answer.body.total_entries) break;
+        }
+      }
+      const since = Date.parse(handle.dispatchedAt);
+      const pairs: PairProgress[] = plan.pairs.filter((p) => p.wave === wave).map((p) => {
+        const task = plan.tasks.get(p.taskNodeId)!;
+        const { dagId, taskId } = airflowTaskOf(connection, task);
+        const start = plan.windowOf(p.taskNodeId, p.unitKey)?.start.toISOString() ?? "";
+        const key = tiKey(dagId, taskId, start);
+        const ti = seen.get(key);
+        // The clear reset what exists; a unit with no task instance is one nothing will run.
+        if (!ti) return { taskNodeId: p.taskNodeId, unitKey: p.unitKey, status: "failed", detail: `Airflow has no task instance ${dagId}.${taskId} at ${start}: nothing ran this unit` };
+        const clearedTry = handle.cleared[key];
+        const ranAgain = clearedTry !== undefined ? ti.try_number > clearedTry : !!ti.end_date && Date.parse(ti.end_date) >= since;
+        const state = ti.state ?? null;
+        const status: PairStatus = !ranAgain ? (state === "success" ? "pending" : "running") : state === "success" ? "succeeded" : state && FINISHED_BAD.has(state) ? "failed" : "running";
+        return { taskNodeId: p.taskNodeId, unitKey: p.unitKey, status, externalId: `${ti.dag_id}/${ti.dag_run_id}/${ti.task_id} try ${ti.try_number}`, ...(state ? { detail: state } : {}) };
+      });
+      return { pairs, calls };
+    },
+
+    async cancel(_plan, raw) {
+      // Airflow 3 has no "cancel these task instances" call; marking them failed stops them.
+      const handle = raw as unknown as AirflowHandle;
+      const calls: OrchestratorCall[] = [];
+      for (const g of handle.groups) {
+        const answer = await api<TaskInstanceCollection>(calls, "POST", "/api/v2/dags/~/dagRuns/~/taskInstances/list", {
+          dag_ids: [g.dagId], task_ids: g.taskIds, logical_date_gte: g.start, logical_date_lte: g.end, state: ["scheduled", "queued", "running", "up_for_retry", "deferred"], page_limit: PAGE,
+        });
+        calls.push(answer.call);
+        if (answer.status !== 200) continue;
+        for (const ti of answer.body.task_instances) {
+          const r = await api(calls, "PATCH", `/api/v2/dags/${encodeURIComponent(ti.dag_id)}/dagRuns/${encodeURIComponent(ti.dag_run_id)}/taskInstances/${encodeURIComponent(ti.task_id)}`, { new_state: "failed", note: "stopped by Reparo: the repair was cancelled" });
+          calls.push(r.call);
+        }
+      }
+      return { calls };
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import { nodeName, type NodeId } from "@/lib/domain/ids";
+import type { OrchestratorConnection, OrchestratorConnectionView } from "@/lib/contracts/orchestrators";
+import type { Actor } from "../auth/roles";
+import { appendAudit } from "../audit/append-audit";
+import { getDb, type Db } from "../db/client";
+import { NotFoundError, UnprocessableError } from "../http/errors";
+import { localOrchestrator } from "../orchestrators/local";
+import { secretName, secretReadable } from "../orchestrators/secrets";
+import { listTasks } from "../repositories/catalog";
+import { findConnection, findPipeline, listConnections, listPipelines, saveConnection, type PipelineRecord } from "../repositories/orchestrator-connections";
+
+async function requirePipeline(db: Db, idOrName: string): Promise<PipelineRecord> {
+  const found = await findPipeline(db, idOrName);
+  if (found === "ambiguous") throw new UnprocessableError(`several pipelines are named ${idOrName}: use the pipeline's id (GET /api/v1/pipelines)`);
+  if (!found) throw new NotFoundError(`no pipeline ${idOrName}`);
+  return found;
+}
+
+async function view(pipeline: PipelineRecord, stored: Awaited<ReturnType<typeof findConnection>>): Promise<OrchestratorConnectionView> {
+  const connection: OrchestratorConnection = stored?.connection ?? { kind: "none" };
+  const credentials = "credentials" in connection ? connection.credentials : undefined;
+  return {
+    pipelineId: pipeline.id, pipeline: pipeline.name, connection,
+    secret: credentials ? { name: secretName(credentials), readable: await secretReadable(credentials) } : null,
+    updatedBy: stored?.updatedBy ?? null, updatedAt: stored?.updatedAt.toISOString() ?? null,
+  };
+}
+
+/** Every pipeline with where its repairs run (GET /api/v1/pipelines). */
+export async function listPipelineConnections(db: Db = getDb()): Promise<OrchestratorConnectionView[]> {
+  const [pipelines, connections] = await Promise.all([listPipelines(db), listConnections(db)]);
+  return Promise.all(pipelines.map((p) => view(p, connections.get(p.id) ?? null)));
+}
+
+export async function getPipelineConnection(idOrName: string, db: Db = getDb()): Promise<OrchestratorConnectionView> {
+  const pipeline = await requirePipeline(db, idOrName);
+  return view(pipeline, await findConnection(db, pipeline.id));
+}
+
+/**
+ * Sets where a pipeline's repairs run (PUT /api/v1/pipelines/{id}/orchestrator, admins). The
+ * connection names its secret; the value is read only when a request is sent. `local` — the
+ * demo's executor — is refused for a pipeline with a task it has no code for. The change and
+ * its audit entry (before → after, no secret values: there are none) commit together.
+ */
+export async function setPipelineConnection(idOrName: string, body: { connection: OrchestratorConnection; reason: string }, actor: Actor, now = new Date(), db: Db = getDb()): Promise<OrchestratorConnectionView> {
+  const pipeline = await requirePipeline(db, idOrName);
+  if (body.connection.kind === "local") {
+    const tasks = (await listTasks(db)).filter((t) => t.pipelineId === pipeline.id && t.kind === "task");
+    const plan = { pairs: tasks.map((t) => ({ taskNodeId: t.nodeId, unitKey: "", wave: 0 })) };
+    const missing = localOrchestrator(null).requests(plan as never).unsupported.map((u) => nodeName(u.taskNodeId as NodeId));
+    if (missing.length > 0) throw new UnprocessableError(`body.connection.kind: the local executor has no code for ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""} — it runs only the demo's tasks`);
+  }
+  const before = await findConnection(db, pipeline.id);
+  await db.$transaction(async (tx) => {
+    await saveConnection(tx, pipeline.id, body.connection, actor.id, now);
+    await appendAudit(tx, {
+      kind: "pipeline.orchestrator_set", actor: actor.id, actorRole: actor.role, reason: body.reason,
+      before: { pipeline: pipeline.name, connection: before ? { ...before.connection } : null }, after: { pipeline: pipeline.name, connection: { ...body.connection } },
+    }, now);
+  });
+  return view(pipeline, await findConnection(db, pipeline.id));
+}

@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as connectionRoute from "@/app/api/v1/pipelines/[id]/orchestrator/route";
+import type { Actor } from "../auth/roles";
+import { verifyAuditChain } from "../audit/verify-audit-chain";
+import { loadDemo } from "../demo/load-demo";
+import { getIncident } from "../incidents/get-incident";
+import { startFakeAirflow, type FakeAirflow } from "../orchestrators/testing/fake-airflow";
+import { setPipelineConnection } from "../pipelines/orchestrator-connections";
+import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { previewDispatch } from "./dry-run";
+import { getProgress } from "./get-progress";
+import { launchRepair } from "./launch-repair";
+import { OPERATOR, plannedIncident } from "./testing/journey-steps";
+
+const ADMIN: Actor = { id: "ada", role: "admin", source: "cli", namespaces: [] };
+const days = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `2026-08-${String(from + i).padStart(2, "0")}T00:00:00.000Z`);
+const ORDERS_TASKS = ["land_raw_orders", "snapshot_customers", "stg_orders", "fct_orders", "revenue_daily", "running_balance", "refresh_executive_dashboard"];
+
+/**
+ * The demo incident repaired through the Airflow adapter, against a fake Airflow whose every
+ * request and answer is checked against Airflow's published REST API v2 documents (3.0 and
+ * 3.2) and its auth manager's: the plan's dry run compared with the plan, then the real clears
+ * wave by wave, each only once the previous wave's task instances succeeded.
+ */
+describe.each(["3.0.0", "3.2.1"] as const)("a repair run in Airflow %s", (version) => {
+  let t: TestDatabase;
+  let airflow: FakeAirflow;
+  let id = "";
+  const saved = process.env.DATABASE_URL;
+  beforeAll(async () => {
+    t = await createTestDatabase("sqlite");
+    process.env.DATABASE_URL = t.target.url;
+    await loadDemo(t.db);
+    airflow = await startFakeAirflow({
+      version, users: { reparo: "s3cret-airflow-password" },
+      dags: {
+        // A manual run on 2026-08-20 at noon: Airflow's clear of the range would re-run it too.
+        orders: { tasks: ORDERS_TASKS.map((taskId) => ({ taskId })), runs: [...days(1, 25).map((logicalDate) => ({ logicalDate })), { logicalDate: "2026-08-20T12:00:00.000Z", runId: "manual__2026-08-20T12:00:00" }] },
+        // The ml DAG has no run for 2026-08-23: that planned pair is one Airflow would not run.
+        ml: { tasks: [{ taskId: "build_order_features" }], runs: days(1, 25).filter((d) => !d.startsWith("2026-08-23")).map((logicalDate) => ({ logicalDate })) },
+      },
+    });
+    process.env.TEST_AIRFLOW_PASSWORD = "s3cret-airflow-password";
+    id = await plannedIncident(t.db);
+  }, 180_000);
+  afterAll(async () => {
+    process.env.DATABASE_URL = saved;
+    delete process.env.TEST_AIRFLOW_PASSWORD;
+    await airflow?.close();
+    await t?.drop();
+  });
+
+  it("an admin points the orders and ml pipelines at Airflow; the password is named, never stored", async () => {
+    for (const pipeline of ["orders", "ml"]) {
+      const view = await setPipelineConnection(pipeline, {
+        connection: { kind: "airflow", baseUrl: airflow.url, username: "reparo", credentials: { env: "TEST_AIRFLOW_PASSWORD" }, tasks: {} },
+        reason: "repairs of this pipeline run in our Airflow",
+      }, ADMIN, new Date(), t.db);
+      expect(view).toMatchObject({ pipeline, connection: { kind: "airflow" }, secret: { name: "env:TEST_AIRFLOW_PASSWORD", readable: true }, updatedBy: "ada" });
+    }
+    const stored = await t.db.orchestratorConnection.findMany();
+    expect(JSON.stringify(stored)).not.toContain("s3cret");
+  });
+
+  it("the connection route: admins only, and a bad connection is a 400 naming the field", async () => {
+    const put = (body: unknown, user: string) => connectionRoute.PUT(new Request("http://console.test/x", { method: "PUT", body: JSON.stringify(body), headers: { host: "console.test", "content-type": "application/json", "x-reparo-user": user } }), { params: Promise.resolve({ id: "orders" }) });
+    await t.db.user.upsert({ where: { id: "ada" }, create: { id: "ada", displayName: "Ada (admin)", role: "admin" }, update: {} });
+    const good = { connection: { kind: "airflow", baseUrl: airflow.url, credentials: { env: "TEST_AIRFLOW_PASSWORD" } }, reason: "try it" };
+    expect((await put(good, "demo-commander")).status).toBe(403);
+    const bad = await put({ connection: { kind: "airflow", baseUrl: "ftp://x", credentials: { env: "has space" } }, reason: "try it" }, "ada");
+    expect(bad.status).toBe(400);
+    const paths = (await bad.json()).details.issues.map((i: { path: string }) => i.path);
+    expect(paths).toContain("body.connection.baseUrl");
+    expect(paths.some((p: string) => p.startsWith("body.connection.credentials"))).toBe(true);
+    expect(await t.db.auditEntry.count({ where: { kind: "pipeline.orchestrator_set" } })).toBe(2); // only the two good PUTs above
+  });
+
+  it("the dry run: Airflow's own answer compared with the plan — the manual run beyond it, the ml day it lacks", async () => {
+    const preview = await previewDispatch(id, { resume: false }, OPERATOR, new Date(), t.db);
+    expect(preview.unsupported).toEqual([]);
+    expect(preview.requests.every((r) => (r.body as { dry_run: boolean }).dry_run === false)).toBe(true);
+    expect(preview.requests.map((r) => [r.wave, r.path, (r.body as { task_ids: string[] }).task_ids.join(",")])).toEqual(expect.arrayContaining([
+      [0, "/api/v2/dags/orders/clearTaskInstances", "stg_orders"],
+      [2, "/api/v2/dags/ml/clearTaskInstances", "build_order_features"],
+    ]));
+    expect(preview.extra).toEqual([expect.objectContaining({ taskNodeId: "job:orders:running_balance", unitKey: null, sideEffect: false, label: expect.stringContaining("orders.running_balance @ 2026-08-20T12:00") })]);
+    expect(preview.missing).toEqual([{ taskNodeId: "job:ml:build_order_features", name: "build_order_features", unitKey: "2026-08-23" }]);
+    expect(preview.calls.length).toBeGreaterThan(0);
+    expect(preview.calls.every((c) => c.status === 200 || c.status === 201)).toBe(true);
+    expect(airflow.requests.filter((r) => r.path.endsWith("/clearTaskInstances")).every((r) => (r.requestBody as { dry_run: boolean }).dry_run)).toBe(true);
+    expect(airflow.violations).toEqual([]);
+  });
+
+  it("a launch without the reviewed dry run, or with a stale one, is refused", async () => {
+    await expect(launchRepair(id, { resume: false, concurrency: 4 }, OPERATOR, new Date(), t.db)).rejects.toMatchObject({ status: 400 });
+    await expect(launchRepair(id, { resume: false, concurrency: 4, preview: "0".repeat(32) }, OPERATOR, new Date(), t.db)).rejects.toMatchObject({ status: 409 });
+    expect(await t.db.run.count({ where: { kind: "repair" } })).toBe(0);
+  });
+
+  it("dispatch: the clears wave by wave, each after the previous wave succeeded; progress per unit; the incident on to validation", async () => {
+    const { digest } = await previewDispatch(id, { resume: false }, OPERATOR, new Date(), t.db);
+    const launched = await launchRepair(id, { resume: false, concurrency: 4, preview: digest, run: { pollMs: 0 } }, OPERATOR, new Date(), t.db);
+    expect(await launched.execution).toBe("partial"); // build_order_features 2026-08-23 has no task instance in Airflow
+    const clears = airflow.requests.filter((r) => r.path.endsWith("/clearTaskInstances") && !(r.requestBody as { dry_run: boolean }).dry_run);
+    const cleared = clears.map((r) => `${r.path.split("/")[4]}:${(r.requestBody as { task_ids: string[] }).task_ids.join("+")}`);
+    // One clear per DAG, wave and range of consecutive days — and none for the last wave: a pair
+    // of wave 3 failed (the ml day Airflow has no run for), so wave 4 is not dispatched.
+    expect(cleared).toHaveLength(9);
+    expect(cleared.slice(0, 4)).toEqual(["orders:stg_orders", "orders:stg_orders", "orders:fct_orders", "orders:fct_orders"]);
+    expect(cleared.slice(4, 9).sort()).toEqual(["ml:build_order_features", "ml:build_order_features", "orders:revenue_daily", "orders:revenue_daily", "orders:running_balance"]);
+
+    // A wave's task instances were cleared only after every instance of the wave before had finished.
+    const ti = (task: string, day: string) => airflow.taskInstance(task === "build_order_features" ? "ml" : "orders", task, `2026-08-${day}T00:00:00.000Z`)!;
+    expect(Date.parse(ti("fct_orders", "17").clearedAt!)).toBeGreaterThanOrEqual(Date.parse(ti("stg_orders", "23").endDate!));
+    expect(Date.parse(ti("revenue_daily", "17").clearedAt!)).toBeGreaterThanOrEqual(Date.parse(ti("fct_orders", "23").endDate!));
+    expect(ti("refresh_executive_dashboard", "17").clearedAt).toBeNull();
+    expect(ti("stg_orders", "17")).toMatchObject({ state: "success", tryNumber: 2 });
+    const progress = await getProgress(id, t.db);
+    expect(progress).toMatchObject({ total: 19, succeeded: 16, failed: 3, run: { status: "partial" } });
+    expect(progress.pairs.find((p) => p.name === "refresh_executive_dashboard")).toMatchObject({ status: "failed", error: "not dispatched: a pair of an earlier wave failed" });
+    expect(progress.pairs.find((p) => p.name === "build_order_features" && p.unitKey === "2026-08-23")).toMatchObject({ status: "failed" });
+    expect(progress.pairs.find((p) => p.name === "stg_orders" && p.unitKey === "2026-08-17")!.error).toContain("orders/");
+    expect((await getIncident(id, t.db)).status).toBe("validating");
+    expect(await t.db.repairClaim.count()).toBe(0);
+    expect(airflow.violations).toEqual([]);
+  });
+
+  it("every request and answer is in the audit log — status and ids, never the password or a token", async () => {
+    const timeline = (await getIncident(id, t.db)).timeline;
+    const kinds = timeline.map((e) => e.kind);
+    expect(kinds.filter((k) => k === "repair.dispatched").length).toBeGreaterThanOrEqual(4);
+    expect(kinds).toContain("repair.previewed");
+    expect(kinds).toContain("repair.progress");
+    expect(kinds.at(-1)).toBe("repair.finished");
+    const dispatched = timeline.filter((e) => e.kind === "repair.dispatched");
+    expect(dispatched[0]!.after).toMatchObject({ wave: 0, orchestrator: "airflow", calls: expect.arrayContaining([expect.objectContaining({ method: "POST", url: `${airflow.url}/api/v2/dags/orders/clearTaskInstances`, status: 200 })]) });
+    const text = JSON.stringify(await t.db.auditEntry.findMany());
+    expect(text).not.toContain("s3cret");
+    expect(text).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}/); // no JWT
+    expect(await verifyAuditChain(t.db)).toMatchObject({ ok: true });
+  });
+});

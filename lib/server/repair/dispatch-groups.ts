@@ -1,0 +1,88 @@
+import { compositeKey } from "@/lib/domain/composite-key";
+import type { NodeId } from "@/lib/domain/ids";
+import type { OrchestratorConnection } from "@/lib/contracts/orchestrators";
+import type { Db } from "../db/client";
+import type { LocalRunContext } from "../orchestrators/local";
+import { orchestratorFor } from "../orchestrators/orchestrator-for";
+import type { DispatchPlan, Orchestrator, PairRef, TaskFacts } from "../orchestrators/port";
+import { listConnections, listPipelines } from "../repositories/orchestrator-connections";
+import type { RepairContext } from "./load-repair-context";
+
+/** One pipeline's share of a repair: its connection, its adapter, and the plan as that adapter sees it. */
+export interface DispatchGroup {
+  readonly pipelineId: string;
+  readonly pipeline: string;
+  readonly connection: OrchestratorConnection;
+  /** null: the pipeline has no connection Reparo can dispatch to (`none`, or dbt's command). */
+  readonly orchestrator: Orchestrator | null;
+  readonly plan: DispatchPlan;
+}
+
+export interface DispatchInput {
+  incidentId: string;
+  runId: string | null;
+  repairNumber: number;
+  pairs: readonly (readonly [string, string, number])[];
+  parameterOverrides: Record<string, string>;
+  idempotencyKeys: Record<string, string>;
+  /** Tasks the plan leaves out on purpose (side effects). */
+  excluded: readonly string[];
+  /** A run's snapshot of its connections (by pipeline id); without it, the connections stored now. */
+  connections?: Readonly<Record<string, OrchestratorConnection>>;
+  /** Ids earlier repairs kept, per pipeline id. */
+  previous?: Readonly<Record<string, Record<string, unknown>>>;
+}
+
+const NO_PIPELINE = "";
+
+/**
+ * Splits a repair's pairs by the pipeline of their task and gives each share its adapter: the
+ * connection decides where it runs. A run launched before connections existed (no snapshot)
+ * runs every pipeline locally.
+ */
+export async function dispatchGroups(db: Db, ctx: RepairContext, input: DispatchInput, local: LocalRunContext | null): Promise<DispatchGroup[]> {
+  const [pipelines, stored] = await Promise.all([listPipelines(db), input.connections ? Promise.resolve(null) : listConnections(db)]);
+  const nameOf = new Map(pipelines.map((p) => [p.id, p.name]));
+  const connectionOf = (pipelineId: string): OrchestratorConnection =>
+    input.connections ? (input.connections[pipelineId] ?? { kind: "local" }) : (stored!.get(pipelineId)?.connection ?? { kind: "none" });
+  const facts = (t: { nodeId: string; name: string; namespace: string; pipeline: string | null; sideEffect: string | null; writeMode: string | null }): TaskFacts => ({
+    taskNodeId: t.nodeId, name: t.name, namespace: t.namespace, pipeline: t.pipeline ?? "", sideEffect: t.sideEffect, writeMode: t.writeMode,
+  });
+  const byPipeline = new Map<string, PairRef[]>();
+  for (const [taskNodeId, unitKey, wave] of input.pairs) {
+    const pipelineId = ctx.tasks.get(taskNodeId)?.pipelineId ?? NO_PIPELINE;
+    byPipeline.set(pipelineId, [...(byPipeline.get(pipelineId) ?? []), { taskNodeId, unitKey, wave }]);
+  }
+  const waves = Math.max(0, ...input.pairs.map(([, , w]) => w + 1));
+  const spaceOf = (taskNodeId: string) => {
+    const i = ctx.graph.index.get(taskNodeId as NodeId);
+    return i === undefined ? undefined : ctx.graph.nodes[i]!.space;
+  };
+  return [...byPipeline].map(([pipelineId, pairs]) => {
+    const connection = pipelineId === NO_PIPELINE ? ({ kind: "none" } as const) : connectionOf(pipelineId);
+    const tasks = new Map([...ctx.tasks.values()].filter((t) => (t.pipelineId ?? NO_PIPELINE) === pipelineId).map((t) => [t.nodeId, facts(t)]));
+    const plan: DispatchPlan = {
+      incidentId: input.incidentId, runId: input.runId, repairNumber: input.repairNumber, pairs, waves, tasks,
+      excludedTasks: new Set(input.excluded.filter((t) => tasks.has(t))),
+      windowOf(taskNodeId, unitKey) {
+        const space = spaceOf(taskNodeId);
+        const v = space?.validate(unitKey);
+        if (!space?.time || !v?.valid) return null;
+        return { start: new Date(space.time.windowStartMs(v.ordinal)), end: new Date(space.time.windowStartMs(v.ordinal + 1)) };
+      },
+      unitAt(taskNodeId, at) {
+        const space = spaceOf(taskNodeId);
+        if (!space?.time) return null;
+        const ordinal = space.time.ordinalAtMs(at.getTime());
+        if (ordinal < 0 || space.time.windowStartMs(ordinal) !== at.getTime()) return null;
+        const key = space.keyAt(ordinal);
+        return space.validate(key).valid ? key : null;
+      },
+      parameterOverrides: input.parameterOverrides, idempotencyKeys: input.idempotencyKeys,
+      previous: input.previous?.[pipelineId] ?? {},
+    };
+    return { pipelineId, pipeline: nameOf.get(pipelineId) ?? "(no pipeline)", connection, orchestrator: orchestratorFor(connection, local), plan };
+  });
+}
+
+export const progressKey = (taskNodeId: string, unitKey: string) => compositeKey(taskNodeId, unitKey);

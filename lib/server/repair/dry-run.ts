@@ -1,0 +1,70 @@
+import crypto from "node:crypto";
+import { nodeName, type NodeId } from "@/lib/domain/ids";
+import type { DispatchPreview } from "@/lib/contracts/orchestrators";
+import type { Actor } from "../auth/roles";
+import { appendAudit } from "../audit/append-audit";
+import { getDb, type Db } from "../db/client";
+import { ConflictError, HttpError } from "../http/errors";
+import { requireIncident } from "../incidents/require-incident";
+import { OrchestratorError, type OrchestratorCall } from "../orchestrators/port";
+import { currentPlan } from "../repositories/repair-plans";
+import type { DispatchGroup } from "./dispatch-groups";
+import { launchablePairs, repairGroups } from "./launch-input";
+
+/**
+ * What the pipelines' orchestrators would run for the repair — each one's own dry run where it
+ * has one (Airflow's clearTaskInstances with dry_run: true) — against the plan: the requests
+ * that will be sent, the planned tasks no request can cover, what the dry runs would run
+ * beyond the plan (side-effecting tasks flagged) and the planned pairs they would not run.
+ * `digest` fingerprints all of it: the launch is refused if the answer changed since.
+ */
+export async function dryRun(groups: readonly DispatchGroup[]): Promise<{ preview: DispatchPreview; digest: string }> {
+  const preview: Omit<DispatchPreview, "digest" | "dispatchable"> = { requests: [], unsupported: [], extra: [], missing: [], calls: [] };
+  const name = (t: string) => nodeName(t as NodeId);
+  for (const g of groups) {
+    if (!g.orchestrator) {
+      const byTask = new Map<string, string[]>();
+      for (const p of g.plan.pairs) byTask.set(p.taskNodeId, [...(byTask.get(p.taskNodeId) ?? []), p.unitKey]);
+      const reason = g.connection.kind === "dbt" ? "dbt runs from your shell: copy the dbt command" : `pipeline ${g.pipeline} has no orchestrator connection`;
+      for (const [taskNodeId, units] of byTask) preview.unsupported.push({ taskNodeId, name: name(taskNodeId), pipeline: g.pipeline, units, reason });
+      continue;
+    }
+    let result;
+    try {
+      result = await g.orchestrator.preview(g.plan);
+    } catch (e) {
+      if (!(e instanceof OrchestratorError)) throw e;
+      preview.calls.push(view(e.call));
+      throw new HttpError(502, "dry_run_failed", `the dry run in ${g.orchestrator.kind} for ${g.pipeline} failed: ${e.message}`, { calls: preview.calls });
+    }
+    preview.requests.push(...result.requests);
+    preview.unsupported.push(...result.unsupported.map((u) => ({ taskNodeId: u.taskNodeId, name: name(u.taskNodeId), pipeline: g.pipeline, units: [...u.units], reason: u.reason })));
+    preview.extra.push(...result.extra.map((x) => ({ ...x })));
+    preview.missing.push(...result.missing.map((p) => ({ taskNodeId: p.taskNodeId, name: name(p.taskNodeId), unitKey: p.unitKey })));
+    preview.calls.push(...result.calls.map(view));
+  }
+  const digest = crypto.createHash("sha256").update(JSON.stringify([preview.requests, preview.unsupported, preview.extra, preview.missing])).digest("hex").slice(0, 32);
+  return { preview: { ...preview, digest, dispatchable: preview.unsupported.length === 0 }, digest };
+}
+
+const view = (c: OrchestratorCall) => ({ orchestrator: c.orchestrator, method: c.method, url: c.url, status: c.status, error: c.error ?? null });
+
+/** The dry-run step of a confirmed plan (POST /api/v1/incidents/{id}/dry-run), audited with every request it sent. */
+export async function previewDispatch(id: string, body: { resume: boolean }, actor: Actor, now = new Date(), db: Db = getDb()): Promise<DispatchPreview> {
+  const incident = await requireIncident(db, id, ["planned"]);
+  const stored = await currentPlan(db, id);
+  if (stored?.status !== "confirmed") throw new ConflictError(`incident ${id} has no confirmed plan: confirm one first`);
+  const { ctx, pairs, options, plan } = await launchablePairs(db, incident, stored, body.resume, now);
+  const groups = await repairGroups(db, ctx, id, pairs, options, plan);
+  const { preview, digest } = await dryRun(groups);
+  await db.$transaction((tx) => appendAudit(tx, {
+    kind: "repair.previewed", actor: actor.id, actorRole: actor.role, incidentId: id,
+    reason: `dry run of the confirmed plan: ${preview.requests.length} requests, ${preview.extra.length} beyond the plan, ${preview.missing.length} planned pairs not covered, ${preview.unsupported.length} tasks unsupported`,
+    before: null,
+    after: {
+      digest, requests: preview.requests.length, unsupported: preview.unsupported.length, extra: preview.extra.length, extraSideEffects: preview.extra.filter((x) => x.sideEffect).length,
+      missing: preview.missing.length, calls: preview.calls.map((c) => ({ orchestrator: c.orchestrator, method: c.method, url: c.url, status: c.status, ...(c.error ? { error: c.error } : {}), dryRun: true })),
+    },
+  }, now));
+  return preview;
+}

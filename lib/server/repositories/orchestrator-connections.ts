@@ -1,0 +1,48 @@
+import { OrchestratorConnectionSchema, type OrchestratorConnection } from "@/lib/contracts/orchestrators";
+import type { Db, Tx } from "../db/client";
+
+export interface PipelineRecord {
+  id: string;
+  namespace: string;
+  name: string;
+}
+
+export interface StoredConnection {
+  pipelineId: string;
+  connection: OrchestratorConnection;
+  updatedBy: string;
+  updatedAt: Date;
+}
+
+/** Every pipeline, by name. */
+export async function listPipelines(db: Db | Tx): Promise<PipelineRecord[]> {
+  return db.pipeline.findMany({ select: { id: true, namespace: true, name: true }, orderBy: [{ name: "asc" }, { namespace: "asc" }] });
+}
+
+/** A pipeline by its id, or by its name when exactly one pipeline has it. */
+export async function findPipeline(db: Db | Tx, idOrName: string): Promise<PipelineRecord | "ambiguous" | null> {
+  const byId = await db.pipeline.findUnique({ where: { id: idOrName }, select: { id: true, namespace: true, name: true } });
+  if (byId) return byId;
+  const byName = await db.pipeline.findMany({ where: { name: idOrName }, select: { id: true, namespace: true, name: true }, take: 2 });
+  return byName.length === 1 ? byName[0]! : byName.length > 1 ? "ambiguous" : null;
+}
+
+const toStored = (r: { pipelineId: string; config: string; updatedBy: string; updatedAt: Date }): StoredConnection => ({
+  pipelineId: r.pipelineId, connection: OrchestratorConnectionSchema.parse(JSON.parse(r.config)), updatedBy: r.updatedBy, updatedAt: r.updatedAt,
+});
+
+export async function findConnection(db: Db | Tx, pipelineId: string): Promise<StoredConnection | null> {
+  const row = await db.orchestratorConnection.findUnique({ where: { pipelineId } });
+  return row ? toStored(row) : null;
+}
+
+/** Every stored connection, by pipeline id (a pipeline without one has none: `kind: "none"`). */
+export async function listConnections(db: Db | Tx): Promise<Map<string, StoredConnection>> {
+  const rows = await db.orchestratorConnection.findMany();
+  return new Map(rows.map((r) => [r.pipelineId, toStored(r)]));
+}
+
+export async function saveConnection(tx: Tx, pipelineId: string, connection: OrchestratorConnection, updatedBy: string, at: Date): Promise<void> {
+  const data = { kind: connection.kind, config: JSON.stringify(connection), updatedBy, updatedAt: at };
+  await tx.orchestratorConnection.upsert({ where: { pipelineId }, create: { pipelineId, ...data }, update: data });
+}
