@@ -17,16 +17,25 @@ export function BlockerCard({ id, blocker }: { id: string; blocker: BlockerView 
     <div className={styles.blocker} data-testid={`blocker-${blocker.code}`}>
       <p style={{ marginTop: 0 }}><strong>{blocker.code.replace(/_/g, " ")}</strong>: {blocker.message}</p>
       {r?.kind === "clean_unit" ? (
-        <ul style={{ listStyle: "none", padding: 0, display: "grid", gap: 8 }}>
-          {r.rowsInUnits.map((u) => (
-            <li key={u.unitKey} data-testid={`append-unit-${u.unitKey}`}>
-              <span className="mono">{short(r.taskNodeId)} {u.unitKey}</span>: <strong data-testid="rows-in-unit">{u.rows} rows already in the unit</strong>{u.rows > 0 ? " (left by the failed attempts)" : " (nothing to remove)"}{" "}
-              <ConfirmIntervention testId={`clean-${u.unitKey}`} label={`Clean ${u.unitKey}`} pending={clean.isPending} error={clean.error} danger
-                believe={<>the {u.rows} rows of {short(r.taskNodeId)} {u.unitKey} are deleted from the warehouse now, so the repair&apos;s append writes exactly one copy. Until it runs, the unit holds nothing.</>}
-                onConfirm={(reason) => clean.mutate({ taskNodeId: r.taskNodeId, unitKey: u.unitKey, reason })} />
-            </li>
-          ))}
-        </ul>
+        <>
+          {r.cleanable && !r.cleanable.possible ? <p className="muted" data-testid="not-cleanable">Reparo cannot clean these units itself: {r.cleanable.why}.</p> : null}
+          {r.cleanable?.statement ? <p className="muted">Cleaning runs, in one warehouse transaction that counts the rows before and after: <code className="mono">{r.cleanable.statement}</code></p> : null}
+          <ul style={{ listStyle: "none", padding: 0, display: "grid", gap: 8 }}>
+            {r.rowsInUnits.map((u) => (
+              <li key={u.unitKey} data-testid={`append-unit-${u.unitKey}`}>
+                <span className="mono">{short(r.taskNodeId)} {u.unitKey}</span>:{" "}
+                {u.rows === null
+                  ? <strong data-testid="rows-in-unit">rows unknown (the warehouse is not connected)</strong>
+                  : <><strong data-testid="rows-in-unit">{u.rows} {u.rows === 1 ? "row" : "rows"} already in the unit</strong>{u.rows > 0 ? " (left by the failed attempts)" : " (nothing to remove)"}</>}{" "}
+                {r.cleanable?.possible ? (
+                  <ConfirmIntervention testId={`clean-${u.unitKey}`} label={`Clean ${u.unitKey}`} pending={clean.isPending} error={clean.error} danger
+                    believe={<>the {u.rows ?? "unknown number of"} rows of {short(r.taskNodeId)} {u.unitKey} are deleted from the warehouse now, so the repair&apos;s append writes exactly one copy. Until it runs, the unit holds nothing.</>}
+                    onConfirm={(reason) => clean.mutate({ taskNodeId: r.taskNodeId, unitKey: u.unitKey, reason })} />
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </>
       ) : null}
       {r ? (
         <ConfirmIntervention testId="declare-replace" label={`Declare ${short(r.taskNodeId)} fixed to replace`} pending={declare.isPending} error={declare.error}

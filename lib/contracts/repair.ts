@@ -84,7 +84,13 @@ export const BlockerSchema = z.object({
   node: z.string().nullable(),
   keyRanges: z.array(KeyRangeSchema),
   /** The intervention that lifts it, when there is one. */
-  resolution: z.object({ kind: z.enum(["clean_unit", "declare_replace"]), taskNodeId: z.string(), units: z.array(z.string()), rowsInUnits: z.array(z.object({ unitKey: z.string(), rows: z.number().int() })) }).nullable(),
+  resolution: z.object({
+    kind: z.enum(["clean_unit", "declare_replace"]), taskNodeId: z.string(), units: z.array(z.string()),
+    /** Rows in each unit now, as its warehouse counts them; null when the warehouse is not connected. */
+    rowsInUnits: z.array(z.object({ unitKey: z.string(), rows: z.number().int().nullable() })),
+    /** Whether Reparo can clean the units itself (a connected warehouse), why not, and the delete it runs. */
+    cleanable: z.object({ possible: z.boolean(), why: z.string().nullable(), statement: z.string().nullable() }).nullable(),
+  }).nullable(),
 });
 export type BlockerView = z.infer<typeof BlockerSchema>;
 
@@ -158,7 +164,8 @@ export const UnitValidationSchema = z.object({
   rowCount: z.number().int().nullable(),
   sourceCount: z.number().int().nullable(),
   publishCount: z.number().int(),
-  rowsInWarehouse: z.number().int(),
+  /** The unit's rows as its warehouse counts them now; null when the warehouse is not connected. */
+  rowsInWarehouse: z.number().int().nullable(),
   failures: z.array(z.string()),
   notes: z.array(z.string()),
   mark: z.string().nullable(),

@@ -36,6 +36,7 @@ export async function clearDemo(db: Db): Promise<void> {
     await tx.task.deleteMany({ where: { id: { in: taskIds } } });
     await tx.dataset.deleteMany({ where: { id: { in: datasetIds } } });
     await tx.orchestratorConnection.deleteMany({ where: { pipelineId: { in: pipelineIds } } });
+    await tx.warehouseConnection.deleteMany({ where: { kind: "demo" } });
     await tx.pipeline.deleteMany({ where: { id: { in: pipelineIds } } });
     await tx.invalidKey.deleteMany({ where: { nodeId: { in: [...DEMO_TASK_NODE_IDS, ...DEMO_DATASET_NODE_IDS] } } });
   }, { timeout: 120_000, maxWait: 60_000 });

@@ -1,6 +1,7 @@
 import { parseNodeId } from "@/lib/domain/ids";
 import type { Db } from "../db/client";
 import { saveConnection } from "../repositories/orchestrator-connections";
+import { saveWarehouse } from "../repositories/warehouse-connections";
 import type { CatalogSpec } from "./catalog-spec";
 
 /** Ids of what was registered, by namespace (pipelines) and node id (tasks, datasets). */
@@ -38,6 +39,8 @@ export async function registerCatalog(db: Db, spec: CatalogSpec, validFrom: Date
       } });
       out.datasets.set(d.nodeId, row.id);
     }
+    // The demo's datasets live in the demo's own warehouse table.
+    for (const namespace of new Set(spec.datasets.map((d) => parseNodeId(d.nodeId)!.namespace))) await saveWarehouse(tx, namespace, { kind: "demo" }, "demo", validFrom);
     for (const t of spec.tasks) {
       const { namespace, name } = parseNodeId(t.nodeId)!;
       const row = await tx.task.create({ data: {

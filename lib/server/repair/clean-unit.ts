@@ -5,14 +5,18 @@ import { BadRequestError, UnprocessableError } from "../http/errors";
 import { ACTIVE, requireIncident } from "../incidents/require-incident";
 import { listDatasets, listEdgesAt, listTasks } from "../repositories/catalog";
 import { claimHolders } from "../repositories/repair-claims";
-import { createUnitMarks, deleteUnitRows } from "../repositories/unit-interventions";
+import { createUnitMarks } from "../repositories/unit-interventions";
 import { ConflictError } from "../http/errors";
+import { unitRows, warehouseFor } from "../warehouses/warehouse-for";
 
 /**
  * Cleans an appended unit before its repair (seed 001: "deduplicate the interval now"): every
- * row of the unit the append task writes is REALLY deleted from the warehouse, so the repair's
- * append leaves exactly one copy. The deletion, the audit entry (rows before → after) and the
- * "cleaned" mark the unit-state rules read commit in one transaction.
+ * row of the unit the append task writes is REALLY deleted from the warehouse its dataset's
+ * namespace is connected to (the warehouse port), counted before and after in the same
+ * warehouse transaction, so the repair's append leaves exactly one copy. The audit entry (rows
+ * before → after, the statement) and the "cleaned" mark the unit-state rules read commit
+ * together, and the warehouse commits only once they did. A dataset whose warehouse is not
+ * connected cannot be cleaned from here: the console never records a cleaning it did not see.
  */
 export async function cleanUnit(id: string, body: { taskNodeId: string; unitKey: string; reason: string }, actor: Actor, now = new Date(), db: Db = getDb()) {
   await requireIncident(db, id, ACTIVE);
@@ -24,14 +28,21 @@ export async function cleanUnit(id: string, body: { taskNodeId: string; unitKey:
   if (!dataset) throw new UnprocessableError(`${task.name} writes no dataset`);
   const holders = await claimHolders(db, [{ taskId: task.id, unitKey: body.unitKey }]);
   if (holders.length > 0) throw new ConflictError(`${task.name} ${body.unitKey} is being repaired by repair #${holders[0]!.repairNumber} (run ${holders[0]!.runId}); wait for it to finish`);
-  const result = await db.$transaction(async (tx) => {
-    const removed = await deleteUnitRows(tx, dataset.id, body.unitKey);
+  const warehouse = await warehouseFor(db, dataset);
+  if (!warehouse) {
+    throw new UnprocessableError(`${dataset.name}'s rows live in ${dataset.namespace}, which has no warehouse connection: an admin connects it (PUT /api/v1/warehouses/${encodeURIComponent(dataset.namespace)}) so Reparo can delete and count the unit's rows — or clean the unit there yourself and declare ${task.name} fixed to replace once it overwrites its unit`);
+  }
+  const unit = unitRows(dataset, body.unitKey, now);
+  const statement = warehouse.statement(unit);
+  if ("unsupported" in statement) throw new UnprocessableError(`cannot clean ${dataset.name} ${body.unitKey}: ${statement.unsupported}`);
+  const result = await warehouse.clean(db, unit, async (tx, measured) => {
     const entry = await appendAudit(tx, {
       kind: "unit.deduplicated", actor: actor.id, actorRole: actor.role, reason: body.reason, incidentId: id,
-      targets: [{ nodeId: dataset.nodeId, units: [body.unitKey] }], before: { rows: removed }, after: { rows: 0 },
+      targets: [{ nodeId: dataset.nodeId, units: [body.unitKey] }], before: { rows: measured.before },
+      after: { rows: measured.after, warehouse: warehouse.kind, statement: statement.sql, params: [...statement.params] },
     }, now);
     await createUnitMarks(tx, dataset.id, [body.unitKey], "cleaned", body.reason, entry.seq, now);
-    return { removed, seq: entry.seq };
+    return { removed: measured.before - measured.after, seq: entry.seq, rowsAfter: measured.after };
   });
-  return { ok: true as const, auditSeq: result.seq, rowsRemoved: result.removed };
+  return { ok: true as const, auditSeq: result.seq, rowsRemoved: result.removed, rowsAfter: result.rowsAfter, warehouse: warehouse.kind, statement: statement.sql };
 }

@@ -68,7 +68,7 @@ describe.each(providersUnderTest())("the guided repair of stg_orders 2026-08-17 
     const before = await previewPlan(id, noOptions, NOW, t.db);
     expect(before.runnable).toBe(false);
     const blocker = before.blockers.find((b) => b.code === "append_unresolved")!;
-    expect(blocker.resolution).toEqual({ kind: "clean_unit", taskNodeId: STG, units: ["2026-08-17", "2026-08-23"], rowsInUnits: [{ unitKey: "2026-08-17", rows: 20 }, { unitKey: "2026-08-23", rows: 0 }] });
+    expect(blocker.resolution).toMatchObject({ kind: "clean_unit", taskNodeId: STG, units: ["2026-08-17", "2026-08-23"], rowsInUnits: [{ unitKey: "2026-08-17", rows: 20 }, { unitKey: "2026-08-23", rows: 0 }], cleanable: { possible: true, why: null } });
     expect(before.excluded.map((e) => [e.name, e.keyRanges])).toEqual([["weekly_revenue_export", [["2026-W34", "2026-W34"]]]]);
     const cleaned = await cleanUnit(id, { taskNodeId: STG, unitKey: "2026-08-17", reason: "remove the 20 partial rows before re-running the append" }, OPERATOR, NOW, t.db);
     expect(cleaned.rowsRemoved).toBe(20);
@@ -118,7 +118,7 @@ describe.each(providersUnderTest())("the guided repair of stg_orders 2026-08-17 
       "incident.opened", "incident.scoped", "unit.deduplicated", "unit.deduplicated", "plan.confirmed", "repair.launched", "repair.finished", "validation.passed", "incident.resolved",
     ]);
     expect(timeline.every((e) => e.actor === "demo-operator" && e.reason.length > 0)).toBe(true);
-    expect(timeline.find((e) => e.kind === "unit.deduplicated")).toMatchObject({ before: { rows: 20 }, after: { rows: 0 }, targets: [{ nodeId: "dataset:warehouse:stg_orders", units: ["2026-08-17"] }] });
+    expect(timeline.find((e) => e.kind === "unit.deduplicated")).toMatchObject({ before: { rows: 20 }, after: { rows: 0, warehouse: "demo" }, targets: [{ nodeId: "dataset:warehouse:stg_orders", units: ["2026-08-17"] }] });
     expect(await verifyAuditChain(t.db)).toMatchObject({ ok: true, entries: 9 });
   });
 });

@@ -4,7 +4,7 @@ import { keysOf } from "@/lib/domain/partitions";
 import { toKeyRanges, UnitSet } from "@/lib/domain/unit-set";
 import type { BlockerView, PlannedTaskView, PlanView } from "@/lib/contracts/repair";
 import type { Db } from "../db/client";
-import { countUnitRows } from "../repositories/unit-interventions";
+import { measuredRows, unitRows, warehouseFor } from "../warehouses/warehouse-for";
 import type { RepairContext } from "./load-repair-context";
 import { planExports } from "./plan-exports";
 
@@ -32,12 +32,18 @@ async function blockerView(db: Db, ctx: RepairContext, b: RepairPlan["blockers"]
   if ((b.code !== "append_unresolved" && b.code !== "unknown_write_mode") || !b.node) return base;
   const output = ctx.outputOf.get(b.node);
   const node = ctx.graph.nodes[ctx.graph.index.get(b.node as NodeId)!]!;
-  if (b.code === "unknown_write_mode" || !output) return { ...base, resolution: { kind: "declare_replace", taskNodeId: b.node, units: [], rowsInUnits: [] } };
+  if (b.code === "unknown_write_mode" || !output) return { ...base, resolution: { kind: "declare_replace", taskNodeId: b.node, units: [], rowsInUnits: [], cleanable: null } };
   const units = UnitSet.fromOrdinals((b.keyRanges ?? []).flatMap(([lo, hi]) => {
     const [a, z] = [node.space.validate(lo), node.space.validate(hi)];
     return a.valid && z.valid ? [...UnitSet.range(a.ordinal, z.ordinal)] : [];
   }));
   const keys = [...keysOf(node.space, units)].slice(0, 200);
-  const rowsInUnits = await Promise.all(keys.map(async (unitKey) => ({ unitKey, rows: await countUnitRows(db, output.id, unitKey) })));
-  return { ...base, resolution: { kind: "clean_unit", taskNodeId: b.node, units: keys, rowsInUnits } };
+  // Rows as the dataset's warehouse counts them now; unknown (null) when it is not connected.
+  const rowsInUnits = await Promise.all(keys.map(async (unitKey) => ({ unitKey, rows: await measuredRows(db, output, unitKey, ctx.now) })));
+  const warehouse = await warehouseFor(db, output);
+  const statement = warehouse && keys[0] ? warehouse.statement(unitRows(output, keys[0], ctx.now)) : null;
+  const cleanable = !warehouse
+    ? { possible: false, why: `${output.namespace} has no warehouse connection: an admin connects it so Reparo can delete and count the unit's rows`, statement: null }
+    : statement && "unsupported" in statement ? { possible: false, why: statement.unsupported, statement: null } : { possible: true, why: null, statement: statement && "sql" in statement ? statement.sql : null };
+  return { ...base, resolution: { kind: "clean_unit", taskNodeId: b.node, units: keys, rowsInUnits, cleanable } };
 }

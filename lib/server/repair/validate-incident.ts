@@ -5,7 +5,7 @@ import type { UnitValidationView, ValidationView } from "@/lib/contracts/repair"
 import { getDb, type Db } from "../db/client";
 import { requireIncident } from "../incidents/require-incident";
 import { listDatasets, listEdgesAt, listTasks } from "../repositories/catalog";
-import { countUnitRows } from "../repositories/unit-interventions";
+import { measuredRows } from "../warehouses/warehouse-for";
 import { repairRunsOfIncident } from "../repositories/repair-runs";
 import { loadUnitStateIndex } from "./unit-state-index";
 
@@ -38,7 +38,7 @@ export async function validateIncident(id: string, now = new Date(), db: Db = ge
     units.push({
       datasetNodeId: dataset.nodeId, name: nodeName(dataset.nodeId as NodeId), unitKey, passed: v.passed, state: v.state, checks: v.checks,
       inputVersion: v.inputVersion, rowCount: state.facts.ledger.length ? [...state.facts.ledger].sort((a, b) => b.publishedAt - a.publishedAt)[0]!.rowCount : null,
-      sourceCount: latest.sourceCount, publishCount: latest.publishCount, rowsInWarehouse: await countUnitRows(db, dataset.id, unitKey),
+      sourceCount: latest.sourceCount, publishCount: latest.publishCount, rowsInWarehouse: await measuredRows(db, dataset, unitKey, now),
       failures: v.failures, notes: v.notes, mark,
     });
   }

@@ -1,0 +1,43 @@
+import type { WarehouseConnection, WarehouseConnectionView } from "@/lib/contracts/warehouses";
+import type { Actor } from "../auth/roles";
+import { appendAudit } from "../audit/append-audit";
+import { getDb, type Db } from "../db/client";
+import { NotFoundError } from "../http/errors";
+import { secretName, secretReadable } from "../orchestrators/secrets";
+import { datasetNamespaces, findWarehouse, listWarehouses, saveWarehouse, type StoredWarehouse } from "../repositories/warehouse-connections";
+
+async function view(namespace: string, stored: StoredWarehouse | null): Promise<WarehouseConnectionView> {
+  const connection: WarehouseConnection = stored?.connection ?? { kind: "none" };
+  const secret = connection.kind === "postgresql" ? { name: secretName(connection.url), readable: await secretReadable(connection.url) } : null;
+  return { namespace, connection, secret, updatedBy: stored?.updatedBy ?? null, updatedAt: stored?.updatedAt.toISOString() ?? null };
+}
+
+/** Every dataset namespace with its warehouse connection (GET /api/v1/warehouses). */
+export async function listWarehouseConnections(db: Db = getDb()): Promise<WarehouseConnectionView[]> {
+  const [namespaces, stored] = await Promise.all([datasetNamespaces(db), listWarehouses(db)]);
+  const byNs = new Map(stored.map((s) => [s.namespace, s]));
+  const all = [...new Set([...namespaces, ...byNs.keys()])].sort();
+  return Promise.all(all.map((ns) => view(ns, byNs.get(ns) ?? null)));
+}
+
+export async function getWarehouseConnection(namespace: string, db: Db = getDb()): Promise<WarehouseConnectionView> {
+  return view(namespace, await findWarehouse(db, namespace));
+}
+
+/**
+ * Connects a dataset namespace to its warehouse (PUT /api/v1/warehouses/{namespace}, admins):
+ * cleaning a unit of its datasets then deletes and counts the rows there. The namespace must be
+ * one the catalog knows; the change and its audit entry commit together.
+ */
+export async function setWarehouseConnection(namespace: string, body: { connection: WarehouseConnection; reason: string }, actor: Actor, now = new Date(), db: Db = getDb()): Promise<WarehouseConnectionView> {
+  if (!(await datasetNamespaces(db)).includes(namespace)) throw new NotFoundError(`no dataset has the namespace ${namespace} (GET /api/v1/warehouses lists them)`);
+  const before = await findWarehouse(db, namespace);
+  await db.$transaction(async (tx) => {
+    await saveWarehouse(tx, namespace, body.connection, actor.id, now);
+    await appendAudit(tx, {
+      kind: "warehouse.connection_set", actor: actor.id, actorRole: actor.role, reason: body.reason,
+      before: { namespace, connection: before ? { ...before.connection } : null }, after: { namespace, connection: { ...body.connection } },
+    }, now);
+  });
+  return view(namespace, await findWarehouse(db, namespace));
+}

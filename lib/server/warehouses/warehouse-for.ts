@@ -1,0 +1,32 @@
+import { resolvePartitions } from "@/lib/domain/partitions";
+import type { Db } from "../db/client";
+import type { DatasetRecord } from "../repositories/catalog";
+import { findWarehouse } from "../repositories/warehouse-connections";
+import { demoWarehouse } from "./demo";
+import type { UnitRows, Warehouse } from "./port";
+import { postgresWarehouse } from "./postgresql";
+
+/** The warehouse a dataset's rows live in (its namespace's connection), or null when none is connected. */
+export async function warehouseFor(db: Db, dataset: Pick<DatasetRecord, "namespace">): Promise<Warehouse | null> {
+  const stored = await findWarehouse(db, dataset.namespace);
+  switch (stored?.connection.kind) {
+    case "postgresql": return postgresWarehouse(stored.connection);
+    case "demo": return demoWarehouse;
+    default: return null;
+  }
+}
+
+/** A unit of a dataset as the warehouse port addresses it (its window from the partition definition). */
+export function unitRows(dataset: Pick<DatasetRecord, "id" | "namespace" | "name" | "partitionDef">, unitKey: string, now: Date): UnitRows {
+  const space = resolvePartitions(dataset.partitionDef, { asOf: now.getTime() });
+  const v = space.validate(unitKey);
+  const window = space.time && v.valid ? { start: new Date(space.time.windowStartMs(v.ordinal)), end: new Date(space.time.windowStartMs(v.ordinal + 1)) } : null;
+  return { datasetId: dataset.id, namespace: dataset.namespace, name: dataset.name, unitKey, window };
+}
+
+/** The unit's rows now, or null when its warehouse is not connected (unknown — never shown as 0). */
+export async function measuredRows(db: Db, dataset: Pick<DatasetRecord, "id" | "namespace" | "name" | "partitionDef">, unitKey: string, now: Date): Promise<number | null> {
+  const warehouse = await warehouseFor(db, dataset);
+  if (!warehouse) return null;
+  return warehouse.countRows(db, unitRows(dataset, unitKey, now)).catch(() => null);
+}

@@ -1,0 +1,9 @@
+-- Where a dataset namespace's rows live, so a unit can be cleaned for real (secrets named, never stored).
+CREATE TABLE "WarehouseConnection" (
+    "namespace" TEXT NOT NULL,
+    "kind" TEXT NOT NULL,
+    "config" TEXT NOT NULL,
+    "updatedBy" TEXT NOT NULL,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
+    CONSTRAINT "WarehouseConnection_pkey" PRIMARY KEY ("namespace")
+);
