@@ -33,6 +33,8 @@ describe.each(["3.0.0", "3.2.1"] as const)("a repair run in Airflow %s", (versio
     await loadDemo(t.db);
     airflow = await startFakeAirflow({
       version, users: { reparo: "s3cret-airflow-password" },
+      // stg_orders 2026-08-23 fails again when re-run: what reads it must wait, the rest go on.
+      outcome: (ti) => (ti.taskId === "stg_orders" && ti.logicalDate.startsWith("2026-08-23") ? "failed" : "success"),
       dags: {
         // A manual run on 2026-08-20 at noon: Airflow's clear of the range would re-run it too.
         orders: { tasks: ORDERS_TASKS.map((taskId) => ({ taskId })), runs: [...days(1, 25).map((logicalDate) => ({ logicalDate })), { logicalDate: "2026-08-20T12:00:00.000Z", runId: "manual__2026-08-20T12:00:00" }] },
@@ -97,29 +99,36 @@ describe.each(["3.0.0", "3.2.1"] as const)("a repair run in Airflow %s", (versio
     expect(await t.db.run.count({ where: { kind: "repair" } })).toBe(0);
   });
 
-  it("dispatch: the clears wave by wave, each after the previous wave succeeded; progress per unit; the incident on to validation", async () => {
+  it("dispatch: clears wave by wave, each after the previous wave's task instances ran; what reads a failure is held back, the rest goes on", async () => {
     const { digest } = await previewDispatch(id, { resume: false }, OPERATOR, new Date(), t.db);
     const launched = await launchRepair(id, { resume: false, concurrency: 4, preview: digest, run: { pollMs: 0 } }, OPERATOR, new Date(), t.db);
-    expect(await launched.execution).toBe("partial"); // build_order_features 2026-08-23 has no task instance in Airflow
+    expect(await launched.execution).toBe("partial");
     const clears = airflow.requests.filter((r) => r.path.endsWith("/clearTaskInstances") && !(r.requestBody as { dry_run: boolean }).dry_run);
-    const cleared = clears.map((r) => `${r.path.split("/")[4]}:${(r.requestBody as { task_ids: string[] }).task_ids.join("+")}`);
-    // One clear per DAG, wave and range of consecutive days — and none for the last wave: a pair
-    // of wave 3 failed (the ml day Airflow has no run for), so wave 4 is not dispatched.
-    expect(cleared).toHaveLength(9);
-    expect(cleared.slice(0, 4)).toEqual(["orders:stg_orders", "orders:stg_orders", "orders:fct_orders", "orders:fct_orders"]);
-    expect(cleared.slice(4, 9).sort()).toEqual(["ml:build_order_features", "ml:build_order_features", "orders:revenue_daily", "orders:revenue_daily", "orders:running_balance"]);
-
+    const cleared = clears.map((r) => {
+      const b = r.requestBody as { task_ids: string[]; start_date: string; end_date: string };
+      return `${r.path.split("/")[4]}:${b.task_ids.join("+")} ${b.start_date.slice(5, 10)}..${b.end_date.slice(5, 10)}`;
+    });
+    // One clear per DAG, wave and range of consecutive days. stg_orders 08-23 failed, so nothing
+    // that reads it was cleared: fct_orders, revenue_daily, the features and the dashboard of
+    // 08-23, and running_balance from 08-23 on (it reads its own previous day).
+    expect(cleared.slice(0, 2)).toEqual(["orders:stg_orders 08-17..08-17", "orders:stg_orders 08-23..08-23"]);
+    expect(cleared[2]).toBe("orders:fct_orders 08-17..08-17");
+    expect(cleared.slice(3, 6).sort()).toEqual(["ml:build_order_features 08-17..08-17", "orders:revenue_daily 08-17..08-17", "orders:running_balance 08-17..08-22"]);
+    expect(cleared.slice(6)).toEqual(["orders:refresh_executive_dashboard 08-17..08-17"]);
     // A wave's task instances were cleared only after every instance of the wave before had finished.
     const ti = (task: string, day: string) => airflow.taskInstance(task === "build_order_features" ? "ml" : "orders", task, `2026-08-${day}T00:00:00.000Z`)!;
     expect(Date.parse(ti("fct_orders", "17").clearedAt!)).toBeGreaterThanOrEqual(Date.parse(ti("stg_orders", "23").endDate!));
-    expect(Date.parse(ti("revenue_daily", "17").clearedAt!)).toBeGreaterThanOrEqual(Date.parse(ti("fct_orders", "23").endDate!));
-    expect(ti("refresh_executive_dashboard", "17").clearedAt).toBeNull();
+    expect(Date.parse(ti("revenue_daily", "17").clearedAt!)).toBeGreaterThanOrEqual(Date.parse(ti("fct_orders", "17").endDate!));
+    expect(ti("fct_orders", "23").clearedAt).toBeNull();
     expect(ti("stg_orders", "17")).toMatchObject({ state: "success", tryNumber: 2 });
+    expect(ti("stg_orders", "23")).toMatchObject({ state: "failed" });
     const progress = await getProgress(id, t.db);
-    expect(progress).toMatchObject({ total: 19, succeeded: 16, failed: 3, run: { status: "partial" } });
-    expect(progress.pairs.find((p) => p.name === "refresh_executive_dashboard")).toMatchObject({ status: "failed", error: "not dispatched: a pair of an earlier wave failed" });
-    expect(progress.pairs.find((p) => p.name === "build_order_features" && p.unitKey === "2026-08-23")).toMatchObject({ status: "failed" });
-    expect(progress.pairs.find((p) => p.name === "stg_orders" && p.unitKey === "2026-08-17")!.error).toContain("orders/");
+    expect(progress).toMatchObject({ total: 19, succeeded: 11, failed: 8, run: { status: "partial" } });
+    const pair = (name: string, unit: string) => progress.pairs.find((p) => p.name === name && p.unitKey === unit)!;
+    expect(pair("stg_orders", "2026-08-23")).toMatchObject({ status: "failed", error: expect.stringContaining("failed") });
+    expect(pair("running_balance", "2026-08-24")).toMatchObject({ status: "failed", error: "not dispatched: it reads a pair of this repair that failed" });
+    expect(pair("running_balance", "2026-08-22")).toMatchObject({ status: "succeeded" });
+    expect(pair("stg_orders", "2026-08-17").error).toContain("orders/");
     expect((await getIncident(id, t.db)).status).toBe("validating");
     expect(await t.db.repairClaim.count()).toBe(0);
     expect(airflow.violations).toEqual([]);

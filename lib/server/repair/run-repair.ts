@@ -8,6 +8,7 @@ import { OrchestratorError, type OrchestratorCall, type PairProgress } from "../
 import { transitionIncident } from "../repositories/incidents";
 import { releaseClaims } from "../repositories/repair-claims";
 import { attemptsOfRun, failOrphanedAttempts, findRepairRun, finishRunStatus, heartbeat, lockRun, markRunStarted, ownsRun, saveDispatchState, setRunOwner, type RepairRunParams, type RepairRunRecord } from "../repositories/repair-runs";
+import { readsAFailure } from "@/lib/domain/blocked-pairs";
 import { dispatchGroups, progressKey, type DispatchGroup } from "./dispatch-groups";
 import { loadRepairContext } from "./load-repair-context";
 import { HEARTBEAT_MS, markLive, ownerAlive, thisOwner } from "./repair-owner";
@@ -94,10 +95,12 @@ const SETTLED = new Set(["succeeded", "failed"]);
 
 /**
  * The run's work for one slice, the same for every orchestrator: poll the wave in flight;
- * once each of its pairs succeeded or failed, dispatch the next wave. Pairs an orchestrator
- * does not block itself are not dispatched after a failure in an earlier wave (they would read
- * what failed): they are recorded as failed, "not dispatched". Every dispatch, and every poll
- * that changed a pair's progress, is saved with its audit entry in one transaction.
+ * once each of its pairs succeeded or failed, dispatch the next wave. A pair that reads a pair
+ * of this repair that failed (lib/domain readsAFailure: the downstream closure, through the
+ * partition mappings) is not dispatched — recorded failed, "not dispatched" — unless its
+ * orchestrator blocks it itself (the local executor); what does not read the failure goes on.
+ * Every dispatch, and every poll that changed a pair's progress, is saved with its audit entry
+ * in one transaction.
  */
 async function driveSlice(db: Db, run: RepairRunRecord, slice: string, deadline: number, options: RunRepairOptions): Promise<Drive> {
   const now = new Date();
@@ -152,7 +155,9 @@ async function driveSlice(db: Db, run: RepairRunRecord, slice: string, deadline:
     }
     const next = w + 1;
     if (next >= waves) return { state: "finished", status: statusOf(run.params.pairs, progress) };
-    const failedBefore = run.params.pairs.some(([t, u, pw]) => pw <= w && progress[progressKey(t, u)]?.status === "failed");
+    // What reads a failed pair waits (the downstream closure of the failures); the rest goes on.
+    const failed = run.params.pairs.filter(([t, u, pw]) => pw <= w && progress[progressKey(t, u)]?.status === "failed").map(([taskNodeId, unitKey]) => ({ taskNodeId, unitKey }));
+    const readsFailure = readsAFailure(ctx.graph, failed);
     const handles = { ...dispatch.handles };
     for (const g of groups) {
       if (!inWave(g, next)) continue;
@@ -160,14 +165,17 @@ async function driveSlice(db: Db, run: RepairRunRecord, slice: string, deadline:
         for (const p of g.plan.pairs.filter((p) => p.wave === next)) progress = { ...progress, [progressKey(p.taskNodeId, p.unitKey)]: { status: "failed", detail: `not dispatched: pipeline ${g.pipeline} has no orchestrator connection` } };
         continue;
       }
-      if (failedBefore && !g.orchestrator.blocksDownstream) {
-        for (const p of g.plan.pairs.filter((p) => p.wave === next)) progress = { ...progress, [progressKey(p.taskNodeId, p.unitKey)]: { status: "failed", detail: `not dispatched: a pair of an earlier wave failed` } };
-        continue;
+      let plan = g.plan;
+      if (!g.orchestrator.blocksDownstream) {
+        const held = g.plan.pairs.filter((p) => p.wave === next && readsFailure(p.taskNodeId, p.unitKey));
+        for (const p of held) progress = { ...progress, [progressKey(p.taskNodeId, p.unitKey)]: { status: "failed", detail: "not dispatched: it reads a pair of this repair that failed" } };
+        if (held.length > 0) plan = { ...g.plan, pairs: g.plan.pairs.filter((p) => !held.includes(p)) };
+        if (!plan.pairs.some((p) => p.wave === next)) continue;
       }
       if (!(await ownsRun(db, run.id, slice))) return { state: "lost" };
       let sent: Awaited<ReturnType<NonNullable<DispatchGroup["orchestrator"]>["dispatchWave"]>>;
       try {
-        sent = await g.orchestrator.dispatchWave(g.plan, next);
+        sent = await g.orchestrator.dispatchWave(plan, next);
       } catch (e) {
         if (e instanceof OrchestratorError) {
           await db.$transaction((tx) => appendAudit(tx, {
@@ -181,7 +189,7 @@ async function driveSlice(db: Db, run: RepairRunRecord, slice: string, deadline:
       dispatch = { wave: next, handles };
       if (g.orchestrator.kind !== "local" || sent.calls.length > 0) {
         const saved = await save({
-          kind: "repair.dispatched", ...actor, reason: `repair #${run.repairNumber}, wave ${next + 1} of ${waves}: ${g.plan.pairs.filter((p) => p.wave === next).length} pairs of ${g.pipeline} sent to ${g.orchestrator.kind}`,
+          kind: "repair.dispatched", ...actor, reason: `repair #${run.repairNumber}, wave ${next + 1} of ${waves}: ${plan.pairs.filter((p) => p.wave === next).length} pairs of ${g.pipeline} sent to ${g.orchestrator.kind}${plan.pairs.length < g.plan.pairs.length ? ` (${g.plan.pairs.length - plan.pairs.length} held back: they read a failed pair)` : ""}`,
           before: null, after: { runId: run.id, wave: next, pipeline: g.pipeline, orchestrator: g.orchestrator.kind, calls: sent.calls.map(describeCall) },
         });
         if (!saved) return { state: "lost" };
