@@ -15,7 +15,7 @@ const ACTIVE = new Set(["queued", "running"]);
 
 /** Step 5: launch the repair run (linked to the original), and watch every (task, unit) progress live. */
 export function ExecuteStep({ id, incident, next, back }: StepProps) {
-  const { data, error, isPending } = useProgress(id);
+  const { data, error, isPending } = useProgress(id, { live: incident.status === "repairing" });
   const launch = useIncidentAction<{ resume: boolean; preview?: string }>(id, "launch");
   const [reviewed, setReviewed] = useState<DispatchPreview | null>(null);
   const qc = useQueryClient();

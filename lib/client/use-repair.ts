@@ -1,6 +1,7 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
 import { PlanViewSchema, PreconditionsViewSchema, ProgressViewSchema, ScopeViewSchema, ValidationViewSchema, type PlanOptions } from "@/lib/contracts/repair";
 import { apiFetch } from "./api-fetch";
 import { incidentKeys } from "./use-incidents";
@@ -24,13 +25,40 @@ export function usePlanPreview(id: string, options: PlanOptions) {
   });
 }
 
-/** Polls every second while the repair runs; stops once it ended. */
-export function useProgress(id: string) {
-  return useQuery({
-    queryKey: incidentKeys.step(id, "progress"),
+const ACTIVE = ["queued", "running"];
+
+/**
+ * The latest repair's per-unit progress: read once, then streamed by the server (server-sent
+ * events) while the repair runs — each change as it happens, on whichever console runs it.
+ * Where the stream cannot be opened (or drops), it falls back to reading every 2 s.
+ */
+export function useProgress(id: string, options: { live?: boolean } = {}) {
+  const qc = useQueryClient();
+  const key = incidentKeys.step(id, "progress");
+  const [streaming, setStreaming] = useState(false);
+  const query = useQuery({
+    queryKey: key,
     queryFn: () => apiFetch(`${base(id)}/progress`, ProgressViewSchema),
-    refetchInterval: (q) => (q.state.data?.run && ["queued", "running"].includes(q.state.data.run.status) ? 1000 : false),
+    refetchInterval: (q) => (!streaming && q.state.data?.run && ACTIVE.includes(q.state.data.run.status) ? 2000 : false),
   });
+  const active = Boolean(options.live) || (query.data?.run ? ACTIVE.includes(query.data.run.status) : false);
+  useEffect(() => {
+    if (!active || typeof EventSource === "undefined") return;
+    const source = new EventSource(`${base(id)}/progress/stream`);
+    source.addEventListener("open", () => setStreaming(true));
+    source.addEventListener("progress", (e) => {
+      const parsed = ProgressViewSchema.safeParse(JSON.parse((e as MessageEvent<string>).data));
+      if (parsed.success) qc.setQueryData(incidentKeys.step(id, "progress"), parsed.data);
+    });
+    const stop = () => {
+      source.close();
+      setStreaming(false);
+    };
+    source.addEventListener("end", stop);
+    source.addEventListener("error", stop);
+    return stop;
+  }, [active, id, qc]);
+  return query;
 }
 
 export function useValidation(id: string) {

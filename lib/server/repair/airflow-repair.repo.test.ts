@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as connectionRoute from "@/app/api/v1/pipelines/[id]/orchestrator/route";
+import * as progressStreamRoute from "@/app/api/v1/incidents/[id]/progress/stream/route";
 import type { Actor } from "../auth/roles";
 import { verifyAuditChain } from "../audit/verify-audit-chain";
 import { loadDemo } from "../demo/load-demo";
@@ -147,5 +148,15 @@ describe.each(["3.0.0", "3.2.1"] as const)("a repair run in Airflow %s", (versio
     expect(text).not.toContain("s3cret");
     expect(text).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}/); // no JWT
     expect(await verifyAuditChain(t.db)).toMatchObject({ ok: true });
+  });
+
+  it("progress streams as server-sent events: the run's state, then `end` once it ended", async () => {
+    const res = await progressStreamRoute.GET(new Request("http://console.test/x", { headers: { host: "console.test", "x-reparo-user": "demo-viewer" } }), { params: Promise.resolve({ id }) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    const text = await res.text();
+    const events = [...text.matchAll(/^event: (\w+)\ndata: (.*)$/gm)].map((m) => [m[1], m[2]]);
+    expect(events.map(([e]) => e)).toEqual(["progress", "end"]);
+    expect(JSON.parse(events[0]![1]!)).toMatchObject({ total: 19, succeeded: 11, run: { status: "partial" } });
   });
 });

@@ -32,3 +32,8 @@ export async function getProgress(id: string, db: Db = getDb()): Promise<Progres
     total: pairs.length, done: count("succeeded", "failed", "upstream_failed"), succeeded: count("succeeded"), failed: count("failed", "upstream_failed"), pairs,
   };
 }
+
+/** 404 for an unknown incident, before a stream opens. */
+export async function requireIncidentExists(id: string, db: Db = getDb()): Promise<void> {
+  await requireIncident(db, id);
+}
