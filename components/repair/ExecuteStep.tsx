@@ -44,6 +44,12 @@ export function ExecuteStep({ id, incident, next, back }: StepProps) {
         <div data-testid="progress">
           <p className={styles.runLine}>Repair <strong>#{data.run.repairNumber}</strong> · run <span className="mono">{data.run.id}</span> · repairs run <span className="mono">{data.run.rootRunId ?? "—"}</span> · <span data-testid="run-status">{data.run.status}</span></p>
           <div className={styles.progress} role="progressbar" aria-label="Repair progress" aria-valuemin={0} aria-valuemax={data.total} aria-valuenow={data.done}><div style={{ width: `${pct}%` }} /></div>
+          {data.dispatched.map((d) => (
+            <p key={d.pipeline} data-testid={`dispatched-${d.pipeline}`}>
+              Wave {d.wave + 1} of {d.pipeline} runs in {d.orchestrator}.
+              {d.command ? <> Run it in the dbt project now — its progress appears here once dbt-ol or an imported run_results.json reports it: <code className="mono" data-testid="dbt-command">{d.command}</code></> : null}
+            </p>
+          ))}
           <p data-testid="progress-count">{data.done} of {data.total} pairs done · {data.succeeded} succeeded · {data.failed} failed or blocked</p>
           <div className={styles.tableScroll}>
           <table className="data">

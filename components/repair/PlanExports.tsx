@@ -4,10 +4,10 @@ import { useState } from "react";
 import type { PlanExport } from "@/lib/contracts/orchestrators";
 import styles from "./Wizard.module.css";
 
-const TABS = [["airflow", "Airflow clear"], ["dagster", "Dagster backfill"], ["databricks", "Databricks repair"]] as const;
+const TABS = [["airflow", "Airflow clear"], ["dagster", "Dagster backfill"], ["databricks", "Databricks repair"], ["dbt", "dbt command"]] as const;
 
 /** The plan as each orchestrator's own request, to copy. */
-export function PlanExports({ exports }: { exports: Record<"airflow" | "dagster" | "databricks", PlanExport> }) {
+export function PlanExports({ exports }: { exports: Record<(typeof TABS)[number][0], PlanExport> }) {
   const [tab, setTab] = useState<(typeof TABS)[number][0]>("airflow");
   const [copied, setCopied] = useState(false);
   const text = JSON.stringify(exports[tab], null, 2);

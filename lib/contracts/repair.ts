@@ -117,7 +117,7 @@ export const PlanViewSchema = z.object({
   cost: z.object({ unitsRecomputed: z.number().int(), fullRerunUnits: z.number().int(), tasks: z.number().int() }),
   parameterOverrides: z.record(z.string(), z.string()),
   runnable: z.boolean(),
-  exports: z.object({ airflow: PlanExportSchema, dagster: PlanExportSchema, databricks: PlanExportSchema }),
+  exports: z.object({ airflow: PlanExportSchema, dagster: PlanExportSchema, databricks: PlanExportSchema, dbt: PlanExportSchema }),
 });
 export type PlanView = z.infer<typeof PlanViewSchema>;
 
@@ -148,6 +148,8 @@ export const ProgressViewSchema = z.object({
   succeeded: z.number().int(),
   failed: z.number().int(),
   pairs: z.array(PairProgressSchema),
+  /** Where the wave in flight runs, and for dbt the command waiting for the operator to run it. */
+  dispatched: z.array(z.object({ pipeline: z.string(), orchestrator: z.string(), wave: z.number().int(), command: z.string().nullable() })).default([]),
 });
 export type ProgressView = z.infer<typeof ProgressViewSchema>;
 

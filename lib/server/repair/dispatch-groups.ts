@@ -13,7 +13,7 @@ export interface DispatchGroup {
   readonly pipelineId: string;
   readonly pipeline: string;
   readonly connection: OrchestratorConnection;
-  /** null: the pipeline has no connection Reparo can dispatch to (`none`, or dbt's command). */
+  /** null: the pipeline has no connection (`none`): its share can be exported, not dispatched. */
   readonly orchestrator: Orchestrator | null;
   readonly plan: DispatchPlan;
 }

@@ -25,7 +25,7 @@ export async function dryRun(groups: readonly DispatchGroup[]): Promise<{ previe
     if (!g.orchestrator) {
       const byTask = new Map<string, string[]>();
       for (const p of g.plan.pairs) byTask.set(p.taskNodeId, [...(byTask.get(p.taskNodeId) ?? []), p.unitKey]);
-      const reason = g.connection.kind === "dbt" ? "dbt runs from your shell: copy the dbt command" : `pipeline ${g.pipeline} has no orchestrator connection`;
+      const reason = `pipeline ${g.pipeline} has no orchestrator connection`;
       for (const [taskNodeId, units] of byTask) preview.unsupported.push({ taskNodeId, name: name(taskNodeId), pipeline: g.pipeline, units, reason });
       continue;
     }

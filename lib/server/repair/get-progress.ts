@@ -4,6 +4,7 @@ import { getDb, type Db } from "../db/client";
 import { requireIncident } from "../incidents/require-incident";
 import { attemptsOfRun, repairRunsOfIncident } from "../repositories/repair-runs";
 import { progressKey } from "./dispatch-groups";
+import { listPipelines } from "../repositories/orchestrator-connections";
 
 type PairStatus = ProgressView["pairs"][number]["status"];
 const STATUS: Record<string, PairStatus> = { succeeded: "succeeded", failed: "failed", upstream_failed: "upstream_failed", running: "running", queued: "running" };
@@ -15,7 +16,7 @@ const STATUS: Record<string, PairStatus> = { succeeded: "succeeded", failed: "fa
 export async function getProgress(id: string, db: Db = getDb()): Promise<ProgressView> {
   await requireIncident(db, id);
   const run = (await repairRunsOfIncident(db, id)).at(-1);
-  if (!run) return { run: null, total: 0, done: 0, succeeded: 0, failed: 0, pairs: [] };
+  if (!run) return { run: null, total: 0, done: 0, succeeded: 0, failed: 0, pairs: [], dispatched: [] };
   const latest = new Map<string, Awaited<ReturnType<typeof attemptsOfRun>>[number]>();
   for (const a of await attemptsOfRun(db, run.id)) latest.set(progressKey(a.taskNodeId, a.unitKey), a);
   const pairs = run.params.pairs.map(([task, unitKey, wave]) => {
@@ -30,7 +31,20 @@ export async function getProgress(id: string, db: Db = getDb()): Promise<Progres
   return {
     run: { id: run.id, status: run.status, repairNumber: run.repairNumber, rootRunId: run.rootRunId, startedAt: run.startedAt?.toISOString() ?? null, endedAt: run.endedAt?.toISOString() ?? null },
     total: pairs.length, done: count("succeeded", "failed", "upstream_failed"), succeeded: count("succeeded"), failed: count("failed", "upstream_failed"), pairs,
+    dispatched: await dispatchedNow(db, run),
   };
+}
+
+/** The wave in flight per pipeline (its orchestrator; for dbt, the command to run), while the run is active. */
+async function dispatchedNow(db: Db, run: Awaited<ReturnType<typeof repairRunsOfIncident>>[number]): Promise<ProgressView["dispatched"]> {
+  if (!run.params.dispatch || (run.status !== "queued" && run.status !== "running")) return [];
+  const names = new Map((await listPipelines(db)).map((p) => [p.id, p.name]));
+  const { wave, handles } = run.params.dispatch;
+  return Object.entries(handles).flatMap(([pipelineId, handle]) => {
+    const connection = run.params.connections[pipelineId];
+    if (!connection || connection.kind === "local") return [];
+    return [{ pipeline: names.get(pipelineId) ?? pipelineId, orchestrator: connection.kind, wave, command: typeof handle.command === "string" ? handle.command : null }];
+  });
 }
 
 /** 404 for an unknown incident, before a stream opens. */

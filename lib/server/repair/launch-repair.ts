@@ -96,9 +96,7 @@ function refuseUndispatchable(groups: DispatchGroup[]): void {
   const problems: string[] = [];
   for (const g of groups) {
     if (!g.orchestrator) {
-      problems.push(g.connection.kind === "dbt"
-        ? `pipeline ${g.pipeline} runs with dbt: run the exported dbt command yourself`
-        : `pipeline ${g.pipeline} has no orchestrator connection: an admin sets one with PUT /api/v1/pipelines/${g.pipelineId}/orchestrator (or copy the export)`);
+      problems.push(`pipeline ${g.pipeline} has no orchestrator connection: an admin sets one with PUT /api/v1/pipelines/${g.pipelineId}/orchestrator (or copy the export)`);
       continue;
     }
     for (const u of g.orchestrator.requests(g.plan).unsupported) problems.push(`${nodeName(u.taskNodeId as NodeId)} (${g.pipeline}, ${g.orchestrator.kind}): ${u.reason}`);

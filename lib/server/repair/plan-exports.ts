@@ -7,13 +7,14 @@ import { orchestratorFor } from "../orchestrators/orchestrator-for";
 import { dispatchGroups } from "./dispatch-groups";
 import type { RepairContext } from "./load-repair-context";
 
-const KINDS = ["airflow", "dagster", "databricks"] as const;
+const KINDS = ["airflow", "dagster", "databricks", "dbt"] as const;
 
 /** A connection of `kind` for a pipeline that has none of that kind: the default names, a secret named only. */
 const defaults: Record<(typeof KINDS)[number], OrchestratorConnection> = {
   airflow: { kind: "airflow", baseUrl: "https://airflow.invalid", credentials: { env: "AIRFLOW_TOKEN" }, tasks: {} },
   dagster: { kind: "dagster", baseUrl: "https://dagster.invalid", assets: {} },
   databricks: { kind: "databricks", baseUrl: "https://databricks.invalid", credentials: { env: "DATABRICKS_TOKEN" }, tasks: {}, unitsParameter: "reparo_units" },
+  dbt: { kind: "dbt", unitsVar: "reparo_units", tasks: {} },
 };
 
 /**
@@ -27,7 +28,7 @@ export async function planExports(db: Db, ctx: RepairContext, plan: RepairPlan):
   if (!plan.runnable) {
     const why = `the plan is blocked: ${plan.blockers.map((b) => b.message).join(" ")}`;
     const blocked: PlanExport = { requests: [], unsupported: plan.waves.flat().map((p) => ({ taskNodeId: p.task, name: nodeName(p.task), pipeline: p.pipeline, units: p.keyRanges.map(([a, b]) => (a === b ? a : `${a}..${b}`)), reason: why })) };
-    return { airflow: blocked, dagster: blocked, databricks: blocked };
+    return { airflow: blocked, dagster: blocked, databricks: blocked, dbt: blocked };
   }
   const pairs = plan.waves.flatMap((w, wave) => w.flatMap((p) => [...keysOf(ctx.graph.nodes[ctx.graph.index.get(p.task)!]!.space, p.units)].map((k) => [p.task as string, k, wave] as [string, string, number])));
   const groups = await dispatchGroups(db, ctx, {
