@@ -22,8 +22,8 @@ export function DryRunPanel({ id, resume, onReviewed }: { id: string; resume: bo
   return (
     <section aria-labelledby="dry-run-h" data-testid="dry-run">
       <h3 id="dry-run-h">Dry run in the orchestrator</h3>
-      <p className="muted">Asks each pipeline&apos;s orchestrator what it would run for this plan, without running anything.</p>
-      <button type="button" disabled={run.isPending} onClick={() => run.mutate()} data-testid="dry-run-button">{run.isPending ? "Asking…" : p ? "Run the dry run again" : "Run the dry run"}</button>
+      <p className="muted">Asks each pipeline&apos;s orchestrator (Airflow, Dagster, Databricks) what it would run for this plan, without running anything, and compares it with the plan. A repair that runs there is dispatched only after this review.</p>
+      <button type="button" className={styles.button} disabled={run.isPending} onClick={() => run.mutate()} data-testid="dry-run-button">{run.isPending ? "Asking…" : p ? "Run the dry run again" : "Run the dry run"}</button>
       <ActionError error={run.error} />
       {p ? (
         <div data-testid="dry-run-result">

@@ -33,11 +33,14 @@ export function ExecuteStep({ id, incident, next, back }: StepProps) {
     <>
       {error ? <div className="error-box" role="alert">Could not read progress: {error.message}</div> : null}
       {incident.status === "planned" ? (
-        <div style={{ display: "flex", gap: 8, marginBottom: 12 }}>
-          <button type="button" className={styles.primary} disabled={launch.isPending} onClick={() => launch.mutate({ resume: resumable, ...(reviewed ? { preview: reviewed.digest } : {}) })} data-testid="launch">
-            {resumable ? "Resume: run the pairs not yet done" : reviewed && reviewed.requests.length > 0 ? "Dispatch the reviewed repair" : "Launch the repair run"}
-          </button>
-        </div>
+        <>
+          <DryRunPanel id={id} resume={resumable} onReviewed={setReviewed} />
+          <div style={{ display: "flex", gap: 8, margin: "12px 0" }}>
+            <button type="button" className={styles.primary} disabled={launch.isPending} onClick={() => launch.mutate({ resume: resumable, ...(reviewed ? { preview: reviewed.digest } : {}) })} data-testid="launch">
+              {resumable ? "Resume: run the pairs not yet done" : reviewed && reviewed.requests.length > 0 ? "Dispatch the reviewed repair" : "Launch the repair run"}
+            </button>
+          </div>
+        </>
       ) : null}
       <ActionError error={launch.error} />
       {data?.run ? (
@@ -57,7 +60,7 @@ export function ExecuteStep({ id, incident, next, back }: StepProps) {
             <tbody>
               {data.pairs.map((p) => (
                 <tr key={`${p.taskNodeId}|${p.unitKey}`} data-testid={`pair-${p.name}-${p.unitKey}`}>
-                  <td>{p.wave + 1}</td><td>{p.name}</td><td className="mono">{p.unitKey}</td><td>{p.status.replace("_", " ")}</td><td>{p.rows ?? "—"}</td><td className="mono">{p.error ?? ""}</td>
+                  <td>{p.wave + 1}</td><td>{p.name}</td><td className="mono" style={{ whiteSpace: "nowrap" }}>{p.unitKey}</td><td>{p.status.replace("_", " ")}</td><td>{p.rows ?? "—"}</td><td className="mono" style={{ overflowWrap: "anywhere" }}>{p.error ?? ""}</td>
                 </tr>
               ))}
             </tbody>
@@ -66,8 +69,7 @@ export function ExecuteStep({ id, incident, next, back }: StepProps) {
         </div>
       ) : isPending && !error ? (
         <div aria-busy="true" aria-label="Loading the repair's progress"><div className="skeleton" /></div>
-      ) : incident.status === "planned" ? <p className="muted">Nothing launched yet. The plan runs in dependency order with a concurrency limit, against the warehouse.</p> : <p className="empty">Confirm a plan first.</p>}
-      {incident.status === "planned" ? <DryRunPanel id={id} resume={resumable} onReviewed={setReviewed} /> : null}
+      ) : incident.status === "planned" ? <p className="muted">Nothing launched yet. The plan runs wave by wave in dependency order: in each pipeline&apos;s own orchestrator (after its dry run), or on this console&apos;s executor for the demo&apos;s pipelines.</p> : <p className="empty">Confirm a plan first.</p>}
       <StepActions back={back}>
         <button type="button" className={styles.primary} disabled={running || !data?.run} onClick={next}>Validate →</button>
       </StepActions>

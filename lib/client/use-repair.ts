@@ -54,8 +54,14 @@ export function useProgress(id: string, options: { live?: boolean } = {}) {
       source.close();
       setStreaming(false);
     };
-    source.addEventListener("end", stop);
-    source.addEventListener("error", stop);
+    // The run ended (or the stream broke): read it once more, and the incident it moved on.
+    const settle = () => {
+      stop();
+      void qc.invalidateQueries({ queryKey: incidentKeys.step(id, "progress") });
+      void qc.invalidateQueries({ queryKey: incidentKeys.detail(id) });
+    };
+    source.addEventListener("end", settle);
+    source.addEventListener("error", settle);
     return stop;
   }, [active, id, qc]);
   return query;

@@ -244,7 +244,7 @@ export function airflowOrchestrator(connection: AirflowConnection): Orchestrator
         const ranAgain = clearedTry !== undefined ? ti.try_number > clearedTry : !!ti.end_date && Date.parse(ti.end_date) >= since;
         const state = ti.state ?? null;
         const status: PairStatus = !ranAgain ? (state === "success" ? "pending" : "running") : state === "success" ? "succeeded" : state && FINISHED_BAD.has(state) ? "failed" : "running";
-        return { taskNodeId: p.taskNodeId, unitKey: p.unitKey, status, externalId: `${ti.dag_id}/${ti.dag_run_id}/${ti.task_id} try ${ti.try_number}`, ...(state ? { detail: state } : {}) };
+        return { taskNodeId: p.taskNodeId, unitKey: p.unitKey, status, externalId: `${ti.dag_id} · ${ti.dag_run_id} · try ${ti.try_number}`, ...(state ? { detail: state } : {}) };
       });
       return { pairs, calls };
     },

@@ -129,7 +129,7 @@ describe.each(["3.0.0", "3.2.1"] as const)("a repair run in Airflow %s", (versio
     expect(pair("stg_orders", "2026-08-23")).toMatchObject({ status: "failed", error: expect.stringContaining("failed") });
     expect(pair("running_balance", "2026-08-24")).toMatchObject({ status: "failed", error: "not dispatched: it reads a pair of this repair that failed" });
     expect(pair("running_balance", "2026-08-22")).toMatchObject({ status: "succeeded" });
-    expect(pair("stg_orders", "2026-08-17").error).toContain("orders/");
+    expect(pair("stg_orders", "2026-08-17").error).toContain("orders · scheduled__2026-08-17");
     expect((await getIncident(id, t.db)).status).toBe("validating");
     expect(await t.db.repairClaim.count()).toBe(0);
     expect(airflow.violations).toEqual([]);

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { fileURLToPath } from "node:url";
+import path from "node:path";
 import { OpenApiContract, type ContractIssue } from "./openapi-contract";
 
 /**
@@ -65,7 +65,8 @@ export interface FakeAirflow {
   close(): Promise<void>;
 }
 
-const FIXTURES = fileURLToPath(new URL("../../../../test/fixtures/peers/airflow/", import.meta.url));
+// From the repository's root (vitest and Playwright both run there; Playwright loads this as CommonJS, so no import.meta).
+const FIXTURES = path.join(process.cwd(), "test/fixtures/peers/airflow/");
 const contractCache = new Map<string, OpenApiContract>();
 
 /** The published document (parsed and compiled once per process). */
