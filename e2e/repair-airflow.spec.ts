@@ -117,7 +117,7 @@ test("the demo incident repaired in Airflow: dry-run difference, waves cleared i
   await page.getByTestId("dry-run-button").click();
   const dry = page.getByTestId("dry-run-result");
   await expect(dry).toContainText("11 requests will be sent, in 4 waves.");
-  await expect(page.getByTestId("dry-run-extra")).toContainText("orders.running_balance @ 2026-08-20T12:00");
+  await expect(page.getByTestId("dry-run-extra")).toContainText("would also run, beyond the plan: orders.running_balance @ 2026-08-20T12:00");
   await expect(page.getByTestId("dry-run-side-effects")).toHaveCount(0);
   await expect(page.getByTestId("dry-run-missing")).toHaveCount(0);
   expect(airflow.requests.filter((r) => r.path.endsWith("/clearTaskInstances")).every((r) => (r.requestBody as { dry_run: boolean }).dry_run)).toBe(true);

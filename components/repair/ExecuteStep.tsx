@@ -36,7 +36,7 @@ export function ExecuteStep({ id, incident, next, back }: StepProps) {
         <>
           <DryRunPanel id={id} resume={resumable} onReviewed={setReviewed} />
           <div style={{ display: "flex", gap: 8, margin: "12px 0" }}>
-            <button type="button" className={styles.primary} disabled={launch.isPending} onClick={() => launch.mutate({ resume: resumable, ...(reviewed ? { preview: reviewed.digest } : {}) })} data-testid="launch">
+            <button type="button" className={styles.primary} disabled={launch.isPending || (reviewed !== null && !reviewed.dispatchable)} onClick={() => launch.mutate({ resume: resumable, ...(reviewed ? { preview: reviewed.digest } : {}) })} data-testid="launch">
               {resumable ? "Resume: run the pairs not yet done" : reviewed && reviewed.requests.length > 0 ? "Dispatch the reviewed repair" : "Launch the repair run"}
             </button>
           </div>

@@ -10,11 +10,12 @@ const TABS = [["airflow", "Airflow clear"], ["dagster", "Dagster backfill"], ["d
 export function PlanExports({ exports }: { exports: Record<(typeof TABS)[number][0], PlanExport> }) {
   const [tab, setTab] = useState<(typeof TABS)[number][0]>("airflow");
   const [copied, setCopied] = useState(false);
-  const text = JSON.stringify(exports[tab], null, 2);
+  // dbt's export is commands to run: shown as a shell script; the others as their request bodies.
+  const text = tab === "dbt" ? dbtScript(exports.dbt) : JSON.stringify(exports[tab], null, 2);
   return (
     <div>
       <h3>The plan as your orchestrator&apos;s request</h3>
-      <div role="tablist" aria-label="Orchestrator" style={{ display: "flex", gap: 6 }}>
+      <div role="tablist" aria-label="Orchestrator" style={{ display: "flex", gap: 6, flexWrap: "wrap" }}>
         {TABS.map(([k, label]) => (
           <button key={k} type="button" role="tab" aria-selected={tab === k} className={tab === k ? styles.primary : styles.button} onClick={() => { setTab(k); setCopied(false); }}>{label}</button>
         ))}
@@ -23,4 +24,10 @@ export function PlanExports({ exports }: { exports: Record<(typeof TABS)[number]
       <pre className={styles.export} data-testid={`export-${tab}`}>{text}</pre>
     </div>
   );
+}
+
+function dbtScript(e: PlanExport): string {
+  const lines = e.requests.map((r) => `# wave ${r.wave + 1} (${r.pipeline}): run once the previous wave has finished\n${r.path}`);
+  const missing = e.unsupported.map((u) => `# not covered: ${u.name} (${u.pipeline}) ${u.units.join(", ")} — ${u.reason}`);
+  return [...lines, ...missing].join("\n\n") || "# nothing to run";
 }

@@ -27,7 +27,7 @@ export function ReplayAndOverrides({ excluded, options, setOptions }: { excluded
       ))}
       <h3>Parameter overrides</h3>
       {Object.entries(options.parameterOverrides).map(([k, v]) => <div key={k} className="mono">{k} = {v}</div>)}
-      <div style={{ display: "flex", gap: 8, alignItems: "end" }}>
+      <div style={{ display: "flex", gap: 8, alignItems: "end", flexWrap: "wrap" }}>
         <label className={styles.field}>Parameter<input value={key} onChange={(e) => setKey(e.target.value)} /></label>
         <label className={styles.field}>Value<input value={value} onChange={(e) => setValue(e.target.value)} /></label>
         <button type="button" className={styles.button} disabled={!key.trim()} onClick={() => { setOptions({ ...options, parameterOverrides: { ...options.parameterOverrides, [key.trim()]: value } }); setKey(""); setValue(""); }}>Add override</button>
@@ -39,7 +39,7 @@ export function ReplayAndOverrides({ excluded, options, setOptions }: { excluded
 function ReplayToggle({ onReplay }: { onReplay: (key: string) => void }) {
   const [key, setKey] = useState("");
   return (
-    <div style={{ display: "flex", gap: 8, marginTop: 6, alignItems: "end" }}>
+    <div style={{ display: "flex", gap: 8, marginTop: 6, alignItems: "end", flexWrap: "wrap" }}>
       <label className={styles.field}>Idempotency key to replay it deliberately<input value={key} onChange={(e) => setKey(e.target.value)} /></label>
       <button type="button" className={styles.button} disabled={!key.trim()} onClick={() => onReplay(key.trim())}>Replay with this key</button>
     </div>

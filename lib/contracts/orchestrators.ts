@@ -15,7 +15,11 @@ export const SecretRefSchema = z.union([
 ]);
 export type SecretRef = z.infer<typeof SecretRefSchema>;
 
-const BaseUrlSchema = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ""));
+/** http(s), and nothing secret in it: credentials are named separately (a URL is stored, shown and audited). */
+const BaseUrlSchema = z.url({ protocol: /^https?$/ })
+  .refine((u) => { const x = new URL(u); return !x.username && !x.password; }, "no user or password in the URL: name the secret in credentials")
+  .refine((u) => { const x = new URL(u); return !x.search && !x.hash; }, "no query or fragment: the base URL only")
+  .transform((u) => u.replace(/\/+$/, ""));
 const NameSchema = z.string().trim().min(1).max(250);
 
 /** A Reparo task (its node id or its name) → the orchestrator's name for it. */

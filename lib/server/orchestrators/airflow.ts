@@ -79,6 +79,8 @@ export function airflowTaskOf(connection: AirflowConnection, task: TaskFacts): {
 }
 
 const tiKey = (dagId: string, taskId: string, at: string) => `${dagId}|${taskId}|${new Date(at).toISOString()}`;
+/** A mapped task has one instance per map index: each is cleared and re-run on its own. */
+const mappedKey = (ti: Pick<TaskInstance, "dag_id" | "task_id" | "logical_date" | "map_index">) => `${tiKey(ti.dag_id, ti.task_id, ti.logical_date!)}|${ti.map_index}`;
 
 export function airflowOrchestrator(connection: AirflowConnection): Orchestrator {
   const base = connection.baseUrl;
@@ -119,11 +121,16 @@ export function airflowOrchestrator(connection: AirflowConnection): Orchestrator
       const { taskNodeId, wave } = pairs[0]!;
       const task = plan.tasks.get(taskNodeId);
       const windows = pairs.map((p) => ({ unit: p.unitKey, w: plan.windowOf(taskNodeId, p.unitKey) }));
-      if (!task || windows.some((x) => !x.w)) {
-        unsupported.push({ taskNodeId, units: pairs.map((p) => p.unitKey), reason: task ? "Airflow clears task instances by logical date, and this task's units are not time windows" : "the task is not in the catalog" });
+      const why = !task ? "the task is not in the catalog"
+        : windows.some((x) => !x.w) ? "Airflow clears task instances by logical date, and this task's units are not time windows"
+        : plan.idempotencyKeys[taskNodeId] ? "a cleared task instance cannot carry Reparo's idempotency key: replay this side-effecting task in Airflow yourself, with the key"
+        : Object.keys(plan.parameterOverrides).length > 0 ? `clearing a task instance re-runs it with its DAG run's conf: the overrides (${Object.keys(plan.parameterOverrides).join(", ")}) cannot be passed`
+        : null;
+      if (why) {
+        unsupported.push({ taskNodeId, units: pairs.map((p) => p.unitKey), reason: why });
         continue;
       }
-      const { dagId, taskId } = airflowTaskOf(connection, task);
+      const { dagId, taskId } = airflowTaskOf(connection, task!);
       // Consecutive windows make one range of logical dates (window starts, inclusive).
       const sorted = windows.map((x) => x.w!).sort((a, b) => a.start.getTime() - b.start.getTime());
       let lo = sorted[0]!;
@@ -206,12 +213,18 @@ export function airflowOrchestrator(connection: AirflowConnection): Orchestrator
     async dispatchWave(plan, wave) {
       const calls: OrchestratorCall[] = [];
       const handle: AirflowHandle = { dispatchedAt: new Date().toISOString(), groups: groupsOf(plan).groups.filter((g) => g.wave === wave), cleared: {} };
-      for (const g of handle.groups) {
-        const answer = await api<TaskInstanceCollection>(calls, "POST", path(g), body(g, false));
-        const tis = answer.status === 200 ? answer.body.task_instances : [];
-        calls.push({ ...answer.call, ids: { dagId: g.dagId, cleared: tis.map((ti) => `${ti.task_id}@${ti.logical_date ?? ti.dag_run_id}`) } });
-        expectStatus(answer, [200], `clearing ${g.taskIds.join(", ")} in ${g.dagId}`);
-        for (const ti of tis) if (ti.logical_date) handle.cleared[tiKey(ti.dag_id, ti.task_id, ti.logical_date)] = ti.try_number;
+      try {
+        for (const g of handle.groups) {
+          const answer = await api<TaskInstanceCollection>(calls, "POST", path(g), body(g, false));
+          const tis = answer.status === 200 ? answer.body.task_instances : [];
+          calls.push({ ...answer.call, ids: { dagId: g.dagId, cleared: tis.map((ti) => `${ti.task_id}@${ti.logical_date ?? ti.dag_run_id}`) } });
+          expectStatus(answer, [200], `clearing ${g.taskIds.join(", ")} in ${g.dagId}`);
+          for (const ti of tis) if (ti.logical_date) handle.cleared[mappedKey(ti)] = ti.try_number;
+        }
+      } catch (e) {
+        // The clears that went through before this one are on the record too.
+        if (e instanceof OrchestratorError) throw new OrchestratorError(e.message, e.call, calls.filter((c) => c !== e.call));
+        throw e;
       }
       return { handle: handle as unknown as Record<string, unknown>, calls };
     },
@@ -219,7 +232,7 @@ export function airflowOrchestrator(connection: AirflowConnection): Orchestrator
     async poll(plan, wave, raw) {
       const handle = raw as unknown as AirflowHandle;
       const calls: OrchestratorCall[] = [];
-      const seen = new Map<string, TaskInstance>();
+      const seen = new Map<string, TaskInstance[]>();
       for (const g of handle.groups) {
         for (let offset = 0; ; offset += PAGE) {
           const answer = await api<TaskInstanceCollection>(calls, "POST", "/api/v2/dags/~/dagRuns/~/taskInstances/list", {
@@ -227,24 +240,36 @@ export function airflowOrchestrator(connection: AirflowConnection): Orchestrator
           });
           calls.push(answer.call);
           expectStatus(answer, [200], `reading the task instances of ${g.dagId}`);
-          for (const ti of answer.body.task_instances) if (ti.logical_date) seen.set(tiKey(ti.dag_id, ti.task_id, ti.logical_date), ti);
+          for (const ti of answer.body.task_instances) {
+            if (!ti.logical_date) continue;
+            const key = tiKey(ti.dag_id, ti.task_id, ti.logical_date);
+            seen.set(key, [...(seen.get(key) ?? []).filter((x) => x.map_index !== ti.map_index), ti]);
+          }
           if (offset + PAGE >= answer.body.total_entries) break;
         }
       }
       const since = Date.parse(handle.dispatchedAt);
+      /** One task instance's progress since the clear: it counts once it ran again (its try number passed the cleared one). */
+      const statusOf = (ti: TaskInstance): PairStatus => {
+        const clearedTry = handle.cleared[mappedKey(ti)];
+        const ranAgain = clearedTry !== undefined ? ti.try_number > clearedTry : !!ti.end_date && Date.parse(ti.end_date) >= since;
+        const state = ti.state ?? null;
+        if (!ranAgain) return state === "success" ? "pending" : "running";
+        return state === "success" ? "succeeded" : state && FINISHED_BAD.has(state) ? "failed" : "running";
+      };
       const pairs: PairProgress[] = plan.pairs.filter((p) => p.wave === wave).map((p) => {
         const task = plan.tasks.get(p.taskNodeId)!;
         const { dagId, taskId } = airflowTaskOf(connection, task);
         const start = plan.windowOf(p.taskNodeId, p.unitKey)?.start.toISOString() ?? "";
-        const key = tiKey(dagId, taskId, start);
-        const ti = seen.get(key);
+        const tis = seen.get(tiKey(dagId, taskId, start)) ?? [];
         // The clear reset what exists; a unit with no task instance is one nothing will run.
-        if (!ti) return { taskNodeId: p.taskNodeId, unitKey: p.unitKey, status: "failed", detail: `Airflow has no task instance ${dagId}.${taskId} at ${start}: nothing ran this unit` };
-        const clearedTry = handle.cleared[key];
-        const ranAgain = clearedTry !== undefined ? ti.try_number > clearedTry : !!ti.end_date && Date.parse(ti.end_date) >= since;
-        const state = ti.state ?? null;
-        const status: PairStatus = !ranAgain ? (state === "success" ? "pending" : "running") : state === "success" ? "succeeded" : state && FINISHED_BAD.has(state) ? "failed" : "running";
-        return { taskNodeId: p.taskNodeId, unitKey: p.unitKey, status, externalId: `${ti.dag_id} · ${ti.dag_run_id} · try ${ti.try_number}`, ...(state ? { detail: state } : {}) };
+        if (tis.length === 0) return { taskNodeId: p.taskNodeId, unitKey: p.unitKey, status: "failed", detail: `Airflow has no task instance ${dagId}.${taskId} at ${start}: nothing ran this unit` };
+        // A mapped task's unit is done when every index ran again and succeeded; one failed index fails it.
+        const each = tis.map(statusOf);
+        const status: PairStatus = each.includes("failed") ? "failed" : each.every((x) => x === "succeeded") ? "succeeded" : each.some((x) => x !== "pending") ? "running" : "pending";
+        const ti = tis[0]!;
+        const states = [...new Set(tis.map((t) => t.state ?? "none"))].join(", ");
+        return { taskNodeId: p.taskNodeId, unitKey: p.unitKey, status, externalId: `${ti.dag_id} · ${ti.dag_run_id} · try ${ti.try_number}${tis.length > 1 ? ` · ${tis.length} mapped` : ""}`, detail: states };
       });
       return { pairs, calls };
     },

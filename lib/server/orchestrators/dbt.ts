@@ -42,10 +42,15 @@ export function dbtOrchestrator(connection: DbtConnection, outcomesSince: Outcom
       byModel.set(model, [...(byModel.get(model) ?? []), p.unitKey]);
     }
     const units = Object.fromEntries([...byModel].filter(([, keys]) => keys.some((k) => !WHOLE.has(k))).map(([m, keys]) => [m, keys]));
+    // A side-effecting model replayed on purpose gets its idempotency key (var reparo_idempotency_keys).
+    const keys = Object.fromEntries(pairs.filter((p) => plan.idempotencyKeys[p.taskNodeId]).map((p) => [dbtSelectorOf(connection, plan.tasks.get(p.taskNodeId)!), plan.idempotencyKeys[p.taskNodeId]!]));
+    const vars = {
+      ...plan.parameterOverrides,
+      ...(Object.keys(units).length > 0 ? { [connection.unitsVar]: units } : {}),
+      ...(Object.keys(keys).length > 0 ? { reparo_idempotency_keys: keys } : {}),
+    };
     const words = ["dbt", "build", "--select", ...[...byModel.keys()].map(shell)];
-    if (Object.keys(units).length > 0 || Object.keys(plan.parameterOverrides).length > 0) {
-      words.push("--vars", shell(JSON.stringify({ ...plan.parameterOverrides, ...(Object.keys(units).length > 0 ? { [connection.unitsVar]: units } : {}) })));
-    }
+    if (Object.keys(vars).length > 0) words.push("--vars", shell(JSON.stringify(vars)));
     if (connection.target) words.push("--target", shell(connection.target));
     if (connection.projectDir) words.push("--project-dir", shell(connection.projectDir));
     return words.join(" ");

@@ -128,7 +128,8 @@ export interface Orchestrator {
 
 /** An orchestrator answered with an error, or could not be reached: the run records it and stops. */
 export class OrchestratorError extends Error {
-  constructor(message: string, readonly call: OrchestratorCall) {
+  /** @param earlier the calls the same operation made before this one failed (a wave's first clears that went through). */
+  constructor(message: string, readonly call: OrchestratorCall, readonly earlier: readonly OrchestratorCall[] = []) {
     super(message);
   }
 }

@@ -1,3 +1,5 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as connectionRoute from "@/app/api/v1/pipelines/[id]/orchestrator/route";
 import * as progressStreamRoute from "@/app/api/v1/incidents/[id]/progress/stream/route";
@@ -75,6 +77,10 @@ describe.each(["3.0.0", "3.2.1"] as const)("a repair run in Airflow %s", (versio
     const paths = (await bad.json()).details.issues.map((i: { path: string }) => i.path);
     expect(paths).toContain("body.connection.baseUrl");
     expect(paths.some((p: string) => p.startsWith("body.connection.credentials"))).toBe(true);
+    // A password in the URL would be stored, shown and audited: refused, naming the field.
+    const inUrl = await put({ connection: { kind: "airflow", baseUrl: "https://reparo:s3cret@airflow.example.com", credentials: { env: "TEST_AIRFLOW_PASSWORD" } }, reason: "try it" }, "ada");
+    expect(inUrl.status).toBe(400);
+    expect(JSON.stringify(await inUrl.json())).toContain("body.connection.baseUrl");
     expect(await t.db.auditEntry.count({ where: { kind: "pipeline.orchestrator_set" } })).toBe(2); // only the two good PUTs above
   });
 
@@ -158,5 +164,70 @@ describe.each(["3.0.0", "3.2.1"] as const)("a repair run in Airflow %s", (versio
     const events = [...text.matchAll(/^event: (\w+)\ndata: (.*)$/gm)].map((m) => [m[1], m[2]]);
     expect(events.map(([e]) => e)).toEqual(["progress", "end"]);
     expect(JSON.parse(events[0]![1]!)).toMatchObject({ total: 19, succeeded: 11, run: { status: "partial" } });
+  });
+});
+
+/**
+ * A wave spanning two Airflows, one of them down when the wave goes out: the pipeline that was
+ * sent is not sent again, the other is sent once its Airflow answers, and nothing is lost.
+ */
+describe("a wave whose second orchestrator is down when it is sent", () => {
+  let t: TestDatabase;
+  let ordersAirflow: FakeAirflow;
+  let mlAirflow: FakeAirflow;
+  let gate: http.Server;
+  let mlUp = false;
+  let id = "";
+  beforeAll(async () => {
+    t = await createTestDatabase("sqlite");
+    await loadDemo(t.db);
+    ordersAirflow = await startFakeAirflow({ version: "3.2.1", users: { reparo: "pw" }, dags: { orders: { tasks: ORDERS_TASKS.map((taskId) => ({ taskId })), runs: days(1, 25).map((logicalDate) => ({ logicalDate })) } } });
+    mlAirflow = await startFakeAirflow({ version: "3.2.1", users: { reparo: "pw" }, dags: { ml: { tasks: [{ taskId: "build_order_features" }], runs: days(1, 25).map((logicalDate) => ({ logicalDate })) } } });
+    // ml's Airflow behind a gate: connections are dropped until it is "up".
+    const target = new URL(mlAirflow.url);
+    gate = http.createServer((req, res) => {
+      if (!mlUp) return req.socket.destroy();
+      const upstream = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((r) => gate.listen(0, "127.0.0.1", r));
+    process.env.TEST_AIRFLOW_PW = "pw";
+    const port = (gate.address() as AddressInfo).port;
+    for (const [pipeline, baseUrl] of [["orders", ordersAirflow.url], ["ml", `http://127.0.0.1:${port}`]] as const) {
+      await setPipelineConnection(pipeline, { connection: { kind: "airflow", baseUrl, username: "reparo", credentials: { env: "TEST_AIRFLOW_PW" }, tasks: {} }, reason: "two Airflows" }, ADMIN, new Date(), t.db);
+    }
+    id = await plannedIncident(t.db);
+  }, 180_000);
+  afterAll(async () => {
+    delete process.env.TEST_AIRFLOW_PW;
+    await new Promise((r) => gate?.close(r));
+    await ordersAirflow?.close();
+    await mlAirflow?.close();
+    await t?.drop();
+  });
+
+  it("sends orders' share of wave 3 once, ml's once ml answers, and finishes", async () => {
+    mlUp = true; // the dry run (and the launch's fresh one) needs both
+    const { digest } = await previewDispatch(id, { resume: false }, OPERATOR, new Date(), t.db);
+    const launched = await launchRepair(id, { resume: false, concurrency: 4, preview: digest, run: { pollMs: 200 } }, OPERATOR, new Date(), t.db);
+    mlUp = false; // ml's Airflow goes down before wave 3, the first with ml's pairs
+    const clearsOf = (a: FakeAirflow, task: string) => a.requests.filter((r) => r.path.endsWith("/clearTaskInstances") && !(r.requestBody as { dry_run: boolean }).dry_run && (r.requestBody as { task_ids: string[] }).task_ids.includes(task)).length;
+    // Wait until ml's share of wave 3 could not be sent.
+    for (let i = 0; i < 400 && (await t.db.auditEntry.count({ where: { kind: "repair.dispatch_failed" } })) === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(clearsOf(ordersAirflow, "revenue_daily")).toBe(2);
+    const run = (await t.db.run.findFirst({ where: { incidentId: id, kind: "repair" } }))!;
+    const handles = JSON.parse(run.parameters).dispatch.handles as Record<string, { wave: number }>;
+    expect(Object.values(handles).map((h) => h.wave)).toEqual([2]); // only orders is recorded as sent for wave 3
+    mlUp = true;
+    expect(await launched.execution).toBe("succeeded");
+    expect(clearsOf(ordersAirflow, "revenue_daily")).toBe(2); // 08-17 and 08-23, sent once each
+    expect(clearsOf(mlAirflow, "build_order_features")).toBe(2);
+    const kinds = (await getIncident(id, t.db)).timeline.map((e) => e.kind);
+    expect(kinds).toContain("repair.dispatch_failed");
+    expect(ordersAirflow.violations).toEqual([]);
+    expect(mlAirflow.violations).toEqual([]);
   });
 });

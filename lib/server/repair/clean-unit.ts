@@ -5,7 +5,7 @@ import { BadRequestError, UnprocessableError } from "../http/errors";
 import { ACTIVE, requireIncident } from "../incidents/require-incident";
 import { listDatasets, listEdgesAt, listTasks } from "../repositories/catalog";
 import { claimHolders } from "../repositories/repair-claims";
-import { createUnitMarks } from "../repositories/unit-interventions";
+import { clearUnitMarksOfEntry, createUnitMarks } from "../repositories/unit-interventions";
 import { ConflictError } from "../http/errors";
 import { unitRows, warehouseFor } from "../warehouses/warehouse-for";
 
@@ -42,7 +42,14 @@ export async function cleanUnit(id: string, body: { taskNodeId: string; unitKey:
       after: { rows: measured.after, warehouse: warehouse.kind, statement: statement.sql, params: [...statement.params] },
     }, now);
     await createUnitMarks(tx, dataset.id, [body.unitKey], "cleaned", body.reason, entry.seq, now);
-    return { removed: measured.before - measured.after, seq: entry.seq, rowsAfter: measured.after };
+    return { removed: measured.before - measured.after, seq: entry.seq, rowsAfter: measured.after, rowsBefore: measured.before };
+  }, async (tx, recorded, error) => {
+    // The warehouse did not commit the delete: the mark is withdrawn and the log says why.
+    await clearUnitMarksOfEntry(tx, recorded.seq, new Date());
+    await appendAudit(tx, {
+      kind: "unit.clean_failed", actor: actor.id, actorRole: actor.role, reason: `the warehouse did not commit the delete of entry ${recorded.seq}: ${error.message.slice(0, 300)}`, incidentId: id,
+      targets: [{ nodeId: dataset.nodeId, units: [body.unitKey] }], before: { rows: recorded.rowsBefore }, after: { rows: recorded.rowsBefore },
+    }, new Date());
   });
   return { ok: true as const, auditSeq: result.seq, rowsRemoved: result.removed, rowsAfter: result.rowsAfter, warehouse: warehouse.kind, statement: statement.sql };
 }

@@ -40,10 +40,10 @@ async function dispatchedNow(db: Db, run: Awaited<ReturnType<typeof repairRunsOf
   if (!run.params.dispatch || (run.status !== "queued" && run.status !== "running")) return [];
   const names = new Map((await listPipelines(db)).map((p) => [p.id, p.name]));
   const { wave, handles } = run.params.dispatch;
-  return Object.entries(handles).flatMap(([pipelineId, handle]) => {
+  return Object.entries(handles).flatMap(([pipelineId, sent]) => {
     const connection = run.params.connections[pipelineId];
-    if (!connection || connection.kind === "local") return [];
-    return [{ pipeline: names.get(pipelineId) ?? pipelineId, orchestrator: connection.kind, wave, command: typeof handle.command === "string" ? handle.command : null }];
+    if (!connection || connection.kind === "local" || sent.wave !== wave || !sent.handle) return [];
+    return [{ pipeline: names.get(pipelineId) ?? pipelineId, orchestrator: connection.kind, wave, command: typeof sent.handle.command === "string" ? sent.handle.command : null }];
   });
 }
 

@@ -19,12 +19,12 @@ const ACTIVE = new Set(["queued", "running"]);
 export function progressStream(id: string, signal: AbortSignal, db: Db = getDb()): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let closed = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
       const started = Date.now();
       let last = "";
       let lastSent = Date.now();
-      let closed = false;
       const close = () => {
         if (closed) return;
         closed = true;
@@ -38,8 +38,12 @@ export function progressStream(id: string, signal: AbortSignal, db: Db = getDb()
       signal.addEventListener("abort", close);
       const send = (text: string) => {
         if (closed) return;
-        controller.enqueue(encoder.encode(text));
-        lastSent = Date.now();
+        try {
+          controller.enqueue(encoder.encode(text));
+          lastSent = Date.now();
+        } catch {
+          close(); // the client went away
+        }
       };
       const tick = async () => {
         if (closed) return;
@@ -59,11 +63,12 @@ export function progressStream(id: string, signal: AbortSignal, db: Db = getDb()
           send("event: end\ndata: {}\n\n");
           return close();
         }
-        timer = setTimeout(() => void tick(), CHECK_MS);
+        if (!closed) timer = setTimeout(() => void tick(), CHECK_MS);
       };
       void tick();
     },
     cancel() {
+      closed = true;
       clearTimeout(timer);
     },
   });

@@ -74,9 +74,12 @@ export async function runRepairSlice(runId: string, db: Db, options: RunRepairOp
   } catch (e) {
     await stop();
     const failed = (run.params.failedSlices ?? 0) + 1;
-    const unreachable = e instanceof OrchestratorError && e.call.status === null;
+    // Not reached, rate-limited or failing on its side: asked again, backing off, before the run fails.
+    const unreachable = e instanceof OrchestratorError && (e.call.status === null || e.call.status === 429 || e.call.status >= 500);
     log.error({ runId, failedSlices: failed, err: e }, `repair run ${runId}: a slice stopped on an error`);
     if (failed >= (unreachable ? MAX_UNREACHABLE : MAX_FAILED_SLICES)) {
+      // The run gives up: what its orchestrators still run for the wave in flight is stopped first.
+      await cancelInFlight(db, runId).catch((err: unknown) => log.error({ runId, err }, `repair run ${runId}: cancelling the wave in flight failed`));
       await finishRepair(db, runId, "failed", slice, e instanceof Error ? e.message : String(e));
       return { state: "finished", status: "failed" };
     }
@@ -94,13 +97,14 @@ type Progress = RepairRunParams["progress"];
 const SETTLED = new Set(["succeeded", "failed"]);
 
 /**
- * The run's work for one slice, the same for every orchestrator: poll the wave in flight;
- * once each of its pairs succeeded or failed, dispatch the next wave. A pair that reads a pair
- * of this repair that failed (lib/domain readsAFailure: the downstream closure, through the
- * partition mappings) is not dispatched — recorded failed, "not dispatched" — unless its
- * orchestrator blocks it itself (the local executor); what does not read the failure goes on.
- * Every dispatch, and every poll that changed a pair's progress, is saved with its audit entry
- * in one transaction.
+ * The run's work for one slice, the same for every orchestrator. The wave in flight is entered
+ * first, then each pipeline with pairs in it is dispatched (a retry or a takeover sends only the
+ * pipelines not yet recorded as sent); each is polled until every pair of the wave succeeded or
+ * failed; then the next wave. A pair that reads a failed pair of this repair (lib/domain
+ * readsAFailure: the downstream closure, through the partition mappings) is held back —
+ * recorded failed, "not dispatched" — unless its own orchestrator blocks it (the local executor,
+ * for failures it ran itself); what does not read the failure goes on. Every dispatch, hold-back
+ * and poll that changed a pair's progress is saved with its audit entry in one transaction.
  */
 async function driveSlice(db: Db, run: RepairRunRecord, slice: string, deadline: number, options: RunRepairOptions): Promise<Drive> {
   const now = new Date();
@@ -121,16 +125,66 @@ async function driveSlice(db: Db, run: RepairRunRecord, slice: string, deadline:
       return true;
     }, { timeout: 30_000, maxWait: 30_000 });
   const actor = { actor: run.params.launchedBy.id, actorRole: run.params.launchedBy.role, incidentId: run.incidentId };
+  const groupOf = new Map(groups.flatMap((g) => g.plan.pairs.map((p) => [progressKey(p.taskNodeId, p.unitKey), g.pipelineId] as const)));
+  const short = (t: string) => t.slice(t.lastIndexOf(":") + 1);
+
+  /** Sends wave w to every pipeline not yet recorded as sent for it. */
+  const dispatchMissing = async (w: number): Promise<"ok" | "lost"> => {
+    // What the earlier waves failed; a pipeline's own local executor already blocks what reads its own failures.
+    const failed = run.params.pairs.filter(([t, u, pw]) => pw < w && progress[progressKey(t, u)]?.status === "failed").map(([taskNodeId, unitKey]) => ({ taskNodeId, unitKey }));
+    for (const g of groups) {
+      if (!inWave(g, w) || dispatch.handles[g.pipelineId]?.wave === w) continue;
+      const relevant = g.orchestrator?.blocksDownstream ? failed.filter((f) => groupOf.get(progressKey(f.taskNodeId, f.unitKey)) !== g.pipelineId) : failed;
+      const readsFailure = readsAFailure(ctx.graph, relevant);
+      const pairs = g.plan.pairs.filter((p) => p.wave === w);
+      const held = g.orchestrator ? pairs.filter((p) => readsFailure(p.taskNodeId, p.unitKey)) : pairs;
+      const detail = g.orchestrator ? "not dispatched: it reads a pair of this repair that failed" : `not dispatched: pipeline ${g.pipeline} has no orchestrator connection`;
+      for (const p of held) progress = { ...progress, [progressKey(p.taskNodeId, p.unitKey)]: { status: "failed", detail } };
+      const heldAudit = held.length > 0 ? {
+        kind: "repair.progress" as const, ...actor, reason: `repair #${run.repairNumber}, wave ${w + 1} of ${waves}: ${held.length} pairs of ${g.pipeline} held back — ${detail}`,
+        before: null, after: { runId: run.id, wave: w, changed: held.map((p) => ({ taskNodeId: p.taskNodeId, unitKey: p.unitKey, status: "failed", externalId: null })), calls: [] },
+      } : null;
+      if (held.length === pairs.length || !g.orchestrator) {
+        dispatch = { ...dispatch, handles: { ...dispatch.handles, [g.pipelineId]: { wave: w, handle: null } } };
+        if (!(await save(heldAudit))) return "lost";
+        continue;
+      }
+      if (heldAudit && !(await save(heldAudit))) return "lost";
+      const plan = held.length > 0 ? { ...g.plan, pairs: g.plan.pairs.filter((p) => !held.includes(p)) } : g.plan;
+      if (!(await ownsRun(db, run.id, slice))) return "lost";
+      let sent: Awaited<ReturnType<NonNullable<DispatchGroup["orchestrator"]>["dispatchWave"]>>;
+      try {
+        sent = await g.orchestrator.dispatchWave(plan, w);
+      } catch (e) {
+        if (e instanceof OrchestratorError) {
+          await db.$transaction((tx) => appendAudit(tx, {
+            kind: "repair.dispatch_failed", ...actor, reason: `repair #${run.repairNumber}, wave ${w + 1}: ${e.message}`,
+            before: null, after: { runId: run.id, wave: w, pipeline: g.pipeline, orchestrator: g.orchestrator!.kind, calls: [...e.earlier, e.call].map(describeCall) },
+          }));
+        }
+        throw e;
+      }
+      dispatch = { ...dispatch, handles: { ...dispatch.handles, [g.pipelineId]: { wave: w, handle: sent.handle } } };
+      const audit = g.orchestrator.kind !== "local" || sent.calls.length > 0 ? {
+        kind: "repair.dispatched" as const, ...actor,
+        reason: `repair #${run.repairNumber}, wave ${w + 1} of ${waves}: ${plan.pairs.filter((p) => p.wave === w).length} pairs of ${g.pipeline} sent to ${g.orchestrator.kind}${held.length > 0 ? ` (${held.length} held back: they read a failed pair)` : ""}`,
+        before: null, after: { runId: run.id, wave: w, pipeline: g.pipeline, orchestrator: g.orchestrator.kind, calls: sent.calls.map(describeCall) },
+      } : null;
+      if (!(await save(audit))) return "lost";
+    }
+    return "ok";
+  };
 
   for (;;) {
     const w = dispatch.wave;
     if (w >= 0) {
+      if ((await dispatchMissing(w)) === "lost") return { state: "lost" };
       const calls: OrchestratorCall[] = [];
       const changed: PairProgress[] = [];
       for (const g of groups) {
-        const handle = dispatch.handles[g.pipelineId];
-        if (!g.orchestrator || !handle || !inWave(g, w)) continue;
-        const polled = await g.orchestrator.poll(g.plan, w, handle, { deadline });
+        const sent = dispatch.handles[g.pipelineId];
+        if (!g.orchestrator || !sent || sent.wave !== w || !sent.handle || !inWave(g, w)) continue;
+        const polled = await g.orchestrator.poll(g.plan, w, sent.handle, { deadline });
         calls.push(...polled.calls);
         for (const p of polled.pairs) {
           const key = progressKey(p.taskNodeId, p.unitKey);
@@ -142,7 +196,7 @@ async function driveSlice(db: Db, run: RepairRunRecord, slice: string, deadline:
       }
       const external = groups.some((g) => g.orchestrator && g.orchestrator.kind !== "local" && inWave(g, w));
       const audit = changed.length > 0 && external ? {
-        kind: "repair.progress" as const, ...actor, reason: `repair #${run.repairNumber}, wave ${w + 1} of ${waves}: ${changed.map((p) => `${p.taskNodeId.slice(p.taskNodeId.lastIndexOf(":") + 1)} ${p.unitKey} ${p.status}`).slice(0, 10).join(", ")}${changed.length > 10 ? ` and ${changed.length - 10} more` : ""}`,
+        kind: "repair.progress" as const, ...actor, reason: `repair #${run.repairNumber}, wave ${w + 1} of ${waves}: ${changed.map((p) => `${short(p.taskNodeId)} ${p.unitKey} ${p.status}`).slice(0, 10).join(", ")}${changed.length > 10 ? ` and ${changed.length - 10} more` : ""}`,
         before: null, after: { runId: run.id, wave: w, changed: changed.map((p) => ({ taskNodeId: p.taskNodeId, unitKey: p.unitKey, status: p.status, externalId: p.externalId ?? null })), calls: calls.map(describeCall) },
       } : null;
       if (!(await save(audit))) return { state: "lost" };
@@ -155,50 +209,39 @@ async function driveSlice(db: Db, run: RepairRunRecord, slice: string, deadline:
     }
     const next = w + 1;
     if (next >= waves) return { state: "finished", status: statusOf(run.params.pairs, progress) };
-    // What reads a failed pair waits (the downstream closure of the failures); the rest goes on.
-    const failed = run.params.pairs.filter(([t, u, pw]) => pw <= w && progress[progressKey(t, u)]?.status === "failed").map(([taskNodeId, unitKey]) => ({ taskNodeId, unitKey }));
-    const readsFailure = readsAFailure(ctx.graph, failed);
-    const handles = { ...dispatch.handles };
-    for (const g of groups) {
-      if (!inWave(g, next)) continue;
-      if (!g.orchestrator) {
-        for (const p of g.plan.pairs.filter((p) => p.wave === next)) progress = { ...progress, [progressKey(p.taskNodeId, p.unitKey)]: { status: "failed", detail: `not dispatched: pipeline ${g.pipeline} has no orchestrator connection` } };
-        continue;
-      }
-      let plan = g.plan;
-      if (!g.orchestrator.blocksDownstream) {
-        const held = g.plan.pairs.filter((p) => p.wave === next && readsFailure(p.taskNodeId, p.unitKey));
-        for (const p of held) progress = { ...progress, [progressKey(p.taskNodeId, p.unitKey)]: { status: "failed", detail: "not dispatched: it reads a pair of this repair that failed" } };
-        if (held.length > 0) plan = { ...g.plan, pairs: g.plan.pairs.filter((p) => !held.includes(p)) };
-        if (!plan.pairs.some((p) => p.wave === next)) continue;
-      }
-      if (!(await ownsRun(db, run.id, slice))) return { state: "lost" };
-      let sent: Awaited<ReturnType<NonNullable<DispatchGroup["orchestrator"]>["dispatchWave"]>>;
-      try {
-        sent = await g.orchestrator.dispatchWave(plan, next);
-      } catch (e) {
-        if (e instanceof OrchestratorError) {
-          await db.$transaction((tx) => appendAudit(tx, {
-            kind: "repair.dispatch_failed", ...actor, reason: `repair #${run.repairNumber}, wave ${next + 1}: ${e.message}`,
-            before: null, after: { runId: run.id, wave: next, pipeline: g.pipeline, orchestrator: g.orchestrator!.kind, calls: [describeCall(e.call)] },
-          }));
-        }
-        throw e;
-      }
-      handles[g.pipelineId] = sent.handle;
-      dispatch = { wave: next, handles };
-      if (g.orchestrator.kind !== "local" || sent.calls.length > 0) {
-        const saved = await save({
-          kind: "repair.dispatched", ...actor, reason: `repair #${run.repairNumber}, wave ${next + 1} of ${waves}: ${plan.pairs.filter((p) => p.wave === next).length} pairs of ${g.pipeline} sent to ${g.orchestrator.kind}${plan.pairs.length < g.plan.pairs.length ? ` (${g.plan.pairs.length - plan.pairs.length} held back: they read a failed pair)` : ""}`,
-          before: null, after: { runId: run.id, wave: next, pipeline: g.pipeline, orchestrator: g.orchestrator.kind, calls: sent.calls.map(describeCall) },
-        });
-        if (!saved) return { state: "lost" };
-      }
-    }
-    dispatch = { wave: next, handles };
+    // Enter the next wave first; its pipelines are then sent one by one (dispatchMissing).
+    dispatch = { ...dispatch, wave: next };
     if (!(await save(null))) return { state: "lost" };
     if (Date.now() >= deadline) return { state: "continue" };
   }
+}
+
+/** Asks each orchestrator to stop what it runs for the wave in flight; the calls are audited. */
+async function cancelInFlight(db: Db, runId: string): Promise<void> {
+  const run = await findRepairRun(db, runId);
+  const dispatch = run?.params.dispatch;
+  if (!run || !dispatch || dispatch.wave < 0) return;
+  const ctx = await loadRepairContext(db, new Date());
+  const groups = await dispatchGroups(db, ctx, {
+    incidentId: run.incidentId ?? "", runId, repairNumber: run.repairNumber, pairs: run.params.pairs, parameterOverrides: run.params.parameterOverrides,
+    idempotencyKeys: run.params.idempotencyKeys, excluded: [], connections: run.params.connections,
+  }, null);
+  const calls: OrchestratorCall[] = [];
+  for (const g of groups) {
+    const sent = dispatch.handles[g.pipelineId];
+    if (!g.orchestrator || g.orchestrator.kind === "local" || !sent?.handle || sent.wave !== dispatch.wave) continue;
+    try {
+      calls.push(...(await g.orchestrator.cancel(g.plan, sent.handle)).calls);
+    } catch (e) {
+      if (e instanceof OrchestratorError) calls.push(...e.earlier, e.call);
+    }
+  }
+  if (calls.length === 0) return;
+  await db.$transaction((tx) => appendAudit(tx, {
+    kind: "repair.cancel_sent", actor: run.params.launchedBy.id, actorRole: run.params.launchedBy.role, incidentId: run.incidentId,
+    reason: `repair #${run.repairNumber} failed: what wave ${dispatch.wave + 1} still ran in its orchestrators was asked to stop`,
+    before: null, after: { runId, wave: dispatch.wave, calls: calls.map(describeCall) },
+  }));
 }
 
 /** The run's outcome from its pairs: succeeded when all did, failed when none did, partial between. */

@@ -4,7 +4,7 @@ import { keysOf } from "@/lib/domain/partitions";
 import { toKeyRanges, UnitSet } from "@/lib/domain/unit-set";
 import type { BlockerView, PlannedTaskView, PlanView } from "@/lib/contracts/repair";
 import type { Db } from "../db/client";
-import { measuredRows, unitRows, warehouseFor } from "../warehouses/warehouse-for";
+import { measuredRowsOfUnits, unitRows, warehouseFor } from "../warehouses/warehouse-for";
 import type { RepairContext } from "./load-repair-context";
 import { planExports } from "./plan-exports";
 
@@ -39,7 +39,8 @@ async function blockerView(db: Db, ctx: RepairContext, b: RepairPlan["blockers"]
   }));
   const keys = [...keysOf(node.space, units)].slice(0, 200);
   // Rows as the dataset's warehouse counts them now; unknown (null) when it is not connected.
-  const rowsInUnits = await Promise.all(keys.map(async (unitKey) => ({ unitKey, rows: await measuredRows(db, output, unitKey, ctx.now) })));
+  const counted = await measuredRowsOfUnits(db, output, keys, ctx.now);
+  const rowsInUnits = keys.map((unitKey) => ({ unitKey, rows: counted.get(unitKey) ?? null }));
   const warehouse = await warehouseFor(db, output);
   const statement = warehouse && keys[0] ? warehouse.statement(unitRows(output, keys[0], ctx.now)) : null;
   const cleanable = !warehouse

@@ -18,8 +18,13 @@ export const RepairRunParamsSchema = z.object({
   launchedBy: z.object({ id: z.string(), role: z.string() }),
   /** Where each pipeline's pairs run, as its connection was at launch (secrets named only). A pipeline not listed runs locally (runs launched before connections existed). */
   connections: z.record(z.string(), OrchestratorConnectionSchema).default({}),
-  /** The wave in flight and, per pipeline, the orchestrator's handle for it (what was dispatched). */
-  dispatch: z.object({ wave: z.number().int(), handles: z.record(z.string(), z.record(z.string(), z.unknown())) }).optional(),
+  /**
+   * The wave in flight and, per pipeline, what was dispatched for which wave: the orchestrator's
+   * handle, or null when nothing was sent (every pair held back, or no connection). A pipeline
+   * without an entry for the wave in flight has not been dispatched yet (a wave is entered before
+   * its pipelines are sent, so a retry or a takeover sends the ones still missing).
+   */
+  dispatch: z.object({ wave: z.number().int(), handles: z.record(z.string(), z.object({ wave: z.number().int(), handle: z.record(z.string(), z.unknown()).nullable() })) }).optional(),
   /** Each pair's progress as its orchestrator last reported it (by compositeKey(task, unit)). */
   progress: z.record(z.string(), z.object({ status: z.enum(["pending", "running", "succeeded", "failed"]), externalId: z.string().optional(), detail: z.string().optional() })).default({}),
 });

@@ -22,6 +22,13 @@ export async function createUnitMarks(tx: Tx, datasetId: string, unitKeys: strin
   await recordUnitChanges(tx, unitKeys.map((unitKey) => ({ datasetId, unitKey })), at);
 }
 
+/** Withdraws the marks an audit entry created (a cleaning its warehouse did not commit). */
+export async function clearUnitMarksOfEntry(tx: Tx, auditEntryId: number, at: Date): Promise<void> {
+  const marks = await tx.unitMark.findMany({ where: { auditEntryId, clearedAt: null }, select: { datasetId: true, unitKey: true } });
+  await tx.unitMark.updateMany({ where: { auditEntryId, clearedAt: null }, data: { clearedAt: at } });
+  await recordUnitChanges(tx, marks, at);
+}
+
 /** Latest cleaning per (dataset id, unit): rows and copies from before it are gone. */
 export async function cleanedAtByUnit(db: Db, datasetIds: string[]): Promise<Map<string, Map<string, number>>> {
   const rows = await db.unitMark.findMany({ where: { datasetId: { in: datasetIds }, kind: "cleaned", clearedAt: null }, select: { datasetId: true, unitKey: true, createdAt: true } });

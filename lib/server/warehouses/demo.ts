@@ -6,7 +6,8 @@ import type { Warehouse } from "./port";
 export const demoWarehouse: Warehouse = {
   kind: "demo",
   statement: (unit) => ({ sql: `DELETE FROM "WarehouseRow" WHERE "datasetId" = $1 AND "unitKey" = $2`, params: [unit.datasetId, unit.unitKey] }),
-  countRows: (db: Db, unit) => countUnitRows(db, unit.datasetId, unit.unitKey),
+  countRows: async (db: Db, units) => new Map(await Promise.all(units.map(async (u) => [u.unitKey, await countUnitRows(db, u.datasetId, u.unitKey)] as const))),
+  // One database, one transaction: the delete and its record commit together (nothing to undo).
   clean: (db, unit, record) =>
     db.$transaction(async (tx) => {
       const before = await deleteUnitRows(tx, unit.datasetId, unit.unitKey);

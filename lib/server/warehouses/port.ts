@@ -31,11 +31,13 @@ export interface Warehouse {
   readonly kind: "postgresql" | "demo";
   /** The delete for the unit, or why this warehouse cannot address it. */
   statement(unit: UnitRows): CleanStatement | { readonly unsupported: string };
-  countRows(db: Db, unit: UnitRows): Promise<number>;
+  /** The rows of each unit now (one connection for all of them), by unit key. */
+  countRows(db: Db, units: readonly UnitRows[]): Promise<Map<string, number>>;
   /**
    * Deletes the unit's rows in one warehouse transaction, counting before and after, and calls
-   * `record` with the counts inside Reparo's own transaction; the warehouse commits only once
-   * `record` succeeded, so a failed record deletes nothing.
+   * `record` with the counts inside Reparo's own transaction. The warehouse commits only after
+   * Reparo's transaction did (a failed record deletes nothing); if that last warehouse COMMIT
+   * fails, `undo` records in Reparo that the rows are still there, and the error is thrown.
    */
-  clean<T>(db: Db, unit: UnitRows, record: (tx: Tx, measured: Measured) => Promise<T>): Promise<T>;
+  clean<T>(db: Db, unit: UnitRows, record: (tx: Tx, measured: Measured) => Promise<T>, undo: (tx: Tx, recorded: T, error: Error) => Promise<void>): Promise<T>;
 }

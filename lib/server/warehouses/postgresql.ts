@@ -50,35 +50,37 @@ export function postgresWarehouse(connection: PostgresWarehouse): Warehouse {
   return {
     kind: "postgresql",
     statement: statementOf,
-    async countRows(_db, unit) {
+    async countRows(_db, units) {
       const client = await connect();
       try {
-        return await count(client, unit);
+        const out = new Map<string, number>();
+        for (const unit of units) out.set(unit.unitKey, await count(client, unit));
+        return out;
       } finally {
-        await client.end();
+        await client.end().catch(() => undefined);
       }
     },
-    async clean(db, unit, record) {
+    async clean(db, unit, record, undo) {
       const statement = statementOf(unit);
       if ("unsupported" in statement) throw new Error(statement.unsupported);
       const client = await connect();
+      let recorded: { value: Awaited<ReturnType<typeof record>> } | null = null;
       try {
         await client.query("BEGIN");
         const before = await count(client, unit);
         await client.query(statement.sql, [...statement.params]);
         const after = await count(client, unit);
-        // Reparo records first; the warehouse commits only if the record did (then nothing is lost but the rare failed COMMIT, which throws and rolls the record back).
-        const result = await db.$transaction(async (tx) => {
-          const r = await record(tx, { before, after });
-          await client.query("COMMIT");
-          return r;
-        });
-        return result;
+        // Reparo records first (a failed record rolls the delete back); then the warehouse commits.
+        recorded = { value: await db.$transaction((tx) => record(tx, { before, after })) };
+        await client.query("COMMIT");
+        return recorded.value;
       } catch (e) {
         await client.query("ROLLBACK").catch(() => undefined);
+        // Recorded, but the warehouse did not commit: the rows are still there, and Reparo says so.
+        if (recorded) await db.$transaction((tx) => undo(tx, recorded!.value, e as Error));
         throw e;
       } finally {
-        await client.end();
+        await client.end().catch(() => undefined);
       }
     },
   };

@@ -24,9 +24,14 @@ export function unitRows(dataset: Pick<DatasetRecord, "id" | "namespace" | "name
   return { datasetId: dataset.id, namespace: dataset.namespace, name: dataset.name, unitKey, window };
 }
 
-/** The unit's rows now, or null when its warehouse is not connected (unknown — never shown as 0). */
+/** The unit's rows now, or null when its warehouse is not connected or cannot be read (unknown — never shown as 0). */
 export async function measuredRows(db: Db, dataset: Pick<DatasetRecord, "id" | "namespace" | "name" | "partitionDef">, unitKey: string, now: Date): Promise<number | null> {
+  return (await measuredRowsOfUnits(db, dataset, [unitKey], now)).get(unitKey) ?? null;
+}
+
+/** measuredRows for many units of one dataset, counted over one warehouse connection. */
+export async function measuredRowsOfUnits(db: Db, dataset: Pick<DatasetRecord, "id" | "namespace" | "name" | "partitionDef">, unitKeys: readonly string[], now: Date): Promise<Map<string, number | null>> {
   const warehouse = await warehouseFor(db, dataset);
-  if (!warehouse) return null;
-  return warehouse.countRows(db, unitRows(dataset, unitKey, now)).catch(() => null);
+  const counted = warehouse && unitKeys.length > 0 ? await warehouse.countRows(db, unitKeys.map((k) => unitRows(dataset, k, now))).catch(() => null) : null;
+  return new Map(unitKeys.map((k) => [k, counted?.get(k) ?? null]));
 }
