@@ -42,6 +42,7 @@ export function buildRunRows(run: FoldedRun, ctx: RowContext): RunRows {
       parentRunId: ctx.parentRunId, codeVersion: run.codeVersion, triggeredBy: "openlineage",
       nominalTime: run.nominalStart === null ? null : new Date(run.nominalStart),
       startedAt: new Date(run.tries[0]!.startedAt), endedAt: last.endedAt === null ? null : new Date(last.endedAt),
+      ...(run.databricksJobRunId !== null ? { parameters: JSON.stringify({ databricks: { jobRunId: run.databricksJobRunId } }) } : {}),
     },
     attempts,
     publishes: publishRows(run, id, ctx, verdicts, attempts),

@@ -36,6 +36,8 @@ export interface FoldedRun extends RunRef {
   codeVersion: string;
   /** A test of what it reads (dbt-ol's jobType TEST): its outputs (a store-failures table) are not datasets to complete. */
   isCheck: boolean;
+  /** The Databricks job run this run was part of (the Spark integration's environment-properties facet): what a repair repairs. */
+  databricksJobRunId: number | null;
 }
 
 const CHECK_JOB_TYPES = new Set(["TEST", "CHECK"]);
@@ -54,7 +56,7 @@ export function foldRunEvents(events: RunEvent[]): FoldedRun {
   const first = sorted[0]!;
   const run: FoldedRun = {
     ...runRefOf(first.job.namespace, first.job.name, first.run.runId),
-    tries: [], inputs: [], outputs: [], nominalStart: null, partitionKey: null, partitionDate: null, parent: null, root: null, kind: "manual", codeVersion: "", isCheck: false,
+    tries: [], inputs: [], outputs: [], nominalStart: null, partitionKey: null, partitionDate: null, parent: null, root: null, kind: "manual", codeVersion: "", isCheck: false, databricksJobRunId: null,
   };
   const inputs = new Map<string, FoldedInput>();
   const outputs = new Map<string, FoldedOutput>();
@@ -111,6 +113,25 @@ function foldFacets(run: FoldedRun, event: RunEvent): void {
   const version = event.job.facets?.sourceCodeLocation?.version;
   if (version) run.codeVersion = version;
   if (CHECK_JOB_TYPES.has(event.job.facets?.jobType?.jobType?.toUpperCase() ?? "")) run.isCheck = true;
+  const jobRun = databricksJobRun(facets as Record<string, unknown> | null | undefined);
+  if (jobRun !== null) run.databricksJobRunId = jobRun;
+}
+
+/**
+ * OpenLineage's Spark integration on Databricks reports the cluster's Spark properties in the
+ * `environment-properties` run facet; a job's task runs carry the job run as
+ * `spark.databricks.job.parentRunId` (multi-task jobs) or `spark.databricks.job.runId`.
+ */
+function databricksJobRun(facets: Record<string, unknown> | null | undefined): number | null {
+  const env = dig(facets, ["environment-properties", "environment-properties"]);
+  if (!env || typeof env !== "object") return null;
+  const e = env as Record<string, unknown>;
+  for (const key of ["spark.databricks.job.parentRunId", "spark.databricks.job.runId"]) {
+    const v = e[key];
+    const n = typeof v === "number" ? v : typeof v === "string" && /^\d{1,18}$/.test(v) ? Number(v) : NaN;
+    if (Number.isSafeInteger(n) && n > 0) return n;
+  }
+  return null;
 }
 
 /** Airflow reports its run type (on some events only); otherwise a nominal time means the run was scheduled. */

@@ -24,7 +24,7 @@ export async function confirmPlan(id: string, opts: PlanOptions & { strategy: St
   const ctx = await loadRepairContext(db, now);
   const plan = await planIncidentRepair(db, ctx, incident, opts);
   if (!plan.runnable) throw new UnprocessableError(`the plan is blocked: ${plan.blockers.map((b) => b.message).join(" ")}`, { blockers: plan.blockers.map((b) => ({ code: b.code, message: b.message })) });
-  const view = await toPlanView(db, ctx, plan);
+  const view = await toPlanView(db, ctx, plan, incident.originRunId);
   const { exports: _exports, options: _options, ...stored } = view;
   void _exports;
   void _options;

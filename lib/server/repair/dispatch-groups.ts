@@ -5,7 +5,7 @@ import type { Db } from "../db/client";
 import type { LocalRunContext } from "../orchestrators/local";
 import { orchestratorFor } from "../orchestrators/orchestrator-for";
 import type { DispatchPlan, Orchestrator, PairRef, TaskFacts } from "../orchestrators/port";
-import { listConnections, listPipelines } from "../repositories/orchestrator-connections";
+import { databricksJobRunOf, listConnections, listPipelines } from "../repositories/orchestrator-connections";
 import type { RepairContext } from "./load-repair-context";
 
 /** One pipeline's share of a repair: its connection, its adapter, and the plan as that adapter sees it. */
@@ -31,6 +31,8 @@ export interface DispatchInput {
   connections?: Readonly<Record<string, OrchestratorConnection>>;
   /** Ids earlier repairs kept, per pipeline id. */
   previous?: Readonly<Record<string, Record<string, unknown>>>;
+  /** The run the failure happened in (the incident's origin): a Databricks repair repairs its job run. */
+  failedRunId?: string | null;
 }
 
 const NO_PIPELINE = "";
@@ -58,8 +60,10 @@ export async function dispatchGroups(db: Db, ctx: RepairContext, input: Dispatch
     const i = ctx.graph.index.get(taskNodeId as NodeId);
     return i === undefined ? undefined : ctx.graph.nodes[i]!.space;
   };
-  return [...byPipeline].map(([pipelineId, pairs]) => {
-    const connection = pipelineId === NO_PIPELINE ? ({ kind: "none" } as const) : connectionOf(pipelineId);
+  const groups = [...byPipeline].map(([pipelineId, pairs]) => ({ pipelineId, pairs, connection: pipelineId === NO_PIPELINE ? ({ kind: "none" } as const) : connectionOf(pipelineId) }));
+  // A Databricks pipeline's job run, from ingested run facets (the connection's jobRunId is the fallback).
+  const jobRuns = new Map(await Promise.all(groups.filter((g) => g.connection.kind === "databricks").map(async (g) => [g.pipelineId, await databricksJobRunOf(db, g.pipelineId, input.failedRunId ?? null)] as const)));
+  return groups.map(({ pipelineId, pairs, connection }) => {
     const tasks = new Map([...ctx.tasks.values()].filter((t) => (t.pipelineId ?? NO_PIPELINE) === pipelineId).map((t) => [t.nodeId, facts(t)]));
     const plan: DispatchPlan = {
       incidentId: input.incidentId, runId: input.runId, repairNumber: input.repairNumber, pairs, waves, tasks,
@@ -79,7 +83,7 @@ export async function dispatchGroups(db: Db, ctx: RepairContext, input: Dispatch
         return space.validate(key).valid ? key : null;
       },
       parameterOverrides: input.parameterOverrides, idempotencyKeys: input.idempotencyKeys,
-      previous: input.previous?.[pipelineId] ?? {},
+      previous: { ...(jobRuns.get(pipelineId) != null ? { "databricks.runId": jobRuns.get(pipelineId) } : {}), ...input.previous?.[pipelineId] },
     };
     return { pipelineId, pipeline: nameOf.get(pipelineId) ?? "(no pipeline)", connection, orchestrator: orchestratorFor(connection, local), plan };
   });

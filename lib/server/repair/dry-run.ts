@@ -55,7 +55,7 @@ export async function previewDispatch(id: string, body: { resume: boolean }, act
   const stored = await currentPlan(db, id);
   if (stored?.status !== "confirmed") throw new ConflictError(`incident ${id} has no confirmed plan: confirm one first`);
   const { ctx, pairs, options, plan } = await launchablePairs(db, incident, stored, body.resume, now);
-  const groups = await repairGroups(db, ctx, id, pairs, options, plan);
+  const groups = await repairGroups(db, ctx, id, pairs, options, plan, incident.originRunId);
   const { preview, digest } = await dryRun(groups);
   await db.$transaction((tx) => appendAudit(tx, {
     kind: "repair.previewed", actor: actor.id, actorRole: actor.role, incidentId: id,

@@ -39,10 +39,10 @@ export async function launchablePairs(db: Db, incident: Awaited<ReturnType<typeo
 
 
 /** The repair's pairs split by pipeline, each with its orchestrator: the same for the dry run and the launch (so their digests agree). */
-export function repairGroups(db: Db, ctx: RepairContext, incidentId: string, pairs: [string, string, number][], options: PlanOptions, plan: RepairPlan): Promise<DispatchGroup[]> {
+export function repairGroups(db: Db, ctx: RepairContext, incidentId: string, pairs: [string, string, number][], options: PlanOptions, plan: RepairPlan, failedRunId: string | null): Promise<DispatchGroup[]> {
   return dispatchGroups(db, ctx, {
     incidentId, runId: null, repairNumber: 0, pairs, parameterOverrides: options.parameterOverrides,
-    idempotencyKeys: Object.fromEntries(options.replay.map((r) => [r.taskNodeId, r.idempotencyKey])), excluded: plan.excluded.map((e) => e.task),
+    idempotencyKeys: Object.fromEntries(options.replay.map((r) => [r.taskNodeId, r.idempotencyKey])), excluded: plan.excluded.map((e) => e.task), failedRunId,
   }, null);
 }
 

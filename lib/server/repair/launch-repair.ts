@@ -40,7 +40,7 @@ export async function launchRepair(id: string, opts: LaunchOptions, actor: Actor
   if (incident.status !== "planned" || stored?.status !== "confirmed") throw await notLaunchable(db, id, incident.status);
   const { ctx, pairs, options, plan } = await launchablePairs(db, incident, stored, opts.resume, now);
   // Where each pipeline's pairs run: its orchestrator connection now, kept with the run.
-  const groups = await repairGroups(db, ctx, id, pairs, options, plan);
+  const groups = await repairGroups(db, ctx, id, pairs, options, plan, incident.originRunId);
   refuseUndispatchable(groups);
   if (groups.some((g) => g.orchestrator && g.orchestrator.kind !== "local")) {
     if (!opts.preview) throw new BadRequestError("body.preview", "this repair runs in your orchestrator: review its dry run first (POST /api/v1/incidents/{id}/dry-run) and pass its digest");

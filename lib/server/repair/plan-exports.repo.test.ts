@@ -1,9 +1,12 @@
+import crypto from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { buildSchema, parse, validate } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDemo } from "../demo/load-demo";
 import { openIncident } from "../incidents/open-incident";
+import { receiveLineageRequest } from "../ingestion/receive-lineage-request";
+import { lineageRequest } from "../ingestion/testing/fixtures";
 import { airflowContract } from "../orchestrators/testing/fake-airflow";
 import { parseGoModel, validateJson } from "../orchestrators/testing/fake-databricks";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database";
@@ -72,6 +75,24 @@ describe("the plan's exports for the demo incident", () => {
     }
     // ml has no Databricks run id: still said, not dropped.
     expect(exports.databricks.unsupported.map((u) => u.pipeline)).toEqual(["ml"]);
+  });
+
+  it("Databricks: the job run to repair comes from the ingested run facets when the connection names none", async () => {
+    const orders = (await t.db.pipeline.findFirst({ where: { name: "orders" } }))!;
+    await t.db.orchestratorConnection.update({ where: { pipelineId: orders.id }, data: { config: JSON.stringify({ kind: "databricks", baseUrl: "https://adb-1.azuredatabricks.net", credentials: { env: "DATABRICKS_TOKEN" }, tasks: {}, unitsParameter: "reparo_units" }) } });
+    // What OpenLineage's Spark integration on Databricks sends: the cluster's Spark properties.
+    const runId = crypto.randomUUID();
+    const base = { producer: "https://github.com/OpenLineage/OpenLineage/tree/1.20.0/integration/spark", schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent", job: { namespace: "orders", name: "stg_orders" } };
+    const facets = { "environment-properties": { _producer: "spark", _schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunFacet", "environment-properties": { "spark.databricks.job.runId": "55501", "spark.databricks.job.parentRunId": "987654321", "spark.databricks.job.id": "77" } } };
+    const res = await receiveLineageRequest(lineageRequest(JSON.stringify([
+      { ...base, eventType: "START", eventTime: "2026-08-02T01:00:00Z", run: { runId, facets } },
+      { ...base, eventType: "COMPLETE", eventTime: "2026-08-02T01:05:00Z", run: { runId }, outputs: [{ namespace: "warehouse", name: "stg_orders", outputFacets: { subset: { outputCondition: { type: "partition", partitions: [{ identifier: "2026-08-01" }] } } } }] },
+    ]), { "x-reparo-user": "demo-operator" }), t.db);
+    expect(res.status).toBe(200);
+    const { exports } = await previewPlan(id, { ...noOptions, strategy: "targeted_with_closure" }, new Date(), t.db);
+    const ordersRequests = exports.databricks.requests.filter((r) => r.pipeline === "orders");
+    expect(ordersRequests.length).toBeGreaterThan(0);
+    for (const r of ordersRequests) expect(r.body).toMatchObject({ run_id: 987654321 });
   });
 
   it("a blocked plan exports nothing runnable", async () => {

@@ -24,7 +24,7 @@ const defaults: Record<(typeof KINDS)[number], OrchestratorConnection> = {
  * pipeline of the plan, each pipeline's connection names where it has one. Every planned task
  * is in a request or listed unsupported with why. A blocked plan exports nothing runnable.
  */
-export async function planExports(db: Db, ctx: RepairContext, plan: RepairPlan): Promise<Record<(typeof KINDS)[number], PlanExport>> {
+export async function planExports(db: Db, ctx: RepairContext, plan: RepairPlan, failedRunId: string | null = null): Promise<Record<(typeof KINDS)[number], PlanExport>> {
   if (!plan.runnable) {
     const why = `the plan is blocked: ${plan.blockers.map((b) => b.message).join(" ")}`;
     const blocked: PlanExport = { requests: [], unsupported: plan.waves.flat().map((p) => ({ taskNodeId: p.task, name: nodeName(p.task), pipeline: p.pipeline, units: p.keyRanges.map(([a, b]) => (a === b ? a : `${a}..${b}`)), reason: why })) };
@@ -33,7 +33,7 @@ export async function planExports(db: Db, ctx: RepairContext, plan: RepairPlan):
   const pairs = plan.waves.flatMap((w, wave) => w.flatMap((p) => [...keysOf(ctx.graph.nodes[ctx.graph.index.get(p.task)!]!.space, p.units)].map((k) => [p.task as string, k, wave] as [string, string, number])));
   const groups = await dispatchGroups(db, ctx, {
     incidentId: "", runId: null, repairNumber: 0, pairs, parameterOverrides: { ...plan.parameterOverrides },
-    idempotencyKeys: {}, excluded: plan.excluded.map((e) => e.task),
+    idempotencyKeys: {}, excluded: plan.excluded.map((e) => e.task), failedRunId,
   }, null);
   const out = {} as Record<(typeof KINDS)[number], PlanExport>;
   for (const kind of KINDS) {

@@ -9,5 +9,5 @@ import { toPlanView } from "./to-plan-view";
 export async function previewPlan(id: string, opts: PlanOptions, now = new Date(), db: Db = getDb()): Promise<PlanView> {
   const incident = await requireIncident(db, id);
   const ctx = await loadRepairContext(db, now);
-  return toPlanView(db, ctx, await planIncidentRepair(db, ctx, incident, opts));
+  return toPlanView(db, ctx, await planIncidentRepair(db, ctx, incident, opts), incident.originRunId);
 }

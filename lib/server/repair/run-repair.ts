@@ -112,7 +112,7 @@ async function driveSlice(db: Db, run: RepairRunRecord, slice: string, deadline:
   const ctx = await loadRepairContext(db, now);
   const groups = await dispatchGroups(db, ctx, {
     incidentId: run.incidentId ?? "", runId: run.id, repairNumber: run.repairNumber, pairs: run.params.pairs, parameterOverrides: run.params.parameterOverrides,
-    idempotencyKeys: run.params.idempotencyKeys, excluded: [], connections: run.params.connections,
+    idempotencyKeys: run.params.idempotencyKeys, excluded: [], connections: run.params.connections, failedRunId: run.rootRunId,
   }, { db, concurrency: run.params.concurrency, stillOwner: () => ownsRun(db, run.id, slice), options });
   const waves = Math.max(0, ...run.params.pairs.map(([, , w]) => w + 1));
   let dispatch = run.params.dispatch ?? { wave: -1, handles: {} };
@@ -224,7 +224,7 @@ async function cancelInFlight(db: Db, runId: string): Promise<void> {
   const ctx = await loadRepairContext(db, new Date());
   const groups = await dispatchGroups(db, ctx, {
     incidentId: run.incidentId ?? "", runId, repairNumber: run.repairNumber, pairs: run.params.pairs, parameterOverrides: run.params.parameterOverrides,
-    idempotencyKeys: run.params.idempotencyKeys, excluded: [], connections: run.params.connections,
+    idempotencyKeys: run.params.idempotencyKeys, excluded: [], connections: run.params.connections, failedRunId: run.rootRunId,
   }, null);
   const calls: OrchestratorCall[] = [];
   for (const g of groups) {

@@ -14,7 +14,7 @@ const task = (p: PlannedTask & { reason?: string }): PlannedTaskView => ({
 });
 
 /** The plan as the wizard shows it: pairs by wave, blockers with the intervention that lifts each, and the exports to copy. */
-export async function toPlanView(db: Db, ctx: RepairContext, plan: RepairPlan): Promise<PlanView> {
+export async function toPlanView(db: Db, ctx: RepairContext, plan: RepairPlan, failedRunId: string | null = null): Promise<PlanView> {
   const blockers = await Promise.all(plan.blockers.map((b) => blockerView(db, ctx, b)));
   return {
     strategy: plan.strategy, recommended: plan.recommended,
@@ -23,7 +23,7 @@ export async function toPlanView(db: Db, ctx: RepairContext, plan: RepairPlan): 
     marks: plan.marks.map((m) => ({ nodeId: m.node, units: toKeyRanges(m.units, ctx.graph.nodes[ctx.graph.index.get(m.node)!]!.space) })),
     blockers, warnings: plan.warnings.map((w) => ({ code: w.code, message: w.message, node: w.node ?? null })),
     cost: { ...plan.cost }, parameterOverrides: { ...plan.parameterOverrides }, runnable: plan.runnable,
-    exports: await planExports(db, ctx, plan),
+    exports: await planExports(db, ctx, plan, failedRunId),
   };
 }
 

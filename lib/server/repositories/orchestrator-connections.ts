@@ -46,3 +46,30 @@ export async function saveConnection(tx: Tx, pipelineId: string, connection: Orc
   const data = { kind: connection.kind, config: JSON.stringify(connection), updatedBy, updatedAt: at };
   await tx.orchestratorConnection.upsert({ where: { pipelineId }, create: { pipelineId, ...data }, update: data });
 }
+
+const jobRunIdOf = (parameters: string): number | null => {
+  try {
+    const v = (JSON.parse(parameters) as { databricks?: { jobRunId?: unknown } }).databricks?.jobRunId;
+    return typeof v === "number" && Number.isSafeInteger(v) ? v : null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * The Databricks job run a repair of this pipeline repairs, as ingested run facets named it: the
+ * failed run's own when it has one, else the pipeline's latest run that names one.
+ */
+export async function databricksJobRunOf(db: Db | Tx, pipelineId: string, failedRunId: string | null): Promise<number | null> {
+  if (failedRunId) {
+    const failed = await db.run.findUnique({ where: { id: failedRunId }, select: { parameters: true, pipelineId: true } });
+    const id = failed && failed.pipelineId === pipelineId ? jobRunIdOf(failed.parameters) : null;
+    if (id !== null) return id;
+  }
+  const runs = await db.run.findMany({ where: { pipelineId, parameters: { contains: "\"databricks\"" } }, orderBy: { startedAt: "desc" }, take: 20, select: { parameters: true } });
+  for (const r of runs) {
+    const id = jobRunIdOf(r.parameters);
+    if (id !== null) return id;
+  }
+  return null;
+}

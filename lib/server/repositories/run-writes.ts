@@ -15,6 +15,8 @@ export interface RunRow {
   nominalTime: Date | null;
   startedAt: Date | null;
   endedAt: Date | null;
+  /** JSON: what the producer said about the run beyond the columns (the Databricks job run it belongs to). */
+  parameters?: string;
 }
 
 export interface AttemptRow {
@@ -81,7 +83,7 @@ export async function runsByIds(tx: Tx, ids: string[]): Promise<Map<string, Reco
 /** Writes runs; returns how many rows were created or changed. */
 export async function upsertRuns(tx: Tx, rows: RunRow[], stored: Map<string, Record<string, unknown>>): Promise<number> {
   const { create, update } = changedRows(rows, stored, RUN_FIELDS);
-  await bulkInsert(tx, "Run", [{ name: "id", type: "text" }, { name: "externalId", type: "text" }, { name: "triggeredBy", type: "text" }, { name: "parameters", type: "text" }, { name: "repairNumber", type: "int" }, { name: "createdAt", type: "timestamp" }, ...RUN_COLUMNS], create.map((r) => ({ ...r, parameters: "{}", repairNumber: 0, createdAt: new Date() })));
+  await bulkInsert(tx, "Run", [{ name: "id", type: "text" }, { name: "externalId", type: "text" }, { name: "triggeredBy", type: "text" }, { name: "parameters", type: "text" }, { name: "repairNumber", type: "int" }, { name: "createdAt", type: "timestamp" }, ...RUN_COLUMNS], create.map((r) => ({ ...r, parameters: r.parameters ?? "{}", repairNumber: 0, createdAt: new Date() })));
   await bulkUpdateById(tx, "Run", RUN_COLUMNS, update as unknown as Record<string, unknown>[]);
   return create.length + update.length;
 }
