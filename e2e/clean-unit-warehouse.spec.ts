@@ -1,12 +1,10 @@
-import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { E2E_DATABASE_URL } from "../playwright.config";
 import { expect, test } from "./fixtures";
-import { resetDemo } from "./reset-demo";
+import { ensureAdmin, resetDemo } from "./reset-demo";
 
 // Cleaning an appended unit for real, in the browser: the demo's stg_orders rows live in a
 // PostgreSQL table of this machine. The blocker shows the rows PostgreSQL counts and the DELETE
@@ -24,12 +22,7 @@ let urlFile = "";
 
 test.beforeAll(async () => {
   resetDemo();
-  const users = (...args: string[]) => execFileSync("npx", ["tsx", "scripts/users.ts", ...args], { cwd: path.resolve(__dirname, ".."), env: { ...process.env, DATABASE_URL: E2E_DATABASE_URL }, stdio: "ignore" });
-  try {
-    users("add", "e2e-admin", "--role", "admin", "--name", "E2E admin", "--reason", "connects the warehouse");
-  } catch {
-    users("set-role", "e2e-admin", "--role", "admin", "--reason", "connects the warehouse");
-  }
+  ensureAdmin("e2e-admin", "connects the warehouse");
   admin = new pg.Client({ connectionString: PG });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${dbName}`);

@@ -6,7 +6,7 @@ import path from "node:path";
 import { startFakeAirflow, type FakeAirflow, type FakeTaskInstance } from "../lib/server/orchestrators/testing/fake-airflow";
 import { E2E_DATABASE_URL } from "../playwright.config";
 import { expect, test } from "./fixtures";
-import { resetDemo } from "./reset-demo";
+import { ensureAdmin, resetDemo } from "./reset-demo";
 
 // The demo incident repaired through the Airflow adapter, in the browser: an admin points the
 // orders and ml pipelines at an Airflow (a fake one whose every request and answer is checked
@@ -36,13 +36,7 @@ const reportErrors: string[] = [];
 
 test.beforeAll(async () => {
   resetDemo();
-  // The first admin, as production mode makes one (the CLI); again on a re-run, where it exists.
-  const users = (...args: string[]) => execFileSync("npx", ["tsx", "scripts/users.ts", ...args], { cwd: path.resolve(__dirname, ".."), env: { ...process.env, DATABASE_URL: E2E_DATABASE_URL }, stdio: "ignore" });
-  try {
-    users("add", "e2e-admin", "--role", "admin", "--name", "E2E admin", "--reason", "sets the orchestrator connections");
-  } catch {
-    users("set-role", "e2e-admin", "--role", "admin", "--reason", "sets the orchestrator connections");
-  }
+  ensureAdmin("e2e-admin", "sets the orchestrator connections");
   producerToken = execFileSync("npx", ["tsx", "scripts/tokens.ts", "create", `airflow-e2e-${Date.now()}`, "--scope", "ingest", "--reason", "Airflow's OpenLineage transport"], {
     cwd: path.resolve(__dirname, ".."), env: { ...process.env, DATABASE_URL: E2E_DATABASE_URL }, encoding: "utf8",
   }).trim().split("\n").at(-1)!.trim();

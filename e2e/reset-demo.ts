@@ -14,3 +14,13 @@ export function resetDemo(): void {
     stdio: "ignore",
   });
 }
+
+/** The e2e admin, made with the CLI as production mode makes the first admin (again on a re-run, where it exists). */
+export function ensureAdmin(id: string, reason: string): void {
+  const users = (...args: string[]) => execFileSync("npx", ["tsx", "scripts/users.ts", ...args], { cwd: path.resolve(__dirname, ".."), env: { ...process.env, DATABASE_URL: E2E_DATABASE_URL }, stdio: "ignore" });
+  try {
+    users("add", id, "--role", "admin", "--name", "E2E admin", "--reason", reason);
+  } catch {
+    users("set-role", id, "--role", "admin", "--reason", reason);
+  }
+}

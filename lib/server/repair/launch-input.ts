@@ -24,7 +24,7 @@ export async function launchablePairs(db: Db, incident: Awaited<ReturnType<typeo
   const done = resume ? await donePairs(db, id) : new Set<string>();
   // Resuming, an append unit this incident already re-published needs no cleaning: it is not run again.
   const blockers = plan.blockers.filter((b) => !(b.code === "append_unresolved" && b.node && keysOfRanges(ctx, b.node, b.keyRanges ?? []).every((k) => done.has(progressKey(b.node!, k)))));
-  const all = plan.waves.flatMap((w, wave) => w.flatMap((p) => [...keysOf(ctx.graph.nodes[ctx.graph.index.get(p.task)!]!.space, p.units)].map((k) => [p.task as string, k, wave] as [string, string, number])));
+  const all = planPairs(ctx, plan);
   const pairs = all.filter(([t, u]) => !done.has(progressKey(t, u)));
   if (blockers.length > 0 || pairs.length === 0) {
     // Another launch may have won while this one re-planned, and its run already changed what
@@ -37,6 +37,11 @@ export async function launchablePairs(db: Db, incident: Awaited<ReturnType<typeo
   return { ctx, plan, pairs, options };
 }
 
+
+/** The plan's (task, unit, wave) pairs, unit by unit, in wave order. */
+export function planPairs(ctx: RepairContext, plan: RepairPlan): [string, string, number][] {
+  return plan.waves.flatMap((w, wave) => w.flatMap((p) => [...keysOf(ctx.graph.nodes[ctx.graph.index.get(p.task)!]!.space, p.units)].map((k) => [p.task as string, k, wave] as [string, string, number])));
+}
 
 /** The repair's pairs split by pipeline, each with its orchestrator: the same for the dry run and the launch (so their digests agree). */
 export function repairGroups(db: Db, ctx: RepairContext, incidentId: string, pairs: [string, string, number][], options: PlanOptions, plan: RepairPlan, failedRunId: string | null): Promise<DispatchGroup[]> {

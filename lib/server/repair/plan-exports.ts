@@ -1,10 +1,10 @@
 import { nodeName, type NodeId } from "@/lib/domain/ids";
-import { keysOf } from "@/lib/domain/partitions";
 import type { RepairPlan } from "@/lib/domain/repair-planner";
 import type { OrchestratorConnection, PlanExport } from "@/lib/contracts/orchestrators";
 import type { Db } from "../db/client";
 import { orchestratorFor } from "../orchestrators/orchestrator-for";
 import { dispatchGroups } from "./dispatch-groups";
+import { planPairs } from "./launch-input";
 import type { RepairContext } from "./load-repair-context";
 
 const KINDS = ["airflow", "dagster", "databricks", "dbt"] as const;
@@ -30,7 +30,7 @@ export async function planExports(db: Db, ctx: RepairContext, plan: RepairPlan, 
     const blocked: PlanExport = { requests: [], unsupported: plan.waves.flat().map((p) => ({ taskNodeId: p.task, name: nodeName(p.task), pipeline: p.pipeline, units: p.keyRanges.map(([a, b]) => (a === b ? a : `${a}..${b}`)), reason: why })) };
     return { airflow: blocked, dagster: blocked, databricks: blocked, dbt: blocked };
   }
-  const pairs = plan.waves.flatMap((w, wave) => w.flatMap((p) => [...keysOf(ctx.graph.nodes[ctx.graph.index.get(p.task)!]!.space, p.units)].map((k) => [p.task as string, k, wave] as [string, string, number])));
+  const pairs = planPairs(ctx, plan);
   const groups = await dispatchGroups(db, ctx, {
     incidentId: "", runId: null, repairNumber: 0, pairs, parameterOverrides: { ...plan.parameterOverrides },
     idempotencyKeys: {}, excluded: plan.excluded.map((e) => e.task), failedRunId,

@@ -3,12 +3,13 @@ import type { Db } from "../db/client";
 import { appendAudit } from "../audit/append-audit";
 import { SLICE_SECONDS } from "../jobs/job-queue";
 import { log } from "../observability/log";
-import type { LocalOptions } from "../orchestrators/local";
+import type { LocalOptions, LocalRunContext } from "../orchestrators/local";
 import { OrchestratorError, type OrchestratorCall, type PairProgress } from "../orchestrators/port";
 import { transitionIncident } from "../repositories/incidents";
 import { releaseClaims } from "../repositories/repair-claims";
 import { attemptsOfRun, failOrphanedAttempts, findRepairRun, finishRunStatus, heartbeat, lockRun, markRunStarted, ownsRun, saveDispatchState, setRunOwner, type RepairRunParams, type RepairRunRecord } from "../repositories/repair-runs";
 import { readsAFailure } from "@/lib/domain/blocked-pairs";
+import { nodeName, type NodeId } from "@/lib/domain/ids";
 import { dispatchGroups, progressKey, type DispatchGroup } from "./dispatch-groups";
 import { loadRepairContext } from "./load-repair-context";
 import { HEARTBEAT_MS, markLive, ownerAlive, thisOwner } from "./repair-owner";
@@ -110,10 +111,7 @@ async function driveSlice(db: Db, run: RepairRunRecord, slice: string, deadline:
   const now = new Date();
   if (run.status === "queued") await markRunStarted(db, run.id, now);
   const ctx = await loadRepairContext(db, now);
-  const groups = await dispatchGroups(db, ctx, {
-    incidentId: run.incidentId ?? "", runId: run.id, repairNumber: run.repairNumber, pairs: run.params.pairs, parameterOverrides: run.params.parameterOverrides,
-    idempotencyKeys: run.params.idempotencyKeys, excluded: [], connections: run.params.connections, failedRunId: run.rootRunId,
-  }, { db, concurrency: run.params.concurrency, stillOwner: () => ownsRun(db, run.id, slice), options });
+  const groups = await runGroups(db, ctx, run, { db, concurrency: run.params.concurrency, stillOwner: () => ownsRun(db, run.id, slice), options });
   const waves = Math.max(0, ...run.params.pairs.map(([, , w]) => w + 1));
   let dispatch = run.params.dispatch ?? { wave: -1, handles: {} };
   let progress: Progress = { ...run.params.progress };
@@ -126,7 +124,6 @@ async function driveSlice(db: Db, run: RepairRunRecord, slice: string, deadline:
     }, { timeout: 30_000, maxWait: 30_000 });
   const actor = { actor: run.params.launchedBy.id, actorRole: run.params.launchedBy.role, incidentId: run.incidentId };
   const groupOf = new Map(groups.flatMap((g) => g.plan.pairs.map((p) => [progressKey(p.taskNodeId, p.unitKey), g.pipelineId] as const)));
-  const short = (t: string) => t.slice(t.lastIndexOf(":") + 1);
 
   /** Sends wave w to every pipeline not yet recorded as sent for it. */
   const dispatchMissing = async (w: number): Promise<"ok" | "lost"> => {
@@ -196,7 +193,7 @@ async function driveSlice(db: Db, run: RepairRunRecord, slice: string, deadline:
       }
       const external = groups.some((g) => g.orchestrator && g.orchestrator.kind !== "local" && inWave(g, w));
       const audit = changed.length > 0 && external ? {
-        kind: "repair.progress" as const, ...actor, reason: `repair #${run.repairNumber}, wave ${w + 1} of ${waves}: ${changed.map((p) => `${short(p.taskNodeId)} ${p.unitKey} ${p.status}`).slice(0, 10).join(", ")}${changed.length > 10 ? ` and ${changed.length - 10} more` : ""}`,
+        kind: "repair.progress" as const, ...actor, reason: `repair #${run.repairNumber}, wave ${w + 1} of ${waves}: ${changed.map((p) => `${nodeName(p.taskNodeId as NodeId)} ${p.unitKey} ${p.status}`).slice(0, 10).join(", ")}${changed.length > 10 ? ` and ${changed.length - 10} more` : ""}`,
         before: null, after: { runId: run.id, wave: w, changed: changed.map((p) => ({ taskNodeId: p.taskNodeId, unitKey: p.unitKey, status: p.status, externalId: p.externalId ?? null })), calls: calls.map(describeCall) },
       } : null;
       if (!(await save(audit))) return { state: "lost" };
@@ -216,16 +213,21 @@ async function driveSlice(db: Db, run: RepairRunRecord, slice: string, deadline:
   }
 }
 
+/** A launched run's pipelines with their adapters, as its connections were at launch. */
+function runGroups(db: Db, ctx: Awaited<ReturnType<typeof loadRepairContext>>, run: RepairRunRecord, local: LocalRunContext | null) {
+  return dispatchGroups(db, ctx, {
+    incidentId: run.incidentId ?? "", runId: run.id, repairNumber: run.repairNumber, pairs: run.params.pairs, parameterOverrides: run.params.parameterOverrides,
+    idempotencyKeys: run.params.idempotencyKeys, excluded: [], connections: run.params.connections, failedRunId: run.rootRunId,
+  }, local);
+}
+
 /** Asks each orchestrator to stop what it runs for the wave in flight; the calls are audited. */
 async function cancelInFlight(db: Db, runId: string): Promise<void> {
   const run = await findRepairRun(db, runId);
   const dispatch = run?.params.dispatch;
   if (!run || !dispatch || dispatch.wave < 0) return;
   const ctx = await loadRepairContext(db, new Date());
-  const groups = await dispatchGroups(db, ctx, {
-    incidentId: run.incidentId ?? "", runId, repairNumber: run.repairNumber, pairs: run.params.pairs, parameterOverrides: run.params.parameterOverrides,
-    idempotencyKeys: run.params.idempotencyKeys, excluded: [], connections: run.params.connections, failedRunId: run.rootRunId,
-  }, null);
+  const groups = await runGroups(db, ctx, run, null);
   const calls: OrchestratorCall[] = [];
   for (const g of groups) {
     const sent = dispatch.handles[g.pipelineId];
