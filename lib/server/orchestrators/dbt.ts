@@ -83,7 +83,7 @@ export function dbtOrchestrator(connection: DbtConnection, outcomesSince: Outcom
       const outcomes = await outcomesSince(inWave, new Date(handle.dispatchedAt));
       const pairs: PairProgress[] = inWave.map((p) => {
         const o = outcomes.get(compositeKey(p.taskNodeId, p.unitKey));
-        return { taskNodeId: p.taskNodeId, unitKey: p.unitKey, status: o ?? "pending", detail: o ? `dbt reported ${o}` : `waiting for: ${handle.command}` };
+        return { taskNodeId: p.taskNodeId, unitKey: p.unitKey, status: o ?? "pending", detail: o ? `dbt reported ${o}` : "waiting for dbt to report it (the command is above)" };
       });
       return { pairs, calls: [] };
     },
