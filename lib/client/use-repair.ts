@@ -22,6 +22,8 @@ export function usePlanPreview(id: string, options: PlanOptions) {
     queryKey: incidentKeys.step(id, "plan", options),
     queryFn: () => apiFetch(`${base(id)}/plan/preview`, PlanViewSchema, { method: "POST", body: JSON.stringify(options) }),
     placeholderData: (prev) => prev,
+    // A unit declared cleaned outside Reparo waits for a count sent from elsewhere: look again every 10 s.
+    refetchInterval: (q) => (q.state.data?.blockers.some((b) => b.resolution?.rowsInUnits.some((u) => u.declared?.awaiting)) ? 10_000 : false),
   });
 }
 

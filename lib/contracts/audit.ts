@@ -63,6 +63,8 @@ export const AUDIT_KINDS = {
   "pipeline.orchestrator_set": { before: z.object({ pipeline: z.string(), connection: z.record(z.string(), z.unknown()).nullable() }), after: z.object({ pipeline: z.string(), connection: z.record(z.string(), z.unknown()) }) },
   "unit.deduplicated": { before: rows, after: rows.extend({ warehouse: z.string().optional(), statement: z.string().optional(), params: z.array(z.string()).optional() }) },
   "unit.clean_failed": { before: rows, after: rows },
+  /** Cleaned outside Reparo, by the operator's word: believed only once a warehouse count shows the unit empty. */
+  "unit.clean_declared": { before: nothing, after: z.object({ task: z.string(), units: z.array(z.string()), statement: z.string(), believedWhen: z.string() }) },
   "task.declared_replace": { before: z.object({ writeMode: z.string().nullable() }), after: z.object({ writeMode: z.literal("replace") }) },
   "unit.marked_known_bad": { before: markState, after: markState },
   "unit.skipped": { before: markState, after: markState },

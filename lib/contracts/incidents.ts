@@ -73,6 +73,14 @@ export const ScopeBodySchema = z.object({
 });
 
 export const CleanUnitBodySchema = z.object({ taskNodeId: nodeIdField, unitKey: unitKeyField, reason: reasonField });
+/** Appended units cleaned outside Reparo (its warehouse not connected): believed once a warehouse count shows them empty. */
+export const DeclareCleanedBodySchema = z.object({
+  taskNodeId: nodeIdField,
+  units: z.array(unitKeyField).min(1, "at least one unit is required").max(500),
+  reason: reasonField,
+  /** What was run in the warehouse, for the record; Reparo never runs it. */
+  statement: z.string().trim().max(4000).default(""),
+});
 export const DeclareReplaceBodySchema = z.object({ taskNodeId: nodeIdField, reason: reasonField });
 export const MarkBodySchema = z.object({
   kind: z.enum(["known_bad", "skipped", "marked_success"]),

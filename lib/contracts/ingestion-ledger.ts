@@ -76,3 +76,9 @@ export const SourceCountsResultSchema = z.object({
   written: z.object({ sourceCounts: z.number().int(), invalidKeys: z.number().int() }),
 });
 export type SourceCountsResult = z.infer<typeof SourceCountsResultSchema>;
+
+/** POST /api/v1/warehouse-counts answers like source counts; only what it wrote is named differently. */
+export const WarehouseCountsResultSchema = SourceCountsResultSchema.extend({
+  written: z.object({ warehouseCounts: z.number().int(), invalidKeys: z.number().int() }),
+});
+export type WarehouseCountsResult = z.infer<typeof WarehouseCountsResultSchema>;

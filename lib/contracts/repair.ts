@@ -86,8 +86,18 @@ export const BlockerSchema = z.object({
   /** The intervention that lifts it, when there is one. */
   resolution: z.object({
     kind: z.enum(["clean_unit", "declare_replace"]), taskNodeId: z.string(), units: z.array(z.string()),
-    /** Rows in each unit now, as its warehouse counts them; null when the warehouse is not connected. */
-    rowsInUnits: z.array(z.object({ unitKey: z.string(), rows: z.number().int().nullable() })),
+    /** The dataset the task appends to (where a team's warehouse count of the units goes). */
+    datasetNodeId: z.string().nullable(),
+    /**
+     * Rows in each unit: as its connected warehouse counts them now (`countedBy: "warehouse"`), else
+     * the team's latest count (POST /api/v1/warehouse-counts, `"team"`, with when), else unknown (null).
+     * `declared`: the unit was declared cleaned outside Reparo, and what that still waits for (null: believed).
+     */
+    rowsInUnits: z.array(z.object({
+      unitKey: z.string(), rows: z.number().int().nullable(),
+      countedBy: z.enum(["warehouse", "team"]).nullable(), countedAt: z.string().nullable(),
+      declared: z.object({ at: z.string(), reason: z.string(), auditSeq: z.number().int(), awaiting: z.string().nullable() }).nullable(),
+    })),
     /** Whether Reparo can clean the units itself (a connected warehouse), why not, and the delete it runs. */
     cleanable: z.object({ possible: z.boolean(), why: z.string().nullable(), statement: z.string().nullable() }).nullable(),
   }).nullable(),

@@ -9,7 +9,7 @@ const root = path.resolve(__dirname, "../../..");
 const EXPECTED_TABLES = [
   "AlertDelivery", "AlertSend", "ApiToken", "AuditEntry", "Attempt", "Dataset", "ExternalDelivery", "Incident", "IngestedEvent", "InvalidKey", "OrchestratorConnection",
   "FrontierCertificate", "LineageEdge", "PartitionKey", "Pipeline", "Publish", "RejectedEvent", "RepairClaim", "RepairPlan",
-  "Run", "Setting", "SourceCount", "Task", "UnitChange", "UnitMark", "UnitStateSnapshot", "User", "WarehouseConnection", "WarehouseRow", "_prisma_migrations",
+  "Run", "Setting", "SourceCount", "Task", "UnitChange", "UnitMark", "UnitStateSnapshot", "User", "WarehouseConnection", "WarehouseCount", "WarehouseRow", "_prisma_migrations",
 ];
 
 async function tablesAndLedger(target: Awaited<ReturnType<typeof emptyTarget>>["target"]) {

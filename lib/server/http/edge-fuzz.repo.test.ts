@@ -3,6 +3,7 @@ import { POST as postLineage } from "@/app/api/v1/lineage/route";
 import { POST as postBatch } from "@/app/api/v1/lineage/batch/route";
 import { POST as postPublishes } from "@/app/api/v1/publishes/route";
 import { POST as postSourceCounts } from "@/app/api/v1/source-counts/route";
+import { POST as postWarehouseCounts } from "@/app/api/v1/warehouse-counts/route";
 import { POST as postDbt } from "@/app/api/v1/import/dbt/route";
 import { POST as postNote } from "@/app/api/v1/incidents/[id]/notes/route";
 import { POST as postIncident } from "@/app/api/v1/incidents/route";
@@ -49,7 +50,7 @@ describe("the edge: what a hostile or broken client sends", () => {
     await t.drop();
   });
 
-  const routes: [string, Handler][] = [["lineage", postLineage], ["lineage/batch", postBatch], ["publishes", postPublishes], ["source-counts", postSourceCounts], ["import/dbt", postDbt], ["incidents", postIncident]];
+  const routes: [string, Handler][] = [["lineage", postLineage], ["lineage/batch", postBatch], ["publishes", postPublishes], ["source-counts", postSourceCounts], ["warehouse-counts", postWarehouseCounts], ["import/dbt", postDbt], ["incidents", postIncident]];
   for (const [route, handler] of routes) {
     it(`${route}: every item of the corpus is a 4xx, never a 5xx, and the rejection log grows by at most ${REJECTIONS_PER_REQUEST + 1} rows a request`, async () => {
       for (const [name, body] of CORPUS) {

@@ -125,7 +125,7 @@ async function withBusyRetries<T>(retries: number, run: (attempt: number) => Pro
 
 function authorize(actor: Actor, needed: Role, scopes: readonly TokenScope[]): void {
   if (actor.tokenScope && !scopes.includes(actor.tokenScope)) {
-    throw new ForbiddenError(`${actor.id} is a machine token of scope ${actor.tokenScope}: it may call only the ${actor.tokenScope} routes (lineage, lineage/batch, publishes, source-counts, datasets/{id}/partitions, frontier-certificates, import/dbt)`);
+    throw new ForbiddenError(`${actor.id} is a machine token of scope ${actor.tokenScope}: it may call only the ${actor.tokenScope} routes (lineage, lineage/batch, publishes, source-counts, warehouse-counts, datasets/{id}/partitions, frontier-certificates, import/dbt)`);
   }
   if (hasRole(actor, needed)) return;
   if (actor.source === "anonymous") throw new UnauthenticatedError(`sign in, or send a machine token as Authorization: Bearer: this needs the ${needed} role`);

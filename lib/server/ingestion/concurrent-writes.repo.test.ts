@@ -4,7 +4,7 @@ import { errorResponse } from "../http/route";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
 import { receiveLineageRequest } from "./receive-lineage-request";
 import { receivePublishesRequest } from "./receive-publishes-request";
-import { receiveSourceCountsRequest } from "./receive-source-counts-request";
+import { receiveSourceCountsRequest } from "./receive-counts-request";
 import { validEvent } from "./testing/broken-events";
 
 // Two console instances = two clients with their own connection pools on one database. Producers

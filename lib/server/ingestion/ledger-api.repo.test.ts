@@ -3,7 +3,7 @@ import { createTestDatabase, providersUnderTest, type TestDatabase } from "../te
 import { loadUnitStates } from "../units/load-unit-states";
 import { receiveLineageRequest } from "./receive-lineage-request";
 import { receivePublishesRequest } from "./receive-publishes-request";
-import { receiveSourceCountsRequest } from "./receive-source-counts-request";
+import { receiveSourceCountsRequest, receiveWarehouseCountsRequest } from "./receive-counts-request";
 import { validEvent } from "./testing/broken-events";
 import { tableCounts } from "./testing/db-snapshot";
 import { lineageRequest } from "./testing/fixtures";
@@ -26,6 +26,7 @@ describe.each(providersUnderTest())("POST /api/v1/publishes and /api/v1/source-c
   afterEach(async () => t.drop());
   const publishes = async (body: unknown) => receivePublishesRequest(request("/api/v1/publishes", body), t.db);
   const counts = async (body: unknown) => receiveSourceCountsRequest(request("/api/v1/source-counts", body), t.db);
+  const warehouseCounts = async (body: unknown) => receiveWarehouseCountsRequest(request("/api/v1/warehouse-counts", body), t.db);
 
   it("records a publish, its run and the write edge; re-sending it changes nothing", async () => {
     const res = await publishes(publish());
@@ -119,5 +120,21 @@ describe.each(providersUnderTest())("POST /api/v1/publishes and /api/v1/source-c
     expect(json.message).toMatch(/^body\.unitKey: invalid unit key: /);
     expect(await t.db.sourceCount.count()).toBe(0);
     expect(await t.db.invalidKey.count({ where: { unitKey: "2026-07-31", source: "api" } })).toBe(1);
+  });
+
+  it("warehouse counts (the rows the unit holds now) are kept apart from source counts, the latest measurement winning", async () => {
+    const count = (rowCount: number, measuredAt: string) => ({ dataset: ORDERS, unitKey: "2026-08-17", rowCount, measuredAt, source: "select count(*) from orders where day = '2026-08-17'" });
+    await counts(count(120, "2026-08-18T01:00:00Z"));
+    const res = await warehouseCounts([count(20, "2026-08-18T03:00:00Z"), count(0, "2026-08-18T04:00:00Z"), count(7, "2026-08-18T02:00:00Z")]);
+    expect(await res.json()).toMatchObject({ received: 3, accepted: [{ outcome: "created" }, { outcome: "updated" }, { outcome: "older" }], written: { warehouseCounts: 1, invalidKeys: 0 } });
+    expect((await t.db.warehouseCount.findMany()).map((r) => [r.unitKey, r.rowCount, r.measuredAt.toISOString()])).toEqual([["2026-08-17", 0, "2026-08-18T04:00:00.000Z"]]);
+    expect((await t.db.sourceCount.findMany()).map((r) => r.rowCount)).toEqual([120]);
+  });
+
+  it("warehouse counts: a malformed field is refused naming it, and nothing is written", async () => {
+    const res = await warehouseCounts({ dataset: ORDERS, unitKey: "2026-08-17", rowCount: -1, measuredAt: "2026-08-18T01:00:00Z" });
+    expect(res.status).toBe(400);
+    expect((await res.json()).message).toMatch(/body\.rowCount/);
+    expect(await t.db.warehouseCount.count()).toBe(0);
   });
 });

@@ -4,6 +4,7 @@ import { POST as lineage } from "@/app/api/v1/lineage/route";
 import { PUT as partitions } from "@/app/api/v1/datasets/[id]/partitions/route";
 import { POST as publishes } from "@/app/api/v1/publishes/route";
 import { POST as sourceCounts } from "@/app/api/v1/source-counts/route";
+import { POST as warehouseCounts } from "@/app/api/v1/warehouse-counts/route";
 import { PUT as taskProps } from "@/app/api/v1/tasks/[id]/route";
 import { GET as closure } from "@/app/api/v1/closure/route";
 import { GET as ingestion } from "@/app/api/v1/ingestion/route";
@@ -54,10 +55,10 @@ afterAll(async () => {
 
 describe("real data in: what ordinary producers send never takes a page down", () => {
   it("docs/ingestion.md's examples, run in the order the page gives them on the demo: each accepted, every read 2xx, the demo closure still 14 nodes", async () => {
-    const handlers: Record<string, Handler> = { "/api/v1/lineage": lineage, "/api/v1/publishes": publishes, "/api/v1/source-counts": sourceCounts };
+    const handlers: Record<string, Handler> = { "/api/v1/lineage": lineage, "/api/v1/publishes": publishes, "/api/v1/source-counts": sourceCounts, "/api/v1/warehouse-counts": warehouseCounts };
     const examples = docExamples("docs/ingestion.md");
     expect(examples.map((e) => `${e.method} ${e.path.replace(/\/(datasets|tasks)\/[^/]+/, "/$1/{id}")}`)).toEqual([
-      "PUT /api/v1/datasets/{id}/partitions", "PUT /api/v1/tasks/{id}", "POST /api/v1/publishes", "POST /api/v1/source-counts", "POST /api/v1/lineage",
+      "PUT /api/v1/datasets/{id}/partitions", "PUT /api/v1/tasks/{id}", "POST /api/v1/publishes", "POST /api/v1/source-counts", "POST /api/v1/warehouse-counts", "POST /api/v1/lineage",
     ]);
     for (const e of examples) {
       const id = /\/(?:datasets|tasks)\/([^/]+)/.exec(e.path)?.[1];

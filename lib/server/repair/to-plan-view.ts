@@ -4,6 +4,8 @@ import { keysOf } from "@/lib/domain/partitions";
 import { toKeyRanges, UnitSet } from "@/lib/domain/unit-set";
 import type { BlockerView, PlannedTaskView, PlanView } from "@/lib/contracts/repair";
 import type { Db } from "../db/client";
+import { awaitedEvidence } from "@/lib/domain/cleanings";
+import { cleanDeclarations, latestAttemptStarts, warehouseCountsOf } from "../repositories/unit-interventions";
 import { measuredRowsOfUnits, unitRows, warehouseFor } from "../warehouses/warehouse-for";
 import type { RepairContext } from "./load-repair-context";
 import { planExports } from "./plan-exports";
@@ -32,19 +34,37 @@ async function blockerView(db: Db, ctx: RepairContext, b: RepairPlan["blockers"]
   if ((b.code !== "append_unresolved" && b.code !== "unknown_write_mode") || !b.node) return base;
   const output = ctx.outputOf.get(b.node);
   const node = ctx.graph.nodes[ctx.graph.index.get(b.node as NodeId)!]!;
-  if (b.code === "unknown_write_mode" || !output) return { ...base, resolution: { kind: "declare_replace", taskNodeId: b.node, units: [], rowsInUnits: [], cleanable: null } };
+  if (b.code === "unknown_write_mode" || !output) return { ...base, resolution: { kind: "declare_replace", taskNodeId: b.node, datasetNodeId: output?.nodeId ?? null, units: [], rowsInUnits: [], cleanable: null } };
   const units = UnitSet.fromOrdinals((b.keyRanges ?? []).flatMap(([lo, hi]) => {
     const [a, z] = [node.space.validate(lo), node.space.validate(hi)];
     return a.valid && z.valid ? [...UnitSet.range(a.ordinal, z.ordinal)] : [];
   }));
   const keys = [...keysOf(node.space, units)].slice(0, 200);
-  // Rows as the dataset's warehouse counts them now; unknown (null) when it is not connected.
-  const counted = await measuredRowsOfUnits(db, output, keys, ctx.now);
-  const rowsInUnits = keys.map((unitKey) => ({ unitKey, rows: counted.get(unitKey) ?? null }));
+  const taskId = ctx.tasks.get(b.node)?.id ?? "";
+  // Rows as the dataset's warehouse counts them now; else the team's latest count; else unknown.
+  const [counted, teamCounts, declared, starts] = await Promise.all([
+    measuredRowsOfUnits(db, output, keys, ctx.now),
+    warehouseCountsOf(db, keys.map((unitKey) => ({ datasetId: output.id, unitKey }))),
+    cleanDeclarations(db, output.id, keys),
+    latestAttemptStarts(db, [taskId]),
+  ]);
+  const rowsInUnits = keys.map((unitKey) => {
+    const now = counted.get(unitKey) ?? null;
+    const team = teamCounts.get(`${output.id}\u0000${unitKey}`) ?? null;
+    const d = declared.get(unitKey);
+    const start = starts.get(`${taskId}\u0000${unitKey}`);
+    return {
+      unitKey,
+      rows: now ?? team?.rows ?? null,
+      countedBy: now !== null ? "warehouse" as const : team ? "team" as const : null,
+      countedAt: now !== null ? ctx.now.toISOString() : team ? new Date(team.measuredAt).toISOString() : null,
+      declared: d ? { at: new Date(d.at).toISOString(), reason: d.reason, auditSeq: d.auditEntryId, awaiting: awaitedEvidence(team, start === undefined || start === -Infinity ? null : start) } : null,
+    };
+  });
   const warehouse = await warehouseFor(db, output);
   const statement = warehouse && keys[0] ? warehouse.statement(unitRows(output, keys[0], ctx.now)) : null;
   const cleanable = !warehouse
     ? { possible: false, why: `${output.namespace} has no warehouse connection: an admin connects it so Reparo can delete and count the unit's rows`, statement: null }
     : statement && "unsupported" in statement ? { possible: false, why: statement.unsupported, statement: null } : { possible: true, why: null, statement: statement && "sql" in statement ? statement.sql : null };
-  return { ...base, resolution: { kind: "clean_unit", taskNodeId: b.node, units: keys, rowsInUnits, cleanable } };
+  return { ...base, resolution: { kind: "clean_unit", taskNodeId: b.node, datasetNodeId: output.nodeId, units: keys, rowsInUnits, cleanable } };
 }

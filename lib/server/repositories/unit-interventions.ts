@@ -1,3 +1,4 @@
+import { cleanedAt, type Cleaning, type WarehouseCount } from "@/lib/domain/cleanings";
 import type { Db, Tx } from "../db/client";
 import { recordUnitChanges } from "./unit-changes";
 
@@ -15,7 +16,8 @@ export async function deleteUnitRows(tx: Tx, datasetId: string, unitKey: string)
   return count;
 }
 
-export type MarkKind = "known_bad" | "skipped" | "marked_success" | "cleaned";
+/** `cleaned`: Reparo deleted and counted the unit's rows; `clean_declared`: an operator says it was cleaned outside Reparo (believed once a count shows it empty). */
+export type MarkKind = "known_bad" | "skipped" | "marked_success" | "cleaned" | "clean_declared";
 
 export async function createUnitMarks(tx: Tx, datasetId: string, unitKeys: string[], kind: MarkKind, reason: string, auditEntryId: number, at: Date): Promise<void> {
   await tx.unitMark.createMany({ data: unitKeys.map((unitKey) => ({ datasetId, unitKey, kind, reason, auditEntryId, createdAt: at })) });
@@ -29,16 +31,48 @@ export async function clearUnitMarksOfEntry(tx: Tx, auditEntryId: number, at: Da
   await recordUnitChanges(tx, marks, at);
 }
 
-/** Latest cleaning per (dataset id, unit): rows and copies from before it are gone. */
+/**
+ * When each (dataset id, unit)'s rows were last known gone (domain/cleanings.ts): a cleaning
+ * Reparo measured, or one declared outside Reparo that the unit's warehouse count shows empty.
+ */
 export async function cleanedAtByUnit(db: Db, datasetIds: string[]): Promise<Map<string, Map<string, number>>> {
-  const rows = await db.unitMark.findMany({ where: { datasetId: { in: datasetIds }, kind: "cleaned", clearedAt: null }, select: { datasetId: true, unitKey: true, createdAt: true } });
-  const out = new Map<string, Map<string, number>>();
+  const rows = await db.unitMark.findMany({ where: { datasetId: { in: datasetIds }, kind: { in: ["cleaned", "clean_declared"] }, clearedAt: null }, select: { datasetId: true, unitKey: true, createdAt: true, kind: true } });
+  const byUnit = new Map<string, { datasetId: string; unitKey: string; cleanings: Cleaning[] }>();
   for (const r of rows) {
-    let units = out.get(r.datasetId);
-    if (!units) out.set(r.datasetId, (units = new Map()));
-    units.set(r.unitKey, Math.max(units.get(r.unitKey) ?? -Infinity, r.createdAt.getTime()));
+    const key = `${r.datasetId}\u0000${r.unitKey}`;
+    const u = byUnit.get(key) ?? { datasetId: r.datasetId, unitKey: r.unitKey, cleanings: [] };
+    u.cleanings.push({ kind: r.kind === "cleaned" ? "measured" : "declared", at: r.createdAt.getTime() });
+    byUnit.set(key, u);
+  }
+  const declared = [...byUnit.values()].filter((u) => u.cleanings.some((c) => c.kind === "declared"));
+  const counts = await warehouseCountsOf(db, declared);
+  const out = new Map<string, Map<string, number>>();
+  for (const [key, u] of byUnit) {
+    const at = cleanedAt(u.cleanings, counts.get(key) ?? null);
+    if (at === null) continue;
+    let units = out.get(u.datasetId);
+    if (!units) out.set(u.datasetId, (units = new Map()));
+    units.set(u.unitKey, at);
   }
   return out;
+}
+
+/** The team's latest count of each (dataset id, unit)'s rows in its warehouse, keyed `datasetId\0unitKey`. */
+export async function warehouseCountsOf(db: Db, units: readonly { datasetId: string; unitKey: string }[]): Promise<Map<string, WarehouseCount & { source: string }>> {
+  if (units.length === 0) return new Map();
+  const wanted = new Set(units.map((u) => `${u.datasetId}\u0000${u.unitKey}`));
+  const rows = await db.warehouseCount.findMany({
+    where: { datasetId: { in: [...new Set(units.map((u) => u.datasetId))] }, unitKey: { in: [...new Set(units.map((u) => u.unitKey))] } },
+    select: { datasetId: true, unitKey: true, rowCount: true, measuredAt: true, source: true },
+  });
+  return new Map(rows.filter((r) => wanted.has(`${r.datasetId}\u0000${r.unitKey}`)).map((r) => [`${r.datasetId}\u0000${r.unitKey}`, { rows: r.rowCount, measuredAt: r.measuredAt.getTime(), source: r.source }]));
+}
+
+/** Declarations of cleaning outside Reparo still in force, per unit key of one dataset. */
+export async function cleanDeclarations(db: Db, datasetId: string, unitKeys: readonly string[]): Promise<Map<string, { at: number; reason: string; auditEntryId: number }>> {
+  if (unitKeys.length === 0) return new Map();
+  const rows = await db.unitMark.findMany({ where: { datasetId, unitKey: { in: [...unitKeys] }, kind: "clean_declared", clearedAt: null }, orderBy: { createdAt: "asc" } });
+  return new Map(rows.map((r) => [r.unitKey, { at: r.createdAt.getTime(), reason: r.reason, auditEntryId: r.auditEntryId }]));
 }
 
 /** Latest attempt start per (task id, unit): a cleaning older than it no longer holds. */

@@ -2,7 +2,7 @@ import type { FieldIssue } from "@/lib/contracts/openlineage";
 import type { SourceCountEntry, SourceCountsResult } from "@/lib/contracts/ingestion-ledger";
 import type { Tx } from "../db/client";
 import { ensureDatasets, type NodeRef } from "../repositories/catalog-writes";
-import { partitionDefsByNodeId, sourceCountsOf, writeSourceCounts, type StoredSourceCount } from "../repositories/ledger-writes";
+import { countsOf, partitionDefsByNodeId, writeCounts, type CountTable, type StoredCount } from "../repositories/ledger-writes";
 import { reportInvalidKeys, type InvalidKeyRow } from "../repositories/run-writes";
 import type { BatchItem } from "./read-ingestion-batch";
 import { nodeRefOf } from "./node-refs";
@@ -12,48 +12,48 @@ import { stableId } from "./stable-id";
 type Outcome = SourceCountsResult["accepted"][number]["outcome"];
 interface Planned { index: number; entry: SourceCountEntry; dataset: NodeRef; unitKey: string }
 
-export interface SourceCountsOutcome {
+export interface CountsOutcome {
   accepted: { index: number; outcome: Outcome }[];
   refused: { index: number; issues: FieldIssue[] }[];
-  written: { sourceCounts: number; invalidKeys: number };
+  written: { counts: number; invalidKeys: number };
 }
 
 /**
- * Upserts source row counts per (dataset, unit): the latest measurement wins, whatever order
- * they arrive in — an older measurement than the stored one is accepted but not applied
- * (`older`); at the same instant the later entry in the request wins.
+ * Upserts row counts per (dataset, unit) into `table` (source counts or warehouse counts): the
+ * latest measurement wins, whatever order they arrive in — an older measurement than the stored
+ * one is accepted but not applied (`older`); at the same instant the later entry in the request wins.
  */
-export async function applySourceCounts(tx: Tx, items: BatchItem<SourceCountEntry>[], pathOf: (i: number) => string, now: Date, submittedBy: string | null = null): Promise<SourceCountsOutcome> {
-  const refused: SourceCountsOutcome["refused"] = [];
+export async function applyCounts(tx: Tx, table: CountTable, items: BatchItem<SourceCountEntry>[], pathOf: (i: number) => string, now: Date, submittedBy: string | null = null): Promise<CountsOutcome> {
+  const refused: CountsOutcome["refused"] = [];
   const invalid: InvalidKeyRow[] = [];
   const planned = await planCounts(tx, items, pathOf, refused, invalid, now);
   const datasets = await ensureDatasets(tx, planned.map((p) => p.dataset));
-  const stored = await sourceCountsOf(tx, [...datasets.values()].map((d) => d.id));
-  const changed = new Map<string, StoredSourceCount & { created: boolean }>();
-  const accepted: SourceCountsOutcome["accepted"] = [];
+  const stored = await countsOf(tx, table, [...datasets.values()].map((d) => d.id));
+  const changed = new Map<string, StoredCount & { created: boolean }>();
+  const accepted: CountsOutcome["accepted"] = [];
   for (const p of planned) {
     const datasetId = datasets.get(p.dataset.nodeId)!.id;
     const key = `${datasetId}\u0000${p.unitKey}`;
     const current = changed.get(key) ?? stored.get(key);
     const measuredAt = new Date(p.entry.measuredAt);
-    const next = { id: current?.id ?? stableId("srccount", datasetId, p.unitKey), datasetId, unitKey: p.unitKey, rowCount: p.entry.rowCount, measuredAt, source: p.entry.source, submittedBy };
+    const next = { id: current?.id ?? stableId(table === "SourceCount" ? "srccount" : "whcount", datasetId, p.unitKey), datasetId, unitKey: p.unitKey, rowCount: p.entry.rowCount, measuredAt, source: p.entry.source, submittedBy };
     accepted.push({ index: p.index, outcome: outcomeOf(current, next) });
     if (!current || (measuredAt >= current.measuredAt && !same(current, next))) changed.set(key, { ...next, created: !stored.has(key) });
   }
   const rows = [...changed.values()];
-  await writeSourceCounts(tx, rows.filter((r) => r.created), rows.filter((r) => !r.created));
-  return { accepted, refused, written: { sourceCounts: rows.length, invalidKeys: await reportInvalidKeys(tx, invalid) } };
+  await writeCounts(tx, table, rows.filter((r) => r.created), rows.filter((r) => !r.created));
+  return { accepted, refused, written: { counts: rows.length, invalidKeys: await reportInvalidKeys(tx, invalid) } };
 }
 
-const same = (a: StoredSourceCount, b: StoredSourceCount) => a.rowCount === b.rowCount && a.source === b.source && a.measuredAt.getTime() === b.measuredAt.getTime();
+const same = (a: StoredCount, b: StoredCount) => a.rowCount === b.rowCount && a.source === b.source && a.measuredAt.getTime() === b.measuredAt.getTime();
 
-function outcomeOf(current: StoredSourceCount | undefined, next: StoredSourceCount): Outcome {
+function outcomeOf(current: StoredCount | undefined, next: StoredCount): Outcome {
   if (!current) return "created";
   if (next.measuredAt < current.measuredAt) return "older";
   return same(current, next) ? "unchanged" : "updated";
 }
 
-async function planCounts(tx: Tx, items: BatchItem<SourceCountEntry>[], pathOf: (i: number) => string, refused: SourceCountsOutcome["refused"], invalid: InvalidKeyRow[], now: Date): Promise<Planned[]> {
+async function planCounts(tx: Tx, items: BatchItem<SourceCountEntry>[], pathOf: (i: number) => string, refused: CountsOutcome["refused"], invalid: InvalidKeyRow[], now: Date): Promise<Planned[]> {
   const refs = items.map((it) => ({ it, dataset: nodeRefOf("dataset", it.value.dataset) }));
   const defs = await partitionDefsByNodeId(tx, refs.flatMap((r) => (r.dataset ? [r.dataset.nodeId] : [])));
   const resolver = new UnitKeyResolver();

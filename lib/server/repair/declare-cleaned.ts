@@ -1,0 +1,49 @@
+import { resolvePartitions } from "@/lib/domain/partitions";
+import type { Actor } from "../auth/roles";
+import { appendAudit } from "../audit/append-audit";
+import { getDb, type Db } from "../db/client";
+import { BadRequestError, UnprocessableError } from "../http/errors";
+import { createUnitMarks } from "../repositories/unit-interventions";
+import { unitRows, warehouseFor } from "../warehouses/warehouse-for";
+import { appendTarget } from "./clean-unit";
+
+export interface DeclareCleanedBody {
+  taskNodeId: string;
+  units: string[];
+  reason: string;
+  /** What the operator ran in the warehouse, for the record (never executed by Reparo). */
+  statement: string;
+}
+
+/**
+ * An operator cleaned appended units outside Reparo, in a warehouse Reparo is not connected to.
+ * The declaration is recorded (audit entry + `clean_declared` marks, one transaction) but lifts
+ * nothing by itself: the append blocker lifts only once a count of each unit's rows in its
+ * warehouse (POST /api/v1/warehouse-counts), taken after the unit's latest attempt, shows 0
+ * (domain/cleanings.ts) — the console never believes a cleaning nobody measured.
+ */
+export async function declareCleaned(id: string, body: DeclareCleanedBody, actor: Actor, now = new Date(), db: Db = getDb()) {
+  const { task, dataset } = await appendTarget(db, id, body.taskNodeId, body.units, now);
+  const space = resolvePartitions(dataset.partitionDef, { asOf: now.getTime() });
+  const keys = body.units.map((k, i) => {
+    const v = space.validate(k);
+    if (!v.valid) throw new BadRequestError(`body.units[${i}]`, `${k} is not a unit of ${dataset.name}: ${v.reason}`);
+    return v.key;
+  });
+  const warehouse = await warehouseFor(db, dataset);
+  const statement = warehouse?.statement(unitRows(dataset, keys[0]!, now));
+  if (warehouse && statement && !("unsupported" in statement)) {
+    throw new UnprocessableError(`${dataset.name}'s warehouse (${dataset.namespace}) is connected: clean the units from Reparo (POST …/clean-unit), which deletes and counts their rows itself`);
+  }
+  const units = [...new Set(keys)];
+  const entry = await db.$transaction(async (tx) => {
+    const e = await appendAudit(tx, {
+      kind: "unit.clean_declared", actor: actor.id, actorRole: actor.role, reason: body.reason, incidentId: id,
+      targets: [{ nodeId: dataset.nodeId, units }], before: null,
+      after: { task: task.nodeId, units, statement: body.statement, believedWhen: "a warehouse count after the unit's latest attempt shows 0 rows" },
+    }, now);
+    await createUnitMarks(tx, dataset.id, units, "clean_declared", body.reason, e.seq, now);
+    return e;
+  });
+  return { ok: true as const, auditSeq: entry.seq, units, awaiting: `POST /api/v1/warehouse-counts with each unit's rows in ${dataset.namespace}, counted now` };
+}

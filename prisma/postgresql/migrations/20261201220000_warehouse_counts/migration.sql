@@ -1,0 +1,13 @@
+-- The rows a unit holds in its own warehouse, as the team counted them: measured evidence for units Reparo cannot count.
+CREATE TABLE "WarehouseCount" (
+    "id" TEXT NOT NULL,
+    "datasetId" TEXT NOT NULL,
+    "unitKey" TEXT NOT NULL,
+    "rowCount" INTEGER NOT NULL,
+    "measuredAt" TIMESTAMP(3) NOT NULL,
+    "source" TEXT NOT NULL DEFAULT '',
+    "submittedBy" TEXT,
+    CONSTRAINT "WarehouseCount_pkey" PRIMARY KEY ("id")
+);
+CREATE UNIQUE INDEX "WarehouseCount_datasetId_unitKey_key" ON "WarehouseCount"("datasetId", "unitKey");
+ALTER TABLE "WarehouseCount" ADD CONSTRAINT "WarehouseCount_datasetId_fkey" FOREIGN KEY ("datasetId") REFERENCES "Dataset"("id") ON DELETE RESTRICT ON UPDATE CASCADE;

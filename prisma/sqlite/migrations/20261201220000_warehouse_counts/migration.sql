@@ -1,0 +1,12 @@
+-- The rows a unit holds in its own warehouse, as the team counted them: measured evidence for units Reparo cannot count.
+CREATE TABLE "WarehouseCount" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "datasetId" TEXT NOT NULL,
+    "unitKey" TEXT NOT NULL,
+    "rowCount" INTEGER NOT NULL,
+    "measuredAt" DATETIME NOT NULL,
+    "source" TEXT NOT NULL DEFAULT '',
+    "submittedBy" TEXT,
+    CONSTRAINT "WarehouseCount_datasetId_fkey" FOREIGN KEY ("datasetId") REFERENCES "Dataset" ("id") ON DELETE RESTRICT ON UPDATE CASCADE
+);
+CREATE UNIQUE INDEX "WarehouseCount_datasetId_unitKey_key" ON "WarehouseCount"("datasetId", "unitKey");
