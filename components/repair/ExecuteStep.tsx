@@ -6,6 +6,7 @@ import type { DispatchPreview } from "@/lib/contracts/orchestrators";
 import { incidentKeys, useIncidentAction } from "@/lib/client/use-incidents";
 import { useProgress } from "@/lib/client/use-repair";
 import { ActionError } from "./ActionError";
+import { ConfirmIntervention } from "./ConfirmIntervention";
 import { DryRunPanel } from "./DryRunPanel";
 import { StepActions } from "./StepActions";
 import type { StepProps } from "./step-props";
@@ -17,6 +18,7 @@ const ACTIVE = new Set(["queued", "running"]);
 export function ExecuteStep({ id, incident, next, back }: StepProps) {
   const { data, error, isPending } = useProgress(id, { live: incident.status === "repairing" });
   const launch = useIncidentAction<{ resume: boolean; preview?: string }>(id, "launch");
+  const cancel = useIncidentAction<{ reason: string }>(id, "cancel-repair");
   const [reviewed, setReviewed] = useState<DispatchPreview | null>(null);
   const qc = useQueryClient();
   const running = data?.run ? ACTIVE.has(data.run.status) : false;
@@ -27,7 +29,8 @@ export function ExecuteStep({ id, incident, next, back }: StepProps) {
   }, [stale, qc, id]);
   // A run that did not finish every pair (a console stopped before takeover existed, or a pair
   // failed — say an append a killed attempt left half-written, now cleaned): run only the rest.
-  const resumable = ["interrupted", "partial", "failed"].includes(data?.run?.status ?? "");
+  const resumable = ["interrupted", "partial", "failed", "cancelled"].includes(data?.run?.status ?? "");
+  const unconfirmed = (cancel.data as { unconfirmed?: string[] } | undefined)?.unconfirmed ?? [];
   const pct = data && data.total > 0 ? Math.round((data.done / data.total) * 100) : 0;
   return (
     <>
@@ -54,6 +57,17 @@ export function ExecuteStep({ id, incident, next, back }: StepProps) {
             </p>
           ))}
           <p data-testid="progress-count">{data.done} of {data.total} pairs done · {data.succeeded} succeeded · {data.failed} failed or blocked</p>
+          {running && incident.status === "repairing" ? (
+            <ConfirmIntervention testId="cancel-repair" label="Cancel the repair" pending={cancel.isPending} error={cancel.error} danger
+              believe={<>repair #{data.run.repairNumber} stops: what its wave in flight still runs is stopped in each orchestrator (Airflow task instances marked failed, Dagster backfills and Databricks runs cancelled; a dbt command you started must be stopped where it runs), nothing more is sent, and its units are free again. What already finished stays and is validated; a resume later runs only the rest.</>}
+              onConfirm={(reason) => cancel.mutate({ reason })} />
+          ) : null}
+          {unconfirmed.length > 0 ? (
+            <div className="error-box" role="alert" data-testid="cancel-unconfirmed">
+              Cancelled in Reparo, but not every orchestrator confirmed the stop:
+              <ul>{unconfirmed.map((u) => <li key={u} className="mono" style={{ overflowWrap: "anywhere" }}>{u}</li>)}</ul>
+            </div>
+          ) : null}
           <div className={styles.tableScroll}>
           <table className="data">
             <thead><tr><th>Wave</th><th>Task</th><th>Unit</th><th>Status</th><th>Rows</th><th>Detail</th></tr></thead>

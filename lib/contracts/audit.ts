@@ -45,6 +45,7 @@ export const AUDIT_KINDS = {
   "repair.launched": { before: status, after: z.object({ status: z.literal("repairing"), runId: z.string(), rootRunId: z.string().nullable(), repairNumber: z.number().int(), pairs: z.number().int() }) },
   "repair.finished": { before: z.object({ runStatus: z.string() }), after: z.object({ runStatus: z.string(), succeeded: z.number().int(), failed: z.number().int(), blocked: z.number().int() }) },
   "repair.taken_over": { before: z.object({ owner: z.string() }), after: z.object({ owner: z.string(), done: z.number().int(), remaining: z.number().int(), abandonedAttempts: z.number().int() }) },
+  // Written before runs were taken over from their progress (repair.taken_over); old entries stay readable.
   "repair.interrupted": { before: z.object({ runStatus: z.string() }), after: z.object({ runStatus: z.literal("interrupted"), done: z.number().int(), remaining: z.number().int(), abandonedAttempts: z.number().int() }) },
   "repair.dispatched": { before: nothing, after: z.union([
     z.object({ runId: z.string(), wave: z.number().int(), pipeline: z.string(), orchestrator: z.string(), calls: z.array(OrchestratorCallSchema) }),

@@ -280,7 +280,8 @@ export function airflowOrchestrator(connection: AirflowConnection): Orchestrator
       const calls: OrchestratorCall[] = [];
       for (const g of handle.groups) {
         const answer = await api<TaskInstanceCollection>(calls, "POST", "/api/v2/dags/~/dagRuns/~/taskInstances/list", {
-          dag_ids: [g.dagId], task_ids: g.taskIds, logical_date_gte: g.start, logical_date_lte: g.end, state: ["scheduled", "queued", "running", "up_for_retry", "deferred"], page_limit: PAGE,
+          dag_ids: [g.dagId], task_ids: g.taskIds, logical_date_gte: g.start, logical_date_lte: g.end, // null: cleared and not yet scheduled — it would still start.
+          state: [null, "scheduled", "queued", "running", "restarting", "up_for_retry", "up_for_reschedule", "deferred"], page_limit: PAGE,
         });
         calls.push(answer.call);
         if (answer.status !== 200) continue;

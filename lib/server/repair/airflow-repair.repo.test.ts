@@ -10,6 +10,7 @@ import { getIncident } from "../incidents/get-incident";
 import { startFakeAirflow, type FakeAirflow } from "../orchestrators/testing/fake-airflow";
 import { setPipelineConnection } from "../pipelines/orchestrator-connections";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { cancelRepair } from "./cancel-repair";
 import { previewDispatch } from "./dry-run";
 import { getProgress } from "./get-progress";
 import { launchRepair } from "./launch-repair";
@@ -229,5 +230,58 @@ describe("a wave whose second orchestrator is down when it is sent", () => {
     expect(kinds).toContain("repair.dispatch_failed");
     expect(ordersAirflow.violations).toEqual([]);
     expect(mlAirflow.violations).toEqual([]);
+  });
+});
+
+/**
+ * The operator cancels a repair while its first wave runs in Airflow: the wave's task instances
+ * still queued or running are marked failed there (PATCH, the published contract), the run ends
+ * `cancelled`, its claims are released, nothing more is cleared, and the log says who and why.
+ */
+describe("cancelling a dispatched repair from the console", () => {
+  let t: TestDatabase;
+  let airflow: FakeAirflow;
+  let id = "";
+  beforeAll(async () => {
+    t = await createTestDatabase("sqlite");
+    await loadDemo(t.db);
+    // Cleared task instances stay queued: the first wave never finishes by itself.
+    airflow = await startFakeAirflow({ version: "3.2.1", users: { reparo: "pw" }, advanceOnPoll: false, dags: { orders: { tasks: ORDERS_TASKS.map((taskId) => ({ taskId })), runs: days(1, 25).map((logicalDate) => ({ logicalDate })) }, ml: { tasks: [{ taskId: "build_order_features" }], runs: days(1, 25).map((logicalDate) => ({ logicalDate })) } } });
+    process.env.TEST_AIRFLOW_PW = "pw";
+    for (const pipeline of ["orders", "ml"]) {
+      await setPipelineConnection(pipeline, { connection: { kind: "airflow", baseUrl: airflow.url, username: "reparo", credentials: { env: "TEST_AIRFLOW_PW" }, tasks: {} }, reason: "our Airflow" }, ADMIN, new Date(), t.db);
+    }
+    id = await plannedIncident(t.db);
+  }, 180_000);
+  afterAll(async () => {
+    delete process.env.TEST_AIRFLOW_PW;
+    await airflow?.close();
+    await t?.drop();
+  });
+
+  it("stops the wave in flight in Airflow, ends the run cancelled and lets the units go", async () => {
+    const { digest } = await previewDispatch(id, { resume: false }, OPERATOR, new Date(), t.db);
+    const launched = await launchRepair(id, { resume: false, concurrency: 4, preview: digest, run: { pollMs: 100 } }, OPERATOR, new Date(), t.db);
+    for (let i = 0; i < 400 && (await t.db.auditEntry.count({ where: { kind: "repair.dispatched" } })) === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    const answer = await cancelRepair(id, { reason: "wrong plan: the source snapshot is not retained" }, OPERATOR, t.db).catch((e: unknown) => e);
+    expect(answer).toMatchObject({ ok: true, status: "cancelled", unconfirmed: [] });
+    const patches = airflow.requests.filter((r) => r.method === "PATCH");
+    expect(patches.map((r) => [r.path, r.status, (r.requestBody as { new_state: string }).new_state])).toEqual([
+      ["/api/v2/dags/orders/dagRuns/scheduled__2026-08-17T00%3A00%3A00%2B00%3A00/taskInstances/stg_orders", 200, "failed"],
+      ["/api/v2/dags/orders/dagRuns/scheduled__2026-08-23T00%3A00%3A00%2B00%3A00/taskInstances/stg_orders", 200, "failed"],
+    ]);
+    expect(await launched.execution).toBe("cancelled");
+    const clears = () => airflow.requests.filter((r) => r.path.endsWith("/clearTaskInstances") && !(r.requestBody as { dry_run: boolean }).dry_run).length;
+    const before = clears();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(clears()).toBe(before); // wave 2 was never sent
+    expect(await t.db.repairClaim.count()).toBe(0);
+    const incident = await getIncident(id, t.db);
+    expect(incident.status).toBe("validating");
+    const cancelSent = incident.timeline.find((e) => e.kind === "repair.cancel_sent")!;
+    expect(cancelSent).toMatchObject({ actor: OPERATOR.id, reason: expect.stringContaining("wrong plan") });
+    expect(incident.timeline.at(-1)).toMatchObject({ kind: "repair.finished", actor: OPERATOR.id, reason: expect.stringContaining("cancelled by demo-operator"), after: { runStatus: "cancelled" } });
+    await expect(cancelRepair(id, { reason: "again" }, OPERATOR, t.db)).rejects.toMatchObject({ status: 409 });
+    expect(airflow.violations).toEqual([]);
   });
 });

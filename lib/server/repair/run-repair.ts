@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import type { Actor } from "../auth/roles";
 import type { Db } from "../db/client";
 import { appendAudit } from "../audit/append-audit";
 import { SLICE_SECONDS } from "../jobs/job-queue";
@@ -221,11 +222,28 @@ function runGroups(db: Db, ctx: Awaited<ReturnType<typeof loadRepairContext>>, r
   }, local);
 }
 
+/** Who stops a run and why: the operator who cancels it, or (null) the run giving up on its own. */
+export interface StoppedBy { readonly actor: Actor; readonly reason: string }
+
+/**
+ * Cancels a running repair from the console: first each orchestrator is asked to stop what it
+ * runs for the wave in flight (`repair.cancel_sent`, every call and its answer), then the run
+ * ends `cancelled` in one transaction with its claims released, the incident on to validation
+ * (what did finish is validated from the ledger as usual; a resume runs only what did not) and
+ * `repair.finished` naming who cancelled and why. A slice driving the run stops at its next
+ * ownership check: it can no longer save progress for a run that is not running.
+ */
+export async function cancelRepairRun(db: Db, runId: string, by: StoppedBy): Promise<{ calls: OrchestratorCall[]; cancelled: boolean }> {
+  const calls = await cancelInFlight(db, runId, by);
+  const cancelled = await finishRepair(db, runId, "cancelled", undefined, undefined, by);
+  return { calls, cancelled };
+}
+
 /** Asks each orchestrator to stop what it runs for the wave in flight; the calls are audited. */
-async function cancelInFlight(db: Db, runId: string): Promise<void> {
+async function cancelInFlight(db: Db, runId: string, by: StoppedBy | null = null): Promise<OrchestratorCall[]> {
   const run = await findRepairRun(db, runId);
   const dispatch = run?.params.dispatch;
-  if (!run || !dispatch || dispatch.wave < 0) return;
+  if (!run || !dispatch || dispatch.wave < 0) return [];
   const ctx = await loadRepairContext(db, new Date());
   const groups = await runGroups(db, ctx, run, null);
   const calls: OrchestratorCall[] = [];
@@ -238,12 +256,15 @@ async function cancelInFlight(db: Db, runId: string): Promise<void> {
       if (e instanceof OrchestratorError) calls.push(...e.earlier, e.call);
     }
   }
-  if (calls.length === 0) return;
+  if (calls.length === 0) return [];
   await db.$transaction((tx) => appendAudit(tx, {
-    kind: "repair.cancel_sent", actor: run.params.launchedBy.id, actorRole: run.params.launchedBy.role, incidentId: run.incidentId,
-    reason: `repair #${run.repairNumber} failed: what wave ${dispatch.wave + 1} still ran in its orchestrators was asked to stop`,
+    kind: "repair.cancel_sent", actor: by?.actor.id ?? run.params.launchedBy.id, actorRole: by?.actor.role ?? run.params.launchedBy.role, incidentId: run.incidentId,
+    reason: by
+      ? `repair #${run.repairNumber} cancelled by ${by.actor.id} (${by.reason}): what wave ${dispatch.wave + 1} still ran in its orchestrators was asked to stop`
+      : `repair #${run.repairNumber} failed: what wave ${dispatch.wave + 1} still ran in its orchestrators was asked to stop`,
     before: null, after: { runId, wave: dispatch.wave, calls: calls.map(describeCall) },
   }));
+  return calls;
 }
 
 /** The run's outcome from its pairs: succeeded when all did, failed when none did, partial between. */
@@ -287,24 +308,30 @@ async function takeRun(db: Db, runId: string, me: Owner): Promise<Taken> {
 
 const describeOwner = (o: { host: string; pid: number; instance: string }) => `${o.host} pid ${o.pid} (instance ${o.instance})`;
 
-/** The run's end, all at once: its status, owner released, claims released, incident moved on, outcome audited. */
-async function finishRepair(db: Db, runId: string, status: string, slice: string, error?: string): Promise<void> {
+/**
+ * The run's end, all at once: its status, owner released, claims released, incident moved on,
+ * outcome audited. `slice`: only while that slice owns the run (undefined: whoever owns it, for a
+ * cancel). False when the run had ended or was taken over meanwhile.
+ */
+async function finishRepair(db: Db, runId: string, status: string, slice: string | undefined, error?: string, by: StoppedBy | null = null): Promise<boolean> {
   // Each pair's end: its latest attempt when this console ran it, else what its orchestrator reported.
   const attempts = new Map((await attemptsOfRun(db, runId)).map((a) => [progressKey(a.taskNodeId, a.unitKey), a.status]));
   const before = await findRepairRun(db, runId);
   const ends = (before?.params.pairs ?? []).map(([t, u]) => attempts.get(progressKey(t, u)) ?? before?.params.progress[progressKey(t, u)]?.status ?? "pending");
   const count = (s: string) => ends.filter((x) => x === s).length;
-  await db.$transaction(async (tx) => {
-    if (!(await setRunOwner(tx, runId, null, Date.now(), slice))) return; // taken over meanwhile: the new owner finishes it
-    if (!(await finishRunStatus(tx, runId, status, new Date()))) return; // finished already
+  return db.$transaction(async (tx) => {
+    if (!(await setRunOwner(tx, runId, null, Date.now(), slice))) return false; // taken over meanwhile: the new owner finishes it
+    if (!(await finishRunStatus(tx, runId, status, new Date()))) return false; // finished already
     const run = (await findRepairRun(tx, runId))!;
     await releaseClaims(tx, runId);
     if (run.incidentId) await transitionIncident(tx, run.incidentId, ["repairing"], "validating");
     await appendAudit(tx, {
-      kind: "repair.finished", actor: run.params.launchedBy.id, actorRole: run.params.launchedBy.role, reason: `repair #${run.repairNumber} ended: ${status}${error ? ` (${error.slice(0, 300)})` : ""}`,
-      incidentId: run.incidentId, before: { runStatus: "running" },
+      kind: "repair.finished", actor: by?.actor.id ?? run.params.launchedBy.id, actorRole: by?.actor.role ?? run.params.launchedBy.role,
+      reason: by ? `repair #${run.repairNumber} cancelled by ${by.actor.id}: ${by.reason}` : `repair #${run.repairNumber} ended: ${status}${error ? ` (${error.slice(0, 300)})` : ""}`,
+      incidentId: run.incidentId, before: { runStatus: before?.status ?? "running" },
       after: { runStatus: status, succeeded: count("succeeded"), failed: count("failed"), blocked: count("upstream_failed") },
     });
+    return true;
   }, { timeout: 30_000, maxWait: 30_000 });
 }
 

@@ -161,16 +161,6 @@ export async function failOrphanedAttempts(tx: Tx, runId: string, at: Date): Pro
   return running.length;
 }
 
-/** Marks a still-active run interrupted; false when another process got there first. */
-export async function interruptRun(tx: Tx, id: string, at: Date): Promise<boolean> {
-  const { count } = await tx.run.updateMany({ where: { id, status: { in: ["queued", "running"] } }, data: { status: "interrupted", endedAt: at } });
-  return count === 1;
-}
-
-export async function reopenLaunchedPlan(tx: Tx, planId: string): Promise<void> {
-  await tx.repairPlan.updateMany({ where: { id: planId, status: "launched" }, data: { status: "confirmed" } });
-}
-
 /** Repair runs per status (metrics). */
 export async function repairRunCounts(db: Db): Promise<Map<string, number>> {
   const rows = await db.run.groupBy({ by: ["status"], where: { kind: "repair" }, _count: { _all: true } });

@@ -89,6 +89,7 @@ interface TiRecord {
   taskIndex: number;
   maxTries: number;
   queuedWhen: string | null;
+  note?: string | null;
 }
 
 interface DagRunRecord {
@@ -226,7 +227,7 @@ export async function startFakeAirflow(options: FakeAirflowOptions): Promise<Fak
       duration, state: ti.state, try_number: ti.tryNumber, max_tries: r.maxTries, task_display_name: ti.taskId,
       hostname: ti.startDate ? "fake-airflow-worker" : null, unixname: "airflow", pool: "default_pool", pool_slots: 1,
       queue: "default", priority_weight: 1, operator: "PythonOperator", queued_when: r.queuedWhen, scheduled_when: null,
-      pid: null, executor: null, executor_config: "{}", note: null, rendered_map_index: null, rendered_fields: {},
+      pid: null, executor: null, executor_config: "{}", note: r.note ?? null, rendered_map_index: null, rendered_fields: {},
       trigger: null, triggerer_job: null, dag_version: null,
     };
     if (options.version === "3.2.1") {
@@ -281,6 +282,18 @@ export async function startFakeAirflow(options: FakeAirflowOptions): Promise<Fak
       }
     }
     return { status: 200, body: collection(selected) };
+  };
+
+  /** PATCH …/taskInstances/{task_id}: sets the (unmapped) task instance's state and note, as Airflow's set_task_instance_state. */
+  const patchTaskInstance = (params: Record<string, string>, raw: Json): Reply => {
+    const r = records.find((x) => x.ti.dagId === params.dag_id && x.ti.runId === params.dag_run_id && x.ti.taskId === params.task_id);
+    if (!r) throw new HttpError(404, `The Task Instance with dag_id: \`${params.dag_id}\`, run_id: \`${params.dag_run_id}\` and task_id: \`${params.task_id}\` was not found`);
+    if (typeof raw.new_state === "string") {
+      r.ti.state = raw.new_state;
+      if (FINISHED.has(raw.new_state)) r.ti.endDate = new Date().toISOString();
+    }
+    if ("note" in raw) r.note = typeof raw.note === "string" ? raw.note : null;
+    return { status: 200, body: collection([r]) };
   };
 
   const listTaskInstances = async (raw: Json): Promise<Reply> => {
@@ -350,6 +363,8 @@ export async function startFakeAirflow(options: FakeAirflowOptions): Promise<Fak
         return clearTaskInstances(check.match.pathParams.dag_id ?? "", json);
       case "get_task_instances_batch":
         return listTaskInstances(json);
+      case "patch_task_instance":
+        return patchTaskInstance(check.match.pathParams, json);
       default:
         violations.push(`${method} ${path}: operation ${operationId ?? check.match.template} is documented but not modelled by the fake`);
         return { status: 501, body: { detail: `${operationId ?? "operation"} is not modelled by the fake Airflow` } };

@@ -1,0 +1,26 @@
+import type { Actor } from "../auth/roles";
+import { getDb, type Db } from "../db/client";
+import { ConflictError } from "../http/errors";
+import { requireIncident } from "../incidents/require-incident";
+import { repairRunsOfIncident } from "../repositories/repair-runs";
+import { cancelRepairRun } from "./run-repair";
+
+/**
+ * POST /api/v1/incidents/{id}/cancel-repair: the operator stops the incident's running repair.
+ * Its orchestrators are asked to stop the wave in flight, then the run ends `cancelled` and the
+ * incident moves on to validation (run-repair.ts cancelRepairRun). The answer lists each stop
+ * request and says which the orchestrator did not confirm, so the operator knows where to look.
+ */
+export async function cancelRepair(id: string, body: { reason: string }, actor: Actor, db: Db = getDb()) {
+  await requireIncident(db, id, ["repairing"]);
+  const run = (await repairRunsOfIncident(db, id)).at(-1);
+  if (!run || (run.status !== "queued" && run.status !== "running")) throw new ConflictError(`incident ${id} has no repair running`);
+  const { calls, cancelled } = await cancelRepairRun(db, run.id, { actor, reason: body.reason });
+  if (!cancelled) throw new ConflictError(`repair #${run.repairNumber} (run ${run.id}) ended before it could be cancelled`);
+  const unconfirmed = calls.filter((c) => c.status === null || c.status >= 400);
+  return {
+    ok: true as const, runId: run.id, repairNumber: run.repairNumber, status: "cancelled" as const,
+    stopRequests: calls.map((c) => ({ orchestrator: c.orchestrator, method: c.method, url: c.url, status: c.status })),
+    unconfirmed: unconfirmed.map((c) => `${c.orchestrator} ${c.method} ${c.url}: ${c.status === null ? `not reached${c.error ? ` (${c.error})` : ""}` : `answered ${c.status}`} — check what still runs there`),
+  };
+}
