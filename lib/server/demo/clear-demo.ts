@@ -27,6 +27,7 @@ export async function clearDemo(db: Db): Promise<void> {
     await tx.externalDelivery.deleteMany({ where: { taskId: { in: taskIds } } });
     await tx.repairClaim.deleteMany({ where: { OR: [{ taskId: { in: taskIds } }, { runId: { in: runIds } }] } });
     await tx.sourceCount.deleteMany({ where: { datasetId: { in: datasetIds } } });
+    await tx.warehouseCount.deleteMany({ where: { datasetId: { in: datasetIds } } });
     await tx.unitMark.deleteMany({ where: { datasetId: { in: datasetIds } } });
     await tx.partitionKey.deleteMany({ where: { datasetId: { in: datasetIds } } });
     await tx.repairPlan.deleteMany({ where: { incidentId: { in: incidentIds } } });

@@ -13,6 +13,9 @@ export async function tableCounts(db: Db) {
     invalidKeys: await db.invalidKey.count(),
     events: await db.ingestedEvent.count(),
     sourceCounts: await db.sourceCount.count(),
+    warehouseCounts: await db.warehouseCount.count(),
+    unitMarks: await db.unitMark.count(),
+    auditEntries: await db.auditEntry.count(),
     partitionKeys: await db.partitionKey.count(),
   };
 }
