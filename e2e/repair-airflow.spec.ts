@@ -102,12 +102,11 @@ test("the demo incident repaired in Airflow: dry-run difference, waves cleared i
   await post(`/api/v1/incidents/${id}/scope`, { reason: "running_balance also waits on 2026-08-23", addPairs: [{ taskNodeId: STG, units: ["2026-08-23"] }] });
   await post(`/api/v1/incidents/${id}/preconditions`, { reason: "append task and sequential balance noted" });
   for (const unitKey of ["2026-08-17", "2026-08-23"]) await post(`/api/v1/incidents/${id}/clean-unit`, { taskNodeId: STG, unitKey, reason: "remove the partial append" });
-  await post(`/api/v1/incidents/${id}/plan`, { strategy: "targeted_with_closure", replay: [], parameterOverrides: {}, reason: "repair the failed days and their closure in Airflow" });
-  for (const u of (await (await request.get(`/api/v1/incidents/${id}/validation`)).json()).units) if (u.sourceCount !== null) sourceCounts.set(`${u.name} ${u.unitKey}`, u.sourceCount);
 
+  // The Plan step: Airflow's own dry run against the plan, reviewed before the plan is confirmed.
   await page.goto(`/incidents/${id}`);
-  await expect(page.getByRole("heading", { name: "5. Execute" })).toBeVisible();
-  // The dry run: Airflow's own answer against the plan.
+  await page.getByRole("button", { name: "4. Plan" }).click();
+  await expect(page.getByTestId("wave-0")).toContainText("stg_orders");
   await page.getByTestId("dry-run-button").click();
   const dry = page.getByTestId("dry-run-result");
   await expect(dry).toContainText("11 requests will be sent, in 4 waves.");
@@ -116,6 +115,14 @@ test("the demo incident repaired in Airflow: dry-run difference, waves cleared i
   await expect(page.getByTestId("dry-run-missing")).toHaveCount(0);
   expect(airflow.requests.filter((r) => r.path.endsWith("/clearTaskInstances")).every((r) => (r.requestBody as { dry_run: boolean }).dry_run)).toBe(true);
   await page.screenshot({ path: path.join(process.env.E2E_OUTPUT_DIR ?? "test-results", "airflow-1-dry-run.png"), fullPage: true });
+  await page.getByLabel(/Why this plan/).fill("repair the failed days and their closure in Airflow; the manual run of 08-20 re-runs too, accepted");
+  await page.getByRole("button", { name: "Confirm plan →" }).click();
+  for (const u of (await (await request.get(`/api/v1/incidents/${id}/validation`)).json()).units) if (u.sourceCount !== null) sourceCounts.set(`${u.name} ${u.unitKey}`, u.sourceCount);
+
+  // The Execute step carries the review over: the launch dispatches what was reviewed (its digest re-checked).
+  await expect(page.getByRole("heading", { name: "5. Execute" })).toBeVisible();
+  await expect(page.getByTestId("dry-run-carried")).toContainText("Reviewed at the Plan step");
+  await expect(page.getByTestId("dry-run-result")).toContainText("11 requests will be sent, in 4 waves.");
 
   // Dispatch the reviewed repair: progress streams in, wave by wave, to the end.
   await page.getByRole("button", { name: "Dispatch the reviewed repair" }).click();
@@ -123,8 +130,10 @@ test("the demo incident repaired in Airflow: dry-run difference, waves cleared i
   await expect(page.getByTestId("run-status")).toHaveText("running", { timeout: 20_000 });
   await expect(page.getByTestId("pair-stg_orders-2026-08-17")).toContainText("orders · scheduled__2026-08-17", { timeout: 20_000 });
   await page.screenshot({ path: path.join(process.env.E2E_OUTPUT_DIR ?? "test-results", "airflow-2-running.png"), fullPage: true });
-  // Once the run ends the wizard moves on to Validate by itself.
-  await expect(page.getByTestId("validation-verdict")).toContainText("Validation passes", { timeout: 120_000 });
+  // The run ends; the operator reads the last progress and moves on to Validate.
+  await expect(page.getByTestId("run-status")).toHaveText("succeeded", { timeout: 120_000 });
+  await page.getByRole("button", { name: "Validate →" }).click();
+  await expect(page.getByTestId("validation-verdict")).toContainText("Validation passes", { timeout: 20_000 });
   const progress = await (await request.get(`/api/v1/incidents/${id}/progress`)).json();
   expect(progress).toMatchObject({ total: 19, done: 19, succeeded: 19, failed: 0, run: { status: "succeeded" } });
   const cleared = airflow.requests.filter((r) => r.path.endsWith("/clearTaskInstances") && !(r.requestBody as { dry_run: boolean }).dry_run).map((r) => (r.requestBody as { task_ids: string[] }).task_ids.join("+"));

@@ -1,8 +1,9 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { DispatchPreviewSchema, type DispatchPreview } from "@/lib/contracts/orchestrators";
 import { apiFetch } from "@/lib/client/api-fetch";
+import { incidentKeys } from "@/lib/client/use-incidents";
 import { ActionError } from "./ActionError";
 import styles from "./Wizard.module.css";
 
@@ -12,17 +13,30 @@ import styles from "./Wizard.module.css";
  * task instances (side-effecting ones first), planned pairs it would miss, tasks no request
  * can cover. The launch then carries this dry run's digest, so what runs is what was reviewed.
  */
-export function DryRunPanel({ id, resume, onReviewed }: { id: string; resume: boolean; onReviewed: (preview: DispatchPreview | null) => void }) {
+export function DryRunPanel({ id, of, body, reviewed, onReviewed }: {
+  id: string;
+  /** `plan`: the plan the Plan step shows, before confirming (body: its options); `confirmed`: the confirmed plan (body: {resume}). */
+  of: "plan" | "confirmed";
+  body: unknown;
+  /** A review already made for this plan (at the Plan step), shown until the dry run is run again. */
+  reviewed?: DispatchPreview | null;
+  onReviewed: (preview: DispatchPreview | null) => void;
+}) {
+  const qc = useQueryClient();
   const run = useMutation({
-    mutationFn: () => apiFetch(`/api/v1/incidents/${encodeURIComponent(id)}/dry-run`, DispatchPreviewSchema, { method: "POST", body: JSON.stringify({ resume }) }),
-    onSuccess: (p) => onReviewed(p),
+    mutationFn: () => apiFetch(`/api/v1/incidents/${encodeURIComponent(id)}/${of === "plan" ? "plan/dry-run" : "dry-run"}`, DispatchPreviewSchema, { method: "POST", body: JSON.stringify(body) }),
+    onSuccess: (p) => {
+      onReviewed(p);
+      void qc.invalidateQueries({ queryKey: incidentKeys.detail(id) }); // its repair.previewed entry joins the timeline
+    },
   });
-  const p = run.data;
+  const p = run.data ?? reviewed ?? undefined;
   const sideEffects = p?.extra.filter((x) => x.sideEffect) ?? [];
   return (
     <section aria-labelledby="dry-run-h" data-testid="dry-run">
       <h3 id="dry-run-h">Dry run in the orchestrator</h3>
-      <p className="muted">Asks each pipeline&apos;s orchestrator (Airflow, Dagster, Databricks) what it would run for this plan, without running anything, and compares it with the plan. A repair that runs there is dispatched only after this review.</p>
+      <p className="muted">Asks each pipeline&apos;s orchestrator (Airflow, Dagster, Databricks) what it would run for this plan, without running anything, and compares it with the plan. A repair that runs there is dispatched only after this review{of === "plan" ? "; reviewed here, it carries over to the Execute step while the orchestrators' answer holds" : ""}.</p>
+      {!run.data && reviewed ? <p className="muted" data-testid="dry-run-carried">Reviewed at the Plan step (digest <span className="mono">{reviewed.digest.slice(0, 12)}</span>).</p> : null}
       <button type="button" className={styles.button} disabled={run.isPending} onClick={() => run.mutate()} data-testid="dry-run-button">{run.isPending ? "Asking…" : p ? "Run the dry run again" : "Run the dry run"}</button>
       <ActionError error={run.error} />
       {p ? (

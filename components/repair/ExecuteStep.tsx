@@ -15,11 +15,11 @@ import styles from "./Wizard.module.css";
 const ACTIVE = new Set(["queued", "running"]);
 
 /** Step 5: launch the repair run (linked to the original), and watch every (task, unit) progress live. */
-export function ExecuteStep({ id, incident, next, back }: StepProps) {
+export function ExecuteStep({ id, incident, next, back, reviewed: fromPlan }: StepProps & { reviewed: DispatchPreview | null }) {
   const { data, error, isPending } = useProgress(id, { live: incident.status === "repairing" });
   const launch = useIncidentAction<{ resume: boolean; preview?: string }>(id, "launch");
   const cancel = useIncidentAction<{ reason: string }>(id, "cancel-repair");
-  const [reviewed, setReviewed] = useState<DispatchPreview | null>(null);
+  const [again, setReviewed] = useState<DispatchPreview | null>(null);
   const qc = useQueryClient();
   const running = data?.run ? ACTIVE.has(data.run.status) : false;
   const stale = Boolean(data?.run) && !running && incident.status === "repairing";
@@ -30,6 +30,8 @@ export function ExecuteStep({ id, incident, next, back }: StepProps) {
   // A run that did not finish every pair (a console stopped before takeover existed, or a pair
   // failed — say an append a killed attempt left half-written, now cleaned): run only the rest.
   const resumable = ["interrupted", "partial", "failed", "cancelled"].includes(data?.run?.status ?? "");
+  // The Plan step's review holds for a first launch of the plan it reviewed (the launch re-checks it); a resume is its own dry run.
+  const reviewed = again ?? (resumable ? null : fromPlan);
   const unconfirmed = (cancel.data as { unconfirmed?: string[] } | undefined)?.unconfirmed ?? [];
   const pct = data && data.total > 0 ? Math.round((data.done / data.total) * 100) : 0;
   return (
@@ -37,7 +39,7 @@ export function ExecuteStep({ id, incident, next, back }: StepProps) {
       {error ? <div className="error-box" role="alert">Could not read progress: {error.message}</div> : null}
       {incident.status === "planned" ? (
         <>
-          <DryRunPanel id={id} resume={resumable} onReviewed={setReviewed} />
+          <DryRunPanel id={id} of="confirmed" body={{ resume: resumable }} reviewed={resumable ? null : fromPlan} onReviewed={setReviewed} />
           <div style={{ display: "flex", gap: 8, margin: "12px 0" }}>
             <button type="button" className={styles.primary} disabled={launch.isPending || (reviewed !== null && !reviewed.dispatchable)} onClick={() => launch.mutate({ resume: resumable, ...(reviewed ? { preview: reviewed.digest } : {}) })} data-testid="launch">
               {resumable ? "Resume: run the pairs not yet done" : reviewed && reviewed.requests.length > 0 ? "Dispatch the reviewed repair" : "Launch the repair run"}

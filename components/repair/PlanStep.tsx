@@ -1,11 +1,13 @@
 "use client";
 
 import { useState } from "react";
+import type { DispatchPreview } from "@/lib/contracts/orchestrators";
 import type { PlanOptions } from "@/lib/contracts/repair";
 import { useIncidentAction } from "@/lib/client/use-incidents";
 import { usePlanPreview } from "@/lib/client/use-repair";
 import { describeRanges } from "@/components/units/describe-units";
 import { ActionError } from "./ActionError";
+import { DryRunPanel } from "./DryRunPanel";
 import { PlanExports } from "./PlanExports";
 import { ReasonField } from "./ReasonField";
 import { StepActions } from "./StepActions";
@@ -13,13 +15,19 @@ import type { StepProps } from "./step-props";
 import styles from "./Wizard.module.css";
 
 /** Step 4: the exact (task, unit) pairs by wave, the cost against a full re-run, warnings and exports; confirm. */
-export function PlanStep({ id, incident, next, back, options }: StepProps & { options: PlanOptions }) {
+export function PlanStep({ id, incident, next, back, options, reviewed, onReviewed }: StepProps & {
+  options: PlanOptions;
+  /** The dry run reviewed here, with the plan it was of: shown only while the plan is still that one. */
+  reviewed: { preview: DispatchPreview; planKey: string } | null;
+  onReviewed: (r: { preview: DispatchPreview; planKey: string } | null) => void;
+}) {
   const { data, error, isPending } = usePlanPreview(id, options);
   const confirm = useIncidentAction<PlanOptions & { reason: string }>(id, "plan");
   const [reason, setReason] = useState("");
   if (isPending) return <div className="skeleton" aria-busy="true" />;
   if (error) return <div className="error-box" role="alert">Could not plan: {error.message}</div>;
   const editable = ["scoped", "planned", "validating"].includes(incident.status);
+  const planKey = JSON.stringify([data.strategy, data.waves, options]);
   return (
     <>
       <p className="sub" data-testid="plan-cost">
@@ -38,6 +46,8 @@ export function PlanStep({ id, incident, next, back, options }: StepProps & { op
       <h3>Warnings</h3>
       {data.warnings.length === 0 ? <p className="empty">None.</p> : data.warnings.map((w, i) => <div key={i} className={styles.warning}>{w.message}</div>)}
       {data.blockers.map((b, i) => <div key={i} className={styles.blocker}>{b.message}</div>)}
+      {editable && data.runnable ? <DryRunPanel key={planKey} id={id} of="plan" body={{ ...options, strategy: data.strategy }} reviewed={reviewed?.planKey === planKey ? reviewed.preview : null}
+        onReviewed={(preview) => onReviewed(preview ? { preview, planKey } : null)} /> : null}
       <PlanExports exports={data.exports} />
       {editable ? <ReasonField id="plan-reason" label="Why this plan" value={reason} onChange={setReason} /> : null}
       <ActionError error={confirm.error} />

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import type { DispatchPreview } from "@/lib/contracts/orchestrators";
 import type { PlanOptions } from "@/lib/contracts/repair";
 import { useIncident } from "@/lib/client/use-incidents";
 import { PageHeader } from "@/components/shell/PageHeader";
@@ -20,6 +21,8 @@ export function RepairWizard({ id }: { id: string }) {
   const { data: incident, error, isPending } = useIncident(id);
   const [chosen, setStep] = useState<number | null>(null);
   const [options, setOptions] = useState<PlanOptions>({ replay: [], parameterOverrides: {} });
+  // The Plan step's dry run, carried to the Execute step (the launch re-checks its digest).
+  const [reviewed, setReviewed] = useState<{ preview: DispatchPreview; planKey: string } | null>(null);
   if (isPending) return <div aria-busy="true" aria-label="Loading the incident"><div className="skeleton" style={{ width: "40%" }} /><div className="skeleton" /></div>;
   if (error) return <div className="error-box" role="alert">Could not load incident {id}: {error.message}</div>;
   const step = chosen ?? stepForStatus(incident.status);
@@ -42,9 +45,9 @@ export function RepairWizard({ id }: { id: string }) {
           <h2 id="step-title">{step + 1}. {STEPS[step]}</h2>
           {step === 0 && <ScopeStep {...props} />}
           {step === 1 && <PreconditionsStep {...props} />}
-          {step === 2 && <ResponseStep {...props} options={options} setOptions={setOptions} />}
-          {step === 3 && <PlanStep {...props} options={options} />}
-          {step === 4 && <ExecuteStep {...props} />}
+          {step === 2 && <ResponseStep {...props} options={options} setOptions={(o) => { setReviewed(null); setOptions(o); }} />}
+          {step === 3 && <PlanStep {...props} options={options} reviewed={reviewed} onReviewed={setReviewed} />}
+          {step === 4 && <ExecuteStep {...props} reviewed={reviewed?.preview ?? null} />}
           {step === 5 && <ValidateStep {...props} />}
           {step === 6 && <CloseStep {...props} />}
         </section>

@@ -11,7 +11,7 @@ import { startFakeAirflow, type FakeAirflow } from "../orchestrators/testing/fak
 import { setPipelineConnection } from "../pipelines/orchestrator-connections";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database";
 import { cancelRepair } from "./cancel-repair";
-import { previewDispatch } from "./dry-run";
+import { previewDispatch, previewPlanDispatch } from "./dry-run";
 import { getProgress } from "./get-progress";
 import { launchRepair } from "./launch-repair";
 import { OPERATOR, plannedIncident } from "./testing/journey-steps";
@@ -99,6 +99,10 @@ describe.each(["3.0.0", "3.2.1"] as const)("a repair run in Airflow %s", (versio
     expect(preview.calls.every((c) => c.status === 200 || c.status === 201)).toBe(true);
     expect(airflow.requests.filter((r) => r.path.endsWith("/clearTaskInstances")).every((r) => (r.requestBody as { dry_run: boolean }).dry_run)).toBe(true);
     expect(airflow.violations).toEqual([]);
+    // The Plan step's dry run of the same plan, before confirming, is the same review: its digest is the one the launch checks.
+    const atPlanStep = await previewPlanDispatch(id, { strategy: "targeted_with_closure", replay: [], parameterOverrides: {} }, OPERATOR, new Date(), t.db);
+    expect(atPlanStep.digest).toBe(preview.digest);
+    expect(atPlanStep.extra).toEqual(preview.extra);
   });
 
   it("a launch without the reviewed dry run, or with a stale one, is refused", async () => {

@@ -9,6 +9,7 @@ import { createTestDatabase, providersUnderTest, type TestDatabase } from "../te
 import { setWarehouseConnection } from "../warehouses/warehouse-connections";
 import { confirmPlan } from "./confirm-plan";
 import { declareCleaned } from "./declare-cleaned";
+import { previewPlanDispatch } from "./dry-run";
 import { launchRepair } from "./launch-repair";
 import { previewPlan } from "./preview-plan";
 import { recordScope } from "./record-scope";
@@ -64,6 +65,8 @@ describe.each(providersUnderTest())("declared cleaned outside Reparo, believed o
     expect(JSON.parse(entry.after)).toMatchObject({ task: STG, units: ["2026-08-17", "2026-08-23"], statement: "delete from stg_orders where order_day in ('2026-08-17', '2026-08-23')" });
     expect(await unit17()).toMatchObject({ rows: null, countedBy: null, declared: { auditSeq: done.auditSeq, awaiting: "no count of the unit's rows has arrived yet" } });
     expect((await previewPlan(id, noOptions, NOW, t.db)).runnable).toBe(false);
+    // A blocked plan dispatches nothing, so it has no dry run either.
+    await expect(previewPlanDispatch(id, noOptions, OPERATOR, NOW, t.db)).rejects.toMatchObject({ status: 422, message: expect.stringContaining("the plan is blocked") });
   });
 
   it("a count of 0 taken before the latest attempt started proves nothing about what it wrote", async () => {

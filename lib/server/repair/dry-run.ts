@@ -4,12 +4,15 @@ import type { DispatchPreview } from "@/lib/contracts/orchestrators";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { getDb, type Db } from "../db/client";
-import { ConflictError, HttpError } from "../http/errors";
+import type { PlanOptions } from "@/lib/contracts/repair";
+import { ConflictError, HttpError, UnprocessableError } from "../http/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { OrchestratorError, type OrchestratorCall } from "../orchestrators/port";
 import { currentPlan } from "../repositories/repair-plans";
 import type { DispatchGroup } from "./dispatch-groups";
-import { launchablePairs, repairGroups } from "./launch-input";
+import { launchablePairs, planPairs, repairGroups } from "./launch-input";
+import { loadRepairContext } from "./load-repair-context";
+import { planIncidentRepair } from "./plan-incident-repair";
 
 /**
  * What the pipelines' orchestrators would run for the repair — each one's own dry run where it
@@ -56,10 +59,30 @@ export async function previewDispatch(id: string, body: { resume: boolean }, act
   if (stored?.status !== "confirmed") throw new ConflictError(`incident ${id} has no confirmed plan: confirm one first`);
   const { ctx, pairs, options, plan } = await launchablePairs(db, incident, stored, body.resume, now);
   const groups = await repairGroups(db, ctx, id, pairs, options, plan, incident.originRunId);
-  const { preview, digest } = await dryRun(groups);
+  return recordPreview(db, id, actor, await dryRun(groups), "the confirmed plan", now);
+}
+
+/**
+ * The same dry run for the plan the Plan step shows, before it is confirmed (POST
+ * /api/v1/incidents/{id}/plan/dry-run): the operator sees what each orchestrator would run beyond
+ * or short of the plan while still choosing it. Its digest is the one the launch checks, so a
+ * plan confirmed with these options launches on this review while the orchestrators' answer holds.
+ * A blocked plan dispatches nothing, so it has no dry run.
+ */
+export async function previewPlanDispatch(id: string, opts: PlanOptions, actor: Actor, now = new Date(), db: Db = getDb()): Promise<DispatchPreview> {
+  const incident = await requireIncident(db, id, ["scoped", "planned", "validating"]);
+  const ctx = await loadRepairContext(db, now);
+  const plan = await planIncidentRepair(db, ctx, incident, opts);
+  if (plan.blockers.length > 0) throw new UnprocessableError(`the plan is blocked, so nothing would be dispatched: ${plan.blockers.map((b) => b.message).join(" ")}`);
+  const groups = await repairGroups(db, ctx, id, planPairs(ctx, plan), opts, plan, incident.originRunId);
+  return recordPreview(db, id, actor, await dryRun(groups), "the plan before confirming it", now);
+}
+
+/** The dry run's audit entry: counts, the digest and every call it sent (never a secret). */
+async function recordPreview(db: Db, id: string, actor: Actor, { preview, digest }: Awaited<ReturnType<typeof dryRun>>, what: string, now: Date): Promise<DispatchPreview> {
   await db.$transaction((tx) => appendAudit(tx, {
     kind: "repair.previewed", actor: actor.id, actorRole: actor.role, incidentId: id,
-    reason: `dry run of the confirmed plan: ${preview.requests.length} requests, ${preview.extra.length} beyond the plan, ${preview.missing.length} planned pairs not covered, ${preview.unsupported.length} tasks unsupported`,
+    reason: `dry run of ${what}: ${preview.requests.length} requests, ${preview.extra.length} beyond the plan, ${preview.missing.length} planned pairs not covered, ${preview.unsupported.length} tasks unsupported`,
     before: null,
     after: {
       digest, requests: preview.requests.length, unsupported: preview.unsupported.length, extra: preview.extra.length, extraSideEffects: preview.extra.filter((x) => x.sideEffect).length,
