@@ -56,6 +56,7 @@ export function ExecuteStep({ id, incident, next, back, reviewed: fromPlan }: St
             <p key={d.pipeline} data-testid={`dispatched-${d.pipeline}`}>
               Wave {d.wave + 1} of {d.pipeline} runs in {d.orchestrator}.
               {d.command ? <> Run it in the dbt project now — its progress appears here once dbt-ol or an imported run_results.json reports it: <code className="mono" data-testid="dbt-command">{d.command}</code></> : null}
+              {d.alternative ? <> Or do every wave in one go with the failed run&apos;s own selection and vars (its target/run_results.json must still be in place): <code className="mono" data-testid="dbt-retry">{d.alternative}</code></> : null}
             </p>
           ))}
           <p data-testid="progress-count">{data.done} of {data.total} pairs done · {data.succeeded} succeeded · {data.failed} failed or blocked</p>

@@ -27,7 +27,9 @@ export function PlanExports({ exports }: { exports: Record<(typeof TABS)[number]
 }
 
 function dbtScript(e: PlanExport): string {
+  const retry = e.requests.find((r) => r.alternative)?.alternative;
   const lines = e.requests.map((r) => `# wave ${r.wave + 1} (${r.pipeline}): run once the previous wave has finished\n${r.path}`);
+  if (retry) lines.unshift(`# every wave at once, with the failed run's own selection and vars (needs its target/run_results.json):\n${retry}\n# — or wave by wave:`);
   const missing = e.unsupported.map((u) => `# not covered: ${u.name} (${u.pipeline}) ${u.units.join(", ")} — ${u.reason}`);
   return [...lines, ...missing].join("\n\n") || "# nothing to run";
 }

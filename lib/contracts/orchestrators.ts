@@ -123,6 +123,11 @@ export const PlannedRequestSchema = z.object({
   /** The path under the connection's base URL, or the command for an operator to run (dbt). */
   path: z.string(),
   body: z.unknown(),
+  /**
+   * dbt: one command that does this request's work and every later wave's in one go, when there is
+   * one — `dbt retry`, when the plan is exactly the failed and skipped nodes of the failed invocation.
+   */
+  alternative: z.string().optional(),
 });
 export type PlannedRequest = z.infer<typeof PlannedRequestSchema>;
 

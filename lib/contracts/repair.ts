@@ -159,7 +159,11 @@ export const ProgressViewSchema = z.object({
   failed: z.number().int(),
   pairs: z.array(PairProgressSchema),
   /** Where the wave in flight runs, and for dbt the command waiting for the operator to run it. */
-  dispatched: z.array(z.object({ pipeline: z.string(), orchestrator: z.string(), wave: z.number().int(), command: z.string().nullable() })).default([]),
+  dispatched: z.array(z.object({
+    pipeline: z.string(), orchestrator: z.string(), wave: z.number().int(), command: z.string().nullable(),
+    /** dbt: `dbt retry …` when one invocation does every wave's work (the plan is exactly what the failed run left). */
+    alternative: z.string().nullable().default(null),
+  })).default([]),
 });
 export type ProgressView = z.infer<typeof ProgressViewSchema>;
 

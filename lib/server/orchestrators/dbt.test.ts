@@ -1,14 +1,16 @@
 import { describe, expect, it } from "vitest";
+import { compositeKey } from "@/lib/domain/composite-key";
 import { dbtOrchestrator } from "./dbt";
 import type { DispatchPlan, TaskFacts } from "./port";
 
 const task = (name: string): TaskFacts => ({ taskNodeId: `job:dbt:${name}`, name, namespace: "dbt", pipeline: "jaffle_shop", sideEffect: "none", writeMode: "replace" });
 const tasks = new Map([task("model.jaffle_shop.stg_orders"), task("model.jaffle_shop.orders"), task("model.jaffle_shop.customers")].map((t) => [t.taskNodeId, t]));
-const plan = (pairs: [string, string, number][], overrides: Record<string, string> = {}): DispatchPlan => ({
+const plan = (pairs: [string, string, number][], overrides: Record<string, string> = {}, previous: Record<string, unknown> = {}): DispatchPlan => ({
   incidentId: "i", runId: null, repairNumber: 1, pairs: pairs.map(([t, unitKey, wave]) => ({ taskNodeId: `job:dbt:model.jaffle_shop.${t}`, unitKey, wave })),
   waves: Math.max(...pairs.map(([, , w]) => w)) + 1, tasks, excludedTasks: new Set(), windowOf: () => null, unitAt: () => null,
-  parameterOverrides: overrides, idempotencyKeys: {}, previous: {},
+  parameterOverrides: overrides, idempotencyKeys: {}, previous,
 });
+const key = (t: string, u: string) => compositeKey(`job:dbt:model.jaffle_shop.${t}`, u);
 
 describe("the dbt adapter's commands", () => {
   const dbt = dbtOrchestrator({ kind: "dbt", unitsVar: "reparo_units", tasks: { "job:dbt:model.jaffle_shop.customers": "tag:customers" }, target: "prod" }, null);
@@ -25,5 +27,15 @@ describe("the dbt adapter's commands", () => {
   });
   it("its progress needs the ledger: outside a repair run, polling says so", async () => {
     await expect(dbt.poll(plan([["orders", "*", 0]]), 0, { dispatchedAt: new Date().toISOString(), command: "x" }, { deadline: 0 })).rejects.toThrow(/inside a repair run/);
+  });
+  it("`dbt retry` is offered beside the first wave only when it does exactly the plan", () => {
+    const failed = { invocation: "inv-1", endedAt: "2026-08-18T02:00:00.000Z", pairs: [key("stg_orders", "2026-08-17"), key("orders", "2026-08-17")] };
+    const pairs: [string, string, number][] = [["stg_orders", "2026-08-17", 0], ["orders", "2026-08-17", 1]];
+    const withRetry = dbt.requests(plan(pairs, {}, { "dbt.retry": failed })).requests;
+    expect(withRetry.map((r) => r.alternative)).toEqual(["dbt retry --target prod", undefined]);
+    // More than the failed run left (a downstream model it never reached), an override, or no failed invocation: no retry.
+    expect(dbt.requests(plan([...pairs, ["customers", "*", 1]], {}, { "dbt.retry": failed })).requests.some((r) => r.alternative)).toBe(false);
+    expect(dbt.requests(plan(pairs, { run_mode: "repair" }, { "dbt.retry": failed })).requests.some((r) => r.alternative)).toBe(false);
+    expect(dbt.requests(plan(pairs)).requests.some((r) => r.alternative)).toBe(false);
   });
 });

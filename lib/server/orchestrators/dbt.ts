@@ -21,6 +21,18 @@ const WHOLE = new Set([UNPARTITIONED_KEY]);
 interface DbtHandle {
   dispatchedAt: string;
   command: string;
+  /** `dbt retry …` when it does the whole repair in one go (see retryOf). */
+  alternative?: string;
+}
+
+/** What the plan's `previous["dbt.retry"]` says of the failed invocation (dispatch-groups.ts). */
+export interface DbtRetrySource {
+  /** dbt's invocation_id of the failed run. */
+  invocation: string;
+  /** When it ended: a pair's attempt after this is the repair's (or the retry's) doing. */
+  endedAt: string;
+  /** Its failed and skipped (model, unit) pairs, as compositeKey(taskNodeId, unitKey). */
+  pairs: readonly string[];
 }
 
 /**
@@ -30,7 +42,9 @@ interface DbtHandle {
  * connection's project directory and target. Its progress is what the team's dbt reports back
  * to Reparo afterwards: dbt-ol events, or run_results.json imported (`npm run import:dbt`,
  * POST /api/v1/ingestion/dbt) — each pair done once the ledger has an attempt of its model for the
- * unit since the wave was handed out (or a publish of what it builds).
+ * unit since the wave was handed out (or a publish of what it builds). When the plan is exactly
+ * what the failed invocation failed and skipped, `dbt retry` is offered beside the first wave's
+ * command (PlannedRequest.alternative): one invocation that does every wave.
  */
 export function dbtOrchestrator(connection: DbtConnection, outcomesSince: OutcomesSince | null): Orchestrator {
   const commandOf = (plan: DispatchPlan, wave: number): string | null => {
@@ -55,12 +69,33 @@ export function dbtOrchestrator(connection: DbtConnection, outcomesSince: Outcom
     if (connection.projectDir) words.push("--project-dir", shell(connection.projectDir));
     return words.join(" ");
   };
+  /**
+   * `dbt retry` re-runs exactly the failed and skipped nodes of the last invocation, with that
+   * invocation's own selection and vars (seed 000: the repair is a parameterised invocation of the
+   * same job). It is offered only when it does exactly the plan: the plan's pairs are the failed
+   * invocation's failed and skipped pairs, with no overrides or replay keys it could not carry.
+   */
+  const retryOf = (plan: DispatchPlan): { command: string; source: DbtRetrySource } | null => {
+    const source = plan.previous["dbt.retry"] as DbtRetrySource | undefined;
+    if (!source || Object.keys(plan.parameterOverrides).length > 0 || Object.keys(plan.idempotencyKeys).length > 0) return null;
+    const planned = new Set(plan.pairs.map((p) => compositeKey(p.taskNodeId, p.unitKey)));
+    if (planned.size !== source.pairs.length || !source.pairs.every((k) => planned.has(k))) return null;
+    const words = ["dbt", "retry"];
+    if (connection.target) words.push("--target", shell(connection.target));
+    if (connection.projectDir) words.push("--project-dir", shell(connection.projectDir));
+    return { command: words.join(" "), source };
+  };
   const requests = (plan: DispatchPlan): RequestsResult => {
     const unsupported = plan.pairs.filter((p) => !plan.tasks.has(p.taskNodeId)).map((p) => ({ taskNodeId: p.taskNodeId, units: [p.unitKey], reason: "the task is not in the catalog" }));
     const out: PlannedRequest[] = [];
+    const retry = retryOf(plan);
     for (let w = 0; w < plan.waves; w++) {
       const command = commandOf(plan, w);
-      if (command) out.push({ orchestrator: "dbt", pipeline: plan.tasks.get(plan.pairs.find((p) => p.wave === w)!.taskNodeId)?.pipeline ?? "", wave: w, method: "RUN", path: command, body: null });
+      if (!command) continue;
+      out.push({
+        orchestrator: "dbt", pipeline: plan.tasks.get(plan.pairs.find((p) => p.wave === w)!.taskNodeId)?.pipeline ?? "", wave: w, method: "RUN", path: command, body: null,
+        ...(retry && out.length === 0 ? { alternative: retry.command } : {}),
+      });
     }
     return { requests: out, unsupported };
   };
@@ -73,14 +108,18 @@ export function dbtOrchestrator(connection: DbtConnection, outcomesSince: Outcom
       return { ...requests(plan), extra: [], missing: [], calls: [] };
     },
     async dispatchWave(plan, wave) {
-      const handle: DbtHandle = { dispatchedAt: new Date().toISOString(), command: commandOf(plan, wave) ?? "" };
+      const retry = retryOf(plan);
+      const handle: DbtHandle = { dispatchedAt: new Date().toISOString(), command: commandOf(plan, wave) ?? "", ...(retry ? { alternative: retry.command } : {}) };
       return { handle: handle as unknown as Record<string, unknown>, calls: [] };
     },
     async poll(plan, wave, raw) {
       if (!outcomesSince) throw new Error("the dbt adapter reads progress only inside a repair run");
       const handle = raw as unknown as DbtHandle;
       const inWave = plan.pairs.filter((p) => p.wave === wave);
-      const outcomes = await outcomesSince(inWave, new Date(handle.dispatchedAt));
+      // Where `dbt retry` is offered it may have run every wave at once, right after the first was
+      // handed out: what ran since the failed invocation ended counts then, not only since this wave.
+      const retry = retryOf(plan);
+      const outcomes = await outcomesSince(inWave, new Date(retry ? retry.source.endedAt : handle.dispatchedAt));
       const pairs: PairProgress[] = inWave.map((p) => {
         const o = outcomes.get(compositeKey(p.taskNodeId, p.unitKey));
         return { taskNodeId: p.taskNodeId, unitKey: p.unitKey, status: o ?? "pending", detail: o ? `dbt reported ${o}` : "waiting for dbt to report it (the command is above)" };

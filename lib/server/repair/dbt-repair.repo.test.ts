@@ -53,6 +53,8 @@ describe("a repair of a dbt project, run by the operator", () => {
       "dbt build --select test_second_parallel_dbt_model --target prod --project-dir /srv/dbt/bigquery_test",
       "dbt build --select test_third_dbt_model --target prod --project-dir /srv/dbt/bigquery_test",
     ]);
+    // The plan is exactly what the failed invocation failed and skipped: `dbt retry` does it in one go.
+    expect(preview.requests.map((r) => r.alternative)).toEqual(["dbt retry --target prod --project-dir /srv/dbt/bigquery_test", undefined]);
   });
 
   it("launched, the run waits with the command for the operator; the imported results of running it are its progress, wave by wave", async () => {
@@ -87,5 +89,49 @@ describe("a repair of a dbt project, run by the operator", () => {
     const kinds = (await getIncident(id, t.db)).timeline.map((e) => e.kind);
     expect(kinds.filter((k) => k === "repair.dispatched")).toHaveLength(2);
     expect(kinds.at(-1)).toBe("repair.finished");
+  });
+});
+
+/**
+ * The same failed run repaired with `dbt retry`: one invocation re-runs the failed model and the
+ * one it skipped, with the failed run's own flags; both waves take it as their progress.
+ */
+describe("a dbt repair done with one `dbt retry`", () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase("sqlite");
+    await importDbtArtifacts(t.db, DbtImportBodySchema.parse({ manifest: read("manifest.json"), run_results: read("run_results.json") }), new Date("2026-11-30T12:00:00Z"));
+    for (const task of await t.db.task.findMany({ where: { name: { startsWith: "model." } } })) {
+      await setTaskProperties(task.nodeId, { sideEffect: "none", reason: "the model only writes its table" }, ADMIN, t.db);
+    }
+  }, 180_000);
+  afterAll(async () => t?.drop());
+
+  it("the retry's run_results, imported once, finish every wave", async () => {
+    const pipeline = (await t.db.pipeline.findFirst())!;
+    await setPipelineConnection(pipeline.id, { connection: { kind: "dbt", projectDir: "/srv/dbt/bigquery_test", target: "prod", unitsVar: "reparo_units", tasks: {} }, reason: "dbt" }, ADMIN, new Date(), t.db);
+    const attempt = (await t.db.attempt.findFirst({ where: { status: "failed" }, include: { task: true } }))!;
+    const { id } = await openIncident({ taskNodeId: attempt.task.nodeId, units: [attempt.unitKey], reason: "failed last night" }, OPERATOR, new Date(), t.db);
+    await recordScope(id, { reason: "closure reviewed", addPairs: [] }, OPERATOR, new Date(), t.db);
+    await confirmPlan(id, { strategy: "targeted_with_closure", replay: [], parameterOverrides: {}, reason: "retry the failed invocation" }, OPERATOR, new Date(), t.db);
+    const { digest } = await previewDispatch(id, { resume: false }, OPERATOR, new Date(), t.db);
+    const launched = await launchRepair(id, { resume: false, concurrency: 4, preview: digest, run: { pollMs: 100 } }, OPERATOR, new Date(), t.db);
+    let shown: { command: string | null; alternative: string | null } | undefined;
+    for (let i = 0; i < 100 && !shown; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      shown = (await getProgress(id, t.db)).dispatched[0];
+    }
+    expect(shown).toMatchObject({ command: expect.stringContaining("dbt build"), alternative: "dbt retry --target prod --project-dir /srv/dbt/bigquery_test" });
+    // The operator runs `dbt retry`: dbt re-runs the failed and the skipped model in one invocation.
+    const results = read("run_results.json");
+    const at = new Date().toISOString();
+    results.metadata = { ...results.metadata, invocation_id: "retry-1", generated_at: at };
+    results.results = results.results
+      .filter((r: { status: string }) => r.status !== "success")
+      .map((r: object) => ({ ...r, status: "success", timing: [{ name: "execute", started_at: at, completed_at: at }], adapter_response: { rows_affected: 2 } }));
+    expect(results.results).toHaveLength(2);
+    await importDbtArtifacts(t.db, DbtImportBodySchema.parse({ manifest: read("manifest.json"), run_results: results }), new Date());
+    expect(await launched.execution).toBe("succeeded");
+    expect(await getProgress(id, t.db)).toMatchObject({ total: 2, succeeded: 2, failed: 0 });
   });
 });

@@ -5,7 +5,7 @@ import type { Db } from "../db/client";
 import type { LocalRunContext } from "../orchestrators/local";
 import { orchestratorFor } from "../orchestrators/orchestrator-for";
 import type { DispatchPlan, Orchestrator, PairRef, TaskFacts } from "../orchestrators/port";
-import { databricksJobRunOf, listConnections, listPipelines } from "../repositories/orchestrator-connections";
+import { databricksJobRunOf, dbtRetrySourceOf, listConnections, listPipelines } from "../repositories/orchestrator-connections";
 import type { RepairContext } from "./load-repair-context";
 
 /** One pipeline's share of a repair: its connection, its adapter, and the plan as that adapter sees it. */
@@ -63,6 +63,8 @@ export async function dispatchGroups(db: Db, ctx: RepairContext, input: Dispatch
   const groups = [...byPipeline].map(([pipelineId, pairs]) => ({ pipelineId, pairs, connection: pipelineId === NO_PIPELINE ? ({ kind: "none" } as const) : connectionOf(pipelineId) }));
   // A Databricks pipeline's job run, from ingested run facets (the connection's jobRunId is the fallback).
   const jobRuns = new Map(await Promise.all(groups.filter((g) => g.connection.kind === "databricks").map(async (g) => [g.pipelineId, await databricksJobRunOf(db, g.pipelineId, input.failedRunId ?? null)] as const)));
+  // A dbt pipeline's failed invocation, for `dbt retry` (offered when it does exactly the plan).
+  const retries = new Map(await Promise.all(groups.filter((g) => g.connection.kind === "dbt").map(async (g) => [g.pipelineId, await dbtRetrySourceOf(db, g.pipelineId, input.failedRunId ?? null)] as const)));
   return groups.map(({ pipelineId, pairs, connection }) => {
     const tasks = new Map([...ctx.tasks.values()].filter((t) => (t.pipelineId ?? NO_PIPELINE) === pipelineId).map((t) => [t.nodeId, facts(t)]));
     const plan: DispatchPlan = {
@@ -83,7 +85,11 @@ export async function dispatchGroups(db: Db, ctx: RepairContext, input: Dispatch
         return space.validate(key).valid ? key : null;
       },
       parameterOverrides: input.parameterOverrides, idempotencyKeys: input.idempotencyKeys,
-      previous: { ...(jobRuns.get(pipelineId) != null ? { "databricks.runId": jobRuns.get(pipelineId) } : {}), ...input.previous?.[pipelineId] },
+      previous: {
+        ...(jobRuns.get(pipelineId) != null ? { "databricks.runId": jobRuns.get(pipelineId) } : {}),
+        ...(retries.get(pipelineId) ? { "dbt.retry": retries.get(pipelineId) } : {}),
+        ...input.previous?.[pipelineId],
+      },
     };
     return { pipelineId, pipeline: nameOf.get(pipelineId) ?? "(no pipeline)", connection, orchestrator: orchestratorFor(connection, local), plan };
   });

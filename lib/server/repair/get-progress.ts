@@ -43,7 +43,7 @@ async function dispatchedNow(db: Db, run: Awaited<ReturnType<typeof repairRunsOf
   return Object.entries(handles).flatMap(([pipelineId, sent]) => {
     const connection = run.params.connections[pipelineId];
     if (!connection || connection.kind === "local" || sent.wave !== wave || !sent.handle) return [];
-    return [{ pipeline: names.get(pipelineId) ?? pipelineId, orchestrator: connection.kind, wave, command: typeof sent.handle.command === "string" ? sent.handle.command : null }];
+    return [{ pipeline: names.get(pipelineId) ?? pipelineId, orchestrator: connection.kind, wave, command: typeof sent.handle.command === "string" ? sent.handle.command : null, alternative: typeof sent.handle.alternative === "string" ? sent.handle.alternative : null }];
   });
 }
 

@@ -1,3 +1,4 @@
+import { compositeKey } from "@/lib/domain/composite-key";
 import { OrchestratorConnectionSchema, type OrchestratorConnection } from "@/lib/contracts/orchestrators";
 import type { Db, Tx } from "../db/client";
 
@@ -72,4 +73,19 @@ export async function databricksJobRunOf(db: Db | Tx, pipelineId: string, failed
     if (id !== null) return id;
   }
   return null;
+}
+
+/**
+ * The failed run of a dbt pipeline as `dbt retry` would take it up: its invocation id, when it
+ * ended, and its failed and skipped (model, unit) pairs. Null unless the run is this pipeline's.
+ */
+export async function dbtRetrySourceOf(db: Db | Tx, pipelineId: string, failedRunId: string | null): Promise<{ invocation: string; endedAt: string; pairs: string[] } | null> {
+  if (!failedRunId) return null;
+  const run = await db.run.findUnique({ where: { id: failedRunId }, select: { pipelineId: true, externalId: true, startedAt: true, endedAt: true } });
+  if (!run || run.pipelineId !== pipelineId || !run.externalId) return null;
+  const attempts = await db.attempt.findMany({ where: { runId: failedRunId }, select: { unitKey: true, status: true, endedAt: true, task: { select: { nodeId: true } } } });
+  const pairs = attempts.filter((a) => a.status !== "succeeded").map((a) => compositeKey(a.task.nodeId, a.unitKey));
+  if (pairs.length === 0) return null;
+  const ended = run.endedAt ?? attempts.reduce<Date | null>((m, a) => (a.endedAt && (!m || a.endedAt > m) ? a.endedAt : m), null) ?? run.startedAt;
+  return ended ? { invocation: run.externalId, endedAt: ended.toISOString(), pairs: [...new Set(pairs)] } : null;
 }
