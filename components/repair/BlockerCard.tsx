@@ -47,7 +47,7 @@ export function BlockerCard({ id, blocker }: { id: string; blocker: BlockerView 
           {r.cleanable && !r.cleanable.possible ? (
             <>
               {undeclared.length > 0 ? (
-                <ConfirmIntervention testId="declare-cleaned" label={undeclared.length === 1 ? `Declare ${undeclared[0]} cleaned outside Reparo` : `Declare ${undeclared.length} units cleaned outside Reparo`}
+                <ConfirmIntervention testId="declare-cleaned" label={undeclared.length === 1 ? `Declare ${undeclared[0]} cleaned by hand` : `Declare ${undeclared.length} units cleaned by hand`}
                   pending={declareCleaned.isPending} error={declareCleaned.error} danger
                   believe={<>someone removed every row of {short(r.taskNodeId)} {undeclared.join(", ")} in the warehouse. Reparo records your word but lifts the blocker only when a count of each unit&apos;s rows, taken after its latest attempt, shows 0.</>}
                   onConfirm={(reason) => declareCleaned.mutate({ taskNodeId: r.taskNodeId, units: undeclared, reason, statement })}>

@@ -41,12 +41,14 @@ export function DryRunPanel({ id, of, body, reviewed, onReviewed }: {
       <ActionError error={run.error} />
       {p ? (
         <div data-testid="dry-run-result">
-          <p>{p.requests.length} {p.requests.length === 1 ? "request" : "requests"} will be sent{p.requests.length > 0 ? `, in ${new Set(p.requests.map((r) => r.wave)).size} waves` : ""}.</p>
+          {p.requests.length === 0 && p.unsupported.length === 0
+            ? <p data-testid="dry-run-local">No request goes to an orchestrator: every pipeline of this plan runs on this console&apos;s own executor (the demo&apos;s pipelines).</p>
+            : <p>{p.requests.length} {p.requests.length === 1 ? "request" : "requests"} will be sent{p.requests.length > 0 ? `, in ${new Set(p.requests.map((r) => r.wave)).size} waves` : ""}.</p>}
           {sideEffects.length > 0 ? <div className="error-box" role="alert" data-testid="dry-run-side-effects">The orchestrator would also run {sideEffects.length} side-effecting {sideEffects.length === 1 ? "task instance" : "task instances"} the plan leaves out: {sideEffects.map((x) => x.label).join(", ")}.</div> : null}
           {p.extra.length > sideEffects.length ? <p className={styles.warning} data-testid="dry-run-extra">The orchestrator would also run, beyond the plan: {p.extra.filter((x) => !x.sideEffect).map((x) => x.label).join(", ")}.</p> : null}
           {p.missing.length > 0 ? <p className={styles.warning} data-testid="dry-run-missing">Planned but not run by the orchestrator — these units would stay unrepaired ({p.missing.length}): {p.missing.slice(0, 20).map((m) => `${m.name} ${m.unitKey}`).join(", ")}{p.missing.length > 20 ? "…" : ""}.</p> : null}
           {p.unsupported.length > 0 ? <div className="error-box" role="alert" data-testid="dry-run-unsupported">Cannot be dispatched: {p.unsupported.map((u) => `${u.name} (${u.pipeline}): ${u.reason}`).join("; ")}.</div> : null}
-          {p.extra.length === 0 && p.missing.length === 0 && p.unsupported.length === 0 ? <p className={styles.ok} data-testid="dry-run-same">The orchestrator would run exactly the plan.</p> : null}
+          {p.requests.length > 0 && p.extra.length === 0 && p.missing.length === 0 && p.unsupported.length === 0 ? <p className={styles.ok} data-testid="dry-run-same">The orchestrator would run exactly the plan.</p> : null}
         </div>
       ) : null}
     </section>
