@@ -66,6 +66,8 @@ export const AUDIT_KINDS = {
   "unit.clean_failed": { before: rows, after: rows },
   /** Cleaned outside Reparo, by the operator's word: believed only once a warehouse count shows the unit empty. */
   "unit.clean_declared": { before: nothing, after: z.object({ task: z.string(), units: z.array(z.string()), statement: z.string(), believedWhen: z.string() }) },
+  /** A warehouse count of 0 rows evidenced a declared cleaning: from its measuredAt on, the unit's earlier rows are gone. */
+  "unit.clean_evidenced": { before: z.object({ evidencedAt: z.string().nullable() }), after: z.object({ evidencedAt: z.string(), declaredIn: z.number().int(), rows: z.literal(0), source: z.string() }) },
   "task.declared_replace": { before: z.object({ writeMode: z.string().nullable() }), after: z.object({ writeMode: z.literal("replace") }) },
   "unit.marked_known_bad": { before: markState, after: markState },
   "unit.skipped": { before: markState, after: markState },

@@ -3,6 +3,7 @@ import type { SourceCountEntry, SourceCountsResult } from "@/lib/contracts/inges
 import type { Tx } from "../db/client";
 import { ensureDatasets, type NodeRef } from "../repositories/catalog-writes";
 import { countsOf, partitionDefsByNodeId, writeCounts, type CountTable, type StoredCount } from "../repositories/ledger-writes";
+import { evidenceCleanings } from "../units/evidence-cleanings";
 import { reportInvalidKeys, type InvalidKeyRow } from "../repositories/run-writes";
 import type { BatchItem } from "./read-ingestion-batch";
 import { nodeRefOf } from "./node-refs";
@@ -23,7 +24,8 @@ export interface CountsOutcome {
  * latest measurement wins, whatever order they arrive in — an older measurement than the stored
  * one is accepted but not applied (`older`); at the same instant the later entry in the request wins.
  */
-export async function applyCounts(tx: Tx, table: CountTable, items: BatchItem<SourceCountEntry>[], pathOf: (i: number) => string, now: Date, submittedBy: string | null = null): Promise<CountsOutcome> {
+export async function applyCounts(tx: Tx, table: CountTable, items: BatchItem<SourceCountEntry>[], pathOf: (i: number) => string, now: Date, submitter: { id: string; role: string } | null = null): Promise<CountsOutcome> {
+  const submittedBy = submitter?.id ?? null;
   const refused: CountsOutcome["refused"] = [];
   const invalid: InvalidKeyRow[] = [];
   const planned = await planCounts(tx, items, pathOf, refused, invalid, now);
@@ -42,6 +44,7 @@ export async function applyCounts(tx: Tx, table: CountTable, items: BatchItem<So
   }
   const rows = [...changed.values()];
   await writeCounts(tx, table, rows.filter((r) => r.created), rows.filter((r) => !r.created));
+  if (table === "WarehouseCount") await evidenceCleanings(tx, rows.filter((r) => r.rowCount === 0), datasets, submitter, now);
   return { accepted, refused, written: { counts: rows.length, invalidKeys: await reportInvalidKeys(tx, invalid) } };
 }
 

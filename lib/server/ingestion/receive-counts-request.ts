@@ -12,7 +12,7 @@ async function receiveCounts(table: CountTable, endpoint: string, metric: string
   const batch = await readIngestionBatch(req, db, endpoint, SourceCountEntrySchema, now, (c) => ({ measuredAt: c.measuredAt }), {
     namespaces: submitter?.namespaces ?? [], of: (c) => [["dataset", refNamespace(c.dataset)]],
   });
-  const outcome: CountsOutcome | null = batch.items.length > 0 ? await inOneTransaction(db, (tx) => applyCounts(tx, table, batch.items, batch.pathOf, now, submitter?.id ?? null)) : null;
+  const outcome: CountsOutcome | null = batch.items.length > 0 ? await inOneTransaction(db, (tx) => applyCounts(tx, table, batch.items, batch.pathOf, now, submitter ? { id: submitter.id, role: submitter.role } : null)) : null;
   const refused = allRefusals(batch, outcome?.refused ?? []);
   metrics().ingested.inc({ kind: metric, outcome: "accepted" }, outcome?.accepted.length ?? 0);
   metrics().ingested.inc({ kind: metric, outcome: "refused" }, refused.length);

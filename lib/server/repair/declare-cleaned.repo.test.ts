@@ -20,11 +20,11 @@ const NOW = new Date("2026-08-26T09:00:00Z");
 const ADMIN: Actor = { id: "ada", role: "admin", source: "cli", namespaces: [] };
 const noOptions = { replay: [], parameterOverrides: {} };
 const STG_DATA = "dataset:warehouse:stg_orders";
-const count = (db: TestDatabase["db"], rowCount: number, measuredAt: Date, units = ["2026-08-17"]) =>
+const count = (db: TestDatabase["db"], rowCount: number, measuredAt: Date, units = ["2026-08-17"], now = NOW) =>
   receiveWarehouseCountsRequest(new Request("http://console.test/api/v1/warehouse-counts", {
     method: "POST", headers: { "content-type": "application/json" },
     body: JSON.stringify(units.map((unitKey) => ({ dataset: { nodeId: STG_DATA }, unitKey, rowCount, measuredAt: measuredAt.toISOString(), source: `select count(*) from stg_orders where order_day = '${unitKey}'` }))),
-  }), db, NOW);
+  }), db, now);
 
 /**
  * Issue 14's last rule for cleaning: a unit whose warehouse Reparo is not connected to can be
@@ -58,12 +58,19 @@ describe.each(providersUnderTest())("declared cleaned outside Reparo, believed o
     expect(await tableCounts(t.db)).toEqual(before);
   });
 
-  it("the declaration is recorded but lifts nothing: no count has arrived", async () => {
+  it("the declaration is recorded but lifts nothing where no count has arrived; a count of 0 already in evidences it at once", async () => {
+    // 2026-08-23 was counted empty before anyone declared it cleaned.
+    expect((await count(t.db, 0, new Date(NOW.getTime() - 90_000), ["2026-08-23"])).status).toBe(200);
+    expect(await t.db.auditEntry.count({ where: { kind: "unit.clean_evidenced" } })).toBe(0); // nothing declared yet: a count alone is no intervention
     const done = await declareCleaned(id, { taskNodeId: STG, units: ["2026-08-17", "2026-08-23"], reason: "deleted the partial rows in psql", statement: "delete from stg_orders where order_day in ('2026-08-17', '2026-08-23')" }, OPERATOR, NOW, t.db);
     const entry = await t.db.auditEntry.findFirstOrThrow({ where: { seq: done.auditSeq } });
     expect(entry).toMatchObject({ kind: "unit.clean_declared", actor: OPERATOR.id, reason: "deleted the partial rows in psql", incidentId: id });
     expect(JSON.parse(entry.after)).toMatchObject({ task: STG, units: ["2026-08-17", "2026-08-23"], statement: "delete from stg_orders where order_day in ('2026-08-17', '2026-08-23')" });
     expect(await unit17()).toMatchObject({ rows: null, countedBy: null, declared: { auditSeq: done.auditSeq, awaiting: "no count of the unit's rows has arrived yet" } });
+    expect((await blocker())!.resolution!.rowsInUnits.map((u) => u.unitKey)).toEqual(["2026-08-17"]); // 08-23 is believed clean
+    const evidenced = await t.db.auditEntry.findFirstOrThrow({ where: { kind: "unit.clean_evidenced" } });
+    expect(evidenced).toMatchObject({ incidentId: id, actor: OPERATOR.id });
+    expect(JSON.parse(evidenced.after)).toMatchObject({ declaredIn: done.auditSeq, rows: 0, evidencedAt: new Date(NOW.getTime() - 90_000).toISOString() });
     expect((await previewPlan(id, noOptions, NOW, t.db)).runnable).toBe(false);
     // A blocked plan dispatches nothing, so it has no dry run either.
     await expect(previewPlanDispatch(id, noOptions, OPERATOR, NOW, t.db)).rejects.toMatchObject({ status: 422, message: expect.stringContaining("the plan is blocked") });
@@ -84,7 +91,9 @@ describe.each(providersUnderTest())("declared cleaned outside Reparo, believed o
     const ds = await t.db.dataset.findFirstOrThrow({ where: { nodeId: STG_DATA } });
     await t.db.warehouseRow.deleteMany({ where: { datasetId: ds.id, unitKey: { in: ["2026-08-17", "2026-08-23"] } } });
     const answer = await count(t.db, 0, new Date(NOW.getTime() - 60_000), ["2026-08-17", "2026-08-23"]);
-    expect(await answer.json()).toMatchObject({ accepted: [{ index: 0, outcome: "updated" }, { index: 1, outcome: "created" }], written: { warehouseCounts: 2 } });
+    expect(await answer.json()).toMatchObject({ accepted: [{ index: 0, outcome: "updated" }, { index: 1, outcome: "updated" }], written: { warehouseCounts: 2 } });
+    // 08-23 at declaring, 08-17 by the count from before its latest attempt, then both by this later one.
+    expect(await t.db.auditEntry.count({ where: { kind: "unit.clean_evidenced", incidentId: id } })).toBe(4);
     expect(await blocker()).toBeUndefined();
     await confirmPlan(id, { ...noOptions, strategy: "targeted_with_closure", reason: "repair the failed day and its closure" }, OPERATOR, NOW, t.db);
     const launched = await launchRepair(id, { resume: false, concurrency: 4 }, OPERATOR, NOW, t.db);
@@ -92,6 +101,9 @@ describe.each(providersUnderTest())("declared cleaned outside Reparo, believed o
     const v = await validateIncident(id, NOW, t.db);
     expect(v.units.find((u) => u.name === "stg_orders" && u.unitKey === "2026-08-17")).toMatchObject({ passed: true, state: "repaired", rowCount: 40, publishCount: 1 });
     expect(v.passed).toBe(true);
+    // The team counts the repaired unit: its 40 rows do not undo the cleaning the count of 0 showed.
+    expect((await count(t.db, 40, new Date(), ["2026-08-17"], new Date())).status).toBe(200);
+    expect((await validateIncident(id, NOW, t.db)).units.find((u) => u.name === "stg_orders" && u.unitKey === "2026-08-17")).toMatchObject({ passed: true, state: "repaired" });
     expect((await verifyAuditChain(t.db)).ok).toBe(true);
   });
 

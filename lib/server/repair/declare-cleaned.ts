@@ -3,7 +3,9 @@ import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { getDb, type Db } from "../db/client";
 import { BadRequestError, UnprocessableError } from "../http/errors";
-import { createUnitMarks } from "../repositories/unit-interventions";
+import { evidenceOf } from "@/lib/domain/cleanings";
+import { evidenceCleanings } from "../units/evidence-cleanings";
+import { createUnitMarks, warehouseCountsOf } from "../repositories/unit-interventions";
 import { unitRows, warehouseFor } from "../warehouses/warehouse-for";
 import { appendTarget } from "./clean-unit";
 
@@ -20,7 +22,8 @@ export interface DeclareCleanedBody {
  * The declaration is recorded (audit entry + `clean_declared` marks, one transaction) but lifts
  * nothing by itself: the append blocker lifts only once a count of each unit's rows in its
  * warehouse (POST /api/v1/warehouse-counts), taken after the unit's latest attempt, shows 0
- * (domain/cleanings.ts) — the console never believes a cleaning nobody measured.
+ * (domain/cleanings.ts) — the console never believes a cleaning nobody measured. A count of 0
+ * already in evidences the declaration at once (`unit.clean_evidenced`).
  */
 export async function declareCleaned(id: string, body: DeclareCleanedBody, actor: Actor, now = new Date(), db: Db = getDb()) {
   const { task, dataset } = await appendTarget(db, id, body.taskNodeId, body.units, now);
@@ -43,6 +46,13 @@ export async function declareCleaned(id: string, body: DeclareCleanedBody, actor
       after: { task: task.nodeId, units, statement: body.statement, believedWhen: "a warehouse count after the unit's latest attempt shows 0 rows" },
     }, now);
     await createUnitMarks(tx, dataset.id, units, "clean_declared", body.reason, e.seq, now);
+    // A count of 0 that arrived before the declaration evidences it now.
+    const counts = await warehouseCountsOf(tx, units.map((unitKey) => ({ datasetId: dataset.id, unitKey })));
+    const zeros = units.flatMap((unitKey) => {
+      const c = counts.get(`${dataset.id}\u0000${unitKey}`);
+      return c && evidenceOf(c) !== null ? [{ datasetId: dataset.id, unitKey, rowCount: 0, measuredAt: new Date(c.measuredAt), source: c.source, submittedBy: null }] : [];
+    });
+    await evidenceCleanings(tx, zeros, new Map([[dataset.nodeId, { id: dataset.id }]]), actor, now);
     return e;
   });
   return { ok: true as const, auditSeq: entry.seq, units, awaiting: `POST /api/v1/warehouse-counts with each unit's rows in ${dataset.namespace}, counted now` };

@@ -58,7 +58,7 @@ async function blockerView(db: Db, ctx: RepairContext, b: RepairPlan["blockers"]
       rows: now ?? team?.rows ?? null,
       countedBy: now !== null ? "warehouse" as const : team ? "team" as const : null,
       countedAt: now !== null ? ctx.now.toISOString() : team ? new Date(team.measuredAt).toISOString() : null,
-      declared: d ? { at: new Date(d.at).toISOString(), reason: d.reason, auditSeq: d.auditEntryId, awaiting: awaitedEvidence(team, start === undefined || start === -Infinity ? null : start) } : null,
+      declared: d ? { at: new Date(d.at).toISOString(), reason: d.reason, auditSeq: d.auditEntryId, awaiting: awaitedEvidence(d.evidencedAt, team, start === undefined || start === -Infinity ? null : start) } : null,
     };
   });
   const warehouse = await warehouseFor(db, output);

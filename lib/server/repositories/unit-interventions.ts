@@ -33,22 +33,20 @@ export async function clearUnitMarksOfEntry(tx: Tx, auditEntryId: number, at: Da
 
 /**
  * When each (dataset id, unit)'s rows were last known gone (domain/cleanings.ts): a cleaning
- * Reparo measured, or one declared outside Reparo that the unit's warehouse count shows empty.
+ * Reparo measured, or one declared outside Reparo and evidenced by a warehouse count of 0 rows.
  */
 export async function cleanedAtByUnit(db: Db, datasetIds: string[]): Promise<Map<string, Map<string, number>>> {
-  const rows = await db.unitMark.findMany({ where: { datasetId: { in: datasetIds }, kind: { in: ["cleaned", "clean_declared"] }, clearedAt: null }, select: { datasetId: true, unitKey: true, createdAt: true, kind: true } });
+  const rows = await db.unitMark.findMany({ where: { datasetId: { in: datasetIds }, kind: { in: ["cleaned", "clean_declared"] }, clearedAt: null }, select: { datasetId: true, unitKey: true, createdAt: true, kind: true, evidencedAt: true } });
   const byUnit = new Map<string, { datasetId: string; unitKey: string; cleanings: Cleaning[] }>();
   for (const r of rows) {
     const key = `${r.datasetId}\u0000${r.unitKey}`;
     const u = byUnit.get(key) ?? { datasetId: r.datasetId, unitKey: r.unitKey, cleanings: [] };
-    u.cleanings.push({ kind: r.kind === "cleaned" ? "measured" : "declared", at: r.createdAt.getTime() });
+    u.cleanings.push(r.kind === "cleaned" ? { kind: "measured", at: r.createdAt.getTime() } : { kind: "declared", at: r.createdAt.getTime(), evidencedAt: r.evidencedAt?.getTime() ?? null });
     byUnit.set(key, u);
   }
-  const declared = [...byUnit.values()].filter((u) => u.cleanings.some((c) => c.kind === "declared"));
-  const counts = await warehouseCountsOf(db, declared);
   const out = new Map<string, Map<string, number>>();
-  for (const [key, u] of byUnit) {
-    const at = cleanedAt(u.cleanings, counts.get(key) ?? null);
+  for (const u of byUnit.values()) {
+    const at = cleanedAt(u.cleanings);
     if (at === null) continue;
     let units = out.get(u.datasetId);
     if (!units) out.set(u.datasetId, (units = new Map()));
@@ -57,8 +55,30 @@ export async function cleanedAtByUnit(db: Db, datasetIds: string[]): Promise<Map
   return out;
 }
 
+/**
+ * Counts of 0 rows evidence the declared cleanings of their units that no count evidenced yet
+ * (or only an older one): each such declaration is believed from the count's `measuredAt`.
+ * Returns the declarations it evidenced, for their audit entries.
+ */
+export async function evidenceDeclaredCleanings(tx: Tx, zeros: readonly { datasetId: string; unitKey: string; measuredAt: Date }[], at: Date): Promise<{ datasetId: string; unitKey: string; measuredAt: Date; auditEntryId: number; previous: Date | null }[]> {
+  if (zeros.length === 0) return [];
+  const marks = await tx.unitMark.findMany({
+    where: { kind: "clean_declared", clearedAt: null, datasetId: { in: [...new Set(zeros.map((z) => z.datasetId))] }, unitKey: { in: [...new Set(zeros.map((z) => z.unitKey))] } },
+    select: { id: true, datasetId: true, unitKey: true, evidencedAt: true, auditEntryId: true },
+  });
+  const out: { datasetId: string; unitKey: string; measuredAt: Date; auditEntryId: number; previous: Date | null }[] = [];
+  for (const m of marks) {
+    const z = zeros.find((x) => x.datasetId === m.datasetId && x.unitKey === m.unitKey);
+    if (!z || (m.evidencedAt && m.evidencedAt >= z.measuredAt)) continue;
+    await tx.unitMark.update({ where: { id: m.id }, data: { evidencedAt: z.measuredAt } });
+    out.push({ datasetId: m.datasetId, unitKey: m.unitKey, measuredAt: z.measuredAt, auditEntryId: m.auditEntryId, previous: m.evidencedAt });
+  }
+  await recordUnitChanges(tx, out.map((o) => ({ datasetId: o.datasetId, unitKey: o.unitKey })), at);
+  return out;
+}
+
 /** The team's latest count of each (dataset id, unit)'s rows in its warehouse, keyed `datasetId\0unitKey`. */
-export async function warehouseCountsOf(db: Db, units: readonly { datasetId: string; unitKey: string }[]): Promise<Map<string, WarehouseCount & { source: string }>> {
+export async function warehouseCountsOf(db: Db | Tx, units: readonly { datasetId: string; unitKey: string }[]): Promise<Map<string, WarehouseCount & { source: string }>> {
   if (units.length === 0) return new Map();
   const wanted = new Set(units.map((u) => `${u.datasetId}\u0000${u.unitKey}`));
   const rows = await db.warehouseCount.findMany({
@@ -68,11 +88,11 @@ export async function warehouseCountsOf(db: Db, units: readonly { datasetId: str
   return new Map(rows.filter((r) => wanted.has(`${r.datasetId}\u0000${r.unitKey}`)).map((r) => [`${r.datasetId}\u0000${r.unitKey}`, { rows: r.rowCount, measuredAt: r.measuredAt.getTime(), source: r.source }]));
 }
 
-/** Declarations of cleaning outside Reparo still in force, per unit key of one dataset. */
-export async function cleanDeclarations(db: Db, datasetId: string, unitKeys: readonly string[]): Promise<Map<string, { at: number; reason: string; auditEntryId: number }>> {
+/** Declarations of cleaning outside Reparo still in force, per unit key of one dataset (the latest wins). */
+export async function cleanDeclarations(db: Db, datasetId: string, unitKeys: readonly string[]): Promise<Map<string, { at: number; reason: string; auditEntryId: number; evidencedAt: number | null }>> {
   if (unitKeys.length === 0) return new Map();
   const rows = await db.unitMark.findMany({ where: { datasetId, unitKey: { in: [...unitKeys] }, kind: "clean_declared", clearedAt: null }, orderBy: { createdAt: "asc" } });
-  return new Map(rows.map((r) => [r.unitKey, { at: r.createdAt.getTime(), reason: r.reason, auditEntryId: r.auditEntryId }]));
+  return new Map(rows.map((r) => [r.unitKey, { at: r.createdAt.getTime(), reason: r.reason, auditEntryId: r.auditEntryId, evidencedAt: r.evidencedAt?.getTime() ?? null }]));
 }
 
 /** Latest attempt start per (task id, unit): a cleaning older than it no longer holds. */

@@ -11,3 +11,6 @@ CREATE TABLE "WarehouseCount" (
 );
 CREATE UNIQUE INDEX "WarehouseCount_datasetId_unitKey_key" ON "WarehouseCount"("datasetId", "unitKey");
 ALTER TABLE "WarehouseCount" ADD CONSTRAINT "WarehouseCount_datasetId_fkey" FOREIGN KEY ("datasetId") REFERENCES "Dataset"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
+
+-- A cleaning declared outside Reparo is believed from the count of 0 rows that evidenced it (kept, so a later count of the repaired rows does not undo it).
+ALTER TABLE "UnitMark" ADD COLUMN "evidencedAt" TIMESTAMP(3);

@@ -10,3 +10,6 @@ CREATE TABLE "WarehouseCount" (
     CONSTRAINT "WarehouseCount_datasetId_fkey" FOREIGN KEY ("datasetId") REFERENCES "Dataset" ("id") ON DELETE RESTRICT ON UPDATE CASCADE
 );
 CREATE UNIQUE INDEX "WarehouseCount_datasetId_unitKey_key" ON "WarehouseCount"("datasetId", "unitKey");
+
+-- A cleaning declared outside Reparo is believed from the count of 0 rows that evidenced it (kept, so a later count of the repaired rows does not undo it).
+ALTER TABLE "UnitMark" ADD COLUMN "evidencedAt" DATETIME;
