@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { awaitedEvidence, cleanedAt, evidenceOf } from "./cleanings";
+import { awaitedEvidence, cleanedAt, evidenceOf, holdsNothing } from "./cleanings";
 
 const T = (m: number) => Date.UTC(2026, 7, 18, 10, m);
 
@@ -35,5 +35,18 @@ describe("when a unit's rows were last known gone (seed 001: deduplicate the int
     expect(awaitedEvidence(T(2), null, null)).toBeNull();
     // Evidenced, then the repair wrote the unit's true rows and the team counted them: still believed.
     expect(awaitedEvidence(T(2), { rows: 40, measuredAt: T(9) }, T(1))).toBeNull();
+  });
+});
+
+describe("an append unit with nothing to remove", () => {
+  it("never published and every attempt wrote 0 rows: nothing to clean", () => {
+    expect(holdsNothing([{ status: "failed", rowsWritten: 0 }], 0)).toBe(true);
+    expect(holdsNothing([], 0)).toBe(true);
+  });
+  it("rows written, rows unknown, an attempt still running, or a publish: it may hold rows", () => {
+    expect(holdsNothing([{ status: "failed", rowsWritten: 20 }], 0)).toBe(false);
+    expect(holdsNothing([{ status: "failed", rowsWritten: null }], 0)).toBe(false);
+    expect(holdsNothing([{ status: "running", rowsWritten: 0 }], 0)).toBe(false);
+    expect(holdsNothing([{ status: "succeeded", rowsWritten: 0 }], 1)).toBe(false);
   });
 });

@@ -51,3 +51,13 @@ export function awaitedEvidence(evidencedAt: Instant | null, latest: WarehouseCo
   if (evidencedAt !== null) return "the count of 0 rows was taken before the unit's latest attempt started, which may have written rows since";
   return "no count of the unit's rows has arrived yet";
 }
+
+/**
+ * Whether an append unit provably holds nothing to remove: never published, and every attempt
+ * settled having reported 0 rows written (a try that failed before writing). An attempt still
+ * running, or one whose rows are unknown (null), may have written rows: not provably empty.
+ * Example: stg_orders 2026-08-23, whose one try failed before writing → true.
+ */
+export function holdsNothing(attempts: readonly { readonly status: string; readonly rowsWritten: number | null }[], publishCount: number): boolean {
+  return publishCount === 0 && attempts.every((a) => a.status !== "running" && a.status !== "queued" && a.rowsWritten === 0);
+}

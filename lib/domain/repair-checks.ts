@@ -17,7 +17,7 @@ import type { NodeId, TaskId } from "./ids";
 import type { LineageGraph, TaskNode } from "./lineage-graph";
 import { factsOf, type Ledger } from "./repair-scope";
 import type { ReasonCode } from "./repair-strategies";
-import { toKeyRanges, type UnitSet } from "./unit-set";
+import { toKeyRanges, UnitSet } from "./unit-set";
 
 export type BlockerCode =
   | "append_unresolved"
@@ -47,7 +47,9 @@ export type WarningCode =
   | "communication_step"
   | "downstream_not_retriggered"
   | "mark_success_risk"
-  | "omission_recorded";
+  | "omission_recorded"
+  /** An append unit re-run without cleaning because it holds nothing (Resolution unit_empty). */
+  | "append_unit_empty";
 
 export interface Warning {
   readonly code: WarningCode;
@@ -58,6 +60,11 @@ export interface Warning {
 
 export type Resolution =
   | { readonly kind: "unit_deduplicated"; readonly task: TaskId; readonly units?: UnitSet }
+  /**
+   * Units with nothing to remove: every attempt reported 0 rows written and none was published
+   * (e.g. a try that failed before writing) — re-running the append writes their only copy.
+   */
+  | { readonly kind: "unit_empty"; readonly task: TaskId; readonly units: UnitSet }
   | { readonly kind: "fixed_to_replace"; readonly task: TaskId };
 
 export interface ActiveRepair {
@@ -78,7 +85,10 @@ export function idempotencyBlocker(graph: LineageGraph, task: TaskNode, units: U
     return { code: "unknown_write_mode", node: task.id, message: `${short(task.id)} has no declared write mode; unknown counts as append. Declare it fixed to replace before re-running.` };
   }
   let open = units;
-  for (const r of mine) if (r.kind === "unit_deduplicated") open = r.units ? open.difference(r.units) : open.difference(units);
+  for (const r of mine) {
+    if (r.kind === "unit_deduplicated") open = r.units ? open.difference(r.units) : open.difference(units);
+    else if (r.kind === "unit_empty") open = open.difference(r.units);
+  }
   if (open.isEmpty) return null;
   const keyRanges = ranges(graph, task.id, open);
   return {
@@ -173,4 +183,17 @@ function dedupe(warnings: Warning[]): Warning[] {
     seen.add(k);
     return true;
   });
+}
+
+/** Says which append units run again without cleaning because they hold nothing (so nobody wonders why no blocker). */
+export function emptyAppendWarnings(graph: LineageGraph, pairs: readonly Seed[], resolutions: readonly Resolution[]): Warning[] {
+  const out: Warning[] = [];
+  for (const r of resolutions) {
+    if (r.kind !== "unit_empty") continue;
+    const units = pairs.filter((p) => p.node === r.task).reduce((acc, p) => acc.union(p.units.intersect(r.units)), UnitSet.EMPTY);
+    if (units.isEmpty) continue;
+    const keyRanges = ranges(graph, r.task, units);
+    out.push({ code: "append_unit_empty", node: r.task, keyRanges, message: `${short(r.task)} ${spell(keyRanges)} holds nothing to remove: every attempt wrote 0 rows and none was published, so the re-run's append writes its only copy.` });
+  }
+  return out;
 }

@@ -79,6 +79,20 @@ describe("seed 000: partial failure", () => {
     expect(p.blockers.find((b) => b.code === "append_unresolved")?.keyRanges).toEqual([["2026-08-23", "2026-08-23"]]);
   });
 
+  it("seed 001: an append unit that holds nothing (its try failed before writing) runs without cleaning, and the plan says why", () => {
+    const aug23 = UnitSet.of(dayOrdinal("2026-08-23"));
+    const p = planRepair({
+      graph,
+      targets: [{ node: T.stg, keys: ["2026-08-17", "2026-08-23"] }],
+      options: { resolutions: [{ kind: "unit_deduplicated", task: T.stg, units: aug17 }, { kind: "unit_empty", task: T.stg, units: aug23 }] },
+    });
+    expect(codes(p.blockers)).toEqual([]);
+    expect(p.warnings.find((w) => w.code === "append_unit_empty")).toMatchObject({ node: T.stg, keyRanges: [["2026-08-23", "2026-08-23"]] });
+    // Only what holds nothing is spared: 2026-08-17 without its cleaning is still blocked.
+    const blocked = planRepair({ graph, targets: [{ node: T.stg, keys: ["2026-08-17", "2026-08-23"] }], options: { resolutions: [{ kind: "unit_empty", task: T.stg, units: aug23 }] } });
+    expect(blocked.blockers.find((b) => b.code === "append_unresolved")?.keyRanges).toEqual([["2026-08-17", "2026-08-17"]]);
+  });
+
   it("seed 000: re-running the whole job against a moved source is not offered (full re-run disabled, mutable dimension)", () => {
     const p = plan({ ...dedupStg, strategy: "full_rerun" });
     const full = p.options.find((o) => o.strategy === "full_rerun")!;

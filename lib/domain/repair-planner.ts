@@ -20,6 +20,7 @@ import type { TaskId } from "./ids";
 import type { LineageGraph, TaskNode } from "./lineage-graph";
 import {
   consumerWarnings,
+  emptyAppendWarnings,
   idempotencyBlocker,
   inputWarnings,
   overlapBlockers,
@@ -228,6 +229,7 @@ export function planRepair(input: RepairInput): RepairPlan {
     ...inputWarnings(graph, ledger, recomputed.map((p) => ({ node: p.task, units: p.units }))),
     ...consumerWarnings(graph, ledger, scope, seedPipelines),
     ...strategyWarnings(strategy, scope),
+    ...emptyAppendWarnings(graph, recomputed.map((p) => ({ node: p.task, units: p.units })), opts.resolutions ?? []),
   ];
   return {
     strategy,

@@ -3,11 +3,13 @@ import type { TaskNode } from "@/lib/domain/lineage-graph";
 import { planRepair, type RepairPlan } from "@/lib/domain/repair-planner";
 import type { ActiveRepair, Resolution } from "@/lib/domain/repair-checks";
 import { UnitSet } from "@/lib/domain/unit-set";
+import { holdsNothing } from "@/lib/domain/cleanings";
+import { keysOf } from "@/lib/domain/partitions";
 import type { PlanOptions } from "@/lib/contracts/repair";
 import type { Db } from "../db/client";
 import type { IncidentRecord } from "../repositories/incidents";
 import { activeClaims } from "../repositories/repair-claims";
-import { cleanedAtByUnit, latestAttemptStarts } from "../repositories/unit-interventions";
+import { cleanedAtByUnit, latestAttemptStarts, writtenFacts } from "../repositories/unit-interventions";
 import { incidentTargets } from "./incident-targets";
 import type { RepairContext } from "./load-repair-context";
 
@@ -18,13 +20,36 @@ import type { RepairContext } from "./load-repair-context";
  */
 export async function planIncidentRepair(db: Db, ctx: RepairContext, incident: IncidentRecord, opts: PlanOptions): Promise<RepairPlan> {
   const [resolutions, activeRepairs] = await Promise.all([cleanResolutions(db, ctx), otherRepairs(db, ctx, incident.id)]);
-  return planRepair({
+  const plan = (extra: Resolution[]) => planRepair({
     graph: ctx.graph, targets: incidentTargets(incident), ledger: ctx.ledger, activeRepairs,
     options: {
-      strategy: opts.strategy, resolutions, parameterOverrides: opts.parameterOverrides, reason: opts.reason,
+      strategy: opts.strategy, resolutions: [...resolutions, ...extra], parameterOverrides: opts.parameterOverrides, reason: opts.reason,
       replay: opts.replay.map((r) => ({ task: r.taskNodeId as TaskId, idempotencyKey: r.idempotencyKey })),
     },
   });
+  const first = plan([]);
+  // Append units still blocked that provably hold nothing (no publish, every try wrote 0 rows) need no cleaning: plan again without them.
+  const empty = await emptyResolutions(db, ctx, first);
+  return empty.length > 0 ? plan(empty) : first;
+}
+
+async function emptyResolutions(db: Db, ctx: RepairContext, plan: RepairPlan): Promise<Resolution[]> {
+  const out: Resolution[] = [];
+  for (const b of plan.blockers) {
+    if (b.code !== "append_unresolved" || !b.node) continue;
+    const task = ctx.tasks.get(b.node);
+    const output = ctx.outputOf.get(b.node);
+    const node = ctx.graph.nodes[ctx.graph.index.get(b.node as NodeId) ?? -1] as TaskNode | undefined;
+    if (!task || !output || !node) continue;
+    const keys = (b.keyRanges ?? []).flatMap(([lo, hi]) => {
+      const [a, z] = [node.space.validate(lo), node.space.validate(hi)];
+      return a.valid && z.valid ? [...keysOf(node.space, UnitSet.range(a.ordinal, z.ordinal))] : [];
+    }).slice(0, 5_000);
+    const facts = await writtenFacts(db, task.id, output.id, keys);
+    const ordinals = keys.filter((k) => holdsNothing(facts.attempts.get(k) ?? [], facts.publishes.get(k) ?? 0)).map((k) => node.space.validate(k)).flatMap((v) => (v.valid ? [v.ordinal] : []));
+    if (ordinals.length > 0) out.push({ kind: "unit_empty", task: b.node as TaskId, units: UnitSet.fromOrdinals(ordinals) });
+  }
+  return out;
 }
 
 async function cleanResolutions(db: Db, ctx: RepairContext): Promise<Resolution[]> {

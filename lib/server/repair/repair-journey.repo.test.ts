@@ -68,11 +68,15 @@ describe.each(providersUnderTest())("the guided repair of stg_orders 2026-08-17 
     const before = await previewPlan(id, noOptions, NOW, t.db);
     expect(before.runnable).toBe(false);
     const blocker = before.blockers.find((b) => b.code === "append_unresolved")!;
-    expect(blocker.resolution).toMatchObject({ kind: "clean_unit", taskNodeId: STG, units: ["2026-08-17", "2026-08-23"], rowsInUnits: [{ unitKey: "2026-08-17", rows: 20 }, { unitKey: "2026-08-23", rows: 0 }], cleanable: { possible: true, why: null } });
+    // 2026-08-23's one try failed before writing: nothing to remove, so only 2026-08-17 waits on a cleaning (and the plan says why).
+    expect(blocker.resolution).toMatchObject({ kind: "clean_unit", taskNodeId: STG, units: ["2026-08-17"], rowsInUnits: [{ unitKey: "2026-08-17", rows: 20 }], cleanable: { possible: true, why: null } });
+    expect(before.warnings.find((w) => w.code === "append_unit_empty")?.message).toBe("stg_orders 2026-08-23 holds nothing to remove: every attempt wrote 0 rows and none was published, so the re-run's append writes its only copy.");
     expect(before.excluded.map((e) => [e.name, e.keyRanges])).toEqual([["weekly_revenue_export", [["2026-W34", "2026-W34"]]]]);
     const cleaned = await cleanUnit(id, { taskNodeId: STG, unitKey: "2026-08-17", reason: "remove the 20 partial rows before re-running the append" }, OPERATOR, NOW, t.db);
     expect(cleaned.rowsRemoved).toBe(20);
-    await cleanUnit(id, { taskNodeId: STG, unitKey: "2026-08-23", reason: "make sure nothing is left before re-running" }, OPERATOR, NOW, t.db);
+    const after = await previewPlan(id, noOptions, NOW, t.db);
+    expect(after.runnable).toBe(true);
+    expect(after.warnings.map((w) => w.code)).toContain("append_unit_empty");
     const stg = await t.db.dataset.findUnique({ where: { nodeId: "dataset:warehouse:stg_orders" } });
     expect(await t.db.warehouseRow.count({ where: { datasetId: stg!.id, unitKey: "2026-08-17" } })).toBe(0);
   });
@@ -115,11 +119,11 @@ describe.each(providersUnderTest())("the guided repair of stg_orders 2026-08-17 
   it("the audit log shows each step with actor and reason, and its chain verifies", async () => {
     const timeline = (await getIncident(id, t.db)).timeline;
     expect(timeline.map((e) => e.kind)).toEqual([
-      "incident.opened", "incident.scoped", "unit.deduplicated", "unit.deduplicated", "plan.confirmed", "repair.launched", "repair.finished", "validation.passed", "incident.resolved",
+      "incident.opened", "incident.scoped", "unit.deduplicated", "plan.confirmed", "repair.launched", "repair.finished", "validation.passed", "incident.resolved",
     ]);
     expect(timeline.every((e) => e.actor === "demo-operator" && e.reason.length > 0)).toBe(true);
     expect(timeline.find((e) => e.kind === "unit.deduplicated")).toMatchObject({ before: { rows: 20 }, after: { rows: 0, warehouse: "demo" }, targets: [{ nodeId: "dataset:warehouse:stg_orders", units: ["2026-08-17"] }] });
-    expect(await verifyAuditChain(t.db)).toMatchObject({ ok: true, entries: 9 });
+    expect(await verifyAuditChain(t.db)).toMatchObject({ ok: true, entries: 8 });
   });
 });
 

@@ -100,3 +100,17 @@ export async function latestAttemptStarts(db: Db, taskIds: string[]): Promise<Ma
   const rows = await db.attempt.groupBy({ by: ["taskId", "unitKey"], where: { taskId: { in: taskIds } }, _max: { startedAt: true } });
   return new Map(rows.map((r) => [`${r.taskId}\u0000${r.unitKey}`, r._max.startedAt?.getTime() ?? -Infinity]));
 }
+
+/** What was written to each unit of a task's output, as far as Reparo knows: its attempts' statuses and rows, and its publish count. */
+export async function writtenFacts(db: Db, taskId: string, datasetId: string, unitKeys: readonly string[]): Promise<{ attempts: Map<string, { status: string; rowsWritten: number | null }[]>; publishes: Map<string, number> }> {
+  const attempts = new Map<string, { status: string; rowsWritten: number | null }[]>();
+  const publishes = new Map<string, number>();
+  if (unitKeys.length === 0) return { attempts, publishes };
+  const [tries, pubs] = await Promise.all([
+    db.attempt.findMany({ where: { taskId, unitKey: { in: [...unitKeys] } }, select: { unitKey: true, status: true, rowsWritten: true } }),
+    db.publish.groupBy({ by: ["unitKey"], where: { datasetId, unitKey: { in: [...unitKeys] } }, _count: { _all: true } }),
+  ]);
+  for (const a of tries) attempts.set(a.unitKey, [...(attempts.get(a.unitKey) ?? []), { status: a.status, rowsWritten: a.rowsWritten }]);
+  for (const p of pubs) publishes.set(p.unitKey, p._count._all);
+  return { attempts, publishes };
+}
