@@ -11,7 +11,8 @@ export function PlanExports({ exports }: { exports: Record<(typeof TABS)[number]
   const [tab, setTab] = useState<(typeof TABS)[number][0]>("airflow");
   const [copied, setCopied] = useState(false);
   // dbt's export is commands to run: shown as a shell script; the others as their request bodies.
-  const text = tab === "dbt" ? dbtScript(exports.dbt) : JSON.stringify(exports[tab], null, 2);
+  // Waves are counted from 1 here as on every screen (the API's `wave` field counts from 0).
+  const text = tab === "dbt" ? dbtScript(exports.dbt) : JSON.stringify({ ...exports[tab], requests: exports[tab].requests.map((r) => ({ ...r, wave: r.wave + 1 })) }, null, 2);
   return (
     <div>
       <h3>The plan as your orchestrator&apos;s request</h3>
