@@ -105,7 +105,8 @@ test("the demo incident repaired in Airflow: dry-run difference, waves cleared i
 
   // The Plan step: Airflow's own dry run against the plan, reviewed before the plan is confirmed.
   await page.goto(`/incidents/${id}`);
-  await page.getByRole("button", { name: "4. Plan" }).click();
+  await page.getByRole("link", { name: "4. Plan" }).click();
+  await expect(page).toHaveURL(new RegExp(`/incidents/${id}/plan$`));
   await expect(page.getByTestId("wave-0")).toContainText("stg_orders");
   await page.getByTestId("dry-run-button").click();
   const dry = page.getByTestId("dry-run-result");

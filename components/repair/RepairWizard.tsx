@@ -1,5 +1,7 @@
 "use client";
 
+import Link from "next/link";
+import { useRouter, useSelectedLayoutSegment } from "next/navigation";
 import { useState } from "react";
 import type { DispatchPreview } from "@/lib/contracts/orchestrators";
 import type { PlanOptions } from "@/lib/contracts/repair";
@@ -13,20 +15,28 @@ import { ResponseStep } from "./ResponseStep";
 import { ScopeStep } from "./ScopeStep";
 import { Timeline } from "./Timeline";
 import { ValidateStep } from "./ValidateStep";
-import { STEPS, stepForStatus } from "./wizard-steps";
+import { STEPS, stepForStatus, stepHref, stepOfSlug } from "./wizard-steps";
 import styles from "./Wizard.module.css";
 
 /** The guided repair: one step per screen, back and forth allowed, the timeline beside it. */
 export function RepairWizard({ id }: { id: string }) {
   const { data: incident, error, isPending } = useIncident(id);
-  const [chosen, setStep] = useState<number | null>(null);
+  // The step is the URL's (/incidents/{id}/{step}); the wizard lives in the incident's layout, so
+  // the choices made on one step (options, the dry run reviewed) survive moving to another.
+  const segment = useSelectedLayoutSegment();
+  const chosen = stepOfSlug(segment);
+  const router = useRouter();
   const [options, setOptions] = useState<PlanOptions>({ replay: [], parameterOverrides: {} });
   // The Plan step's dry run, carried to the Execute step (the launch re-checks its digest).
   const [reviewed, setReviewed] = useState<{ preview: DispatchPreview; planKey: string } | null>(null);
   if (isPending) return <div aria-busy="true" aria-label="Loading the incident"><div className="skeleton" style={{ width: "40%" }} /><div className="skeleton" /></div>;
   if (error) return <div className="error-box" role="alert">Could not load incident {id}: {error.message}</div>;
   const step = chosen ?? stepForStatus(incident.status);
-  const go = (n: number) => setStep(Math.max(0, Math.min(STEPS.length - 1, n)));
+  const go = (n: number) => {
+    // Each step opens at its top, wherever the previous one was scrolled to.
+    router.push(stepHref(id, Math.max(0, Math.min(STEPS.length - 1, n))), { scroll: false });
+    window.scrollTo(0, 0);
+  };
   const props = { id, incident, next: () => go(step + 1), back: () => go(step - 1) };
   return (
     <>
@@ -35,7 +45,7 @@ export function RepairWizard({ id }: { id: string }) {
         <ol className={styles.steps}>
           {STEPS.map((name, i) => (
             <li key={name}>
-              <button type="button" aria-current={i === step ? "step" : undefined} onClick={() => go(i)}>{i + 1}. {name}</button>
+              <Link href={stepHref(id, i)} scroll={false} aria-current={i === step ? "step" : undefined} onClick={() => window.scrollTo(0, 0)}>{i + 1}. {name}</Link>
             </li>
           ))}
         </ol>

@@ -1,9 +1,4 @@
-import type { Metadata } from "next";
-import { RepairWizard } from "@/components/repair/RepairWizard";
-
-export const metadata: Metadata = { title: "Incident" };
-
-export default async function Page({ params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
-  return <RepairWizard id={decodeURIComponent(id)} />;
+/** /incidents/{id}: the wizard (the layout) opens at the step the incident's state calls for. */
+export default function Page() {
+  return null;
 }
