@@ -32,7 +32,8 @@ export function ExecuteStep({ id, incident, next, back, reviewed: fromPlan }: St
   const resumable = ["interrupted", "partial", "failed", "cancelled"].includes(data?.run?.status ?? "");
   // The Plan step's review holds for a first launch of the plan it reviewed (the launch re-checks it); a resume is its own dry run.
   const reviewed = again ?? (resumable ? null : fromPlan);
-  const unconfirmed = (cancel.data as { unconfirmed?: string[] } | undefined)?.unconfirmed ?? [];
+  const cancelAnswer = cancel.data as { unconfirmed?: string[]; status?: string } | undefined;
+  const unconfirmed = cancelAnswer?.unconfirmed ?? [];
   const pct = data && data.total > 0 ? Math.round((data.done / data.total) * 100) : 0;
   return (
     <>
@@ -65,6 +66,7 @@ export function ExecuteStep({ id, incident, next, back, reviewed: fromPlan }: St
               believe={<>repair #{data.run.repairNumber} stops: what its wave in flight still runs is stopped in each orchestrator (Airflow task instances marked failed, Dagster backfills and Databricks runs cancelled; a dbt command you started must be stopped where it runs), nothing more is sent, and its units are free again. What already finished stays and is validated; a resume later runs only the rest.</>}
               onConfirm={(reason) => cancel.mutate({ reason })} />
           ) : null}
+          {cancelAnswer?.status === "cancelling" && running ? <p className={styles.warning} data-testid="cancelling">Cancel requested: nothing more is sent; the console running this repair stops its wave in flight and ends it.</p> : null}
           {unconfirmed.length > 0 ? (
             <div className="error-box" role="alert" data-testid="cancel-unconfirmed">
               Cancelled in Reparo, but not every orchestrator confirmed the stop:

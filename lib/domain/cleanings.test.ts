@@ -41,9 +41,9 @@ describe("when a unit's rows were last known gone (seed 001: deduplicate the int
 describe("an append unit with nothing to remove", () => {
   it("never published and every attempt wrote 0 rows: nothing to clean", () => {
     expect(holdsNothing([{ status: "failed", rowsWritten: 0 }], 0)).toBe(true);
-    expect(holdsNothing([], 0)).toBe(true);
   });
-  it("rows written, rows unknown, an attempt still running, or a publish: it may hold rows", () => {
+  it("rows written, rows unknown, an attempt still running, a publish, or no attempt known at all: it may hold rows", () => {
+    expect(holdsNothing([], 0)).toBe(false);
     expect(holdsNothing([{ status: "failed", rowsWritten: 20 }], 0)).toBe(false);
     expect(holdsNothing([{ status: "failed", rowsWritten: null }], 0)).toBe(false);
     expect(holdsNothing([{ status: "running", rowsWritten: 0 }], 0)).toBe(false);

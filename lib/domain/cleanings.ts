@@ -53,11 +53,12 @@ export function awaitedEvidence(evidencedAt: Instant | null, latest: WarehouseCo
 }
 
 /**
- * Whether an append unit provably holds nothing to remove: never published, and every attempt
- * settled having reported 0 rows written (a try that failed before writing). An attempt still
- * running, or one whose rows are unknown (null), may have written rows: not provably empty.
+ * Whether an append unit provably holds nothing to remove: never published, and it has attempts,
+ * every one settled having reported 0 rows written (a try that failed before writing). An attempt
+ * still running, one whose rows are unknown (null), or no attempt at all (rows written before
+ * Reparo saw the pipeline, or by a producer that reports none) may mean rows: not provably empty.
  * Example: stg_orders 2026-08-23, whose one try failed before writing → true.
  */
 export function holdsNothing(attempts: readonly { readonly status: string; readonly rowsWritten: number | null }[], publishCount: number): boolean {
-  return publishCount === 0 && attempts.every((a) => a.status !== "running" && a.status !== "queued" && a.rowsWritten === 0);
+  return publishCount === 0 && attempts.length > 0 && attempts.every((a) => a.status !== "running" && a.status !== "queued" && a.rowsWritten === 0);
 }

@@ -33,7 +33,7 @@ function buildPlan(pairs: readonly [string, string, number][] = [
     excludedTasks: new Set(["task:email_report"]),
     windowOf: (_t, unit) => ({ start: new Date(`${unit}T00:00:00Z`), end: new Date(Date.parse(`${unit}T00:00:00Z`) + DAY) }),
     unitAt: (_t, at) => at.toISOString().slice(0, 10),
-    parameterOverrides: {}, idempotencyKeys: {}, previous: {},
+    parameterOverrides: {}, idempotencyKeys: {}, previous: {}, launchedAt: null,
   };
 }
 

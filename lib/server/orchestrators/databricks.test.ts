@@ -36,7 +36,7 @@ function buildPlan(
     excludedTasks: new Set(["task:notify_finance"]),
     windowOf: (_t, unit) => ({ start: new Date(`${unit}T00:00:00Z`), end: new Date(Date.parse(`${unit}T00:00:00Z`) + DAY) }),
     unitAt: (_t, at) => at.toISOString().slice(0, 10),
-    parameterOverrides: { env: "prod" }, idempotencyKeys: {}, previous,
+    parameterOverrides: { env: "prod" }, idempotencyKeys: {}, previous, launchedAt: null,
   };
 }
 

@@ -8,7 +8,7 @@ const tasks = new Map([task("model.jaffle_shop.stg_orders"), task("model.jaffle_
 const plan = (pairs: [string, string, number][], overrides: Record<string, string> = {}, previous: Record<string, unknown> = {}): DispatchPlan => ({
   incidentId: "i", runId: null, repairNumber: 1, pairs: pairs.map(([t, unitKey, wave]) => ({ taskNodeId: `job:dbt:model.jaffle_shop.${t}`, unitKey, wave })),
   waves: Math.max(...pairs.map(([, , w]) => w)) + 1, tasks, excludedTasks: new Set(), windowOf: () => null, unitAt: () => null,
-  parameterOverrides: overrides, idempotencyKeys: {}, previous,
+  parameterOverrides: overrides, idempotencyKeys: {}, previous, launchedAt: null,
 });
 const key = (t: string, u: string) => compositeKey(`job:dbt:model.jaffle_shop.${t}`, u);
 
@@ -29,7 +29,7 @@ describe("the dbt adapter's commands", () => {
     await expect(dbt.poll(plan([["orders", "*", 0]]), 0, { dispatchedAt: new Date().toISOString(), command: "x" }, { deadline: 0 })).rejects.toThrow(/inside a repair run/);
   });
   it("`dbt retry` is offered beside the first wave only when it does exactly the plan", () => {
-    const failed = { invocation: "inv-1", endedAt: "2026-08-18T02:00:00.000Z", pairs: [key("stg_orders", "2026-08-17"), key("orders", "2026-08-17")] };
+    const failed = { invocation: "inv-1", pairs: [key("stg_orders", "2026-08-17"), key("orders", "2026-08-17")] };
     const pairs: [string, string, number][] = [["stg_orders", "2026-08-17", 0], ["orders", "2026-08-17", 1]];
     const withRetry = dbt.requests(plan(pairs, {}, { "dbt.retry": failed })).requests;
     expect(withRetry.map((r) => r.alternative)).toEqual(["dbt retry --target prod", undefined]);

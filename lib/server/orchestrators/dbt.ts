@@ -25,12 +25,10 @@ interface DbtHandle {
   alternative?: string;
 }
 
-/** What the plan's `previous["dbt.retry"]` says of the failed invocation (dispatch-groups.ts). */
+/** What the plan's `previous["dbt.retry"]` says of the failed invocation, still the pipeline's latest run (dispatch-groups.ts). */
 export interface DbtRetrySource {
   /** dbt's invocation_id of the failed run. */
   invocation: string;
-  /** When it ended: a pair's attempt after this is the repair's (or the retry's) doing. */
-  endedAt: string;
   /** Its failed and skipped (model, unit) pairs, as compositeKey(taskNodeId, unitKey). */
   pairs: readonly string[];
 }
@@ -42,7 +40,7 @@ export interface DbtRetrySource {
  * connection's project directory and target. Its progress is what the team's dbt reports back
  * to Reparo afterwards: dbt-ol events, or run_results.json imported (`npm run import:dbt`,
  * POST /api/v1/ingestion/dbt) — each pair done once the ledger has an attempt of its model for the
- * unit since the wave was handed out (or a publish of what it builds). When the plan is exactly
+ * unit since the repair was launched (or a publish of what it builds). When the plan is exactly
  * what the failed invocation failed and skipped, `dbt retry` is offered beside the first wave's
  * command (PlannedRequest.alternative): one invocation that does every wave.
  */
@@ -75,7 +73,7 @@ export function dbtOrchestrator(connection: DbtConnection, outcomesSince: Outcom
    * same job). It is offered only when it does exactly the plan: the plan's pairs are the failed
    * invocation's failed and skipped pairs, with no overrides or replay keys it could not carry.
    */
-  const retryOf = (plan: DispatchPlan): { command: string; source: DbtRetrySource } | null => {
+  const retryOf = (plan: DispatchPlan): { command: string } | null => {
     const source = plan.previous["dbt.retry"] as DbtRetrySource | undefined;
     if (!source || Object.keys(plan.parameterOverrides).length > 0 || Object.keys(plan.idempotencyKeys).length > 0) return null;
     const planned = new Set(plan.pairs.map((p) => compositeKey(p.taskNodeId, p.unitKey)));
@@ -83,7 +81,7 @@ export function dbtOrchestrator(connection: DbtConnection, outcomesSince: Outcom
     const words = ["dbt", "retry"];
     if (connection.target) words.push("--target", shell(connection.target));
     if (connection.projectDir) words.push("--project-dir", shell(connection.projectDir));
-    return { command: words.join(" "), source };
+    return { command: words.join(" ") };
   };
   const requests = (plan: DispatchPlan): RequestsResult => {
     const unsupported = plan.pairs.filter((p) => !plan.tasks.has(p.taskNodeId)).map((p) => ({ taskNodeId: p.taskNodeId, units: [p.unitKey], reason: "the task is not in the catalog" }));
@@ -108,7 +106,8 @@ export function dbtOrchestrator(connection: DbtConnection, outcomesSince: Outcom
       return { ...requests(plan), extra: [], missing: [], calls: [] };
     },
     async dispatchWave(plan, wave) {
-      const retry = retryOf(plan);
+      // `dbt retry` does every wave at once: it is offered with the first only.
+      const retry = wave === 0 ? retryOf(plan) : null;
       const handle: DbtHandle = { dispatchedAt: new Date().toISOString(), command: commandOf(plan, wave) ?? "", ...(retry ? { alternative: retry.command } : {}) };
       return { handle: handle as unknown as Record<string, unknown>, calls: [] };
     },
@@ -116,10 +115,11 @@ export function dbtOrchestrator(connection: DbtConnection, outcomesSince: Outcom
       if (!outcomesSince) throw new Error("the dbt adapter reads progress only inside a repair run");
       const handle = raw as unknown as DbtHandle;
       const inWave = plan.pairs.filter((p) => p.wave === wave);
-      // Where `dbt retry` is offered it may have run every wave at once, right after the first was
-      // handed out: what ran since the failed invocation ended counts then, not only since this wave.
-      const retry = retryOf(plan);
-      const outcomes = await outcomesSince(inWave, new Date(retry ? retry.source.endedAt : handle.dispatchedAt));
+      // What dbt ran for the pair since the repair was launched is its progress: one `dbt retry` (or
+      // a `dbt build` of several waves) may do later waves before they are handed out. dbt builds in
+      // dependency order, and validation reads the input versions afterwards.
+      const since = plan.launchedAt ?? new Date(handle.dispatchedAt);
+      const outcomes = await outcomesSince(inWave, since);
       const pairs: PairProgress[] = inWave.map((p) => {
         const o = outcomes.get(compositeKey(p.taskNodeId, p.unitKey));
         return { taskNodeId: p.taskNodeId, unitKey: p.unitKey, status: o ?? "pending", detail: o ? `dbt reported ${o}` : "waiting for dbt to report it (the command is above)" };

@@ -52,6 +52,8 @@ export interface DispatchPlan {
   readonly parameterOverrides: Readonly<Record<string, string>>;
   /** Per task node id: the idempotency key of a deliberate replay of a side-effecting task. */
   readonly idempotencyKeys: Readonly<Record<string, string>>;
+  /** When the repair run was launched (null while previewing): what ran before it is not its doing. */
+  readonly launchedAt: Date | null;
   /** The orchestrator ids earlier repairs of this incident kept (e.g. Databricks' latest repair_id). */
   readonly previous: Readonly<Record<string, unknown>>;
 }

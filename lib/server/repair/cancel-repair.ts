@@ -7,19 +7,22 @@ import { cancelRepairRun } from "./run-repair";
 
 /**
  * POST /api/v1/incidents/{id}/cancel-repair: the operator stops the incident's running repair.
- * Its orchestrators are asked to stop the wave in flight, then the run ends `cancelled` and the
- * incident moves on to validation (run-repair.ts cancelRepairRun). The answer lists each stop
+ * From the request on nothing more is sent or started; the wave in flight is stopped in its
+ * orchestrators and the run ends `cancelled`, the incident on to validation (run-repair.ts
+ * cancelRepairRun) — by this request, or by the console whose slice holds the run right now. The answer lists each stop
  * request and says which the orchestrator did not confirm, so the operator knows where to look.
  */
 export async function cancelRepair(id: string, body: { reason: string }, actor: Actor, db: Db = getDb()) {
   await requireIncident(db, id, ["repairing"]);
   const run = (await repairRunsOfIncident(db, id)).at(-1);
   if (!run || (run.status !== "queued" && run.status !== "running")) throw new ConflictError(`incident ${id} has no repair running`);
-  const { calls, cancelled } = await cancelRepairRun(db, run.id, { actor, reason: body.reason });
-  if (!cancelled) throw new ConflictError(`repair #${run.repairNumber} (run ${run.id}) ended before it could be cancelled`);
+  const { calls, cancelled, pending } = await cancelRepairRun(db, run.id, { actor, reason: body.reason });
+  if (!cancelled && !pending) throw new ConflictError(`repair #${run.repairNumber} (run ${run.id}) ended before it could be cancelled`);
   const unconfirmed = calls.filter((c) => c.status === null || c.status >= 400);
   return {
-    ok: true as const, runId: run.id, repairNumber: run.repairNumber, status: "cancelled" as const,
+    ok: true as const, runId: run.id, repairNumber: run.repairNumber,
+    // `cancelling`: the console running it has been told and stops it at its next step (within seconds).
+    status: pending ? ("cancelling" as const) : ("cancelled" as const),
     stopRequests: calls.map((c) => ({ orchestrator: c.orchestrator, method: c.method, url: c.url, status: c.status })),
     unconfirmed: unconfirmed.map((c) => `${c.orchestrator} ${c.method} ${c.url}: ${c.status === null ? `not reached${c.error ? ` (${c.error})` : ""}` : `answered ${c.status}`} — check what still runs there`),
   };

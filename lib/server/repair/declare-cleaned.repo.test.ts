@@ -54,7 +54,7 @@ describe.each(providersUnderTest())("declared cleaned outside Reparo, believed o
   it("a bad unit key is refused naming the field, and nothing is written", async () => {
     const before = await tableCounts(t.db);
     await expect(declareCleaned(id, { taskNodeId: STG, units: ["2026-08-17", "17 August"], reason: "cleaned by hand", statement: "" }, OPERATOR, NOW, t.db))
-      .rejects.toMatchObject({ status: 400, details: { issues: [{ path: "body.units[1]" }] } });
+      .rejects.toMatchObject({ status: 400, details: { issues: [{ path: "body.units.1" }] } });
     expect(await tableCounts(t.db)).toEqual(before);
   });
 

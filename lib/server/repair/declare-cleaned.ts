@@ -5,7 +5,7 @@ import { getDb, type Db } from "../db/client";
 import { BadRequestError, UnprocessableError } from "../http/errors";
 import { evidenceOf } from "@/lib/domain/cleanings";
 import { evidenceCleanings } from "../units/evidence-cleanings";
-import { createUnitMarks, warehouseCountsOf } from "../repositories/unit-interventions";
+import { createUnitMarks, lockCleanings, warehouseCountsOf } from "../repositories/unit-interventions";
 import { unitRows, warehouseFor } from "../warehouses/warehouse-for";
 import { appendTarget } from "./clean-unit";
 
@@ -26,13 +26,15 @@ export interface DeclareCleanedBody {
  * already in evidences the declaration at once (`unit.clean_evidenced`).
  */
 export async function declareCleaned(id: string, body: DeclareCleanedBody, actor: Actor, now = new Date(), db: Db = getDb()) {
-  const { task, dataset } = await appendTarget(db, id, body.taskNodeId, body.units, now);
-  const space = resolvePartitions(dataset.partitionDef, { asOf: now.getTime() });
+  // The keys first (as the partition definition spells them), so the claim check sees the units really meant.
+  const { dataset: target } = await appendTarget(db, id, body.taskNodeId, [], now);
+  const space = resolvePartitions(target.partitionDef, { asOf: now.getTime() });
   const keys = body.units.map((k, i) => {
     const v = space.validate(k);
-    if (!v.valid) throw new BadRequestError(`body.units[${i}]`, `${k} is not a unit of ${dataset.name}: ${v.reason}`);
+    if (!v.valid) throw new BadRequestError(`body.units.${i}`, `${k} is not a unit of ${target.name}: ${v.reason}`);
     return v.key;
   });
+  const { task, dataset } = await appendTarget(db, id, body.taskNodeId, keys, now);
   const warehouse = await warehouseFor(db, dataset);
   const statement = warehouse?.statement(unitRows(dataset, keys[0]!, now));
   if (warehouse && statement && !("unsupported" in statement)) {
@@ -40,6 +42,7 @@ export async function declareCleaned(id: string, body: DeclareCleanedBody, actor
   }
   const units = [...new Set(keys)];
   const entry = await db.$transaction(async (tx) => {
+    await lockCleanings(tx, [dataset.id]);
     const e = await appendAudit(tx, {
       kind: "unit.clean_declared", actor: actor.id, actorRole: actor.role, reason: body.reason, incidentId: id,
       targets: [{ nodeId: dataset.nodeId, units }], before: null,

@@ -33,6 +33,8 @@ export interface DispatchInput {
   previous?: Readonly<Record<string, Record<string, unknown>>>;
   /** The run the failure happened in (the incident's origin): a Databricks repair repairs its job run. */
   failedRunId?: string | null;
+  /** When the run was launched (null while previewing). */
+  launchedAt?: Date | null;
 }
 
 const NO_PIPELINE = "";
@@ -84,7 +86,7 @@ export async function dispatchGroups(db: Db, ctx: RepairContext, input: Dispatch
         const key = space.keyAt(ordinal);
         return space.validate(key).valid ? key : null;
       },
-      parameterOverrides: input.parameterOverrides, idempotencyKeys: input.idempotencyKeys,
+      parameterOverrides: input.parameterOverrides, idempotencyKeys: input.idempotencyKeys, launchedAt: input.launchedAt ?? null,
       previous: {
         ...(jobRuns.get(pipelineId) != null ? { "databricks.runId": jobRuns.get(pipelineId) } : {}),
         ...(retries.get(pipelineId) ? { "dbt.retry": retries.get(pipelineId) } : {}),

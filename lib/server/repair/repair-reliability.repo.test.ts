@@ -11,6 +11,7 @@ import { launchRepair } from "./launch-repair";
 import { strandedRepairs } from "./repair-watchdog";
 import { runRepairSlice, runRepairToEnd } from "./run-repair";
 import { localTaskCode as taskCodeFor, type TaskCode } from "../orchestrators/local";
+import { cancelRepair } from "./cancel-repair";
 import { validateIncident } from "./validate-incident";
 import { cleanUnit } from "./clean-unit";
 import { confirmPlan } from "./confirm-plan";
@@ -138,6 +139,34 @@ describe.each(providersUnderTest())("repair reliability (%s)", (provider) => {
     const kinds = (await getIncident(id, t.db)).timeline.map((e) => e.kind);
     expect(kinds.filter((k) => k === "repair.finished")).toHaveLength(1);
     expect(kinds).not.toContain("repair.taken_over");
+  }, 60_000);
+
+  it("cancelled while its slice runs a pair: that pair finishes, nothing more starts, the run ends cancelled by the operator", async () => {
+    const id = await plannedIncident(t.db);
+    let cancelled: Promise<Awaited<ReturnType<typeof cancelRepair>>> | null = null;
+    let calls = 0;
+    const watched = (nodeId: string): TaskCode => {
+      const code = taskCodeFor(nodeId);
+      return { ...code, run: (ctx) => {
+        // The operator cancels while the third pair runs: the live slice is told and stops the run itself.
+        if (++calls === 3) cancelled = cancelRepair(id, { reason: "wrong plan" }, OPERATOR, t.db);
+        return code.run(ctx);
+      } };
+    };
+    const launched = await launchRepair(id, { resume: false, concurrency: 1, run: { taskCode: watched } }, OPERATOR, new Date(), t.db);
+    expect(await launched.execution).toBe("cancelled");
+    expect(await cancelled).toMatchObject({ ok: true, status: "cancelled" });
+    // The pair running when it was asked finished (and one the slice had begun before the request was recorded); the other 15+ never started.
+    const attempts = await t.db.attempt.findMany({ where: { runId: launched.runId } });
+    expect(attempts.length).toBeGreaterThanOrEqual(3);
+    expect(attempts.length).toBeLessThanOrEqual(4);
+    expect(attempts.every((a) => a.status === "succeeded")).toBe(true);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await t.db.attempt.count({ where: { runId: launched.runId } })).toBe(attempts.length);
+    expect(await t.db.repairClaim.count({ where: { runId: launched.runId } })).toBe(0);
+    const incident = await getIncident(id, t.db);
+    expect(incident.status).toBe("validating");
+    expect(incident.timeline.at(-1)).toMatchObject({ kind: "repair.finished", actor: OPERATOR.id, after: { runStatus: "cancelled", succeeded: attempts.length } });
   }, 60_000);
 
   it.runIf(provider === "postgresql")("50 launches spread over two console processes sharing one PostgreSQL database: exactly 1 accepted", async () => {

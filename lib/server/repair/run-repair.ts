@@ -8,7 +8,7 @@ import type { LocalOptions, LocalRunContext } from "../orchestrators/local";
 import { OrchestratorError, type OrchestratorCall, type PairProgress } from "../orchestrators/port";
 import { transitionIncident } from "../repositories/incidents";
 import { releaseClaims } from "../repositories/repair-claims";
-import { attemptsOfRun, failOrphanedAttempts, findRepairRun, finishRunStatus, heartbeat, lockRun, markRunStarted, ownsRun, saveDispatchState, setRunOwner, type RepairRunParams, type RepairRunRecord } from "../repositories/repair-runs";
+import { attemptsOfRun, failOrphanedAttempts, findRepairRun, finishRunStatus, heartbeat, lockRun, markRunStarted, ownsRun, requestCancel, saveDispatchState, setRunOwner, type RepairRunParams, type RepairRunRecord } from "../repositories/repair-runs";
 import { readsAFailure } from "@/lib/domain/blocked-pairs";
 import { nodeName, type NodeId } from "@/lib/domain/ids";
 import { dispatchGroups, progressKey, type DispatchGroup } from "./dispatch-groups";
@@ -70,7 +70,15 @@ export async function runRepairSlice(runId: string, db: Db, options: RunRepairOp
       await finishRepair(db, runId, result.status, slice);
       return result;
     }
-    if (result.state === "lost") return { state: "gone" };
+    if (result.state === "lost") {
+      // Asked to cancel while this slice held the run: it stops the run itself (it knows what it sent).
+      const now = await findRepairRun(db, runId);
+      if (now?.params.cancelRequested && now.params.owner?.slice === slice) {
+        await stopCancelled(db, runId, slice);
+        return { state: "finished", status: "cancelled" };
+      }
+      return { state: "gone" };
+    }
     await db.$transaction((tx) => setRunOwner(tx, runId, null, Date.now(), slice, { failedSlices: 0 }));
     return { state: "continue", ...(result.afterSeconds ? { afterSeconds: result.afterSeconds } : {}) };
   } catch (e) {
@@ -174,6 +182,8 @@ async function driveSlice(db: Db, run: RepairRunRecord, slice: string, deadline:
   };
 
   for (;;) {
+    // Taken over, or asked to cancel: stop here (a cancel is then carried out by runRepairSlice).
+    if (!(await ownsRun(db, run.id, slice))) return { state: "lost" };
     const w = dispatch.wave;
     if (w >= 0) {
       if ((await dispatchMissing(w)) === "lost") return { state: "lost" };
@@ -218,7 +228,7 @@ async function driveSlice(db: Db, run: RepairRunRecord, slice: string, deadline:
 function runGroups(db: Db, ctx: Awaited<ReturnType<typeof loadRepairContext>>, run: RepairRunRecord, local: LocalRunContext | null) {
   return dispatchGroups(db, ctx, {
     incidentId: run.incidentId ?? "", runId: run.id, repairNumber: run.repairNumber, pairs: run.params.pairs, parameterOverrides: run.params.parameterOverrides,
-    idempotencyKeys: run.params.idempotencyKeys, excluded: [], connections: run.params.connections, failedRunId: run.rootRunId,
+    idempotencyKeys: run.params.idempotencyKeys, excluded: [], connections: run.params.connections, failedRunId: run.rootRunId, launchedAt: run.createdAt,
   }, local);
 }
 
@@ -233,10 +243,45 @@ export interface StoppedBy { readonly actor: Actor; readonly reason: string }
  * `repair.finished` naming who cancelled and why. A slice driving the run stops at its next
  * ownership check: it can no longer save progress for a run that is not running.
  */
-export async function cancelRepairRun(db: Db, runId: string, by: StoppedBy): Promise<{ calls: OrchestratorCall[]; cancelled: boolean }> {
+export async function cancelRepairRun(db: Db, runId: string, by: StoppedBy, waitMs = 30_000): Promise<{ calls: OrchestratorCall[]; cancelled: boolean; pending: boolean }> {
+  const me = { ...thisOwner(), slice: `cancel-${crypto.randomUUID()}` };
+  // Under the run's lock: the request stops every slice from sending or starting anything more.
+  // A live slice still records what it is sending this instant, then stops the run itself; a run
+  // between slices (or whose slice died) is taken here, so no slice starts it again.
+  const taken = await db.$transaction(async (tx) => {
+    const run = await requestCancel(tx, runId, { actor: { id: by.actor.id, role: by.actor.role }, reason: by.reason, at: Date.now() });
+    if (!run) return { state: "ended" as const };
+    if (run.params.owner && ownerAlive(run.id, run.params.owner, run.params.heartbeatAt, Date.now())) return { state: "live" as const };
+    if (run.params.owner && run.status === "running") await failOrphanedAttempts(tx, run.id, new Date());
+    await setRunOwner(tx, run.id, me, Date.now());
+    return { state: "taken" as const };
+  }, { timeout: 30_000, maxWait: 30_000 });
+  if (taken.state === "ended") return { calls: [], cancelled: false, pending: false };
+  if (taken.state === "taken") {
+    markLive(runId, true); // this process holds it now: a slice queued here leaves it alone
+    try {
+      return await stopCancelled(db, runId, me.slice);
+    } finally {
+      markLive(runId, false);
+    }
+  }
+  // The live slice stops it at its next check (each pair, poll and wave): wait for that.
+  for (const until = Date.now() + waitMs; Date.now() < until; ) {
+    const run = await findRepairRun(db, runId);
+    if (run && run.status !== "queued" && run.status !== "running") return { calls: [], cancelled: run.status === "cancelled", pending: false };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { calls: [], cancelled: false, pending: true };
+}
+
+/** The cancel itself, by whoever holds the run (`slice`): the wave in flight stopped in its orchestrators, then the run ended. */
+async function stopCancelled(db: Db, runId: string, slice: string): Promise<{ calls: OrchestratorCall[]; cancelled: boolean; pending: boolean }> {
+  const request = (await findRepairRun(db, runId))?.params.cancelRequested;
+  if (!request) return { calls: [], cancelled: false, pending: false };
+  const by: StoppedBy = { actor: { id: request.actor.id, role: request.actor.role as Actor["role"], source: "session", namespaces: [] }, reason: request.reason };
   const calls = await cancelInFlight(db, runId, by);
-  const cancelled = await finishRepair(db, runId, "cancelled", undefined, undefined, by);
-  return { calls, cancelled };
+  const cancelled = await finishRepair(db, runId, "cancelled", slice, undefined, by);
+  return { calls, cancelled, pending: false };
 }
 
 /** Asks each orchestrator to stop what it runs for the wave in flight; the calls are audited. */

@@ -76,16 +76,18 @@ export async function databricksJobRunOf(db: Db | Tx, pipelineId: string, failed
 }
 
 /**
- * The failed run of a dbt pipeline as `dbt retry` would take it up: its invocation id, when it
- * ended, and its failed and skipped (model, unit) pairs. Null unless the run is this pipeline's.
+ * The failed run of a dbt pipeline as `dbt retry` would take it up: its invocation id and its
+ * failed and skipped (model, unit) pairs. Null unless it is this pipeline's run and still its
+ * latest — `dbt retry` retries the last invocation in the project's target/, so once anything ran
+ * since (a repair's own `dbt build`, a scheduled run) it would retry that instead.
  */
-export async function dbtRetrySourceOf(db: Db | Tx, pipelineId: string, failedRunId: string | null): Promise<{ invocation: string; endedAt: string; pairs: string[] } | null> {
+export async function dbtRetrySourceOf(db: Db | Tx, pipelineId: string, failedRunId: string | null): Promise<{ invocation: string; pairs: string[] } | null> {
   if (!failedRunId) return null;
-  const run = await db.run.findUnique({ where: { id: failedRunId }, select: { pipelineId: true, externalId: true, startedAt: true, endedAt: true } });
-  if (!run || run.pipelineId !== pipelineId || !run.externalId) return null;
-  const attempts = await db.attempt.findMany({ where: { runId: failedRunId }, select: { unitKey: true, status: true, endedAt: true, task: { select: { nodeId: true } } } });
+  const run = await db.run.findUnique({ where: { id: failedRunId }, select: { pipelineId: true, externalId: true, startedAt: true } });
+  if (!run || run.pipelineId !== pipelineId || !run.externalId || !run.startedAt) return null;
+  // Reparo's own repair runs invoke nothing in dbt; what dbt ran since is ingested as runs of its own.
+  if ((await db.run.count({ where: { pipelineId, id: { not: failedRunId }, kind: { not: "repair" }, startedAt: { gt: run.startedAt } } })) > 0) return null;
+  const attempts = await db.attempt.findMany({ where: { runId: failedRunId }, select: { unitKey: true, status: true, task: { select: { nodeId: true } } } });
   const pairs = attempts.filter((a) => a.status !== "succeeded").map((a) => compositeKey(a.task.nodeId, a.unitKey));
-  if (pairs.length === 0) return null;
-  const ended = run.endedAt ?? attempts.reduce<Date | null>((m, a) => (a.endedAt && (!m || a.endedAt > m) ? a.endedAt : m), null) ?? run.startedAt;
-  return ended ? { invocation: run.externalId, endedAt: ended.toISOString(), pairs: [...new Set(pairs)] } : null;
+  return pairs.length === 0 ? null : { invocation: run.externalId, pairs: [...new Set(pairs)] };
 }

@@ -25,6 +25,8 @@ export const RepairRunParamsSchema = z.object({
    * its pipelines are sent, so a retry or a takeover sends the ones still missing).
    */
   dispatch: z.object({ wave: z.number().int(), handles: z.record(z.string(), z.object({ wave: z.number().int(), handle: z.record(z.string(), z.unknown()).nullable() })) }).optional(),
+  /** An operator asked to cancel the run: no slice dispatches or starts anything more; whoever holds the run stops it. */
+  cancelRequested: z.object({ actor: z.object({ id: z.string(), role: z.string() }), reason: z.string(), at: z.number() }).optional(),
   /** Each pair's progress as its orchestrator last reported it (by compositeKey(task, unit)). */
   progress: z.record(z.string(), z.object({ status: z.enum(["pending", "running", "succeeded", "failed"]), externalId: z.string().optional(), detail: z.string().optional() })).default({}),
 });
@@ -110,10 +112,19 @@ export async function saveDispatchState(tx: Tx, runId: string, slice: string, st
   return true;
 }
 
-/** Whether this slice still owns the run (checked before each pair it starts). */
+/** Whether this slice still owns the run and may go on (checked before each pair it starts or wave it sends): not once a cancel was asked for. */
 export async function ownsRun(db: Db, runId: string, slice: string): Promise<boolean> {
   const run = await findRepairRun(db, runId);
-  return run?.params.owner?.slice === slice && (run.status === "queued" || run.status === "running");
+  return run?.params.owner?.slice === slice && (run.status === "queued" || run.status === "running") && !run.params.cancelRequested;
+}
+
+/** Records a cancel request on a still-active run, under its lock; the run as it was, or null when it had ended. */
+export async function requestCancel(tx: Tx, runId: string, request: NonNullable<RepairRunParams["cancelRequested"]>): Promise<RepairRunRecord | null> {
+  await lockRun(tx, runId);
+  const run = await findRepairRun(tx, runId);
+  if (!run || (run.status !== "queued" && run.status !== "running")) return null;
+  await writeParams(tx, runId, { ...run.params, cancelRequested: run.params.cancelRequested ?? request });
+  return run;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { cleanedAt, type Cleaning, type WarehouseCount } from "@/lib/domain/cleanings";
-import type { Db, Tx } from "../db/client";
+import { providerOf, type Db, type Tx } from "../db/client";
 import { recordUnitChanges } from "./unit-changes";
 
 /**
@@ -113,4 +113,14 @@ export async function writtenFacts(db: Db, taskId: string, datasetId: string, un
   for (const a of tries) attempts.set(a.unitKey, [...(attempts.get(a.unitKey) ?? []), { status: a.status, rowsWritten: a.rowsWritten }]);
   for (const p of pubs) publishes.set(p.unitKey, p._count._all);
   return { attempts, publishes };
+}
+
+/**
+ * Serialises what declares a dataset's units cleaned and what counts them (PostgreSQL; SQLite has
+ * one writer): a declaration and a count of 0 arriving together each see the other, so the count
+ * evidences the declaration whichever commits first.
+ */
+export async function lockCleanings(tx: Tx, datasetIds: readonly string[]): Promise<void> {
+  if (providerOf(tx) !== "postgresql") return;
+  for (const id of [...new Set(datasetIds)].sort()) await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext($1))::text AS locked`, `reparo:cleanings:${id}`);
 }

@@ -1,7 +1,7 @@
 import type { Tx } from "../db/client";
 import { appendAudit } from "../audit/append-audit";
 import type { CountRow } from "../repositories/ledger-writes";
-import { evidenceDeclaredCleanings } from "../repositories/unit-interventions";
+import { evidenceDeclaredCleanings, lockCleanings } from "../repositories/unit-interventions";
 
 /**
  * A unit counted empty in its warehouse evidences a cleaning an operator declared for it (seed
@@ -9,6 +9,8 @@ import { evidenceDeclaredCleanings } from "../repositories/unit-interventions";
  * from the count's measuredAt, with its audit entry, in this transaction.
  */
 export async function evidenceCleanings(tx: Tx, zeros: readonly (CountRow & { source: string })[], datasets: ReadonlyMap<string, { id: string }>, submitter: { id: string; role: string } | null, now: Date): Promise<void> {
+  if (zeros.length === 0) return;
+  await lockCleanings(tx, zeros.map((z) => z.datasetId));
   const evidenced = await evidenceDeclaredCleanings(tx, zeros, now);
   if (evidenced.length === 0) return;
   const nodeIdOf = new Map([...datasets].map(([nodeId, d]) => [d.id, nodeId]));
