@@ -31,7 +31,8 @@ export function ExecuteStep({ id, incident, next, back, reviewed: fromPlan }: St
   // failed — say an append a killed attempt left half-written, now cleaned): run only the rest.
   const resumable = ["interrupted", "partial", "failed", "cancelled"].includes(data?.run?.status ?? "");
   // The Plan step's review holds for a first launch of the plan it reviewed (the launch re-checks it); a resume is its own dry run.
-  const reviewed = again ?? (resumable ? null : fromPlan);
+  const carried = resumable ? null : fromPlan;
+  const reviewed = again ?? carried;
   const cancelAnswer = cancel.data as { unconfirmed?: string[]; status?: string } | undefined;
   const unconfirmed = cancelAnswer?.unconfirmed ?? [];
   const pct = data && data.total > 0 ? Math.round((data.done / data.total) * 100) : 0;
@@ -40,7 +41,7 @@ export function ExecuteStep({ id, incident, next, back, reviewed: fromPlan }: St
       {error ? <div className="error-box" role="alert">Could not read progress: {error.message}</div> : null}
       {incident.status === "planned" ? (
         <>
-          <DryRunPanel id={id} of="confirmed" body={{ resume: resumable }} reviewed={resumable ? null : fromPlan} onReviewed={setReviewed} />
+          <DryRunPanel id={id} of="confirmed" body={{ resume: resumable }} reviewed={carried} onReviewed={setReviewed} />
           <div style={{ display: "flex", gap: 8, margin: "12px 0" }}>
             <button type="button" className={styles.primary} disabled={launch.isPending || (reviewed !== null && !reviewed.dispatchable)} onClick={() => launch.mutate({ resume: resumable, ...(reviewed ? { preview: reviewed.digest } : {}) })} data-testid="launch">
               {resumable ? "Resume: run the pairs not yet done" : reviewed && reviewed.requests.length > 0 ? "Dispatch the reviewed repair" : "Launch the repair run"}

@@ -3,6 +3,7 @@ import type { SourceCountEntry, SourceCountsResult } from "@/lib/contracts/inges
 import type { Tx } from "../db/client";
 import { ensureDatasets, type NodeRef } from "../repositories/catalog-writes";
 import { countsOf, partitionDefsByNodeId, writeCounts, type CountTable, type StoredCount } from "../repositories/ledger-writes";
+import { evidenceOf } from "@/lib/domain/cleanings";
 import { evidenceCleanings } from "../units/evidence-cleanings";
 import { reportInvalidKeys, type InvalidKeyRow } from "../repositories/run-writes";
 import type { BatchItem } from "./read-ingestion-batch";
@@ -44,7 +45,7 @@ export async function applyCounts(tx: Tx, table: CountTable, items: BatchItem<So
   }
   const rows = [...changed.values()];
   await writeCounts(tx, table, rows.filter((r) => r.created), rows.filter((r) => !r.created));
-  if (table === "WarehouseCount") await evidenceCleanings(tx, rows.filter((r) => r.rowCount === 0), datasets, submitter, now);
+  if (table === "WarehouseCount") await evidenceCleanings(tx, rows.filter((r) => evidenceOf({ rows: r.rowCount, measuredAt: r.measuredAt.getTime() }) !== null), datasets, submitter, now);
   return { accepted, refused, written: { counts: rows.length, invalidKeys: await reportInvalidKeys(tx, invalid) } };
 }
 

@@ -19,7 +19,8 @@ import { unitRows, warehouseFor } from "../warehouses/warehouse-for";
  * connected cannot be cleaned from here: the console never records a cleaning it did not see.
  */
 export async function cleanUnit(id: string, body: { taskNodeId: string; unitKey: string; reason: string }, actor: Actor, now = new Date(), db: Db = getDb()) {
-  const { task, dataset } = await appendTarget(db, id, body.taskNodeId, [body.unitKey], now);
+  const { task, dataset } = await appendTarget(db, id, body.taskNodeId, now);
+  await refuseIfClaimed(db, task, [body.unitKey]);
   const warehouse = await warehouseFor(db, dataset);
   if (!warehouse) {
     throw new UnprocessableError(`${dataset.name}'s rows live in ${dataset.namespace}, which has no warehouse connection: an admin connects it (PUT /api/v1/warehouses/${encodeURIComponent(dataset.namespace)}) so Reparo can delete and count the unit's rows — or clean the unit there yourself, declare it cleaned (POST …/declare-cleaned) and send a count of its rows (POST /api/v1/warehouse-counts), or declare ${task.name} fixed to replace once it overwrites its unit`);
@@ -46,11 +47,8 @@ export async function cleanUnit(id: string, body: { taskNodeId: string; unitKey:
   return { ok: true as const, auditSeq: result.seq, rowsRemoved: result.removed, rowsAfter: result.rowsAfter, warehouse: warehouse.kind, statement: statement.sql };
 }
 
-/**
- * The append task an intervention on its units concerns, and the dataset it writes: refused
- * (4xx) unless the incident is active, the task appends, and no repair holds the units now.
- */
-export async function appendTarget(db: Db, id: string, taskNodeId: string, unitKeys: readonly string[], now: Date) {
+/** The append task an intervention on its units concerns, and the dataset it writes: refused (4xx) unless the incident is active and the task appends. */
+export async function appendTarget(db: Db, id: string, taskNodeId: string, now: Date) {
   await requireIncident(db, id, ACTIVE);
   const task = (await listTasks(db)).find((t) => t.nodeId === taskNodeId);
   if (!task) throw new BadRequestError("body.taskNodeId", `no task ${taskNodeId}`);
@@ -58,7 +56,11 @@ export async function appendTarget(db: Db, id: string, taskNodeId: string, unitK
   const write = (await listEdgesAt(db, now)).find((e) => e.taskId === task.id && e.direction === "write");
   const dataset = write && (await listDatasets(db)).find((d) => d.id === write.datasetId);
   if (!dataset) throw new UnprocessableError(`${task.name} writes no dataset`);
+  return { task, dataset };
+}
+
+/** Refused (409) while a repair holds any of the task's units: wait for it to finish. */
+export async function refuseIfClaimed(db: Db, task: { id: string; name: string }, unitKeys: readonly string[]): Promise<void> {
   const holders = await claimHolders(db, unitKeys.map((unitKey) => ({ taskId: task.id, unitKey })));
   if (holders.length > 0) throw new ConflictError(`${task.name} ${holders[0]!.unitKey} is being repaired by repair #${holders[0]!.repairNumber} (run ${holders[0]!.runId}); wait for it to finish`);
-  return { task, dataset };
 }

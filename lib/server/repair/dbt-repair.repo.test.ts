@@ -18,6 +18,18 @@ import { OPERATOR } from "./testing/journey-steps";
 const ADMIN: Actor = { id: "ada", role: "admin", source: "cli", namespaces: [] };
 const read = (f: string) => JSON.parse(fixtureText(`dbt/ol_fixture_fail/${f}`));
 
+/** The dbt project's failed run imported, its models declared free of side effects; the failed (model, unit). */
+async function failedDbtProject(t: TestDatabase): Promise<{ taskNodeId: string; unitKey: string }> {
+  await importDbtArtifacts(t.db, DbtImportBodySchema.parse({ manifest: read("manifest.json"), run_results: read("run_results.json") }), new Date("2026-11-30T12:00:00Z"));
+  // dbt does not say whether a model has side effects: unknown counts as external (excluded),
+  // so the team declares its models' (PUT /api/v1/tasks/{id}).
+  for (const task of await t.db.task.findMany({ where: { name: { startsWith: "model." } } })) {
+    await setTaskProperties(task.nodeId, { sideEffect: "none", reason: "the model only writes its table" }, ADMIN, t.db);
+  }
+  const attempt = (await t.db.attempt.findFirst({ where: { status: "failed" }, include: { task: true } }))!;
+  return { taskNodeId: attempt.task.nodeId, unitKey: attempt.unitKey };
+}
+
 /**
  * A dbt project's failed run repaired through the dbt adapter: Reparo cannot run dbt, so each
  * wave is the exact `dbt build` command for the operator, and its progress is what the team's
@@ -29,14 +41,7 @@ describe("a repair of a dbt project, run by the operator", () => {
   let failed: { taskNodeId: string; unitKey: string };
   beforeAll(async () => {
     t = await createTestDatabase("sqlite");
-    await importDbtArtifacts(t.db, DbtImportBodySchema.parse({ manifest: read("manifest.json"), run_results: read("run_results.json") }), new Date("2026-11-30T12:00:00Z"));
-    const attempt = (await t.db.attempt.findFirst({ where: { status: "failed" }, include: { task: true } }))!;
-    failed = { taskNodeId: attempt.task.nodeId, unitKey: attempt.unitKey };
-    // dbt does not say whether a model has side effects: unknown counts as external (excluded),
-    // so the team declares its models' (PUT /api/v1/tasks/{id}).
-    for (const task of await t.db.task.findMany({ where: { name: { startsWith: "model." } } })) {
-      await setTaskProperties(task.nodeId, { sideEffect: "none", reason: "the model only writes its table" }, ADMIN, t.db);
-    }
+    failed = await failedDbtProject(t);
   }, 180_000);
   afterAll(async () => t?.drop());
 
@@ -98,20 +103,17 @@ describe("a repair of a dbt project, run by the operator", () => {
  */
 describe("a dbt repair done with one `dbt retry`", () => {
   let t: TestDatabase;
+  let failed: { taskNodeId: string; unitKey: string };
   beforeAll(async () => {
     t = await createTestDatabase("sqlite");
-    await importDbtArtifacts(t.db, DbtImportBodySchema.parse({ manifest: read("manifest.json"), run_results: read("run_results.json") }), new Date("2026-11-30T12:00:00Z"));
-    for (const task of await t.db.task.findMany({ where: { name: { startsWith: "model." } } })) {
-      await setTaskProperties(task.nodeId, { sideEffect: "none", reason: "the model only writes its table" }, ADMIN, t.db);
-    }
+    failed = await failedDbtProject(t);
   }, 180_000);
   afterAll(async () => t?.drop());
 
   it("the retry's run_results, imported once, finish every wave", async () => {
     const pipeline = (await t.db.pipeline.findFirst())!;
     await setPipelineConnection(pipeline.id, { connection: { kind: "dbt", projectDir: "/srv/dbt/bigquery_test", target: "prod", unitsVar: "reparo_units", tasks: {} }, reason: "dbt" }, ADMIN, new Date(), t.db);
-    const attempt = (await t.db.attempt.findFirst({ where: { status: "failed" }, include: { task: true } }))!;
-    const { id } = await openIncident({ taskNodeId: attempt.task.nodeId, units: [attempt.unitKey], reason: "failed last night" }, OPERATOR, new Date(), t.db);
+    const { id } = await openIncident({ taskNodeId: failed.taskNodeId, units: [failed.unitKey], reason: "failed last night" }, OPERATOR, new Date(), t.db);
     await recordScope(id, { reason: "closure reviewed", addPairs: [] }, OPERATOR, new Date(), t.db);
     await confirmPlan(id, { strategy: "targeted_with_closure", replay: [], parameterOverrides: {}, reason: "retry the failed invocation" }, OPERATOR, new Date(), t.db);
     const { digest } = await previewDispatch(id, { resume: false }, OPERATOR, new Date(), t.db);

@@ -4,10 +4,11 @@ import { appendAudit } from "../audit/append-audit";
 import { getDb, type Db } from "../db/client";
 import { BadRequestError, UnprocessableError } from "../http/errors";
 import { evidenceOf } from "@/lib/domain/cleanings";
+import { compositeKey } from "@/lib/domain/composite-key";
 import { evidenceCleanings } from "../units/evidence-cleanings";
 import { createUnitMarks, lockCleanings, warehouseCountsOf } from "../repositories/unit-interventions";
 import { unitRows, warehouseFor } from "../warehouses/warehouse-for";
-import { appendTarget } from "./clean-unit";
+import { appendTarget, refuseIfClaimed } from "./clean-unit";
 
 export interface DeclareCleanedBody {
   taskNodeId: string;
@@ -26,15 +27,15 @@ export interface DeclareCleanedBody {
  * already in evidences the declaration at once (`unit.clean_evidenced`).
  */
 export async function declareCleaned(id: string, body: DeclareCleanedBody, actor: Actor, now = new Date(), db: Db = getDb()) {
-  // The keys first (as the partition definition spells them), so the claim check sees the units really meant.
-  const { dataset: target } = await appendTarget(db, id, body.taskNodeId, [], now);
-  const space = resolvePartitions(target.partitionDef, { asOf: now.getTime() });
+  const { task, dataset } = await appendTarget(db, id, body.taskNodeId, now);
+  // The keys as the partition definition spells them, so the claim check sees the units really meant.
+  const space = resolvePartitions(dataset.partitionDef, { asOf: now.getTime() });
   const keys = body.units.map((k, i) => {
     const v = space.validate(k);
-    if (!v.valid) throw new BadRequestError(`body.units.${i}`, `${k} is not a unit of ${target.name}: ${v.reason}`);
+    if (!v.valid) throw new BadRequestError(`body.units.${i}`, `${k} is not a unit of ${dataset.name}: ${v.reason}`);
     return v.key;
   });
-  const { task, dataset } = await appendTarget(db, id, body.taskNodeId, keys, now);
+  await refuseIfClaimed(db, task, keys);
   const warehouse = await warehouseFor(db, dataset);
   const statement = warehouse?.statement(unitRows(dataset, keys[0]!, now));
   if (warehouse && statement && !("unsupported" in statement)) {
@@ -52,7 +53,7 @@ export async function declareCleaned(id: string, body: DeclareCleanedBody, actor
     // A count of 0 that arrived before the declaration evidences it now.
     const counts = await warehouseCountsOf(tx, units.map((unitKey) => ({ datasetId: dataset.id, unitKey })));
     const zeros = units.flatMap((unitKey) => {
-      const c = counts.get(`${dataset.id}\u0000${unitKey}`);
+      const c = counts.get(compositeKey(dataset.id, unitKey));
       return c && evidenceOf(c) !== null ? [{ datasetId: dataset.id, unitKey, rowCount: 0, measuredAt: new Date(c.measuredAt), source: c.source, submittedBy: null }] : [];
     });
     await evidenceCleanings(tx, zeros, new Map([[dataset.nodeId, { id: dataset.id }]]), actor, now);

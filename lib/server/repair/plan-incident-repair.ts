@@ -4,6 +4,7 @@ import { planRepair, type RepairPlan } from "@/lib/domain/repair-planner";
 import type { ActiveRepair, Resolution } from "@/lib/domain/repair-checks";
 import { UnitSet } from "@/lib/domain/unit-set";
 import { holdsNothing } from "@/lib/domain/cleanings";
+import { compositeKey } from "@/lib/domain/composite-key";
 import { keysOf } from "@/lib/domain/partitions";
 import type { PlanOptions } from "@/lib/contracts/repair";
 import type { Db } from "../db/client";
@@ -66,7 +67,7 @@ async function cleanResolutions(db: Db, ctx: RepairContext): Promise<Resolution[
     const ordinals: number[] = [];
     for (const [unitKey, at] of cleaned.get(ctx.outputOf.get(t.nodeId)!.id) ?? []) {
       const v = node.space.validate(unitKey);
-      if (v.valid && at > (starts.get(`${t.id}\u0000${unitKey}`) ?? -Infinity)) ordinals.push(v.ordinal);
+      if (v.valid && at > (starts.get(compositeKey(t.id, unitKey)) ?? -Infinity)) ordinals.push(v.ordinal);
     }
     if (ordinals.length > 0) out.push({ kind: "unit_deduplicated", task: t.nodeId as TaskId, units: UnitSet.fromOrdinals(ordinals) });
   }

@@ -1,5 +1,4 @@
 import crypto from "node:crypto";
-import type { Actor } from "../auth/roles";
 import type { Db } from "../db/client";
 import { appendAudit } from "../audit/append-audit";
 import { SLICE_SECONDS } from "../jobs/job-queue";
@@ -233,7 +232,7 @@ function runGroups(db: Db, ctx: Awaited<ReturnType<typeof loadRepairContext>>, r
 }
 
 /** Who stops a run and why: the operator who cancels it, or (null) the run giving up on its own. */
-export interface StoppedBy { readonly actor: Actor; readonly reason: string }
+export interface StoppedBy { readonly actor: { readonly id: string; readonly role: string }; readonly reason: string }
 
 /**
  * Cancels a running repair from the console: first each orchestrator is asked to stop what it
@@ -278,7 +277,7 @@ export async function cancelRepairRun(db: Db, runId: string, by: StoppedBy, wait
 async function stopCancelled(db: Db, runId: string, slice: string): Promise<{ calls: OrchestratorCall[]; cancelled: boolean; pending: boolean }> {
   const request = (await findRepairRun(db, runId))?.params.cancelRequested;
   if (!request) return { calls: [], cancelled: false, pending: false };
-  const by: StoppedBy = { actor: { id: request.actor.id, role: request.actor.role as Actor["role"], source: "session", namespaces: [] }, reason: request.reason };
+  const by: StoppedBy = { actor: request.actor, reason: request.reason };
   const calls = await cancelInFlight(db, runId, by);
   const cancelled = await finishRepair(db, runId, "cancelled", slice, undefined, by);
   return { calls, cancelled, pending: false };

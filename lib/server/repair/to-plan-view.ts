@@ -5,6 +5,7 @@ import { toKeyRanges, UnitSet } from "@/lib/domain/unit-set";
 import type { BlockerView, PlannedTaskView, PlanView } from "@/lib/contracts/repair";
 import type { Db } from "../db/client";
 import { awaitedEvidence } from "@/lib/domain/cleanings";
+import { compositeKey } from "@/lib/domain/composite-key";
 import { cleanDeclarations, latestAttemptStarts, warehouseCountsOf } from "../repositories/unit-interventions";
 import { measuredRowsOfUnits, unitRows, warehouseFor } from "../warehouses/warehouse-for";
 import type { RepairContext } from "./load-repair-context";
@@ -46,13 +47,13 @@ async function blockerView(db: Db, ctx: RepairContext, b: RepairPlan["blockers"]
     measuredRowsOfUnits(db, output, keys, ctx.now),
     warehouseCountsOf(db, keys.map((unitKey) => ({ datasetId: output.id, unitKey }))),
     cleanDeclarations(db, output.id, keys),
-    latestAttemptStarts(db, [taskId]),
+    latestAttemptStarts(db, [taskId], keys),
   ]);
   const rowsInUnits = keys.map((unitKey) => {
     const now = counted.get(unitKey) ?? null;
-    const team = teamCounts.get(`${output.id}\u0000${unitKey}`) ?? null;
+    const team = teamCounts.get(compositeKey(output.id, unitKey)) ?? null;
     const d = declared.get(unitKey);
-    const start = starts.get(`${taskId}\u0000${unitKey}`);
+    const start = starts.get(compositeKey(taskId, unitKey));
     return {
       unitKey,
       rows: now ?? team?.rows ?? null,

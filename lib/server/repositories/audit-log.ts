@@ -69,3 +69,10 @@ export async function lastAuditEntry(db: Db): Promise<{ seq: number; hash: strin
 export async function countAuditEntries(db: Db): Promise<number> {
   return db.auditEntry.count();
 }
+
+/** The incident each of these audit entries belongs to (null: none), by seq. */
+export async function incidentsOfEntries(db: Db | Tx, seqs: readonly number[]): Promise<Map<number, string | null>> {
+  if (seqs.length === 0) return new Map();
+  const rows = await db.auditEntry.findMany({ where: { seq: { in: [...new Set(seqs)] } }, select: { seq: true, incidentId: true } });
+  return new Map(rows.map((r) => [r.seq, r.incidentId]));
+}

@@ -1,4 +1,5 @@
 import { cleanedAt, type Cleaning, type WarehouseCount } from "@/lib/domain/cleanings";
+import { compositeKey } from "@/lib/domain/composite-key";
 import { providerOf, type Db, type Tx } from "../db/client";
 import { recordUnitChanges } from "./unit-changes";
 
@@ -39,7 +40,7 @@ export async function cleanedAtByUnit(db: Db, datasetIds: string[]): Promise<Map
   const rows = await db.unitMark.findMany({ where: { datasetId: { in: datasetIds }, kind: { in: ["cleaned", "clean_declared"] }, clearedAt: null }, select: { datasetId: true, unitKey: true, createdAt: true, kind: true, evidencedAt: true } });
   const byUnit = new Map<string, { datasetId: string; unitKey: string; cleanings: Cleaning[] }>();
   for (const r of rows) {
-    const key = `${r.datasetId}\u0000${r.unitKey}`;
+    const key = compositeKey(r.datasetId, r.unitKey);
     const u = byUnit.get(key) ?? { datasetId: r.datasetId, unitKey: r.unitKey, cleanings: [] };
     u.cleanings.push(r.kind === "cleaned" ? { kind: "measured", at: r.createdAt.getTime() } : { kind: "declared", at: r.createdAt.getTime(), evidencedAt: r.evidencedAt?.getTime() ?? null });
     byUnit.set(key, u);
@@ -77,15 +78,15 @@ export async function evidenceDeclaredCleanings(tx: Tx, zeros: readonly { datase
   return out;
 }
 
-/** The team's latest count of each (dataset id, unit)'s rows in its warehouse, keyed `datasetId\0unitKey`. */
+/** The team's latest count of each (dataset id, unit)'s rows in its warehouse, keyed compositeKey(datasetId, unitKey). */
 export async function warehouseCountsOf(db: Db | Tx, units: readonly { datasetId: string; unitKey: string }[]): Promise<Map<string, WarehouseCount & { source: string }>> {
   if (units.length === 0) return new Map();
-  const wanted = new Set(units.map((u) => `${u.datasetId}\u0000${u.unitKey}`));
+  const wanted = new Set(units.map((u) => compositeKey(u.datasetId, u.unitKey)));
   const rows = await db.warehouseCount.findMany({
     where: { datasetId: { in: [...new Set(units.map((u) => u.datasetId))] }, unitKey: { in: [...new Set(units.map((u) => u.unitKey))] } },
     select: { datasetId: true, unitKey: true, rowCount: true, measuredAt: true, source: true },
   });
-  return new Map(rows.filter((r) => wanted.has(`${r.datasetId}\u0000${r.unitKey}`)).map((r) => [`${r.datasetId}\u0000${r.unitKey}`, { rows: r.rowCount, measuredAt: r.measuredAt.getTime(), source: r.source }]));
+  return new Map(rows.filter((r) => wanted.has(compositeKey(r.datasetId, r.unitKey))).map((r) => [compositeKey(r.datasetId, r.unitKey), { rows: r.rowCount, measuredAt: r.measuredAt.getTime(), source: r.source }]));
 }
 
 /** Declarations of cleaning outside Reparo still in force, per unit key of one dataset (the latest wins). */
@@ -95,10 +96,10 @@ export async function cleanDeclarations(db: Db, datasetId: string, unitKeys: rea
   return new Map(rows.map((r) => [r.unitKey, { at: r.createdAt.getTime(), reason: r.reason, auditEntryId: r.auditEntryId, evidencedAt: r.evidencedAt?.getTime() ?? null }]));
 }
 
-/** Latest attempt start per (task id, unit): a cleaning older than it no longer holds. */
-export async function latestAttemptStarts(db: Db, taskIds: string[]): Promise<Map<string, number>> {
-  const rows = await db.attempt.groupBy({ by: ["taskId", "unitKey"], where: { taskId: { in: taskIds } }, _max: { startedAt: true } });
-  return new Map(rows.map((r) => [`${r.taskId}\u0000${r.unitKey}`, r._max.startedAt?.getTime() ?? -Infinity]));
+/** Latest attempt start per (task id, unit), keyed compositeKey(taskId, unitKey) (only `unitKeys` when given): a cleaning older than it no longer holds. */
+export async function latestAttemptStarts(db: Db, taskIds: string[], unitKeys?: readonly string[]): Promise<Map<string, number>> {
+  const rows = await db.attempt.groupBy({ by: ["taskId", "unitKey"], where: { taskId: { in: taskIds }, ...(unitKeys ? { unitKey: { in: [...unitKeys] } } : {}) }, _max: { startedAt: true } });
+  return new Map(rows.map((r) => [compositeKey(r.taskId, r.unitKey), r._max.startedAt?.getTime() ?? -Infinity]));
 }
 
 /** What was written to each unit of a task's output, as far as Reparo knows: its attempts' statuses and rows, and its publish count. */

@@ -1,6 +1,7 @@
 import type { Tx } from "../db/client";
 import { appendAudit } from "../audit/append-audit";
 import type { CountRow } from "../repositories/ledger-writes";
+import { incidentsOfEntries } from "../repositories/audit-log";
 import { evidenceDeclaredCleanings, lockCleanings } from "../repositories/unit-interventions";
 
 /**
@@ -14,7 +15,7 @@ export async function evidenceCleanings(tx: Tx, zeros: readonly (CountRow & { so
   const evidenced = await evidenceDeclaredCleanings(tx, zeros, now);
   if (evidenced.length === 0) return;
   const nodeIdOf = new Map([...datasets].map(([nodeId, d]) => [d.id, nodeId]));
-  const declarations = new Map((await tx.auditEntry.findMany({ where: { seq: { in: evidenced.map((e) => e.auditEntryId) } }, select: { seq: true, incidentId: true } })).map((a) => [a.seq, a.incidentId]));
+  const declarations = await incidentsOfEntries(tx, evidenced.map((e) => e.auditEntryId));
   for (const e of evidenced) {
     const source = zeros.find((z) => z.datasetId === e.datasetId && z.unitKey === e.unitKey)?.source ?? "";
     await appendAudit(tx, {
