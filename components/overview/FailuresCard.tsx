@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { Name } from "@/components/shell/Name";
 import type { OpenFailure } from "@/lib/contracts/overview";
 
 function incidentHref(f: OpenFailure): string {
@@ -17,18 +18,18 @@ export function FailuresCard({ failures }: { failures: OpenFailure[] }) {
       {failures.length === 0 ? (
         <p className="empty">No open failures.</p>
       ) : (
-        <table className="data" data-testid="open-failures">
+        <table className="data reflow" data-testid="open-failures">
           <thead>
             <tr><th>Task</th><th>Unit</th><th>Tries</th><th>Left behind</th><th>Error</th><th /></tr>
           </thead>
           <tbody>
             {failures.map((f) => (
               <tr key={`${f.taskNodeId}|${f.unitKey}`} data-testid={`failure-${f.taskName}-${f.unitKey}`}>
-                <td><strong>{f.taskName}</strong><div className="muted mono">{f.pipeline ?? "—"}</div></td>
-                <td className="mono">{f.unitKey}</td>
-                <td>{f.tries}</td>
-                <td>{f.partialRows > 0 ? <span className="badge" data-testid="partial-write">partial write: {f.partialRows} rows still readable</span> : <span className="muted">nothing written</span>}</td>
-                <td className="mono" style={{ maxWidth: 320 }}>{f.error ?? "—"}</td>
+                <td data-label="Task"><Name>{f.taskName}</Name><div className="muted mono">{f.pipeline ?? "—"}</div></td>
+                <td className="mono" data-label="Unit">{f.unitKey}</td>
+                <td data-testid="failure-tries" data-label="Tries">{f.tries}</td>
+                <td data-label="Left behind">{f.partialRows > 0 ? <span className="badge" data-testid="partial-write">partial write: {f.partialRows} rows still readable</span> : <span className="muted">nothing written</span>}</td>
+                <td className="mono wrap-anywhere" style={{ maxWidth: 320 }} data-label="Error">{f.error ?? "—"}</td>
                 <td className="nowrap"><Link href={lineageHref(f)}>Blast radius →</Link><br /><Link href={incidentHref(f)}>Plan a repair →</Link></td>
               </tr>
             ))}

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { Name } from "@/components/shell/Name";
 import type { LedgerFinding } from "@/lib/contracts/overview";
 import { describeRanges } from "@/components/units/describe-units";
 
@@ -18,17 +19,17 @@ export function FindingsCard({ findings }: { findings: LedgerFinding[] }) {
       {findings.length === 0 ? (
         <p className="empty">Every expected unit is published once and non-empty.</p>
       ) : (
-        <table className="data" data-testid="ledger-findings">
+        <table className="data reflow" data-testid="ledger-findings">
           <thead>
             <tr><th>Dataset</th><th>Finding</th><th>Units</th><th>Evidence</th><th /></tr>
           </thead>
           <tbody>
             {findings.map((f) => (
               <tr key={`${f.datasetNodeId}|${f.finding}`} data-testid={`finding-${f.datasetName}-${f.finding}`}>
-                <td><strong>{f.datasetName}</strong><div className="muted mono">{f.pipeline ?? "—"}</div></td>
-                <td><span className="badge"><span className="dot" style={{ background: `var(--state-${f.finding})` }} />{TITLES[f.finding]}</span></td>
-                <td className="mono nowrap" data-testid="finding-units">{describeRanges(f.units)}{f.rangesOmitted > 0 ? ` and ${f.rangesOmitted} more runs` : ""} <span className="muted">({f.unitCount})</span></td>
-                <td className="muted">{f.details.slice(0, 2).join("; ")}{f.unitCount > 2 ? ` (+${f.unitCount - 2} more)` : ""}</td>
+                <td data-label="Dataset"><Name>{f.datasetName}</Name><div className="muted mono">{f.pipeline ?? "—"}</div></td>
+                <td data-label="Finding"><span className="badge"><span className="dot" style={{ background: `var(--state-${f.finding})` }} />{TITLES[f.finding]}</span></td>
+                <td className="mono" data-testid="finding-units" data-label="Units">{describeRanges(f.units)}{f.rangesOmitted > 0 ? ` and ${f.rangesOmitted} more runs` : ""} <span className="muted">({f.unitCount})</span></td>
+                <td className="muted wrap-anywhere" data-label="Evidence">{f.details.slice(0, 2).join("; ")}{f.unitCount > 2 ? ` (+${f.unitCount - 2} more)` : ""}</td>
                 <td><Link href={`/units?${new URLSearchParams({ dataset: f.datasetNodeId })}`}>Units →</Link></td>
               </tr>
             ))}

@@ -8,14 +8,14 @@ export function InvalidKeysCard({ rows }: { rows: Overview["invalidKeys"] }) {
       {rows.length === 0 ? (
         <p className="empty">No invalid keys seen.</p>
       ) : (
-        <table className="data" data-testid="invalid-keys">
+        <table className="data reflow" data-testid="invalid-keys">
           <thead><tr><th>Node</th><th>Key</th><th>Why it is invalid</th></tr></thead>
           <tbody>
             {rows.map((r) => (
               <tr key={`${r.nodeId}|${r.unitKey}`}>
-                <td className="mono">{r.nodeId}</td>
-                <td className="mono">{r.unitKey}</td>
-                <td>{r.reason}</td>
+                <td className="mono wrap-anywhere" data-label="Node">{r.nodeId}</td>
+                <td className="mono" data-label="Key">{r.unitKey}</td>
+                <td data-label="Why it is invalid">{r.reason}</td>
               </tr>
             ))}
           </tbody>

@@ -1,14 +1,15 @@
 import type { Overview } from "@/lib/contracts/overview";
 
-const STATS: { key: keyof Overview["counts"]; label: string }[] = [
-  { key: "openFailures", label: "open failures" },
-  { key: "missingUnits", label: "units never published" },
-  { key: "blockedUnits", label: "of them blocked upstream" },
-  { key: "duplicateUnits", label: "units duplicated" },
-  { key: "emptyUnits", label: "units empty" },
-  { key: "divergentUnits", label: "units divergent" },
-  { key: "suspectUnits", label: "units built on bad upstream" },
-  { key: "invalidKeys", label: "invalid keys" },
+/** Each count's words, singular and plural: "1 unit duplicated", "3 units duplicated". */
+const STATS: { key: keyof Overview["counts"]; label: [string, string] }[] = [
+  { key: "openFailures", label: ["open failure", "open failures"] },
+  { key: "missingUnits", label: ["unit never published", "units never published"] },
+  { key: "blockedUnits", label: ["of them blocked upstream", "of them blocked upstream"] },
+  { key: "duplicateUnits", label: ["unit duplicated", "units duplicated"] },
+  { key: "emptyUnits", label: ["unit empty", "units empty"] },
+  { key: "divergentUnits", label: ["unit divergent", "units divergent"] },
+  { key: "suspectUnits", label: ["unit built on a bad upstream unit", "units built on bad upstream units"] },
+  { key: "invalidKeys", label: ["invalid key", "invalid keys"] },
 ];
 
 export function StatRow({ counts }: { counts: Overview["counts"] }) {
@@ -16,8 +17,8 @@ export function StatRow({ counts }: { counts: Overview["counts"] }) {
     <section className="stats" aria-label="Summary">
       {STATS.map((s) => (
         <div className="stat" key={s.key} data-testid={`stat-${s.key}`}>
-          <div className="value">{counts[s.key]}</div>
-          <div className="label">{s.label}</div>
+          <div className="value" data-testid="stat-value">{counts[s.key].toLocaleString("en-US")}</div>
+          <div className="label">{s.label[counts[s.key] === 1 ? 0 : 1]}</div>
         </div>
       ))}
     </section>

@@ -37,7 +37,7 @@ describe("evaluateAlerts", () => {
     const alerts = evaluateAlerts([dataset([failed])], day("2026-09-02"));
     expect(alerts.map((a) => `${a.source}:${a.rule}`)).toEqual(["task:task_failed", "data:missing_past_deadline", "data:period_incomplete"]);
     expect(alerts[0]).toMatchObject({ taskNodeId: "job:orders:stg_orders", units: ["2026-08-17"], details: ["latest attempt failed: too many connections"] });
-    expect(alerts[2]!.title).toBe("period 2026-08 incomplete: 1 of 1 units not published");
+    expect(alerts[2]!.title).toBe("period 2026-08 incomplete: 1 of 1 unit not published");
   });
 
   it("duplicates, empty units and units outside the band are data alerts even when every task succeeded", () => {

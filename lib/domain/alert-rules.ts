@@ -19,6 +19,7 @@
  * The table-wide row check (2,320 of 2,400, −3.33 %) and the region × period completeness check
  * both pass; row_count_out_of_band names the unit (−40 %), and task_failed names the landing.
  */
+import { counted } from "./words";
 import type { Instant, UnitKey, UnitState } from "./unit-state";
 
 export type AlertRule =
@@ -82,13 +83,13 @@ const WITHHELD = new Set<UnitState>(["known_bad", "skipped"]);
 
 export function evaluateAlerts(datasets: readonly AlertDatasetInput[], now: Instant): Alert[] {
   return datasets.flatMap((d) => [
-    ...unitRule(d, "task_failed", "task", "critical", (u) => u.state === "failed", (n) => `${n} unit(s) still failing after the last try`, (u) => u.reasons[0] ?? "failed"),
-    ...unitRule(d, "missing_past_deadline", "data", "critical", (u) => isLate(u, d, now), (n) => `${n} expected unit(s) missing past the deadline`, (u) => `${u.unitKey}: ${u.state}, due ${new Date(u.windowEndMs === null ? now : u.windowEndMs + d.graceMs).toISOString()}`),
-    ...unitRule(d, "published_more_than_once", "data", "critical", (u) => u.state === "duplicate", (n) => `${n} unit(s) holding more than one copy`, (u) => `${u.unitKey}: ${u.publishCount > 1 ? `published ${u.publishCount}×: ` : ""}${u.reasons.find((r) => /append|copy|copies/.test(r)) ?? u.reasons[0] ?? "more than one copy"}`),
-    ...unitRule(d, "empty", "data", "warning", (u) => u.publishCount > 0 && u.rowCount === 0, (n) => `${n} unit(s) published empty`, (u) => `${u.unitKey}: 0 rows${u.sourceCount !== null ? ` (source: ${u.sourceCount})` : ""}`),
-    ...unitRule(d, "row_count_out_of_band", "data", "critical", (u) => outOfBand(u, d.tolerance), (n) => `${n} unit(s) outside the ±${pct(d.tolerance)} band of their source count`, (u) => `${u.unitKey}: ${u.rowCount} rows for a source count of ${u.sourceCount} (${u.deviation === null ? "source reports 0" : signedPct(u.deviation)})`),
+    ...unitRule(d, "task_failed", "task", "critical", (u) => u.state === "failed", (n) => `${counted(n, "unit")} still failing after the last try`, (u) => u.reasons[0] ?? "failed"),
+    ...unitRule(d, "missing_past_deadline", "data", "critical", (u) => isLate(u, d, now), (n) => `${counted(n, "expected unit")} missing past the deadline`, (u) => `${u.unitKey}: ${u.state}, due ${new Date(u.windowEndMs === null ? now : u.windowEndMs + d.graceMs).toISOString()}`),
+    ...unitRule(d, "published_more_than_once", "data", "critical", (u) => u.state === "duplicate", (n) => `${counted(n, "unit")} holding more than one copy`, (u) => `${u.unitKey}: ${u.publishCount > 1 ? `published ${u.publishCount}×: ` : ""}${u.reasons.find((r) => /append|copy|copies/.test(r)) ?? u.reasons[0] ?? "more than one copy"}`),
+    ...unitRule(d, "empty", "data", "warning", (u) => u.publishCount > 0 && u.rowCount === 0, (n) => `${counted(n, "unit")} published empty`, (u) => `${u.unitKey}: 0 rows${u.sourceCount !== null ? ` (source: ${u.sourceCount})` : ""}`),
+    ...unitRule(d, "row_count_out_of_band", "data", "critical", (u) => outOfBand(u, d.tolerance), (n) => `${counted(n, "unit")} outside the ±${pct(d.tolerance)} band of ${n === 1 ? "its" : "their"} source count`, (u) => `${u.unitKey}: ${u.rowCount} rows for a source count of ${u.sourceCount} (${u.deviation === null ? "source reports 0" : signedPct(u.deviation)})`),
     ...periodRule(d, now),
-    ...unitRule(d, "stale_after_republish", "data", "warning", (u) => u.state === "stale", (n) => `${n} unit(s) stale after an upstream republish`, (u) => `${u.unitKey}: ${u.reasons.find((r) => r.includes("republished")) ?? "stale"}`),
+    ...unitRule(d, "stale_after_republish", "data", "warning", (u) => u.state === "stale", (n) => `${counted(n, "unit")} stale after an upstream republish`, (u) => `${u.unitKey}: ${u.reasons.find((r) => r.includes("republished")) ?? "stale"}`),
     ...checkRule(d),
   ]);
 }
@@ -139,7 +140,7 @@ function periodRule(d: AlertDatasetInput, now: Instant): Alert[] {
     return [{
       id: alertId("period_incomplete", d.datasetNodeId, [period, ...keys]), rule: "period_incomplete" as const, source: "data" as const, severity: "critical" as const,
       datasetNodeId: d.datasetNodeId, taskNodeId: d.taskNodeId, units: keys,
-      title: `period ${period} incomplete: ${holes.length} of ${size} units not published`,
+      title: `period ${period} incomplete: ${holes.length} of ${counted(size, "unit")} not published`,
       details: holes.map((u) => `${u.unitKey}: ${u.state}`),
     }];
   });

@@ -17,6 +17,7 @@
  * `lateness` (default one grain): at 2026-08-26T00:30Z the last due day is `2026-08-24`, so a daily
  * load that runs at 02:00 is never missing at 00:30, and tomorrow never is.
  */
+import { article } from "./words";
 import type { KeyVerdict } from "./partitions";
 import {
   formatOffset,
@@ -101,7 +102,7 @@ type Parsed = { ok: true; abs: number } | { ok: false; code: "bad_format" | "wro
 const FORMAT: Record<TimeGrain, string> = { hour: "yyyy-MM-dd'T'HH", day: "yyyy-MM-dd", week: "YYYY-'W'ww", month: "yyyy-MM" };
 
 function badFormat(key: string, grain: TimeGrain): Parsed {
-  return { ok: false, code: "bad_format", reason: `"${key}" is not a ${grain} key (expected ${FORMAT[grain]})` };
+  return { ok: false, code: "bad_format", reason: `"${key}" is not ${article(grain)} ${grain} key (expected ${FORMAT[grain]})` };
 }
 
 function parseDay(key: string): number | null {

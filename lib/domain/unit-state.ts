@@ -34,6 +34,7 @@
  * (seed 003). The ledger holds one publish of 200 rows, but the attempts wrote 320: the unit is
  * `duplicate` ("one and a half copies", seed 001), not `published`.
  */
+import { article } from "./words";
 import { mismatchedInputs } from "./input-versions";
 import { emptySummary, summariseUnit, type Instant, type UnitFacts, type UnitSummary } from "./unit-facts";
 export { rowCountDeviation } from "./unit-facts";
@@ -191,7 +192,7 @@ function publishedState(s: UnitSummary, f: UnitFacts, v: Verdict): void {
 
 function checkCopies(s: UnitSummary, f: UnitFacts, v: Verdict): void {
   if (f.writeMode !== "append") {
-    if (s.publishCount > 1) flag(v, null, `republished ${s.publishCount} times by a ${f.writeMode} write: still one copy`);
+    if (s.publishCount > 1) flag(v, null, `republished ${s.publishCount} times by ${article(f.writeMode)} ${f.writeMode} write: still one copy`);
     return;
   }
   if (s.copies === 0) {

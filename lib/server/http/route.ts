@@ -13,6 +13,7 @@ import { requireWellFormed } from "./well-formed-text";
 import { checkSameOrigin } from "./same-origin";
 import { log } from "../observability/log";
 import { metrics, routeTemplate } from "../observability/metrics";
+import { article } from "@/lib/domain/words";
 
 export interface RouteContext<Q, B, P> {
   req: Request;
@@ -129,7 +130,7 @@ function authorize(actor: Actor, needed: Role, scopes: readonly TokenScope[]): v
   }
   if (hasRole(actor, needed)) return;
   if (actor.source === "anonymous") throw new UnauthenticatedError(`sign in, or send a machine token as Authorization: Bearer: this needs the ${needed} role`);
-  throw new ForbiddenError(`${actor.id} is a ${actor.role}; this needs the ${needed} role`);
+  throw new ForbiddenError(`${actor.id} is ${article(actor.role)} ${actor.role}; this needs the ${needed} role`);
 }
 
 function parseWith<T>(schema: ZodType<T> | undefined, value: unknown, where: string): T {
