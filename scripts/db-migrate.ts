@@ -1,5 +1,6 @@
 // npm run db:migrate — applies pending migrations to the database DATABASE_URL names (or the
-// embedded default ./data/reparo.db). A refused or failed migration is one line and exit 1.
+// embedded default ./data/reparo.db). A refused or failed migration, or another process's
+// migration lock held past REPARO_MIGRATION_LOCK_WAIT_SECONDS, is one line and exit 1.
 import { describeTarget, ensureDatabase } from "@/lib/server/db/ensure-database";
 import { MigrationError } from "@/lib/server/db/migrate";
 import { runCli } from "./run-cli";

@@ -1,5 +1,5 @@
 import type { DatabaseTarget } from "./database-url";
-import { migratePostgres } from "./migrate-postgres";
+import { migratePostgres, type PostgresMigrateOptions } from "./migrate-postgres";
 import { migrateSqlite } from "./migrate-sqlite";
 import { MigrationError, migrationsDir, readMigrations, type MigrateResult } from "./migration-files";
 
@@ -10,14 +10,14 @@ import { MigrationError, migrationsDir, readMigrations, type MigrateResult } fro
  * Why not `prisma migrate deploy`: it needs Prisma's native schema engine, which is downloaded from
  * the network; a fresh offline machine must still be able to start the console.
  * SQLite: migrate-sqlite.ts (foreign keys off around each migration's transaction, checked before
- * commit); PostgreSQL: migrate-postgres.ts (Prisma Migrate's advisory lock).
+ * commit); PostgreSQL: migrate-postgres.ts (Prisma Migrate's advisory lock, with a bounded wait).
  */
 export { MigrationError, migratePostgres, migrateSqlite, migrationsDir, readMigrations };
-export type { MigrateResult };
+export type { MigrateResult, PostgresMigrateOptions };
 export type { MigrationFile } from "./migration-files";
 
 /** Applies every pending migration to the target database. */
-export async function migrate(target: DatabaseTarget, root = process.cwd()): Promise<MigrateResult> {
+export async function migrate(target: DatabaseTarget, root = process.cwd(), options: PostgresMigrateOptions = {}): Promise<MigrateResult> {
   const migrations = readMigrations(migrationsDir(target.provider, root));
-  return target.provider === "sqlite" ? migrateSqlite(target.file, migrations) : migratePostgres(target.url, migrations);
+  return target.provider === "sqlite" ? migrateSqlite(target.file, migrations) : migratePostgres(target.url, migrations, options);
 }
