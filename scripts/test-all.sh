@@ -11,6 +11,8 @@ export REPARO_TEST_PG_URL="${REPARO_TEST_PG_URL:-postgresql://postgres@127.0.0.1
 
 step "schemas in sync with prisma/models.prisma"
 node scripts/prisma-schemas.mjs --check
+step "migrations reproduce the schemas (prisma migrate diff --exit-code, SQLite and PostgreSQL)"
+node scripts/prisma-check-migrations.mjs
 step "lint"
 npx eslint . --max-warnings=0
 step "typecheck"
