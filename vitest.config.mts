@@ -1,7 +1,9 @@
 import { defineConfig } from "vitest/config";
 
-// Two projects: `unit` is pure and fast (lib/domain, contracts, components' pure helpers);
-// `repo` talks to a real database (SQLite file, and PostgreSQL when REPARO_TEST_PG_URL is set).
+// Three projects: `unit` is pure and fast (lib/domain, contracts, components' pure helpers);
+// `component` renders React components in happy-dom with Testing Library, the network answered by
+// MSW from typed fixture builders; `repo` talks to a real database (SQLite file, and PostgreSQL
+// when REPARO_TEST_PG_URL is set).
 export default defineConfig({
   resolve: { alias: { "@": import.meta.dirname } },
   test: {
@@ -13,6 +15,16 @@ export default defineConfig({
           include: ["lib/**/*.test.ts", "components/**/*.test.ts"],
           exclude: ["**/*.repo.test.ts", "node_modules/**"],
           environment: "node",
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "component",
+          include: ["components/**/*.test.tsx"],
+          environment: "happy-dom",
+          environmentOptions: { happyDOM: { url: "http://localhost:3000/" } },
+          setupFiles: ["test/components/setup.ts"],
         },
       },
       {

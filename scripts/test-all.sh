@@ -18,8 +18,8 @@ npx eslint . --max-warnings=0
 step "typecheck"
 npx next typegen >/dev/null
 npx tsc --noEmit
-step "unit tests"
-npx vitest run --project unit
+step "unit and component tests"
+npx vitest run --project unit --project component
 step "repository tests (SQLite and PostgreSQL)"
 npx vitest run --project repo
 step "production build"

@@ -1,0 +1,83 @@
+import { AlertSchema, AlertsSchema, type Alerts, type AlertView } from "@/lib/contracts/alerts";
+import { LedgerFindingSchema, OpenFailureSchema, OverviewSchema, type LedgerFinding, type OpenFailure, type Overview } from "@/lib/contracts/overview";
+
+/**
+ * Typed fixture builders: a value of each contract carrying the demo's facts, overridden per test,
+ * and parsed with the contract's own schema — a builder that drifts from the contract fails here,
+ * not as a puzzling assertion in a component test.
+ */
+export function anOpenFailure(over: Partial<OpenFailure> = {}): OpenFailure {
+  return OpenFailureSchema.parse({
+    taskNodeId: "job:orders:stg_orders",
+    taskName: "stg_orders",
+    pipeline: "orders",
+    unitKey: "2026-08-17",
+    tries: 2,
+    partialRows: 20,
+    error: "could not open a warehouse session: too many connections for role etl_orders",
+    runId: "run-2026-08-17",
+    failedAt: "2026-08-18T02:10:00.000Z",
+    ...over,
+  });
+}
+
+export function aFinding(over: Partial<LedgerFinding> = {}): LedgerFinding {
+  return LedgerFindingSchema.parse({
+    datasetNodeId: "dataset:warehouse:stg_orders",
+    datasetName: "stg_orders",
+    pipeline: "orders",
+    finding: "duplicate",
+    units: [["2026-08-10", "2026-08-10"]],
+    rangesOmitted: 0,
+    unitCount: 1,
+    details: ["2026-08-10: append attempts wrote 66 rows for 44 expected"],
+    ...over,
+  });
+}
+
+export function anOverview(over: Partial<Overview> = {}): Overview {
+  return OverviewSchema.parse({
+    generatedAt: "2026-08-26T06:00:00.000Z",
+    states: { computing: null, refreshing: false },
+    counts: { openFailures: 3, missingUnits: 23, blockedUnits: 19, duplicateUnits: 1, emptyUnits: 0, divergentUnits: 3, suspectUnits: 16, invalidKeys: 2 },
+    failures: [anOpenFailure(), anOpenFailure({ unitKey: "2026-08-23", partialRows: 0, error: "raw_orders 2026-08-23: object store returned 503 SlowDown" })],
+    findings: [aFinding()],
+    invalidKeys: [{ nodeId: "job:ml:build_order_features", unitKey: "2026-8-24", reason: '"2026-8-24" is not a day key (expected yyyy-MM-dd)', observedAt: "2026-08-25T00:00:00.000Z" }],
+    ...over,
+  });
+}
+
+export function anAlert(over: Partial<AlertView> = {}): AlertView {
+  return AlertSchema.parse({
+    id: "a1",
+    rule: "published_more_than_once",
+    source: "data",
+    severity: "critical",
+    datasetNodeId: "dataset:warehouse:stg_orders",
+    datasetName: "stg_orders",
+    pipeline: "orders",
+    taskNodeId: "job:orders:stg_orders",
+    units: ["2026-08-10"],
+    unitCount: 1,
+    title: "1 unit holding more than one copy",
+    details: ["2026-08-10: published 2×"],
+    detailsOmitted: 0,
+    incidentHref: "/incidents/new?node=job%3Aorders%3Astg_orders&units=2026-08-10",
+    delivered: false,
+    ...over,
+  });
+}
+
+export function someAlerts(over: Partial<Alerts> = {}): Alerts {
+  return AlertsSchema.parse({
+    generatedAt: "2026-08-26T06:00:00.000Z",
+    states: { computing: null, refreshing: false },
+    counts: { task: 1, data: 1, undelivered: 2 },
+    omitted: 0,
+    defaultGraceHours: 6,
+    webhook: { configured: false, target: null },
+    alerts: [anAlert(), anAlert({ id: "a2", rule: "task_failed", source: "task", unitCount: 2, units: ["2026-08-17", "2026-08-23"], title: "2 units still failing after the last try" })],
+    deliveries: [],
+    ...over,
+  });
+}
