@@ -15,6 +15,15 @@ export function resetDemo(): void {
   });
 }
 
+/** Imports a dbt project's target folder (manifest.json, run_results.json) as `npm run import:dbt` does. */
+export function importDbt(targetDir: string): void {
+  execFileSync("npx", ["tsx", "scripts/import-dbt.ts", targetDir], {
+    cwd: path.resolve(__dirname, ".."),
+    env: { ...process.env, DATABASE_URL: E2E_DATABASE_URL },
+    stdio: "ignore",
+  });
+}
+
 /** The e2e admin, made with the CLI as production mode makes the first admin (again on a re-run, where it exists). */
 export function ensureAdmin(id: string, reason: string): void {
   const users = (...args: string[]) => execFileSync("npx", ["tsx", "scripts/users.ts", ...args], { cwd: path.resolve(__dirname, ".."), env: { ...process.env, DATABASE_URL: E2E_DATABASE_URL }, stdio: "ignore" });
