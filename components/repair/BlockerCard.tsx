@@ -1,16 +1,18 @@
 "use client";
 
 import { nodeName } from "@/lib/domain/ids";
+import type { IncidentDetail } from "@/lib/contracts/incidents";
 import type { BlockerView } from "@/lib/contracts/repair";
 import { useIncidentAction } from "@/lib/client/use-incidents";
 import { useState } from "react";
 import { ConfirmIntervention } from "./ConfirmIntervention";
+import { allows } from "./step-props";
 import styles from "./Wizard.module.css";
 
 const short = nodeName;
 
 /** A blocker and the intervention that lifts it: clean an appended unit, or declare the task fixed to replace. */
-export function BlockerCard({ id, blocker }: { id: string; blocker: BlockerView }) {
+export function BlockerCard({ id, incident, blocker }: { id: string; incident: Pick<IncidentDetail, "allowedActions">; blocker: BlockerView }) {
   const clean = useIncidentAction<{ taskNodeId: string; unitKey: string; reason: string }>(id, "clean-unit");
   const declare = useIncidentAction<{ taskNodeId: string; reason: string }>(id, "declare-replace");
   const declareCleaned = useIncidentAction<{ taskNodeId: string; units: string[]; reason: string; statement: string }>(id, "declare-cleaned");
@@ -36,7 +38,7 @@ export function BlockerCard({ id, blocker }: { id: string; blocker: BlockerView 
                     Declared cleaned outside Reparo {u.declared.at.slice(0, 16).replace("T", " ")} UTC (audit #{u.declared.auditSeq}): {u.declared.awaiting ? <>not believed yet — {u.declared.awaiting}.</> : "a count shows it empty."}
                   </span>
                 ) : null}
-                {r.cleanable?.possible ? (
+                {r.cleanable?.possible && allows(incident, "clean_unit") ? (
                   <ConfirmIntervention testId={`clean-${u.unitKey}`} label={`Clean ${u.unitKey}`} pending={clean.isPending} error={clean.error} danger
                     believe={<>the {u.rows ?? "unknown number of"} rows of {short(r.taskNodeId)} {u.unitKey} are deleted from the warehouse now, so the repair&apos;s append writes exactly one copy. Until it runs, the unit holds nothing.</>}
                     onConfirm={(reason) => clean.mutate({ taskNodeId: r.taskNodeId, unitKey: u.unitKey, reason })} />
@@ -46,7 +48,7 @@ export function BlockerCard({ id, blocker }: { id: string; blocker: BlockerView 
           </ul>
           {r.cleanable && !r.cleanable.possible ? (
             <>
-              {undeclared.length > 0 ? (
+              {undeclared.length > 0 && allows(incident, "declare_cleaned") ? (
                 <ConfirmIntervention testId="declare-cleaned" label={undeclared.length === 1 ? `Declare ${undeclared[0]} cleaned by hand` : `Declare ${undeclared.length} units cleaned by hand`}
                   pending={declareCleaned.isPending} error={declareCleaned.error} danger
                   believe={<>someone removed every row of {short(r.taskNodeId)} {undeclared.join(", ")} in the warehouse. Reparo records your word but lifts the blocker only when a count of each unit&apos;s rows, taken after its latest attempt, shows 0.</>}
@@ -67,7 +69,7 @@ export function BlockerCard({ id, blocker }: { id: string; blocker: BlockerView 
           ) : null}
         </>
       ) : null}
-      {r ? (
+      {r && allows(incident, "declare_replace") ? (
         <ConfirmIntervention testId="declare-replace" label={`Declare ${short(r.taskNodeId)} fixed to replace`} pending={declare.isPending} error={declare.error}
           believe={<>{short(r.taskNodeId)}&apos;s code now overwrites its unit instead of appending: every future run, not just this repair, replaces the unit. Only true if the code was changed.</>}
           onConfirm={(reason) => declare.mutate({ taskNodeId: r.taskNodeId, reason })} />

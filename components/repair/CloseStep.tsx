@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useIncidentAction } from "@/lib/client/use-incidents";
 import { ConfirmIntervention } from "./ConfirmIntervention";
 import { StepActions } from "./StepActions";
-import type { StepProps } from "./step-props";
+import { allows, type StepProps } from "./step-props";
 
 /** "3 d 4 h", "2 h 5 min", "40 s": a duration in the largest two units that matter. */
 function duration(a: string, b: string | null): string {
@@ -20,7 +20,6 @@ export function CloseStep({ id, incident, back }: StepProps) {
   const abandon = useIncidentAction<{ reason: string }>(id, "abandon");
   const note = useIncidentAction<{ note: string }>(id, "notes");
   const people = [...new Set(incident.timeline.map((e) => `${e.actor} (${e.actorRole})`))];
-  const closed = incident.status === "resolved" || incident.status === "abandoned";
   return (
     <>
       <dl style={{ display: "grid", gridTemplateColumns: "max-content 1fr", gap: "4px 16px" }} data-testid="close-summary">
@@ -32,8 +31,8 @@ export function CloseStep({ id, incident, back }: StepProps) {
         <dt>Who</dt><dd>{people.join(", ")}</dd>
         <dt>Interventions</dt><dd>{incident.timeline.length} recorded · <Link href={`/audit?incidentId=${encodeURIComponent(id)}`}>in the audit log →</Link></dd>
       </dl>
-      <ConfirmIntervention testId="note" label="Add a note" pending={note.isPending} error={note.error} believe="nothing changes; the note joins the timeline." onConfirm={(reason) => note.mutate({ note: reason })} />
-      {!closed && incident.status !== "repairing" ? (
+      {allows(incident, "add_note") ? <ConfirmIntervention testId="note" label="Add a note" pending={note.isPending} error={note.error} believe="nothing changes; the note joins the timeline." onConfirm={(reason) => note.mutate({ note: reason })} /> : null}
+      {allows(incident, "abandon") ? (
         <div style={{ marginTop: 8 }}>
           <ConfirmIntervention testId="abandon" label="Abandon the incident" danger pending={abandon.isPending} error={abandon.error}
             believe="this failure will not be repaired here: the incident closes as abandoned, and its units keep whatever state they are in." onConfirm={(reason) => abandon.mutate({ reason })} />

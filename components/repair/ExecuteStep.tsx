@@ -9,7 +9,7 @@ import { ActionError } from "./ActionError";
 import { ConfirmIntervention } from "./ConfirmIntervention";
 import { DryRunPanel } from "./DryRunPanel";
 import { StepActions } from "./StepActions";
-import type { StepProps } from "./step-props";
+import { allows, type StepProps } from "./step-props";
 import styles from "./Wizard.module.css";
 
 const ACTIVE = new Set(["queued", "running"]);
@@ -39,9 +39,9 @@ export function ExecuteStep({ id, incident, next, back, reviewed: fromPlan }: St
   return (
     <>
       {error ? <div className="error-box" role="alert">Could not read progress: {error.message}</div> : null}
-      {incident.status === "planned" ? (
+      {allows(incident, "launch") ? (
         <>
-          <DryRunPanel id={id} of="confirmed" body={{ resume: resumable }} reviewed={carried} onReviewed={setReviewed} />
+          {allows(incident, "dry_run") ? <DryRunPanel id={id} of="confirmed" body={{ resume: resumable }} reviewed={carried} onReviewed={setReviewed} /> : null}
           <div style={{ display: "flex", gap: 8, margin: "12px 0" }}>
             <button type="button" className={styles.primary} disabled={launch.isPending || (reviewed !== null && !reviewed.dispatchable)} onClick={() => launch.mutate({ resume: resumable, ...(reviewed ? { preview: reviewed.digest } : {}) })} data-testid="launch">
               {resumable ? "Resume: run the pairs not yet done" : reviewed && reviewed.requests.length > 0 ? "Dispatch the reviewed repair" : "Launch the repair run"}
@@ -62,7 +62,7 @@ export function ExecuteStep({ id, incident, next, back, reviewed: fromPlan }: St
             </p>
           ))}
           <p data-testid="progress-count">{data.done} of {data.total} pairs done · {data.succeeded} succeeded · {data.failed} failed or blocked</p>
-          {running && incident.status === "repairing" ? (
+          {running && allows(incident, "cancel_repair") ? (
             <ConfirmIntervention testId="cancel-repair" label="Cancel the repair" pending={cancel.isPending} error={cancel.error} danger
               believe={<>repair #{data.run.repairNumber} stops: what its wave in flight still runs is stopped in each orchestrator (Airflow task instances marked failed, Dagster backfills and Databricks runs cancelled; a dbt command you started must be stopped where it runs), nothing more is sent, and its units are free again. What already finished stays and is validated; a resume later runs only the rest.</>}
               onConfirm={(reason) => cancel.mutate({ reason })} />
@@ -89,7 +89,7 @@ export function ExecuteStep({ id, incident, next, back, reviewed: fromPlan }: St
         </div>
       ) : isPending && !error ? (
         <div aria-busy="true" aria-label="Loading the repair's progress"><div className="skeleton" /></div>
-      ) : incident.status === "planned" ? <p className="muted">Nothing launched yet. The plan runs wave by wave in dependency order: in each pipeline&apos;s own orchestrator (after its dry run), or on this console&apos;s executor for the demo&apos;s pipelines.</p> : <p className="empty">Confirm a plan first.</p>}
+      ) : allows(incident, "launch") ? <p className="muted">Nothing launched yet. The plan runs wave by wave in dependency order: in each pipeline&apos;s own orchestrator (after its dry run), or on this console&apos;s executor for the demo&apos;s pipelines.</p> : <p className="empty">Confirm a plan first.</p>}
       <StepActions back={back}>
         <button type="button" className={styles.primary} disabled={running || !data?.run} onClick={next}>Validate →</button>
       </StepActions>

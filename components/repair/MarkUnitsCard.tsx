@@ -5,6 +5,7 @@ import { useState } from "react";
 import type { IncidentDetail, MarkRequest } from "@/lib/contracts/incidents";
 import { useIncidentAction } from "@/lib/client/use-incidents";
 import { ConfirmIntervention } from "./ConfirmIntervention";
+import { allows } from "./step-props";
 import styles from "./Wizard.module.css";
 
 const KIND = { mark_known_bad: "known_bad", skip_with_omission: "skipped", mark_success: "marked_success" } as const;
@@ -19,6 +20,7 @@ export function MarkUnitsCard({ id, incident, strategy }: { id: string; incident
   const mark = useIncidentAction<MarkRequest>(id, "marks");
   const [evidence, setEvidence] = useState("");
   const s = strategy as keyof typeof KIND;
+  if (!allows(incident, "mark_units")) return <p className="muted" data-testid="mark-units-closed">Marks are not possible while the incident is {incident.status}.</p>;
   return (
     <div style={{ marginTop: 12 }} data-testid="mark-units">
       {incident.failedPairs.map((p) => (

@@ -11,7 +11,7 @@ import { DryRunPanel } from "./DryRunPanel";
 import { PlanExports } from "./PlanExports";
 import { ReasonField } from "./ReasonField";
 import { StepActions } from "./StepActions";
-import type { StepProps } from "./step-props";
+import { allows, type StepProps } from "./step-props";
 import styles from "./Wizard.module.css";
 
 /** Step 4: the exact (task, unit) pairs by wave, the cost against a full re-run, warnings and exports; confirm. */
@@ -26,7 +26,7 @@ export function PlanStep({ id, incident, next, back, options, reviewed, onReview
   const [reason, setReason] = useState("");
   if (isPending) return <div className="skeleton" aria-busy="true" />;
   if (error) return <div className="error-box" role="alert">Could not plan: {error.message}</div>;
-  const editable = ["scoped", "planned", "validating"].includes(incident.status);
+  const editable = allows(incident, "confirm_plan");
   const planKey = JSON.stringify([data.strategy, data.waves, options]);
   return (
     <>
@@ -46,7 +46,7 @@ export function PlanStep({ id, incident, next, back, options, reviewed, onReview
       <h3>Warnings</h3>
       {data.warnings.length === 0 ? <p className="empty">None.</p> : data.warnings.map((w, i) => <div key={i} className={styles.warning}>{w.message}</div>)}
       {data.blockers.map((b, i) => <div key={i} className={styles.blocker}>{b.message}</div>)}
-      {editable && data.runnable ? <DryRunPanel key={planKey} id={id} of="plan" body={{ ...options, strategy: data.strategy }} reviewed={reviewed?.planKey === planKey ? reviewed.preview : null}
+      {allows(incident, "dry_run_plan") && data.runnable ? <DryRunPanel key={planKey} id={id} of="plan" body={{ ...options, strategy: data.strategy }} reviewed={reviewed?.planKey === planKey ? reviewed.preview : null}
         onReviewed={(preview) => onReviewed(preview ? { preview, planKey } : null)} /> : null}
       <PlanExports exports={data.exports} />
       {editable ? <ReasonField id="plan-reason" label="Why this plan" value={reason} onChange={setReason} /> : null}

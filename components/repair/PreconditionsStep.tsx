@@ -6,7 +6,7 @@ import { usePreconditions } from "@/lib/client/use-repair";
 import { ActionError } from "./ActionError";
 import { ReasonField } from "./ReasonField";
 import { StepActions } from "./StepActions";
-import type { StepProps } from "./step-props";
+import { allows, type StepProps } from "./step-props";
 import styles from "./Wizard.module.css";
 
 const LABEL = { safe: "yes, safe", unsafe: "unsafe", unknown: "unknown (counted unsafe)" } as const;
@@ -18,7 +18,7 @@ export function PreconditionsStep({ id, incident, next, back }: StepProps) {
   const [reason, setReason] = useState("");
   if (isPending) return <div className="skeleton" aria-busy="true" />;
   if (error) return <div className="error-box" role="alert">Could not check the preconditions: {error.message}</div>;
-  const editable = ["scoped", "planned", "validating"].includes(incident.status);
+  const editable = allows(incident, "review_preconditions");
   return (
     <>
       <p className="sub">Unknown counts as unsafe. Each unsafe answer removes options at the next step, or needs an intervention.</p>

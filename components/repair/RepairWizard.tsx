@@ -15,7 +15,7 @@ import { ResponseStep } from "./ResponseStep";
 import { ScopeStep } from "./ScopeStep";
 import { Timeline } from "./Timeline";
 import { ValidateStep } from "./ValidateStep";
-import { STEPS, stepForStatus, stepHref, stepOfSlug } from "./wizard-steps";
+import { STEPS, stepForActions, stepHref, stepOfSlug } from "./wizard-steps";
 import styles from "./Wizard.module.css";
 
 /** The guided repair: one step per screen, back and forth allowed, the timeline beside it. */
@@ -31,7 +31,7 @@ export function RepairWizard({ id }: { id: string }) {
   const [reviewed, setReviewed] = useState<{ preview: DispatchPreview; planKey: string } | null>(null);
   if (isPending) return <div aria-busy="true" aria-label="Loading the incident"><div className="skeleton" style={{ width: "40%" }} /><div className="skeleton" /></div>;
   if (error) return <div className="error-box" role="alert">Could not load incident {id}: {error.message}</div>;
-  const step = chosen ?? stepForStatus(incident.status);
+  const step = chosen ?? stepForActions(incident.allowedActions);
   const go = (n: number) => {
     // Each step opens at its top, wherever the previous one was scrolled to.
     router.push(stepHref(id, Math.max(0, Math.min(STEPS.length - 1, n))), { scroll: false });

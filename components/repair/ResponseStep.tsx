@@ -42,7 +42,7 @@ export function ResponseStep({ id, incident, next, back, options, setOptions }: 
       ) : (
         <>
           <h3>Blockers</h3>
-          {data.blockers.length === 0 ? <p className={styles.ok} data-testid="no-blockers">Nothing blocks this plan.</p> : data.blockers.map((b, i) => <BlockerCard key={`${b.code}-${i}`} id={id} blocker={b} />)}
+          {data.blockers.length === 0 ? <p className={styles.ok} data-testid="no-blockers">Nothing blocks this plan.</p> : data.blockers.map((b, i) => <BlockerCard key={`${b.code}-${i}`} id={id} incident={incident} blocker={b} />)}
           <ReplayAndOverrides excluded={data.excluded} options={options} setOptions={setOptions} />
         </>
       )}

@@ -12,7 +12,7 @@ import { ScopeGraph } from "./ScopeGraph";
 import { ScopeMatrix } from "./ScopeMatrix";
 import { StateBadge } from "./StateBadge";
 import { StepActions } from "./StepActions";
-import type { StepProps } from "./step-props";
+import { allows, type StepProps } from "./step-props";
 import styles from "./Wizard.module.css";
 
 /** Step 1: the failed pairs and their downstream closure, what each node holds now, and what it waits on. */
@@ -26,7 +26,7 @@ export function ScopeStep({ id, incident, next }: StepProps) {
   const seeds = incident.failedPairs.map((p) => p.nodeId).join(",");
   const units = incident.failedPairs.flatMap((p) => p.units).join(",");
   const adds = data.waitsOn.filter((w) => !skip.has(w.taskNodeId));
-  const editable = ["open", "scoped", "planned", "validating"].includes(incident.status);
+  const editable = allows(incident, "scope");
   return (
     <>
       <p className="sub">The failed pairs and every (task, unit) downstream of them through the lineage&apos;s partition mappings: {data.pairCount} pairs. <Link href={`/lineage?${new URLSearchParams({ node: seeds.split(",")[0]!, units })}`}>See it on the lineage graph →</Link></p>

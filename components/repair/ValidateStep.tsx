@@ -5,7 +5,7 @@ import { useValidation } from "@/lib/client/use-repair";
 import { ConfirmIntervention } from "./ConfirmIntervention";
 import { StateBadge } from "./StateBadge";
 import { StepActions } from "./StepActions";
-import type { StepProps } from "./step-props";
+import { allows, type StepProps } from "./step-props";
 import styles from "./Wizard.module.css";
 
 const CHECKS = [["inLedger", "in the ledger"], ["publishedOnce", "published once"], ["nonEmpty", "non-empty"], ["reconciles", "reconciles"], ["notStale", "not stale"]] as const;
@@ -17,7 +17,6 @@ export function ValidateStep({ id, incident, next, back }: StepProps) {
   const override = useIncidentAction<{ reason: string }>(id, "override");
   if (isPending) return <div className="skeleton" aria-busy="true" />;
   if (error) return <div className="error-box" role="alert">Could not validate: {error.message}</div>;
-  const canClose = incident.status === "validating";
   return (
     <>
       <p className={data.passed ? styles.ok : styles.blocker} data-testid="validation-verdict">
@@ -39,11 +38,11 @@ export function ValidateStep({ id, incident, next, back }: StepProps) {
         </tbody>
       </table>
       </div>
-      {canClose && data.passed ? (
+      {allows(incident, "resolve") && data.passed ? (
         <ConfirmIntervention testId="resolve" label="Resolve the incident" pending={resolve.isPending} error={resolve.error}
           believe={<>the incident is over: its {data.units.length} units are correct, and the resolution is final.</>} onConfirm={(reason) => resolve.mutate({ reason }, { onSuccess: next })} />
       ) : null}
-      {canClose && !data.passed ? (
+      {allows(incident, "override_validation") && !data.passed ? (
         <ConfirmIntervention testId="override" label="Override validation and resolve" danger pending={override.isPending} error={override.error}
           believe={<>the incident is resolved although {data.failedUnits} units fail validation. The override is recorded against your name, and the failing units stay visible.</>} onConfirm={(reason) => override.mutate({ reason }, { onSuccess: next })} />
       ) : null}

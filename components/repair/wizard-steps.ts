@@ -1,4 +1,4 @@
-import type { IncidentStatus } from "@/lib/contracts/incidents";
+import type { IncidentAction } from "@/lib/contracts/incidents";
 
 export const STEPS = ["Scope", "Preconditions", "Response", "Plan", "Execute", "Validate", "Close"] as const;
 export type Step = (typeof STEPS)[number];
@@ -14,14 +14,10 @@ export function stepOfSlug(slug: string | null): number | null {
   return i < 0 ? null : i;
 }
 
-/** Where the wizard opens for an incident in a given state: the next decision to make. */
-export function stepForStatus(status: IncidentStatus): number {
-  switch (status) {
-    case "open": return 0;
-    case "scoped": return 1;
-    case "planned":
-    case "repairing": return 4;
-    case "validating": return 5;
-    default: return 6;
-  }
+/** The decision each step makes, in the order the wizard opens on them: the first the incident allows is where it awaits one. */
+const DECISIONS: [IncidentAction, number][] = [["launch", 4], ["cancel_repair", 4], ["resolve", 5], ["review_preconditions", 1], ["scope", 0]];
+
+/** Where the wizard opens for an incident, from what its lifecycle allows now: the next decision to make (Close when none is left). */
+export function stepForActions(allowed: readonly IncidentAction[]): number {
+  return DECISIONS.find(([action]) => allowed.includes(action))?.[1] ?? STEPS.indexOf("Close");
 }

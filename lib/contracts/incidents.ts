@@ -1,9 +1,12 @@
 import { z } from "zod";
+import { INCIDENT_ACTIONS, INCIDENT_STATUSES } from "@/lib/domain/incident-lifecycle";
 import { AuditEntrySchema, AuditTargetSchema } from "./audit";
 
-export const INCIDENT_STATUSES = ["open", "scoped", "planned", "repairing", "validating", "resolved", "abandoned"] as const;
 export const IncidentStatusSchema = z.enum(INCIDENT_STATUSES);
 export type IncidentStatus = z.infer<typeof IncidentStatusSchema>;
+/** What may happen to an incident next (lib/domain/incident-lifecycle.ts); the wizard renders its buttons from these. */
+export const IncidentActionSchema = z.enum(INCIDENT_ACTIONS);
+export type IncidentAction = z.infer<typeof IncidentActionSchema>;
 
 const nodeIdField = z.string().trim().min(1, "a task node id is required").max(300).regex(/^job:[^:]+:.+$/, "must be a task node id like job:<namespace>:<name>");
 const unitKeyField = z.string().trim().min(1, "a unit key cannot be empty").max(200);
@@ -59,6 +62,8 @@ export const IncidentDetailSchema = IncidentSummarySchema.extend({
   timeline: z.array(AuditEntrySchema),
   runs: z.array(RunRefSchema),
   confirmedPlanId: z.string().nullable(),
+  /** The actions the lifecycle allows in the incident's status now (roles are checked by each route). */
+  allowedActions: z.array(IncidentActionSchema),
 });
 export type IncidentDetail = z.infer<typeof IncidentDetailSchema>;
 

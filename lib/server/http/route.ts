@@ -1,5 +1,6 @@
 import { NextResponse } from "next/server";
 import { ZodError, type ZodType } from "zod";
+import { IncidentTransitionRefused } from "@/lib/domain/incident-lifecycle";
 import { resolveActor, UnauthenticatedError } from "../auth/identity";
 import { requireNamespaces } from "../auth/namespace-guard";
 import { spendTokenBudget, TooManyRequestsError } from "../auth/token-rate-limit";
@@ -153,6 +154,10 @@ export function errorResponse(e: unknown, reqId?: string): Response {
   if (e instanceof HttpError) {
     const headers: Record<string, string> = e instanceof UnauthenticatedError ? { "www-authenticate": e.challenge } : e instanceof TooManyRequestsError ? { "retry-after": String(e.retryAfterSeconds) } : {};
     return NextResponse.json({ error: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) }, { status: e.status, headers });
+  }
+  if (e instanceof IncidentTransitionRefused) {
+    // The incident's lifecycle refuses the action in its status now (lib/domain/incident-lifecycle.ts).
+    return NextResponse.json({ error: "conflict", message: e.message, details: { incidentStatus: e.incidentStatus, action: e.action, allowedFrom: e.allowedFrom } }, { status: 409 });
   }
   if (e instanceof DatabaseConfigError) {
     return NextResponse.json({ error: "database_unavailable", message: e.message }, { status: 503 });

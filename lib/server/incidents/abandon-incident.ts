@@ -1,16 +1,14 @@
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { getDb, type Db } from "../db/client";
-import { ConflictError } from "../http/errors";
-import { transitionIncident } from "../repositories/incidents";
+import { moveIncident } from "./move-incident";
 import { requireIncident } from "./require-incident";
 
 /** Abandons an incident with a reason; a running repair must finish (or be interrupted) first. */
 export async function abandonIncident(id: string, reason: string, actor: Actor, now = new Date(), db: Db = getDb()) {
-  const from = ["open", "scoped", "planned", "validating"] as const;
-  const incident = await requireIncident(db, id, from);
+  const incident = await requireIncident(db, id, "abandon");
   const entry = await db.$transaction(async (tx) => {
-    if (!(await transitionIncident(tx, id, from, "abandoned", { resolvedAt: now, closedReason: reason }))) throw new ConflictError(`incident ${id} changed state meanwhile; reload it`);
+    await moveIncident(tx, incident, "abandon", { resolvedAt: now, closedReason: reason });
     return appendAudit(tx, { kind: "incident.abandoned", actor: actor.id, actorRole: actor.role, reason, incidentId: id, targets: incident.failedPairs, before: { status: incident.status }, after: { status: "abandoned" } }, now);
   });
   return { ok: true as const, auditSeq: entry.seq };

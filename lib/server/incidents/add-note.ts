@@ -4,7 +4,7 @@ import { getDb, type Db } from "../db/client";
 import { requireIncident } from "./require-incident";
 
 export async function addNote(id: string, note: string, actor: Actor, db: Db = getDb()) {
-  await requireIncident(db, id);
+  await requireIncident(db, id, "add_note");
   const entry = await db.$transaction((tx) => appendAudit(tx, { kind: "note.added", actor: actor.id, actorRole: actor.role, reason: note, incidentId: id, before: null, after: { note } }));
   return { ok: true as const, auditSeq: entry.seq };
 }

@@ -1,4 +1,5 @@
 import type { IncidentDetail } from "@/lib/contracts/incidents";
+import { allowedActions } from "@/lib/domain/incident-lifecycle";
 import { getDb, type Db } from "../db/client";
 import { listAuditRows } from "../repositories/audit-log";
 import { repairRunsOf } from "../repositories/incidents";
@@ -6,9 +7,9 @@ import { currentPlan } from "../repositories/repair-plans";
 import { requireIncident } from "./require-incident";
 import { toSummary } from "./to-summary";
 
-/** The incident with its timeline (its own audit entries, oldest first), repair runs and plan. */
+/** The incident with its timeline (its own audit entries, oldest first), repair runs, plan and what the lifecycle allows next. */
 export async function getIncident(id: string, db: Db = getDb()): Promise<IncidentDetail> {
   const incident = await requireIncident(db, id);
   const [entries, runs, plan] = await Promise.all([listAuditRows(db, { incidentId: id, limit: 500 }), repairRunsOf(db, id), currentPlan(db, id)]);
-  return { ...toSummary(incident, runs.filter((r) => r.kind === "repair").length), timeline: entries.reverse(), runs, confirmedPlanId: plan?.id ?? null };
+  return { ...toSummary(incident, runs.filter((r) => r.kind === "repair").length), timeline: entries.reverse(), runs, confirmedPlanId: plan?.id ?? null, allowedActions: allowedActions(incident.status) };
 }

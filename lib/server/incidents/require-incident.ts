@@ -1,15 +1,15 @@
-import type { IncidentStatus } from "@/lib/contracts/incidents";
+import { requireTransition, type IncidentAction } from "@/lib/domain/incident-lifecycle";
 import type { Db, Tx } from "../db/client";
-import { ConflictError, NotFoundError } from "../http/errors";
+import { NotFoundError } from "../http/errors";
 import { findIncident, type IncidentRecord } from "../repositories/incidents";
 
-export async function requireIncident(db: Db | Tx, id: string, allowed?: readonly IncidentStatus[]): Promise<IncidentRecord> {
+/**
+ * The incident (404 when there is none). With an action, the lifecycle must allow it in the
+ * incident's status now: otherwise IncidentTransitionRefused, which the API answers 409.
+ */
+export async function requireIncident(db: Db | Tx, id: string, action?: IncidentAction): Promise<IncidentRecord> {
   const incident = await findIncident(db, id);
   if (!incident) throw new NotFoundError(`no incident ${id}`);
-  if (allowed && !allowed.includes(incident.status)) {
-    throw new ConflictError(`incident ${id} is ${incident.status}; this step needs it to be ${allowed.join(" or ")}`);
-  }
+  if (action) requireTransition(incident.status, action, id);
   return incident;
 }
-
-export const ACTIVE: readonly IncidentStatus[] = ["open", "scoped", "planned", "repairing", "validating"];

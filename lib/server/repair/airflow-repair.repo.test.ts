@@ -7,6 +7,7 @@ import type { Actor } from "../auth/roles";
 import { verifyAuditChain } from "../audit/verify-audit-chain";
 import { loadDemo } from "../demo/load-demo";
 import { getIncident } from "../incidents/get-incident";
+import { errorResponse } from "../http/route";
 import { startFakeAirflow, type FakeAirflow } from "../orchestrators/testing/fake-airflow";
 import { setPipelineConnection } from "../pipelines/orchestrator-connections";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database";
@@ -285,7 +286,10 @@ describe("cancelling a dispatched repair from the console", () => {
     const cancelSent = incident.timeline.find((e) => e.kind === "repair.cancel_sent")!;
     expect(cancelSent).toMatchObject({ actor: OPERATOR.id, reason: expect.stringContaining("wrong plan") });
     expect(incident.timeline.at(-1)).toMatchObject({ kind: "repair.finished", actor: OPERATOR.id, reason: expect.stringContaining("cancelled by demo-operator"), after: { runStatus: "cancelled" } });
-    await expect(cancelRepair(id, { reason: "again" }, OPERATOR, t.db)).rejects.toMatchObject({ status: 409 });
+    // The incident is validating now: the lifecycle refuses the cancel, and the API answers 409.
+    const again = await cancelRepair(id, { reason: "again" }, OPERATOR, t.db).catch((e: unknown) => e);
+    expect(again).toMatchObject({ incidentStatus: "validating", action: "cancel_repair" });
+    expect(errorResponse(again).status).toBe(409);
     expect(airflow.violations).toEqual([]);
   });
 });

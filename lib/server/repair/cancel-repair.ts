@@ -13,7 +13,7 @@ import { cancelRepairRun } from "./run-repair";
  * request and says which the orchestrator did not confirm, so the operator knows where to look.
  */
 export async function cancelRepair(id: string, body: { reason: string }, actor: Actor, db: Db = getDb()) {
-  await requireIncident(db, id, ["repairing"]);
+  await requireIncident(db, id, "cancel_repair");
   const run = (await repairRunsOfIncident(db, id)).at(-1);
   if (!run || (run.status !== "queued" && run.status !== "running")) throw new ConflictError(`incident ${id} has no repair running`);
   const { calls, cancelled, pending } = await cancelRepairRun(db, run.id, { actor, reason: body.reason });

@@ -2,7 +2,7 @@ import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { getDb, type Db } from "../db/client";
 import { BadRequestError, UnprocessableError } from "../http/errors";
-import { ACTIVE, requireIncident } from "../incidents/require-incident";
+import { requireIncident } from "../incidents/require-incident";
 import { listDatasets, listEdgesAt, listTasks } from "../repositories/catalog";
 import { claimHolders } from "../repositories/repair-claims";
 import { clearUnitMarksOfEntry, createUnitMarks } from "../repositories/unit-interventions";
@@ -47,9 +47,9 @@ export async function cleanUnit(id: string, body: { taskNodeId: string; unitKey:
   return { ok: true as const, auditSeq: result.seq, rowsRemoved: result.removed, rowsAfter: result.rowsAfter, warehouse: warehouse.kind, statement: statement.sql };
 }
 
-/** The append task an intervention on its units concerns, and the dataset it writes: refused (4xx) unless the incident is active and the task appends. */
-export async function appendTarget(db: Db, id: string, taskNodeId: string, now: Date) {
-  await requireIncident(db, id, ACTIVE);
+/** The append task an intervention on its units concerns, and the dataset it writes: refused (4xx) unless the lifecycle allows `action` now and the task appends. */
+export async function appendTarget(db: Db, id: string, taskNodeId: string, now: Date, action: "clean_unit" | "declare_cleaned" = "clean_unit") {
+  await requireIncident(db, id, action);
   const task = (await listTasks(db)).find((t) => t.nodeId === taskNodeId);
   if (!task) throw new BadRequestError("body.taskNodeId", `no task ${taskNodeId}`);
   if (task.writeMode !== "append") throw new UnprocessableError(`${task.name} ${task.writeMode ? `${task.writeMode}s its unit` : "declares no write mode"}: cleaning is for append tasks, whose re-run would add a second copy`);

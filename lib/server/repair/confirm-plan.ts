@@ -4,9 +4,9 @@ import type { PlanOptions } from "@/lib/contracts/repair";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { getDb, type Db } from "../db/client";
-import { ConflictError, UnprocessableError } from "../http/errors";
+import { UnprocessableError } from "../http/errors";
 import { requireIncident } from "../incidents/require-incident";
-import { transitionIncident } from "../repositories/incidents";
+import { moveIncident } from "../incidents/move-incident";
 import { confirmPlanRow } from "../repositories/repair-plans";
 import { loadRepairContext } from "./load-repair-context";
 import { planIncidentRepair } from "./plan-incident-repair";
@@ -18,8 +18,7 @@ import { toPlanView } from "./to-plan-view";
  * decision (strategy, exclusions, overrides, reason) in the audit log.
  */
 export async function confirmPlan(id: string, opts: PlanOptions & { strategy: Strategy; reason: string }, actor: Actor, now = new Date(), db: Db = getDb()) {
-  const from = ["scoped", "planned", "validating"] as const;
-  const incident = await requireIncident(db, id, from);
+  const incident = await requireIncident(db, id, "confirm_plan");
   if (!RECOMPUTING.has(opts.strategy)) throw new UnprocessableError(`${opts.strategy} recomputes nothing: record it with a mark (known-bad, skip or success) instead of a plan`);
   const ctx = await loadRepairContext(db, now);
   const plan = await planIncidentRepair(db, ctx, incident, opts);
@@ -29,7 +28,7 @@ export async function confirmPlan(id: string, opts: PlanOptions & { strategy: St
   void _exports;
   void _options;
   const entry = await db.$transaction(async (tx) => {
-    if (!(await transitionIncident(tx, id, from, "planned"))) throw new ConflictError(`incident ${id} changed state meanwhile; reload it`);
+    await moveIncident(tx, incident, "confirm_plan");
     const row = await confirmPlanRow(tx, { incidentId: id, strategy: opts.strategy, options: opts, plan: stored, createdBy: actor.id });
     const targets = plan.waves.flat().map((p) => ({ nodeId: p.task, units: p.keyRanges.map(([a, b]) => (a === b ? a : `${a}..${b}`)) }));
     return appendAudit(tx, {

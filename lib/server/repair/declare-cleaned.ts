@@ -27,7 +27,7 @@ export interface DeclareCleanedBody {
  * already in evidences the declaration at once (`unit.clean_evidenced`).
  */
 export async function declareCleaned(id: string, body: DeclareCleanedBody, actor: Actor, now = new Date(), db: Db = getDb()) {
-  const { task, dataset } = await appendTarget(db, id, body.taskNodeId, now);
+  const { task, dataset } = await appendTarget(db, id, body.taskNodeId, now, "declare_cleaned");
   // The keys as the partition definition spells them, so the claim check sees the units really meant.
   const space = resolvePartitions(dataset.partitionDef, { asOf: now.getTime() });
   const keys = body.units.map((k, i) => {

@@ -2,7 +2,7 @@ import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { getDb, type Db } from "../db/client";
 import { BadRequestError, UnprocessableError } from "../http/errors";
-import { ACTIVE, requireIncident } from "../incidents/require-incident";
+import { requireIncident } from "../incidents/require-incident";
 import { listTasks } from "../repositories/catalog";
 
 /**
@@ -10,7 +10,7 @@ import { listTasks } from "../repositories/catalog";
  * configuration change recorded with its reason; from now on the executor replaces the unit.
  */
 export async function declareReplace(id: string, body: { taskNodeId: string; reason: string }, actor: Actor, now = new Date(), db: Db = getDb()) {
-  await requireIncident(db, id, ACTIVE);
+  await requireIncident(db, id, "declare_replace");
   const task = (await listTasks(db)).find((t) => t.nodeId === body.taskNodeId);
   if (!task) throw new BadRequestError("body.taskNodeId", `no task ${body.taskNodeId}`);
   if (task.writeMode === "replace") throw new UnprocessableError(`${task.name} already replaces its unit`);

@@ -54,7 +54,7 @@ const view = (c: OrchestratorCall) => ({ orchestrator: c.orchestrator, method: c
 
 /** The dry-run step of a confirmed plan (POST /api/v1/incidents/{id}/dry-run), audited with every request it sent. */
 export async function previewDispatch(id: string, body: { resume: boolean }, actor: Actor, now = new Date(), db: Db = getDb()): Promise<DispatchPreview> {
-  const incident = await requireIncident(db, id, ["planned"]);
+  const incident = await requireIncident(db, id, "dry_run");
   const stored = await currentPlan(db, id);
   if (stored?.status !== "confirmed") throw new ConflictError(`incident ${id} has no confirmed plan: confirm one first`);
   const { ctx, pairs, options, plan } = await launchablePairs(db, incident, stored, body.resume, now);
@@ -70,7 +70,7 @@ export async function previewDispatch(id: string, body: { resume: boolean }, act
  * A blocked plan dispatches nothing, so it has no dry run.
  */
 export async function previewPlanDispatch(id: string, opts: PlanOptions, actor: Actor, now = new Date(), db: Db = getDb()): Promise<DispatchPreview> {
-  const incident = await requireIncident(db, id, ["scoped", "planned", "validating"]);
+  const incident = await requireIncident(db, id, "dry_run_plan");
   const ctx = await loadRepairContext(db, now);
   const plan = await planIncidentRepair(db, ctx, incident, opts);
   if (plan.blockers.length > 0) throw new UnprocessableError(`the plan is blocked, so nothing would be dispatched: ${plan.blockers.map((b) => b.message).join(" ")}`);

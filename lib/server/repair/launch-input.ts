@@ -1,6 +1,7 @@
 import { keysOf } from "@/lib/domain/partitions";
 import { UnitSet } from "@/lib/domain/unit-set";
 import type { NodeId } from "@/lib/domain/ids";
+import { nextStatus } from "@/lib/domain/incident-lifecycle";
 import { PlanOptionsSchema, type PlanOptions } from "@/lib/contracts/repair";
 import type { Db } from "../db/client";
 import { ConflictError, UnprocessableError } from "../http/errors";
@@ -30,7 +31,7 @@ export async function launchablePairs(db: Db, incident: Awaited<ReturnType<typeo
     // Another launch may have won while this one re-planned, and its run already changed what
     // the plan sees (an append unit re-published): that launch is the reason, not the plan.
     const current = await requireIncident(db, id);
-    if (current.status !== "planned") throw await notLaunchable(db, id, current.status);
+    if (nextStatus(current.status, "launch") === null) throw await notLaunchable(db, id, current.status);
     if (blockers.length > 0) throw new UnprocessableError(`the confirmed plan is blocked now: ${blockers.map((b) => b.message).join(" ")}`);
     throw new UnprocessableError("nothing left to run: every pair of the plan already succeeded");
   }

@@ -1,5 +1,6 @@
 import { nodeName } from "@/lib/domain/ids";
 import type { NodeId } from "@/lib/domain/ids";
+import { nextStatus } from "@/lib/domain/incident-lifecycle";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { getDb, type Db } from "../db/client";
@@ -7,7 +8,7 @@ import { isUniqueViolation } from "../db/db-errors";
 import { BadRequestError, ConflictError, UnprocessableError } from "../http/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { listTasks } from "../repositories/catalog";
-import { transitionIncident } from "../repositories/incidents";
+import { moveIncident } from "../incidents/move-incident";
 import { claimHolders, insertClaims } from "../repositories/repair-claims";
 import { currentPlan, markPlanLaunched } from "../repositories/repair-plans";
 import { createRepairRun, nextRepairNumber, repairRunsOfIncident } from "../repositories/repair-runs";
@@ -37,7 +38,8 @@ export interface LaunchOptions {
 export async function launchRepair(id: string, opts: LaunchOptions, actor: Actor, now = new Date(), db: Db = getDb()) {
   const incident = await requireIncident(db, id);
   const stored = await currentPlan(db, id);
-  if (incident.status !== "planned" || stored?.status !== "confirmed") throw await notLaunchable(db, id, incident.status);
+  // Refused with the repair that holds the incident when there is one: more useful than the bare lifecycle answer.
+  if (nextStatus(incident.status, "launch") === null || stored?.status !== "confirmed") throw await notLaunchable(db, id, incident.status);
   const { ctx, pairs, options, plan } = await launchablePairs(db, incident, stored, opts.resume, now);
   // Where each pipeline's pairs run: its orchestrator connection now, kept with the run.
   const groups = await repairGroups(db, ctx, id, pairs, options, plan, incident.originRunId);
@@ -62,7 +64,7 @@ export async function launchRepair(id: string, opts: LaunchOptions, actor: Actor
         },
       });
       await insertClaims(tx, created.id, claimPairs, now);
-      if (!(await transitionIncident(tx, id, ["planned"], "repairing"))) throw new ConflictError(`incident ${id} was launched meanwhile`);
+      await moveIncident(tx, incident, "launch");
       await markPlanLaunched(tx, stored.id);
       await appendAudit(tx, {
         kind: "repair.launched", actor: actor.id, actorRole: actor.role, reason: opts.resume ? "resume the interrupted repair: the pairs not yet done" : `launch the confirmed ${stored.strategy} plan`, incidentId: id,

@@ -4,9 +4,9 @@ import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { getDb, type Db } from "../db/client";
 import { BadRequestError, UnprocessableError } from "../http/errors";
-import { ACTIVE, requireIncident } from "../incidents/require-incident";
+import { moveIncident } from "../incidents/move-incident";
+import { requireIncident } from "../incidents/require-incident";
 import { listDatasets, listEdgesAt, listTasks } from "../repositories/catalog";
-import { transitionIncident } from "../repositories/incidents";
 import { createUnitMarks } from "../repositories/unit-interventions";
 import { loadUnitStateIndex } from "./unit-state-index";
 
@@ -16,10 +16,11 @@ const KIND = { known_bad: "unit.marked_known_bad", skipped: "unit.skipped", mark
  * Marks units of the dataset a task writes known-bad, skipped (a recorded omission that stays
  * visible forever) or successful. Mark success needs evidence the server can check: every unit
  * published and reconciling with its source count. The marks and their audit entry commit
- * together; the incident moves to validation, where marked units are accounted for.
+ * together with the incident's move to validation (never while a repair runs: it holds those
+ * units, and its end moves the incident on), where marked units are accounted for.
  */
 export async function markUnits(id: string, req: MarkRequest, actor: Actor, now = new Date(), db: Db = getDb()) {
-  const incident = await requireIncident(db, id, ACTIVE);
+  const incident = await requireIncident(db, id, "mark_units");
   const task = (await listTasks(db)).find((t) => t.nodeId === req.taskNodeId);
   if (!task) throw new BadRequestError("body.taskNodeId", `no task ${req.taskNodeId}`);
   const write = (await listEdgesAt(db, now)).find((e) => e.taskId === task.id && e.direction === "write");
@@ -43,10 +44,9 @@ export async function markUnits(id: string, req: MarkRequest, actor: Actor, now 
       ? await appendAudit(tx, { ...common, kind: KIND.marked_success, before: beforeState, after: { state: after, evidence } }, now)
       : await appendAudit(tx, { ...common, kind: KIND[req.kind], before: beforeState, after: { state: after } }, now);
     await createUnitMarks(tx, dataset.id, units, req.kind, req.reason, e.seq, now);
-    await transitionIncident(tx, id, ["open", "scoped", "planned"], "validating");
+    await moveIncident(tx, incident, "mark_units");
     return e;
   });
-  void incident;
   return { ok: true as const, auditSeq: entry.seq };
 }
 

@@ -6,7 +6,7 @@ import { getPreconditions } from "./get-preconditions";
 
 /** Records that the operator reviewed the preconditions, and which tasks were unsafe or unknown then. */
 export async function recordPreconditions(id: string, reason: string, actor: Actor, now = new Date(), db: Db = getDb()) {
-  const incident = await requireIncident(db, id, ["scoped", "planned", "validating"]);
+  const incident = await requireIncident(db, id, "review_preconditions");
   const view = await getPreconditions(id, now, db);
   const list = (v: string) => view.tasks.flatMap((t) => t.checks.filter((c) => c.verdict === v).map((c) => `${t.name}: ${c.key}`));
   const entry = await db.$transaction((tx) => appendAudit(tx, {

@@ -3,9 +3,9 @@ import { planRepair } from "@/lib/domain/repair-planner";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { getDb, type Db } from "../db/client";
-import { BadRequestError, ConflictError } from "../http/errors";
+import { BadRequestError } from "../http/errors";
 import { requireIncident } from "../incidents/require-incident";
-import { transitionIncident } from "../repositories/incidents";
+import { moveIncident } from "../incidents/move-incident";
 import { incidentTargets } from "./incident-targets";
 import { loadRepairContext } from "./load-repair-context";
 
@@ -15,8 +15,7 @@ import { loadRepairContext } from "./load-repair-context";
  * incident sends it back to scoped: its plan must be confirmed again for the new scope.
  */
 export async function recordScope(id: string, body: { reason: string; addPairs: { taskNodeId: string; units: string[] }[] }, actor: Actor, now = new Date(), db: Db = getDb()) {
-  const from = ["open", "scoped", "planned", "validating"] as const;
-  const incident = await requireIncident(db, id, from);
+  const incident = await requireIncident(db, id, "scope");
   const ctx = await loadRepairContext(db, now);
   const failedPairs: AuditTarget[] = incident.failedPairs.map((p) => ({ nodeId: p.nodeId, units: [...p.units] }));
   body.addPairs.forEach((add, i) => {
@@ -32,9 +31,7 @@ export async function recordScope(id: string, body: { reason: string; addPairs: 
   });
   const { scope } = planRepair({ graph: ctx.graph, targets: incidentTargets({ failedPairs }), ledger: ctx.ledger });
   const entry = await db.$transaction(async (tx) => {
-    if (!(await transitionIncident(tx, id, from, "scoped", { failedPairs, closure: { pairCount: scope.pairCount, taskWaves: scope.taskWaves } }))) {
-      throw new ConflictError(`incident ${id} changed state meanwhile; reload it`);
-    }
+    await moveIncident(tx, incident, "scope", { failedPairs, closure: { pairCount: scope.pairCount, taskWaves: scope.taskWaves } });
     if (incident.status === "planned") await tx.repairPlan.updateMany({ where: { incidentId: id, status: "confirmed" }, data: { status: "superseded" } });
     return appendAudit(tx, {
       kind: "incident.scoped", actor: actor.id, actorRole: actor.role, reason: body.reason, incidentId: id, targets: failedPairs,

@@ -1,26 +1,24 @@
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { getDb, type Db } from "../db/client";
-import { ConflictError, UnprocessableError } from "../http/errors";
+import { UnprocessableError } from "../http/errors";
 import { requireIncident } from "../incidents/require-incident";
-import { transitionIncident } from "../repositories/incidents";
+import { moveIncident } from "../incidents/move-incident";
 import { validateIncident } from "./validate-incident";
-
-const FROM = ["validating"] as const;
 
 /**
  * Resolves an incident: only when validation passes now (recomputed here, not trusted from the
  * client). The passing validation and the resolution are both recorded.
  */
 export async function resolveIncident(id: string, reason: string, actor: Actor, now = new Date(), db: Db = getDb()) {
-  const incident = await requireIncident(db, id, FROM);
+  const incident = await requireIncident(db, id, "resolve");
   const v = await validateIncident(id, now, db);
   if (!v.passed) {
     const failing = v.units.filter((u) => !u.passed && !u.mark).map((u) => `${u.name} ${u.unitKey}: ${u.failures.join("; ")}`);
     throw new UnprocessableError(`cannot resolve while validation fails (${failing.length} units): ${failing.slice(0, 5).join(" | ")}. A commander may override with a reason.`, { failing });
   }
   const entry = await db.$transaction(async (tx) => {
-    if (!(await transitionIncident(tx, id, FROM, "resolved", { resolvedAt: now, closedReason: reason }))) throw new ConflictError(`incident ${id} changed state meanwhile`);
+    await moveIncident(tx, incident, "resolve", { resolvedAt: now, closedReason: reason });
     await appendAudit(tx, { kind: "validation.passed", actor: actor.id, actorRole: actor.role, reason: `${v.units.length} units validated: in the ledger, published once, reconciled, not stale`, incidentId: id, targets: targetsOf(v.units), before: { status: incident.status }, after: { status: "validating", units: v.units.length } }, now);
     return appendAudit(tx, { kind: "incident.resolved", actor: actor.id, actorRole: actor.role, reason, incidentId: id, targets: incident.failedPairs, before: { status: incident.status }, after: { status: "resolved" } }, now);
   });

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { nextStatus, statusesAllowing } from "@/lib/domain/incident-lifecycle";
 import type { Db } from "../db/client";
 import { appendAudit } from "../audit/append-audit";
 import { SLICE_SECONDS } from "../jobs/job-queue";
@@ -368,7 +369,8 @@ async function finishRepair(db: Db, runId: string, status: string, slice: string
     if (!(await finishRunStatus(tx, runId, status, new Date()))) return false; // finished already
     const run = (await findRepairRun(tx, runId))!;
     await releaseClaims(tx, runId);
-    if (run.incidentId) await transitionIncident(tx, run.incidentId, ["repairing"], "validating");
+    // The lifecycle's finish_repair (repairing → validating), in the run's end. Whatever the incident's status, the run still ends and frees its units.
+    if (run.incidentId) for (const from of statusesAllowing("finish_repair")) await transitionIncident(tx, run.incidentId, [from], nextStatus(from, "finish_repair")!);
     await appendAudit(tx, {
       kind: "repair.finished", actor: by?.actor.id ?? run.params.launchedBy.id, actorRole: by?.actor.role ?? run.params.launchedBy.role,
       reason: by ? `repair #${run.repairNumber} cancelled by ${by.actor.id}: ${by.reason}` : `repair #${run.repairNumber} ended: ${status}${error ? ` (${error.slice(0, 300)})` : ""}`,
