@@ -15,6 +15,7 @@ import { nodeName } from "./ids";
 import type { ClosureResult, Seed } from "./closure";
 import type { NodeId, TaskId } from "./ids";
 import type { LineageGraph, TaskNode } from "./lineage-graph";
+import { asOfNowJoins, holds, idempotentOverUnit, sourceReproducible } from "./preconditions";
 import { factsOf, type Ledger } from "./repair-scope";
 import type { ReasonCode } from "./repair-strategies";
 import { toKeyRanges, UnitSet } from "./unit-set";
@@ -77,11 +78,12 @@ const short = nodeName;
 const ranges = (graph: LineageGraph, node: NodeId, units: UnitSet) => toKeyRanges(units, graph.nodes[graph.index.get(node)!]!.space);
 const spell = (r: readonly [string, string][]) => r.map(([a, b]) => (a === b ? a : `${a}…${b}`)).join(", ");
 
-/** Null when the task may be re-run over `units`; otherwise the blocker that holds it back. */
+/** Null when the task may be re-run over `units` (idempotent over the unit, or made so); otherwise the blocker that holds it back. */
 export function idempotencyBlocker(graph: LineageGraph, task: TaskNode, units: UnitSet, resolutions: readonly Resolution[]): Blocker | null {
   const mine = resolutions.filter((r) => r.task === task.id);
-  if (task.writeMode === "replace" || task.writeMode === "merge" || mine.some((r) => r.kind === "fixed_to_replace")) return null;
-  if (task.writeMode === undefined) {
+  const idempotent = idempotentOverUnit(task);
+  if (holds(idempotent) || mine.some((r) => r.kind === "fixed_to_replace")) return null;
+  if (idempotent.verdict === "unknown") {
     return { code: "unknown_write_mode", node: task.id, message: `${short(task.id)} has no declared write mode; unknown counts as append. Declare it fixed to replace before re-running.` };
   }
   let open = units;
@@ -121,34 +123,29 @@ export function overlapBlockers(graph: LineageGraph, pairs: readonly Seed[], act
   return out;
 }
 
-/** Warnings about what the recomputed tasks read: sources, snapshots, retention, duplicates. */
+/**
+ * Warnings about what the recomputed tasks read: duplicates, and the answers to "as-of-now
+ * joins?" and "source immutable and retained?" (lib/domain/preconditions.ts) for the units re-run.
+ */
 export function inputWarnings(graph: LineageGraph, ledger: Ledger, pairs: readonly Seed[]): Warning[] {
   const out: Warning[] = [];
   for (const { node, units } of pairs) {
     const i = graph.index.get(node)!;
+    const task = graph.nodes[i] as TaskNode;
     const dup = factsOf(graph, ledger, i, "publishedMoreThanOnce").intersect(units);
     if (!dup.isEmpty) {
       const keyRanges = ranges(graph, node, dup);
       out.push({ code: "duplicate_publishes", node, keyRanges, message: `${short(node)} ${spell(keyRanges)} was published more than once: deduplicate before trusting the repair.` });
     }
-    for (const e of graph.in[i]!) {
-      const source = graph.nodes[e.from]!;
-      if (source.nodeKind !== "dataset") continue;
-      const read = e.up(units);
-      if (e.mapping.type === "latest") {
-        out.push({ code: "as_of_now_join", node, message: `${short(node)} joins ${short(source.id)} as of now: the repaired units are built on a newer snapshot than their neighbours.` });
-      }
-      const isSource = graph.in[e.from]!.length === 0;
-      if (isSource && source.sourceMutable !== false) {
-        const code = source.sourceMutable ? "mutable_source" : "unknown_source_mutability";
-        const what = source.sourceMutable ? "is mutable" : "has unknown mutability (counted as mutable)";
-        out.push({ code, node: source.id, message: `${short(source.id)} ${what}: ${short(node)} will read a source that may have moved since the original run.` });
-      }
-      const gone = factsOf(graph, ledger, e.from, "inputNotRetained").intersect(read);
-      if (!gone.isEmpty) {
-        const keyRanges = ranges(graph, source.id, gone);
-        out.push({ code: "input_not_retained", node: source.id, keyRanges, message: `${short(source.id)} ${spell(keyRanges)}: the input version is no longer retained, so the repair cannot reproduce the original.` });
-      }
+    for (const joined of asOfNowJoins(graph, task).joins) {
+      out.push({ code: "as_of_now_join", node, message: `${short(node)} joins ${short(joined)} as of now: the repaired units are built on a newer snapshot than their neighbours.` });
+    }
+    const source = sourceReproducible(graph, ledger, task, units);
+    for (const d of source.mutable) out.push({ code: "mutable_source", node: d, message: `${short(d)} is mutable: ${short(node)} will read a source that may have moved since the original run.` });
+    for (const d of source.unknownMutability) out.push({ code: "unknown_source_mutability", node: d, message: `${short(d)} has unknown mutability (counted as mutable): ${short(node)} will read a source that may have moved since the original run.` });
+    for (const gone of source.notRetained) {
+      const keyRanges = ranges(graph, gone.dataset, gone.units);
+      out.push({ code: "input_not_retained", node: gone.dataset, keyRanges, message: `${short(gone.dataset)} ${spell(keyRanges)}: the input version is no longer retained, so the repair cannot reproduce the original.` });
     }
   }
   return dedupe(out);

@@ -6,7 +6,8 @@
  * Why the rules (seed 000/001): the decision is about (task, unit) pairs and their downstream
  * closure, not "the DAG"; a non-idempotent task turns a repair into a duplicate; a task with
  * external side effects is excluded unless deliberately replayed with an idempotency key;
- * unknown properties count as unsafe.
+ * unknown properties count as unsafe. Every property of a task is read through the six
+ * questions of lib/domain/preconditions.ts, the answers the Preconditions step shows.
  *
  * Example (demo graph, stg_orders 2026-08-17 failed, stg_orders resolved as deduplicated):
  *   strategy targeted_with_closure, waves
@@ -29,6 +30,7 @@ import {
   type Resolution,
   type Warning,
 } from "./repair-checks";
+import { atomicSetPublish, holds, sideEffects, sourceReproducible, unitsIndependent, unreproducibleInputs } from "./preconditions";
 import { factsOf, resolveTargets, type Ledger, type RepairTarget, type ResolvedTargets } from "./repair-scope";
 import { RECOMPUTING, resolveStrategyOptions, type ScopeFacts, type Strategy, type StrategyOption } from "./repair-strategies";
 import { toKeyRanges, UnitSet } from "./unit-set";
@@ -84,30 +86,29 @@ export interface RepairPlan {
 }
 
 const isTask = (graph: LineageGraph, i: number) => graph.nodes[i]!.nodeKind === "task";
+const taskAt = (graph: LineageGraph, id: string) => graph.nodes[graph.index.get(id as TaskId)!] as TaskNode;
 
+/** Tasks whose independence nobody declared: the closure walks them as sequential (unknown counts as unsafe). */
 function unknownIndependence(graph: LineageGraph): Set<TaskId> {
   const out = new Set<TaskId>();
-  for (const n of graph.nodes) if (n.nodeKind === "task" && n.dependsOnOwnPast === undefined && !graph.selfLoops.has(n.index)) out.add(n.id);
+  for (const n of graph.nodes) if (n.nodeKind === "task" && unitsIndependent(graph, n).verdict === "unknown") out.add(n.id);
   return out;
 }
 
-function scopeFacts(graph: LineageGraph, ledger: Ledger, scope: ClosureResult, targets: ResolvedTargets, assumed: Set<TaskId>, opts: RepairOptions): ScopeFacts {
-  const sequential = (id: TaskId) => assumed.has(id) || graph.selfLoops.has(graph.index.get(id)!);
+/** Tasks whose whole set is the unit: published as an atomic set, or not saying how they publish. */
+function atomicSets(graph: LineageGraph): Set<TaskId> {
+  return new Set(graph.nodes.filter((n): n is TaskNode => n.nodeKind === "task" && !holds(atomicSetPublish(n))).map((n) => n.id));
+}
+
+function scopeFacts(graph: LineageGraph, ledger: Ledger, scope: ClosureResult, targets: ResolvedTargets, opts: RepairOptions): ScopeFacts {
+  const sequential = (id: TaskId) => !holds(unitsIndependent(graph, taskAt(graph, id)));
   const tasks = [...scope.entries.values()].filter((e) => e.nodeKind === "task");
   let built = 0;
   const sources = new Set<string>();
   for (const e of tasks) {
     const i = graph.index.get(e.node)!;
     if (!e.seed) built += factsOf(graph, ledger, i, "published").intersect(e.units).size;
-    for (const edge of graph.in[i]!) {
-      const src = graph.nodes[edge.from]!;
-      // A current snapshot read as of now moves even when a task writes it (seed 000's
-      // dim_customers); any other produced dataset is recomputed by the plan itself.
-      const producedInScope = graph.in[edge.from]!.length > 0 && edge.mapping.type !== "latest";
-      if (producedInScope || src.nodeKind !== "dataset") continue;
-      const gone = factsOf(graph, ledger, edge.from, "inputNotRetained").intersects(edge.up(e.units));
-      if (src.sourceMutable !== false || gone) sources.add(src.id);
-    }
+    for (const d of unreproducibleInputs(sourceReproducible(graph, ledger, taskAt(graph, e.node), e.units))) sources.add(d);
   }
   let unpublished = 0;
   for (const s of targets.seeds) unpublished += s.units.difference(factsOf(graph, ledger, graph.index.get(s.node)!, "published")).size;
@@ -115,7 +116,7 @@ function scopeFacts(graph: LineageGraph, ledger: Ledger, scope: ClosureResult, t
   return {
     sequentialSeeds: seedTasks.filter(sequential),
     sequentialInScope: tasks.map((e) => e.node as TaskId).filter(sequential),
-    atomicSetInScope: tasks.filter((e) => (graph.nodes[graph.index.get(e.node)!] as TaskNode).publish === "atomic-set").map((e) => e.node as TaskId),
+    atomicSetInScope: tasks.filter((e) => !holds(atomicSetPublish(taskAt(graph, e.node)))).map((e) => e.node as TaskId),
     seedTaskCount: seedTasks.length,
     downstreamAlreadyBuilt: built,
     unreproducibleSources: [...sources],
@@ -129,8 +130,7 @@ function strategyPairs(strategy: Strategy, graph: LineageGraph, scope: ClosureRe
   if (!RECOMPUTING.has(strategy)) return { pairs: [] as Seed[], order: scope };
   let order = scope;
   if (strategy === "atomic_set_republish") {
-    const atomic = new Set(graph.nodes.filter((n) => n.nodeKind === "task" && n.publish === "atomic-set").map((n) => n.id));
-    order = closure(graph, targets.seeds, "downstream", { widenToFull: atomic, assumeSequential: assumed });
+    order = closure(graph, targets.seeds, "downstream", { widenToFull: atomicSets(graph), assumeSequential: assumed });
   }
   const pairs: Seed[] = [];
   for (const e of order.entries.values()) {
@@ -159,10 +159,11 @@ function partitionTasks(graph: LineageGraph, pairs: readonly Seed[], opts: Repai
   for (const { node, units } of pairs) {
     const task = graph.nodes[graph.index.get(node)!] as TaskNode;
     let planned: PlannedTask = { task: task.id, pipeline: task.pipeline, units, keyRanges: toKeyRanges(units, task.space) };
-    if (task.sideEffect !== "none") {
+    const effects = sideEffects(task);
+    if (!holds(effects)) {
       const key = opts.replay?.find((r) => r.task === task.id && r.idempotencyKey.trim() !== "")?.idempotencyKey;
       if (key === undefined) {
-        const what = task.sideEffect === "external" ? "has external side effects" : "has undeclared side effects (counted as external)";
+        const what = effects.verdict === "unsafe" ? "has external side effects" : "has undeclared side effects (counted as external)";
         excluded.push({ ...planned, reason: `${nodeName(task.id)} ${what}: excluded by default; replay it deliberately with an idempotency key.` });
         continue;
       }
@@ -214,7 +215,7 @@ export function planRepair(input: RepairInput): RepairPlan {
   const targets = resolveTargets(graph, input.targets);
   const assumed = unknownIndependence(graph);
   const scope = closure(graph, targets.seeds, "downstream", { assumeSequential: assumed });
-  const options = resolveStrategyOptions(scopeFacts(graph, ledger, scope, targets, assumed, opts));
+  const options = resolveStrategyOptions(scopeFacts(graph, ledger, scope, targets, opts));
   const recommended = options.find((o) => o.recommended)!.strategy;
   const strategy = opts.strategy ?? recommended;
   const chosen = options.find((o) => o.strategy === strategy)!;

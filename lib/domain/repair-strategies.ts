@@ -45,15 +45,16 @@ export interface Reason {
 
 /** Facts about the scope (failed pairs + downstream closure) that decide the options. */
 export interface ScopeFacts {
-  /** Seed tasks that are sequential, or whose independence is unknown. */
+  /** Seed tasks whose units are not independent, or not known to be (preconditions.ts unitsIndependent). */
   readonly sequentialSeeds: readonly TaskId[];
   /** Any task in the closure that is sequential (or unknown). */
   readonly sequentialInScope: readonly TaskId[];
+  /** Tasks in the closure whose whole set is the unit: atomic-set publish, or not declared (preconditions.ts atomicSetPublish). */
   readonly atomicSetInScope: readonly TaskId[];
   readonly seedTaskCount: number;
   /** Non-seed closure pairs that already published from the bad inputs. */
   readonly downstreamAlreadyBuilt: number;
-  /** Sources read by the scope that are mutable, of unknown mutability, or not retained. */
+  /** Inputs of the scope that are mutable, of unknown mutability, or not retained (preconditions.ts sourceReproducible). */
   readonly unreproducibleSources: readonly string[];
   /** Seed units with no publish in the ledger. */
   readonly unpublishedSeedUnits: number;
@@ -102,7 +103,7 @@ function whyNot(strategy: Strategy, f: ScopeFacts): Reason[] {
     }
   }
   if (partialKinds && f.atomicSetInScope.length > 0) {
-    why.push({ code: "atomic_set_partial", message: `${list(f.atomicSetInScope)} publishes as an atomic set: partial repair is not observable, the whole set is the unit.` });
+    why.push({ code: "atomic_set_partial", message: `${list(f.atomicSetInScope)} publishes as an atomic set (or does not say how it publishes): partial repair is not observable, the whole set is the unit.` });
   }
   if (strategy === "recompute_forward" && f.sequentialInScope.length === 0) {
     why.push({ code: "no_sequential_model", message: "No sequential model in scope: recomputing forward would redo independent units for nothing." });

@@ -1,5 +1,6 @@
 import { compositeKey } from "@/lib/domain/composite-key";
 import type { NodeId } from "@/lib/domain/ids";
+import { holds, sideEffects } from "@/lib/domain/preconditions";
 import type { OrchestratorConnection } from "@/lib/contracts/orchestrators";
 import type { Db } from "../db/client";
 import type { LocalRunContext } from "../orchestrators/local";
@@ -49,8 +50,10 @@ export async function dispatchGroups(db: Db, ctx: RepairContext, input: Dispatch
   const nameOf = new Map(pipelines.map((p) => [p.id, p.name]));
   const connectionOf = (pipelineId: string): OrchestratorConnection =>
     input.connections ? (input.connections[pipelineId] ?? { kind: "local" }) : (stored!.get(pipelineId)?.connection ?? { kind: "none" });
-  const facts = (t: { nodeId: string; name: string; namespace: string; pipeline: string | null; sideEffect: string | null; writeMode: string | null }): TaskFacts => ({
-    taskNodeId: t.nodeId, name: t.name, namespace: t.namespace, pipeline: t.pipeline ?? "", sideEffect: t.sideEffect, writeMode: t.writeMode,
+  // Side effects as the planner counts them (preconditions.ts sideEffects: undeclared is external), so
+  // an adapter never dispatches, or exports, a replay the plan calls side-effecting as if it were not.
+  const facts = (t: { nodeId: string; name: string; namespace: string; pipeline: string | null; sideEffect: "none" | "external" | null; writeMode: string | null }): TaskFacts => ({
+    taskNodeId: t.nodeId, name: t.name, namespace: t.namespace, pipeline: t.pipeline ?? "", sideEffect: holds(sideEffects({ sideEffect: t.sideEffect ?? undefined })) ? "none" : "external", writeMode: t.writeMode,
   });
   const byPipeline = new Map<string, PairRef[]>();
   for (const [taskNodeId, unitKey, wave] of input.pairs) {
