@@ -51,7 +51,8 @@ export type TransitionRow = AnswerPer<typeof INCIDENT_STATUSES>;
 
 const _ = null;
 
-/** The lifecycle. A status that the action keeps is written out (it is allowed, and changes nothing). */
+/** The lifecycle, one column per status (kept aligned: prettier-ignore). A status the action keeps is written out: allowed, changing nothing. */
+// prettier-ignore
 export const INCIDENT_TRANSITIONS: { readonly [A in IncidentAction]: TransitionRow } = {
   //                       open          scoped        planned       repairing     validating    resolved      abandoned
   scope:                 ["scoped",     "scoped",     "scoped",     _,            "scoped",     _,            _],
