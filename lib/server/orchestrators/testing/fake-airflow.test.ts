@@ -41,7 +41,8 @@ afterEach(async () => {
   fake = undefined;
 });
 
-describe.each(["3.0.0", "3.2.1"] as const)("fake Airflow %s", (version) => {
+// The first test of each version compiles its OpenAPI document (ajv): seconds on a busy 2-core machine.
+describe.each(["3.0.0", "3.2.1"] as const)("fake Airflow %s", { timeout: 30_000 }, (version) => {
   async function start(extra: Partial<FakeAirflowOptions> = {}): Promise<FakeAirflow> {
     fake = await startFakeAirflow({ version, dags: DAGS, initialState, ...extra });
     return fake;
