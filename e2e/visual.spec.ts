@@ -65,8 +65,14 @@ async function sweep(page: Page, testInfo: TestInfo, width: number) {
   for (const [name, url] of pages()) {
     await page.goto(url);
     await settled(page, name);
-    const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
-    if (scrollWidth > innerWidth) wide.push(`${name} (${url}): ${scrollWidth} px`);
+    const { scrollWidth, innerWidth, culprits } = await page.evaluate(() => {
+      // The innermost elements reaching past the viewport's right edge name what widens the page.
+      const past = [...document.querySelectorAll("body *")].filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1);
+      const innermost = past.filter((el) => !past.some((other) => other !== el && el.contains(other)));
+      const describe = (el: Element) => `${el.tagName.toLowerCase()}${el.className && typeof el.className === "string" ? "." + el.className.split(/\s+/).join(".") : ""} "${(el.textContent ?? "").trim().slice(0, 60)}" → ${Math.round(el.getBoundingClientRect().right)} px`;
+      return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, culprits: innermost.slice(0, 3).map(describe) };
+    });
+    if (scrollWidth > innerWidth) wide.push(`${name} (${url}): ${scrollWidth} px; widest: ${culprits.join("; ")}`);
     await page.screenshot({ path: testInfo.outputPath(`${name}-${width}.png`), fullPage: true });
   }
   expect(wide, `pages wider than the ${width} px viewport`).toEqual([]);

@@ -43,16 +43,19 @@ export function AuditPage({ initial }: { initial: { kind: string; actor: string;
       {isPending ? <div className="skeleton" aria-busy="true" /> : error ? <div className="error-box" role="alert">Could not load the audit log: {error.message}</div> : data.entries.length === 0 ? (
         <p className="empty">No interventions recorded{filters.kind || filters.actor || filters.incidentId ? " for these filters" : " yet"}.</p>
       ) : (
-        <table className="data" data-testid="audit-table">
+        <table className="data reflow" data-testid="audit-table">
           <thead><tr><th>#</th><th>When</th><th>Kind</th><th>Who</th><th>Why</th><th>On what</th><th>Before → after</th><th>Incident</th></tr></thead>
           <tbody>
             {data.entries.map((e) => (
               <tr key={e.seq} data-testid={`audit-${e.kind}`}>
-                <td>{e.seq}</td><td className="nowrap">{new Date(e.at).toLocaleString()}</td><td className="mono">{e.kind}</td>
-                <td>{e.actor} <span className="muted">({e.actorRole})</span></td><td>{e.reason}</td>
-                <td className="mono">{targets(e.targets) || "—"}</td>
-                <td className={styles.change}><div>{describe(e.before)}</div><div>→ {describe(e.after)}</div></td>
-                <td>{e.incidentId ? <Link href={`/incidents/${encodeURIComponent(e.incidentId)}`}>open</Link> : "—"}</td>
+                <td data-label="#">{e.seq}</td>
+                <td data-label="When" className="nowrap">{new Date(e.at).toLocaleString()}</td>
+                <td data-label="Kind" className={`mono ${styles.kind}`}>{e.kind}</td>
+                <td data-label="Who" className="wrap-anywhere">{e.actor} <span className="muted">({e.actorRole})</span></td>
+                <td data-label="Why" className="wrap-anywhere">{e.reason}</td>
+                <td data-label="On what" className={`mono ${styles.targets}`}>{targets(e.targets) || "—"}</td>
+                <td data-label="Before → after" className={styles.change}><div>{describe(e.before)}</div><div>→ {describe(e.after)}</div></td>
+                <td data-label="Incident">{e.incidentId ? <Link href={`/incidents/${encodeURIComponent(e.incidentId)}`}>open</Link> : "—"}</td>
               </tr>
             ))}
           </tbody>
