@@ -6,6 +6,7 @@ import type { Me, TokenView, UserView } from "@/lib/contracts/access";
 import { useAddUser, useChangeUser, useCreateToken, useRemoveUser, useRevokeToken, useTokens, useUsers } from "@/lib/client/use-access";
 import { useMe } from "@/lib/client/use-me";
 import styles from "./Access.module.css";
+import { reasonProblem } from "@/lib/contracts/reason";
 
 const ROLES = ["viewer", "operator", "commander", "admin"] as const;
 type Role = (typeof ROLES)[number];
@@ -94,9 +95,9 @@ function UserRow({ user, self }: { user: UserView; self: boolean }) {
       <td>
         <div className={styles.rowActions}>
           <input aria-label={`Why change ${user.id}`} value={reason} onChange={(e) => setReason(e.target.value)} placeholder="why" size={12} />
-          <button type="button" className={styles.secondary} disabled={!dirty || reason.trim().length < 3 || change.isPending}
+          <button type="button" className={styles.secondary} disabled={!dirty || reasonProblem(reason) !== null || change.isPending}
             onClick={() => change.mutate({ id: user.id, role, namespaces: splitNamespaces(namespaces), reason }, { onSuccess: () => setReason("") })}>Save</button>
-          <button type="button" className={styles.secondary} disabled={reason.trim().length < 3 || remove.isPending}
+          <button type="button" className={styles.secondary} disabled={reasonProblem(reason) !== null || remove.isPending}
             onClick={() => remove.mutate({ id: user.id, reason })}>Remove</button>
         </div>
         {error ? <div className="error-box" role="alert">{error.message}</div> : null}
@@ -166,7 +167,7 @@ function TokenRow({ token }: { token: TokenView }) {
         {token.revokedAt ? null : (
           <div className={styles.rowActions}>
             <input aria-label={`Why revoke ${token.name}`} value={reason} onChange={(e) => setReason(e.target.value)} placeholder="why" size={12} />
-            <button type="button" className={styles.secondary} disabled={reason.trim().length < 3 || revoke.isPending} onClick={() => revoke.mutate({ name: token.name, reason })}>Revoke</button>
+            <button type="button" className={styles.secondary} disabled={reasonProblem(reason) !== null || revoke.isPending} onClick={() => revoke.mutate({ name: token.name, reason })}>Revoke</button>
           </div>
         )}
         {revoke.error ? <div className="error-box" role="alert">{revoke.error.message}</div> : null}

@@ -3,7 +3,7 @@
 import { nodeName } from "@/lib/domain/ids";
 import type { IncidentDetail } from "@/lib/contracts/incidents";
 import type { BlockerView } from "@/lib/contracts/repair";
-import { useIncidentAction } from "@/lib/client/use-incidents";
+import { useCleanUnit, useDeclareCleaned, useDeclareReplace } from "@/lib/client/incident-actions";
 import { useState } from "react";
 import { ConfirmIntervention } from "./ConfirmIntervention";
 import { allows } from "./step-props";
@@ -13,9 +13,9 @@ const short = nodeName;
 
 /** A blocker and the intervention that lifts it: clean an appended unit, or declare the task fixed to replace. */
 export function BlockerCard({ id, incident, blocker }: { id: string; incident: Pick<IncidentDetail, "allowedActions">; blocker: BlockerView }) {
-  const clean = useIncidentAction<{ taskNodeId: string; unitKey: string; reason: string }>(id, "clean-unit");
-  const declare = useIncidentAction<{ taskNodeId: string; reason: string }>(id, "declare-replace");
-  const declareCleaned = useIncidentAction<{ taskNodeId: string; units: string[]; reason: string; statement: string }>(id, "declare-cleaned");
+  const clean = useCleanUnit(id);
+  const declare = useDeclareReplace(id);
+  const declareCleaned = useDeclareCleaned(id);
   const [statement, setStatement] = useState("");
   const r = blocker.resolution;
   const undeclared = r?.rowsInUnits.filter((u) => !u.declared).map((u) => u.unitKey) ?? [];

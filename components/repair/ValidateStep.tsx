@@ -1,7 +1,8 @@
 "use client";
 
-import { useIncidentAction } from "@/lib/client/use-incidents";
+import { useOverrideValidation, useResolveIncident } from "@/lib/client/incident-actions";
 import { useValidation } from "@/lib/client/use-repair";
+import { counted } from "@/lib/domain/words";
 import { ConfirmIntervention } from "./ConfirmIntervention";
 import { StateBadge } from "./StateBadge";
 import { StepActions } from "./StepActions";
@@ -13,15 +14,17 @@ const CHECKS = [["inLedger", "in the ledger"], ["publishedOnce", "published once
 /** Step 6: the domain's validation per unit; resolving needs it to pass, or a commander's reasoned override. */
 export function ValidateStep({ id, incident, next, back }: StepProps) {
   const { data, error, isPending } = useValidation(id);
-  const resolve = useIncidentAction<{ reason: string }>(id, "resolve");
-  const override = useIncidentAction<{ reason: string }>(id, "override");
+  const resolve = useResolveIncident(id);
+  const override = useOverrideValidation(id);
   if (isPending) return <div className="skeleton" aria-busy="true" />;
   if (error) return <div className="error-box" role="alert">Could not validate: {error.message}</div>;
+  const unreconciled = data.units.filter((u) => u.checks.reconciles === null).length;
   return (
     <>
       <p className={data.passed ? styles.ok : styles.blocker} data-testid="validation-verdict">
-        {data.passed ? `Validation passes: all ${data.units.length} units in the ledger, published once, reconciled, not stale.` : `${data.failedUnits} of ${data.units.length} units fail validation.`}
-        {data.accountedByMarks > 0 ? ` ${data.accountedByMarks} units are accounted for by a recorded mark.` : ""}
+        {data.passed ? `Validation passes: all ${counted(data.units.length, "unit")} in the ledger, published once, non-empty, not stale${unreconciled < data.units.length ? ", reconciled where a source count exists" : ""}.` : `${data.failedUnits} of ${counted(data.units.length, "unit")} fail validation.`}
+        {unreconciled > 0 ? ` ${counted(unreconciled, "unit")} had no source count to reconcile against.` : ""}
+        {data.accountedByMarks > 0 ? ` ${counted(data.accountedByMarks, "unit")} ${data.accountedByMarks === 1 ? "is" : "are"} accounted for by a recorded mark.` : ""}
       </p>
       <div style={{ overflowX: "auto" }}>
       <table className="data" data-testid="validation-table">
@@ -30,7 +33,13 @@ export function ValidateStep({ id, incident, next, back }: StepProps) {
           {data.units.map((u) => (
             <tr key={`${u.datasetNodeId}|${u.unitKey}`} data-testid={`validation-${u.name}-${u.unitKey}`}>
               <td>{u.name}</td><td className="mono nowrap">{u.unitKey}</td><td><StateBadge state={u.state} /></td>
-              {CHECKS.map(([k]) => <td key={k} className={styles.check} data-ok={u.checks[k]}>{u.checks[k] ? "✓" : "✗"}</td>)}
+              {CHECKS.map(([k, l]) => {
+                const ok = u.checks[k];
+                // Nothing to compare (no source count): neither a tick nor a cross.
+                return ok === null
+                  ? <td key={k} className={styles.check} data-ok="none" title={`${l}: nothing to compare`}><span aria-hidden="true">—</span><span className="sr-only">nothing to compare</span></td>
+                  : <td key={k} className={styles.check} data-ok={ok}>{ok ? "✓" : "✗"}</td>;
+              })}
               <td data-testid="rows">{u.rowCount ?? "—"} / {u.sourceCount ?? "—"}</td>
               <td className="mono">{u.inputVersion ?? "—"}{u.failures.length ? <div className={styles.why}>{u.failures.join("; ")}</div> : null}</td>
             </tr>

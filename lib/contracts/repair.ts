@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { reasonField } from "./reason";
 import { KeyRangeSchema } from "./overview";
 import { PlanExportSchema } from "./orchestrators";
 
@@ -64,7 +65,7 @@ export type PlanOptions = z.infer<typeof PlanOptionsSchema>;
 
 export const ConfirmPlanSchema = PlanOptionsSchema.extend({
   strategy: StrategySchema,
-  reason: z.string().trim().min(3, "a reason is required (at least 3 characters)").max(2000),
+  reason: reasonField,
 });
 
 export const PlannedTaskSchema = z.object({
@@ -175,7 +176,7 @@ export const UnitValidationSchema = z.object({
   unitKey: z.string(),
   passed: z.boolean(),
   state: z.string(),
-  checks: z.object({ inLedger: z.boolean(), publishedOnce: z.boolean(), nonEmpty: z.boolean(), reconciles: z.boolean(), notStale: z.boolean() }),
+  checks: z.object({ inLedger: z.boolean(), publishedOnce: z.boolean(), nonEmpty: z.boolean(), reconciles: z.boolean().nullable(), notStale: z.boolean() }),
   inputVersion: z.string().nullable(),
   rowCount: z.number().int().nullable(),
   sourceCount: z.number().int().nullable(),
@@ -191,3 +192,17 @@ export const ValidationViewSchema = z.object({ passed: z.boolean(), units: z.arr
 export type ValidationView = z.infer<typeof ValidationViewSchema>;
 
 export const OkSchema = z.object({ ok: z.literal(true), auditSeq: z.number().int() });
+
+// ---------------------------------------------------------------- results of the steps' actions
+
+export const CancelRepairResultSchema = z.object({
+  ok: z.literal(true),
+  runId: z.string(),
+  repairNumber: z.number().int(),
+  /** `cancelling`: the console running it has been told and stops it at its next step. */
+  status: z.enum(["cancelling", "cancelled"]),
+  stopRequests: z.array(z.object({ orchestrator: z.string(), method: z.string(), url: z.string(), status: z.number().int().nullable() })),
+  unconfirmed: z.array(z.string()),
+});
+export const CleanUnitResultSchema = OkSchema.extend({ rowsRemoved: z.number().int(), rowsAfter: z.number().int(), warehouse: z.string(), statement: z.string() });
+export const DeclareCleanedResultSchema = OkSchema.extend({ units: z.array(z.string()), awaiting: z.string() });
