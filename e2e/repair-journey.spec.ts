@@ -191,7 +191,7 @@ test("open → scope → clean the appended unit → repair + closure → run �
   expect(repair.unitsRecomputed).toBe(19);
   expect(repair.timeToRepairMs).toBe(Date.parse(repair.repairEndedAt) - Date.parse(repair.detectedAt));
   await page.goto("/history");
-  await expect(page.getByTestId("stat-repairs")).toContainText("1");
+  await expect(page.getByTestId("stat-repairs").locator(".value")).toHaveText("1");
   const row = page.getByTestId(`repair-${repair.runId}`);
   await expect(row).toContainText("repair #1");
   for (const cell of ["ttd", "ttr", "ttv"]) await expect(row.getByTestId(cell)).not.toHaveText("—");

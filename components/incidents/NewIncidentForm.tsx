@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { useOpenIncident } from "@/lib/client/use-incidents";
+import { useOpenIncident } from "@/lib/client/incident-actions";
 import styles from "./Incidents.module.css";
 import { reasonProblem } from "@/lib/contracts/reason";
 

@@ -6,8 +6,10 @@ import {
   CleanUnitBodySchema,
   DeclareCleanedBodySchema,
   DeclareReplaceBodySchema,
+  IncidentSummarySchema,
   MarkBodySchema,
   NoteBodySchema,
+  OpenIncidentSchema,
   ScopeBodySchema,
 } from "@/lib/contracts/incidents";
 import { DispatchPreviewSchema, DryRunBodySchema } from "@/lib/contracts/orchestrators";
@@ -22,6 +24,7 @@ import {
   OkSchema,
   PlanOptionsSchema,
 } from "@/lib/contracts/repair";
+import { describeIssues, fieldIssues } from "@/lib/contracts/field-issues";
 import { apiFetch } from "./api-fetch";
 import { alertsKeys } from "./use-alerts";
 import { completenessKeys } from "./use-completeness";
@@ -43,11 +46,18 @@ const AUDIT: QueryKey = ["audit"];
  */
 export type ActionEffect = "record" | "units" | "repairs";
 
-function keysOf(id: string, effect: ActionEffect): QueryKey[] {
+function keysOf(effect: ActionEffect): QueryKey[] {
   const record = [incidentKeys.all, AUDIT];
   if (effect === "record") return record;
   const units = [...record, overviewKeys.all, alertsKeys.all, unitKeys.all, lineageKeys.all, completenessKeys.all];
   return effect === "units" ? units : [...units, historyKeys.all];
+}
+
+/** The body as the contract has it, or an error naming each field the way the server would (a 400's message). */
+function checked<S extends ZodType>(schema: S, input: z.input<S>): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw new Error(describeIssues(fieldIssues(parsed.error, "body")));
+  return parsed.data;
 }
 
 interface ActionSpec<S extends ZodType, R> {
@@ -67,10 +77,19 @@ function useIncidentMutation<S extends ZodType, R>(id: string, spec: ActionSpec<
   const qc = useQueryClient();
   return useMutation<R, Error, z.input<S>>({
     mutationFn: (input) => {
-      const body = spec.body.parse(input);
+      const body = checked(spec.body, input);
       return apiFetch(`/api/v1/incidents/${encodeURIComponent(id)}/${spec.path}`, spec.result, { method: "POST", body: JSON.stringify(body) });
     },
-    onSuccess: () => Promise.all(keysOf(id, spec.effect).map((queryKey) => qc.invalidateQueries({ queryKey }))),
+    onSuccess: () => Promise.all(keysOf(spec.effect).map((queryKey) => qc.invalidateQueries({ queryKey }))),
+  });
+}
+
+/** Opening an incident: the overview's and the alerts' failures now link to it. */
+export function useOpenIncident() {
+  const qc = useQueryClient();
+  return useMutation<z.output<typeof IncidentSummarySchema>, Error, z.input<typeof OpenIncidentSchema>>({
+    mutationFn: (input) => apiFetch("/api/v1/incidents", IncidentSummarySchema, { method: "POST", body: JSON.stringify(checked(OpenIncidentSchema, input)) }),
+    onSuccess: () => Promise.all([...keysOf("record"), overviewKeys.all, alertsKeys.all].map((queryKey) => qc.invalidateQueries({ queryKey }))),
   });
 }
 
@@ -91,4 +110,3 @@ export const useOverrideValidation = (id: string) => useIncidentMutation(id, { p
 export const useAbandonIncident = (id: string) => useIncidentMutation(id, { path: "abandon", body: ReasonBodySchema, result: OkSchema, effect: "repairs" });
 export const useAddNote = (id: string) => useIncidentMutation(id, { path: "notes", body: NoteBodySchema, result: OkSchema, effect: "record" });
 
-export { keysOf as invalidatedBy };

@@ -1,5 +1,17 @@
 import { AlertSchema, AlertsSchema, type Alerts, type AlertView } from "@/lib/contracts/alerts";
+import { allowedActions } from "@/lib/domain/incident-lifecycle";
+import { IncidentDetailSchema, type IncidentDetail } from "@/lib/contracts/incidents";
 import { LedgerFindingSchema, OpenFailureSchema, OverviewSchema, type LedgerFinding, type OpenFailure, type Overview } from "@/lib/contracts/overview";
+import {
+  PreconditionSchema,
+  PreconditionsViewSchema,
+  UnitValidationSchema,
+  type PreconditionsView,
+  type UnitValidationView,
+} from "@/lib/contracts/repair";
+import type { z } from "zod";
+
+type Precondition = z.infer<typeof PreconditionSchema>;
 
 /**
  * Typed fixture builders: a value of each contract carrying the demo's facts, overridden per test,
@@ -78,6 +90,66 @@ export function someAlerts(over: Partial<Alerts> = {}): Alerts {
     webhook: { configured: false, target: null },
     alerts: [anAlert(), anAlert({ id: "a2", rule: "task_failed", source: "task", unitCount: 2, units: ["2026-08-17", "2026-08-23"], title: "2 units still failing after the last try" })],
     deliveries: [],
+    ...over,
+  });
+}
+
+export function anIncident(over: Partial<IncidentDetail> = {}): IncidentDetail {
+  return IncidentDetailSchema.parse({
+    id: "inc-3",
+    title: "stg_orders failed for 2026-08-17",
+    status: "open",
+    pipeline: "orders",
+    openedBy: "demo-commander",
+    openedAt: "2026-08-18T03:00:00.000Z",
+    detectedAt: "2026-08-18T02:10:00.000Z",
+    resolvedAt: null,
+    closedReason: null,
+    originRunId: "run-2026-08-17",
+    failedPairs: [{ nodeId: "job:orders:stg_orders", units: ["2026-08-17"] }],
+    repairs: 0,
+    timeline: [],
+    runs: [],
+    confirmedPlanId: null,
+    ...over,
+    allowedActions: over.allowedActions ?? allowedActions(over.status ?? "open"),
+  });
+}
+
+export function aCheck(over: Partial<Precondition> = {}): Precondition {
+  return PreconditionSchema.parse({
+    key: "idempotent",
+    question: "Does re-running it replace the unit's rows rather than add to them?",
+    verdict: "safe",
+    detail: "stg_orders writes with replace: a re-run overwrites its unit.",
+    howToKnow: null,
+    ...over,
+  });
+}
+
+export function somePreconditions(over: Partial<PreconditionsView> = {}): PreconditionsView {
+  return PreconditionsViewSchema.parse({
+    tasks: [{ taskNodeId: "job:orders:stg_orders", name: "stg_orders", pipeline: "orders", units: [["2026-08-17", "2026-08-17"]], checks: [aCheck()] }],
+    ...over,
+  });
+}
+
+export function aUnitValidation(over: Partial<UnitValidationView> = {}): UnitValidationView {
+  return UnitValidationSchema.parse({
+    datasetNodeId: "dataset:warehouse:stg_orders",
+    name: "stg_orders",
+    unitKey: "2026-08-17",
+    passed: true,
+    state: "repaired",
+    checks: { inLedger: true, publishedOnce: true, nonEmpty: true, reconciles: true, notStale: true },
+    inputVersion: "raw_orders@2026-08-26",
+    rowCount: 40,
+    sourceCount: 40,
+    publishCount: 2,
+    rowsInWarehouse: null,
+    failures: [],
+    notes: [],
+    mark: null,
     ...over,
   });
 }
