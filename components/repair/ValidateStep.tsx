@@ -7,6 +7,7 @@ import { StateBadge } from "./StateBadge";
 import { StepActions } from "./StepActions";
 import { allows, type StepProps } from "./step-props";
 import styles from "./Wizard.module.css";
+import { counted } from "@/lib/domain/words";
 
 const CHECKS = [["inLedger", "in the ledger"], ["publishedOnce", "published once"], ["nonEmpty", "non-empty"], ["reconciles", "reconciles"], ["notStale", "not stale"]] as const;
 
@@ -20,8 +21,8 @@ export function ValidateStep({ id, incident, next, back }: StepProps) {
   return (
     <>
       <p className={data.passed ? styles.ok : styles.blocker} data-testid="validation-verdict">
-        {data.passed ? `Validation passes: all ${data.units.length} units in the ledger, published once, reconciled, not stale.` : `${data.failedUnits} of ${data.units.length} units fail validation.`}
-        {data.accountedByMarks > 0 ? ` ${data.accountedByMarks} units are accounted for by a recorded mark.` : ""}
+        {data.passed ? `Validation passes: ${data.units.length === 1 ? "the unit is" : `all ${counted(data.units.length, "unit")}`} in the ledger, published once, reconciled, not stale.` : `${data.failedUnits} of ${counted(data.units.length, "unit")} fail${data.failedUnits === 1 ? "s" : ""} validation.`}
+        {data.accountedByMarks > 0 ? ` ${counted(data.accountedByMarks, "unit")} ${data.accountedByMarks === 1 ? "is" : "are"} accounted for by a recorded mark.` : ""}
       </p>
       <div style={{ overflowX: "auto" }}>
       <table className="data" data-testid="validation-table">
