@@ -7,6 +7,7 @@ import { useAddUser, useChangeUser, useCreateToken, useRemoveUser, useRevokeToke
 import { useMe } from "@/lib/client/use-me";
 import styles from "./Access.module.css";
 import { reasonProblem } from "@/lib/contracts/reason";
+import { article } from "@/lib/domain/words";
 
 const ROLES = ["viewer", "operator", "commander", "admin"] as const;
 type Role = (typeof ROLES)[number];
@@ -37,7 +38,7 @@ function NotAdmin({ me }: { me: Me }) {
     <section className="card" data-testid="access-not-admin">
       <h2>Only an admin manages access</h2>
       <p className="sub">
-        {me.source === "anonymous" ? <>You are not signed in. <Link href="/sign-in?next=/settings/access">Sign in</Link> as an admin.</> : <>You are {me.displayName}, a {me.role}.</>}{" "}
+        {me.source === "anonymous" ? <>You are not signed in. <Link href="/sign-in?next=/settings/access">Sign in</Link> as an admin.</> : <>You are {me.displayName}, {article(me.role)} {me.role}.</>}{" "}
         On a fresh console, make the first admin on the console&apos;s machine:
       </p>
       <pre className={styles.code}>{"npm run users -- add <your id> --role admin --name \"Your Name\"\nnpm run users -- sign-in-link <your id>"}</pre>

@@ -1,9 +1,10 @@
 "use client";
 
 import { STATE_LABELS, UNIT_STATES, type MatrixState } from "@/lib/contracts/units";
+import { StateSwatch } from "@/components/shell/StateSwatch";
 import styles from "./MatrixLegend.module.css";
 
-/** Each of the twelve states with its count; pressing one filters the matrix to it. */
+/** Each of the thirteen states, its colour and mark, with its count; pressing one filters the matrix to it. */
 export function MatrixLegend({ counts, active, onToggle }: { counts: Record<MatrixState, number>; active: MatrixState[]; onToggle(state: MatrixState): void }) {
   return (
     <div className={styles.legend} role="group" aria-label="States (press to filter)" data-testid="matrix-legend">
@@ -16,7 +17,7 @@ export function MatrixLegend({ counts, active, onToggle }: { counts: Record<Matr
           onClick={() => onToggle(s)}
           data-testid={`legend-${s}`}
         >
-          <span className={`${styles.swatch} ${s === "missing" || s === "failed" || s === "blocked" ? styles.hatch : ""}`} style={{ backgroundColor: `var(--state-${s})` }} aria-hidden />
+          <StateSwatch state={s} />
           {STATE_LABELS[s]} <strong>{counts[s].toLocaleString("en")}</strong>
         </button>
       ))}

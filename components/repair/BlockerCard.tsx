@@ -8,6 +8,7 @@ import { useState } from "react";
 import { ConfirmIntervention } from "./ConfirmIntervention";
 import { allows } from "./step-props";
 import styles from "./Wizard.module.css";
+import { counted } from "@/lib/domain/words";
 
 const short = nodeName;
 
@@ -81,5 +82,5 @@ export function BlockerCard({ id, incident, blocker }: { id: string; incident: P
 /** The POST /api/v1/warehouse-counts request that evidences a declared cleaning (0 rows, counted after it). */
 function countExample(datasetNodeId: string, units: string[]): string {
   const body = units.slice(0, 3).map((unitKey) => ({ dataset: { nodeId: datasetNodeId }, unitKey, rowCount: 0, measuredAt: "<now, ISO-8601>", source: "select count(*) … where <the unit>" }));
-  return `curl -X POST "$REPARO_URL/api/v1/warehouse-counts" -H "authorization: Bearer $REPARO_TOKEN" \\\n  -H 'content-type: application/json' -d '${JSON.stringify(body)}'${units.length > 3 ? `\n# … and the other ${units.length - 3} units` : ""}`;
+  return `curl -X POST "$REPARO_URL/api/v1/warehouse-counts" -H "authorization: Bearer $REPARO_TOKEN" \\\n  -H 'content-type: application/json' -d '${JSON.stringify(body)}'${units.length > 3 ? `\n# … and the other ${counted(units.length - 3, "unit")}` : ""}`;
 }

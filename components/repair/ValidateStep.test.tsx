@@ -29,7 +29,7 @@ describe("ValidateStep", () => {
     const failing = aUnitValidation({ passed: false, state: "duplicate", rowCount: 66, failures: ["more than one copy published"], checks: { inLedger: true, publishedOnce: false, nonEmpty: true, reconciles: false, notStale: true } });
     server.use(http.get(URL, () => HttpResponse.json({ passed: false, units: [failing], failedUnits: 1, accountedByMarks: 0 })));
     renderWithQuery(<ValidateStep id="inc-3" incident={anIncident({ status: "validating" })} next={vi.fn()} back={vi.fn()} />);
-    expect(await screen.findByTestId("validation-verdict")).toHaveTextContent("1 of 1 unit fail validation.");
+    expect(await screen.findByTestId("validation-verdict")).toHaveTextContent("1 of 1 unit fails validation.");
     expect(screen.getByTestId("validation-stg_orders-2026-08-17")).toHaveTextContent("more than one copy published");
     expect(screen.queryByTestId("resolve-open")).toBeNull();
     expect(screen.getByTestId("override-open")).toHaveTextContent("Override validation and resolve");

@@ -22,7 +22,7 @@ export function ValidateStep({ id, incident, next, back }: StepProps) {
   return (
     <>
       <p className={data.passed ? styles.ok : styles.blocker} data-testid="validation-verdict">
-        {data.passed ? `Validation passes: all ${counted(data.units.length, "unit")} in the ledger, published once, non-empty, not stale${unreconciled < data.units.length ? ", reconciled where a source count exists" : ""}.` : `${data.failedUnits} of ${counted(data.units.length, "unit")} fail validation.`}
+        {data.passed ? `Validation passes: ${data.units.length === 1 ? "the unit is" : `all ${counted(data.units.length, "unit")}`} in the ledger, published once, non-empty, not stale${unreconciled < data.units.length ? ", reconciled where a source count exists" : ""}.` : `${data.failedUnits} of ${counted(data.units.length, "unit")} fail${data.failedUnits === 1 ? "s" : ""} validation.`}
         {unreconciled > 0 ? ` ${counted(unreconciled, "unit")} had no source count to reconcile against.` : ""}
         {data.accountedByMarks > 0 ? ` ${counted(data.accountedByMarks, "unit")} ${data.accountedByMarks === 1 ? "is" : "are"} accounted for by a recorded mark.` : ""}
       </p>

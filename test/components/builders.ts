@@ -9,6 +9,10 @@ import {
   type PreconditionsView,
   type UnitValidationView,
 } from "@/lib/contracts/repair";
+import {
+  MatrixInvalidKeySchema, MatrixRowSchema, MatrixSectionSchema, UNIT_STATES, UnitDetailSchema, UnitMatrixSchema,
+  type MatrixInvalidKey, type MatrixRow, type MatrixSection, type UnitDetail, type UnitMatrix,
+} from "@/lib/contracts/units";
 import type { z } from "zod";
 
 type Precondition = z.infer<typeof PreconditionSchema>;
@@ -151,5 +155,36 @@ export function aUnitValidation(over: Partial<UnitValidationView> = {}): UnitVal
     notes: [],
     mark: null,
     ...over,
+  });
+}
+
+/** stg_orders over four days of the demo: published, published, published, failed (2026-08-17). */
+export function aMatrixRow(over: Partial<MatrixRow> = {}): MatrixRow {
+  return MatrixRowSchema.parse({ nodeId: "dataset:warehouse:stg_orders", name: "stg_orders", pipeline: "orders", writerNodeId: "job:orders:stg_orders", cells: "pppf", note: null, ...over });
+}
+
+export function aMatrixSection(over: Partial<MatrixSection> = {}): MatrixSection {
+  return MatrixSectionSchema.parse({ id: "day:UTC", label: "Daily (UTC)", grain: "day", columns: ["2026-08-14", "2026-08-15", "2026-08-16", "2026-08-17"], rows: [aMatrixRow()], ...over });
+}
+
+export function anInvalidKey(over: Partial<MatrixInvalidKey> = {}): MatrixInvalidKey {
+  return MatrixInvalidKeySchema.parse({ nodeId: "job:ml:build_order_features", unitKey: "2026-8-24", reason: '"2026-8-24" is not a day key (expected yyyy-MM-dd)', source: "demo", observedAt: "2026-08-24T03:00:00.000Z", ...over });
+}
+
+export function aUnitMatrix(over: Partial<UnitMatrix> = {}): UnitMatrix {
+  const counts = Object.fromEntries(UNIT_STATES.map((s) => [s, 0]));
+  return UnitMatrixSchema.parse({
+    generatedAt: "2026-08-25T12:00:00.000Z", states: { computing: null, refreshing: false },
+    counts: { ...counts, published: 3, failed: 1 }, pipelines: ["finance", "meters", "ml", "orders"],
+    sections: [aMatrixSection()], invalidKeys: [], ...over,
+  });
+}
+
+/** stg_orders 2026-08-17: failed twice, 20 partial rows left. */
+export function aUnitDetail(over: Partial<UnitDetail> = {}): UnitDetail {
+  return UnitDetailSchema.parse({
+    datasetNodeId: "dataset:warehouse:stg_orders", datasetName: "stg_orders", pipeline: "orders", unitKey: "2026-08-17", state: "failed",
+    reasons: ["its latest attempt failed"], writer: { nodeId: "job:orders:stg_orders", name: "stg_orders", writeMode: "append" },
+    publishes: [], attempts: [], sourceCount: 40, deviation: null, tolerance: 0.05, partialRows: 20, latestRunId: null, interventions: [], ...over,
   });
 }
