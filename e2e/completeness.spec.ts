@@ -12,6 +12,24 @@ test("revenue_daily for August 2026 is incomplete, naming 08-17 and 08-23 (never
 
   await expect(page).toHaveURL(/dataset=dataset%3Awarehouse%3Arevenue_daily&from=2026-08-01&to=2026-08-25/);
   await expect(page.getByTestId("verdict-word")).toHaveText("Incomplete");
+  await expect(page.getByLabel("Month")).toHaveValue("2026-08"); // kept after the check
+
+  // The analyst's answer leads: the dataset, the day, the effect on the number, who is on it.
+  await expect(page.getByTestId("verdict-summary")).toHaveText("Do not quote this number as complete yet: 3 days have problems.");
+  const aug10 = page.getByTestId("plain-2026-08-10");
+  await expect(aug10.getByTestId("plain-sentence")).toHaveText(
+    "revenue_daily for 2026-08-10 is probably overstated by about 50 %: it was built from stg_orders 2026-08-10, which holds 66 rows where the source has 44 (22 rows extra).",
+  );
+  await expect(aug10.getByTestId("on-it")).toHaveText("No one is on it yet: open an incident.");
+  await expect(aug10.getByRole("link", { name: "open an incident" })).toHaveAttribute("href", "/incidents/new?node=job%3Aorders%3Astg_orders&units=2026-08-10");
+  await expect(page.getByTestId("plain-2026-08-17").getByTestId("plain-sentence")).toHaveText(
+    "revenue_daily has no figure for 2026-08-17: it was never built, because stg_orders 2026-08-17 failed. A total over the period leaves that day out.",
+  );
+  await expect(page.getByTestId("verdict")).not.toContainText("reasons across");
+
+  // The engineer's details (headlines, states, run ids) are one click away.
+  await expect(page.getByTestId("reasons-by-unit")).toBeHidden();
+  await page.getByText("Engineer's details").click();
   const units = page.getByTestId("reasons-by-unit").locator("tbody tr");
   await expect(units).toHaveCount(3);
   await expect(page.getByTestId("reason-unit-2026-08-17").getByTestId("unit-headline")).toHaveText("never built: stg_orders failed");

@@ -176,9 +176,9 @@ test("open → scope → clean the appended unit → repair + closure → run �
   // The analyst's answer changes with it (issue 7): the repaired days leave the reasons; the
   // duplicated 2026-08-10 (never repaired) still keeps August incomplete.
   await page.goto("/completeness?dataset=revenue_daily&from=2026-08-01&to=2026-08-25");
-  await expect(page.getByTestId("reason-unit-2026-08-10")).toBeVisible();
-  await expect(page.getByTestId("reason-unit-2026-08-17")).toHaveCount(0);
-  await expect(page.getByTestId("reason-unit-2026-08-23")).toHaveCount(0);
+  await expect(page.getByTestId("plain-2026-08-10")).toBeVisible();
+  await expect(page.getByTestId("plain-2026-08-17")).toHaveCount(0);
+  await expect(page.getByTestId("plain-2026-08-23")).toHaveCount(0);
 
   // The manager's history shows the repair, linked to its incident, with its durations.
   const history = await (await request.get("/api/v1/history")).json();

@@ -1,5 +1,6 @@
 import type { Completeness } from "@/lib/contracts/completeness";
 import { describeRanges } from "@/components/units/describe-units";
+import styles from "./Completeness.module.css";
 
 /** What was checked: every dataset in the upstream closure, its units, rows and input versions. */
 export function EvidenceTable({ evidence }: { evidence: Completeness["evidence"] }) {
@@ -19,7 +20,7 @@ export function EvidenceTable({ evidence }: { evidence: Completeness["evidence"]
               <td>{e.reconciledUnits}</td>
               <td className="mono">{e.inputVersions.length > 3 ? `${e.inputVersions.length} versions` : e.inputVersions.join(", ") || "—"}</td>
               <td className="muted nowrap">{e.oldestPublishAt ? `${e.oldestPublishAt.slice(0, 16)} … ${e.newestPublishAt!.slice(0, 16)}` : "—"}</td>
-              <td className="muted">{e.notes.join("; ")}</td>
+              <td className={`muted ${styles.notes}`}>{e.notes.length > 1 ? <ul className={styles.reasonList}>{e.notes.map((n) => <li key={n}>{n}</li>)}</ul> : e.notes[0] ?? "—"}</td>
             </tr>
           ))}
         </tbody>

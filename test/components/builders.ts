@@ -1,5 +1,6 @@
 import { AlertSchema, AlertsSchema, type Alerts, type AlertView } from "@/lib/contracts/alerts";
 import { LedgerFindingSchema, OpenFailureSchema, OverviewSchema, type LedgerFinding, type OpenFailure, type Overview } from "@/lib/contracts/overview";
+import { CompletenessSchema, DatasetOptionSchema, type Completeness, type CompletenessReason, type DatasetOption } from "@/lib/contracts/completeness";
 
 /**
  * Typed fixture builders: a value of each contract carrying the demo's facts, overridden per test,
@@ -80,4 +81,47 @@ export function someAlerts(over: Partial<Alerts> = {}): Alerts {
     deliveries: [],
     ...over,
   });
+}
+
+/** The demo's revenue_daily for August 2026, cut to 2026-08-10 (built on a duplicated stg_orders day). */
+export function aCompleteness(over: Partial<Completeness> = {}): Completeness {
+  const reason = (r: Partial<CompletenessReason>): CompletenessReason => ({
+    datasetNodeId: "dataset:warehouse:revenue_daily", datasetName: "revenue_daily", role: "target", unitKey: "2026-08-10", state: "suspect",
+    reason: "built from upstream dataset:warehouse:fct_orders 2026-08-10, which is divergent from its source count: published, but its figures carry that problem",
+    gap: false, unitHref: "/units/dataset:warehouse:revenue_daily?unit=2026-08-10", incidents: [], rows: 5, sourceCount: null, writerNodeId: "job:orders:revenue_daily", ...r,
+  });
+  const reasons = [
+    reason({}),
+    reason({
+      datasetNodeId: "dataset:warehouse:stg_orders", datasetName: "stg_orders", role: "upstream", state: "duplicate", rows: 66, sourceCount: 44, writerNodeId: "job:orders:stg_orders",
+      reason: "append attempts wrote 66 rows for 44 expected: a failed attempt's 22 partial rows were kept and the retry appended a full copy", unitHref: "/units/dataset:warehouse:stg_orders?unit=2026-08-10",
+    }),
+  ];
+  return CompletenessSchema.parse({
+    dataset: { nodeId: "dataset:warehouse:revenue_daily", name: "revenue_daily", pipeline: "orders", grain: "day" },
+    period: { from: "2026-08-01", to: "2026-08-25" },
+    checkedAt: "2026-08-26T06:00:00.000Z",
+    verdict: "incomplete",
+    expectedUnits: 25,
+    reasons,
+    byUnit: [{
+      unitKey: "2026-08-10", headline: "built on duplicated upstream rows: stg_orders", reasons,
+      plain: {
+        sentence: "revenue_daily for 2026-08-10 is probably overstated by about 50 %: it was built from stg_orders 2026-08-10, which holds 66 rows where the source has 44 (22 rows extra).",
+        effect: { kind: "overstated", percent: 50 }, onIt: [], openIncidentHref: "/incidents/new?node=job%3Aorders%3Astg_orders&units=2026-08-10",
+      },
+    }],
+    evidence: [{
+      datasetNodeId: "dataset:warehouse:revenue_daily", datasetName: "revenue_daily", role: "target", unitRanges: [["2026-08-01", "2026-08-25"]], units: 25, rows: 110,
+      reconciledUnits: 0, inputVersions: [], oldestPublishAt: "2026-08-02T02:00:00.000Z", newestPublishAt: "2026-08-26T02:00:00.000Z",
+      notes: ["22 units without a source count: presence and uniqueness checked, row counts not reconciled"],
+    }],
+    freshness: { units: [], medianAgeMs: null, minAgeMs: null, maxAgeMs: null, outliers: [], unpublished: [] },
+    frontiers: [],
+    ...over,
+  });
+}
+
+export function aDatasetOption(over: Partial<DatasetOption> = {}): DatasetOption {
+  return DatasetOptionSchema.parse({ nodeId: "dataset:warehouse:revenue_daily", name: "revenue_daily", pipeline: "orders", grain: "day", firstKey: "2026-05-18", lastKey: "2026-08-25", ...over });
 }
