@@ -52,7 +52,14 @@ export function AuditPage({ initial }: { initial: { kind: string; actor: string;
                 <td>{e.actor} <span className="muted">({e.actorRole})</span></td><td>{e.reason}</td>
                 <td className="mono">{targets(e.targets) || "—"}</td>
                 <td className={styles.change}><div>{describe(e.before)}</div><div>→ {describe(e.after)}</div></td>
-                <td>{e.incidentId ? <Link href={`/incidents/${encodeURIComponent(e.incidentId)}`}>open</Link> : "—"}</td>
+                <td className={styles.incident} data-testid="audit-incident">
+                  {e.incidentId ? (
+                    <>
+                      <Link href={`/incidents/${encodeURIComponent(e.incidentId)}`} prefetch={false}>{e.incident?.title ?? e.incidentId}</Link>
+                      {e.incident ? <span className="muted"> · {e.incident.status}</span> : null}
+                    </>
+                  ) : "—"}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -46,7 +46,7 @@ describe("CompletenessPage", () => {
     server.use(http.get("/api/v1/completeness", () => HttpResponse.json({ ...base, byUnit: [{ ...u, plain: { ...u.plain, onIt, openIncidentHref: null } }] })));
     renderWithQuery(<CompletenessPage />);
     const who = await screen.findByTestId("on-it");
-    expect(who).toHaveTextContent("Incident stg_orders 2026-08-10 failed is repairing it.");
+    expect(who).toHaveTextContent("Incident “stg_orders 2026-08-10 failed” is repairing it.");
     expect(within(who).getByRole("link", { name: "stg_orders 2026-08-10 failed" })).toHaveAttribute("href", "/incidents/inc-3");
   });
 

@@ -11,7 +11,7 @@ function OnIt({ plain }: { plain: Plain }) {
       <span data-testid="on-it">
         {plain.onIt.map((i, n) => (
           <span key={i.id}>
-            {n > 0 ? " " : null}Incident <Link href={i.href} prefetch={false}>{i.title}</Link> {i.doing}.
+            {n > 0 ? " " : null}Incident “<Link href={i.href} prefetch={false}>{i.title}</Link>” {i.doing}.
           </span>
         ))}
       </span>

@@ -1,6 +1,7 @@
 import { AlertSchema, AlertsSchema, type Alerts, type AlertView } from "@/lib/contracts/alerts";
 import { LedgerFindingSchema, OpenFailureSchema, OverviewSchema, type LedgerFinding, type OpenFailure, type Overview } from "@/lib/contracts/overview";
 import { CompletenessSchema, DatasetOptionSchema, type Completeness, type CompletenessReason, type DatasetOption } from "@/lib/contracts/completeness";
+import { AuditListEntrySchema, type AuditListEntry } from "@/lib/contracts/audit";
 
 /**
  * Typed fixture builders: a value of each contract carrying the demo's facts, overridden per test,
@@ -124,4 +125,15 @@ export function aCompleteness(over: Partial<Completeness> = {}): Completeness {
 
 export function aDatasetOption(over: Partial<DatasetOption> = {}): DatasetOption {
   return DatasetOptionSchema.parse({ nodeId: "dataset:warehouse:revenue_daily", name: "revenue_daily", pipeline: "orders", grain: "day", firstKey: "2026-05-18", lastKey: "2026-08-25", ...over });
+}
+
+/** An incident.resolved entry of the demo's 2026-08-17 incident, listed with the incident as it stands now. */
+export function anAuditListEntry(over: Partial<AuditListEntry> = {}): AuditListEntry {
+  return AuditListEntrySchema.parse({
+    seq: 12, kind: "incident.opened", actor: "demo-commander", actorRole: "commander", at: "2026-08-26T06:00:00.000Z",
+    reason: "stg_orders failed twice", incidentId: "inc-3", targets: [{ nodeId: "job:orders:stg_orders", units: ["2026-08-17"] }],
+    before: null, after: { status: "open" }, prevHash: "a".repeat(64), hash: "b".repeat(64),
+    incident: { id: "inc-3", title: "stg_orders 2026-08-17 failed", status: "resolved" },
+    ...over,
+  });
 }
