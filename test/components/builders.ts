@@ -2,6 +2,7 @@ import { AlertSchema, AlertsSchema, type Alerts, type AlertView } from "@/lib/co
 import { LedgerFindingSchema, OpenFailureSchema, OverviewSchema, type LedgerFinding, type OpenFailure, type Overview } from "@/lib/contracts/overview";
 import { CompletenessSchema, DatasetOptionSchema, type Completeness, type CompletenessReason, type DatasetOption } from "@/lib/contracts/completeness";
 import { AuditListEntrySchema, type AuditListEntry } from "@/lib/contracts/audit";
+import { HistorySchema, type History } from "@/lib/contracts/history";
 
 /**
  * Typed fixture builders: a value of each contract carrying the demo's facts, overridden per test,
@@ -134,6 +135,18 @@ export function anAuditListEntry(over: Partial<AuditListEntry> = {}): AuditListE
     reason: "stg_orders failed twice", incidentId: "inc-3", targets: [{ nodeId: "job:orders:stg_orders", units: ["2026-08-17"] }],
     before: null, after: { status: "open" }, prevHash: "a".repeat(64), hash: "b".repeat(64),
     incident: { id: "inc-3", title: "stg_orders 2026-08-17 failed", status: "resolved" },
+    ...over,
+  });
+}
+
+/** The history's answer with no repair matching the filters, but every choice of the unfiltered set. */
+export function aHistory(over: Partial<History> = {}): History {
+  return HistorySchema.parse({
+    generatedAt: "2026-12-02T10:00:00.000Z",
+    repairs: [],
+    totals: { repairs: 0, incidents: 0, medianResolutionMs: null, p90ResolutionMs: null, unitsRecomputed: 0, fullRerunUnits: 0, markSuccess: 0, skips: 0 },
+    weekly: [], offenders: [], compute: [], interventions: [], interventionKinds: [],
+    filters: { pipelines: ["meters", "orders"], tasks: ["job:meters:land_readings", "job:orders:stg_orders"], owners: ["meters-team", "orders-team"] },
     ...over,
   });
 }
