@@ -1,4 +1,5 @@
 import { test, expect } from "./fixtures";
+import { resetDemo } from "./reset-demo";
 
 // The demo world: stg_orders 2026-08-17 and 2026-08-23 failed (nothing downstream was built), and
 // 2026-08-10's retry appended a second copy that fct_orders and revenue_daily were built on.
@@ -61,4 +62,30 @@ test("GET /api/v1/completeness returns the same certificate, 404 for an unknown 
   const invalid = await request.get("/api/v1/completeness?dataset=revenue_daily&from=2026-8-17");
   expect(invalid.status()).toBe(400);
   expect((await invalid.json()).message).toBe('query.from: "2026-8-17" is not a day key (expected yyyy-MM-dd)');
+});
+
+test.describe("with an incident on the duplicated day", () => {
+  // It opens and abandons an incident: the demo is reloaded before and after, so the other
+  // tests (and specs) see the demo as loaded, whatever order they run in.
+  test.beforeAll(() => resetDemo());
+  test.afterAll(() => resetDemo());
+
+  test("the answer names the open incident on it; once abandoned, the audit log says so on its entries", async ({ page, request }) => {
+    const opened = await request.post("/api/v1/incidents", { data: { taskNodeId: "job:orders:stg_orders", units: ["2026-08-10"], reason: "revenue_daily 2026-08-10 is overstated" } });
+    expect(opened.status()).toBe(201);
+    const { id, title } = await opened.json();
+    expect(title).toBe("stg_orders 2026-08-10 failed");
+
+    await page.goto("/completeness?dataset=revenue_daily&from=2026-08-01&to=2026-08-25");
+    const onIt = page.getByTestId("plain-2026-08-10").getByTestId("on-it");
+    await expect(onIt).toHaveText("Incident “stg_orders 2026-08-10 failed” is open on it.");
+    await expect(onIt.getByRole("link", { name: "stg_orders 2026-08-10 failed" })).toHaveAttribute("href", `/incidents/${id}`);
+    await expect(page.getByTestId("plain-2026-08-17").getByTestId("on-it")).toHaveText("No one is on it yet: open an incident.");
+
+    expect((await request.post(`/api/v1/incidents/${id}/abandon`, { data: { reason: "checked in the e2e" } })).ok()).toBe(true);
+    await page.goto(`/audit?incidentId=${id}`);
+    const cells = page.getByTestId("audit-incident");
+    await expect(cells).toHaveCount(2); // incident.opened, incident.abandoned
+    for (const cell of await cells.all()) await expect(cell).toHaveText("stg_orders 2026-08-10 failed · abandoned");
+  });
 });
