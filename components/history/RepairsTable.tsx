@@ -10,7 +10,7 @@ export function RepairsTable({ repairs }: { repairs: RepairRow[] }) {
   return (
     <section className="card" aria-labelledby="repairs-title">
       <h2 id="repairs-title">Repair runs</h2>
-      <p className="sub">Detect: failure → detection. Repair: detection → repair run finished. Validate: repair finished → validation passed. Resolution: detection → resolved.</p>
+      <p className="sub">Detect: failure → incident opened. Repair: incident opened → repair run finished. Validate: repair finished → validation passed. Resolution: incident opened → resolved.</p>
       <table className="data" data-testid="repairs">
         <thead><tr><th>Run</th><th>Incident</th><th>Original run</th><th>Tasks</th><th>Failure</th><th>Detect</th><th>Repair</th><th>Validate</th><th>Resolution</th><th>Units</th></tr></thead>
         <tbody>

@@ -13,6 +13,9 @@ import {
   MatrixInvalidKeySchema, MatrixRowSchema, MatrixSectionSchema, UNIT_STATES, UnitDetailSchema, UnitMatrixSchema,
   type MatrixInvalidKey, type MatrixRow, type MatrixSection, type UnitDetail, type UnitMatrix,
 } from "@/lib/contracts/units";
+import { CompletenessSchema, DatasetOptionSchema, type Completeness, type CompletenessReason, type DatasetOption } from "@/lib/contracts/completeness";
+import { AuditListEntrySchema, type AuditListEntry } from "@/lib/contracts/audit";
+import { HistorySchema, type History } from "@/lib/contracts/history";
 import type { z } from "zod";
 
 type Precondition = z.infer<typeof PreconditionSchema>;
@@ -186,5 +189,71 @@ export function aUnitDetail(over: Partial<UnitDetail> = {}): UnitDetail {
     datasetNodeId: "dataset:warehouse:stg_orders", datasetName: "stg_orders", pipeline: "orders", unitKey: "2026-08-17", state: "failed",
     reasons: ["its latest attempt failed"], writer: { nodeId: "job:orders:stg_orders", name: "stg_orders", writeMode: "append" },
     publishes: [], attempts: [], sourceCount: 40, deviation: null, tolerance: 0.05, partialRows: 20, latestRunId: null, interventions: [], ...over,
+  });
+}
+
+/** The demo's revenue_daily for August 2026, cut to 2026-08-10 (built on a duplicated stg_orders day). */
+export function aCompleteness(over: Partial<Completeness> = {}): Completeness {
+  const reason = (r: Partial<CompletenessReason>): CompletenessReason => ({
+    datasetNodeId: "dataset:warehouse:revenue_daily", datasetName: "revenue_daily", role: "target", unitKey: "2026-08-10", state: "suspect",
+    reason: "built from upstream dataset:warehouse:fct_orders 2026-08-10, which is divergent from its source count: published, but its figures carry that problem",
+    gap: false, unitHref: "/units/dataset:warehouse:revenue_daily?unit=2026-08-10", incidents: [], rows: 5, sourceCount: null, writerNodeId: "job:orders:revenue_daily", ...r,
+  });
+  const reasons = [
+    reason({}),
+    reason({
+      datasetNodeId: "dataset:warehouse:stg_orders", datasetName: "stg_orders", role: "upstream", state: "duplicate", rows: 66, sourceCount: 44, writerNodeId: "job:orders:stg_orders",
+      reason: "append attempts wrote 66 rows for 44 expected: a failed attempt's 22 partial rows were kept and the retry appended a full copy", unitHref: "/units/dataset:warehouse:stg_orders?unit=2026-08-10",
+    }),
+  ];
+  return CompletenessSchema.parse({
+    dataset: { nodeId: "dataset:warehouse:revenue_daily", name: "revenue_daily", pipeline: "orders", grain: "day" },
+    period: { from: "2026-08-01", to: "2026-08-25" },
+    checkedAt: "2026-08-26T06:00:00.000Z",
+    verdict: "incomplete",
+    expectedUnits: 25,
+    reasons,
+    byUnit: [{
+      unitKey: "2026-08-10", headline: "built on duplicated upstream rows: stg_orders", reasons,
+      plain: {
+        sentence: "revenue_daily for 2026-08-10 is probably overstated by about 50 %: it was built from stg_orders 2026-08-10, which holds 66 rows where the source has 44 (22 rows extra).",
+        effect: { kind: "overstated", percent: 50 }, onIt: [], openIncidentHref: "/incidents/new?node=job%3Aorders%3Astg_orders&units=2026-08-10",
+      },
+    }],
+    evidence: [{
+      datasetNodeId: "dataset:warehouse:revenue_daily", datasetName: "revenue_daily", role: "target", unitRanges: [["2026-08-01", "2026-08-25"]], units: 25, rows: 110,
+      reconciledUnits: 0, inputVersions: [], oldestPublishAt: "2026-08-02T02:00:00.000Z", newestPublishAt: "2026-08-26T02:00:00.000Z",
+      notes: ["22 units without a source count: presence and uniqueness checked, row counts not reconciled"],
+    }],
+    freshness: { units: [], medianAgeMs: null, minAgeMs: null, maxAgeMs: null, outliers: [], unpublished: [] },
+    frontiers: [],
+    ...over,
+  });
+}
+
+export function aDatasetOption(over: Partial<DatasetOption> = {}): DatasetOption {
+  return DatasetOptionSchema.parse({ nodeId: "dataset:warehouse:revenue_daily", name: "revenue_daily", pipeline: "orders", grain: "day", firstKey: "2026-05-18", lastKey: "2026-08-25", ...over });
+}
+
+/** An incident.resolved entry of the demo's 2026-08-17 incident, listed with the incident as it stands now. */
+export function anAuditListEntry(over: Partial<AuditListEntry> = {}): AuditListEntry {
+  return AuditListEntrySchema.parse({
+    seq: 12, kind: "incident.opened", actor: "demo-commander", actorRole: "commander", at: "2026-08-26T06:00:00.000Z",
+    reason: "stg_orders failed twice", incidentId: "inc-3", targets: [{ nodeId: "job:orders:stg_orders", units: ["2026-08-17"] }],
+    before: null, after: { status: "open" }, prevHash: "a".repeat(64), hash: "b".repeat(64),
+    incident: { id: "inc-3", title: "stg_orders 2026-08-17 failed", status: "resolved" },
+    ...over,
+  });
+}
+
+/** The history's answer with no repair matching the filters, but every choice of the unfiltered set. */
+export function aHistory(over: Partial<History> = {}): History {
+  return HistorySchema.parse({
+    generatedAt: "2026-12-02T10:00:00.000Z",
+    repairs: [],
+    totals: { repairs: 0, incidents: 0, medianResolutionMs: null, p90ResolutionMs: null, unitsRecomputed: 0, fullRerunUnits: 0, markSuccess: 0, skips: 0 },
+    weekly: [], offenders: [], compute: [], interventions: [], interventionKinds: [],
+    filters: { pipelines: ["meters", "orders"], tasks: ["job:meters:land_readings", "job:orders:stg_orders"], owners: ["meters-team", "orders-team"] },
+    ...over,
   });
 }

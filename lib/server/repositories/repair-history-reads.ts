@@ -1,3 +1,4 @@
+import { INTERVENTION_KINDS } from "@/lib/contracts/history";
 import type { Db } from "../db/client";
 
 export interface RepairRunRecord {
@@ -56,6 +57,8 @@ export interface IncidentHistoryRecord {
   title: string;
   status: string;
   detectedAt: Date;
+  /** When someone opened the incident: the repair's clock starts here (docs/completeness.md). */
+  openedAt: Date;
   resolvedAt: Date | null;
   failedPairs: string;
   /** Plan JSON of every plan, newest first: the launched one carries the full re-run cost. */
@@ -66,7 +69,7 @@ export interface IncidentHistoryRecord {
 export async function incidentsByIds(db: Db, ids: string[]): Promise<Map<string, IncidentHistoryRecord>> {
   if (ids.length === 0) return new Map();
   const [rows, audits] = await Promise.all([
-    inChunks(ids, (slice) => db.incident.findMany({ where: { id: { in: slice } }, select: { id: true, title: true, status: true, detectedAt: true, resolvedAt: true, failedPairs: true, plans: { select: { status: true, plan: true }, orderBy: { createdAt: "desc" } } } })),
+    inChunks(ids, (slice) => db.incident.findMany({ where: { id: { in: slice } }, select: { id: true, title: true, status: true, detectedAt: true, openedAt: true, resolvedAt: true, failedPairs: true, plans: { select: { status: true, plan: true }, orderBy: { createdAt: "desc" } } } })),
     inChunks(ids, (slice) => db.auditEntry.findMany({ where: { incidentId: { in: slice }, kind: { in: ["validation.passed", "validation.overridden"] } }, select: { incidentId: true, at: true }, orderBy: { at: "asc" } })),
   ]);
   const validations = new Map<string, Date[]>();
@@ -99,5 +102,6 @@ export interface InterventionRecord {
 
 export async function listInterventions(db: Db, from: Date | null, to: Date | null): Promise<InterventionRecord[]> {
   const at = { ...(from ? { gte: from } : {}), ...(to ? { lt: to } : {}) };
-  return db.auditEntry.findMany({ where: from || to ? { at } : {}, select: { kind: true, at: true, incidentId: true }, orderBy: { at: "asc" } });
+  const kind = { in: Object.keys(INTERVENTION_KINDS) };
+  return db.auditEntry.findMany({ where: from || to ? { at, kind } : { kind }, select: { kind: true, at: true, incidentId: true }, orderBy: { at: "asc" } });
 }

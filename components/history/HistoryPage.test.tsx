@@ -1,0 +1,45 @@
+import { screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { http, HttpResponse } from "msw";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { aHistory } from "@/test/components/builders";
+import { server } from "@/test/components/msw-server";
+import { renderWithQuery } from "@/test/components/render";
+import { HistoryPage } from "./HistoryPage";
+
+const nav = vi.hoisted(() => ({ search: "", replace: (url: string) => void url }));
+vi.mock("next/navigation", () => ({
+  useSearchParams: () => new URLSearchParams(nav.search),
+  useRouter: () => ({ replace: (url: string) => nav.replace(url), push: vi.fn() }),
+  usePathname: () => "/history",
+}));
+
+const options = (label: string) => within(screen.getByLabelText(label)).getAllByRole("option").map((o) => o.textContent);
+
+describe("HistoryPage filters", () => {
+  beforeEach(() => {
+    nav.search = "pipeline=meters&from=2026-09-01";
+    nav.replace = vi.fn();
+  });
+
+  it("keep every choice in their dropdowns when nothing matches, and say so", async () => {
+    const asked: string[] = [];
+    server.use(http.get("/api/v1/history", ({ request }) => { asked.push(new URL(request.url).search); return HttpResponse.json(aHistory()); }));
+    renderWithQuery(<HistoryPage />);
+    expect(await screen.findByTestId("history-empty")).toHaveTextContent("No repair runs match these filters.");
+    expect(asked).toEqual(["?pipeline=meters&from=2026-09-01"]);
+    expect(screen.getByLabelText("Pipeline")).toHaveValue("meters");
+    expect(options("Pipeline")).toEqual(["all", "meters", "orders"]);
+    expect(options("Task")).toEqual(["all", "job:meters:land_readings", "job:orders:stg_orders"]);
+    expect(options("Owner")).toEqual(["all", "meters-team", "orders-team"]);
+  });
+
+  it("put a changed filter in the URL, keeping the others", async () => {
+    server.use(http.get("/api/v1/history", () => HttpResponse.json(aHistory())));
+    const user = userEvent.setup();
+    renderWithQuery(<HistoryPage />);
+    await screen.findByTestId("history-empty");
+    await user.selectOptions(screen.getByLabelText("Owner"), "orders-team");
+    expect(nav.replace).toHaveBeenCalledWith("/history?pipeline=meters&from=2026-09-01&owner=orders-team");
+  });
+});
