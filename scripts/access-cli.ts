@@ -1,6 +1,6 @@
 import os from "node:os";
 import { parseArgs } from "node:util";
-import { createDb, type Db } from "@/lib/server/db/client";
+import { createDb, type Db } from "@/lib/server/repositories/database";
 import { describeTarget, ensureDatabase } from "@/lib/server/db/ensure-database";
 import { HttpError } from "@/lib/server/http/errors";
 import type { ChangedBy } from "@/lib/server/access/manage-access";

@@ -2,7 +2,7 @@
 // with REPARO_AUDIT_KEY, as one JSON line: store it outside the database (object storage with
 // retention, a ticket, a log pipeline) and verify later with npm run audit:verify -- --head <file>.
 import { auditKey, currentAuditHead } from "@/lib/server/audit/audit-head";
-import { createDb } from "@/lib/server/db/client";
+import { createDb } from "@/lib/server/repositories/database";
 import { ensureDatabase } from "@/lib/server/db/ensure-database";
 import { runCli } from "./run-cli";
 

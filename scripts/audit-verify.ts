@@ -5,7 +5,7 @@ import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { AuditHeadSchema } from "@/lib/contracts/audit";
 import { verifyAuditChain } from "@/lib/server/audit/verify-audit-chain";
-import { createDb } from "@/lib/server/db/client";
+import { createDb } from "@/lib/server/repositories/database";
 import { describeTarget, ensureDatabase } from "@/lib/server/db/ensure-database";
 import { runCli } from "./run-cli";
 

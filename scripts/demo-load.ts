@@ -1,7 +1,7 @@
 // npm run demo:load — loads the demo world into the database DATABASE_URL names (or the
 // embedded default ./data/reparo.db), replacing an earlier demo. Every row comes from running
 // the demo pipelines' task code through the local executor.
-import { createDb } from "@/lib/server/db/client";
+import { createDb } from "@/lib/server/repositories/database";
 import { describeTarget, ensureDatabase } from "@/lib/server/db/ensure-database";
 import { loadDemo } from "@/lib/server/demo/load-demo";
 import { runCli } from "./run-cli";

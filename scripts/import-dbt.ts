@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { DbtImportBodySchema, type DbtImportResult } from "@/lib/contracts/ingestion-dbt";
-import { createDb } from "@/lib/server/db/client";
+import { createDb } from "@/lib/server/repositories/database";
 import { describeTarget, ensureDatabase } from "@/lib/server/db/ensure-database";
 import { importDbtArtifacts } from "@/lib/server/ingestion/import-dbt-artifacts";
 import { runCli } from "./run-cli";

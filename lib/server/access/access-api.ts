@@ -1,6 +1,6 @@
 import type { AddUser, ChangeUser, CreateToken, TokenView, UserView } from "@/lib/contracts/access";
 import type { Actor } from "../auth/roles";
-import { getDb } from "../db/client";
+import { getDb } from "../repositories/database";
 import type { ApiTokenRecord } from "../repositories/api-tokens";
 import type { UserRecord } from "../repositories/users";
 import { addUser, changeUser, createToken, listTokens, listUsers, removeUser, revokeToken, type ChangedBy } from "./manage-access";

@@ -1,5 +1,5 @@
 import { appendAudit } from "../audit/append-audit";
-import type { Db } from "../db/client";
+import { inTransaction, type Db } from "../repositories/database";
 import { BadRequestError, ConflictError, NotFoundError } from "../http/errors";
 import { findTokenByName, insertToken, listTokens, markTokenRevoked, type ApiTokenRecord } from "../repositories/api-tokens";
 import { countAdmins, deleteUser, findUser, insertUser, listUsers, updateUser, type UserRecord } from "../repositories/users";
@@ -27,7 +27,7 @@ function requireUnlimitedAdmin(role: Role | undefined, namespaces: readonly stri
 
 export async function addUser(db: Db, u: { id: string; role: Role; displayName?: string; namespaces?: string[] }, by: ChangedBy): Promise<UserRecord> {
   requireUnlimitedAdmin(u.role, u.namespaces);
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     if (await findUser(tx, u.id)) throw new ConflictError(`user ${u.id} exists; change it with set-role`);
     const created = await insertUser(tx, { id: u.id, role: u.role, displayName: u.displayName?.trim() || u.id, namespaces: normalise(u.namespaces) });
     await appendAudit(tx, { kind: "user.added", actor: by.actor, actorRole: by.actorRole, reason: by.reason, before: null, after: accessOf(created) });
@@ -36,7 +36,7 @@ export async function addUser(db: Db, u: { id: string; role: Role; displayName?:
 }
 
 export async function changeUser(db: Db, id: string, change: { role?: Role; displayName?: string; namespaces?: string[] }, by: ChangedBy): Promise<UserRecord> {
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const before = await findUser(tx, id);
     if (!before) throw new NotFoundError(`no user ${id}`);
     requireUnlimitedAdmin(change.role ?? before.role, change.namespaces ?? before.namespaces);
@@ -50,7 +50,7 @@ export async function changeUser(db: Db, id: string, change: { role?: Role; disp
 }
 
 export async function removeUser(db: Db, id: string, by: ChangedBy): Promise<void> {
-  await db.$transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     const before = await findUser(tx, id);
     if (!before) throw new NotFoundError(`no user ${id}`);
     if (before.role === "admin" && (await countAdmins(tx)) === 1) throw new ConflictError(`${id} is the last admin: make another admin first`);
@@ -62,7 +62,7 @@ export async function removeUser(db: Db, id: string, by: ChangedBy): Promise<voi
 
 export async function createToken(db: Db, t: { name: string; scope: TokenScope; namespaces?: string[] }, by: ChangedBy): Promise<{ token: ApiTokenRecord; secret: string }> {
   const secret = newTokenSecret();
-  const token = await db.$transaction(async (tx) => {
+  const token = await inTransaction(db, async (tx) => {
     if (await findTokenByName(tx, t.name)) throw new ConflictError(`a token named ${t.name} exists (revoked tokens keep their name)`);
     const created = await insertToken(tx, { name: t.name, hash: hashTokenSecret(secret), scope: t.scope, namespaces: normalise(t.namespaces), createdBy: by.actor, createdAt: new Date() });
     await appendAudit(tx, { kind: "token.created", actor: by.actor, actorRole: by.actorRole, reason: by.reason, before: null, after: tokenOf(created) });
@@ -72,7 +72,7 @@ export async function createToken(db: Db, t: { name: string; scope: TokenScope; 
 }
 
 export async function revokeToken(db: Db, name: string, by: ChangedBy): Promise<ApiTokenRecord> {
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const before = await findTokenByName(tx, name);
     if (!before) throw new NotFoundError(`no token named ${name}`);
     if (before.revokedAt) return before;

@@ -1,5 +1,5 @@
 import type { DeliverResult } from "@/lib/contracts/alerts";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { UnprocessableError } from "../http/errors";
 import { claimAlertSend, deliveredAlertIds, finishAlertSend, recordDelivery } from "../repositories/alert-deliveries";
 import { thisOwner } from "../repair/repair-owner";

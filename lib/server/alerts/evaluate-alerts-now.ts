@@ -1,7 +1,7 @@
 import { evaluateAlerts, type Alert, type AlertDatasetInput, type FailedCheck } from "@/lib/domain/alert-rules";
 import { listEdgesAt } from "../repositories/catalog";
 import { failingChecks } from "../repositories/failed-attempt-tasks";
-import type { Db } from "../db/client";
+import type { Db } from "../repositories/database";
 import type { UnitStateFacts } from "@/lib/domain/unit-state";
 import type { StatesStatus } from "@/lib/contracts/units";
 import { getUnitStateSnapshot, NOT_EXPECTED, statusOf, type DatasetStateCodes } from "../units/get-unit-state-snapshot";

@@ -1,7 +1,7 @@
 import type { PartitionSpace } from "@/lib/domain/partitions";
 import { UnitSet, toKeyRanges } from "@/lib/domain/unit-set";
 import type { Alerts, AlertsQuery } from "@/lib/contracts/alerts";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { deliveredAlertIds, recentDeliveries } from "../repositories/alert-deliveries";
 import { describeTarget, readAlertConfig } from "./alert-config";
 import { evaluateAlertsWithStatus } from "./evaluate-alerts-now";

@@ -1,5 +1,5 @@
 import { AuditDraftSchema, type AuditDraft, type AuditEntryView } from "@/lib/contracts/audit";
-import { providerOf, type Tx } from "../db/client";
+import { providerOf, type Tx } from "../repositories/database";
 import { insertAuditRow, lastAuditHash } from "../repositories/audit-log";
 import { GENESIS_HASH, hashAuditEntry } from "./hash-audit-entry";
 

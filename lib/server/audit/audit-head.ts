@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { AuditHead } from "@/lib/contracts/audit";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { countAuditEntries, lastAuditEntry } from "../repositories/audit-log";
 
 /**

@@ -1,5 +1,5 @@
 import type { AuditList, AuditListQuery } from "@/lib/contracts/audit";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { listAuditRows } from "../repositories/audit-log";
 import { incidentStatusesOf } from "../repositories/incident-reads";
 

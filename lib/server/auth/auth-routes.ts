@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { getDb } from "../db/client";
+import { getDb } from "../repositories/database";
 import { errorResponse } from "../http/route";
 import { checkSameOrigin, publicUrl } from "../http/same-origin";
 import { beginSignIn, clearedFlowCookie, completeSignIn, endSessionUrl, FLOW_COOKIE, OidcConfigError, consoleUrl, safeNext } from "./oidc";

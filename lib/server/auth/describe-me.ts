@@ -1,5 +1,5 @@
 import type { Me } from "@/lib/contracts/access";
-import { getDb } from "../db/client";
+import { getDb } from "../repositories/database";
 import { findUser } from "../repositories/users";
 import { demoMode } from "./identity";
 import { oidcSettings } from "./oidc";

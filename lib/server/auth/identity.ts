@@ -1,4 +1,4 @@
-import { getDb } from "../db/client";
+import { getDb } from "../repositories/database";
 import { HttpError } from "../http/errors";
 import { findTokenByHash, touchToken } from "../repositories/api-tokens";
 import { findUser } from "../repositories/users";

@@ -1,5 +1,5 @@
 import { parseNodeId } from "@/lib/domain/ids";
-import { getDb } from "../db/client";
+import { getDb } from "../repositories/database";
 import { ForbiddenError } from "../http/errors";
 import { findIncident } from "../repositories/incidents";
 import { holdsIn, type Actor } from "./roles";

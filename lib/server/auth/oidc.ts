@@ -1,5 +1,5 @@
 import * as client from "openid-client";
-import type { Db } from "../db/client";
+import { inTransaction, type Db } from "../repositories/database";
 import { appendAudit } from "../audit/append-audit";
 import { countAdmins, findUser, insertUser, updateUser } from "../repositories/users";
 import { publicUrl } from "../http/same-origin";
@@ -171,7 +171,7 @@ export async function completeSignIn(db: Db, req: Request, flowCookie: string | 
 
 /** The role follows the provider's groups at every sign-in; a change is audited like an admin's. */
 async function recordSignIn(db: Db, u: { id: string; displayName: string; role: Role; namespaces: string[] }, provider: string, groups: string[]): Promise<void> {
-  await db.$transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     const before = await findUser(tx, u.id);
     const reason = `signed in through ${provider}; groups: ${groups.length ? groups.join(", ") : "(none)"}`;
     const access = (x: { role: Role; namespaces: string[]; displayName: string }) => ({ role: x.role, namespaces: [...x.namespaces], displayName: x.displayName });

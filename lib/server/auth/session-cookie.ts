@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { EncryptJWT, jwtDecrypt, jwtVerify, SignJWT } from "jose";
-import type { Db } from "../db/client";
+import type { Db } from "../repositories/database";
 import { readSetting, settleSetting } from "../repositories/settings";
 
 /**

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import type { Db } from "../db/client";
+import type { Db } from "../repositories/database";
 import { NotFoundError } from "../http/errors";
 import { findUser } from "../repositories/users";
 import { settleSetting } from "../repositories/settings";

@@ -4,7 +4,7 @@ import type { DatasetId } from "@/lib/domain/ids";
 import { buildLineageGraph } from "@/lib/domain/lineage-graph";
 import { toKeyRanges } from "@/lib/domain/unit-set";
 import type { Completeness, CompletenessQuery, CompletenessReason } from "@/lib/contracts/completeness";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { listDatasets, listEdgesAt, listTasks } from "../repositories/catalog";
 import { listCertificatesOf } from "../repositories/frontier-certificates";
 import { listOpenIncidents, namesUnit, type IncidentRef } from "../repositories/incident-reads";

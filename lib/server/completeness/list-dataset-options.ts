@@ -1,6 +1,6 @@
 import { resolvePartitions } from "@/lib/domain/partitions";
 import type { DatasetOption } from "@/lib/contracts/completeness";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { listDatasets } from "../repositories/catalog";
 
 /** The datasets an analyst can ask about, with the first and last expected key to bound a period. */

@@ -4,7 +4,7 @@ import type { LineageGraph } from "@/lib/domain/lineage-graph";
 import { isJudged } from "@/lib/domain/judged-units";
 import { UnitSet } from "@/lib/domain/unit-set";
 import type { LedgerEntry, UnitFacts, UpstreamPublish } from "@/lib/domain/unit-state";
-import type { Db } from "../db/client";
+import type { Db } from "../repositories/database";
 import type { DatasetRecord, EdgeRecord, TaskRecord } from "../repositories/catalog";
 import { attemptsByUnit, marksByUnit, publishesByUnit, sourceCountsByUnit, type ByUnit } from "../repositories/ledger";
 import { cleanedAtByUnit } from "../repositories/unit-interventions";

@@ -1,6 +1,6 @@
 import { advanceCheckpoint } from "@/lib/domain/frontier";
 import type { FrontierCertificatePut } from "@/lib/contracts/completeness";
-import { getDb, type Db } from "../db/client";
+import { inTransaction, getDb, type Db } from "../repositories/database";
 import { ConflictError, NotFoundError } from "../http/errors";
 import { findCertificate, swapCertificate } from "../repositories/frontier-certificates";
 
@@ -13,7 +13,7 @@ import { findCertificate, swapCertificate } from "../repositories/frontier-certi
 export async function putFrontierCertificate(input: FrontierCertificatePut, now: Date, db: Db = getDb()) {
   const source = await db.dataset.findUnique({ where: { nodeId: input.source }, select: { id: true } });
   if (!source) throw new NotFoundError(`no dataset "${input.source}" to certify`);
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const current = await findCertificate(tx, input.source, input.partition);
     const update = advanceCheckpoint(current, { ...input });
     const view = (c: typeof update.checkpoint) => c === null ? null : {

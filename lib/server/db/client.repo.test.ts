@@ -1,6 +1,8 @@
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { inTransaction } from "../repositories/database";
+import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { providerOf } from "./client";
 
 /**
  * Another process writes between the start of a transaction and its first write, while a query
@@ -34,5 +36,16 @@ describe("SQLite transactions beside another writer", () => {
     }
     expect(otherWrote).toBe(false);
     expect((await t.db.user.findMany({ select: { id: true } })).map((u) => u.id)).toEqual(["mine"]);
+  });
+});
+
+describe.each(providersUnderTest())("the provider of a %s client", (provider) => {
+  let t: TestDatabase;
+  beforeAll(async () => { t = await createTestDatabase(provider); });
+  afterAll(async () => t.drop());
+
+  it("is the one its configuration named, for the client and for its transactions", async () => {
+    expect(providerOf(t.db)).toBe(provider);
+    expect(await inTransaction(t.db, async (tx) => providerOf(tx))).toBe(provider);
   });
 });

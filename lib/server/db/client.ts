@@ -12,11 +12,17 @@ export type Db = SqliteClient;
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
 export function createDb(target: DatabaseTarget): Db {
-  if (target.provider === "sqlite") {
-    return new SqliteClient({ adapter: new ImmediateTransactions({ url: target.url, timeout: 10_000 }) });
-  }
-  return new PgClient({ adapter: new PrismaPg({ connectionString: target.url }) }) as unknown as Db;
+  const db = target.provider === "sqlite"
+    ? new SqliteClient({ adapter: new ImmediateTransactions({ url: target.url, timeout: 10_000 }) })
+    : (new PgClient({ adapter: new PrismaPg({ connectionString: target.url }) }) as unknown as Db);
+  Object.defineProperty(db, PROVIDER, { value: target.provider });
+  return db;
 }
+
+// The provider each client was built for, from our configuration (the DatabaseTarget), kept on
+// the client under our own key. An interactive transaction's client reads through to the client
+// that opened it, so a `tx` answers with its client's provider.
+const PROVIDER = Symbol.for("reparo.databaseProvider");
 
 /**
  * SQLite transactions that take the write lock when they begin. The adapter opens one connection
@@ -49,12 +55,11 @@ export function getDb(): Db {
   return holder.__reparoDb.db;
 }
 
-/**
- * Which database a client or a transaction talks to. Both generated clients carry their provider
- * (Prisma's `_activeProvider`); this is the one place that reads it.
- */
+/** Which database a client or a transaction talks to: the provider `createDb` built it for. */
 export function providerOf(db: Db | Tx): DatabaseTarget["provider"] {
-  return (db as unknown as { _activeProvider?: string })._activeProvider === "postgresql" ? "postgresql" : "sqlite";
+  const provider = (db as unknown as { [PROVIDER]?: DatabaseTarget["provider"] })[PROVIDER];
+  if (!provider) throw new Error("providerOf: this database client was not made by createDb");
+  return provider;
 }
 
 export function databaseProvider(): DatabaseTarget["provider"] {

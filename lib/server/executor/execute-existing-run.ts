@@ -1,5 +1,5 @@
 import { settlePair, type RecordedTry } from "@/lib/domain/resume-pairs";
-import type { Db } from "../db/client";
+import type { Db } from "../repositories/database";
 import { attemptsOfRun, INTERRUPTED_ATTEMPT } from "../repositories/repair-runs";
 import { pairContext, runStatus, splitValid, type RunRequest, type RunResult } from "./execute-run";
 import { loadExecutorLineage } from "./load-executor-lineage";

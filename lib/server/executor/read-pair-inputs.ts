@@ -1,5 +1,5 @@
 import { parseNodeId } from "@/lib/domain/ids";
-import type { Tx } from "../db/client";
+import type { Tx } from "../repositories/database";
 import type { ResolvedRead } from "./resolve-pair-inputs";
 import type { TaskInput } from "./types";
 

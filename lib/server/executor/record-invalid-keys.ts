@@ -1,4 +1,4 @@
-import type { Db } from "../db/client";
+import { inTransaction, type Db } from "../repositories/database";
 
 export interface RejectedKey {
   nodeId: string;
@@ -12,7 +12,7 @@ export interface RejectedKey {
  */
 export async function recordInvalidKeys(db: Db, runId: string | null, keys: readonly RejectedKey[], source: string, at: Date): Promise<void> {
   if (keys.length === 0) return;
-  await db.$transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     for (const k of keys) {
       await tx.invalidKey.upsert({
         where: { nodeId_unitKey: { nodeId: k.nodeId, unitKey: k.unitKey } },

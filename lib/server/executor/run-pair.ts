@@ -1,4 +1,4 @@
-import type { Db } from "../db/client";
+import type { Db } from "../repositories/database";
 import type { ExecutorDataset } from "./executor-lineage";
 import type { PlannedPair } from "./plan-run-pairs";
 import { recordBlockedAttempt } from "./record-blocked-attempt";

@@ -1,5 +1,5 @@
 import { recordUnitChanges } from "../repositories/unit-changes";
-import type { Db, Tx } from "../db/client";
+import { inTransaction, type Db, type Tx } from "../repositories/database";
 import type { ExecutorDataset, ExecutorTask } from "./executor-lineage";
 import { readPairInputs } from "./read-pair-inputs";
 import type { ResolvedRead } from "./resolve-pair-inputs";
@@ -42,7 +42,7 @@ export interface TaskAttemptResult {
 export async function runTaskAttempt(db: Db, spec: TaskAttemptSpec): Promise<TaskAttemptResult> {
   const { task, unitKey, tryNumber, wave } = spec;
   const startedAt = spec.clock({ phase: "attempt-start", wave, tryNumber, taskNodeId: task.nodeId, unitKey });
-  const attempt = await db.$transaction(async (tx) => {
+  const attempt = await inTransaction(db, async (tx) => {
     const created = await tx.attempt.create({
       data: { runId: spec.runId, taskId: task.id, unitKey, tryNumber, status: "running", codeVersion: spec.code.codeVersion, startedAt },
     });
@@ -51,7 +51,7 @@ export async function runTaskAttempt(db: Db, spec: TaskAttemptSpec): Promise<Tas
   });
   const endedAt = () => spec.clock({ phase: "attempt-end", wave, tryNumber, taskNodeId: task.nodeId, unitKey });
   const fail = async (error: string, rowsWritten: number): Promise<TaskAttemptResult> => {
-    await db.$transaction(async (tx) => {
+    await inTransaction(db, async (tx) => {
       await tx.attempt.update({ where: { id: attempt.id }, data: { status: "failed", error, rowsWritten, endedAt: endedAt() } });
       await recordUnitChanges(tx, [{ taskId: task.id, unitKey }]);
     });
@@ -102,7 +102,7 @@ async function recordPublish(tx: Tx, spec: TaskAttemptSpec, p: Published): Promi
 /** The source's own count for the unit, for the output and every dataset that must reconcile to it. */
 async function recordSourceCounts(db: Db, spec: TaskAttemptSpec, rowCount: number, measuredAt: Date): Promise<void> {
   const datasetIds = [spec.task.output.id, ...(spec.code.reconciles ?? []).map((nodeId) => datasetIdOf(spec, nodeId))];
-  await db.$transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     for (const datasetId of datasetIds) {
       await tx.sourceCount.upsert({
         where: { datasetId_unitKey: { datasetId, unitKey: spec.unitKey } },

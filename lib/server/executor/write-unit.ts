@@ -1,4 +1,4 @@
-import type { Db, Tx } from "../db/client";
+import { inTransaction, type Db, type Tx } from "../repositories/database";
 import type { FailureInjection, OutputRow, WriteMode } from "./types";
 
 export interface WriteUnitSpec {
@@ -43,18 +43,18 @@ export async function writeUnit(db: Db, spec: WriteUnitSpec): Promise<WriteUnitR
   const rows = cutoff === null ? spec.rows : spec.rows.slice(0, cutoff);
   const error = cutoff === null ? null : (spec.failure?.error ?? describeFailure(cutoff, spec.rows.length));
   if (spec.atomic) return writeAtomically(db, spec, rows, error);
-  if (spec.mode === "replace") await db.$transaction((tx) => clearUnit(tx, spec), TX);
+  if (spec.mode === "replace") await inTransaction(db, (tx) => clearUnit(tx, spec), TX);
   for (let i = 0; i < rows.length; i += CHUNK) {
-    await db.$transaction((tx) => insertRows(tx, spec, rows.slice(i, i + CHUNK)), TX);
+    await inTransaction(db, (tx) => insertRows(tx, spec, rows.slice(i, i + CHUNK)), TX);
   }
   if (error !== null) return { rowsWritten: rows.length, unitRowCount: null, error };
-  const unitRowCount = await db.$transaction(async (tx) => commitWrite(tx, spec), TX);
+  const unitRowCount = await inTransaction(db, async (tx) => commitWrite(tx, spec), TX);
   return { rowsWritten: rows.length, unitRowCount, error: null };
 }
 
 async function writeAtomically(db: Db, spec: WriteUnitSpec, rows: readonly OutputRow[], error: string | null): Promise<WriteUnitResult> {
   try {
-    const unitRowCount = await db.$transaction(async (tx) => {
+    const unitRowCount = await inTransaction(db, async (tx) => {
       if (spec.mode === "replace") await clearUnit(tx, spec);
       for (let i = 0; i < rows.length; i += CHUNK) await insertRows(tx, spec, rows.slice(i, i + CHUNK));
       if (error !== null) throw new InjectedFailure(error);

@@ -1,4 +1,4 @@
-import { databaseProvider } from "../db/client";
+import { databaseProvider } from "../repositories/database";
 
 const startedAt = new Date();
 

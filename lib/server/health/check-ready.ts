@@ -1,4 +1,4 @@
-import { getDb, databaseProvider } from "../db/client";
+import { getDb, databaseProvider } from "../repositories/database";
 import { resolveDatabaseTarget } from "../db/database-url";
 import { migrationsDir, readMigrations } from "../db/migrate";
 import { backgroundWorkProblem, isDraining } from "../jobs/server-lifecycle";

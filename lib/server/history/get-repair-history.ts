@@ -1,5 +1,5 @@
 import type { History, HistoryQuery, RepairRow } from "@/lib/contracts/history";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { failedAttemptsOfRuns, incidentsByIds, listInterventions, listRepairRuns } from "../repositories/repair-history-reads";
 import { buildRepairRows } from "./build-repair-rows";
 import { summariseRepairs } from "./summarise-repairs";

@@ -1,6 +1,6 @@
 import type { IncidentDetail } from "@/lib/contracts/incidents";
 import { allowedActions } from "@/lib/domain/incident-lifecycle";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { listAuditRows } from "../repositories/audit-log";
 import { repairRunsOf } from "../repositories/incidents";
 import { currentPlan } from "../repositories/repair-plans";

@@ -1,4 +1,4 @@
-import type { Tx } from "../db/client";
+import type { Tx } from "../repositories/database";
 import { hasRole, type Submitter } from "../auth/roles";
 import { ForbiddenError } from "../http/errors";
 import { outputsOfTasks, pairsHeldByOpenIncidents } from "../repositories/incidents";

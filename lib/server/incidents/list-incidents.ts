@@ -1,7 +1,7 @@
 import type { IncidentListQuery, IncidentSummary } from "@/lib/contracts/incidents";
 import { ACTIVE_STATUSES, CLOSED_STATUSES } from "@/lib/domain/incident-lifecycle";
 import type { Actor } from "../auth/roles";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { listIncidentRecords, repairCountsByIncident } from "../repositories/incidents";
 import { toSummary } from "./to-summary";
 

@@ -1,5 +1,5 @@
 import { requireTransition, type IncidentAction, type IncidentStatus } from "@/lib/domain/incident-lifecycle";
-import type { Tx } from "../db/client";
+import type { Tx } from "../repositories/database";
 import { ConflictError } from "../http/errors";
 import { transitionIncident } from "../repositories/incidents";
 

@@ -4,7 +4,7 @@ import { keysOf, type PartitionSpace } from "@/lib/domain/partitions";
 import { UnitSet } from "@/lib/domain/unit-set";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
-import { getDb, type Db } from "../db/client";
+import { inTransaction, getDb, type Db } from "../repositories/database";
 import { BadRequestError } from "../http/errors";
 import { listTasks } from "../repositories/catalog";
 import { createIncident, originRunOf } from "../repositories/incidents";
@@ -41,7 +41,7 @@ export async function openIncident(req: OpenIncidentRequest, actor: Actor, now =
   const name = parseNodeId(req.taskNodeId)?.name ?? req.taskNodeId;
   const title = req.title?.trim() || `${name} ${keys.length === 1 ? keys[0] : `${keys.length} units`} failed`;
   const failedPairs = [{ nodeId: req.taskNodeId, units: keys }];
-  const incident = await db.$transaction(async (tx) => {
+  const incident = await inTransaction(db, async (tx) => {
     const created = await createIncident(tx, {
       title, pipelineId: origin?.pipelineId ?? null, originRunId: origin?.id ?? null, failedPairs, openedBy: actor.id,
       detectedAt: origin?.startedAt ?? now, openedAt: now,

@@ -1,5 +1,5 @@
 import { requireTransition, type IncidentAction } from "@/lib/domain/incident-lifecycle";
-import type { Db, Tx } from "../db/client";
+import type { Db, Tx } from "../repositories/database";
 import { NotFoundError } from "../http/errors";
 import { findIncident, type IncidentRecord } from "../repositories/incidents";
 

@@ -1,6 +1,6 @@
 import type { FieldIssue } from "@/lib/contracts/openlineage";
 import type { SourceCountEntry, SourceCountsResult } from "@/lib/contracts/ingestion-ledger";
-import type { Tx } from "../db/client";
+import type { Tx } from "../repositories/database";
 import { ensureDatasets, type NodeRef } from "../repositories/catalog-writes";
 import { countsOf, partitionDefsByNodeId, writeCounts, type CountTable, type StoredCount } from "../repositories/ledger-writes";
 import { evidenceOf } from "@/lib/domain/cleanings";

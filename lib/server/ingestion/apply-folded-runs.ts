@@ -1,4 +1,4 @@
-import type { Tx } from "../db/client";
+import type { Tx } from "../repositories/database";
 import { assignTaskPipelines, ensureDatasets, ensurePipelines, ensureTasks, markChecks, pipelineKey } from "../repositories/catalog-writes";
 import { edgeRowsOfTasks, saveEdgeRows } from "../repositories/edge-writes";
 import { appendPublishes, reportInvalidKeys, runsByIds, upsertAttempts, upsertRuns } from "../repositories/run-writes";

@@ -1,6 +1,6 @@
 import type { FieldIssue } from "@/lib/contracts/openlineage";
 import type { PublishEntry } from "@/lib/contracts/ingestion-ledger";
-import type { Tx } from "../db/client";
+import type { Tx } from "../repositories/database";
 import { ensureDatasets, ensureTasks, type NodeRef } from "../repositories/catalog-writes";
 import { partitionDefsByNodeId, publishesByIds, type StoredPublish } from "../repositories/ledger-writes";
 import { appendPublishes, reportInvalidKeys, runsByIds, upsertRuns, type InvalidKeyRow, type PublishRow, type RunRow } from "../repositories/run-writes";

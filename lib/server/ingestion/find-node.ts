@@ -1,4 +1,4 @@
-import type { Tx } from "../db/client";
+import type { Tx } from "../repositories/database";
 import { ConflictError, NotFoundError } from "../http/errors";
 import { parseNodeId } from "@/lib/domain/ids";
 import { datasetsMatching, tasksMatching } from "../repositories/catalog-updates";

@@ -1,6 +1,6 @@
 import type { IngestionStatus } from "@/lib/contracts/ingestion";
 import type { LineageProblem } from "@/lib/domain/lineage-graph";
-import { getDb } from "../db/client";
+import { getDb } from "../repositories/database";
 import { loadLineageGraph } from "../lineage/load-lineage-graph";
 import { ingestionCounts, recentIngestedEvents, recentRejections } from "../repositories/ingested-events";
 

@@ -1,7 +1,7 @@
 import type { Submitter } from "../auth/roles";
 import type { DbtImportBody, DbtImportResult } from "@/lib/contracts/ingestion-dbt";
 import { formatNodeId } from "@/lib/domain/ids";
-import type { Db, Tx } from "../db/client";
+import type { Db, Tx } from "../repositories/database";
 import { assignTaskPipelines, ensureDatasets, ensurePipelines, ensureTasks, markChecks, pipelineKey, type DatasetHandle, type TaskHandle } from "../repositories/catalog-writes";
 import { applyObservedLineage } from "./apply-folded-runs";
 import { buildDbtGraph, type DbtGraph } from "./dbt-graph";

@@ -1,4 +1,4 @@
-import type { Db, Tx } from "../db/client";
+import { inTransaction, type Db, type Tx } from "../repositories/database";
 import { isUniqueViolation } from "../db/db-errors";
 
 const TRANSACTION_OPTIONS = { maxWait: 30_000, timeout: 120_000 } as const;
@@ -15,7 +15,7 @@ const UNIQUE_RACE_RETRIES = 3;
 export async function inOneTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await db.$transaction(work, TRANSACTION_OPTIONS);
+      return await inTransaction(db, work, TRANSACTION_OPTIONS);
     } catch (e) {
       if (attempt >= UNIQUE_RACE_RETRIES || !isUniqueViolation(e)) throw e;
       await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * (attempt + 1)));

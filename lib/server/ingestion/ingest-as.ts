@@ -1,5 +1,5 @@
 import type { Actor } from "../auth/roles";
-import { getDb } from "../db/client";
+import { getDb } from "../repositories/database";
 import { receiveDbtImportRequest } from "./receive-dbt-import-request";
 import { receiveLineageBatchRequest } from "./receive-lineage-batch-request";
 import { receiveLineageRequest } from "./receive-lineage-request";

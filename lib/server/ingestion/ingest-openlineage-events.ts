@@ -1,6 +1,6 @@
 import type { JobEvent, RunEvent } from "@/lib/contracts/openlineage";
 import { formatNodeId } from "@/lib/domain/ids";
-import type { Db, Tx } from "../db/client";
+import type { Db, Tx } from "../repositories/database";
 import { ensureDatasets, ensureTasks } from "../repositories/catalog-writes";
 import { bodiesOfRuns, existingEventHashes, insertIngestedEvents, type IngestedEventRow } from "../repositories/ingested-events";
 import type { Submitter } from "../auth/roles";

@@ -2,7 +2,7 @@ import { describeIssues, fieldIssues, issueText } from "@/lib/contracts/field-is
 import { NextResponse } from "next/server";
 import type { ZodType } from "zod";
 import type { FieldIssue } from "@/lib/contracts/openlineage";
-import type { Db } from "../db/client";
+import type { Db } from "../repositories/database";
 import { HttpError } from "../http/errors";
 import { readJsonBody } from "../http/read-body";
 import { recordRejections, type RejectionRow } from "../repositories/ingested-events";

@@ -1,6 +1,6 @@
 import type { Submitter } from "../auth/roles";
 import { DbtImportBodySchema, type DbtImportResult } from "@/lib/contracts/ingestion-dbt";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { HttpError } from "../http/errors";
 import { readJsonBody } from "../http/read-body";
 import { requireWellFormed } from "../http/well-formed-text";

@@ -2,7 +2,7 @@ import { describeIssues, issueText } from "@/lib/contracts/field-issues";
 import { NextResponse } from "next/server";
 import type { LineageIngestResult } from "@/lib/contracts/openlineage";
 import type { Submitter } from "../auth/roles";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { HttpError } from "../http/errors";
 import { readTextBody } from "../http/read-body";
 import { recordRejections } from "../repositories/ingested-events";

@@ -1,6 +1,6 @@
 import { PublishEntrySchema, type PublishesResult } from "@/lib/contracts/ingestion-ledger";
 import type { Submitter } from "../auth/roles";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { applyPublishes } from "./apply-publishes";
 import { inOneTransaction } from "./in-one-transaction";
 import { metrics } from "../observability/metrics";

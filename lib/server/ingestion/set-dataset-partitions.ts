@@ -2,7 +2,7 @@ import type { PartitionsPut, PartitionsPutResult } from "@/lib/contracts/ingesti
 import { resolvePartitions, type PartitionDef, type PartitionSpace } from "@/lib/domain/partitions";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
-import { getDb, type Db } from "../db/client";
+import { inTransaction, getDb, type Db } from "../repositories/database";
 import { BadRequestError } from "../http/errors";
 import { datasetPartitionDef, saveDatasetPartitionDef } from "../repositories/catalog-updates";
 import { findOrDeclareNode } from "./find-node";
@@ -14,7 +14,7 @@ import { findOrDeclareNode } from "./find-node";
  */
 export async function setDatasetPartitions(id: string, body: PartitionsPut, actor: Actor, db: Db = getDb(), now = new Date()): Promise<PartitionsPutResult> {
   const space = resolveOrRefuse(body.partitionDef, now);
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const dataset = await findOrDeclareNode(tx, "dataset", id);
     const stored = await datasetPartitionDef(tx, dataset.id);
     // Declaring the definition a dataset already had (unpartitioned, say) is a change too: its

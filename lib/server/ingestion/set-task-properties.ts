@@ -1,7 +1,7 @@
 import type { TaskPropertiesPut, TaskPropertiesResult } from "@/lib/contracts/ingestion-catalog";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
-import { getDb, type Db } from "../db/client";
+import { inTransaction, getDb, type Db } from "../repositories/database";
 import { saveTaskProperties, taskProperties, type TaskProperties } from "../repositories/catalog-updates";
 import { findOrDeclareNode } from "./find-node";
 
@@ -13,7 +13,7 @@ const NAMES = ["writeMode", "sideEffect", "dependsOnOwnPast", "publishMode", "ow
  * commit together. Sending what is already stored changes nothing and records nothing.
  */
 export async function setTaskProperties(id: string, body: TaskPropertiesPut, actor: Actor, db: Db = getDb(), now = new Date()): Promise<TaskPropertiesResult> {
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const task = await findOrDeclareNode(tx, "job", id);
     const before = await taskProperties(tx, task.id);
     const after: TaskProperties = { ...before };

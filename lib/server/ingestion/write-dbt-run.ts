@@ -1,6 +1,6 @@
 import type { Submitter } from "../auth/roles";
 import { refuseHeldPublishes } from "../incidents/held-units";
-import type { Tx } from "../db/client";
+import type { Tx } from "../repositories/database";
 import type { DatasetHandle, TaskHandle } from "../repositories/catalog-writes";
 import { appendPublishes, reportInvalidKeys, runsByIds, upsertAttempts, upsertRuns, type AttemptRow, type InvalidKeyRow, type PublishRow } from "../repositories/run-writes";
 import type { DbtGraph } from "./dbt-graph";

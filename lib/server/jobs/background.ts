@@ -1,5 +1,5 @@
 import { deliverAlertsInBackground } from "../alerts/deliver-alerts";
-import { getDb } from "../db/client";
+import { getDb } from "../repositories/database";
 import { resolveDatabaseTarget } from "../db/database-url";
 import { strandedRepairRuns } from "../repair/repair-watchdog";
 import { runRepairSlice } from "../repair/run-repair";

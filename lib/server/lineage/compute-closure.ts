@@ -1,7 +1,7 @@
 import { nodeName } from "@/lib/domain/ids";
 import { toKeyRanges } from "@/lib/domain/unit-set";
 import type { Closure, ClosureQuery } from "@/lib/contracts/lineage";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { describeUnitSet } from "./describe-unit-set";
 import { resolveClosure } from "./resolve-closure";
 

@@ -3,7 +3,7 @@ import { keysOf } from "@/lib/domain/partitions";
 import type { ClosureEntry } from "@/lib/domain/closure";
 import type { DatasetNode, LineageGraph } from "@/lib/domain/lineage-graph";
 import type { ClosureQuery, Holding, Holdings } from "@/lib/contracts/lineage";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { deliveriesOf } from "../repositories/deliveries";
 import { attemptsByUnit, publishesByUnit } from "../repositories/ledger";
 import { classifyHoldings, type UnitFactsLookup } from "./classify-holdings";

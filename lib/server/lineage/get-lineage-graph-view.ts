@@ -3,7 +3,7 @@ import { nodeName, parseNodeId } from "@/lib/domain/ids";
 import type { GraphNode, LineageGraph, SelfRead } from "@/lib/domain/lineage-graph";
 import { describeMapping } from "@/lib/domain/partition-mappings";
 import type { LineageEdge, LineageGraphView, LineageNode, NodeRole } from "@/lib/contracts/lineage";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { lineageFingerprint } from "../repositories/lineage-fingerprint";
 import { describePartitions } from "./describe-partitions";
 import { loadLineageGraph } from "./load-lineage-graph";

@@ -1,6 +1,6 @@
 import type { LineageLayout, LineageLayoutResult } from "@/lib/contracts/lineage";
 import { remember } from "../cache/recent-promises";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { elkThreads } from "./layout/elk-threads";
 import { layoutLineage } from "./layout/layout-lineage";
 import { getLineageGraphView } from "./get-lineage-graph-view";

@@ -1,5 +1,5 @@
 import type { OpenFailure } from "@/lib/contracts/overview";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { describeOpenFailures } from "../units/describe-open-failures";
 import { getUnitStateSnapshot } from "../units/get-unit-state-snapshot";
 

@@ -1,4 +1,4 @@
-import { getDb } from "../db/client";
+import { getDb } from "../repositories/database";
 import { runningJobQueue } from "../jobs/job-queue";
 import { unitStateLag } from "../units/get-unit-state-snapshot";
 import { repairRunCounts } from "../repositories/repair-runs";

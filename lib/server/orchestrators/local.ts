@@ -1,5 +1,5 @@
 import { compositeKey } from "@/lib/domain/composite-key";
-import type { Db } from "../db/client";
+import type { Db } from "../repositories/database";
 import { executeRunSlice, recordRejectedPairs, rejectedPairs } from "../executor/execute-existing-run";
 import { hasTaskCode } from "../executor/task-code/registry";
 import type { TaskCode } from "../executor/types";

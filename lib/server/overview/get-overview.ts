@@ -1,7 +1,7 @@
 import { UnitSet, toKeyRanges } from "@/lib/domain/unit-set";
 import type { UnitState } from "@/lib/domain/unit-state";
 import type { LedgerFinding, Overview } from "@/lib/contracts/overview";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { describeOpenFailures } from "../units/describe-open-failures";
 import { listInvalidKeys } from "../repositories/ledger";
 import { getUnitStateSnapshot, statusOf, type DatasetStateCodes } from "../units/get-unit-state-snapshot";

@@ -2,7 +2,7 @@ import { nodeName, type NodeId } from "@/lib/domain/ids";
 import type { OrchestratorConnection, OrchestratorConnectionView } from "@/lib/contracts/orchestrators";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
-import { getDb, type Db } from "../db/client";
+import { inTransaction, getDb, type Db } from "../repositories/database";
 import { NotFoundError, UnprocessableError } from "../http/errors";
 import { localOrchestrator } from "../orchestrators/local";
 import { secretName, secretReadable } from "../orchestrators/secrets";
@@ -52,7 +52,7 @@ export async function setPipelineConnection(idOrName: string, body: { connection
     if (missing.length > 0) throw new UnprocessableError(`body.connection.kind: the local executor has no code for ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""} — it runs only the demo's tasks`);
   }
   const before = await findConnection(db, pipeline.id);
-  await db.$transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     await saveConnection(tx, pipeline.id, body.connection, actor.id, now);
     await appendAudit(tx, {
       kind: "pipeline.orchestrator_set", actor: actor.id, actorRole: actor.role, reason: body.reason,

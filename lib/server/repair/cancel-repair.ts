@@ -1,5 +1,5 @@
 import type { Actor } from "../auth/roles";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { ConflictError } from "../http/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { repairRunsOfIncident } from "../repositories/repair-runs";

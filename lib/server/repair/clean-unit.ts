@@ -1,6 +1,6 @@
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { BadRequestError, UnprocessableError } from "../http/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { listDatasets, listEdgesAt, listTasks } from "../repositories/catalog";

@@ -3,7 +3,7 @@ import { RECOMPUTING, type Strategy } from "@/lib/domain/repair-strategies";
 import type { PlanOptions } from "@/lib/contracts/repair";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
-import { getDb, type Db } from "../db/client";
+import { inTransaction, getDb, type Db } from "../repositories/database";
 import { UnprocessableError } from "../http/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { moveIncident } from "../incidents/move-incident";
@@ -27,7 +27,7 @@ export async function confirmPlan(id: string, opts: PlanOptions & { strategy: St
   const { exports: _exports, options: _options, ...stored } = view;
   void _exports;
   void _options;
-  const entry = await db.$transaction(async (tx) => {
+  const entry = await inTransaction(db, async (tx) => {
     await moveIncident(tx, incident, "confirm_plan");
     const row = await confirmPlanRow(tx, { incidentId: id, strategy: opts.strategy, options: opts, plan: stored, createdBy: actor.id });
     const targets = plan.waves.flat().map((p) => ({ nodeId: p.task, units: p.keyRanges.map(([a, b]) => (a === b ? a : `${a}..${b}`)) }));

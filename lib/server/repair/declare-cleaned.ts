@@ -1,7 +1,7 @@
 import { resolvePartitions } from "@/lib/domain/partitions";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
-import { getDb, type Db } from "../db/client";
+import { inTransaction, getDb, type Db } from "../repositories/database";
 import { BadRequestError, UnprocessableError } from "../http/errors";
 import { evidenceOf } from "@/lib/domain/cleanings";
 import { compositeKey } from "@/lib/domain/composite-key";
@@ -42,7 +42,7 @@ export async function declareCleaned(id: string, body: DeclareCleanedBody, actor
     throw new UnprocessableError(`${dataset.name}'s warehouse (${dataset.namespace}) is connected: clean the units from Reparo (POST …/clean-unit), which deletes and counts their rows itself`);
   }
   const units = [...new Set(keys)];
-  const entry = await db.$transaction(async (tx) => {
+  const entry = await inTransaction(db, async (tx) => {
     await lockCleanings(tx, [dataset.id]);
     const e = await appendAudit(tx, {
       kind: "unit.clean_declared", actor: actor.id, actorRole: actor.role, reason: body.reason, incidentId: id,

@@ -1,6 +1,6 @@
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
-import { getDb, type Db } from "../db/client";
+import { inTransaction, getDb, type Db } from "../repositories/database";
 import { BadRequestError, UnprocessableError } from "../http/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { listTasks } from "../repositories/catalog";
@@ -14,7 +14,7 @@ export async function declareReplace(id: string, body: { taskNodeId: string; rea
   const task = (await listTasks(db)).find((t) => t.nodeId === body.taskNodeId);
   if (!task) throw new BadRequestError("body.taskNodeId", `no task ${body.taskNodeId}`);
   if (task.writeMode === "replace") throw new UnprocessableError(`${task.name} already replaces its unit`);
-  const entry = await db.$transaction(async (tx) => {
+  const entry = await inTransaction(db, async (tx) => {
     await tx.task.update({ where: { id: task.id }, data: { writeMode: "replace" } });
     return appendAudit(tx, {
       kind: "task.declared_replace", actor: actor.id, actorRole: actor.role, reason: body.reason, incidentId: id,

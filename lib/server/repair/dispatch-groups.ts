@@ -2,7 +2,7 @@ import { compositeKey } from "@/lib/domain/composite-key";
 import type { NodeId } from "@/lib/domain/ids";
 import { holds, sideEffects } from "@/lib/domain/preconditions";
 import type { OrchestratorConnection } from "@/lib/contracts/orchestrators";
-import type { Db } from "../db/client";
+import type { Db } from "../repositories/database";
 import type { LocalRunContext } from "../orchestrators/local";
 import { orchestratorFor } from "../orchestrators/orchestrator-for";
 import type { DispatchPlan, Orchestrator, PairRef, TaskFacts } from "../orchestrators/port";

@@ -3,7 +3,7 @@ import { nodeName, type NodeId } from "@/lib/domain/ids";
 import type { DispatchPreview } from "@/lib/contracts/orchestrators";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
-import { getDb, type Db } from "../db/client";
+import { inTransaction, getDb, type Db } from "../repositories/database";
 import type { PlanOptions } from "@/lib/contracts/repair";
 import { ConflictError, HttpError, UnprocessableError } from "../http/errors";
 import { requireIncident } from "../incidents/require-incident";
@@ -81,7 +81,7 @@ export async function previewPlanDispatch(id: string, opts: PlanOptions, actor: 
 
 /** The dry run's audit entry: counts, the digest and every call it sent (never a secret). */
 async function recordPreview(db: Db, id: string, actor: Actor, { preview, digest }: Awaited<ReturnType<typeof dryRun>>, what: string, now: Date): Promise<DispatchPreview> {
-  await db.$transaction((tx) => appendAudit(tx, {
+  await inTransaction(db, (tx) => appendAudit(tx, {
     kind: "repair.previewed", actor: actor.id, actorRole: actor.role, incidentId: id,
     reason: `dry run of ${what}: ${counted(preview.requests.length, "request")}, ${preview.extra.length} beyond the plan, ${counted(preview.missing.length, "planned pair")} not covered, ${counted(preview.unsupported.length, "task")} unsupported`,
     before: null,

@@ -4,7 +4,7 @@ import { preconditionsOf, type PreconditionAnswer } from "@/lib/domain/precondit
 import { planRepair } from "@/lib/domain/repair-planner";
 import { toKeyRanges } from "@/lib/domain/unit-set";
 import type { PreconditionsView, TaskPreconditions } from "@/lib/contracts/repair";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { requireIncident } from "../incidents/require-incident";
 import { incidentTargets } from "./incident-targets";
 import { loadRepairContext } from "./load-repair-context";

@@ -1,6 +1,6 @@
 import { nodeName, type NodeId } from "@/lib/domain/ids";
 import type { ProgressView } from "@/lib/contracts/repair";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { requireIncident } from "../incidents/require-incident";
 import { attemptsOfRun, repairRunsOfIncident } from "../repositories/repair-runs";
 import { progressKey } from "./dispatch-groups";

@@ -5,7 +5,7 @@ import type { LineageGraph } from "@/lib/domain/lineage-graph";
 import { planRepair } from "@/lib/domain/repair-planner";
 import { toKeyRanges, UnitSet } from "@/lib/domain/unit-set";
 import type { ScopeNode, ScopeView } from "@/lib/contracts/repair";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { requireIncident } from "../incidents/require-incident";
 import { incidentTargets } from "./incident-targets";
 import { loadRepairContext, type RepairContext } from "./load-repair-context";

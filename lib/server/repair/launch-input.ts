@@ -3,7 +3,7 @@ import { UnitSet } from "@/lib/domain/unit-set";
 import type { NodeId } from "@/lib/domain/ids";
 import { nextStatus } from "@/lib/domain/incident-lifecycle";
 import { PlanOptionsSchema, type PlanOptions } from "@/lib/contracts/repair";
-import type { Db } from "../db/client";
+import type { Db } from "../repositories/database";
 import { ConflictError, UnprocessableError } from "../http/errors";
 import { requireIncident } from "../incidents/require-incident";
 import type { currentPlan } from "../repositories/repair-plans";

@@ -3,7 +3,7 @@ import type { NodeId } from "@/lib/domain/ids";
 import { nextStatus } from "@/lib/domain/incident-lifecycle";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
-import { getDb, type Db } from "../db/client";
+import { inTransaction, getDb, type Db } from "../repositories/database";
 import { isUniqueViolation } from "../db/db-errors";
 import { BadRequestError, ConflictError, UnprocessableError } from "../http/errors";
 import { requireIncident } from "../incidents/require-incident";
@@ -54,7 +54,7 @@ export async function launchRepair(id: string, opts: LaunchOptions, actor: Actor
   const claimPairs = pairs.map(([task, unitKey]) => ({ taskId: taskIds.get(task)!, unitKey }));
   const previous = (await repairRunsOfIncident(db, id)).at(-1);
   try {
-    const run = await db.$transaction(async (tx) => {
+    const run = await inTransaction(db, async (tx) => {
       const repairNumber = await nextRepairNumber(tx, incident.originRunId, id);
       const created = await createRepairRun(tx, {
         pipelineId: incident.pipelineId, rootRunId: incident.originRunId, parentRunId: previous?.id ?? incident.originRunId, repairNumber, incidentId: id, triggeredBy: actor.id, at: now,

@@ -1,7 +1,7 @@
 import { buildLineageGraph, type LineageGraph } from "@/lib/domain/lineage-graph";
 import type { NodeId } from "@/lib/domain/ids";
 import { summariseLedger, type Ledger, type LedgerRow } from "@/lib/domain/repair-scope";
-import type { Db } from "../db/client";
+import type { Db } from "../repositories/database";
 import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type TaskRecord } from "../repositories/catalog";
 import { buildLineageSpec } from "../lineage/lineage-spec";
 

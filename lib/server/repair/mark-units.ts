@@ -2,7 +2,7 @@ import type { MarkRequest } from "@/lib/contracts/incidents";
 import { reconcile } from "@/lib/domain/validation";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
-import { getDb, type Db } from "../db/client";
+import { inTransaction, getDb, type Db } from "../repositories/database";
 import { BadRequestError, UnprocessableError } from "../http/errors";
 import { moveIncident } from "../incidents/move-incident";
 import { requireIncident } from "../incidents/require-incident";
@@ -37,7 +37,7 @@ export async function markUnits(id: string, req: MarkRequest, actor: Actor, now 
   if (req.kind === "marked_success") evidence = successEvidence(units, before.map((b) => b.facts), dataset.tolerance, req.evidence);
   const describe = (xs: string[]) => [...new Set(xs)].map((s) => `${s} ×${xs.filter((x) => x === s).length}`).join(", ");
   const after = req.kind === "marked_success" ? "published (marked success)" : req.kind;
-  const entry = await db.$transaction(async (tx) => {
+  const entry = await inTransaction(db, async (tx) => {
     const common = { actor: actor.id, actorRole: actor.role, reason: req.reason, incidentId: id, targets: [{ nodeId: dataset.nodeId, units }] };
     const beforeState = { state: describe(before.map((b) => b.result.state)) };
     const e = req.kind === "marked_success"

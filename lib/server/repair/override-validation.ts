@@ -1,6 +1,6 @@
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
-import { getDb, type Db } from "../db/client";
+import { inTransaction, getDb, type Db } from "../repositories/database";
 import { UnprocessableError } from "../http/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { moveIncident } from "../incidents/move-incident";
@@ -13,7 +13,7 @@ export async function overrideValidation(id: string, reason: string, actor: Acto
   const v = await validateIncident(id, now, db);
   const failing = v.units.filter((u) => !u.passed && !u.mark);
   if (failing.length === 0) throw new UnprocessableError("validation passes: resolve the incident instead of overriding");
-  const entry = await db.$transaction(async (tx) => {
+  const entry = await inTransaction(db, async (tx) => {
     await moveIncident(tx, incident, "override_validation", { resolvedAt: now, closedReason: `validation overridden: ${reason}` });
     return appendAudit(tx, { kind: "validation.overridden", actor: actor.id, actorRole: actor.role, reason, incidentId: id, targets: targetsOf(failing), before: { failedUnits: failing.map((u) => `${u.name} ${u.unitKey}`) }, after: { status: "resolved" } }, now);
   });

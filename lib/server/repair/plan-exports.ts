@@ -1,7 +1,7 @@
 import { nodeName, type NodeId } from "@/lib/domain/ids";
 import type { RepairPlan } from "@/lib/domain/repair-planner";
 import type { OrchestratorConnection, PlanExport } from "@/lib/contracts/orchestrators";
-import type { Db } from "../db/client";
+import type { Db } from "../repositories/database";
 import { orchestratorFor } from "../orchestrators/orchestrator-for";
 import { dispatchGroups } from "./dispatch-groups";
 import { planPairs } from "./launch-input";

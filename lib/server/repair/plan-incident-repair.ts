@@ -7,7 +7,7 @@ import { holdsNothing } from "@/lib/domain/cleanings";
 import { compositeKey } from "@/lib/domain/composite-key";
 import { keysOf } from "@/lib/domain/partitions";
 import type { PlanOptions } from "@/lib/contracts/repair";
-import type { Db } from "../db/client";
+import type { Db } from "../repositories/database";
 import type { IncidentRecord } from "../repositories/incidents";
 import { activeClaims } from "../repositories/repair-claims";
 import { cleanedAtByUnit, latestAttemptStarts, writtenFacts } from "../repositories/unit-interventions";

@@ -1,5 +1,5 @@
 import type { PlanOptions, PlanView } from "@/lib/contracts/repair";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { requireIncident } from "../incidents/require-incident";
 import { loadRepairContext } from "./load-repair-context";
 import { planIncidentRepair } from "./plan-incident-repair";

@@ -1,5 +1,5 @@
 import type { ProgressView } from "@/lib/contracts/repair";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { getProgress } from "./get-progress";
 
 const CHECK_MS = 500;

@@ -1,6 +1,6 @@
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
-import { getDb, type Db } from "../db/client";
+import { inTransaction, getDb, type Db } from "../repositories/database";
 import { requireIncident } from "../incidents/require-incident";
 import { getPreconditions } from "./get-preconditions";
 
@@ -9,7 +9,7 @@ export async function recordPreconditions(id: string, reason: string, actor: Act
   const incident = await requireIncident(db, id, "review_preconditions");
   const view = await getPreconditions(id, now, db);
   const list = (v: string) => view.tasks.flatMap((t) => t.checks.filter((c) => c.verdict === v).map((c) => `${t.name}: ${c.key}`));
-  const entry = await db.$transaction((tx) => appendAudit(tx, {
+  const entry = await inTransaction(db, (tx) => appendAudit(tx, {
     kind: "preconditions.reviewed", actor: actor.id, actorRole: actor.role, reason, incidentId: id,
     before: { status: incident.status }, after: { unsafe: list("unsafe"), unknown: list("unknown") },
   }, now));

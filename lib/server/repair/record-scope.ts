@@ -2,7 +2,7 @@ import type { AuditTarget } from "@/lib/contracts/audit";
 import { planRepair } from "@/lib/domain/repair-planner";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
-import { getDb, type Db } from "../db/client";
+import { inTransaction, getDb, type Db } from "../repositories/database";
 import { BadRequestError } from "../http/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { moveIncident } from "../incidents/move-incident";
@@ -30,7 +30,7 @@ export async function recordScope(id: string, body: { reason: string; addPairs: 
     else failedPairs.push({ nodeId: add.taskNodeId, units: [...new Set(add.units)] });
   });
   const { scope } = planRepair({ graph: ctx.graph, targets: incidentTargets({ failedPairs }), ledger: ctx.ledger });
-  const entry = await db.$transaction(async (tx) => {
+  const entry = await inTransaction(db, async (tx) => {
     await moveIncident(tx, incident, "scope", { failedPairs, closure: { pairCount: scope.pairCount, taskWaves: scope.taskWaves } });
     if (incident.status === "planned") await tx.repairPlan.updateMany({ where: { incidentId: id, status: "confirmed" }, data: { status: "superseded" } });
     return appendAudit(tx, {

@@ -1,4 +1,4 @@
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { activeRepairRuns } from "../repositories/repair-runs";
 import { ownerAlive, STALE_MS, thisOwner } from "./repair-owner";
 

@@ -1,6 +1,6 @@
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
-import { getDb, type Db } from "../db/client";
+import { inTransaction, getDb, type Db } from "../repositories/database";
 import { UnprocessableError } from "../http/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { moveIncident } from "../incidents/move-incident";
@@ -18,7 +18,7 @@ export async function resolveIncident(id: string, reason: string, actor: Actor, 
     const failing = v.units.filter((u) => !u.passed && !u.mark).map((u) => `${u.name} ${u.unitKey}: ${u.failures.join("; ")}`);
     throw new UnprocessableError(`cannot resolve while validation fails (${counted(failing.length, "unit")}): ${failing.slice(0, 5).join(" | ")}. A commander may override with a reason.`, { failing });
   }
-  const entry = await db.$transaction(async (tx) => {
+  const entry = await inTransaction(db, async (tx) => {
     await moveIncident(tx, incident, "resolve", { resolvedAt: now, closedReason: reason });
     await appendAudit(tx, { kind: "validation.passed", actor: actor.id, actorRole: actor.role, reason: `${counted(v.units.length, "unit")} validated: in the ledger, published once, reconciled, not stale`, incidentId: id, targets: targetsOf(v.units), before: { status: incident.status }, after: { status: "validating", units: v.units.length } }, now);
     return appendAudit(tx, { kind: "incident.resolved", actor: actor.id, actorRole: actor.role, reason, incidentId: id, targets: incident.failedPairs, before: { status: incident.status }, after: { status: "resolved" } }, now);

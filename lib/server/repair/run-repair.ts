@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { nextStatus, statusesAllowing } from "@/lib/domain/incident-lifecycle";
-import type { Db } from "../db/client";
+import { inTransaction, type Db } from "../repositories/database";
 import { appendAudit } from "../audit/append-audit";
 import { SLICE_SECONDS } from "../jobs/job-queue";
 import { log } from "../observability/log";
@@ -79,7 +79,7 @@ export async function runRepairSlice(runId: string, db: Db, options: RunRepairOp
       }
       return { state: "gone" };
     }
-    await db.$transaction((tx) => setRunOwner(tx, runId, null, Date.now(), slice, { failedSlices: 0 }));
+    await inTransaction(db, (tx) => setRunOwner(tx, runId, null, Date.now(), slice, { failedSlices: 0 }));
     return { state: "continue", ...(result.afterSeconds ? { afterSeconds: result.afterSeconds } : {}) };
   } catch (e) {
     await stop();
@@ -93,7 +93,7 @@ export async function runRepairSlice(runId: string, db: Db, options: RunRepairOp
       await finishRepair(db, runId, "failed", slice, e instanceof Error ? e.message : String(e));
       return { state: "finished", status: "failed" };
     }
-    await db.$transaction((tx) => setRunOwner(tx, runId, null, Date.now(), slice, { failedSlices: failed }));
+    await inTransaction(db, (tx) => setRunOwner(tx, runId, null, Date.now(), slice, { failedSlices: failed }));
     if (unreachable) return { state: "continue", afterSeconds: Math.min(60, POLL_SECONDS * 2 ** failed) };
     throw e;
   } finally {
@@ -126,7 +126,7 @@ async function driveSlice(db: Db, run: RepairRunRecord, slice: string, deadline:
   let progress: Progress = { ...run.params.progress };
   const inWave = (g: DispatchGroup, w: number) => g.plan.pairs.some((p) => p.wave === w);
   const save = (audit: Parameters<typeof appendAudit>[1] | null) =>
-    db.$transaction(async (tx) => {
+    inTransaction(db, async (tx) => {
       if (!(await saveDispatchState(tx, run.id, slice, { dispatch, progress }))) return false;
       if (audit) await appendAudit(tx, audit);
       return true;
@@ -163,7 +163,7 @@ async function driveSlice(db: Db, run: RepairRunRecord, slice: string, deadline:
         sent = await g.orchestrator.dispatchWave(plan, w);
       } catch (e) {
         if (e instanceof OrchestratorError) {
-          await db.$transaction((tx) => appendAudit(tx, {
+          await inTransaction(db, (tx) => appendAudit(tx, {
             kind: "repair.dispatch_failed", ...actor, reason: `repair #${run.repairNumber}, wave ${w + 1}: ${e.message}`,
             before: null, after: { runId: run.id, wave: w, pipeline: g.pipeline, orchestrator: g.orchestrator!.kind, calls: [...e.earlier, e.call].map(describeCall) },
           }));
@@ -248,7 +248,7 @@ export async function cancelRepairRun(db: Db, runId: string, by: StoppedBy, wait
   // Under the run's lock: the request stops every slice from sending or starting anything more.
   // A live slice still records what it is sending this instant, then stops the run itself; a run
   // between slices (or whose slice died) is taken here, so no slice starts it again.
-  const taken = await db.$transaction(async (tx) => {
+  const taken = await inTransaction(db, async (tx) => {
     const run = await requestCancel(tx, runId, { actor: { id: by.actor.id, role: by.actor.role }, reason: by.reason, at: Date.now() });
     if (!run) return { state: "ended" as const };
     if (run.params.owner && ownerAlive(run.id, run.params.owner, run.params.heartbeatAt, Date.now())) return { state: "live" as const };
@@ -302,7 +302,7 @@ async function cancelInFlight(db: Db, runId: string, by: StoppedBy | null = null
     }
   }
   if (calls.length === 0) return [];
-  await db.$transaction((tx) => appendAudit(tx, {
+  await inTransaction(db, (tx) => appendAudit(tx, {
     kind: "repair.cancel_sent", actor: by?.actor.id ?? run.params.launchedBy.id, actorRole: by?.actor.role ?? run.params.launchedBy.role, incidentId: run.incidentId,
     reason: by
       ? `repair #${run.repairNumber} cancelled by ${by.actor.id} (${by.reason}): what wave ${dispatch.wave + 1} still ran in its orchestrators was asked to stop`
@@ -330,7 +330,7 @@ type Taken = { state: "taken"; run: NonNullable<Awaited<ReturnType<typeof findRe
 /** Takes the run for this slice under its row lock; a run still owned by a live slice is left alone. */
 async function takeRun(db: Db, runId: string, me: Owner): Promise<Taken> {
   const now = new Date();
-  return db.$transaction(async (tx): Promise<Taken> => {
+  return inTransaction(db, async (tx): Promise<Taken> => {
     await lockRun(tx, runId);
     const run = await findRepairRun(tx, runId);
     if (!run || (run.status !== "queued" && run.status !== "running")) return { state: "gone" };
@@ -364,7 +364,7 @@ async function finishRepair(db: Db, runId: string, status: string, slice: string
   const before = await findRepairRun(db, runId);
   const ends = (before?.params.pairs ?? []).map(([t, u]) => attempts.get(progressKey(t, u)) ?? before?.params.progress[progressKey(t, u)]?.status ?? "pending");
   const count = (s: string) => ends.filter((x) => x === s).length;
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     if (!(await setRunOwner(tx, runId, null, Date.now(), slice))) return false; // taken over meanwhile: the new owner finishes it
     if (!(await finishRunStatus(tx, runId, status, new Date()))) return false; // finished already
     const run = (await findRepairRun(tx, runId))!;

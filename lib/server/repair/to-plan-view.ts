@@ -3,7 +3,7 @@ import type { PlannedTask, RepairPlan } from "@/lib/domain/repair-planner";
 import { keysOf } from "@/lib/domain/partitions";
 import { toKeyRanges, UnitSet } from "@/lib/domain/unit-set";
 import type { BlockerView, PlannedTaskView, PlanView } from "@/lib/contracts/repair";
-import type { Db } from "../db/client";
+import type { Db } from "../repositories/database";
 import { awaitedEvidence } from "@/lib/domain/cleanings";
 import { compositeKey } from "@/lib/domain/composite-key";
 import { cleanDeclarations, latestAttemptStarts, warehouseCountsOf } from "../repositories/unit-interventions";

@@ -1,5 +1,5 @@
 import type { UnitFacts, UnitStateResult } from "@/lib/domain/unit-state";
-import type { Db } from "../db/client";
+import type { Db } from "../repositories/database";
 import { getUnitStateSnapshot, problemsLookup } from "../units/get-unit-state-snapshot";
 import { loadUnitStates } from "../units/load-unit-states";
 

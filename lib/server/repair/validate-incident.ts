@@ -2,7 +2,7 @@ import { compositeKey } from "@/lib/domain/composite-key";
 import { nodeName, type NodeId } from "@/lib/domain/ids";
 import { validateUnits } from "@/lib/domain/validation";
 import type { UnitValidationView, ValidationView } from "@/lib/contracts/repair";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { requireIncident } from "../incidents/require-incident";
 import { listDatasets, listEdgesAt, listTasks } from "../repositories/catalog";
 import { measuredRows } from "../warehouses/warehouse-for";

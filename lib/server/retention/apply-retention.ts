@@ -1,4 +1,4 @@
-import type { Db } from "../db/client";
+import type { Db } from "../repositories/database";
 import { pruneIngestedEvents, pruneRejections } from "../repositories/ingested-events";
 
 export interface RetentionPolicy {

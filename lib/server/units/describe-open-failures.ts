@@ -1,5 +1,5 @@
 import type { OpenFailure } from "@/lib/contracts/overview";
-import type { Db } from "../db/client";
+import type { Db } from "../repositories/database";
 import { latestAttemptsOf } from "../repositories/attempts";
 import type { DatasetStateCodes } from "./get-unit-state-snapshot";
 

@@ -1,4 +1,4 @@
-import type { Tx } from "../db/client";
+import type { Tx } from "../repositories/database";
 import { appendAudit } from "../audit/append-audit";
 import type { CountRow } from "../repositories/ledger-writes";
 import { incidentsOfEntries } from "../repositories/audit-log";

@@ -1,5 +1,5 @@
 import type { UnitDetail } from "@/lib/contracts/units";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { BadRequestError, NotFoundError } from "../http/errors";
 import { auditEntriesNaming, recordsOfUnit, type AuditEntryRecord } from "../repositories/unit-matrix-reads";
 import { getUnitStateSnapshot, problemsLookup } from "./get-unit-state-snapshot";

@@ -1,5 +1,5 @@
 import { STATE_CODES, UNIT_STATES, codeOfState, type MatrixInvalidKey, type MatrixState, type UnitMatrix, type UnitMatrixQuery } from "@/lib/contracts/units";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Db } from "../repositories/database";
 import { NotFoundError } from "../http/errors";
 import { listTasks } from "../repositories/catalog";
 import { listPipelines } from "../repositories/orchestrator-connections";

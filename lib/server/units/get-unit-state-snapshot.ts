@@ -5,7 +5,7 @@ import { resolvePartitions, type PartitionSpace } from "@/lib/domain/partitions"
 import { upstreamProblemOf } from "@/lib/domain/suspect";
 import { UnitSet } from "@/lib/domain/unit-set";
 import { UNIT_STATE_PRECEDENCE, type UnitState, type UnitStateFacts, type UnitStateResult } from "@/lib/domain/unit-state";
-import type { Db } from "../db/client";
+import type { Db } from "../repositories/database";
 import { loadLineageGraph } from "../lineage/load-lineage-graph";
 import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type TaskRecord } from "../repositories/catalog";
 import { lineageFingerprint } from "../repositories/lineage-fingerprint";

@@ -3,7 +3,7 @@ import { isJudged } from "@/lib/domain/judged-units";
 import { upstreamProblemOf } from "@/lib/domain/suspect";
 import { computeUnitStates, unitState, type UnitFacts, type UnitStateResult } from "@/lib/domain/unit-state";
 import { UnitSet } from "@/lib/domain/unit-set";
-import type { Db } from "../db/client";
+import type { Db } from "../repositories/database";
 import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type EdgeRecord, type TaskRecord } from "../repositories/catalog";
 import { marksByUnit, sourceCountsByUnit } from "../repositories/ledger";
 import { attemptsOfTask, prepareBulkReads, publishesOfDataset, unscheduledRunKinds } from "../repositories/unit-matrix-reads";

@@ -1,7 +1,7 @@
 import { compileMapping, type PartitionMapping } from "@/lib/domain/partition-mappings";
 import type { PartitionSpace } from "@/lib/domain/partitions";
 import { UnitSet } from "@/lib/domain/unit-set";
-import type { Db } from "../db/client";
+import type { Db } from "../repositories/database";
 import type { DatasetRecord, EdgeRecord, TaskRecord } from "../repositories/catalog";
 import { attemptsByUnit, marksByUnit, publishesByUnit, sourceCountsByUnit } from "../repositories/ledger";
 import { chunked } from "../repositories/chunked";

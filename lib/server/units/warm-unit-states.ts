@@ -1,4 +1,4 @@
-import { getDb } from "../db/client";
+import { getDb } from "../repositories/database";
 import { whenUnitStatesReady } from "./get-unit-state-snapshot";
 import { log } from "../observability/log";
 

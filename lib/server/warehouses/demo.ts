@@ -1,4 +1,4 @@
-import type { Db } from "../db/client";
+import { inTransaction, type Db } from "../repositories/database";
 import { countUnitRows, deleteUnitRows } from "../repositories/unit-interventions";
 import type { Warehouse } from "./port";
 
@@ -9,7 +9,7 @@ export const demoWarehouse: Warehouse = {
   countRows: async (db: Db, units) => new Map(await Promise.all(units.map(async (u) => [u.unitKey, await countUnitRows(db, u.datasetId, u.unitKey)] as const))),
   // One database, one transaction: the delete and its record commit together (nothing to undo).
   clean: (db, unit, record) =>
-    db.$transaction(async (tx) => {
+    inTransaction(db, async (tx) => {
       const before = await deleteUnitRows(tx, unit.datasetId, unit.unitKey);
       const after = await countUnitRows(tx, unit.datasetId, unit.unitKey);
       return record(tx, { before, after });

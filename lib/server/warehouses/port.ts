@@ -1,4 +1,4 @@
-import type { Db, Tx } from "../db/client";
+import type { Db, Tx } from "../repositories/database";
 
 /**
  * The warehouse port: where a dataset's rows live, so cleaning an appended unit really deletes

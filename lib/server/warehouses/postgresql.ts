@@ -1,3 +1,4 @@
+import { inTransaction } from "../repositories/database";
 import pg from "pg";
 import type { PostgresWarehouse } from "@/lib/contracts/warehouses";
 import { readSecret } from "../orchestrators/secrets";
@@ -71,13 +72,13 @@ export function postgresWarehouse(connection: PostgresWarehouse): Warehouse {
         await client.query(statement.sql, [...statement.params]);
         const after = await count(client, unit);
         // Reparo records first (a failed record rolls the delete back); then the warehouse commits.
-        recorded = { value: await db.$transaction((tx) => record(tx, { before, after })) };
+        recorded = { value: await inTransaction(db, (tx) => record(tx, { before, after })) };
         await client.query("COMMIT");
         return recorded.value;
       } catch (e) {
         await client.query("ROLLBACK").catch(() => undefined);
         // Recorded, but the warehouse did not commit: the rows are still there, and Reparo says so.
-        if (recorded) await db.$transaction((tx) => undo(tx, recorded!.value, e as Error));
+        if (recorded) await inTransaction(db, (tx) => undo(tx, recorded!.value, e as Error));
         throw e;
       } finally {
         await client.end().catch(() => undefined);

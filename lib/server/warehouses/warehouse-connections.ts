@@ -1,7 +1,7 @@
 import type { WarehouseConnection, WarehouseConnectionView } from "@/lib/contracts/warehouses";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
-import { getDb, type Db } from "../db/client";
+import { inTransaction, getDb, type Db } from "../repositories/database";
 import { NotFoundError } from "../http/errors";
 import { secretName, secretReadable } from "../orchestrators/secrets";
 import { datasetNamespaces, findWarehouse, listWarehouses, saveWarehouse, type StoredWarehouse } from "../repositories/warehouse-connections";
@@ -32,7 +32,7 @@ export async function getWarehouseConnection(namespace: string, db: Db = getDb()
 export async function setWarehouseConnection(namespace: string, body: { connection: WarehouseConnection; reason: string }, actor: Actor, now = new Date(), db: Db = getDb()): Promise<WarehouseConnectionView> {
   if (!(await datasetNamespaces(db)).includes(namespace)) throw new NotFoundError(`no dataset has the namespace ${namespace} (GET /api/v1/warehouses lists them)`);
   const before = await findWarehouse(db, namespace);
-  await db.$transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     await saveWarehouse(tx, namespace, body.connection, actor.id, now);
     await appendAudit(tx, {
       kind: "warehouse.connection_set", actor: actor.id, actorRole: actor.role, reason: body.reason,

@@ -1,5 +1,5 @@
 import { resolvePartitions } from "@/lib/domain/partitions";
-import type { Db } from "../db/client";
+import type { Db } from "../repositories/database";
 import type { DatasetRecord } from "../repositories/catalog";
 import { findWarehouse } from "../repositories/warehouse-connections";
 import { demoWarehouse } from "./demo";
