@@ -128,7 +128,7 @@ test("open → scope → clean the appended unit → repair + closure → run �
 
   // 6. Validate: every unit in the ledger, published once, non-empty, not stale; reconciled only
   // where a source count exists (stg_orders and fct_orders) — elsewhere nothing to compare, no tick.
-  await expect(page.getByTestId("validation-verdict")).toHaveText(/^Validation passes: all 19 units in the ledger, published once, non-empty, not stale, reconciled where a source count exists\. \d+ units had no source count to reconcile against\.$/);
+  await expect(page.getByTestId("validation-verdict")).toHaveText("Validation passes: all 19 units in the ledger, published once, non-empty, not stale, reconciled where a source count exists. 15 units had no source count to reconcile against.");
   await expect(page.getByTestId("validation-stg_orders-2026-08-17").locator('td[data-ok="none"]')).toHaveCount(0);
   await expect(page.getByTestId("validation-revenue_daily-2026-08-17").locator('td[data-ok="none"]')).toHaveText("—nothing to compare");
   await expect(page.getByTestId("validation-stg_orders-2026-08-17").getByTestId("rows")).toHaveText("40 / 40");

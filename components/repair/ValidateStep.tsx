@@ -9,7 +9,9 @@ import { StepActions } from "./StepActions";
 import { allows, type StepProps } from "./step-props";
 import styles from "./Wizard.module.css";
 
-const CHECKS = [["inLedger", "in the ledger"], ["publishedOnce", "published once"], ["nonEmpty", "non-empty"], ["reconciles", "reconciles"], ["notStale", "not stale"]] as const;
+// Each check's name in full (tooltip, screen readers) and as a short column header, so the table's
+// rows and input versions stay in view beside the timeline at 1440 px.
+const CHECKS = [["inLedger", "in the ledger", "ledger"], ["publishedOnce", "published once", "once"], ["nonEmpty", "non-empty", "rows"], ["reconciles", "reconciles with its source count", "source"], ["notStale", "not stale", "fresh"]] as const;
 
 /** Step 6: the domain's validation per unit; resolving needs it to pass, or a commander's reasoned override. */
 export function ValidateStep({ id, incident, next, back }: StepProps) {
@@ -28,7 +30,7 @@ export function ValidateStep({ id, incident, next, back }: StepProps) {
       </p>
       <div style={{ overflowX: "auto" }}>
       <table className="data" data-testid="validation-table">
-        <thead><tr><th>Dataset</th><th>Unit</th><th>State</th>{CHECKS.map(([, l]) => <th key={l}>{l}</th>)}<th>Rows / source</th><th>Input version</th></tr></thead>
+        <thead><tr><th>Dataset</th><th>Unit</th><th>State</th>{CHECKS.map(([k, l, short]) => <th key={k} className={styles.checkHead}><abbr title={l} aria-label={l}>{short}</abbr></th>)}<th>Rows / source</th><th>Input version</th></tr></thead>
         <tbody>
           {data.units.map((u) => (
             <tr key={`${u.datasetNodeId}|${u.unitKey}`} data-testid={`validation-${u.name}-${u.unitKey}`}>
@@ -41,7 +43,7 @@ export function ValidateStep({ id, incident, next, back }: StepProps) {
                   : <td key={k} className={styles.check} data-ok={ok}>{ok ? "✓" : "✗"}</td>;
               })}
               <td data-testid="rows">{u.rowCount ?? "—"} / {u.sourceCount ?? "—"}</td>
-              <td className="mono">{u.inputVersion ?? "—"}{u.failures.length ? <div className={styles.why}>{u.failures.join("; ")}</div> : null}</td>
+              <td className={`mono ${styles.version}`}>{u.inputVersion ?? "—"}{u.failures.length ? <div className={styles.why}>{u.failures.join("; ")}</div> : null}</td>
             </tr>
           ))}
         </tbody>
