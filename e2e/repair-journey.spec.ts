@@ -66,10 +66,13 @@ test("open → scope → clean the appended unit → repair + closure → run �
 
   // 2. Preconditions.
   await expect(page.getByRole("heading", { name: "2. Preconditions" })).toBeVisible();
-  await expect(page.getByTestId("check-stg_orders-idempotent")).toContainText("unsafe");
-  await expect(page.getByTestId("check-running_balance-independent")).toContainText("unsafe");
-  await expect(page.getByTestId("check-weekly_revenue_export-side_effects")).toContainText("unsafe");
-  await expect(page.getByTestId("check-revenue_daily-idempotent")).toContainText("yes, safe");
+  // Each question is asked so that "yes" is safe; the verdict cell says it in words.
+  const verdict = (testId: string) => page.getByTestId(testId).getByRole("cell").nth(1);
+  await expect(verdict("check-stg_orders-idempotent")).toHaveText("no — unsafe");
+  await expect(verdict("check-running_balance-independent")).toHaveText("no — unsafe");
+  await expect(verdict("check-weekly_revenue_export-side_effects")).toHaveText("no — unsafe");
+  await expect(page.getByTestId("check-revenue_daily-idempotent").getByRole("cell").first()).toHaveText("Does a second run replace the unit rather than add to it? (idempotent)");
+  await expect(verdict("check-revenue_daily-idempotent")).toHaveText("yes — safe");
   await shot(page, "2-preconditions");
   await page.getByLabel(/Review note/).fill("append task and sequential balance noted; export stays out");
   await page.getByRole("button", { name: "Record review →" }).click();

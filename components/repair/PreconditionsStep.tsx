@@ -10,7 +10,8 @@ import { allows, type StepProps } from "./step-props";
 import styles from "./Wizard.module.css";
 import { reasonProblem } from "@/lib/contracts/reason";
 
-const LABEL = { safe: "yes, safe", unsafe: "unsafe", unknown: "unknown (counted unsafe)" } as const;
+// The questions are asked so that "yes" is safe: the answer and what it means, in words.
+const LABEL = { safe: "yes — safe", unsafe: "no — unsafe", unknown: "unknown — counted unsafe" } as const;
 
 /** Step 2: per task in scope, the questions that decide whether re-running it is safe. */
 export function PreconditionsStep({ id, incident, next, back }: StepProps) {

@@ -126,7 +126,7 @@ export function anIncident(over: Partial<IncidentDetail> = {}): IncidentDetail {
 export function aCheck(over: Partial<Precondition> = {}): Precondition {
   return PreconditionSchema.parse({
     key: "idempotent",
-    question: "Does re-running it replace the unit's rows rather than add to them?",
+    question: "Does a second run replace the unit rather than add to it? (idempotent)",
     verdict: "safe",
     detail: "stg_orders writes with replace: a re-run overwrites its unit.",
     howToKnow: null,
