@@ -1,7 +1,6 @@
 import { z } from "zod";
+import { dayField } from "./day";
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a day like 2026-08-01")
-  .refine((s) => { const d = new Date(`${s}T00:00:00Z`); return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s); }, "not a calendar day");
 
 export const HistoryQuerySchema = z.object({
   pipeline: z.string().min(1).max(200).optional(),
@@ -9,9 +8,9 @@ export const HistoryQuerySchema = z.object({
   task: z.string().min(1).max(300).optional(),
   owner: z.string().min(1).max(200).optional(),
   /** Repairs started on or after this day (UTC). */
-  from: day.optional(),
+  from: dayField.optional(),
   /** Repairs started on or before this day (UTC). */
-  to: day.optional(),
+  to: dayField.optional(),
   format: z.enum(["json", "csv"]).default("json"),
 }).refine((q) => !q.from || !q.to || q.from <= q.to, { message: "from must not be after to", path: ["from"] });
 export type HistoryQuery = z.infer<typeof HistoryQuerySchema>;

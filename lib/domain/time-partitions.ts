@@ -105,6 +105,11 @@ function badFormat(key: string, grain: TimeGrain): Parsed {
   return { ok: false, code: "bad_format", reason: `"${key}" is not ${article(grain)} ${grain} key (expected ${FORMAT[grain]})` };
 }
 
+/** Whether `key` is a calendar day spelled yyyy-MM-dd ("2026-13-45" and "2026-02-30" are not). The one day check of every contract. */
+export function isCalendarDay(key: string): boolean {
+  return parseDay(key) !== null;
+}
+
 function parseDay(key: string): number | null {
   const cached = DAYS_OF_KEYS.get(key);
   if (cached !== undefined) return cached;
