@@ -38,6 +38,18 @@ export const ScopeViewSchema = z.object({
 });
 export type ScopeView = z.infer<typeof ScopeViewSchema>;
 
+/** A scope graph node's box, as laid out by the server's ELK threads (lib/server/lineage/layout/layout-scope.ts). */
+export const SCOPE_NODE_SIZE = { width: 180, height: 72 } as const;
+export const ScopeLayoutSchema = z.object({
+  positions: z.record(z.string(), z.object({ x: z.number(), y: z.number() })),
+  width: z.number(),
+  height: z.number(),
+});
+export type ScopeLayout = z.infer<typeof ScopeLayoutSchema>;
+/** GET /api/v1/incidents/{id}/scope: the scope, and where each node sits on its graph. */
+export const ScopeWithLayoutSchema = ScopeViewSchema.extend({ layout: ScopeLayoutSchema });
+export type ScopeWithLayout = z.infer<typeof ScopeWithLayoutSchema>;
+
 // ---------------------------------------------------------------- preconditions
 
 export const CheckVerdictSchema = z.enum(["safe", "unsafe", "unknown"]);
