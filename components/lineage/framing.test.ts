@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LINEAGE_NODE_SIZE } from "@/lib/contracts/lineage";
-import { countOutside, fitAll, FRAME_PADDING, frameOn, LEGIBLE_ZOOM, MAX_ZOOM, placedOf, type Placed } from "./framing";
+import { countOutside, fitAll, frameOn, LEGIBLE_ZOOM, MAX_ZOOM, placedOf, type Placed } from "./framing";
 
 const { width: W, height: H } = LINEAGE_NODE_SIZE;
 /** A chain of `n` nodes left to right, 60 px apart, as ELK lays out a pipeline. */
@@ -51,14 +51,18 @@ describe("frameOn", () => {
     expect(frameOn(placed, ["n0", "far", "n1", "below"], 1000, 600)!.framed).toEqual(["n0", "n1", "below"]);
   });
 
-  it("ignores focus ids the layout does not draw; with no focus, shows the whole lineage if legible, else its top-left corner", () => {
+  it("ignores focus ids the layout does not draw; with no focus, shows the whole lineage if legible, else as much as fits from its top-left node", () => {
     const small = chain(2);
     const whole = frameOn(small, ["gone"], 1000, 600)!;
     expect(whole.framed).toEqual(["n0", "n1"]);
     expect(countOutside(small, whole.viewport, 1000, 600).outside).toBe(0);
-    const big = chain(40, 30);
+    // Two pipelines' rows, the lower one starting further left: the view starts there, legible, and is full.
+    const big = [...chain(40, 30), ...chain(40, 400).map((p) => ({ ...p, id: `low-${p.id}`, rect: { ...p.rect, x: p.rect.x - 100 } }))];
     const corner = frameOn(big, [], 1000, 600)!;
-    expect(corner.viewport).toEqual({ x: FRAME_PADDING, y: FRAME_PADDING - 30 * LEGIBLE_ZOOM, zoom: LEGIBLE_ZOOM });
+    expect(corner.viewport.zoom).toBe(LEGIBLE_ZOOM);
+    expect(corner.framed[0]).toBe("low-n0");
+    expect(corner.framed).toContain("n0");
+    expect(countOutside(big, corner.viewport, 1000, 600).outside).toBe(80 - corner.framed.length);
     expect(frameOn([], [], 1000, 600)).toBeNull();
   });
 });

@@ -72,19 +72,15 @@ export interface Frame { viewport: Viewport; framed: string[] }
  * Frames what matters — `focus`, most important first (the selection's seed, then its closure by
  * depth; or the current failures) — at a legible zoom. All of it when it fits at `LEGIBLE_ZOOM` or
  * more; otherwise as much as fits, taken in order (a node that would not fit with those before it
- * is left out and the next tried), centred at the legible zoom, so the seed is always in view. With nothing to focus on, the
- * whole lineage when it is legible whole, else its top-left corner (where the first pipeline starts).
+ * is left out and the next tried), centred at the legible zoom, so the seed is always in view. With
+ * nothing to focus on, the same from the lineage's top-left node: all of it when it is legible whole.
  */
 export function frameOn(placed: readonly Placed[], focus: readonly string[], width: number, height: number): Frame | null {
   const rectOf = new Map(placed.map((p) => [p.id, p.rect]));
-  const wanted = focus.filter((id) => rectOf.has(id));
-  if (wanted.length === 0) {
-    const all = boundsOf(placed.map((p) => p.rect));
-    if (!all) return null;
-    const zoom = zoomToFit(all, width, height);
-    if (zoom >= LEGIBLE_ZOOM) return { viewport: centred(all, width, height, zoom), framed: placed.map((p) => p.id) };
-    return { viewport: { x: FRAME_PADDING - all.x * LEGIBLE_ZOOM, y: FRAME_PADDING - all.y * LEGIBLE_ZOOM, zoom: LEGIBLE_ZOOM }, framed: [] };
-  }
+  const given = focus.filter((id) => rectOf.has(id));
+  // Nothing to focus on: the lineage from its top-left node, in reading order (columns, then rows).
+  const wanted = given.length > 0 ? given : [...placed].sort((a, b) => a.rect.x - b.rect.x || a.rect.y - b.rect.y).map((p) => p.id);
+  if (wanted.length === 0) return null;
   const framed: string[] = [];
   let bounds: Rect | null = null;
   for (const id of wanted) {
