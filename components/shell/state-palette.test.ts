@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { UNIT_STATE_PRECEDENCE } from "@/lib/domain/unit-state";
 import { colourDifference, deltaE2000, labOf, type Vision } from "./colour-difference";
-import { inkOn, OKABE_ITO, STATE_PALETTE, statePaletteCss } from "./state-palette";
+import { OKABE_ITO } from "./okabe-ito";
+import { inkOn, STATE_PALETTE, statePaletteCss } from "./state-palette";
 
 const VISIONS: Vision[] = ["normal", "protanopia", "deuteranopia", "tritanopia"];
 /** Two small patches this far apart (CIEDE2000) are told apart at a glance. */

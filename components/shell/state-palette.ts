@@ -1,5 +1,6 @@
 import { UNIT_STATE_PRECEDENCE, type UnitState } from "@/lib/domain/unit-state";
 import { parseHex } from "./colour-difference";
+import { OKABE_ITO as O } from "./okabe-ito";
 
 /**
  * The colours of the unit states — the one place they are chosen. Every screen that colours a
@@ -15,16 +16,6 @@ import { parseHex } from "./colour-difference";
  * doubt", a bar for an operator's mark, a corner for a repair — and its name in every tooltip,
  * legend entry and badge.
  */
-export const OKABE_ITO = {
-  black: "#000000",
-  orange: "#e69f00",
-  skyBlue: "#56b4e9",
-  bluishGreen: "#009e73",
-  yellow: "#f0e442",
-  blue: "#0072b2",
-  vermillion: "#d55e00",
-  reddishPurple: "#cc79a7",
-} as const;
 
 /** What is drawn over a state's colour, so that no state is told apart by colour alone. */
 export type StateMark = "hatch" | "dot" | "bar" | "corner" | "none";
@@ -36,7 +27,6 @@ export interface StateStyle {
   ink: "#000000" | "#ffffff";
 }
 
-const O = OKABE_ITO;
 const STYLES: Record<UnitState, Omit<StateStyle, "ink">> = {
   known_bad: { colour: O.black, mark: "bar" },
   skipped: { colour: "#595959", mark: "bar" }, // black, 35 % lighter
