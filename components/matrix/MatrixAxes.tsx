@@ -47,9 +47,9 @@ export function MatrixAxes({ rows, buckets, cw, width, rowItems, colItems, total
           const row = rows[v.index]!;
           return (
             <div key={v.key} className={styles.rowLabel} style={{ top: v.start, height: ROW_H }} role="rowheader" aria-label={rowName(row)}>
-              <Link href={`/units/${encodeURIComponent(row.nodeId)}`} title={row.nodeId} tabIndex={-1}>{row.name}</Link>
+              <Link href={`/units/${encodeURIComponent(row.nodeId)}`} title={row.nodeId} tabIndex={-1}><span>{row.name}</span></Link>
               {row.note ? <span className={styles.rowNote} title={row.note}>units unknown</span> : null}
-              <span className="muted">{row.pipeline ?? ""}</span>
+              <span className={`muted ${styles.rowPipeline}`} title={row.pipeline ?? undefined}>{row.pipeline ?? ""}</span>
             </div>
           );
         })}

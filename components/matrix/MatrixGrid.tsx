@@ -40,9 +40,11 @@ export function MatrixGrid({ section, zoom, highlight, open, selection, onOpen, 
   const canvas = useRef<HTMLCanvasElement>(null);
   // The virtualizers re-render this component on every scroll by design; the compiler's
   // memoisation would only hide their updates, so it is skipped here knowingly.
+  // Cells are drawn past the sticky labels and header: a unit is in view only between them and the
+  // far edge, so scrolling to one reserves their size at the end (scrollPaddingEnd).
   // eslint-disable-next-line react-hooks/incompatible-library
-  const rowV = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_H, overscan: 3, useFlushSync: false });
-  const colV = useVirtualizer({ horizontal: true, count: buckets.length, getScrollElement: () => scroller.current, estimateSize: () => cw, overscan: 4, useFlushSync: false });
+  const rowV = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_H, overscan: 3, useFlushSync: false, scrollPaddingEnd: HEADER_H });
+  const colV = useVirtualizer({ horizontal: true, count: buckets.length, getScrollElement: () => scroller.current, estimateSize: () => cw, overscan: 4, useFlushSync: false, scrollPaddingEnd: LABEL_W });
   // Time runs left to right and incidents are recent: start at the latest data (not the empty
   // right end of an open-ended feed), or at the open cell.
   const latest = useMemo(() => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { UNIT_STATE_PRECEDENCE } from "@/lib/domain/unit-state";
 import { colourDifference, deltaE2000, labOf, type Vision } from "./colour-difference";
-import { inkOn, OKABE_ITO, STATE_PALETTE, statePaletteCss } from "./state-palette";
+import { OKABE_ITO } from "./okabe-ito";
+import { contrast, inkOn, STATE_PALETTE, statePaletteCss, textColourOf } from "./state-palette";
 
 const VISIONS: Vision[] = ["normal", "protanopia", "deuteranopia", "tritanopia"];
 /** Two small patches this far apart (CIEDE2000) are told apart at a glance. */
@@ -61,8 +62,17 @@ describe("the unit-state palette", () => {
     expect([inkOn(OKABE_ITO.yellow), inkOn(OKABE_ITO.black), inkOn("#d6d6d6"), inkOn("#003350")]).toEqual(["#000000", "#ffffff", "#000000", "#ffffff"]);
   });
 
+  it("colours a word by its state only in a shade of it that reads on white (4.5:1)", () => {
+    for (const s of states) expect(contrast(STATE_PALETTE[s].text, "#ffffff"), s).toBeGreaterThanOrEqual(4.5);
+    // Orange as text is 2.3:1 on white; its darkened shade passes.
+    expect(contrast(OKABE_ITO.orange, "#ffffff")).toBeLessThan(2.3);
+    expect(textColourOf(OKABE_ITO.orange)).not.toBe("#000000");
+    expect(textColourOf("#000000")).toBe("#000000");
+  });
+
   it("gives the root one --state-* variable per state", () => {
     const css = statePaletteCss();
     for (const s of states) expect(css).toContain(`--state-${s}: ${STATE_PALETTE[s].colour};`);
+    for (const s of states) expect(css).toContain(`--state-${s}-text: ${STATE_PALETTE[s].text};`);
   });
 });

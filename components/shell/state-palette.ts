@@ -1,5 +1,6 @@
 import { UNIT_STATE_PRECEDENCE, type UnitState } from "@/lib/domain/unit-state";
 import { parseHex } from "./colour-difference";
+import { OKABE_ITO as O } from "./okabe-ito";
 
 /**
  * The colours of the unit states — the one place they are chosen. Every screen that colours a
@@ -15,16 +16,6 @@ import { parseHex } from "./colour-difference";
  * doubt", a bar for an operator's mark, a corner for a repair — and its name in every tooltip,
  * legend entry and badge.
  */
-export const OKABE_ITO = {
-  black: "#000000",
-  orange: "#e69f00",
-  skyBlue: "#56b4e9",
-  bluishGreen: "#009e73",
-  yellow: "#f0e442",
-  blue: "#0072b2",
-  vermillion: "#d55e00",
-  reddishPurple: "#cc79a7",
-} as const;
 
 /** What is drawn over a state's colour, so that no state is told apart by colour alone. */
 export type StateMark = "hatch" | "dot" | "bar" | "corner" | "none";
@@ -34,10 +25,11 @@ export interface StateStyle {
   mark: StateMark;
   /** Black or white, whichever reads better on `colour`: the mark's colour and a badge's text. */
   ink: "#000000" | "#ffffff";
+  /** `colour` darkened until text in it reads on white (WCAG AA, 4.5:1): a word coloured by its state. */
+  text: string;
 }
 
-const O = OKABE_ITO;
-const STYLES: Record<UnitState, Omit<StateStyle, "ink">> = {
+const STYLES: Record<UnitState, Omit<StateStyle, "ink" | "text">> = {
   known_bad: { colour: O.black, mark: "bar" },
   skipped: { colour: "#595959", mark: "bar" }, // black, 35 % lighter
   failed: { colour: O.vermillion, mark: "hatch" },
@@ -68,12 +60,37 @@ export function inkOn(hex: string): "#000000" | "#ffffff" {
   return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? "#000000" : "#ffffff";
 }
 
+/** WCAG contrast ratio of two sRGB colours. */
+export function contrast(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** `hex` darkened in 5 % steps towards black until it has 4.5:1 on white. */
+export function textColourOf(hex: string): string {
+  const rgb = parseHex(hex);
+  for (let k = 0; k <= 20; k++) {
+    const c = `#${rgb
+      .map((v) =>
+        Math.round(v * (1 - k / 20))
+          .toString(16)
+          .padStart(2, "0"),
+      )
+      .join("")}`;
+    if (contrast(c, "#ffffff") >= 4.5) return c;
+  }
+  return "#000000";
+}
+
 export const STATE_PALETTE: Record<UnitState, StateStyle> = Object.fromEntries(
-  UNIT_STATE_PRECEDENCE.map((s) => [s, { ...STYLES[s], ink: inkOn(STYLES[s].colour) }]),
+  UNIT_STATE_PRECEDENCE.map((s) => [s, { ...STYLES[s], ink: inkOn(STYLES[s].colour), text: textColourOf(STYLES[s].colour) }]),
 ) as Record<UnitState, StateStyle>;
 
-/** The `--state-*` custom properties (and `--state-*-ink`) for the root, from the palette. */
+/** The `--state-*` custom properties (and `--state-*-ink`, `--state-*-text`) for the root, from the palette. */
 export function statePaletteCss(): string {
-  const vars = UNIT_STATE_PRECEDENCE.flatMap((s) => [`--state-${s}: ${STATE_PALETTE[s].colour};`, `--state-${s}-ink: ${STATE_PALETTE[s].ink};`]);
+  const vars = UNIT_STATE_PRECEDENCE.flatMap((s) => {
+    const { colour, ink, text } = STATE_PALETTE[s];
+    return [`--state-${s}: ${colour};`, `--state-${s}-ink: ${ink};`, `--state-${s}-text: ${text};`];
+  });
   return `:root { ${vars.join(" ")} }`;
 }
