@@ -10,7 +10,7 @@ import { ActionError } from "./ActionError";
 import { ReasonField } from "./ReasonField";
 import { ScopeGraph } from "./ScopeGraph";
 import { ScopeMatrix } from "./ScopeMatrix";
-import { StateBadge } from "./StateBadge";
+import { StateBadge } from "@/components/shell/StateBadge";
 import { StepActions } from "./StepActions";
 import { allows, type StepProps } from "./step-props";
 import styles from "./Wizard.module.css";

@@ -4,7 +4,7 @@ import { useOverrideValidation, useResolveIncident } from "@/lib/client/incident
 import { useValidation } from "@/lib/client/use-repair";
 import { counted } from "@/lib/domain/words";
 import { ConfirmIntervention } from "./ConfirmIntervention";
-import { StateBadge } from "./StateBadge";
+import { StateBadge } from "@/components/shell/StateBadge";
 import { StepActions } from "./StepActions";
 import { allows, type StepProps } from "./step-props";
 import styles from "./Wizard.module.css";
