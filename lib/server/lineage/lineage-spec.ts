@@ -33,7 +33,7 @@ export function buildLineageSpec(tasks: readonly TaskRecord[], datasets: readonl
       writeMode: t.writeMode ?? undefined,
       sideEffect: t.sideEffect ?? undefined,
       dependsOnOwnPast: t.dependsOnOwnPast ?? undefined,
-      publish: t.publishMode === null ? undefined : t.publishMode === "atomic_set" ? "atomic-set" : "per-unit",
+      publish: t.publishMode ?? undefined,
     })),
     datasets: datasets.map((d) => ({
       id: d.nodeId as DatasetId,

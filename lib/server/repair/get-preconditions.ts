@@ -64,8 +64,8 @@ function inWords(a: PreconditionAnswer): Check {
       if (a.verdict === "unsafe") return check("sends something outside the platform: excluded from the repair by default; replay it only deliberately, with an idempotency key");
       return check("side effects not declared: counted as external and excluded", declare("sideEffect (none or external)"));
     case "atomic_set":
-      if (a.publish === "atomic-set") return check("publishes the set atomically: the whole set is the unit and must be republished");
-      if (a.publish === "per-unit") return check("publishes each unit on its own: partial repair is observable");
+      if (a.publish === "atomic_set") return check("publishes the set atomically: the whole set is the unit and must be republished");
+      if (a.publish === "per_unit") return check("publishes each unit on its own: partial repair is observable");
       if (a.singleUnit) return check("one unit: the set is the unit, however it is published");
       return check("publish mode not declared: counted as an atomic set, so the whole set is republished", declare("publishMode (per_unit or atomic_set)"));
     case "as_of_now":
