@@ -21,10 +21,10 @@ export function RepairsTable({ repairs }: { repairs: RepairRow[] }) {
               <td className="mono">{r.rootRunId ?? "—"}</td>
               <td>{r.tasks.map((t) => t.split(":").pop()).join(", ")}<div className="muted">{r.owners.join(", ")}</div></td>
               <td>{r.failureCategories.join(", ") || "—"}</td>
-              <td data-testid="ttd">{formatDuration(r.timeToDetectMs)}</td>
-              <td data-testid="ttr">{formatDuration(r.timeToRepairMs)}</td>
-              <td data-testid="ttv">{formatDuration(r.timeToValidateMs)}</td>
-              <td>{formatDuration(r.timeToResolutionMs)}</td>
+              <td className="nowrap" data-testid="ttd">{formatDuration(r.timeToDetectMs)}</td>
+              <td className="nowrap" data-testid="ttr">{formatDuration(r.timeToRepairMs)}</td>
+              <td className="nowrap" data-testid="ttv">{formatDuration(r.timeToValidateMs)}</td>
+              <td className="nowrap">{formatDuration(r.timeToResolutionMs)}</td>
               <td>{r.unitsRecomputed}{r.fullRerunUnits !== null ? <span className="muted"> of {r.fullRerunUnits}</span> : null}</td>
             </tr>
           ))}
