@@ -197,12 +197,13 @@ export function aCompleteness(over: Partial<Completeness> = {}): Completeness {
   const reason = (r: Partial<CompletenessReason>): CompletenessReason => ({
     datasetNodeId: "dataset:warehouse:revenue_daily", datasetName: "revenue_daily", role: "target", unitKey: "2026-08-10", state: "suspect",
     reason: "built from upstream dataset:warehouse:fct_orders 2026-08-10, which is divergent from its source count: published, but its figures carry that problem",
-    gap: false, unitHref: "/units/dataset:warehouse:revenue_daily?unit=2026-08-10", incidents: [], rows: 5, sourceCount: null, writerNodeId: "job:orders:revenue_daily", ...r,
+    gap: false, unitHref: "/units/dataset:warehouse:revenue_daily?unit=2026-08-10", incidents: [], rows: 5, sourceCount: null, writerNodeId: "job:orders:revenue_daily",
+    builtFrom: { datasetName: "fct_orders", unitKey: "2026-08-10", problem: "divergent from its source count" }, ...r,
   });
   const reasons = [
     reason({}),
     reason({
-      datasetNodeId: "dataset:warehouse:stg_orders", datasetName: "stg_orders", role: "upstream", state: "duplicate", rows: 66, sourceCount: 44, writerNodeId: "job:orders:stg_orders",
+      datasetNodeId: "dataset:warehouse:stg_orders", datasetName: "stg_orders", role: "upstream", state: "duplicate", rows: 66, sourceCount: 44, writerNodeId: "job:orders:stg_orders", builtFrom: null,
       reason: "append attempts wrote 66 rows for 44 expected: a failed attempt's 22 partial rows were kept and the retry appended a full copy", unitHref: "/units/dataset:warehouse:stg_orders?unit=2026-08-10",
     }),
   ];
