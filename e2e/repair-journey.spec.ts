@@ -212,4 +212,9 @@ test("open → scope → clean the appended unit → repair + closure → run �
   const interventions = page.getByRole("region", { name: "Interventions by kind" });
   await expect(interventions.locator(".recharts-legend-item-text")).toHaveText(["repair", "cleaning"]);
   await shot(page, "9-history");
+  // With a repair in it the history still fits: the table scrolls in its card, on a phone it reflows.
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 800 });
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), { message: `/history at ${width} px` }).toBeLessThanOrEqual(width);
+  }
 });

@@ -57,5 +57,7 @@ describe("HistoryPage repairs", () => {
     expect(within(row).getByTestId("ttr")).toHaveTextContent("5 min");
     expect(within(row).getByTestId("ttd")).toHaveTextContent("106.3 d");
     expect(screen.getByTestId("stat-repairs")).toHaveTextContent("1repair run (1 incident)");
+    // On a phone the table reflows into one card per repair, each cell under its column's name.
+    expect([...row.querySelectorAll("td")].map((td) => td.getAttribute("data-label"))).toEqual(["Run", "Incident", "Original run", "Tasks", "Failure", "Detect", "Repair", "Validate", "Resolution", "Units"]);
   });
 });
