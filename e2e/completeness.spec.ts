@@ -16,7 +16,7 @@ test("revenue_daily for August 2026 is incomplete, naming 08-17 and 08-23 (never
   await expect(page.getByLabel("Month")).toHaveValue("2026-08"); // kept after the check
 
   // The analyst's answer leads: the dataset, the day, the effect on the number, who is on it.
-  await expect(page.getByTestId("verdict-summary")).toHaveText("Do not quote this number as complete yet: 3 days have problems.");
+  await expect(page.getByTestId("verdict-summary")).toHaveText("Do not quote this number as complete yet — 3 problems:");
   const aug10 = page.getByTestId("plain-2026-08-10");
   await expect(aug10.getByTestId("plain-sentence")).toHaveText(
     "revenue_daily for 2026-08-10 is probably overstated by about 50 %: it was built from stg_orders 2026-08-10, which holds 66 rows where the source has 44 (22 rows extra).",

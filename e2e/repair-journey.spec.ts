@@ -185,6 +185,14 @@ test("open → scope → clean the appended unit → repair + closure → run �
   await expect(page.getByTestId("plain-2026-08-10")).toBeVisible();
   await expect(page.getByTestId("plain-2026-08-17")).toHaveCount(0);
   await expect(page.getByTestId("plain-2026-08-23")).toHaveCount(0);
+  // The repaired days are minutes old among months-old neighbours: outliers whose bars are still
+  // drawn (at least 3 px) and carry their age as a label, instead of invisible zero-height bars.
+  await expect(page.getByTestId("freshness-outliers")).toContainText("2026-08-17");
+  const freshness = page.getByTestId("freshness");
+  await expect(freshness.locator(".recharts-label-list text").filter({ hasText: /^\d+\.\d\sh$/ })).toHaveCount(2);
+  const heights = await freshness.locator(".recharts-bar-rectangle path").evaluateAll((bars) => bars.map((b) => b.getBoundingClientRect().height));
+  expect(heights).toHaveLength(25);
+  expect(Math.min(...heights)).toBeGreaterThanOrEqual(2.9);
 
   // The manager's history shows the repair, linked to its incident, with its durations.
   const history = await (await request.get("/api/v1/history")).json();
@@ -202,4 +210,14 @@ test("open → scope → clean the appended unit → repair + closure → run �
   const row = page.getByTestId(`repair-${repair.runId}`);
   await expect(row).toContainText("repair #1");
   for (const cell of ["ttd", "ttr", "ttv"]) await expect(row.getByTestId(cell)).not.toHaveText("—");
+  await expect(row.getByTestId("ttr")).toHaveText(/^\d+ min$/);
+  // Interventions only (the repair and the cleaning), named in words: not validations or scoping.
+  const interventions = page.getByRole("region", { name: "Interventions by kind" });
+  await expect(interventions.locator(".recharts-legend-item-text")).toHaveText(["repair", "cleaning"]);
+  await shot(page, "9-history");
+  // With a repair in it the history still fits: the table scrolls in its card, on a phone it reflows.
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 800 });
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), { message: `/history at ${width} px` }).toBeLessThanOrEqual(width);
+  }
 });

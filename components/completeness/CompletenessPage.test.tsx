@@ -29,7 +29,7 @@ describe("CompletenessPage", () => {
     );
     expect(within(problem).getByTestId("on-it")).toHaveTextContent("No one is on it yet: open an incident.");
     expect(within(problem).getByRole("link", { name: "open an incident" })).toHaveAttribute("href", "/incidents/new?node=job%3Aorders%3Astg_orders&units=2026-08-10");
-    expect(screen.getByTestId("verdict-summary")).toHaveTextContent("Do not quote this number as complete yet: 1 day has a problem.");
+    expect(screen.getByTestId("verdict-summary")).toHaveTextContent("Do not quote this number as complete yet — 1 problem:");
     expect(screen.getByTestId("verdict")).not.toHaveTextContent(/reasons across|divergent|±5/);
 
     const details = screen.getByTestId("engineer-details");

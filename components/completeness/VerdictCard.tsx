@@ -6,7 +6,6 @@ import styles from "./Completeness.module.css";
 export function VerdictCard({ data, apiUrl }: { data: Completeness; apiUrl: string }) {
   const complete = data.verdict === "complete";
   const upstream = data.evidence.filter((e) => e.role === "upstream").length;
-  const word = data.dataset.grain ?? "unit";
   return (
     <section className={`card ${styles.verdict} ${complete ? styles.complete : styles.incomplete}`} aria-label="Verdict" data-testid="verdict">
       <div className={styles.verdictWord} data-testid="verdict-word">{complete ? "Complete" : "Incomplete"}</div>
@@ -21,7 +20,7 @@ export function VerdictCard({ data, apiUrl }: { data: Completeness; apiUrl: stri
           </p>
         ) : (
           <>
-            <p data-testid="verdict-summary">Do not quote this number as complete yet: {counted(data.byUnit.length, `${word} has a problem`, `${word}s have problems`)}.</p>
+            <p data-testid="verdict-summary">Do not quote this number as complete yet — {counted(data.byUnit.length, "problem")}:</p>
             <PlainAnswer byUnit={data.byUnit} />
           </>
         )}

@@ -18,7 +18,7 @@ describe("freshnessBars", () => {
     expect(bars.map((b) => [b.unitKey, b.days, b.label])).toEqual([
       ["2026-08-08", 9, undefined],
       ["2026-08-09", 8, undefined],
-      ["2026-08-10", 0, "0 h"],
+      ["2026-08-10", 0, "0\u00a0h"],
       ["2026-08-11", 6, undefined],
       ["2026-08-17", null, undefined],
     ]);

@@ -12,7 +12,10 @@ export interface FreshnessBar {
   unitKey: string;
   days: number | null;
   outlier: "fresher" | "older" | null;
-  /** Printed over the bar: every outlier, and any bar too short to see against the tallest. */
+  /**
+   * Printed over the bar: every outlier, and any bar too short to see against the tallest. Its
+   * space is a no-break space: recharts wraps a label to its bar's width, "0.0" over "h".
+   */
   label: string | undefined;
 }
 
@@ -25,7 +28,7 @@ export function freshnessBars(freshness: Completeness["freshness"]): FreshnessBa
   const max = freshness.maxAgeMs ?? 0;
   return freshness.units.map((u) => {
     const tiny = u.ageMs !== null && u.ageMs <= max * 0.02;
-    return { unitKey: u.unitKey, days: u.ageMs === null ? null : u.ageMs / DAY, outlier: u.outlier, label: u.ageMs !== null && (u.outlier || tiny) ? formatAge(u.ageMs) : undefined };
+    return { unitKey: u.unitKey, days: u.ageMs === null ? null : u.ageMs / DAY, outlier: u.outlier, label: u.ageMs !== null && (u.outlier || tiny) ? formatAge(u.ageMs).replace(" ", "\u00a0") : undefined };
   });
 }
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { OKABE_ITO as C } from "@/components/shell/okabe-ito";
+import { OKABE_ITO as C } from "@/components/shell/state-palette";
 import { INTERVENTION_KINDS, type History, type InterventionKind } from "@/lib/contracts/history";
 import { CATEGORY_COLOURS, INTERVENTION_COLOURS } from "./chart-colours";
 import styles from "./History.module.css";
@@ -39,7 +39,7 @@ export function HistoryCharts({ data }: { data: History }) {
         <BarChart data={compute}><CartesianGrid strokeDasharray="3 3" vertical={false} /><XAxis dataKey="week" tick={{ fontSize: 11 }} /><YAxis width={72} tickFormatter={(v: number) => v.toLocaleString()} /><Tooltip /><Legend /><Bar dataKey="targeted" name="targeted repair" fill={C.bluishGreen} isAnimationActive={false} /><Bar dataKey="full" name="full re-run" fill="#94a3b8" isAnimationActive={false} /></BarChart>
       </ChartCard>
       <ChartCard title="Interventions by kind" sub="Repairs, cleanings, declarations, marks and overrides from the audit log, per week (sign-ins, people and connection edits are not interventions). Mark-success and skip are risks: the system believes something the data did not prove." label="Interventions by kind per week">
-        <BarChart data={interventions}><CartesianGrid strokeDasharray="3 3" vertical={false} /><XAxis dataKey="week" tick={{ fontSize: 11 }} /><YAxis allowDecimals={false} width={32} /><Tooltip /><Legend />{data.interventionKinds.map((k) => <Bar key={k} dataKey={k} name={INTERVENTION_KINDS[k as InterventionKind] ?? k} stackId="k" fill={INTERVENTION_COLOURS[k as InterventionKind] ?? "#999999"} isAnimationActive={false} />)}</BarChart>
+        <BarChart data={interventions}><CartesianGrid strokeDasharray="3 3" vertical={false} /><XAxis dataKey="week" tick={{ fontSize: 11 }} /><YAxis allowDecimals={false} width={32} /><Tooltip /><Legend itemSorter={null} />{data.interventionKinds.map((k) => <Bar key={k} dataKey={k} name={INTERVENTION_KINDS[k as InterventionKind] ?? k} stackId="k" fill={INTERVENTION_COLOURS[k as InterventionKind] ?? "#999999"} isAnimationActive={false} />)}</BarChart>
       </ChartCard>
     </div>
   );

@@ -2,7 +2,7 @@ import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { http, HttpResponse } from "msw";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { aHistory } from "@/test/components/builders";
+import { aHistory, aRepairRow } from "@/test/components/builders";
 import { server } from "@/test/components/msw-server";
 import { renderWithQuery } from "@/test/components/render";
 import { HistoryPage } from "./HistoryPage";
@@ -41,5 +41,23 @@ describe("HistoryPage filters", () => {
     await screen.findByTestId("history-empty");
     await user.selectOptions(screen.getByLabelText("Owner"), "orders-team");
     expect(nav.replace).toHaveBeenCalledWith("/history?pipeline=meters&from=2026-09-01&owner=orders-team");
+  });
+});
+
+describe("HistoryPage repairs", () => {
+  beforeEach(() => {
+    nav.search = "";
+  });
+
+  it("shows a demo repair's time to repair in minutes from the incident's opening, and counts in words", async () => {
+    const totals = { ...aHistory().totals, repairs: 1, incidents: 1, medianResolutionMs: 9 * 60_000, p90ResolutionMs: 9 * 60_000, unitsRecomputed: 19, fullRerunUnits: 600 };
+    server.use(http.get("/api/v1/history", () => HttpResponse.json(aHistory({ repairs: [aRepairRow()], totals }))));
+    renderWithQuery(<HistoryPage />);
+    const row = await screen.findByTestId("repair-rep-1");
+    expect(within(row).getByTestId("ttr")).toHaveTextContent("5 min");
+    expect(within(row).getByTestId("ttd")).toHaveTextContent("106.3 d");
+    expect(screen.getByTestId("stat-repairs")).toHaveTextContent("1repair run (1 incident)");
+    // On a phone the table reflows into one card per repair, each cell under its column's name.
+    expect([...row.querySelectorAll("td")].map((td) => td.getAttribute("data-label"))).toEqual(["Run", "Incident", "Original run", "Tasks", "Failure", "Detect", "Repair", "Validate", "Resolution", "Units"]);
   });
 });

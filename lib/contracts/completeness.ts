@@ -28,6 +28,8 @@ export const CompletenessReasonSchema = z.object({
   sourceCount: z.number().int().nullable(),
   /** The task that writes the dataset (where an incident for the unit is opened). */
   writerNodeId: z.string().nullable(),
+  /** For a unit built on bad upstream data: the first such upstream unit and its problem in words. */
+  builtFrom: z.object({ datasetName: z.string(), unitKey: z.string(), problem: z.string() }).nullable(),
 });
 export type CompletenessReason = z.infer<typeof CompletenessReasonSchema>;
 

@@ -40,8 +40,8 @@ describe("completenessCertificate", () => {
   it("seed 000: a table present and queryable but missing two days is incomplete, naming both", () => {
     const c = completenessCertificate({ target: dataset("revenue_daily", 25, { [AUG(17)]: null, [AUG(23)]: null }), period: PERIOD, upstream: [] }, NOW);
     expect(c.verdict === "incomplete" && c.reasons).toEqual([
-      { dataset: "revenue_daily", unitKey: AUG(17), role: "target", state: "missing", reason: "expected, but no publish in the ledger", rows: null, sourceCount: null },
-      { dataset: "revenue_daily", unitKey: AUG(23), role: "target", state: "missing", reason: "expected, but no publish in the ledger", rows: null, sourceCount: null },
+      { dataset: "revenue_daily", unitKey: AUG(17), role: "target", state: "missing", reason: "expected, but no publish in the ledger", rows: null, sourceCount: null, builtFrom: null },
+      { dataset: "revenue_daily", unitKey: AUG(23), role: "target", state: "missing", reason: "expected, but no publish in the ledger", rows: null, sourceCount: null, builtFrom: null },
     ]);
   });
 

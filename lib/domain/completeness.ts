@@ -14,7 +14,7 @@
  */
 import { summariseUnit } from "./unit-facts";
 import { counted } from "./words";
-import { unitState, type Instant, type UnitFacts, type UnitKey, type UnitState } from "./unit-state";
+import { unitState, type Instant, type UnitFacts, type UnitKey, type UnitState, type UpstreamProblem } from "./unit-state";
 
 export interface DatasetUnits {
   dataset: string;
@@ -40,6 +40,8 @@ export interface CompletenessGap {
   /** Rows the unit holds now (rowsHeld) and its source count: what an estimate of the effect needs. */
   rows: number | null;
   sourceCount: number | null;
+  /** For a unit built on bad upstream data (suspect): the first such upstream unit, as unitState names it. */
+  builtFrom: UpstreamProblem | null;
 }
 
 export interface DatasetEvidence {
@@ -88,7 +90,7 @@ function checkDataset(d: DatasetUnits, role: "target" | "upstream", now: Instant
     const { state, reasons, facts: f } = unitState(facts, now);
     ev.units += 1;
     if (!COUNTS_AS_COMPLETE.has(state)) {
-      gaps.push({ dataset: d.dataset, unitKey, role, state, reason: reasons[0] ?? state, rows: rowsHeld(facts), sourceCount: f.sourceCount });
+      gaps.push({ dataset: d.dataset, unitKey, role, state, reason: reasons[0] ?? state, rows: rowsHeld(facts), sourceCount: f.sourceCount, builtFrom: facts.upstreamBad?.[0] ?? null });
       continue;
     }
     const latest = facts.ledger.reduce((a, b) => (b.publishedAt >= a.publishedAt ? b : a));

@@ -4,10 +4,14 @@ import { incidentDoing, plainVerdict, type ProblemReason } from "./plain-verdict
 // raw_orders -> stg_orders (append) -> fct_orders -> revenue_daily
 const reason = (over: Partial<ProblemReason>): ProblemReason => ({
   datasetName: "revenue_daily", role: "target", unitKey: "2026-08-10", state: "suspect", reason: "built from upstream …",
-  rows: null, sourceCount: null, writerNodeId: "job:orders:revenue_daily", incidents: [], ...over,
+  rows: null, sourceCount: null, writerNodeId: "job:orders:revenue_daily", incidents: [], builtFrom: null, ...over,
 });
 const stg = (over: Partial<ProblemReason>) => reason({ datasetName: "stg_orders", role: "upstream", writerNodeId: "job:orders:stg_orders", ...over });
 const fct = (over: Partial<ProblemReason>) => reason({ datasetName: "fct_orders", role: "upstream", writerNodeId: "job:orders:fct_orders", ...over });
+
+/** The sentence for revenue_daily 2026-08-10 built from stg_orders 2026-08-17 with this upstream problem, after the subject. */
+const stateWords = (problem: string) =>
+  plainVerdict("revenue_daily", "2026-08-10", [reason({ builtFrom: { datasetName: "stg_orders", unitKey: "2026-08-17", problem } })]).sentence.replace("revenue_daily for 2026-08-10 ", "");
 
 describe("plainVerdict", () => {
   it("the demo's 2026-08-10: overstated by about 50 %, named from the duplicated upstream unit, and no one on it", () => {
@@ -58,6 +62,39 @@ describe("plainVerdict", () => {
     expect(empty.sentence).toBe("revenue_daily for 2026-08-07 is empty: 0 rows where the source has 44 rows, so a total over the period misses it.");
     expect(empty.effect).toEqual({ kind: "understated", percent: 100 });
     expect(empty.openIncident).toEqual({ node: "job:orders:revenue_daily", unitKey: "2026-08-07" });
+  });
+
+  it("a unit whose bad input is its own previous day names that day, in words, not the engineer's reason", () => {
+    const v = plainVerdict("running_balance", "2026-08-11", [
+      reason({ datasetName: "running_balance", unitKey: "2026-08-11", builtFrom: { datasetName: "running_balance", unitKey: "2026-08-10", problem: "itself suspect" } }),
+    ]);
+    expect(v.sentence).toBe("running_balance for 2026-08-11 may be wrong: it was built from running_balance 2026-08-10, which was itself built on bad data.");
+    expect(stateWords("a partial write (20 rows left by failed tries)")).toBe("may be wrong: it was built from stg_orders 2026-08-17, which holds only what a failed write left.");
+  });
+
+  it("a week never built because a day it reads failed says so, in weeks", () => {
+    expect(plainVerdict("weekly_revenue_export", "2026-W34", [reason({ datasetName: "weekly_revenue_export", unitKey: "2026-W34", state: "blocked" })]).sentence)
+      .toBe("weekly_revenue_export has no figure for 2026-W34: it was never built, because an upstream unit it reads failed. A total over the period leaves that week out.");
+  });
+
+  it("upstream units at another key: an estimate only when something was built on them", () => {
+    const unbuilt = plainVerdict("weekly_revenue_export", "2026-08-17", [
+      stg({ unitKey: "2026-08-17", state: "failed", rows: 20, sourceCount: 40 }),
+      fct({ unitKey: "2026-08-17", state: "blocked" }),
+    ]);
+    expect(unbuilt.sentence).toBe("weekly_revenue_export has nothing from 2026-08-17: stg_orders 2026-08-17 failed.");
+    expect(unbuilt.effect).toEqual({ kind: "absent" });
+    // seed 003: the landing failed at row 120 of 200 and the rest of the chain was built on it.
+    const partial = plainVerdict("meter_serving", "2026-07", [
+      reason({ datasetName: "meter_readings_raw", role: "upstream", unitKey: "2026-07", state: "failed", rows: 120, sourceCount: 200 }),
+      reason({ datasetName: "meter_readings_screened", role: "upstream", unitKey: "2026-07", state: "divergent", rows: 120, sourceCount: 200 }),
+    ]);
+    expect(partial.sentence).toBe("meter_serving, where it reads 2026-07, is probably understated by about 40 %: it reads meter_readings_raw 2026-07, which holds 120 rows where the source has 200 (80 rows short).");
+  });
+
+  it("an unpartitioned dataset's one unit is named by the dataset alone", () => {
+    expect(plainVerdict("meter_serving", "*", [reason({ datasetName: "meter_serving", unitKey: "*", builtFrom: { datasetName: "meter_summary", unitKey: "2026-07", problem: "itself suspect" } })]).sentence)
+      .toBe("meter_serving may be wrong: it was built from meter_summary 2026-07, which was itself built on bad data.");
   });
 
   it("words an incident's status as what it is doing", () => {

@@ -12,6 +12,7 @@
  *   "revenue_daily for 2026-08-10 is probably overstated by about 50 %: it was built from
  *    stg_orders 2026-08-10, which holds 66 rows where the source has 44 (22 rows extra)."
  */
+import { stateOfProblem } from "./suspect";
 import { stateRank, type UnitState } from "./unit-state";
 import { counted } from "./words";
 
@@ -36,6 +37,8 @@ export interface ProblemReason {
   writerNodeId: string | null;
   /** Open incidents whose failed pairs name this unit. */
   incidents: readonly IncidentOnIt[];
+  /** For a unit built on bad upstream data: the first such upstream unit, its problem as suspect.ts words it. */
+  builtFrom: { datasetName: string; unitKey: string; problem: string } | null;
 }
 
 export type Effect =
@@ -58,7 +61,8 @@ const UNBUILT: ReadonlySet<UnitState> = new Set<UnitState>(["missing", "failed",
 const INHERITED: ReadonlySet<UnitState> = new Set<UnitState>(["suspect", "blocked", "stale", "missing"]);
 
 /** What an upstream unit in this state is, in words an analyst uses. */
-const IS: Partial<Record<UnitState, string>> = {
+const IS: Partial<Record<UnitState | "partial_write", string>> = {
+  partial_write: "holds only what a failed write left",
   failed: "failed",
   blocked: "was never built",
   missing: "is missing",
@@ -69,6 +73,13 @@ const IS: Partial<Record<UnitState, string>> = {
   stale: "was republished after it was read",
   known_bad: "is marked known-bad",
   skipped: "was skipped on purpose",
+};
+
+/** Why the target's own unit was never built, when no upstream unit at its key says more. */
+const NEVER_BUILT: Partial<Record<UnitState, string>> = {
+  failed: "its own task failed",
+  blocked: "an upstream unit it reads failed",
+  missing: "nothing has published it yet",
 };
 
 const DOING: Record<string, string> = {
@@ -128,7 +139,7 @@ export function plainVerdict(target: string, unitKey: string, reasons: readonly 
   const own = reasons.find((r) => r.role === "target") ?? null;
   const upstream = reasons.filter((r) => r.role === "upstream");
   const root = rootCause(upstream);
-  const subject = `${target} for ${unitKey}`;
+  const subject = `${target}${forKey(unitKey)}`;
   const { sentence, effect } = describe(subject, target, unitKey, own, root, upstream);
   const seen = new Map<string, IncidentOnIt>();
   for (const r of reasons) for (const i of r.incidents) seen.set(i.id, i);
@@ -143,12 +154,11 @@ export function plainVerdict(target: string, unitKey: string, reasons: readonly 
 function describe(
   subject: string, target: string, unitKey: string, own: ProblemReason | null, root: ProblemReason | null, upstream: readonly ProblemReason[],
 ): { sentence: string; effect: Effect } {
-  const because = root ? `${unitOf(root)} ${IS[root.state] ?? root.state}` : null;
   if (own?.state === "known_bad") return { sentence: `${subject} is marked known-bad: leave it out of any total and do not quote it (${own.reason}).`, effect: { kind: "absent" } };
   if (own?.state === "skipped") return { sentence: `${subject} was skipped on purpose: the period has a gap there, not a number.`, effect: { kind: "absent" } };
   if (own && UNBUILT.has(own.state)) {
-    const why = own.state === "failed" ? "its own task failed" : because ?? "nothing built it";
-    return { sentence: `${target} has no figure for ${unitKey}: it was never built, because ${why}. A total over the period leaves that ${unitWord(unitKey)} out.`, effect: { kind: "absent" } };
+    const why = root && UNBUILT.has(root.state) ? `${unitOf(root)} ${IS[root.state]}` : (NEVER_BUILT[own.state] ?? "nothing built it");
+    return { sentence: `${target} has no figure${forKey(unitKey)}: it was never built, because ${why}. A total over the period leaves that ${unitWord(unitKey)} out.`, effect: { kind: "absent" } };
   }
   if (own?.state === "empty") {
     const src = own.sourceCount ? ` where the source has ${counted(own.sourceCount, "row")}` : "";
@@ -159,19 +169,49 @@ function describe(
     const e = effectOf(ownDev);
     return { sentence: `${subject} is ${about(e)}: it ${rowsAgainstSource(own)}.`, effect: e };
   }
-  if (own?.state === "stale" && !root) return { sentence: `${subject} may be out of date: ${own.reason}.`, effect: { kind: "unknown" } };
-  // Healthy itself (suspect, stale) or not listed: the number carries what it was built from.
-  const measured = root && deviation(root) !== null ? root : (upstream.find((r) => deviation(r) !== null) ?? null);
-  const subj = own ? subject : `${target}, where it reads ${unitKey},`;
+  if (!own) {
+    // Only upstream units at this key: the target reads them, its own unit is listed under its own
+    // key. When none of them was built, nothing downstream read their rows: no estimate.
+    if (root && upstream.every((r) => UNBUILT.has(r.state))) {
+      return { sentence: `${target} has nothing from ${unitKey}: ${unitOf(root)} ${IS[root.state]}.`, effect: { kind: "absent" } };
+    }
+    const measured = firstMeasured(root, upstream);
+    const subj = `${target}, where it reads ${unitKey},`;
+    if (measured) {
+      const e = effectOf(deviation(measured)!);
+      return { sentence: `${subj} is ${about(e)}: it reads ${unitOf(measured)}, which ${rowsAgainstSource(measured)}.`, effect: e };
+    }
+    return { sentence: `${subj} may be wrong: it reads ${unitOf(root!)}, which ${IS[root!.state] ?? root!.state}.`, effect: { kind: "unknown" } };
+  }
+  // The unit is published and healthy itself (suspect, stale, …): its number carries what it was built from.
+  const measured = firstMeasured(root, upstream);
   if (measured) {
     const e = effectOf(deviation(measured)!);
-    return { sentence: `${subj} is ${about(e)}: it was built from ${unitOf(measured)}, which ${rowsAgainstSource(measured)}.`, effect: e };
+    return { sentence: `${subject} is ${about(e)}: it was built from ${unitOf(measured)}, which ${rowsAgainstSource(measured)}.`, effect: e };
   }
-  if (root) return { sentence: `${subj} may be wrong: it was built from ${unitOf(root)}, which ${IS[root.state] ?? root.state}.`, effect: { kind: "unknown" } };
-  return { sentence: `${subject} cannot be quoted yet: ${own?.reason ?? "it is not complete"}.`, effect: { kind: "unknown" } };
+  if (root) return { sentence: `${subject} may be wrong: it was built from ${unitOf(root)}, which ${IS[root.state] ?? root.state}.`, effect: { kind: "unknown" } };
+  if (own.builtFrom) {
+    const problem = stateOfProblem(own.builtFrom.problem);
+    const is = problem === null ? `is ${own.builtFrom.problem}` : (IS[problem] ?? `is ${own.builtFrom.problem}`);
+    return { sentence: `${subject} may be wrong: it was built from ${own.builtFrom.datasetName} ${own.builtFrom.unitKey}, which ${is}.`, effect: { kind: "unknown" } };
+  }
+  if (own.state === "stale") return { sentence: `${subject} may be out of date: ${own.reason}.`, effect: { kind: "unknown" } };
+  return { sentence: `${subject} cannot be quoted yet: ${own.reason}.`, effect: { kind: "unknown" } };
+}
+
+/** The root cause when it has rows against a source count, else the first upstream unit that has. */
+function firstMeasured(root: ProblemReason | null, upstream: readonly ProblemReason[]): ProblemReason | null {
+  return root && deviation(root) !== null ? root : (upstream.find((r) => deviation(r) !== null) ?? null);
+}
+
+/** " for 2026-08-10"; nothing for an unpartitioned dataset's one unit ("*"). */
+function forKey(key: string): string {
+  return key === "*" ? "" : ` for ${key}`;
 }
 
 /** "day" for a day key, else "unit": the word a total over the period leaves out. */
 function unitWord(key: string): string {
-  return /^\d{4}-\d{2}-\d{2}$/.test(key) ? "day" : /^\d{4}-\d{2}$/.test(key) ? "month" : "unit";
+  if (/^\d{4}-\d{2}-\d{2}$/.test(key)) return "day";
+  if (/^\d{4}-\d{2}$/.test(key)) return "month";
+  return /^\d{4}-W\d{2}$/.test(key) ? "week" : "unit";
 }

@@ -15,7 +15,7 @@ import {
 } from "@/lib/contracts/units";
 import { CompletenessSchema, DatasetOptionSchema, type Completeness, type CompletenessReason, type DatasetOption } from "@/lib/contracts/completeness";
 import { AuditListEntrySchema, type AuditListEntry } from "@/lib/contracts/audit";
-import { HistorySchema, type History } from "@/lib/contracts/history";
+import { HistorySchema, RepairRowSchema, type History, type RepairRow } from "@/lib/contracts/history";
 import type { z } from "zod";
 
 type Precondition = z.infer<typeof PreconditionSchema>;
@@ -197,12 +197,13 @@ export function aCompleteness(over: Partial<Completeness> = {}): Completeness {
   const reason = (r: Partial<CompletenessReason>): CompletenessReason => ({
     datasetNodeId: "dataset:warehouse:revenue_daily", datasetName: "revenue_daily", role: "target", unitKey: "2026-08-10", state: "suspect",
     reason: "built from upstream dataset:warehouse:fct_orders 2026-08-10, which is divergent from its source count: published, but its figures carry that problem",
-    gap: false, unitHref: "/units/dataset:warehouse:revenue_daily?unit=2026-08-10", incidents: [], rows: 5, sourceCount: null, writerNodeId: "job:orders:revenue_daily", ...r,
+    gap: false, unitHref: "/units/dataset:warehouse:revenue_daily?unit=2026-08-10", incidents: [], rows: 5, sourceCount: null, writerNodeId: "job:orders:revenue_daily",
+    builtFrom: { datasetName: "fct_orders", unitKey: "2026-08-10", problem: "divergent from its source count" }, ...r,
   });
   const reasons = [
     reason({}),
     reason({
-      datasetNodeId: "dataset:warehouse:stg_orders", datasetName: "stg_orders", role: "upstream", state: "duplicate", rows: 66, sourceCount: 44, writerNodeId: "job:orders:stg_orders",
+      datasetNodeId: "dataset:warehouse:stg_orders", datasetName: "stg_orders", role: "upstream", state: "duplicate", rows: 66, sourceCount: 44, writerNodeId: "job:orders:stg_orders", builtFrom: null,
       reason: "append attempts wrote 66 rows for 44 expected: a failed attempt's 22 partial rows were kept and the retry appended a full copy", unitHref: "/units/dataset:warehouse:stg_orders?unit=2026-08-10",
     }),
   ];
@@ -254,6 +255,20 @@ export function aHistory(over: Partial<History> = {}): History {
     totals: { repairs: 0, incidents: 0, medianResolutionMs: null, p90ResolutionMs: null, unitsRecomputed: 0, fullRerunUnits: 0, markSuccess: 0, skips: 0 },
     weekly: [], offenders: [], compute: [], interventions: [], interventionKinds: [],
     filters: { pipelines: ["meters", "orders"], tasks: ["job:meters:land_readings", "job:orders:stg_orders"], owners: ["meters-team", "orders-team"] },
+    ...over,
+  });
+}
+
+/** The demo's 2026-08-17 repair: failed in August (its story's date), opened and repaired on 2026-12-02. */
+export function aRepairRow(over: Partial<RepairRow> = {}): RepairRow {
+  return RepairRowSchema.parse({
+    runId: "rep-1", repairNumber: 1, status: "succeeded", pipeline: "orders", rootRunId: "root-1",
+    incident: { id: "inc-1", title: "stg_orders 2026-08-17 failed", status: "resolved", href: "/incidents/inc-1" },
+    tasks: ["job:orders:stg_orders"], owners: ["orders-team"], failureCategories: ["connection"],
+    failureAt: "2026-08-18T02:11:00.000Z", detectedAt: "2026-08-18T02:00:00.000Z", openedAt: "2026-12-02T10:00:00.000Z",
+    repairStartedAt: "2026-12-02T10:02:00.000Z", repairEndedAt: "2026-12-02T10:05:00.000Z", validatedAt: "2026-12-02T10:07:00.000Z", resolvedAt: "2026-12-02T10:09:00.000Z",
+    timeToDetectMs: Date.parse("2026-12-02T10:00:00Z") - Date.parse("2026-08-18T02:11:00Z"), timeToRepairMs: 5 * 60_000, timeToValidateMs: 2 * 60_000, timeToResolutionMs: 9 * 60_000,
+    unitsRecomputed: 19, fullRerunUnits: 600,
     ...over,
   });
 }

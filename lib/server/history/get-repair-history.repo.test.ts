@@ -50,6 +50,8 @@ async function seed(db: TestDatabase["db"]) {
   await audit(db, "unit.skipped", "2026-08-25T10:40:00Z", "inc-b");
   await audit(db, "unit.skipped", "2026-08-25T10:41:00Z", "inc-b");
   await audit(db, "user.added", "2026-08-25T10:42:00Z", null);
+  // An earlier demo's mark: its incident was replaced by a reload, the audit entry stays.
+  await audit(db, "unit.marked_success", "2026-08-25T10:43:00Z", "inc-gone");
 }
 
 describe.each(providersUnderTest())("repair history on %s", (provider) => {
@@ -84,7 +86,7 @@ describe.each(providersUnderTest())("repair history on %s", (provider) => {
     ]);
     expect(h.compute).toEqual([{ week: "2026-W34", unitsRecomputed: 2, fullRerunUnits: 200 }, { week: "2026-W35", unitsRecomputed: 4, fullRerunUnits: 600 }]);
     expect(h.offenders).toEqual([{ task: "job:orders:stg_orders", repairs: 3, categories: { connection: 1, throttling: 2 } }]);
-    // Interventions only: the validations and the sign-in's user.added are not counted.
+    // Interventions only: the validations, user.added and the mark on a reloaded-away incident are not counted.
     expect(h.interventionKinds).toEqual(["unit.skipped", "unit.marked_success"]);
     expect(h.interventions).toEqual([
       { week: "2026-W34", counts: { "unit.marked_success": 1, "unit.skipped": 0 } },

@@ -100,8 +100,17 @@ export interface InterventionRecord {
   incidentId: string | null;
 }
 
+/**
+ * The interventions (INTERVENTION_KINDS) recorded in [from, to). An entry naming an incident that
+ * no longer exists is left out: reloading the demo replaces its world but keeps the append-only
+ * audit log, and the history describes the incidents and repairs there are (four "repairs" from
+ * earlier loads beside one repair run would contradict each other).
+ */
 export async function listInterventions(db: Db, from: Date | null, to: Date | null): Promise<InterventionRecord[]> {
   const at = { ...(from ? { gte: from } : {}), ...(to ? { lt: to } : {}) };
   const kind = { in: Object.keys(INTERVENTION_KINDS) };
-  return db.auditEntry.findMany({ where: from || to ? { at, kind } : { kind }, select: { kind: true, at: true, incidentId: true }, orderBy: { at: "asc" } });
+  const rows = await db.auditEntry.findMany({ where: from || to ? { at, kind } : { kind }, select: { kind: true, at: true, incidentId: true }, orderBy: { at: "asc" } });
+  const named = [...new Set(rows.flatMap((r) => (r.incidentId ? [r.incidentId] : [])))];
+  const existing = new Set((await inChunks(named, (slice) => db.incident.findMany({ where: { id: { in: slice } }, select: { id: true } }))).map((i) => i.id));
+  return rows.filter((r) => r.incidentId === null || existing.has(r.incidentId));
 }
