@@ -2,6 +2,7 @@ import { advanceCheckpoint } from "@/lib/domain/frontier";
 import type { FrontierCertificatePut } from "@/lib/contracts/completeness";
 import { inTransaction, getDb, type Db } from "../repositories/database";
 import { ConflictError, NotFoundError } from "../http/errors";
+import { datasetIdOf } from "../repositories/catalog";
 import { findCertificate, swapCertificate } from "../repositories/frontier-certificates";
 
 /**
@@ -11,8 +12,7 @@ import { findCertificate, swapCertificate } from "../repositories/frontier-certi
  * lower the watermark or change its epoch or domain is answered with the reason, nothing written.
  */
 export async function putFrontierCertificate(input: FrontierCertificatePut, now: Date, db: Db = getDb()) {
-  const source = await db.dataset.findUnique({ where: { nodeId: input.source }, select: { id: true } });
-  if (!source) throw new NotFoundError(`no dataset "${input.source}" to certify`);
+  if ((await datasetIdOf(db, input.source)) === null) throw new NotFoundError(`no dataset "${input.source}" to certify`);
   return inTransaction(db, async (tx) => {
     const current = await findCertificate(tx, input.source, input.partition);
     const update = advanceCheckpoint(current, { ...input });

@@ -1,5 +1,6 @@
-import type { AuditEntryView, AuditListQuery, AuditTarget } from "@/lib/contracts/audit";
-import type { Db, Tx } from "../db/client";
+import { z } from "zod";
+import { AuditTargetSchema, type AuditEntryView, type AuditListQuery, type AuditTarget } from "@/lib/contracts/audit";
+import { providerOf, type Db, type Tx } from "../db/client";
 
 /**
  * The audit log's only repository. Deliberately no update and no delete: the log is
@@ -21,10 +22,17 @@ export interface AuditRow {
 
 type Stored = { seq: number; kind: string; actor: string; actorRole: string; at: Date; reason: string; incidentId: string | null; targets: string; before: string; after: string; prevHash: string; hash: string };
 
+const TargetsSchema = z.array(AuditTargetSchema);
+
+/** The one reading of an entry's `targets` column: JSON [{ nodeId, units }], as appendAudit wrote it. */
+function parseTargets(json: string): AuditTarget[] {
+  return TargetsSchema.parse(JSON.parse(json));
+}
+
 export function toView(r: Stored): AuditEntryView {
   return {
     seq: r.seq, kind: r.kind, actor: r.actor, actorRole: r.actorRole, at: r.at.toISOString(), reason: r.reason, incidentId: r.incidentId,
-    targets: JSON.parse(r.targets) as AuditTarget[], before: JSON.parse(r.before), after: JSON.parse(r.after), prevHash: r.prevHash, hash: r.hash,
+    targets: parseTargets(r.targets), before: JSON.parse(r.before), after: JSON.parse(r.after), prevHash: r.prevHash, hash: r.hash,
   };
 }
 
@@ -55,7 +63,10 @@ export async function listAuditRows(db: Db, q: AuditListQuery): Promise<AuditEnt
   return rows.map(toView);
 }
 
-/** The stored entries in chain order, a page at a time (for verification). */
+/**
+ * The stored entries in chain order, a page at a time (for verification). Read as stored, not
+ * through the schema: a tampered entry must hash differently, not be normalised back.
+ */
 export async function auditRowsAfter(db: Db, afterSeq: number, take: number): Promise<(AuditRow & { seq: number })[]> {
   const rows = await db.auditEntry.findMany({ where: { seq: { gt: afterSeq } }, orderBy: { seq: "asc" }, take });
   return rows.map((r) => ({ ...r, targets: JSON.parse(r.targets) as AuditTarget[], before: JSON.parse(r.before), after: JSON.parse(r.after) }));
@@ -75,4 +86,34 @@ export async function incidentsOfEntries(db: Db | Tx, seqs: readonly number[]): 
   if (seqs.length === 0) return new Map();
   const rows = await db.auditEntry.findMany({ where: { seq: { in: [...new Set(seqs)] } }, select: { seq: true, incidentId: true } });
   return new Map(rows.map((r) => [r.seq, r.incidentId]));
+}
+
+// Any constant: every append takes the same transaction-scoped advisory lock on PostgreSQL.
+const AUDIT_LOCK = 7_310_006;
+
+/**
+ * Serializes appends so two transactions never chain to the same predecessor: on PostgreSQL an
+ * advisory lock held until commit; on SQLite the write transaction is already exclusive.
+ */
+export async function lockAuditChain(tx: Tx): Promise<void> {
+  if (providerOf(tx) === "postgresql") await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(${AUDIT_LOCK})::text AS locked`);
+}
+
+export interface AuditEntryRecord {
+  seq: number;
+  kind: string;
+  actor: string;
+  at: Date;
+  reason: string;
+  targets: AuditTarget[];
+}
+
+/** Audit entries whose targets mention any of the node ids (the caller narrows to the unit). */
+export async function auditEntriesNaming(db: Db, nodeIds: string[]): Promise<AuditEntryRecord[]> {
+  const rows = await db.auditEntry.findMany({
+    where: { OR: nodeIds.map((id) => ({ targets: { contains: id } })) },
+    orderBy: { seq: "asc" },
+    select: { seq: true, kind: true, actor: true, at: true, reason: true, targets: true },
+  });
+  return rows.map((r) => ({ ...r, targets: parseTargets(r.targets) }));
 }

@@ -3,6 +3,7 @@ import { PartitionDefSchema } from "@/lib/contracts/partitions";
 import type { PartitionDef } from "@/lib/domain/partitions";
 import type { z } from "zod";
 import type { Tx } from "../db/client";
+import { parsePartitionDef } from "./catalog";
 
 export type TaskProperties = z.infer<typeof TaskPropertiesSchema>;
 
@@ -23,8 +24,8 @@ export async function tasksMatching(tx: Tx, nodeIds: string[], rowId: string) {
 
 /** The stored definition, in its JSON (contract) shape, and whether anyone declared it. */
 export async function datasetPartitionDef(tx: Tx, id: string): Promise<{ def: z.infer<typeof PartitionDefSchema>; declared: boolean }> {
-  const row = await tx.dataset.findUniqueOrThrow({ where: { id }, select: { partitionDef: true, partitionsDeclared: true } });
-  return { def: PartitionDefSchema.parse(JSON.parse(row.partitionDef)), declared: row.partitionsDeclared };
+  const row = await tx.dataset.findUniqueOrThrow({ where: { id }, select: { nodeId: true, partitionDef: true, partitionsDeclared: true } });
+  return { def: parsePartitionDef(row.partitionDef, row.nodeId), declared: row.partitionsDeclared };
 }
 
 /** Stores a declared definition: from now on the dataset's expected units are known. */

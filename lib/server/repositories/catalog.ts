@@ -1,5 +1,6 @@
 import type { PartitionDef } from "@/lib/domain/partitions";
 import type { WriteMode } from "@/lib/domain/unit-state";
+import { z } from "zod";
 import { PartitionDefSchema } from "@/lib/contracts/partitions";
 import type { Db } from "../db/client";
 
@@ -72,11 +73,14 @@ export async function listDatasets(db: Db): Promise<DatasetRecord[]> {
   }));
 }
 
-function parsePartitionDef(json: string, nodeId: string): PartitionDef {
+/** The one reading of a dataset's `partitionDef` column (JSON, lib/contracts' PartitionDefSchema). */
+export function parsePartitionDef(json: string, nodeId: string): z.infer<typeof PartitionDefSchema> {
   const parsed = PartitionDefSchema.safeParse(JSON.parse(json));
   if (!parsed.success) throw new Error(`${nodeId}: stored partition definition is invalid: ${parsed.error.message}`);
   return parsed.data;
 }
+
+const MappingParamsSchema = z.record(z.string(), z.unknown());
 
 export interface EdgeRecord {
   taskId: string;
@@ -99,7 +103,13 @@ export async function listEdgesAt(db: Db, asOf: Date): Promise<EdgeRecord[]> {
     datasetId: e.datasetId,
     direction: e.direction === "write" ? "write" : "read",
     mapping: e.mapping,
-    mappingParams: JSON.parse(e.mappingParams) as Record<string, unknown>,
+    mappingParams: MappingParamsSchema.parse(JSON.parse(e.mappingParams)),
     validFrom: e.validFrom,
   }));
+}
+
+/** The id of the dataset with this node id; null when the catalog has none. */
+export async function datasetIdOf(db: Db, nodeId: string): Promise<string | null> {
+  const row = await db.dataset.findUnique({ where: { nodeId }, select: { id: true } });
+  return row?.id ?? null;
 }

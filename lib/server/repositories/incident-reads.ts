@@ -1,7 +1,6 @@
+import type { AuditTarget } from "@/lib/contracts/audit";
 import type { Db } from "../db/client";
-
-/** A unit an incident names among its failed pairs: a key, or an inclusive key range. */
-export type NamedUnits = { nodeId: string; keys: string[]; ranges: [string, string][] };
+import { parseFailedPairs } from "./incidents";
 
 export interface IncidentRef {
   id: string;
@@ -9,16 +8,12 @@ export interface IncidentRef {
   status: string;
   detectedAt: Date;
   resolvedAt: Date | null;
-  failedPairs: NamedUnits[];
+  failedPairs: AuditTarget[];
 }
 
 const CLOSED = ["resolved", "abandoned"];
 
-/**
- * Incidents still being handled, with their failed pairs parsed. `failedPairs` is JSON
- * [{ nodeId, units }], where units may be keys, [from, to] ranges or { from, to } objects:
- * every shape the guided repair may store is read, and anything else is ignored, not fatal.
- */
+/** Incidents still being handled, with their failed pairs. */
 export async function listOpenIncidents(db: Db): Promise<IncidentRef[]> {
   const rows = await db.incident.findMany({
     where: { status: { notIn: CLOSED } },
@@ -28,35 +23,7 @@ export async function listOpenIncidents(db: Db): Promise<IncidentRef[]> {
   return rows.map((r) => ({ ...r, failedPairs: parseFailedPairs(r.failedPairs) }));
 }
 
-export function parseFailedPairs(json: string): NamedUnits[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch {
-    return [];
-  }
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((p: unknown) => {
-    if (typeof p !== "object" || p === null) return [];
-    const { nodeId, units, unitKey } = p as { nodeId?: unknown; units?: unknown; unitKey?: unknown };
-    if (typeof nodeId !== "string") return [];
-    const named: NamedUnits = { nodeId, keys: [], ranges: [] };
-    if (typeof unitKey === "string") named.keys.push(unitKey);
-    for (const u of Array.isArray(units) ? units : []) addUnit(named, u);
-    return [named];
-  });
-}
-
-function addUnit(named: NamedUnits, u: unknown): void {
-  if (typeof u === "string") named.keys.push(u);
-  else if (Array.isArray(u) && typeof u[0] === "string" && typeof u[1] === "string") named.ranges.push([u[0], u[1]]);
-  else if (typeof u === "object" && u !== null) {
-    const { from, to } = u as { from?: unknown; to?: unknown };
-    if (typeof from === "string" && typeof to === "string") named.ranges.push([from, to]);
-  }
-}
-
-/** Whether the pair names (node, key); time keys of one definition order as strings. */
-export function namesUnit(pairs: NamedUnits[], nodeIds: readonly string[], key: string): boolean {
-  return pairs.some((p) => nodeIds.includes(p.nodeId) && (p.keys.includes(key) || p.ranges.some(([lo, hi]) => lo <= key && key <= hi)));
+/** Whether the failed pairs name (node, key), for any of the node ids. */
+export function namesUnit(pairs: readonly AuditTarget[], nodeIds: readonly string[], key: string): boolean {
+  return pairs.some((p) => nodeIds.includes(p.nodeId) && p.units.includes(key));
 }

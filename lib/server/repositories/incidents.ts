@@ -1,4 +1,5 @@
-import type { AuditTarget } from "@/lib/contracts/audit";
+import { z } from "zod";
+import { AuditTargetSchema, type AuditTarget } from "@/lib/contracts/audit";
 import { IncidentStatusSchema, type IncidentStatus, type RunRef } from "@/lib/contracts/incidents";
 import type { Db, Tx } from "../db/client";
 
@@ -19,10 +20,17 @@ export interface IncidentRecord {
 
 type Row = { id: string; title: string; status: string; pipelineId: string | null; originRunId: string | null; failedPairs: string; openedBy: string; detectedAt: Date; openedAt: Date; resolvedAt: Date | null; closedReason: string | null };
 
+const FailedPairsSchema = z.array(AuditTargetSchema);
+
+/** The one reading of an incident's `failedPairs` column: JSON [{ nodeId, units }], as it was written. */
+export function parseFailedPairs(json: string): AuditTarget[] {
+  return FailedPairsSchema.parse(JSON.parse(json));
+}
+
 function toRecord(r: Row, pipelines: Map<string, string>): IncidentRecord {
   return {
     ...r, status: IncidentStatusSchema.parse(r.status), pipeline: r.pipelineId ? (pipelines.get(r.pipelineId) ?? null) : null,
-    failedPairs: JSON.parse(r.failedPairs) as AuditTarget[],
+    failedPairs: parseFailedPairs(r.failedPairs),
   };
 }
 
@@ -98,7 +106,7 @@ export async function originRunOf(db: Db, taskId: string, unitKeys: string[]): P
 /** The failed (task, unit) pairs of every incident not yet resolved or abandoned. */
 export async function pairsHeldByOpenIncidents(db: Db | Tx): Promise<{ id: string; title: string; failedPairs: AuditTarget[] }[]> {
   const rows = await db.incident.findMany({ where: { status: { notIn: ["resolved", "abandoned"] } }, select: { id: true, title: true, failedPairs: true } });
-  return rows.map((r) => ({ id: r.id, title: r.title, failedPairs: JSON.parse(r.failedPairs) as AuditTarget[] }));
+  return rows.map((r) => ({ id: r.id, title: r.title, failedPairs: parseFailedPairs(r.failedPairs) }));
 }
 
 /** The datasets each task writes now (its current write edges), by task node id. */

@@ -1,7 +1,7 @@
 import { recordUnitChanges } from "./unit-changes";
 import type { PartitionDef } from "@/lib/domain/partitions";
-import { PartitionDefSchema } from "@/lib/contracts/partitions";
 import type { Tx } from "../db/client";
+import { parsePartitionDef } from "./catalog";
 import { bulkInsert, bulkUpdateById, type Column } from "./bulk-sql";
 
 export interface StoredPublish {
@@ -29,7 +29,7 @@ export async function publishesByIds(tx: Tx, ids: string[]): Promise<Map<string,
 export async function partitionDefsByNodeId(tx: Tx, nodeIds: string[]): Promise<Map<string, PartitionDef>> {
   if (nodeIds.length === 0) return new Map();
   const rows = await tx.dataset.findMany({ where: { nodeId: { in: [...new Set(nodeIds)] } }, select: { nodeId: true, partitionDef: true } });
-  return new Map(rows.map((r) => [r.nodeId, PartitionDefSchema.parse(JSON.parse(r.partitionDef))]));
+  return new Map(rows.map((r) => [r.nodeId, parsePartitionDef(r.partitionDef, r.nodeId)]));
 }
 
 /**

@@ -101,3 +101,9 @@ export async function marksByUnit(db: Db, selection: UnitSelection): Promise<ByU
 export async function listInvalidKeys(db: Db) {
   return db.invalidKey.findMany({ orderBy: [{ nodeId: "asc" }, { unitKey: "asc" }] });
 }
+
+/** How many times each (dataset id, unit) was published, across the whole ledger. */
+export async function publishCountsByUnit(db: Db): Promise<{ datasetId: string; unitKey: string; count: number }[]> {
+  const rows = await db.publish.groupBy({ by: ["datasetId", "unitKey"], _count: { _all: true } });
+  return rows.map((r) => ({ datasetId: r.datasetId, unitKey: r.unitKey, count: r._count._all }));
+}

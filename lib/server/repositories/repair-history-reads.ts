@@ -1,4 +1,6 @@
+import type { AuditTarget } from "@/lib/contracts/audit";
 import type { Db } from "../db/client";
+import { parseFailedPairs } from "./incidents";
 
 export interface RepairRunRecord {
   id: string;
@@ -57,7 +59,7 @@ export interface IncidentHistoryRecord {
   status: string;
   detectedAt: Date;
   resolvedAt: Date | null;
-  failedPairs: string;
+  failedPairs: AuditTarget[];
   /** Plan JSON of every plan, newest first: the launched one carries the full re-run cost. */
   plans: { status: string; plan: string }[];
   validations: Date[];
@@ -71,7 +73,7 @@ export async function incidentsByIds(db: Db, ids: string[]): Promise<Map<string,
   ]);
   const validations = new Map<string, Date[]>();
   for (const a of audits) validations.set(a.incidentId!, [...(validations.get(a.incidentId!) ?? []), a.at]);
-  return new Map(rows.map((r) => [r.id, { ...r, validations: validations.get(r.id) ?? [] }]));
+  return new Map(rows.map((r) => [r.id, { ...r, failedPairs: parseFailedPairs(r.failedPairs), validations: validations.get(r.id) ?? [] }]));
 }
 
 export interface FailedAttemptRecord {

@@ -30,3 +30,8 @@ export async function currentPlan(db: Db | Tx, incidentId: string): Promise<Stor
 export async function markPlanLaunched(tx: Tx, planId: string): Promise<void> {
   await tx.repairPlan.updateMany({ where: { id: planId }, data: { status: "launched" } });
 }
+
+/** Scoping again withdraws the incident's confirmed plan: it was made for the old scope. */
+export async function supersedeConfirmedPlans(tx: Tx, incidentId: string): Promise<void> {
+  await tx.repairPlan.updateMany({ where: { incidentId, status: "confirmed" }, data: { status: "superseded" } });
+}

@@ -177,3 +177,9 @@ export async function repairRunCounts(db: Db): Promise<Map<string, number>> {
   const rows = await db.run.groupBy({ by: ["status"], where: { kind: "repair" }, _count: { _all: true } });
   return new Map(rows.map((r) => [r.status, r._count._all]));
 }
+
+/** Who launched each of these runs, for which incident, as which repair. */
+export async function runLaunchesByIds(db: Db | Tx, ids: readonly string[]): Promise<{ id: string; incidentId: string | null; repairNumber: number; triggeredBy: string }[]> {
+  if (ids.length === 0) return [];
+  return db.run.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, incidentId: true, repairNumber: true, triggeredBy: true } });
+}

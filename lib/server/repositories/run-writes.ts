@@ -137,3 +137,8 @@ export async function reportInvalidKeys(tx: Tx, rows: InvalidKeyRow[]): Promise<
   if (fresh.length > 0) await tx.invalidKey.createMany({ data: fresh });
   return fresh.length;
 }
+
+/** Runs folded under a pipeline take it, unless they already belong to one. */
+export async function assignRunPipeline(tx: Tx, pipelineId: string, runIds: readonly string[]): Promise<void> {
+  await tx.run.updateMany({ where: { id: { in: [...runIds] }, pipelineId: null }, data: { pipelineId } });
+}

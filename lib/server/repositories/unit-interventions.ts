@@ -8,15 +8,6 @@ import { recordUnitChanges } from "./unit-changes";
  * deleted from the demo warehouse) and operator marks. Each runs inside the caller's
  * transaction, beside the audit entry that records it.
  */
-export async function countUnitRows(tx: Tx | Db, datasetId: string, unitKey: string): Promise<number> {
-  return tx.warehouseRow.count({ where: { datasetId, unitKey } });
-}
-
-export async function deleteUnitRows(tx: Tx, datasetId: string, unitKey: string): Promise<number> {
-  const { count } = await tx.warehouseRow.deleteMany({ where: { datasetId, unitKey } });
-  return count;
-}
-
 /** `cleaned`: Reparo deleted and counted the unit's rows; `clean_declared`: an operator says it was cleaned outside Reparo (believed once a count shows it empty). */
 export type MarkKind = "known_bad" | "skipped" | "marked_success" | "cleaned" | "clean_declared";
 

@@ -118,33 +118,6 @@ export async function ledgerFingerprintsByOwner(db: Db): Promise<{ publishes: Ma
   return { publishes: byId(publishes), attempts: byId(attempts) };
 }
 
-export interface AuditEntryRecord {
-  seq: number;
-  kind: string;
-  actor: string;
-  at: Date;
-  reason: string;
-  targets: unknown;
-}
-
-/** Audit entries whose targets mention any of the node ids (the caller narrows to the unit). */
-export async function auditEntriesNaming(db: Db, nodeIds: string[]): Promise<AuditEntryRecord[]> {
-  const rows = await db.auditEntry.findMany({
-    where: { OR: nodeIds.map((id) => ({ targets: { contains: id } })) },
-    orderBy: { seq: "asc" },
-    select: { seq: true, kind: true, actor: true, at: true, reason: true, targets: true },
-  });
-  return rows.map((r) => ({ ...r, targets: safeJson(r.targets) }));
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
-
 /** The ledger rows and attempts of one unit, oldest first, for the cell's side panel. */
 export async function recordsOfUnit(db: Db, datasetId: string, taskId: string | null, unitKey: string) {
   const [publishes, attempts] = await Promise.all([

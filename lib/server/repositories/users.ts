@@ -46,3 +46,8 @@ export async function updateUser(tx: Tx, id: string, change: Partial<Pick<UserRe
 export async function deleteUser(tx: Tx, id: string): Promise<void> {
   await tx.user.delete({ where: { id } });
 }
+
+/** Creates the user, or refreshes the name and role of one that exists (its namespaces are kept). */
+export async function upsertUser(tx: Tx, u: { id: string; displayName: string; role: string }): Promise<void> {
+  await tx.user.upsert({ where: { id: u.id }, create: { ...u }, update: { displayName: u.displayName, role: u.role } });
+}
