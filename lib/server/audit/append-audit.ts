@@ -1,6 +1,6 @@
 import { AuditDraftSchema, type AuditDraft, type AuditEntryView } from "@/lib/contracts/audit";
 import type { Tx } from "../repositories/database";
-import { insertAuditRow, lastAuditHash, lockAuditChain } from "../repositories/audit-log";
+import { insertAuditRow, lastAuditHash, lockAuditChain } from "../repositories/audit/audit-log";
 import { GENESIS_HASH, hashAuditEntry } from "./hash-audit-entry";
 
 /**

@@ -2,8 +2,8 @@ import { advanceCheckpoint } from "@/lib/domain/frontier";
 import type { FrontierCertificatePut } from "@/lib/contracts/completeness";
 import { inTransaction, getDb, type Db } from "../repositories/database";
 import { ConflictError, NotFoundError } from "../http/errors";
-import { datasetIdOf } from "../repositories/catalog";
-import { findCertificate, swapCertificate } from "../repositories/frontier-certificates";
+import { datasetIdOf } from "../repositories/catalog/catalog-reads";
+import { findCertificate, swapCertificate } from "../repositories/completeness/frontier-certificates";
 
 /**
  * Seed 002: a partition's complete-through certificate moves only by a compare-and-swap on its

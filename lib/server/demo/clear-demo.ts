@@ -1,5 +1,5 @@
 import type { Db } from "../repositories/database";
-import { deleteDemoWorld } from "../repositories/demo-world";
+import { deleteDemoWorld } from "../repositories/demo/demo-world";
 import { DEMO_DATASET_NODE_IDS, DEMO_NAMESPACES, DEMO_TASK_NODE_IDS } from "./demo-node-ids";
 
 /**

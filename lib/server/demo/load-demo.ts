@@ -1,5 +1,5 @@
 import type { Db } from "../repositories/database";
-import { demoWorldCounts } from "../repositories/demo-world";
+import { demoWorldCounts } from "../repositories/demo/demo-world";
 import { loadExecutorLineage } from "../executor/load-executor-lineage";
 import { clearDemo } from "./clear-demo";
 import { metersCatalog } from "./meters-catalog";

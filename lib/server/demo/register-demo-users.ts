@@ -1,5 +1,5 @@
 import { inTransaction, type Db } from "../repositories/database";
-import { upsertUser } from "../repositories/users";
+import { upsertUser } from "../repositories/access/users";
 
 /** The embedded demo's people: the local default identity (REPARO_DEFAULT_USER) is the commander. */
 export const DEMO_USERS = [

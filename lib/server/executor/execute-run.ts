@@ -1,6 +1,6 @@
 import type { RunKind } from "@/lib/domain/unit-state";
 import { inTransaction, type Db } from "../repositories/database";
-import { createExecutorRun, finishExecutorRun } from "../repositories/executor-runs";
+import { createExecutorRun, finishExecutorRun } from "../repositories/ledger/executor-runs";
 import type { ExecutorLineage } from "./executor-lineage";
 import { loadExecutorLineage } from "./load-executor-lineage";
 import { pairKey, planRunPairs } from "./plan-run-pairs";

@@ -1,7 +1,7 @@
 import { parseNodeId } from "@/lib/domain/ids";
 import type { Tx } from "../repositories/database";
-import { publishCounts } from "../repositories/executor-runs";
-import { warehouseRowsOf } from "../repositories/warehouse-rows";
+import { publishCounts } from "../repositories/ledger/executor-runs";
+import { warehouseRowsOf } from "../repositories/warehouse/warehouse-rows";
 import type { ResolvedRead } from "./resolve-pair-inputs";
 import type { TaskInput } from "./types";
 

@@ -1,5 +1,5 @@
 import { inTransaction, type Db } from "../repositories/database";
-import { recordBlockedTry } from "../repositories/executor-runs";
+import { recordBlockedTry } from "../repositories/ledger/executor-runs";
 import type { PlannedPair } from "./plan-run-pairs";
 import type { Clock } from "./types";
 

@@ -1,5 +1,5 @@
 import { inTransaction, type Db } from "../repositories/database";
-import { upsertInvalidKeys } from "../repositories/executor-runs";
+import { upsertInvalidKeys } from "../repositories/ledger/executor-runs";
 
 export interface RejectedKey {
   nodeId: string;

@@ -1,5 +1,5 @@
 import type { Db } from "../repositories/database";
-import { publishCounts } from "../repositories/executor-runs";
+import { publishCounts } from "../repositories/ledger/executor-runs";
 import type { ExecutorDataset } from "./executor-lineage";
 import type { PlannedPair } from "./plan-run-pairs";
 import { recordBlockedAttempt } from "./record-blocked-attempt";

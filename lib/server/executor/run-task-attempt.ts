@@ -1,4 +1,4 @@
-import { failAttempt, recordDeliveryOnce, recordExecutorPublish, recordSourceCounts as saveSourceCounts, startAttempt, succeedRunningAttempt } from "../repositories/executor-runs";
+import { failAttempt, recordDeliveryOnce, recordExecutorPublish, recordSourceCounts as saveSourceCounts, startAttempt, succeedRunningAttempt } from "../repositories/ledger/executor-runs";
 import { inTransaction, type Db, type Tx } from "../repositories/database";
 import type { ExecutorDataset, ExecutorTask } from "./executor-lineage";
 import { readPairInputs } from "./read-pair-inputs";

@@ -1,7 +1,7 @@
 import type { Tx } from "../repositories/database";
-import { assignTaskPipelines, ensureDatasets, ensurePipelines, ensureTasks, markChecks, pipelineKey } from "../repositories/catalog-writes";
-import { edgeRowsOfTasks, saveEdgeRows } from "../repositories/edge-writes";
-import { appendPublishes, assignRunPipeline, reportInvalidKeys, runsByIds, upsertAttempts, upsertRuns } from "../repositories/run-writes";
+import { assignTaskPipelines, ensureDatasets, ensurePipelines, ensureTasks, markChecks, pipelineKey } from "../repositories/catalog/catalog-writes";
+import { edgeRowsOfTasks, saveEdgeRows } from "../repositories/catalog/lineage-edges";
+import { appendPublishes, assignRunPipeline, reportInvalidKeys, runsByIds, upsertAttempts, upsertRuns } from "../repositories/ledger/ingested-runs";
 import { buildRunRows, type RunRows } from "./build-run-rows";
 import type { FoldedRun } from "./fold-run-events";
 import { applyRunLineage, type RunLineage } from "./lineage-history";

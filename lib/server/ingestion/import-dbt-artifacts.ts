@@ -2,7 +2,7 @@ import type { Submitter } from "../auth/roles";
 import type { DbtImportBody, DbtImportResult } from "@/lib/contracts/ingestion-dbt";
 import { formatNodeId } from "@/lib/domain/ids";
 import type { Db, Tx } from "../repositories/database";
-import { assignTaskPipelines, countKnownNodes, ensureDatasets, ensurePipelines, ensureTasks, fillWriteModes, markChecks, markSources, pipelineKey, type DatasetHandle, type TaskHandle } from "../repositories/catalog-writes";
+import { assignTaskPipelines, countKnownNodes, ensureDatasets, ensurePipelines, ensureTasks, fillWriteModes, markChecks, markSources, pipelineKey, type DatasetHandle, type TaskHandle } from "../repositories/catalog/catalog-writes";
 import { applyObservedLineage } from "./apply-folded-runs";
 import { buildDbtGraph, type DbtGraph } from "./dbt-graph";
 import { commandJobName, datasetNamespaceOf } from "./dbt-naming";

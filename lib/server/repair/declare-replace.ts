@@ -3,8 +3,8 @@ import { appendAudit } from "../audit/append-audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
 import { BadRequestError, UnprocessableError } from "../http/errors";
 import { requireIncident } from "../incidents/require-incident";
-import { listTasks } from "../repositories/catalog";
-import { setWriteMode } from "../repositories/catalog-writes";
+import { listTasks } from "../repositories/catalog/catalog-reads";
+import { setWriteMode } from "../repositories/catalog/catalog-writes";
 
 /**
  * Declares a task fixed to replace its unit (its code now overwrites instead of appending): a

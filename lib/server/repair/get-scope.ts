@@ -6,7 +6,7 @@ import { planRepair } from "@/lib/domain/repair-planner";
 import { toKeyRanges, UnitSet } from "@/lib/domain/unit-set";
 import type { ScopeNode, ScopeView } from "@/lib/contracts/repair";
 import { getDb, type Db } from "../repositories/database";
-import { allDeliveries } from "../repositories/deliveries";
+import { allDeliveries } from "../repositories/ledger/external-deliveries";
 import { requireIncident } from "../incidents/require-incident";
 import { incidentTargets } from "./incident-targets";
 import { loadRepairContext, type RepairContext } from "./load-repair-context";

@@ -8,10 +8,10 @@ import { compositeKey } from "@/lib/domain/composite-key";
 import { keysOf } from "@/lib/domain/partitions";
 import type { PlanOptions } from "@/lib/contracts/repair";
 import type { Db } from "../repositories/database";
-import type { IncidentRecord } from "../repositories/incidents";
-import { activeClaims } from "../repositories/repair-claims";
-import { runLaunchesByIds } from "../repositories/repair-runs";
-import { cleanedAtByUnit, latestAttemptStarts, writtenFacts } from "../repositories/unit-interventions";
+import type { IncidentRecord } from "../repositories/incidents/incidents";
+import { activeClaims } from "../repositories/repairs/repair-claims";
+import { runLaunchesByIds } from "../repositories/repairs/repair-runs";
+import { cleanedAtByUnit, latestAttemptStarts, writtenFacts } from "../repositories/repairs/unit-interventions";
 import { incidentTargets } from "./incident-targets";
 import type { RepairContext } from "./load-repair-context";
 

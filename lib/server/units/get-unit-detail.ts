@@ -1,8 +1,8 @@
 import type { UnitDetail } from "@/lib/contracts/units";
 import { getDb, type Db } from "../repositories/database";
 import { BadRequestError, NotFoundError } from "../http/errors";
-import { auditEntriesNaming, type AuditEntryRecord } from "../repositories/audit-log";
-import { recordsOfUnit } from "../repositories/unit-matrix-reads";
+import { auditEntriesNaming, type AuditEntryRecord } from "../repositories/audit/audit-log";
+import { recordsOfUnit } from "../repositories/units/unit-matrix-reads";
 import { getUnitStateSnapshot, problemsLookup } from "./get-unit-state-snapshot";
 import { loadUnitStates } from "./load-unit-states";
 

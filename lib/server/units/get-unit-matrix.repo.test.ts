@@ -3,7 +3,7 @@ import type { UnitMatrix } from "@/lib/contracts/units";
 import { loadDemo } from "../demo/load-demo";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
 import { createDb } from "../db/client";
-import { appendPublishes } from "../repositories/run-writes";
+import { appendPublishes } from "../repositories/ledger/ingested-runs";
 import { getUnitDetail } from "./get-unit-detail";
 import { getUnitStateSnapshot, problemsLookup, type UnitStateSnapshot } from "./get-unit-state-snapshot";
 import { getUnitMatrix } from "./get-unit-matrix";

@@ -1,8 +1,8 @@
 import { STATE_CODES, UNIT_STATES, codeOfState, type MatrixInvalidKey, type MatrixState, type UnitMatrix, type UnitMatrixQuery } from "@/lib/contracts/units";
 import { getDb, type Db } from "../repositories/database";
 import { NotFoundError } from "../http/errors";
-import { listTasks } from "../repositories/catalog";
-import { listInvalidKeys } from "../repositories/ledger";
+import { listTasks } from "../repositories/catalog/catalog-reads";
+import { listInvalidKeys } from "../repositories/ledger/unit-ledger";
 import { getUnitStateSnapshot, statusOf, type DatasetStateCodes } from "./get-unit-state-snapshot";
 import { buildSections, dateRange } from "./matrix-sections";
 
