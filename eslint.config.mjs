@@ -13,6 +13,22 @@ const domainForbidden = [
   { group: ["@/app/*", "@/components/*", "@/lib/server/*", "@/lib/client/*", "@/lib/contracts/*", "../server/*", "../client/*", "../contracts/*"], message: "lib/domain imports nothing of ours but itself." },
 ];
 
+// Prisma's query calls, as they read at a call site: `db.incident.findMany(…)`, `tx.run.update(…)`,
+// `db.$queryRaw`…, `db.$transaction(…)`. Names only Prisma uses match on any `a.b.name(`; the
+// common verbs (create, update, delete, count) only on a handle named like one (db, tx, prisma).
+const prismaOnlyMethods = "findMany|findFirst|findFirstOrThrow|findUnique|findUniqueOrThrow|createMany|createManyAndReturn|updateMany|updateManyAndReturn|upsert|deleteMany|aggregate|groupBy";
+const queryMessage = "Queries live in lib/server/repositories: call (or add) a repository function.";
+const prismaQuerySelectors = [
+  { selector: `CallExpression[callee.type='MemberExpression'][callee.object.type='MemberExpression'][callee.property.name=/^(${prismaOnlyMethods})$/]`, message: queryMessage },
+  { selector: "CallExpression[callee.type='MemberExpression'][callee.object.type='MemberExpression'][callee.object.object.name=/^(db|tx|prisma|client)$/][callee.property.name=/^(create|update|delete|count)$/]", message: queryMessage },
+  { selector: "MemberExpression[property.name=/^\\$(queryRaw|queryRawUnsafe|executeRaw|executeRawUnsafe)$/]", message: queryMessage },
+  { selector: "MemberExpression[property.name='$transaction']", message: "Open transactions with inTransaction(db, (tx) => …) from lib/server/repositories/database." },
+];
+
+const clientImportBan = { group: ["@prisma/*", "**/generated/**", "**/db/client", "@/lib/server/db/client"], message: "Only lib/server/repositories import the Prisma client: take the Db/Tx handle from lib/server/repositories/database." };
+
+const executorBan = { group: ["**/executor/*", "**/executor/**"], message: "lib/server/repair talks to lib/server/orchestrators (the port), never to the executor." };
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
@@ -30,21 +46,30 @@ export default defineConfig([
     },
   },
   {
-    // Only repositories (and the db module) may touch the Prisma client.
-    files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "lib/client/**/*.ts", "lib/contracts/**/*.ts"],
+    // Only repositories (and the db module) touch the database: everything else holds the
+    // opaque handle (Db, Tx) from lib/server/repositories/database.ts, calls repository
+    // functions, and opens transactions with inTransaction. Tests and test helpers may seed and
+    // inspect the database directly.
+    files: ["**/*.{ts,tsx,mts,mjs}"],
+    ignores: ["lib/domain/**", "lib/server/repositories/**", "lib/server/db/**", "**/*.test.ts", "**/*.test.tsx", "**/testing/**", "bench/**"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [
-        { group: ["@prisma/*", "**/generated/**", "@/lib/server/db/*"], message: "Only lib/server repositories import Prisma." },
-      ] }],
+      "no-restricted-imports": ["error", { patterns: [clientImportBan] }],
+      "no-restricted-syntax": ["error", ...prismaQuerySelectors],
     },
   },
   {
     // A repair talks only to the orchestrator port: the demo's executor is its `local` adapter.
     files: ["lib/server/repair/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [
-        { group: ["**/executor/*", "**/executor/**"], message: "lib/server/repair talks to lib/server/orchestrators (the port), never to the executor." },
-      ] }],
+      "no-restricted-imports": ["error", { patterns: [executorBan] }],
+    },
+  },
+  {
+    // Flat config replaces a rule's options per file: the repair's own files keep the client ban too.
+    files: ["lib/server/repair/**/*.ts"],
+    ignores: ["**/*.test.ts", "**/testing/**"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [executorBan, clientImportBan] }],
     },
   },
 ]);

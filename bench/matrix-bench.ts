@@ -21,7 +21,7 @@ import { chromium } from "@playwright/test";
 import { createDb } from "../lib/server/db/client";
 import { migrate } from "../lib/server/db/migrate";
 import { whenUnitStatesReady } from "../lib/server/units/get-unit-state-snapshot";
-import { appendPublishes } from "../lib/server/repositories/run-writes";
+import { appendPublishes } from "../lib/server/repositories/ledger/ingested-runs";
 import { buildMatrixWorld, LAST_DAY_MS } from "./matrix-world";
 
 const args = process.argv.slice(2);

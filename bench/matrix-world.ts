@@ -5,7 +5,7 @@
  * partial rows and its downstream blocked, an append retry that duplicated, a divergent count.
  */
 import type { Db } from "../lib/server/db/client";
-import { bulkInsert, type Column } from "../lib/server/repositories/bulk-sql";
+import { bulkInsert, type Column } from "../lib/server/repositories/sql/bulk-sql";
 
 export interface WorldSize { pipelines: number; chain: number; days: number }
 

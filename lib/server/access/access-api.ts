@@ -1,8 +1,8 @@
 import type { AddUser, ChangeUser, CreateToken, TokenView, UserView } from "@/lib/contracts/access";
 import type { Actor } from "../auth/roles";
 import { getDb } from "../repositories/database";
-import type { ApiTokenRecord } from "../repositories/api-tokens";
-import type { UserRecord } from "../repositories/users";
+import type { ApiTokenRecord } from "../repositories/access/api-tokens";
+import type { UserRecord } from "../repositories/access/users";
 import { addUser, changeUser, createToken, listTokens, listUsers, removeUser, revokeToken, type ChangedBy } from "./manage-access";
 
 /** The admin API's answers: people and tokens as the contracts show them (never a token's hash). */

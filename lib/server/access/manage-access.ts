@@ -1,8 +1,8 @@
 import { appendAudit } from "../audit/append-audit";
 import { inTransaction, type Db } from "../repositories/database";
 import { BadRequestError, ConflictError, NotFoundError } from "../http/errors";
-import { findTokenByName, insertToken, listTokens, markTokenRevoked, type ApiTokenRecord } from "../repositories/api-tokens";
-import { countAdmins, deleteUser, findUser, insertUser, listUsers, updateUser, type UserRecord } from "../repositories/users";
+import { findTokenByName, insertToken, listTokens, markTokenRevoked, type ApiTokenRecord } from "../repositories/access/api-tokens";
+import { countAdmins, deleteUser, findUser, insertUser, listUsers, updateUser, type UserRecord } from "../repositories/access/users";
 import type { Role, TokenScope } from "../auth/roles";
 import { hashTokenSecret, newTokenSecret } from "../auth/token-secret";
 

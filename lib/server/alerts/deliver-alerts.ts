@@ -1,7 +1,7 @@
 import type { DeliverResult } from "@/lib/contracts/alerts";
 import { getDb, type Db } from "../repositories/database";
 import { UnprocessableError } from "../http/errors";
-import { claimAlertSend, deliveredAlertIds, finishAlertSend, recordDelivery } from "../repositories/alert-deliveries";
+import { claimAlertSend, deliveredAlertIds, finishAlertSend, recordDelivery } from "../repositories/alerts/alert-deliveries";
 import { thisOwner } from "../repair/repair-owner";
 import { describeTarget, readAlertConfig, type AlertConfig } from "./alert-config";
 import { evaluateAlertsNow } from "./evaluate-alerts-now";

@@ -1,6 +1,6 @@
 import { evaluateAlerts, type Alert, type AlertDatasetInput, type FailedCheck } from "@/lib/domain/alert-rules";
-import { listEdgesAt } from "../repositories/catalog";
-import { failingChecks } from "../repositories/failed-attempt-tasks";
+import { listEdgesAt } from "../repositories/catalog/catalog-reads";
+import { failingChecks } from "../repositories/ledger/failed-attempts";
 import type { Db } from "../repositories/database";
 import type { UnitStateFacts } from "@/lib/domain/unit-state";
 import type { StatesStatus } from "@/lib/contracts/units";

@@ -2,7 +2,7 @@ import type { PartitionSpace } from "@/lib/domain/partitions";
 import { UnitSet, toKeyRanges } from "@/lib/domain/unit-set";
 import type { Alerts, AlertsQuery } from "@/lib/contracts/alerts";
 import { getDb, type Db } from "../repositories/database";
-import { deliveredAlertIds, recentDeliveries } from "../repositories/alert-deliveries";
+import { deliveredAlertIds, recentDeliveries } from "../repositories/alerts/alert-deliveries";
 import { describeTarget, readAlertConfig } from "./alert-config";
 import { evaluateAlertsWithStatus } from "./evaluate-alerts-now";
 

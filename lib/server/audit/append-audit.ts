@@ -1,10 +1,7 @@
 import { AuditDraftSchema, type AuditDraft, type AuditEntryView } from "@/lib/contracts/audit";
-import { providerOf, type Tx } from "../repositories/database";
-import { insertAuditRow, lastAuditHash } from "../repositories/audit-log";
+import type { Tx } from "../repositories/database";
+import { insertAuditRow, lastAuditHash, lockAuditChain } from "../repositories/audit/audit-log";
 import { GENESIS_HASH, hashAuditEntry } from "./hash-audit-entry";
-
-// Any constant: every append takes the same transaction-scoped advisory lock on PostgreSQL.
-const AUDIT_LOCK = 7_310_006;
 
 /**
  * Appends one intervention to the audit log INSIDE the caller's transaction, so the change and
@@ -17,7 +14,7 @@ export async function appendAudit(tx: Tx, draft: AuditDraft, at: Date = new Date
   // Text is hashed as the database will store and read it back: a lone UTF-16 surrogate (which
   // SQLite stores as U+FFFD) is replaced first, so such an entry verifies like any other.
   const parsed = wellFormed(AuditDraftSchema.parse(draft)) as AuditDraft;
-  if (providerOf(tx) === "postgresql") await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(${AUDIT_LOCK})::text AS locked`);
+  await lockAuditChain(tx);
   const prevHash = (await lastAuditHash(tx)) ?? GENESIS_HASH;
   const row = {
     kind: parsed.kind, actor: parsed.actor, actorRole: parsed.actorRole, at, reason: parsed.reason.trim(),

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { AuditHead } from "@/lib/contracts/audit";
 import { getDb, type Db } from "../repositories/database";
-import { countAuditEntries, lastAuditEntry } from "../repositories/audit-log";
+import { countAuditEntries, lastAuditEntry } from "../repositories/audit/audit-log";
 
 /**
  * The audit chain's head, signed with the server's audit key (REPARO_AUDIT_KEY, ≥ 32 characters,

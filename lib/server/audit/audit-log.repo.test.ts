@@ -4,7 +4,7 @@ import { appendAudit } from "./append-audit";
 import { verifyAuditChain } from "./verify-audit-chain";
 import { GENESIS_HASH, hashAuditEntry } from "./hash-audit-entry";
 import { currentAuditHead } from "./audit-head";
-import { auditRowsAfter } from "../repositories/audit-log";
+import { auditRowsAfter } from "../repositories/audit/audit-log";
 
 describe.each(providersUnderTest())("audit log on %s", (provider) => {
   let t: TestDatabase;

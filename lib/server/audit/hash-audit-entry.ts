@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import type { AuditRow } from "../repositories/audit-log";
+import type { AuditRow } from "../repositories/audit/audit-log";
 
 export const GENESIS_HASH = "0".repeat(64);
 

@@ -1,6 +1,6 @@
 import type { AuditHead, AuditVerify } from "@/lib/contracts/audit";
 import { getDb, type Db } from "../repositories/database";
-import { auditRowsAfter } from "../repositories/audit-log";
+import { auditRowsAfter } from "../repositories/audit/audit-log";
 import { checkHeadSignature } from "./audit-head";
 import { GENESIS_HASH, hashAuditEntry } from "./hash-audit-entry";
 

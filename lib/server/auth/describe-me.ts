@@ -1,6 +1,6 @@
 import type { Me } from "@/lib/contracts/access";
 import { getDb } from "../repositories/database";
-import { findUser } from "../repositories/users";
+import { findUser } from "../repositories/access/users";
 import { demoMode } from "./identity";
 import { oidcSettings } from "./oidc";
 import type { Actor } from "./roles";

@@ -1,7 +1,7 @@
 import { getDb } from "../repositories/database";
 import { HttpError } from "../http/errors";
-import { findTokenByHash, touchToken } from "../repositories/api-tokens";
-import { findUser } from "../repositories/users";
+import { findTokenByHash, touchToken } from "../repositories/access/api-tokens";
+import { findUser } from "../repositories/access/users";
 import { ANONYMOUS, type Actor } from "./roles";
 import { openSession, readCookie, SESSION_COOKIE } from "./session-cookie";
 import { bearerSecret, hashTokenSecret, sameSecret } from "./token-secret";

@@ -1,7 +1,7 @@
 import { parseNodeId } from "@/lib/domain/ids";
 import { getDb } from "../repositories/database";
 import { ForbiddenError } from "../http/errors";
-import { findIncident } from "../repositories/incidents";
+import { findIncident } from "../repositories/incidents/incidents";
 import { holdsIn, type Actor } from "./roles";
 
 /**

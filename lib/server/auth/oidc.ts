@@ -1,7 +1,7 @@
 import * as client from "openid-client";
 import { inTransaction, type Db } from "../repositories/database";
 import { appendAudit } from "../audit/append-audit";
-import { countAdmins, findUser, insertUser, updateUser } from "../repositories/users";
+import { countAdmins, findUser, insertUser, updateUser } from "../repositories/access/users";
 import { publicUrl } from "../http/same-origin";
 import { ROLES, isRole, type Role } from "./roles";
 import { openShortLived, sealSession, sealShortLived } from "./session-cookie";

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { EncryptJWT, jwtDecrypt, jwtVerify, SignJWT } from "jose";
 import type { Db } from "../repositories/database";
-import { readSetting, settleSetting } from "../repositories/settings";
+import { readSetting, settleSetting } from "../repositories/system/settings";
 
 /**
  * People's sessions: an encrypted, authenticated cookie (JWE, dir + A256GCM) holding who signed

@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import type { Db } from "../repositories/database";
 import { NotFoundError } from "../http/errors";
-import { findUser } from "../repositories/users";
-import { settleSetting } from "../repositories/settings";
+import { findUser } from "../repositories/access/users";
+import { settleSetting } from "../repositories/system/settings";
 import { publicUrl } from "../http/same-origin";
 import { readSignInLinkToken, sealSession, signInLinkToken } from "./session-cookie";
 

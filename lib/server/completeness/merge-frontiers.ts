@@ -1,6 +1,6 @@
 import { formatBound, mergedFrontier } from "@/lib/domain/frontier";
 import type { Frontier } from "@/lib/contracts/completeness";
-import type { StoredCertificate } from "../repositories/frontier-certificates";
+import type { StoredCertificate } from "../repositories/completeness/frontier-certificates";
 
 /**
  * Seed 002's merged frontier per source: the membership is every partition that ever

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConflictError } from "../http/errors";
-import { listCertificatesOf } from "../repositories/frontier-certificates";
+import { listCertificatesOf } from "../repositories/completeness/frontier-certificates";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
 import { mergeFrontiers } from "./merge-frontiers";
 import { putFrontierCertificate } from "./put-frontier-certificate";

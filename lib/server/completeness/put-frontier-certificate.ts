@@ -2,7 +2,8 @@ import { advanceCheckpoint } from "@/lib/domain/frontier";
 import type { FrontierCertificatePut } from "@/lib/contracts/completeness";
 import { inTransaction, getDb, type Db } from "../repositories/database";
 import { ConflictError, NotFoundError } from "../http/errors";
-import { findCertificate, swapCertificate } from "../repositories/frontier-certificates";
+import { datasetIdOf } from "../repositories/catalog/catalog-reads";
+import { findCertificate, swapCertificate } from "../repositories/completeness/frontier-certificates";
 
 /**
  * Seed 002: a partition's complete-through certificate moves only by a compare-and-swap on its
@@ -11,8 +12,7 @@ import { findCertificate, swapCertificate } from "../repositories/frontier-certi
  * lower the watermark or change its epoch or domain is answered with the reason, nothing written.
  */
 export async function putFrontierCertificate(input: FrontierCertificatePut, now: Date, db: Db = getDb()) {
-  const source = await db.dataset.findUnique({ where: { nodeId: input.source }, select: { id: true } });
-  if (!source) throw new NotFoundError(`no dataset "${input.source}" to certify`);
+  if ((await datasetIdOf(db, input.source)) === null) throw new NotFoundError(`no dataset "${input.source}" to certify`);
   return inTransaction(db, async (tx) => {
     const current = await findCertificate(tx, input.source, input.partition);
     const update = advanceCheckpoint(current, { ...input });

@@ -1,7 +1,7 @@
 import { expectedUnits, resolvePartitions, type PartitionSpace } from "@/lib/domain/partitions";
 import type { UnitSet } from "@/lib/domain/unit-set";
 import { BadRequestError, NotFoundError } from "../http/errors";
-import type { DatasetRecord } from "../repositories/catalog";
+import type { DatasetRecord } from "../repositories/catalog/catalog-reads";
 
 /** A dataset named by node id or by a unique short name; 404 names what was asked for. */
 export function findDataset(datasets: DatasetRecord[], wanted: string): DatasetRecord {

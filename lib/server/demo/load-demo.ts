@@ -1,4 +1,5 @@
-import type { Db } from "../db/client";
+import type { Db } from "../repositories/database";
+import { demoWorldCounts } from "../repositories/demo/demo-world";
 import { loadExecutorLineage } from "../executor/load-executor-lineage";
 import { clearDemo } from "./clear-demo";
 import { metersCatalog } from "./meters-catalog";
@@ -39,10 +40,5 @@ export async function loadDemo(db: Db): Promise<DemoSummary> {
 }
 
 async function summarise(db: Db, runs: number): Promise<DemoSummary> {
-  const [statuses, publishes, warehouseRows, deliveries, invalidKeys] = await Promise.all([
-    db.attempt.groupBy({ by: ["status"], _count: { _all: true } }),
-    db.publish.count(), db.warehouseRow.count(), db.externalDelivery.count(), db.invalidKey.count({ where: { source: "demo" } }),
-  ]);
-  const attempts = Object.fromEntries(statuses.map((s) => [s.status, s._count._all]));
-  return { runs, attempts, publishes, warehouseRows, deliveries, invalidKeys };
+  return { runs, ...(await demoWorldCounts(db)) };
 }

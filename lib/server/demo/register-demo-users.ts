@@ -1,4 +1,5 @@
-import type { Db } from "../db/client";
+import { inTransaction, type Db } from "../repositories/database";
+import { upsertUser } from "../repositories/access/users";
 
 /** The embedded demo's people: the local default identity (REPARO_DEFAULT_USER) is the commander. */
 export const DEMO_USERS = [
@@ -9,9 +10,7 @@ export const DEMO_USERS = [
 
 /** Upserts rather than replaces: audit entries name these ids and must keep resolving. */
 export async function registerDemoUsers(db: Db): Promise<void> {
-  await db.$transaction(async (tx) => {
-    for (const u of DEMO_USERS) {
-      await tx.user.upsert({ where: { id: u.id }, create: { ...u }, update: { displayName: u.displayName, role: u.role } });
-    }
+  await inTransaction(db, async (tx) => {
+    for (const u of DEMO_USERS) await upsertUser(tx, u);
   });
 }

@@ -1,4 +1,4 @@
-import type { Db } from "../db/client";
+import type { Db } from "../repositories/database";
 import type { ExecutorLineage } from "../executor/executor-lineage";
 import { executeRun } from "../executor/execute-run";
 import { ORDERS_TASKS } from "../executor/task-code/node-ids";

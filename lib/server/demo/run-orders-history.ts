@@ -1,6 +1,6 @@
 import { resolvePartitions } from "@/lib/domain/partitions";
 import { UNPARTITIONED_KEY } from "@/lib/domain/partitions";
-import type { Db } from "../db/client";
+import type { Db } from "../repositories/database";
 import type { ExecutorLineage } from "../executor/executor-lineage";
 import { executeRun } from "../executor/execute-run";
 import { ORDERS_TASKS as T } from "../executor/task-code/node-ids";

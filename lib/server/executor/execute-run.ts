@@ -1,5 +1,6 @@
 import type { RunKind } from "@/lib/domain/unit-state";
 import { inTransaction, type Db } from "../repositories/database";
+import { createExecutorRun, finishExecutorRun } from "../repositories/ledger/executor-runs";
 import type { ExecutorLineage } from "./executor-lineage";
 import { loadExecutorLineage } from "./load-executor-lineage";
 import { pairKey, planRunPairs } from "./plan-run-pairs";
@@ -56,11 +57,11 @@ export async function executeRun(db: Db, req: RunRequest): Promise<RunResult> {
   const startedAt = req.clock({ phase: "run-start" });
   const lineage = req.lineage ?? (await loadExecutorLineage(db, startedAt));
   const { valid, rejected } = splitValid(lineage, req.pairs);
-  const run = await inTransaction(db, (tx) => tx.run.create({ data: {
-    pipelineId: req.pipelineId, kind: req.kind, status: "running", rootRunId: req.rootRunId ?? null, parentRunId: req.parentRunId ?? null,
-    repairNumber: req.repairNumber ?? 0, incidentId: req.incidentId ?? null, parameters: JSON.stringify(runParameters(req)),
+  const run = await inTransaction(db, (tx) => createExecutorRun(tx, {
+    pipelineId: req.pipelineId, kind: req.kind, rootRunId: req.rootRunId ?? null, parentRunId: req.parentRunId ?? null,
+    repairNumber: req.repairNumber ?? 0, incidentId: req.incidentId ?? null, parameters: runParameters(req),
     codeVersion: req.codeVersion ?? "", triggeredBy: req.triggeredBy, nominalTime: req.nominalTime ?? null, startedAt,
-  } }));
+  }));
   await recordInvalidKeys(db, run.id, rejected, req.invalidKeySource ?? "api", startedAt);
   const waves = planRunPairs(lineage, valid);
   const ctx = pairContext(req, run.id, lineage);
@@ -70,7 +71,7 @@ export async function executeRun(db: Db, req: RunRequest): Promise<RunResult> {
   }
   const status = runStatus([...ctx.outcomes.values()], valid.length);
   const endedAt = req.clock({ phase: "run-end", waves: waves.length });
-  await inTransaction(db, (tx) => tx.run.update({ where: { id: run.id }, data: { status, endedAt } }));
+  await inTransaction(db, (tx) => finishExecutorRun(tx, run.id, status, endedAt));
   return { runId: run.id, status, outcomes: ctx.outcomes, rejected, waves: waves.length };
 }
 

@@ -1,5 +1,7 @@
 import { parseNodeId } from "@/lib/domain/ids";
 import type { Tx } from "../repositories/database";
+import { publishCounts } from "../repositories/ledger/executor-runs";
+import { warehouseRowsOf } from "../repositories/warehouse/warehouse-rows";
 import type { ResolvedRead } from "./resolve-pair-inputs";
 import type { TaskInput } from "./types";
 
@@ -17,13 +19,8 @@ export interface PairInputs {
  * A repaired upstream unit therefore shows up as a newer input version than its neighbours'.
  */
 export async function readPairInputs(db: Tx, reads: readonly ResolvedRead[]): Promise<PairInputs> {
-  const wanted = reads.filter((r) => r.unitKeys.length > 0).map((r) => ({ datasetId: r.dataset.id, unitKey: { in: r.unitKeys } }));
-  const [rows, publishes] = wanted.length === 0 ? [[], []] : await Promise.all([
-    db.warehouseRow.findMany({ where: { OR: wanted }, orderBy: { id: "asc" }, select: { datasetId: true, unitKey: true, rowKey: true, payload: true } }),
-    db.publish.findMany({ where: { OR: wanted }, select: { datasetId: true, unitKey: true } }),
-  ]);
-  const generations = new Map<string, number>();
-  for (const p of publishes) generations.set(`${p.datasetId}\u0000${p.unitKey}`, (generations.get(`${p.datasetId}\u0000${p.unitKey}`) ?? 0) + 1);
+  const units = reads.map((r) => ({ datasetId: r.dataset.id, unitKeys: r.unitKeys }));
+  const [rows, generations] = await Promise.all([warehouseRowsOf(db, units), publishCounts(db, units)]);
   const inputs: Record<string, TaskInput> = {};
   const versions: string[] = [];
   const unpublished: string[] = [];
@@ -31,7 +28,7 @@ export async function readPairInputs(db: Tx, reads: readonly ResolvedRead[]): Pr
     inputs[read.dataset.nodeId] = {
       datasetNodeId: read.dataset.nodeId, mapping: read.mapping, unitKeys: read.unitKeys,
       rows: rows.filter((r) => r.datasetId === read.dataset.id)
-        .map((r) => ({ unitKey: r.unitKey, rowKey: r.rowKey, payload: JSON.parse(r.payload) as Record<string, unknown> })),
+        .map((r) => ({ unitKey: r.unitKey, rowKey: r.rowKey, payload: r.payload })),
     };
     let generation = 0;
     for (const key of read.unitKeys) {

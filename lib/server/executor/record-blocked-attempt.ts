@@ -1,5 +1,5 @@
 import { inTransaction, type Db } from "../repositories/database";
-import { recordUnitChanges } from "../repositories/unit-changes";
+import { recordBlockedTry } from "../repositories/ledger/executor-runs";
 import type { PlannedPair } from "./plan-run-pairs";
 import type { Clock } from "./types";
 
@@ -9,8 +9,5 @@ import type { Clock } from "./types";
  */
 export async function recordBlockedAttempt(db: Db, runId: string, pair: PlannedPair, reason: string, clock: Clock, tryNumber = 1): Promise<void> {
   const at = clock({ phase: "attempt-end", wave: pair.wave, tryNumber, taskNodeId: pair.task.nodeId, unitKey: pair.unitKey });
-  await inTransaction(db, async (tx) => {
-    await tx.attempt.create({ data: { runId, taskId: pair.task.id, unitKey: pair.unitKey, tryNumber, status: "upstream_failed", error: reason, endedAt: at } });
-    await recordUnitChanges(tx, [{ taskId: pair.task.id, unitKey: pair.unitKey }], at);
-  });
+  await inTransaction(db, (tx) => recordBlockedTry(tx, { runId, taskId: pair.task.id, unitKey: pair.unitKey, tryNumber, error: reason, endedAt: at }));
 }

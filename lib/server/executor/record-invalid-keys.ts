@@ -1,4 +1,5 @@
 import { inTransaction, type Db } from "../repositories/database";
+import { upsertInvalidKeys } from "../repositories/ledger/executor-runs";
 
 export interface RejectedKey {
   nodeId: string;
@@ -12,13 +13,5 @@ export interface RejectedKey {
  */
 export async function recordInvalidKeys(db: Db, runId: string | null, keys: readonly RejectedKey[], source: string, at: Date): Promise<void> {
   if (keys.length === 0) return;
-  await inTransaction(db, async (tx) => {
-    for (const k of keys) {
-      await tx.invalidKey.upsert({
-        where: { nodeId_unitKey: { nodeId: k.nodeId, unitKey: k.unitKey } },
-        create: { nodeId: k.nodeId, unitKey: k.unitKey, reason: k.reason, source, runId, observedAt: at },
-        update: { reason: k.reason, source, runId, observedAt: at },
-      });
-    }
-  });
+  await inTransaction(db, (tx) => upsertInvalidKeys(tx, keys, { source, runId, observedAt: at }));
 }

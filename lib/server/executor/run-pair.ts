@@ -1,4 +1,5 @@
 import type { Db } from "../repositories/database";
+import { publishCounts } from "../repositories/ledger/executor-runs";
 import type { ExecutorDataset } from "./executor-lineage";
 import type { PlannedPair } from "./plan-run-pairs";
 import { recordBlockedAttempt } from "./record-blocked-attempt";
@@ -51,10 +52,6 @@ export async function runPair(db: Db, ctx: PairContext, pair: PlannedPair, first
 /** Inputs produced outside the run with no publish in the ledger, as "dataset unit". */
 async function unpublishedInputs(db: Db, pair: PlannedPair): Promise<string[]> {
   if (pair.external.length === 0) return [];
-  const published = await db.publish.findMany({
-    where: { OR: pair.external.map((e) => ({ datasetId: e.datasetId, unitKey: { in: e.unitKeys } })) },
-    select: { datasetId: true, unitKey: true },
-  });
-  const have = new Set(published.map((p) => `${p.datasetId}\u0000${p.unitKey}`));
+  const have = await publishCounts(db, pair.external.map((e) => ({ datasetId: e.datasetId, unitKeys: e.unitKeys })));
   return pair.external.flatMap((e) => e.unitKeys.filter((k) => !have.has(`${e.datasetId}\u0000${k}`)).map((k) => `${e.datasetNodeId} ${k}`));
 }

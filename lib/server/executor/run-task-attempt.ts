@@ -1,4 +1,4 @@
-import { recordUnitChanges } from "../repositories/unit-changes";
+import { failAttempt, recordDeliveryOnce, recordExecutorPublish, recordSourceCounts as saveSourceCounts, startAttempt, succeedRunningAttempt } from "../repositories/ledger/executor-runs";
 import { inTransaction, type Db, type Tx } from "../repositories/database";
 import type { ExecutorDataset, ExecutorTask } from "./executor-lineage";
 import { readPairInputs } from "./read-pair-inputs";
@@ -42,19 +42,10 @@ export interface TaskAttemptResult {
 export async function runTaskAttempt(db: Db, spec: TaskAttemptSpec): Promise<TaskAttemptResult> {
   const { task, unitKey, tryNumber, wave } = spec;
   const startedAt = spec.clock({ phase: "attempt-start", wave, tryNumber, taskNodeId: task.nodeId, unitKey });
-  const attempt = await inTransaction(db, async (tx) => {
-    const created = await tx.attempt.create({
-      data: { runId: spec.runId, taskId: task.id, unitKey, tryNumber, status: "running", codeVersion: spec.code.codeVersion, startedAt },
-    });
-    await recordUnitChanges(tx, [{ taskId: task.id, unitKey }], startedAt);
-    return created;
-  });
+  const attempt = await inTransaction(db, (tx) => startAttempt(tx, { runId: spec.runId, taskId: task.id, unitKey, tryNumber, codeVersion: spec.code.codeVersion, startedAt }));
   const endedAt = () => spec.clock({ phase: "attempt-end", wave, tryNumber, taskNodeId: task.nodeId, unitKey });
   const fail = async (error: string, rowsWritten: number): Promise<TaskAttemptResult> => {
-    await inTransaction(db, async (tx) => {
-      await tx.attempt.update({ where: { id: attempt.id }, data: { status: "failed", error, rowsWritten, endedAt: endedAt() } });
-      await recordUnitChanges(tx, [{ taskId: task.id, unitKey }]);
-    });
+    await inTransaction(db, (tx) => failAttempt(tx, { id: attempt.id, taskId: task.id, unitKey, error, rowsWritten, endedAt: endedAt() }));
     return { attemptId: attempt.id, status: "failed", rowsWritten, unitRowCount: null, error };
   };
   if (!task.writeMode) return fail(`${task.nodeId} declares no write mode: the executor will not guess one`, 0);
@@ -89,29 +80,18 @@ async function recordPublish(tx: Tx, spec: TaskAttemptSpec, p: Published): Promi
   const { task, unitKey } = spec;
   // Only a running attempt may succeed: if its process was presumed dead and another instance
   // took the run over (failing this attempt), this late write rolls back instead of publishing twice.
-  const { count } = await tx.attempt.updateMany({ where: { id: p.attemptId, status: "running" }, data: { status: "succeeded", rowsWritten: p.output.rows.length, endedAt: p.at } });
-  if (count !== 1) throw new Error(`attempt ${p.attemptId} is no longer running (the repair was taken over): its write is rolled back`);
-  await tx.publish.create({ data: {
-    datasetId: task.output.id, unitKey, runId: spec.runId, attemptId: p.attemptId, publishedAt: p.at,
+  if (!(await succeedRunningAttempt(tx, p.attemptId, p.output.rows.length, p.at))) throw new Error(`attempt ${p.attemptId} is no longer running (the repair was taken over): its write is rolled back`);
+  await recordExecutorPublish(tx, {
+    datasetId: task.output.id, taskId: task.id, unitKey, runId: spec.runId, attemptId: p.attemptId, publishedAt: p.at,
     inputVersion: p.inputVersion, codeVersion: spec.code.codeVersion, rowCount: p.unitRowCount,
-  } });
-  await recordUnitChanges(tx, [{ taskId: task.id, unitKey }, { datasetId: task.output.id, unitKey }], p.at);
+  });
   if (p.output.delivery && task.sideEffect === "external") await deliver(tx, spec, p.output.delivery, p.inputVersion, p.at);
 }
 
 /** The source's own count for the unit, for the output and every dataset that must reconcile to it. */
 async function recordSourceCounts(db: Db, spec: TaskAttemptSpec, rowCount: number, measuredAt: Date): Promise<void> {
   const datasetIds = [spec.task.output.id, ...(spec.code.reconciles ?? []).map((nodeId) => datasetIdOf(spec, nodeId))];
-  await inTransaction(db, async (tx) => {
-    for (const datasetId of datasetIds) {
-      await tx.sourceCount.upsert({
-        where: { datasetId_unitKey: { datasetId, unitKey: spec.unitKey } },
-        create: { datasetId, unitKey: spec.unitKey, rowCount, measuredAt, source: spec.task.nodeId },
-        update: { rowCount, measuredAt, source: spec.task.nodeId },
-      });
-    }
-    await recordUnitChanges(tx, datasetIds.map((datasetId) => ({ datasetId, unitKey: spec.unitKey })), measuredAt);
-  });
+  await inTransaction(db, (tx) => saveSourceCounts(tx, datasetIds, { unitKey: spec.unitKey, rowCount, measuredAt, source: spec.task.nodeId }));
 }
 
 function datasetIdOf(spec: TaskAttemptSpec, nodeId: string): string {
@@ -123,10 +103,5 @@ function datasetIdOf(spec: TaskAttemptSpec, nodeId: string): string {
 /** Sends at most once per idempotency key: a replay with the same key records nothing new. */
 async function deliver(tx: Tx, spec: TaskAttemptSpec, delivery: NonNullable<TaskOutput["delivery"]>, inputVersion: string, sentAt: Date): Promise<void> {
   const idempotencyKey = spec.idempotencyKey ?? `${spec.task.nodeId}/${spec.unitKey}/${inputVersion}`;
-  const existing = await tx.externalDelivery.findUnique({ where: { taskId_idempotencyKey: { taskId: spec.task.id, idempotencyKey } } });
-  if (existing) return;
-  await tx.externalDelivery.create({ data: {
-    taskId: spec.task.id, unitKey: spec.unitKey, runId: spec.runId, idempotencyKey,
-    destination: delivery.destination, payload: JSON.stringify(delivery.payload), sentAt,
-  } });
+  await recordDeliveryOnce(tx, { taskId: spec.task.id, unitKey: spec.unitKey, runId: spec.runId, idempotencyKey, destination: delivery.destination, payload: delivery.payload, sentAt });
 }

@@ -1,4 +1,5 @@
 import { inTransaction, type Db, type Tx } from "../repositories/database";
+import { clearWarehouseUnit, countUnitRows, deleteWarehouseRowsByKey, insertWarehouseRows } from "../repositories/warehouse/warehouse-rows";
 import type { FailureInjection, OutputRow, WriteMode } from "./types";
 
 export interface WriteUnitSpec {
@@ -80,22 +81,16 @@ function describeFailure(cutoff: number, total: number): string {
 }
 
 async function clearUnit(tx: Tx, spec: WriteUnitSpec): Promise<void> {
-  await tx.warehouseRow.deleteMany({ where: { datasetId: spec.datasetId, unitKey: spec.unitKey } });
+  await clearWarehouseUnit(tx, spec.datasetId, spec.unitKey);
 }
 
 async function insertRows(tx: Tx, spec: WriteUnitSpec, rows: readonly OutputRow[]): Promise<void> {
   if (rows.length === 0) return;
   if (spec.mode === "merge") {
-    const keys = [...new Set(rows.map((r) => r.rowKey))];
-    await tx.warehouseRow.deleteMany({ where: { datasetId: spec.datasetId, unitKey: spec.unitKey, rowKey: { in: keys } } });
+    await deleteWarehouseRowsByKey(tx, spec.datasetId, spec.unitKey, [...new Set(rows.map((r) => r.rowKey))]);
     rows = lastPerKey(rows);
   }
-  await tx.warehouseRow.createMany({
-    data: rows.map((r) => ({
-      datasetId: spec.datasetId, unitKey: spec.unitKey, rowKey: r.rowKey,
-      payload: JSON.stringify(r.payload), attemptId: spec.attemptId, writtenAt: spec.writtenAt,
-    })),
-  });
+  await insertWarehouseRows(tx, spec, rows);
 }
 
 /** A merge keeps one row per key: the last one written wins. */
@@ -106,7 +101,7 @@ function lastPerKey(rows: readonly OutputRow[]): OutputRow[] {
 }
 
 async function commitWrite(tx: Tx, spec: WriteUnitSpec): Promise<number> {
-  const count = await tx.warehouseRow.count({ where: { datasetId: spec.datasetId, unitKey: spec.unitKey } });
+  const count = await countUnitRows(tx, spec.datasetId, spec.unitKey);
   await spec.onCommit?.(tx, count);
   return count;
 }

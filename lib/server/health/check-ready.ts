@@ -2,7 +2,7 @@ import { getDb, databaseProvider } from "../repositories/database";
 import { resolveDatabaseTarget } from "../db/database-url";
 import { migrationsDir, readMigrations } from "../db/migrate";
 import { backgroundWorkProblem, isDraining } from "../jobs/server-lifecycle";
-import { appliedMigrationNames } from "../repositories/schema-migrations";
+import { appliedMigrationNames } from "../repositories/system/schema-migrations";
 import { unitStateLag } from "../units/get-unit-state-snapshot";
 
 // The migrations this build ships, read from disk once per process (a balancer asks every second).

@@ -16,7 +16,7 @@ describe("buildRepairRows", () => {
       }],
       incidents: new Map([["inc", {
         id: "inc", title: "stg_orders 2026-08-17 failed", status: "resolved", detectedAt: t("2026-08-18T02:00:00Z"), openedAt: t("2026-12-02T10:00:00Z"),
-        resolvedAt: t("2026-12-02T10:09:00Z"), failedPairs: JSON.stringify([{ nodeId: "job:orders:stg_orders", units: ["2026-08-17"] }]), plans: [], validations: [t("2026-12-02T10:07:00Z")],
+        resolvedAt: t("2026-12-02T10:09:00Z"), failedPairs: [{ nodeId: "job:orders:stg_orders", units: ["2026-08-17"] }], plans: [], validations: [t("2026-12-02T10:07:00Z")],
       }]]),
       failures: [{ runId: "root", taskNodeId: "job:orders:stg_orders", error: "too many connections", endedAt: t("2026-08-18T02:11:00Z") }],
     });

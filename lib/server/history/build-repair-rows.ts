@@ -1,6 +1,5 @@
 import type { RepairRow } from "@/lib/contracts/history";
-import { parseFailedPairs } from "../repositories/incident-reads";
-import type { FailedAttemptRecord, IncidentHistoryRecord, RepairRunRecord } from "../repositories/repair-history-reads";
+import type { FailedAttemptRecord, IncidentHistoryRecord, RepairRunRecord } from "../repositories/repairs/repair-history";
 import { categoriseFailure } from "./categorise-failure";
 import { diffMs } from "./time-stats";
 
@@ -31,7 +30,7 @@ export function buildRepairRows({ runs, incidents, failures }: Sources): RepairR
     const detectedAt = incident?.detectedAt ?? null;
     const openedAt = incident?.openedAt ?? null;
     const validatedAt = incident ? (incident.validations.find((v) => !run.endedAt || v >= run.endedAt) ?? incident.resolvedAt) : null;
-    const named = incident ? parseFailedPairs(incident.failedPairs).map((p) => p.nodeId) : [];
+    const named = incident ? incident.failedPairs.map((p) => p.nodeId) : [];
     const tasks = [...new Set(named.length > 0 ? named : run.tasks.map((t) => t.nodeId))].sort();
     return {
       runId: run.id, repairNumber: run.repairNumber, status: run.status, pipeline: run.pipeline, rootRunId: run.rootRunId,

@@ -9,7 +9,7 @@ import { POST as postNote } from "@/app/api/v1/incidents/[id]/notes/route";
 import { POST as postIncident } from "@/app/api/v1/incidents/route";
 import { GET as verify } from "@/app/api/v1/audit/verify/route";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database";
-import { REJECTIONS_PER_REQUEST } from "../repositories/ingested-events";
+import { REJECTIONS_PER_REQUEST } from "../repositories/ingestion/ingested-events";
 import { isDatabaseBusy } from "./busy";
 import { errorResponse } from "./route";
 

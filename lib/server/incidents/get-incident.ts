@@ -1,9 +1,9 @@
 import type { IncidentDetail } from "@/lib/contracts/incidents";
 import { allowedActions } from "@/lib/domain/incident-lifecycle";
 import { getDb, type Db } from "../repositories/database";
-import { listAuditRows } from "../repositories/audit-log";
-import { repairRunsOf } from "../repositories/incidents";
-import { currentPlan } from "../repositories/repair-plans";
+import { listAuditRows } from "../repositories/audit/audit-log";
+import { repairRunsOf } from "../repositories/incidents/incidents";
+import { currentPlan } from "../repositories/repairs/repair-plans";
 import { requireIncident } from "./require-incident";
 import { toSummary } from "./to-summary";
 

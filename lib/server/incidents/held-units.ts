@@ -1,7 +1,7 @@
 import type { Tx } from "../repositories/database";
 import { hasRole, type Submitter } from "../auth/roles";
 import { ForbiddenError } from "../http/errors";
-import { outputsOfTasks, pairsHeldByOpenIncidents } from "../repositories/incidents";
+import { outputsOfTasks, pairsHeldByOpenIncidents } from "../repositories/incidents/incidents";
 
 /**
  * A unit an open incident holds (a unit of what one of its failed tasks writes) turns published

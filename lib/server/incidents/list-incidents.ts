@@ -2,7 +2,7 @@ import type { IncidentListQuery, IncidentSummary } from "@/lib/contracts/inciden
 import { ACTIVE_STATUSES, CLOSED_STATUSES } from "@/lib/domain/incident-lifecycle";
 import type { Actor } from "../auth/roles";
 import { getDb, type Db } from "../repositories/database";
-import { listIncidentRecords, repairCountsByIncident } from "../repositories/incidents";
+import { listIncidentRecords, repairCountsByIncident } from "../repositories/incidents/incidents";
 import { toSummary } from "./to-summary";
 
 export async function listIncidents(q: IncidentListQuery, actor: Actor, db: Db = getDb()): Promise<{ incidents: IncidentSummary[] }> {

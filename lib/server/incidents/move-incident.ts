@@ -1,7 +1,7 @@
 import { requireTransition, type IncidentAction, type IncidentStatus } from "@/lib/domain/incident-lifecycle";
 import type { Tx } from "../repositories/database";
 import { ConflictError } from "../http/errors";
-import { transitionIncident } from "../repositories/incidents";
+import { transitionIncident } from "../repositories/incidents/incidents";
 
 /**
  * Moves the incident, read in status `from`, as the lifecycle says `action` does — in the

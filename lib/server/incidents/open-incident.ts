@@ -6,8 +6,8 @@ import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
 import { BadRequestError } from "../http/errors";
-import { listTasks } from "../repositories/catalog";
-import { createIncident, originRunOf } from "../repositories/incidents";
+import { listTasks } from "../repositories/catalog/catalog-reads";
+import { createIncident, originRunOf } from "../repositories/incidents/incidents";
 import { loadRepairContext } from "../repair/load-repair-context";
 import { toSummary } from "./to-summary";
 

@@ -1,7 +1,7 @@
 import { requireTransition, type IncidentAction } from "@/lib/domain/incident-lifecycle";
 import type { Db, Tx } from "../repositories/database";
 import { NotFoundError } from "../http/errors";
-import { findIncident, type IncidentRecord } from "../repositories/incidents";
+import { findIncident, type IncidentRecord } from "../repositories/incidents/incidents";
 
 /**
  * The incident (404 when there is none). With an action, the lifecycle must allow it in the

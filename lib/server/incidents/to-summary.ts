@@ -1,5 +1,5 @@
 import type { IncidentSummary } from "@/lib/contracts/incidents";
-import type { IncidentRecord } from "../repositories/incidents";
+import type { IncidentRecord } from "../repositories/incidents/incidents";
 
 export function toSummary(i: IncidentRecord, repairs: number): IncidentSummary {
   return {

@@ -1,11 +1,12 @@
 import type { FieldIssue } from "@/lib/contracts/openlineage";
 import type { SourceCountEntry, SourceCountsResult } from "@/lib/contracts/ingestion-ledger";
 import type { Tx } from "../repositories/database";
-import { ensureDatasets, type NodeRef } from "../repositories/catalog-writes";
-import { countsOf, partitionDefsByNodeId, writeCounts, type CountTable, type StoredCount } from "../repositories/ledger-writes";
+import { ensureDatasets, type NodeRef } from "../repositories/catalog/catalog-writes";
+import { partitionDefsByNodeId } from "../repositories/catalog/catalog-reads";
+import { countsOf, writeCounts, type CountTable, type StoredCount } from "../repositories/ledger/row-counts";
 import { evidenceOf } from "@/lib/domain/cleanings";
 import { evidenceCleanings } from "../units/evidence-cleanings";
-import { reportInvalidKeys, type InvalidKeyRow } from "../repositories/run-writes";
+import { reportInvalidKeys, type InvalidKeyRow } from "../repositories/ledger/ingested-runs";
 import type { BatchItem } from "./read-ingestion-batch";
 import { nodeRefOf } from "./node-refs";
 import { UnitKeyResolver } from "./resolve-unit-keys";

@@ -1,7 +1,7 @@
 import type { Tx } from "../repositories/database";
-import { assignTaskPipelines, ensureDatasets, ensurePipelines, ensureTasks, markChecks, pipelineKey } from "../repositories/catalog-writes";
-import { edgeRowsOfTasks, saveEdgeRows } from "../repositories/edge-writes";
-import { appendPublishes, reportInvalidKeys, runsByIds, upsertAttempts, upsertRuns } from "../repositories/run-writes";
+import { assignTaskPipelines, ensureDatasets, ensurePipelines, ensureTasks, markChecks, pipelineKey } from "../repositories/catalog/catalog-writes";
+import { edgeRowsOfTasks, saveEdgeRows } from "../repositories/catalog/lineage-edges";
+import { appendPublishes, assignRunPipeline, reportInvalidKeys, runsByIds, upsertAttempts, upsertRuns } from "../repositories/ledger/ingested-runs";
 import { buildRunRows, type RunRows } from "./build-run-rows";
 import type { FoldedRun } from "./fold-run-events";
 import { applyRunLineage, type RunLineage } from "./lineage-history";
@@ -54,7 +54,7 @@ async function linkRootsToPipelines(tx: Tx, rows: RunRows[]): Promise<void> {
     byPipeline.set(run.pipelineId, (byPipeline.get(run.pipelineId) ?? new Set()).add(run.rootRunId));
   }
   for (const [pipelineId, rootIds] of byPipeline) {
-    await tx.run.updateMany({ where: { id: { in: [...rootIds] }, pipelineId: null }, data: { pipelineId } });
+    await assignRunPipeline(tx, pipelineId, [...rootIds]);
   }
 }
 

@@ -1,9 +1,10 @@
 import type { FieldIssue } from "@/lib/contracts/openlineage";
 import type { PublishEntry } from "@/lib/contracts/ingestion-ledger";
 import type { Tx } from "../repositories/database";
-import { ensureDatasets, ensureTasks, type NodeRef } from "../repositories/catalog-writes";
-import { partitionDefsByNodeId, publishesByIds, type StoredPublish } from "../repositories/ledger-writes";
-import { appendPublishes, reportInvalidKeys, runsByIds, upsertRuns, type InvalidKeyRow, type PublishRow, type RunRow } from "../repositories/run-writes";
+import { ensureDatasets, ensureTasks, type NodeRef } from "../repositories/catalog/catalog-writes";
+import { partitionDefsByNodeId } from "../repositories/catalog/catalog-reads";
+import { publishesByIds, type StoredPublish } from "../repositories/ledger/ingested-runs";
+import { appendPublishes, reportInvalidKeys, runsByIds, upsertRuns, type InvalidKeyRow, type PublishRow, type RunRow } from "../repositories/ledger/ingested-runs";
 import { applyObservedLineage } from "./apply-folded-runs";
 import type { BatchItem } from "./read-ingestion-batch";
 import { nodeRefOf } from "./node-refs";

@@ -1,6 +1,6 @@
 import { UNPARTITIONED_KEY } from "@/lib/domain/partitions";
-import type { DatasetHandle, TaskHandle } from "../repositories/catalog-writes";
-import type { AttemptRow, InvalidKeyRow, PublishRow, RunRow } from "../repositories/run-writes";
+import type { DatasetHandle, TaskHandle } from "../repositories/catalog/catalog-writes";
+import type { AttemptRow, InvalidKeyRow, PublishRow, RunRow } from "../repositories/ledger/ingested-runs";
 import type { FoldedOutput, FoldedRun, FoldedTry } from "./fold-run-events";
 import type { RunLineage } from "./lineage-history";
 import type { UnitKeyResolver, UnitVerdict } from "./resolve-unit-keys";

@@ -1,8 +1,8 @@
 import type { Tx } from "../repositories/database";
 import { ConflictError, NotFoundError } from "../http/errors";
 import { parseNodeId } from "@/lib/domain/ids";
-import { datasetsMatching, tasksMatching } from "../repositories/catalog-updates";
-import { ensureDatasets, ensureTasks } from "../repositories/catalog-writes";
+import { datasetsMatching, tasksMatching } from "../repositories/catalog/declared-properties";
+import { ensureDatasets, ensureTasks } from "../repositories/catalog/catalog-writes";
 import { nodeIdCandidates } from "./node-id-candidates";
 
 /** The one task or dataset a path `{id}` names: 404 when none, 409 when `<namespace>/<name>` is ambiguous. */

@@ -2,7 +2,7 @@ import type { IngestionStatus } from "@/lib/contracts/ingestion";
 import type { LineageProblem } from "@/lib/domain/lineage-graph";
 import { getDb } from "../repositories/database";
 import { loadLineageGraph } from "../lineage/load-lineage-graph";
-import { ingestionCounts, recentIngestedEvents, recentRejections } from "../repositories/ingested-events";
+import { ingestionCounts, recentIngestedEvents, recentRejections } from "../repositories/ingestion/ingested-events";
 
 const RECENT = 25;
 

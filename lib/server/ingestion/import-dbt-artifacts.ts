@@ -2,7 +2,7 @@ import type { Submitter } from "../auth/roles";
 import type { DbtImportBody, DbtImportResult } from "@/lib/contracts/ingestion-dbt";
 import { formatNodeId } from "@/lib/domain/ids";
 import type { Db, Tx } from "../repositories/database";
-import { assignTaskPipelines, ensureDatasets, ensurePipelines, ensureTasks, markChecks, pipelineKey, type DatasetHandle, type TaskHandle } from "../repositories/catalog-writes";
+import { assignTaskPipelines, countKnownNodes, ensureDatasets, ensurePipelines, ensureTasks, fillWriteModes, markChecks, markSources, pipelineKey, type DatasetHandle, type TaskHandle } from "../repositories/catalog/catalog-writes";
 import { applyObservedLineage } from "./apply-folded-runs";
 import { buildDbtGraph, type DbtGraph } from "./dbt-graph";
 import { commandJobName, datasetNamespaceOf } from "./dbt-naming";
@@ -50,17 +50,14 @@ interface Catalog { tasks: Map<string, TaskHandle>; datasets: Map<string, Datase
 async function writeCatalog(tx: Tx, graph: DbtGraph, namespace: string, observedRunId: string, at: number): Promise<Catalog> {
   const taskRefs = graph.tasks.map((t) => t.task);
   const datasetRefs = [...graph.sources, ...graph.tasks.flatMap((t) => [...(t.output ? [t.output] : []), ...t.inputs])];
-  const before = await Promise.all([
-    tx.task.count({ where: { nodeId: { in: taskRefs.map((r) => r.nodeId) } } }),
-    tx.dataset.count({ where: { nodeId: { in: [...new Set(datasetRefs.map((r) => r.nodeId))] } } }),
-  ]);
+  const before = await countKnownNodes(tx, taskRefs.map((r) => r.nodeId), datasetRefs.map((r) => r.nodeId));
   const tasks = await ensureTasks(tx, taskRefs);
   const datasets = await ensureDatasets(tx, datasetRefs);
-  await tx.dataset.updateMany({ where: { nodeId: { in: graph.sources.map((s) => s.nodeId) }, kind: "table" }, data: { kind: "source" } });
+  await markSources(tx, graph.sources.map((s) => s.nodeId));
   await markChecks(tx, graph.tasks.filter((t) => t.output === null).map((t) => tasks.get(t.task.nodeId)!.id));
   for (const mode of ["replace", "merge", "append"] as const) {
     const ids = graph.tasks.filter((t) => t.writeMode === mode).map((t) => tasks.get(t.task.nodeId)!.id);
-    if (ids.length > 0) await tx.task.updateMany({ where: { id: { in: ids }, writeMode: null }, data: { writeMode: mode } });
+    await fillWriteModes(tx, ids, mode);
   }
   const pipelineName = commandJobName(graph.project);
   const pipelineId = (await ensurePipelines(tx, [{ namespace, name: pipelineName }])).get(pipelineKey(namespace, pipelineName))!;

@@ -1,8 +1,8 @@
 import type { JobEvent, RunEvent } from "@/lib/contracts/openlineage";
 import { formatNodeId } from "@/lib/domain/ids";
 import type { Db, Tx } from "../repositories/database";
-import { ensureDatasets, ensureTasks } from "../repositories/catalog-writes";
-import { bodiesOfRuns, existingEventHashes, insertIngestedEvents, type IngestedEventRow } from "../repositories/ingested-events";
+import { ensureDatasets, ensureTasks } from "../repositories/catalog/catalog-writes";
+import { bodiesOfRuns, existingEventHashes, insertIngestedEvents, type IngestedEventRow } from "../repositories/ingestion/ingested-events";
 import type { Submitter } from "../auth/roles";
 import { applyFoldedRuns, applyObservedLineage, type AppliedCounts } from "./apply-folded-runs";
 import { foldRunEvents, runRefOf } from "./fold-run-events";

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { listEdgesAt } from "../repositories/catalog";
+import { listEdgesAt } from "../repositories/catalog/catalog-reads";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
 import { receiveLineageRequest } from "./receive-lineage-request";
 import { fixtureEvents, lineageRequest } from "./testing/fixtures";

@@ -5,7 +5,7 @@ import type { FieldIssue } from "@/lib/contracts/openlineage";
 import type { Db } from "../repositories/database";
 import { HttpError } from "../http/errors";
 import { readJsonBody } from "../http/read-body";
-import { recordRejections, type RejectionRow } from "../repositories/ingested-events";
+import { recordRejections, type RejectionRow } from "../repositories/ingestion/ingested-events";
 import { illFormedTextAt } from "../http/well-formed-text";
 import { implausibleInstant } from "./plausible-instant";
 import { parseNodeId } from "@/lib/domain/ids";

@@ -1,7 +1,7 @@
 import { SourceCountEntrySchema, type SourceCountsResult, type WarehouseCountsResult } from "@/lib/contracts/ingestion-ledger";
 import type { Submitter } from "../auth/roles";
 import { getDb, type Db } from "../repositories/database";
-import type { CountTable } from "../repositories/ledger-writes";
+import type { CountTable } from "../repositories/ledger/row-counts";
 import { applyCounts, type CountsOutcome } from "./apply-counts";
 import { inOneTransaction } from "./in-one-transaction";
 import { metrics } from "../observability/metrics";

@@ -5,7 +5,7 @@ import { HttpError } from "../http/errors";
 import { readJsonBody } from "../http/read-body";
 import { requireWellFormed } from "../http/well-formed-text";
 import { zodToHttp } from "../http/route";
-import { recordRejections } from "../repositories/ingested-events";
+import { recordRejections } from "../repositories/ingestion/ingested-events";
 import { importDbtArtifacts } from "./import-dbt-artifacts";
 
 export const DBT_IMPORT_MAX_BODY_BYTES = 64 * 1024 * 1024;

@@ -5,7 +5,7 @@ import type { Submitter } from "../auth/roles";
 import { getDb, type Db } from "../repositories/database";
 import { HttpError } from "../http/errors";
 import { readTextBody } from "../http/read-body";
-import { recordRejections } from "../repositories/ingested-events";
+import { recordRejections } from "../repositories/ingestion/ingested-events";
 import { ingestOpenLineageEvents } from "./ingest-openlineage-events";
 import { keepNamespaces, parseLineageBody, type RefusedEvent } from "./parse-lineage-body";
 

@@ -4,7 +4,7 @@ import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
 import { BadRequestError } from "../http/errors";
-import { datasetPartitionDef, saveDatasetPartitionDef } from "../repositories/catalog-updates";
+import { datasetPartitionDef, saveDatasetPartitionDef } from "../repositories/catalog/declared-properties";
 import { findOrDeclareNode } from "./find-node";
 
 /**

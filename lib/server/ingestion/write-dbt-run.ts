@@ -1,8 +1,8 @@
 import type { Submitter } from "../auth/roles";
 import { refuseHeldPublishes } from "../incidents/held-units";
 import type { Tx } from "../repositories/database";
-import type { DatasetHandle, TaskHandle } from "../repositories/catalog-writes";
-import { appendPublishes, reportInvalidKeys, runsByIds, upsertAttempts, upsertRuns, type AttemptRow, type InvalidKeyRow, type PublishRow } from "../repositories/run-writes";
+import type { DatasetHandle, TaskHandle } from "../repositories/catalog/catalog-writes";
+import { appendPublishes, reportInvalidKeys, runsByIds, upsertAttempts, upsertRuns, type AttemptRow, type InvalidKeyRow, type PublishRow } from "../repositories/ledger/ingested-runs";
 import type { DbtGraph } from "./dbt-graph";
 import type { DbtRunPlan } from "./dbt-run";
 import { UNPARTITIONED_KEY, type PartitionDef } from "@/lib/domain/partitions";

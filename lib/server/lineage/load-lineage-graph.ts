@@ -2,8 +2,8 @@ import { PartitionDefSchema } from "@/lib/contracts/partitions";
 import { buildLineageGraph, type LineageGraph } from "@/lib/domain/lineage-graph";
 import { resolvePartitions, type PartitionDef } from "@/lib/domain/partitions";
 import type { Db } from "../repositories/database";
-import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type TaskRecord } from "../repositories/catalog";
-import { distinctPartitionDefs, lastLineageChangeAt, lineageFingerprint } from "../repositories/lineage-fingerprint";
+import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type TaskRecord } from "../repositories/catalog/catalog-reads";
+import { distinctPartitionDefs, lastLineageChangeAt, lineageFingerprint } from "../repositories/catalog/lineage-fingerprint";
 import { remember } from "../cache/recent-promises";
 import { buildLineageSpec } from "./lineage-spec";
 

@@ -1,7 +1,7 @@
 import { getDb } from "../repositories/database";
 import { runningJobQueue } from "../jobs/job-queue";
 import { unitStateLag } from "../units/get-unit-state-snapshot";
-import { repairRunCounts } from "../repositories/repair-runs";
+import { repairRunCounts } from "../repositories/repairs/repair-runs";
 import { metrics } from "./metrics";
 
 /** The scrape: the gauges read now from the queue and the database, then every metric as text. */

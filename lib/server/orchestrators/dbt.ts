@@ -1,7 +1,7 @@
 import { compositeKey } from "@/lib/domain/composite-key";
 import { UNPARTITIONED_KEY } from "@/lib/domain/partitions";
 import type { DbtConnection, PlannedRequest } from "@/lib/contracts/orchestrators";
-import type { UnitOutcome } from "../repositories/unit-outcomes";
+import type { UnitOutcome } from "../repositories/units/unit-outcomes";
 import type { DispatchPlan, Orchestrator, PairProgress, PairRef, RequestsResult, TaskFacts } from "./port";
 
 /** The ledger's view of what ran since an instant (dbt-ol events, imported run_results). */

@@ -3,7 +3,7 @@ import { airflowOrchestrator } from "./airflow";
 import { dagsterOrchestrator } from "./dagster";
 import { databricksOrchestrator } from "./databricks";
 import { dbtOrchestrator } from "./dbt";
-import { unitOutcomesSince } from "../repositories/unit-outcomes";
+import { unitOutcomesSince } from "../repositories/units/unit-outcomes";
 import { localOrchestrator, type LocalRunContext } from "./local";
 import type { Orchestrator } from "./port";
 

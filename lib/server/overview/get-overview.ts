@@ -3,7 +3,7 @@ import type { UnitState } from "@/lib/domain/unit-state";
 import type { LedgerFinding, Overview } from "@/lib/contracts/overview";
 import { getDb, type Db } from "../repositories/database";
 import { describeOpenFailures } from "../units/describe-open-failures";
-import { listInvalidKeys } from "../repositories/ledger";
+import { listInvalidKeys } from "../repositories/ledger/unit-ledger";
 import { getUnitStateSnapshot, statusOf, type DatasetStateCodes } from "../units/get-unit-state-snapshot";
 
 /** States in which an expected unit has no publish at all. */

@@ -6,8 +6,8 @@ import { inTransaction, getDb, type Db } from "../repositories/database";
 import { NotFoundError, UnprocessableError } from "../http/errors";
 import { localOrchestrator } from "../orchestrators/local";
 import { secretName, secretReadable } from "../orchestrators/secrets";
-import { listTasks } from "../repositories/catalog";
-import { findConnection, findPipeline, listConnections, listPipelines, saveConnection, type PipelineRecord } from "../repositories/orchestrator-connections";
+import { listTasks } from "../repositories/catalog/catalog-reads";
+import { findConnection, findPipeline, listConnections, listPipelines, saveConnection, type PipelineRecord } from "../repositories/connections/orchestrator-connections";
 
 async function requirePipeline(db: Db, idOrName: string): Promise<PipelineRecord> {
   const found = await findPipeline(db, idOrName);

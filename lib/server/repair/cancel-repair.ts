@@ -2,7 +2,7 @@ import type { Actor } from "../auth/roles";
 import { getDb, type Db } from "../repositories/database";
 import { ConflictError } from "../http/errors";
 import { requireIncident } from "../incidents/require-incident";
-import { repairRunsOfIncident } from "../repositories/repair-runs";
+import { repairRunsOfIncident } from "../repositories/repairs/repair-runs";
 import { cancelRepairRun } from "./run-repair";
 
 /**

@@ -3,9 +3,9 @@ import { appendAudit } from "../audit/append-audit";
 import { getDb, type Db } from "../repositories/database";
 import { BadRequestError, UnprocessableError } from "../http/errors";
 import { requireIncident } from "../incidents/require-incident";
-import { listDatasets, listEdgesAt, listTasks } from "../repositories/catalog";
-import { claimHolders } from "../repositories/repair-claims";
-import { clearUnitMarksOfEntry, createUnitMarks } from "../repositories/unit-interventions";
+import { listDatasets, listEdgesAt, listTasks } from "../repositories/catalog/catalog-reads";
+import { claimHolders } from "../repositories/repairs/repair-claims";
+import { clearUnitMarksOfEntry, createUnitMarks } from "../repositories/repairs/unit-interventions";
 import { ConflictError } from "../http/errors";
 import { unitRows, warehouseFor } from "../warehouses/warehouse-for";
 

@@ -6,7 +6,7 @@ import { BadRequestError, UnprocessableError } from "../http/errors";
 import { evidenceOf } from "@/lib/domain/cleanings";
 import { compositeKey } from "@/lib/domain/composite-key";
 import { evidenceCleanings } from "../units/evidence-cleanings";
-import { createUnitMarks, lockCleanings, warehouseCountsOf } from "../repositories/unit-interventions";
+import { createUnitMarks, lockCleanings, warehouseCountsOf } from "../repositories/repairs/unit-interventions";
 import { unitRows, warehouseFor } from "../warehouses/warehouse-for";
 import { appendTarget, refuseIfClaimed } from "./clean-unit";
 

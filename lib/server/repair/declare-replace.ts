@@ -3,7 +3,8 @@ import { appendAudit } from "../audit/append-audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
 import { BadRequestError, UnprocessableError } from "../http/errors";
 import { requireIncident } from "../incidents/require-incident";
-import { listTasks } from "../repositories/catalog";
+import { listTasks } from "../repositories/catalog/catalog-reads";
+import { setWriteMode } from "../repositories/catalog/catalog-writes";
 
 /**
  * Declares a task fixed to replace its unit (its code now overwrites instead of appending): a
@@ -15,7 +16,7 @@ export async function declareReplace(id: string, body: { taskNodeId: string; rea
   if (!task) throw new BadRequestError("body.taskNodeId", `no task ${body.taskNodeId}`);
   if (task.writeMode === "replace") throw new UnprocessableError(`${task.name} already replaces its unit`);
   const entry = await inTransaction(db, async (tx) => {
-    await tx.task.update({ where: { id: task.id }, data: { writeMode: "replace" } });
+    await setWriteMode(tx, task.id, "replace");
     return appendAudit(tx, {
       kind: "task.declared_replace", actor: actor.id, actorRole: actor.role, reason: body.reason, incidentId: id,
       targets: [{ nodeId: task.nodeId, units: [] }], before: { writeMode: task.writeMode }, after: { writeMode: "replace" },

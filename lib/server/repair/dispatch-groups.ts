@@ -6,7 +6,7 @@ import type { Db } from "../repositories/database";
 import type { LocalRunContext } from "../orchestrators/local";
 import { orchestratorFor } from "../orchestrators/orchestrator-for";
 import type { DispatchPlan, Orchestrator, PairRef, TaskFacts } from "../orchestrators/port";
-import { databricksJobRunOf, dbtRetrySourceOf, listConnections, listPipelines } from "../repositories/orchestrator-connections";
+import { databricksJobRunOf, dbtRetrySourceOf, listConnections, listPipelines } from "../repositories/connections/orchestrator-connections";
 import type { RepairContext } from "./load-repair-context";
 
 /** One pipeline's share of a repair: its connection, its adapter, and the plan as that adapter sees it. */

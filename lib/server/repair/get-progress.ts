@@ -2,9 +2,9 @@ import { nodeName, type NodeId } from "@/lib/domain/ids";
 import type { ProgressView } from "@/lib/contracts/repair";
 import { getDb, type Db } from "../repositories/database";
 import { requireIncident } from "../incidents/require-incident";
-import { attemptsOfRun, repairRunsOfIncident } from "../repositories/repair-runs";
+import { attemptsOfRun, repairRunsOfIncident } from "../repositories/repairs/repair-runs";
 import { progressKey } from "./dispatch-groups";
-import { listPipelines } from "../repositories/orchestrator-connections";
+import { listPipelines } from "../repositories/connections/orchestrator-connections";
 
 type PairStatus = ProgressView["pairs"][number]["status"];
 const STATUS: Record<string, PairStatus> = { succeeded: "succeeded", failed: "failed", upstream_failed: "upstream_failed", running: "running", queued: "running" };

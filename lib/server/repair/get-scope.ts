@@ -6,6 +6,7 @@ import { planRepair } from "@/lib/domain/repair-planner";
 import { toKeyRanges, UnitSet } from "@/lib/domain/unit-set";
 import type { ScopeNode, ScopeView } from "@/lib/contracts/repair";
 import { getDb, type Db } from "../repositories/database";
+import { allDeliveries } from "../repositories/ledger/external-deliveries";
 import { requireIncident } from "../incidents/require-incident";
 import { incidentTargets } from "./incident-targets";
 import { loadRepairContext, type RepairContext } from "./load-repair-context";
@@ -23,7 +24,7 @@ const short = nodeName;
  */
 export async function getScope(id: string, now = new Date(), db: Db = getDb()): Promise<ScopeView> {
   const incident = await requireIncident(db, id);
-  const [ctx, deliveries] = await Promise.all([loadRepairContext(db, now), db.externalDelivery.findMany({ select: { taskId: true, unitKey: true, destination: true, sentAt: true } })]);
+  const [ctx, deliveries] = await Promise.all([loadRepairContext(db, now), allDeliveries(db)]);
   const { scope } = planRepair({ graph: ctx.graph, targets: incidentTargets(incident), ledger: ctx.ledger });
   // What the scope holds and waits on: the states of its datasets and of everything upstream of them.
   const reach = closure(ctx.graph, [...scope.entries.values()].map((e) => ({ node: e.node, units: e.units })), "upstream");

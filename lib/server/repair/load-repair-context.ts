@@ -2,7 +2,9 @@ import { buildLineageGraph, type LineageGraph } from "@/lib/domain/lineage-graph
 import type { NodeId } from "@/lib/domain/ids";
 import { summariseLedger, type Ledger, type LedgerRow } from "@/lib/domain/repair-scope";
 import type { Db } from "../repositories/database";
-import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type TaskRecord } from "../repositories/catalog";
+import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type TaskRecord } from "../repositories/catalog/catalog-reads";
+import { allDeliveries } from "../repositories/ledger/external-deliveries";
+import { publishCountsByUnit } from "../repositories/ledger/unit-ledger";
 import { buildLineageSpec } from "../lineage/lineage-spec";
 
 export interface RepairContext {
@@ -37,13 +39,13 @@ export async function loadRepairContext(db: Db, now: Date): Promise<RepairContex
 
 async function ledgerRows(db: Db, datasets: DatasetRecord[], outputOf: Map<string, DatasetRecord>, taskById: Map<string, TaskRecord>): Promise<LedgerRow[]> {
   const [counts, deliveries] = await Promise.all([
-    db.publish.groupBy({ by: ["datasetId", "unitKey"], _count: { _all: true } }),
-    db.externalDelivery.findMany({ select: { taskId: true, unitKey: true } }),
+    publishCountsByUnit(db),
+    allDeliveries(db),
   ]);
   const nodeOf = new Map(datasets.map((d) => [d.id, d.nodeId as NodeId]));
   const rows: LedgerRow[] = counts.flatMap((c) => {
     const node = nodeOf.get(c.datasetId);
-    return node ? [{ node, key: c.unitKey, publishCount: c._count._all }] : [];
+    return node ? [{ node, key: c.unitKey, publishCount: c.count }] : [];
   });
   for (const d of deliveries) {
     const task = taskById.get(d.taskId);

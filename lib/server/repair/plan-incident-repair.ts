@@ -8,9 +8,10 @@ import { compositeKey } from "@/lib/domain/composite-key";
 import { keysOf } from "@/lib/domain/partitions";
 import type { PlanOptions } from "@/lib/contracts/repair";
 import type { Db } from "../repositories/database";
-import type { IncidentRecord } from "../repositories/incidents";
-import { activeClaims } from "../repositories/repair-claims";
-import { cleanedAtByUnit, latestAttemptStarts, writtenFacts } from "../repositories/unit-interventions";
+import type { IncidentRecord } from "../repositories/incidents/incidents";
+import { activeClaims } from "../repositories/repairs/repair-claims";
+import { runLaunchesByIds } from "../repositories/repairs/repair-runs";
+import { cleanedAtByUnit, latestAttemptStarts, writtenFacts } from "../repositories/repairs/unit-interventions";
 import { incidentTargets } from "./incident-targets";
 import type { RepairContext } from "./load-repair-context";
 
@@ -77,7 +78,7 @@ async function cleanResolutions(db: Db, ctx: RepairContext): Promise<Resolution[
 async function otherRepairs(db: Db, ctx: RepairContext, incidentId: string): Promise<ActiveRepair[]> {
   const claims = await activeClaims(db);
   if (claims.length === 0) return [];
-  const runs = await db.run.findMany({ where: { id: { in: [...new Set(claims.map((c) => c.runId))] } }, select: { id: true, incidentId: true, repairNumber: true, triggeredBy: true } });
+  const runs = await runLaunchesByIds(db, claims.map((c) => c.runId));
   return runs.filter((r) => r.incidentId !== incidentId).map((r) => {
     const byTask = new Map<string, number[]>();
     for (const c of claims.filter((x) => x.runId === r.id)) {

@@ -3,6 +3,7 @@ import { planRepair } from "@/lib/domain/repair-planner";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
+import { supersedeConfirmedPlans } from "../repositories/repairs/repair-plans";
 import { BadRequestError } from "../http/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { moveIncident } from "../incidents/move-incident";
@@ -32,7 +33,7 @@ export async function recordScope(id: string, body: { reason: string; addPairs: 
   const { scope } = planRepair({ graph: ctx.graph, targets: incidentTargets({ failedPairs }), ledger: ctx.ledger });
   const entry = await inTransaction(db, async (tx) => {
     await moveIncident(tx, incident, "scope", { failedPairs, closure: { pairCount: scope.pairCount, taskWaves: scope.taskWaves } });
-    if (incident.status === "planned") await tx.repairPlan.updateMany({ where: { incidentId: id, status: "confirmed" }, data: { status: "superseded" } });
+    if (incident.status === "planned") await supersedeConfirmedPlans(tx, id);
     return appendAudit(tx, {
       kind: "incident.scoped", actor: actor.id, actorRole: actor.role, reason: body.reason, incidentId: id, targets: failedPairs,
       before: { status: incident.status }, after: { status: "scoped", pairCount: scope.pairCount, failedPairs },

@@ -1,5 +1,5 @@
 import type { Db } from "../repositories/database";
-import { pruneIngestedEvents, pruneRejections } from "../repositories/ingested-events";
+import { pruneIngestedEvents, pruneRejections } from "../repositories/ingestion/ingested-events";
 
 export interface RetentionPolicy {
   /** Raw OpenLineage events older than this many days lose their body; 0 keeps them forever. */

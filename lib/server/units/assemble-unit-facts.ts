@@ -1,7 +1,7 @@
 import { prevailingPerInput, type InputScope } from "@/lib/domain/input-versions";
 import { latestByUnit, prevailingInputVersion } from "@/lib/domain/validation";
 import type { Attempt, LedgerEntry, OperatorMark, UnitFacts, UpstreamProblem, UpstreamPublish } from "@/lib/domain/unit-state";
-import type { DatasetRecord, TaskRecord } from "../repositories/catalog";
+import type { DatasetRecord, TaskRecord } from "../repositories/catalog/catalog-reads";
 
 /** One dataset's records, as read by whichever loader (the matrix's, or completeness's scoped one). */
 export interface DatasetRecords {

@@ -1,6 +1,6 @@
 import type { OpenFailure } from "@/lib/contracts/overview";
 import type { Db } from "../repositories/database";
-import { latestAttemptsOf } from "../repositories/attempts";
+import { latestAttemptsOf } from "../repositories/ledger/latest-attempts";
 import type { DatasetStateCodes } from "./get-unit-state-snapshot";
 
 type FailedUnit = { task: NonNullable<DatasetStateCodes["writer"]>; unitKey: string; partialRows: number };

@@ -1,7 +1,8 @@
 import type { UnitDetail } from "@/lib/contracts/units";
 import { getDb, type Db } from "../repositories/database";
 import { BadRequestError, NotFoundError } from "../http/errors";
-import { auditEntriesNaming, recordsOfUnit, type AuditEntryRecord } from "../repositories/unit-matrix-reads";
+import { auditEntriesNaming, type AuditEntryRecord } from "../repositories/audit/audit-log";
+import { recordsOfUnit } from "../repositories/units/unit-matrix-reads";
 import { getUnitStateSnapshot, problemsLookup } from "./get-unit-state-snapshot";
 import { loadUnitStates } from "./load-unit-states";
 
@@ -45,17 +46,7 @@ export async function getUnitDetail(datasetNodeId: string, unitKey: string, now:
   };
 }
 
-/**
- * Targets are `[{ nodeId, unitKey }]` or `[{ nodeId, units }]` where units lists keys or
- * [from, to] ranges. Keys of one definition have one fixed-width format, so a range test
- * on the strings is a test on the windows.
- */
+/** Whether the entry's targets name this unit of one of the nodes. */
 function namesUnit(entry: AuditEntryRecord, nodes: Set<string | undefined>, key: string): boolean {
-  if (!Array.isArray(entry.targets)) return false;
-  return entry.targets.some((t: { nodeId?: string; unitKey?: string; units?: unknown }) => {
-    if (!t || !nodes.has(t.nodeId)) return false;
-    if (t.unitKey !== undefined) return t.unitKey === key;
-    if (!Array.isArray(t.units)) return false;
-    return t.units.some((u: unknown) => (Array.isArray(u) ? String(u[0]) <= key && key <= String(u[1]) : u === key));
-  });
+  return entry.targets.some((t) => nodes.has(t.nodeId) && t.units.includes(key));
 }

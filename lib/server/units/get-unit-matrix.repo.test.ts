@@ -5,7 +5,7 @@ import { createTestDatabase, providersUnderTest, type TestDatabase } from "../te
 import { createDb } from "../db/client";
 import { receiveLineageRequest } from "../ingestion/receive-lineage-request";
 import { lineageRequest } from "../ingestion/testing/fixtures";
-import { appendPublishes } from "../repositories/run-writes";
+import { appendPublishes } from "../repositories/ledger/ingested-runs";
 import { getUnitDetail } from "./get-unit-detail";
 import { getUnitStateSnapshot, problemsLookup, type UnitStateSnapshot } from "./get-unit-state-snapshot";
 import { getUnitMatrix } from "./get-unit-matrix";

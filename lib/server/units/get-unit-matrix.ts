@@ -1,9 +1,9 @@
 import { STATE_CODES, UNIT_STATES, codeOfState, type MatrixInvalidKey, type MatrixState, type UnitMatrix, type UnitMatrixQuery } from "@/lib/contracts/units";
 import { getDb, type Db } from "../repositories/database";
 import { NotFoundError } from "../http/errors";
-import { listTasks } from "../repositories/catalog";
-import { listPipelines } from "../repositories/orchestrator-connections";
-import { listInvalidKeys } from "../repositories/ledger";
+import { listTasks } from "../repositories/catalog/catalog-reads";
+import { listInvalidKeys } from "../repositories/ledger/unit-ledger";
+import { listPipelines } from "../repositories/connections/orchestrator-connections";
 import { getUnitStateSnapshot, statusOf, type DatasetStateCodes } from "./get-unit-state-snapshot";
 import { buildSections, dateRange, pipelineOfDataset } from "./matrix-sections";
 

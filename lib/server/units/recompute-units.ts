@@ -2,10 +2,10 @@ import { compileMapping, type PartitionMapping } from "@/lib/domain/partition-ma
 import type { PartitionSpace } from "@/lib/domain/partitions";
 import { UnitSet } from "@/lib/domain/unit-set";
 import type { Db } from "../repositories/database";
-import type { DatasetRecord, EdgeRecord, TaskRecord } from "../repositories/catalog";
-import { attemptsByUnit, marksByUnit, publishesByUnit, sourceCountsByUnit } from "../repositories/ledger";
-import { chunked } from "../repositories/chunked";
-import { cleanedAtByUnit } from "../repositories/unit-interventions";
+import type { DatasetRecord, EdgeRecord, TaskRecord } from "../repositories/catalog/catalog-reads";
+import { attemptsByUnit, marksByUnit, publishesByUnit, sourceCountsByUnit } from "../repositories/ledger/unit-ledger";
+import { chunked } from "../repositories/sql/chunked";
+import { cleanedAtByUnit } from "../repositories/repairs/unit-interventions";
 import { statesOf, type DatasetUnitStates } from "./load-unit-states";
 import type { DatasetProblems } from "./upstream-problems";
 

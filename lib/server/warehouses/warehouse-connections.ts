@@ -4,7 +4,7 @@ import { appendAudit } from "../audit/append-audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
 import { NotFoundError } from "../http/errors";
 import { secretName, secretReadable } from "../orchestrators/secrets";
-import { datasetNamespaces, findWarehouse, listWarehouses, saveWarehouse, type StoredWarehouse } from "../repositories/warehouse-connections";
+import { datasetNamespaces, findWarehouse, listWarehouses, saveWarehouse, type StoredWarehouse } from "../repositories/connections/warehouse-connections";
 
 async function view(namespace: string, stored: StoredWarehouse | null): Promise<WarehouseConnectionView> {
   const connection: WarehouseConnection = stored?.connection ?? { kind: "none" };

@@ -1,0 +1,67 @@
+import crypto from "node:crypto";
+import { describeTarget } from "../../alerts/alert-config";
+import type { Db } from "../../db/client";
+import { insertNew, type Column } from "../sql/bulk-sql";
+
+export interface DeliveryRecord {
+  alertId: string;
+  rule: string;
+  url: string;
+  tryNumber: number;
+  status: "delivered" | "failed";
+  httpStatus: number | null;
+  error: string | null;
+  body: string;
+  at: Date;
+}
+
+export async function recordDelivery(db: Db, d: DeliveryRecord): Promise<void> {
+  await db.alertDelivery.create({ data: d });
+}
+
+/** Alerts already delivered (a 2xx answer): the webhook hears each alert once. */
+export async function deliveredAlertIds(db: Db, alertIds: string[]): Promise<Set<string>> {
+  if (alertIds.length === 0) return new Set();
+  const rows = await db.alertDelivery.findMany({ where: { alertId: { in: alertIds }, status: "delivered" }, select: { alertId: true } });
+  return new Set(rows.map((r) => r.alertId));
+}
+
+export async function recentDeliveries(db: Db, limit: number) {
+  const rows = await db.alertDelivery.findMany({ orderBy: { at: "desc" }, take: limit });
+  return rows.map((r) => ({ id: r.id, alertId: r.alertId, rule: r.rule, url: describeTarget(r.url) ?? "", tryNumber: r.tryNumber, status: r.status === "delivered" ? "delivered" as const : "failed" as const, httpStatus: r.httpStatus, error: r.error, at: r.at.toISOString() }));
+}
+
+/**
+ * A send claimed this long ago and never finished (its instance died) may be claimed again:
+ * longer than the `alerts-deliver` job may run (600 s), so a live sender is never doubled.
+ */
+const ABANDONED_AFTER_MS = 15 * 60_000;
+const SEND_COLUMNS: Column[] = [
+  ...["id", "alertId", "receiver", "status", "claimedBy"].map((name): Column => ({ name, type: "text" })),
+  { name: "claimedAt", type: "timestamp" },
+];
+
+const sendId = (alertId: string, url: string) => `as_${crypto.createHash("sha256").update(`${alertId}\u0000${url}`).digest("hex").slice(0, 40)}`;
+
+/**
+ * Claims the delivery of one alert to one receiver for `instance`: true for exactly one of any
+ * number of concurrent claimers. A first claim inserts (ON CONFLICT DO NOTHING); a send that
+ * failed, or was abandoned by a dead instance, is claimed again by a compare-and-swap.
+ */
+export async function claimAlertSend(db: Db, alertId: string, url: string, instance: string): Promise<boolean> {
+  const id = sendId(alertId, url);
+  const at = new Date(); // the claim's own time, not the delivery round's
+  return db.$transaction(async (tx) => {
+    const inserted = await insertNew(tx, "AlertSend", SEND_COLUMNS, [{ id, alertId, receiver: describeTarget(url) ?? "", status: "sending", claimedBy: instance, claimedAt: at }], "id");
+    if (inserted.length === 1) return true;
+    const { count } = await tx.alertSend.updateMany({
+      where: { id, OR: [{ status: "failed" }, { status: "sending", claimedAt: { lt: new Date(at.getTime() - ABANDONED_AFTER_MS) } }] },
+      data: { status: "sending", claimedBy: instance, claimedAt: at },
+    });
+    return count === 1;
+  });
+}
+
+export async function finishAlertSend(db: Db, alertId: string, url: string, instance: string, delivered: boolean): Promise<void> {
+  await db.alertSend.updateMany({ where: { id: sendId(alertId, url), claimedBy: instance, status: "sending" }, data: { status: delivered ? "delivered" : "failed" } });
+}

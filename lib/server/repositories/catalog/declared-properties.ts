@@ -1,0 +1,52 @@
+import type { TaskPropertiesSchema } from "@/lib/contracts/audit";
+import { PartitionDefSchema } from "@/lib/contracts/partitions";
+import type { PartitionDef } from "@/lib/domain/partitions";
+import type { z } from "zod";
+import type { Tx } from "../../db/client";
+import { parsePartitionDef } from "./catalog-reads";
+
+export type TaskProperties = z.infer<typeof TaskPropertiesSchema>;
+
+/** Rows whose node id is one of the candidates, or whose row id is `rowId`. */
+async function matching(tx: Tx, table: "task" | "dataset", nodeIds: string[], rowId: string): Promise<{ id: string; nodeId: string }[]> {
+  const where = { OR: [{ nodeId: { in: nodeIds } }, { id: rowId }] };
+  const select = { id: true, nodeId: true } as const;
+  return table === "task" ? tx.task.findMany({ where, select }) : tx.dataset.findMany({ where, select });
+}
+
+export async function datasetsMatching(tx: Tx, nodeIds: string[], rowId: string) {
+  return matching(tx, "dataset", nodeIds, rowId);
+}
+
+export async function tasksMatching(tx: Tx, nodeIds: string[], rowId: string) {
+  return matching(tx, "task", nodeIds, rowId);
+}
+
+/** The stored definition, in its JSON (contract) shape, and whether anyone declared it. */
+export async function datasetPartitionDef(tx: Tx, id: string): Promise<{ def: z.infer<typeof PartitionDefSchema>; declared: boolean }> {
+  const row = await tx.dataset.findUniqueOrThrow({ where: { id }, select: { nodeId: true, partitionDef: true, partitionsDeclared: true } });
+  return { def: parsePartitionDef(row.partitionDef, row.nodeId), declared: row.partitionsDeclared };
+}
+
+/** Stores a declared definition: from now on the dataset's expected units are known. */
+export async function saveDatasetPartitionDef(tx: Tx, id: string, def: PartitionDef): Promise<void> {
+  await tx.dataset.update({ where: { id }, data: { partitionDef: JSON.stringify(def), partitionsDeclared: true } });
+}
+
+const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T | null => (value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : null);
+
+/** A stored value outside the vocabulary reads as unknown (null), as listTasks reads it. */
+export async function taskProperties(tx: Tx, id: string): Promise<TaskProperties> {
+  const t = await tx.task.findUniqueOrThrow({ where: { id } });
+  return {
+    writeMode: oneOf(t.writeMode, ["replace", "merge", "append"] as const),
+    sideEffect: oneOf(t.sideEffect, ["none", "external"] as const),
+    dependsOnOwnPast: t.dependsOnOwnPast,
+    publishMode: oneOf(t.publishMode, ["per_unit", "atomic_set"] as const),
+    owner: t.owner,
+  };
+}
+
+export async function saveTaskProperties(tx: Tx, id: string, props: TaskProperties): Promise<void> {
+  await tx.task.update({ where: { id }, data: props });
+}

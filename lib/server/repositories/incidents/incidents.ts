@@ -1,0 +1,129 @@
+import { z } from "zod";
+import { AuditTargetSchema, type AuditTarget } from "@/lib/contracts/audit";
+import { IncidentStatusSchema, type IncidentStatus, type RunRef } from "@/lib/contracts/incidents";
+import type { Db, Tx } from "../../db/client";
+
+export interface IncidentRecord {
+  id: string;
+  title: string;
+  status: IncidentStatus;
+  pipelineId: string | null;
+  pipeline: string | null;
+  originRunId: string | null;
+  failedPairs: AuditTarget[];
+  openedBy: string;
+  detectedAt: Date;
+  openedAt: Date;
+  resolvedAt: Date | null;
+  closedReason: string | null;
+}
+
+type Row = { id: string; title: string; status: string; pipelineId: string | null; originRunId: string | null; failedPairs: string; openedBy: string; detectedAt: Date; openedAt: Date; resolvedAt: Date | null; closedReason: string | null };
+
+const FailedPairsSchema = z.array(AuditTargetSchema);
+
+/** The one reading of an incident's `failedPairs` column: JSON [{ nodeId, units }], as it was written. */
+export function parseFailedPairs(json: string): AuditTarget[] {
+  return FailedPairsSchema.parse(JSON.parse(json));
+}
+
+function toRecord(r: Row, pipelines: Map<string, string>): IncidentRecord {
+  return {
+    ...r, status: IncidentStatusSchema.parse(r.status), pipeline: r.pipelineId ? (pipelines.get(r.pipelineId) ?? null) : null,
+    failedPairs: parseFailedPairs(r.failedPairs),
+  };
+}
+
+async function pipelineNames(db: Db | Tx): Promise<Map<string, string>> {
+  const rows = await db.pipeline.findMany({ select: { id: true, namespace: true } });
+  return new Map(rows.map((p) => [p.id, p.namespace]));
+}
+
+export async function createIncident(tx: Tx, data: { title: string; pipelineId: string | null; originRunId: string | null; failedPairs: AuditTarget[]; openedBy: string; detectedAt: Date; openedAt: Date }): Promise<IncidentRecord> {
+  const row = await tx.incident.create({ data: { ...data, status: "open", failedPairs: JSON.stringify(data.failedPairs) } });
+  return toRecord(row, await pipelineNames(tx));
+}
+
+export async function findIncident(db: Db | Tx, id: string): Promise<IncidentRecord | null> {
+  const row = await db.incident.findUnique({ where: { id } });
+  return row ? toRecord(row, await pipelineNames(db)) : null;
+}
+
+export async function listIncidentRecords(db: Db, where: { statuses?: IncidentStatus[]; openedBy?: string; pipelineName?: string }): Promise<IncidentRecord[]> {
+  const pipelines = await pipelineNames(db);
+  const pipelineId = where.pipelineName ? [...pipelines].find(([, name]) => name === where.pipelineName)?.[0] ?? "-none-" : undefined;
+  const rows = await db.incident.findMany({
+    where: { ...(where.statuses ? { status: { in: where.statuses } } : {}), ...(where.openedBy ? { openedBy: where.openedBy } : {}), ...(pipelineId ? { pipelineId } : {}) },
+    orderBy: { openedAt: "desc" },
+    take: 500,
+  });
+  return rows.map((r) => toRecord(r, pipelines));
+}
+
+/**
+ * Moves an incident from one of `from` to `to`; false when another request moved it first
+ * (the caller answers 409). Conditional, so two concurrent steps cannot both succeed.
+ */
+export async function transitionIncident(tx: Tx, id: string, from: readonly IncidentStatus[], to: IncidentStatus, extra: { failedPairs?: AuditTarget[]; closure?: unknown; resolvedAt?: Date; closedReason?: string } = {}): Promise<boolean> {
+  const { count } = await tx.incident.updateMany({
+    where: { id, status: { in: [...from] } },
+    data: {
+      status: to,
+      ...(extra.failedPairs ? { failedPairs: JSON.stringify(extra.failedPairs) } : {}),
+      ...(extra.closure !== undefined ? { closure: JSON.stringify(extra.closure) } : {}),
+      ...(extra.resolvedAt ? { resolvedAt: extra.resolvedAt } : {}),
+      ...(extra.closedReason ? { closedReason: extra.closedReason } : {}),
+    },
+  });
+  return count === 1;
+}
+
+export async function repairRunsOf(db: Db | Tx, incidentId: string): Promise<RunRef[]> {
+  const runs = await db.run.findMany({ where: { incidentId }, orderBy: { createdAt: "asc" } });
+  return runs.map((r) => ({
+    id: r.id, status: r.status, kind: r.kind, repairNumber: r.repairNumber, rootRunId: r.rootRunId, parentRunId: r.parentRunId,
+    triggeredBy: r.triggeredBy, startedAt: r.startedAt?.toISOString() ?? null, endedAt: r.endedAt?.toISOString() ?? null,
+  }));
+}
+
+export async function repairCountsByIncident(db: Db, ids: string[]): Promise<Map<string, number>> {
+  const rows = await db.run.groupBy({ by: ["incidentId"], where: { incidentId: { in: ids }, kind: "repair" }, _count: { _all: true } });
+  return new Map(rows.map((r) => [r.incidentId!, r._count._all]));
+}
+
+/** The run in which the failed (task, unit) last failed: the run a repair repairs. */
+export async function originRunOf(db: Db, taskId: string, unitKeys: string[]): Promise<{ id: string; pipelineId: string | null; startedAt: Date | null } | null> {
+  const attempt = await db.attempt.findFirst({
+    where: { taskId, unitKey: { in: unitKeys }, status: { in: ["failed", "upstream_failed"] } },
+    orderBy: [{ startedAt: "desc" }, { endedAt: "desc" }],
+    select: { run: { select: { id: true, pipelineId: true, startedAt: true, kind: true, rootRunId: true } }, endedAt: true },
+  });
+  if (!attempt) return null;
+  // A repair that failed again repairs the same original run: keep the root.
+  return { id: attempt.run.rootRunId ?? attempt.run.id, pipelineId: attempt.run.pipelineId, startedAt: attempt.endedAt ?? attempt.run.startedAt };
+}
+
+/** The failed (task, unit) pairs of every incident not yet resolved or abandoned. */
+export async function pairsHeldByOpenIncidents(db: Db | Tx): Promise<{ id: string; title: string; failedPairs: AuditTarget[] }[]> {
+  const rows = await db.incident.findMany({ where: { status: { notIn: ["resolved", "abandoned"] } }, select: { id: true, title: true, failedPairs: true } });
+  return rows.map((r) => ({ id: r.id, title: r.title, failedPairs: parseFailedPairs(r.failedPairs) }));
+}
+
+/** The datasets each task writes now (its current write edges), by task node id. */
+export async function outputsOfTasks(db: Db | Tx, taskNodeIds: string[]): Promise<Map<string, { id: string; nodeId: string }[]>> {
+  const out = new Map<string, { id: string; nodeId: string }[]>();
+  if (taskNodeIds.length === 0) return out;
+  const edges = await db.lineageEdge.findMany({
+    where: { direction: "write", validTo: null, task: { nodeId: { in: taskNodeIds } } },
+    select: { task: { select: { nodeId: true } }, dataset: { select: { id: true, nodeId: true } } },
+  });
+  for (const e of edges) out.set(e.task.nodeId, [...(out.get(e.task.nodeId) ?? []), e.dataset]);
+  return out;
+}
+
+/** Each named incident's title and current status (the audit list shows where each entry's incident stands now). */
+export async function incidentStatusesOf(db: Db, ids: readonly string[]): Promise<Map<string, { title: string; status: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.incident.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, title: true, status: true } });
+  return new Map(rows.map((r) => [r.id, { title: r.title, status: r.status }]));
+}

@@ -1,0 +1,116 @@
+import type { Db, Tx } from "../../db/client";
+import { insertNew, type Column } from "../sql/bulk-sql";
+import { log } from "../../observability/log";
+
+export interface IngestedEventRow {
+  eventHash: string;
+  eventType: string;
+  jobNodeId: string;
+  externalRun: string;
+  eventTime: Date;
+  receivedAt: Date;
+  body: string;
+  /** Who sent it: token:<name> or a person's id. */
+  submittedBy?: string | null;
+}
+
+export async function existingEventHashes(tx: Tx, hashes: string[]): Promise<Set<string>> {
+  if (hashes.length === 0) return new Set();
+  const rows = await tx.ingestedEvent.findMany({ where: { eventHash: { in: hashes } }, select: { eventHash: true } });
+  return new Set(rows.map((r) => r.eventHash));
+}
+
+const EVENT_COLUMNS: Column[] = [
+  ...["id", "eventHash", "eventType", "jobNodeId", "externalRun", "body", "submittedBy"].map((name): Column => ({ name, type: "text" })),
+  { name: "eventTime", type: "timestamp" }, { name: "receivedAt", type: "timestamp" },
+];
+
+/**
+ * The event's hash is its identity, so the row id is derived from it. Answers the hashes this
+ * transaction stored: an event another request stored first (concurrently, or since it was read)
+ * is skipped, not an error — a producer's retry is a duplicate, never a 500.
+ */
+export async function insertIngestedEvents(tx: Tx, rows: IngestedEventRow[]): Promise<Set<string>> {
+  return new Set(await insertNew(tx, "IngestedEvent", EVENT_COLUMNS, rows.map((r) => ({ ...r, id: `ev_${r.eventHash.slice(0, 32)}` })), "eventHash"));
+}
+
+/** Every stored event body of the given runs (job + producer run id), to fold each run whole. */
+export async function bodiesOfRuns(tx: Tx, runs: { jobNodeId: string; runId: string }[]): Promise<{ jobNodeId: string; externalRun: string; body: string }[]> {
+  if (runs.length === 0) return [];
+  const wanted = new Set(runs.map((r) => `${r.jobNodeId}\u0000${r.runId}`));
+  const rows = await tx.ingestedEvent.findMany({
+    where: { externalRun: { in: [...new Set(runs.map((r) => r.runId))] }, jobNodeId: { in: [...new Set(runs.map((r) => r.jobNodeId))] } },
+    select: { jobNodeId: true, externalRun: true, body: true },
+  });
+  return rows.filter((r) => wanted.has(`${r.jobNodeId}\u0000${r.externalRun}`));
+}
+
+export interface RejectionRow {
+  endpoint: string;
+  fieldPath: string;
+  reason: string;
+  body: string;
+}
+
+/** The rejection log behind the ingestion page; written outside the (refused) request's transaction. */
+/** Rows one request may add to the rejection log; the rest are counted in one summary row. */
+export const REJECTIONS_PER_REQUEST = 100;
+/** The log keeps 30 days and at most 50,000 rows (the ingestion page shows the newest). */
+export const REJECTIONS_KEPT_DAYS = 30;
+export const REJECTIONS_KEPT_ROWS = 50_000;
+const PRUNE_EVERY_MS = 60_000;
+let lastPrune = 0;
+
+export async function recordRejections(db: Db, rows: RejectionRow[], at: Date): Promise<void> {
+  if (rows.length === 0) return;
+  const kept = rows.slice(0, REJECTIONS_PER_REQUEST);
+  if (rows.length > kept.length) {
+    const first = rows[0]!;
+    kept.push({ endpoint: first.endpoint, fieldPath: "body", reason: `… and ${rows.length - kept.length} more refused items in the same request (the log keeps ${REJECTIONS_PER_REQUEST} per request)`, body: "" });
+  }
+  await db.rejectedEvent.createMany({ data: kept.map((r) => ({ ...r, reason: r.reason.slice(0, 4_000), body: r.body.slice(0, 2_000), receivedAt: at })) });
+  if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
+    lastPrune = Date.now();
+    // The row cap holds under a flood of refusals; the age is the `retention` job's.
+    await pruneRejections(db, at, null).catch((e: unknown) => log.error(`pruning the rejection log failed: ${(e as Error).message}`));
+  }
+}
+
+/** Drops rejections older than the kept days, then the oldest beyond the kept rows. */
+export async function pruneRejections(db: Db, now: Date, keptDays: number | null = REJECTIONS_KEPT_DAYS): Promise<number> {
+  const old = keptDays === null ? { count: 0 } : await db.rejectedEvent.deleteMany({ where: { receivedAt: { lt: new Date(now.getTime() - keptDays * 86_400_000) } } });
+  const edge = await db.rejectedEvent.findFirst({ orderBy: [{ receivedAt: "desc" }, { id: "desc" }], skip: REJECTIONS_KEPT_ROWS, select: { receivedAt: true } });
+  const over = edge ? await db.rejectedEvent.deleteMany({ where: { receivedAt: { lte: edge.receivedAt } } }) : { count: 0 };
+  return old.count + over.count;
+}
+
+export async function recentIngestedEvents(db: Db, limit: number) {
+  return db.ingestedEvent.findMany({
+    orderBy: [{ receivedAt: "desc" }, { eventTime: "desc" }],
+    take: limit,
+    select: { eventHash: true, eventType: true, jobNodeId: true, externalRun: true, eventTime: true, receivedAt: true, submittedBy: true },
+  });
+}
+
+export async function recentRejections(db: Db, limit: number) {
+  return db.rejectedEvent.findMany({ orderBy: { receivedAt: "desc" }, take: limit });
+}
+
+export async function ingestionCounts(db: Db): Promise<{ events: number; rejected: number }> {
+  const [events, rejected] = await Promise.all([db.ingestedEvent.count(), db.rejectedEvent.count()]);
+  return { events, rejected };
+}
+
+/**
+ * Drops the bodies of raw events received before `before`, in chunks (a long first pass holds no
+ * lock for long). The row stays, without its body: its hash still makes a re-sent copy a
+ * duplicate, and its run is known to be past retention (not refolded from what remains).
+ */
+export async function pruneIngestedEvents(db: Db, before: Date): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const ids = (await db.ingestedEvent.findMany({ where: { receivedAt: { lt: before }, body: { not: "" } }, select: { id: true }, take: 5_000 })).map((r) => r.id);
+    if (ids.length === 0) return total;
+    total += (await db.ingestedEvent.updateMany({ where: { id: { in: ids } }, data: { body: "" } })).count;
+  }
+}

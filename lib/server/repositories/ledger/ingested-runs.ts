@@ -1,0 +1,165 @@
+import { recordUnitChanges } from "../units/unit-changes";
+import type { Tx } from "../../db/client";
+import { bulkInsert, bulkUpdateById, type Column } from "../sql/bulk-sql";
+
+export interface RunRow {
+  id: string;
+  externalId: string;
+  pipelineId: string | null;
+  kind: string;
+  status: string;
+  rootRunId: string | null;
+  parentRunId: string | null;
+  codeVersion: string;
+  triggeredBy: string;
+  nominalTime: Date | null;
+  startedAt: Date | null;
+  endedAt: Date | null;
+  /** JSON: what the producer said about the run beyond the columns (the Databricks job run it belongs to). */
+  parameters?: string;
+}
+
+export interface AttemptRow {
+  id: string;
+  runId: string;
+  taskId: string;
+  unitKey: string;
+  tryNumber: number;
+  status: string;
+  rowsWritten: number | null;
+  error: string | null;
+  codeVersion: string;
+  startedAt: Date | null;
+  endedAt: Date | null;
+}
+
+export interface PublishRow {
+  id: string;
+  datasetId: string;
+  unitKey: string;
+  runId: string;
+  attemptId: string | null;
+  publishedAt: Date;
+  inputVersion: string;
+  codeVersion: string;
+  rowCount: number;
+  /** Who sent it (token:<name>, a person's id); absent for the local executor. */
+  submittedBy?: string | null;
+}
+
+export interface InvalidKeyRow {
+  nodeId: string;
+  unitKey: string;
+  reason: string;
+  source: string;
+  runId: string | null;
+  observedAt: Date;
+}
+
+/** Rows whose stored copy differs in any listed field (dates compared by instant). */
+function changedRows<T extends { id: string }>(desired: T[], stored: Map<string, Record<string, unknown>>, fields: (keyof T)[]): { create: T[]; update: T[] } {
+  const create: T[] = [];
+  const update: T[] = [];
+  for (const row of desired) {
+    const old = stored.get(row.id);
+    if (!old) create.push(row);
+    else if (fields.some((f) => norm(old[f as string]) !== norm(row[f]))) update.push(row);
+  }
+  return { create, update };
+}
+
+const norm = (v: unknown) => (v instanceof Date ? v.getTime() : v ?? null);
+
+const RUN_FIELDS: (keyof RunRow)[] = ["pipelineId", "kind", "status", "rootRunId", "parentRunId", "codeVersion", "nominalTime", "startedAt", "endedAt"];
+const RUN_COLUMNS: Column[] = RUN_FIELDS.map((name) => ({ name, type: name === "nominalTime" || name === "startedAt" || name === "endedAt" ? "timestamp" : "text" }));
+
+/** Stored run rows of the given ids (for parent/root linkage and change detection). */
+export async function runsByIds(tx: Tx, ids: string[]): Promise<Map<string, Record<string, unknown> & { rootRunId: string | null; pipelineId: string | null }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await tx.run.findMany({ where: { id: { in: ids } } });
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Writes runs; returns how many rows were created or changed. */
+export async function upsertRuns(tx: Tx, rows: RunRow[], stored: Map<string, Record<string, unknown>>): Promise<number> {
+  const { create, update } = changedRows(rows, stored, RUN_FIELDS);
+  await bulkInsert(tx, "Run", [{ name: "id", type: "text" }, { name: "externalId", type: "text" }, { name: "triggeredBy", type: "text" }, { name: "parameters", type: "text" }, { name: "repairNumber", type: "int" }, { name: "createdAt", type: "timestamp" }, ...RUN_COLUMNS], create.map((r) => ({ ...r, parameters: r.parameters ?? "{}", repairNumber: 0, createdAt: new Date() })));
+  await bulkUpdateById(tx, "Run", RUN_COLUMNS, update as unknown as Record<string, unknown>[]);
+  return create.length + update.length;
+}
+
+const ATTEMPT_FIELDS: (keyof AttemptRow)[] = ["status", "rowsWritten", "error", "codeVersion", "startedAt", "endedAt"];
+const ATTEMPT_COLUMNS: Column[] = [
+  { name: "status", type: "text" }, { name: "rowsWritten", type: "int" }, { name: "error", type: "text" },
+  { name: "codeVersion", type: "text" }, { name: "startedAt", type: "timestamp" }, { name: "endedAt", type: "timestamp" },
+];
+
+export async function upsertAttempts(tx: Tx, rows: AttemptRow[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const found = await tx.attempt.findMany({ where: { id: { in: rows.map((r) => r.id) } } });
+  const { create, update } = changedRows(rows, new Map(found.map((r) => [r.id, r])), ATTEMPT_FIELDS);
+  await bulkInsert(tx, "Attempt", [{ name: "id", type: "text" }, { name: "runId", type: "text" }, { name: "taskId", type: "text" }, { name: "unitKey", type: "text" }, { name: "tryNumber", type: "int" }, ...ATTEMPT_COLUMNS], create as unknown as Record<string, unknown>[]);
+  await bulkUpdateById(tx, "Attempt", ATTEMPT_COLUMNS, update as unknown as Record<string, unknown>[]);
+  await recordUnitChanges(tx, [...create, ...update].map((a) => ({ taskId: a.taskId, unitKey: a.unitKey })));
+  return create.length + update.length;
+}
+
+const PUBLISH_COLUMNS: Column[] = [
+  { name: "id", type: "text" }, { name: "datasetId", type: "text" }, { name: "unitKey", type: "text" }, { name: "runId", type: "text" },
+  { name: "attemptId", type: "text" }, { name: "publishedAt", type: "timestamp" }, { name: "inputVersion", type: "text" },
+  { name: "codeVersion", type: "text" }, { name: "rowCount", type: "int" }, { name: "submittedBy", type: "text" },
+];
+
+/** The ledger is append-only: a publish whose id exists already is never written again. */
+export async function appendPublishes(tx: Tx, rows: PublishRow[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const found = await tx.publish.findMany({ where: { id: { in: rows.map((r) => r.id) } }, select: { id: true } });
+  const existing = new Set(found.map((r) => r.id));
+  const fresh = [...new Map(rows.filter((r) => !existing.has(r.id)).map((r) => [r.id, r])).values()];
+  await bulkInsert(tx, "Publish", PUBLISH_COLUMNS, fresh as unknown as Record<string, unknown>[]);
+  await recordUnitChanges(tx, fresh.map((p) => ({ datasetId: p.datasetId, unitKey: p.unitKey })));
+  return fresh.length;
+}
+
+/** Records keys a partition definition rejected; a key already reported for the node is kept as first seen. */
+export async function reportInvalidKeys(tx: Tx, rows: InvalidKeyRow[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const found = await tx.invalidKey.findMany({ where: { nodeId: { in: [...new Set(rows.map((r) => r.nodeId))] } }, select: { nodeId: true, unitKey: true } });
+  const seen = new Set(found.map((r) => `${r.nodeId}\u0000${r.unitKey}`));
+  const fresh: InvalidKeyRow[] = [];
+  for (const r of rows) {
+    const key = `${r.nodeId}\u0000${r.unitKey}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      fresh.push(r);
+    }
+  }
+  if (fresh.length > 0) await tx.invalidKey.createMany({ data: fresh });
+  return fresh.length;
+}
+
+/** Runs folded under a pipeline take it, unless they already belong to one. */
+export async function assignRunPipeline(tx: Tx, pipelineId: string, runIds: readonly string[]): Promise<void> {
+  await tx.run.updateMany({ where: { id: { in: [...runIds] }, pipelineId: null }, data: { pipelineId } });
+}
+
+export interface StoredPublish {
+  id: string;
+  datasetNodeId: string;
+  unitKey: string;
+  runId: string;
+  publishedAt: Date;
+  inputVersion: string;
+  codeVersion: string;
+  rowCount: number;
+}
+
+/** Publishes already in the ledger under the given ids (to tell a duplicate from a conflict). */
+export async function publishesByIds(tx: Tx, ids: string[]): Promise<Map<string, StoredPublish>> {
+  if (ids.length === 0) return new Map();
+  const rows = await tx.publish.findMany({ where: { id: { in: ids } }, include: { dataset: { select: { nodeId: true } } } });
+  return new Map(rows.map((r) => [r.id, {
+    id: r.id, datasetNodeId: r.dataset.nodeId, unitKey: r.unitKey, runId: r.runId, publishedAt: r.publishedAt,
+    inputVersion: r.inputVersion, codeVersion: r.codeVersion, rowCount: r.rowCount,
+  }]));
+}

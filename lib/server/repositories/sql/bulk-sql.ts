@@ -1,0 +1,77 @@
+import { providerOf, type Tx } from "../../db/client";
+
+export type ColumnType = "text" | "int" | "float" | "timestamp" | "bool";
+export interface Column { name: string; type: ColumnType }
+
+const CHUNK = 500;
+const PG_CAST: Record<ColumnType, string> = { text: "text", int: "integer", float: "double precision", timestamp: "timestamp(3)", bool: "boolean" };
+
+/**
+ * Updates many rows by id in one statement per chunk (`UPDATE … FROM (VALUES …)`, which SQLite
+ * ≥ 3.33 and PostgreSQL both speak) instead of one round trip per row — ingestion updates a run
+ * and its attempts on every COMPLETE, and per-row updates alone capped throughput well under the
+ * 2,000 events/s bar. Dates are written the way each provider's Prisma adapter stores them.
+ */
+export async function bulkUpdateById(tx: Tx, table: string, columns: Column[], rows: Record<string, unknown>[]): Promise<void> {
+  const provider = providerOf(tx);
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const chunk = rows.slice(i, i + CHUNK);
+    const params: unknown[] = [];
+    const all = [{ name: "id", type: "text" as const }, ...columns];
+    const tuples = chunk.map((row) => `(${all.map((c) => placeholder(provider, params.push(encode(provider, c.type, row[c.name])), c.type)).join(", ")})`);
+    const sets = columns.map((c, j) => `"${c.name}" = v.column${j + 2}`).join(", ");
+    const sql = `UPDATE "${table}" SET ${sets} FROM (VALUES ${tuples.join(", ")}) AS v WHERE "${table}"."id" = v.column1`;
+    await tx.$executeRawUnsafe(sql, ...params);
+  }
+}
+
+/**
+ * Inserts many rows with one multi-row INSERT per chunk. Prisma's createMany costs ~0.4 ms per
+ * row in its query compiler; the raw statement ~0.04 ms — the difference between missing and
+ * meeting the ingestion throughput bar. Rows must carry their id (no client-side defaults here).
+ */
+export async function bulkInsert(tx: Tx, table: string, columns: Column[], rows: Record<string, unknown>[]): Promise<void> {
+  for (const { sql, params } of insertStatements(tx, table, columns, rows)) await tx.$executeRawUnsafe(sql, ...params);
+}
+
+/** One multi-row INSERT per chunk of rows (at most 30,000 parameters each). */
+function insertStatements(tx: Tx, table: string, columns: Column[], rows: Record<string, unknown>[]): { sql: string; params: unknown[] }[] {
+  const provider = providerOf(tx);
+  const chunk = Math.max(1, Math.floor(30_000 / columns.length));
+  const names = columns.map((c) => `"${c.name}"`).join(", ");
+  const out: { sql: string; params: unknown[] }[] = [];
+  for (let i = 0; i < rows.length; i += chunk) {
+    const params: unknown[] = [];
+    const tuples = rows.slice(i, i + chunk).map((row) => `(${columns.map((c) => placeholder(provider, params.push(encode(provider, c.type, row[c.name])), c.type)).join(", ")})`);
+    out.push({ sql: `INSERT INTO "${table}" (${names}) VALUES ${tuples.join(", ")}`, params });
+  }
+  return out;
+}
+
+function placeholder(provider: string, n: number, type: ColumnType): string {
+  return provider === "postgresql" ? `$${n}::${PG_CAST[type]}` : "?";
+}
+
+function encode(provider: string, type: ColumnType, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (type === "bool") return provider === "postgresql" ? value : value ? 1 : 0;
+  if (type !== "timestamp") return value;
+  const iso = (value as Date).toISOString();
+  return provider === "postgresql" ? iso : iso.replace("Z", "+00:00");
+}
+
+/**
+ * bulkInsert that skips rows colliding with any unique key (`ON CONFLICT DO NOTHING`, which both
+ * databases speak) and answers the `returning` column of the rows it did insert. Under
+ * concurrency this is what turns "two requests stored the same thing at once" into one insert
+ * and one duplicate: on PostgreSQL the second INSERT waits for the first transaction and then
+ * skips, instead of failing the whole request with a unique violation.
+ */
+export async function insertNew(tx: Tx, table: string, columns: Column[], rows: Record<string, unknown>[], returning: string): Promise<string[]> {
+  const inserted: string[] = [];
+  for (const { sql, params } of insertStatements(tx, table, columns, rows)) {
+    const out = await tx.$queryRawUnsafe<Record<string, string>[]>(`${sql} ON CONFLICT DO NOTHING RETURNING "${returning}"`, ...params);
+    for (const r of out) inserted.push(r[returning]!);
+  }
+  return inserted;
+}

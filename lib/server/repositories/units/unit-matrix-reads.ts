@@ -1,0 +1,131 @@
+import type { Attempt, AttemptStatus, LedgerEntry, RunKind } from "@/lib/domain/unit-state";
+import { providerOf, type Db } from "../../db/client";
+
+/**
+ * Reads for the unit matrix, which reads every ledger row and attempt: per dataset (so memory
+ * holds one dataset's records at a time), only the columns the rules read, and run kinds from
+ * one small query (only non-scheduled runs) instead of a join repeated per publish.
+ */
+const RUN_KINDS = new Set<RunKind>(["scheduled", "manual", "backfill", "repair"]);
+
+/**
+ * SQLite: map the file instead of read() per page. The ledger's rows of one dataset lie
+ * scattered across the file (runs insert every dataset's unit together), so reading them all
+ * touches most pages; through mmap that is half the time. Per connection, idempotent.
+ */
+export async function prepareBulkReads(db: Db): Promise<void> {
+  if (providerOf(db) === "sqlite") await db.$queryRawUnsafe(`PRAGMA mmap_size = 1073741824`);
+}
+
+/** Ids and kinds of the runs that are not scheduled (few): the ledger rows carry only run ids. */
+export async function unscheduledRunKinds(db: Db): Promise<Map<string, RunKind>> {
+  const rows = await db.$queryRawUnsafe<{ id: string; kind: string }[]>(`SELECT "id", "kind" FROM "Run" WHERE "kind" <> 'scheduled'`);
+  return new Map(rows.map((r) => [r.id, RUN_KINDS.has(r.kind as RunKind) ? (r.kind as RunKind) : "manual"]));
+}
+
+/**
+ * One dataset's records as one JSON array built by the database (json_group_array / json_agg),
+ * each record an array of its fields: a row per record through the driver costs ~5 µs, a
+ * character of JSON a few nanoseconds, and the matrix reads millions. JSON quotes every field,
+ * so producers' text (an input version holding any character at all) stays its own field.
+ */
+async function aggregated(db: Db, table: "Publish" | "Attempt", owner: "datasetId" | "taskId", id: string, fields: string[]): Promise<unknown[][]> {
+  const pg = providerOf(db) === "postgresql";
+  const cols = fields.map((f) => (f.startsWith("@") ? timeExpr(f.slice(1), pg) : `"${f}"`)).join(", ");
+  const agg = pg ? `json_agg(json_build_array(${cols}))::text` : `json_group_array(json_array(${cols}))`;
+  const rows = await db.$queryRawUnsafe<{ s: string | null }[]>(`SELECT ${agg} AS s FROM "${table}" WHERE "${owner}" = ${pg ? "$1" : "?"}`, id);
+  const text = rows[0]?.s;
+  return text ? (JSON.parse(text) as unknown[][]) : [];
+}
+
+/** Epoch milliseconds on PostgreSQL; SQLite keeps the adapter's stored value (epoch ms or ISO text). */
+const timeExpr = (f: string, pg: boolean) => (pg ? `(extract(epoch from "${f}") * 1000)::bigint` : `"${f}"`);
+const timeOf = (v: unknown): number | null => (v === null || v === undefined || v === "" ? null : typeof v === "number" ? v : /^\d+$/.test(String(v)) ? Number(v) : Date.parse(String(v)));
+const textOf = (v: unknown): string | null => (v === null || v === undefined || v === "" ? null : String(v));
+
+/** Every publish of one dataset, by unit. */
+export async function publishesOfDataset(db: Db, datasetId: string, kinds: Map<string, RunKind>): Promise<Map<string, LedgerEntry[]>> {
+  const out = new Map<string, LedgerEntry[]>();
+  for (const [unitKey, runId, at, inputVersion, codeVersion, rowCount] of await aggregated(db, "Publish", "datasetId", datasetId, ["unitKey", "runId", "@publishedAt", "inputVersion", "codeVersion", "rowCount"])) {
+    const run = String(runId);
+    const entry: LedgerEntry = { runId: run, runKind: kinds.get(run) ?? "scheduled", publishedAt: timeOf(at)!, inputVersion: textOf(inputVersion), codeVersion: textOf(codeVersion), rowCount: Number(rowCount) };
+    const key = String(unitKey);
+    const list = out.get(key);
+    if (list) list.push(entry);
+    else out.set(key, [entry]);
+  }
+  return out;
+}
+
+/** Every attempt of one task, by unit. */
+export async function attemptsOfTask(db: Db, taskId: string): Promise<Map<string, Attempt[]>> {
+  const out = new Map<string, Attempt[]>();
+  for (const [unitKey, runId, tryNumber, status, rows, error, startedAt, endedAt] of await aggregated(db, "Attempt", "taskId", taskId, ["unitKey", "runId", "tryNumber", "status", "rowsWritten", "error", "@startedAt", "@endedAt"])) {
+    const attempt: Attempt = { runId: String(runId), tryNumber: Number(tryNumber), status: status as AttemptStatus, rowsWritten: rows === null ? null : Number(rows), error: textOf(error), startedAt: timeOf(startedAt), endedAt: timeOf(endedAt) };
+    const key = String(unitKey);
+    const list = out.get(key);
+    if (list) list.push(attempt);
+    else out.set(key, [attempt]);
+  }
+  return out;
+}
+
+const stringify = (v: unknown) => JSON.stringify(v, (_, x: unknown) => (typeof x === "bigint" ? x.toString() : x));
+
+/**
+ * Cheap summaries that change whenever anything the unit states read changes. `ledger`: rows
+ * added to the ledger, attempts added or moved to another status, runs of a kind other than
+ * scheduled. `catalog`: source counts, marks, lineage and catalog edits. Counts and maxima only.
+ */
+export async function unitStateFingerprint(db: Db): Promise<{ ledger: string; catalog: string }> {
+  if (providerOf(db) !== "sqlite") return fingerprintTables(db);
+  // SQLite reads block the event loop, and counting a million ledger rows takes 100-250 ms per
+  // request. Two counters say whether anything was written since the last count: data_version
+  // moves when another connection (another process) commits, total_changes() when this one
+  // writes. Read before the count, so a write landing in between shows up next time.
+  const [{ stamp }] = await db.$queryRawUnsafe<[{ stamp: string }]>(`SELECT (SELECT "data_version" FROM pragma_data_version) || ':' || total_changes() AS "stamp"`);
+  const last = lastCounts.get(db);
+  if (last && last.stamp === stamp) return last.fingerprint;
+  const fingerprint = await fingerprintTables(db);
+  lastCounts.set(db, { stamp, fingerprint });
+  return fingerprint;
+}
+
+const lastCounts = new WeakMap<Db, { stamp: string; fingerprint: { ledger: string; catalog: string } }>();
+
+async function fingerprintTables(db: Db): Promise<{ ledger: string; catalog: string }> {
+  const q = (sql: string) => db.$queryRawUnsafe<unknown[]>(sql);
+  const [publish, attempt, runs, ...catalog] = await Promise.all([
+    q(`SELECT count(*) AS n, max("publishedAt") AS t FROM "Publish"`),
+    q(`SELECT "status", count(*) AS n FROM "Attempt" GROUP BY "status" ORDER BY "status"`),
+    q(`SELECT "kind", count(*) AS n FROM "Run" WHERE "kind" <> 'scheduled' GROUP BY "kind" ORDER BY "kind"`),
+    q(`SELECT count(*) AS n, max("measuredAt") AS t, sum("rowCount") AS s FROM "SourceCount"`),
+    q(`SELECT count(*) AS n, count("clearedAt") AS c, max("createdAt") AS t FROM "UnitMark"`),
+    q(`SELECT count(*) AS n, count("validTo") AS c, max("validFrom") AS t FROM "LineageEdge"`),
+    q(`SELECT count(*) AS n, max("updatedAt") AS t FROM "Dataset"`),
+    q(`SELECT count(*) AS n, max("updatedAt") AS t FROM "Task"`),
+  ]);
+  return { ledger: stringify([publish, attempt, runs]), catalog: stringify(catalog) };
+}
+
+/** Per dataset and per task, a summary of its publishes / attempts: which ones changed. */
+export async function ledgerFingerprintsByOwner(db: Db): Promise<{ publishes: Map<string, string>; attempts: Map<string, string> }> {
+  const [publishes, attempts] = await Promise.all([
+    db.$queryRawUnsafe<{ id: string }[]>(`SELECT "datasetId" AS id, count(*) AS n, max("publishedAt") AS t FROM "Publish" GROUP BY "datasetId"`),
+    db.$queryRawUnsafe<{ id: string }[]>(`SELECT "taskId" AS id, count(*) AS n, max("startedAt") AS s, max("endedAt") AS e, sum(length("status")) AS st, sum(coalesce("rowsWritten", 0)) AS r FROM "Attempt" GROUP BY "taskId"`),
+  ]);
+  const byId = (rows: { id: string }[]) => new Map(rows.map((r) => [r.id, stringify(r)]));
+  return { publishes: byId(publishes), attempts: byId(attempts) };
+}
+
+/** The ledger rows and attempts of one unit, oldest first, for the cell's side panel. */
+export async function recordsOfUnit(db: Db, datasetId: string, taskId: string | null, unitKey: string) {
+  const [publishes, attempts] = await Promise.all([
+    db.publish.findMany({ where: { datasetId, unitKey }, orderBy: { publishedAt: "asc" }, include: { run: { select: { kind: true } } } }),
+    taskId ? db.attempt.findMany({ where: { taskId, unitKey }, orderBy: [{ startedAt: "asc" }, { tryNumber: "asc" }] }) : Promise.resolve([]),
+  ]);
+  return {
+    publishes: publishes.map((p) => ({ runId: p.runId, runKind: p.run.kind, publishedAt: p.publishedAt, inputVersion: p.inputVersion || null, codeVersion: p.codeVersion || null, rowCount: p.rowCount })),
+    attempts: attempts.map((a) => ({ runId: a.runId, tryNumber: a.tryNumber, status: a.status, rowsWritten: a.rowsWritten, error: a.error, startedAt: a.startedAt, endedAt: a.endedAt })),
+  };
+}
