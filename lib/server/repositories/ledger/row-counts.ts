@@ -1,3 +1,4 @@
+import { compositeKey } from "@/lib/domain/composite-key";
 import { recordUnitChanges } from "../units/unit-changes";
 import type { Tx } from "../../db/client";
 import { bulkInsert, bulkUpdateById, type Column } from "../sql/bulk-sql";
@@ -15,7 +16,7 @@ export async function countsOf(tx: Tx, table: CountTable, datasetIds: string[]):
   if (datasetIds.length === 0) return new Map();
   const where = { datasetId: { in: [...new Set(datasetIds)] } };
   const rows = table === "SourceCount" ? await tx.sourceCount.findMany({ where }) : await tx.warehouseCount.findMany({ where });
-  return new Map(rows.map((r) => [`${r.datasetId}\u0000${r.unitKey}`, r]));
+  return new Map(rows.map((r) => [compositeKey(r.datasetId, r.unitKey), r]));
 }
 
 const COUNT_VALUES: Column[] = [
