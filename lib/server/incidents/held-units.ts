@@ -1,7 +1,7 @@
 import { compositeKey } from "@/lib/domain/composite-key";
 import type { Tx } from "../repositories/database";
 import { hasRole, type Submitter } from "../auth/roles";
-import { ForbiddenError } from "../http/errors";
+import { ForbiddenError } from "@/lib/domain/errors";
 import { outputsOfTasks, pairsHeldByOpenIncidents } from "../repositories/incidents/incidents";
 
 /**
