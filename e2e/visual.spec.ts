@@ -45,6 +45,7 @@ function pages(): [string, string][] {
     ["units-stg_orders", `/units/${encodeURIComponent("dataset:warehouse:stg_orders")}`],
     ["units-dbt", `/units/${encodeURIComponent(dbtDataset)}`],
     ["completeness", "/completeness"],
+    ["completeness-answer", "/completeness?dataset=revenue_daily&from=2026-08-01&to=2026-08-25"],
     ["history", "/history"],
     ["alerts", "/alerts"],
     ["audit", "/audit"],
