@@ -25,7 +25,7 @@ export interface RouteContext<Q, B, P> {
   actor: Actor;
 }
 
-interface RouteOptions<Q, B, P> {
+interface RouteOptions<Q, B, P, R> {
   query?: ZodType<Q>;
   body?: ZodType<B>;
   params?: ZodType<P>;
@@ -38,6 +38,12 @@ interface RouteOptions<Q, B, P> {
   /** false for handlers with an effect outside the database (a POST to an orchestrator, a webhook): never run twice. */
   retryWhenBusy?: boolean;
   maxBodyBytes?: number;
+  /**
+   * The answer's contract (lib/contracts): the handler's result is typed by it, and outside
+   * production each answer is checked against it, so a use case cannot drift from what the
+   * browser parses. A handler may still answer a Response of its own (a 202, a stream).
+   */
+  response?: ZodType<R>;
 }
 
 type NextHandler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
@@ -49,9 +55,9 @@ const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
  * of params/query/body (→ 400 naming each field), and error mapping — so handlers stay a few
  * lines and a bad input never reaches a use case (nothing is written).
  */
-export function route<Q = undefined, B = undefined, P = undefined>(
-  options: RouteOptions<Q, B, P>,
-  handler: (ctx: RouteContext<Q, B, P>) => Promise<unknown>,
+export function route<Q = undefined, B = undefined, P = undefined, R = unknown>(
+  options: RouteOptions<Q, B, P, R>,
+  handler: (ctx: RouteContext<Q, B, P>) => Promise<R | Response>,
 ): NextHandler {
   return async (req, ctx) => {
     const started = performance.now();
@@ -77,7 +83,13 @@ export function route<Q = undefined, B = undefined, P = undefined>(
       const spares = mutating && !options.body && declared <= 1_048_576 ? Array.from({ length: BUSY_RETRIES }, () => req.clone()) : [];
       const retries = options.retryWhenBusy === false ? 0 : mutating && !options.body ? spares.length : BUSY_RETRIES;
       const result = await withBusyRetries(retries, (attempt) => handler({ req: attempt === 0 ? req : spares[attempt - 1]!, query, body, params, actor }));
-      return result instanceof Response ? result : NextResponse.json(result);
+      if (result instanceof Response) return result;
+      if (options.response && process.env.NODE_ENV !== "production") {
+        // As the browser receives it: after JSON (instants become strings).
+        const checked = options.response.safeParse(JSON.parse(JSON.stringify(result)));
+        if (!checked.success) throw new Error(`the answer breaks its contract: ${describeIssues(fieldIssues(checked.error, "response"))}`);
+      }
+      return NextResponse.json(result);
     } catch (e) {
       return errorResponse(e, reqId);
     }

@@ -1,8 +1,8 @@
-import { AlertsQuerySchema } from "@/lib/contracts/alerts";
+import { AlertsQuerySchema, AlertsSchema } from "@/lib/contracts/alerts";
 import { listAlerts } from "@/lib/server/alerts/list-alerts";
 import { route } from "@/lib/server/http/route";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = route({ query: AlertsQuerySchema }, async ({ query }) => listAlerts(new Date(), undefined, query));
+export const GET = route({ response: AlertsSchema, query: AlertsQuerySchema }, async ({ query }) => listAlerts(new Date(), undefined, query));

@@ -1,8 +1,8 @@
-import { AuditListQuerySchema } from "@/lib/contracts/audit";
+import { AuditListQuerySchema, AuditListSchema } from "@/lib/contracts/audit";
 import { listAudit } from "@/lib/server/audit/list-audit";
 import { route } from "@/lib/server/http/route";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = route({ query: AuditListQuerySchema }, async ({ query }) => listAudit(query));
+export const GET = route({ response: AuditListSchema, query: AuditListQuerySchema }, async ({ query }) => listAudit(query));

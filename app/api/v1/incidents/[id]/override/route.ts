@@ -1,3 +1,4 @@
+import { OkSchema } from "@/lib/contracts/repair";
 import { IdParamsSchema, ReasonBodySchema } from "@/lib/contracts/incidents";
 import { route } from "@/lib/server/http/route";
 import { overrideValidation } from "@/lib/server/repair/override-validation";
@@ -5,4 +6,4 @@ import { overrideValidation } from "@/lib/server/repair/override-validation";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const POST = route({ params: IdParamsSchema, body: ReasonBodySchema, role: "commander" }, ({ params, body, actor }) => overrideValidation(params.id, body.reason, actor));
+export const POST = route({ response: OkSchema, params: IdParamsSchema, body: ReasonBodySchema, role: "commander" }, ({ params, body, actor }) => overrideValidation(params.id, body.reason, actor));

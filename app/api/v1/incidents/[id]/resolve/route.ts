@@ -1,3 +1,4 @@
+import { OkSchema } from "@/lib/contracts/repair";
 import { IdParamsSchema, ReasonBodySchema } from "@/lib/contracts/incidents";
 import { route } from "@/lib/server/http/route";
 import { resolveIncident } from "@/lib/server/repair/resolve-incident";
@@ -5,4 +6,4 @@ import { resolveIncident } from "@/lib/server/repair/resolve-incident";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const POST = route({ params: IdParamsSchema, body: ReasonBodySchema, role: "operator" }, ({ params, body, actor }) => resolveIncident(params.id, body.reason, actor));
+export const POST = route({ response: OkSchema, params: IdParamsSchema, body: ReasonBodySchema, role: "operator" }, ({ params, body, actor }) => resolveIncident(params.id, body.reason, actor));

@@ -1,3 +1,4 @@
+import { DispatchPreviewSchema } from "@/lib/contracts/orchestrators";
 import { IdParamsSchema } from "@/lib/contracts/incidents";
 import { PlanOptionsSchema } from "@/lib/contracts/repair";
 import { route } from "@/lib/server/http/route";
@@ -7,4 +8,4 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 // It sends requests to the orchestrators (dry runs, audited): an operator's step, like the dry run after confirming.
-export const POST = route({ params: IdParamsSchema, body: PlanOptionsSchema, role: "operator" }, ({ params, body, actor }) => previewPlanDispatch(params.id, body, actor));
+export const POST = route({ response: DispatchPreviewSchema, params: IdParamsSchema, body: PlanOptionsSchema, role: "operator" }, ({ params, body, actor }) => previewPlanDispatch(params.id, body, actor));
