@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { Providers } from "./providers";
 import { SideNav } from "@/components/shell/SideNav";
+import { statePaletteCss } from "@/components/shell/state-palette";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -13,10 +14,13 @@ export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body>
+        {/* The unit states' colours, from their one palette module (hoisted into <head> by React). */}
+        <style href="unit-state-palette" precedence="default">{statePaletteCss()}</style>
         <Providers>
+          <a href="#content" className="skip-link">Skip to the page</a>
           <div className="shell">
             <SideNav />
-            <main className="content">{children}</main>
+            <main id="content" className="content" tabIndex={-1}>{children}</main>
           </div>
         </Providers>
       </body>

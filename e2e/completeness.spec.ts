@@ -1,4 +1,5 @@
 import { test, expect } from "./fixtures";
+import { resetDemo } from "./reset-demo";
 
 // The demo world: stg_orders 2026-08-17 and 2026-08-23 failed (nothing downstream was built), and
 // 2026-08-10's retry appended a second copy that fct_orders and revenue_daily were built on.
@@ -12,6 +13,24 @@ test("revenue_daily for August 2026 is incomplete, naming 08-17 and 08-23 (never
 
   await expect(page).toHaveURL(/dataset=dataset%3Awarehouse%3Arevenue_daily&from=2026-08-01&to=2026-08-25/);
   await expect(page.getByTestId("verdict-word")).toHaveText("Incomplete");
+  await expect(page.getByLabel("Month")).toHaveValue("2026-08"); // kept after the check
+
+  // The analyst's answer leads: the dataset, the day, the effect on the number, who is on it.
+  await expect(page.getByTestId("verdict-summary")).toHaveText("Do not quote this number as complete yet — 3 problems:");
+  const aug10 = page.getByTestId("plain-2026-08-10");
+  await expect(aug10.getByTestId("plain-sentence")).toHaveText(
+    "revenue_daily for 2026-08-10 is probably overstated by about 50 %: it was built from stg_orders 2026-08-10, which holds 66 rows where the source has 44 (22 rows extra).",
+  );
+  await expect(aug10.getByTestId("on-it")).toHaveText("No one is on it yet: open an incident.");
+  await expect(aug10.getByRole("link", { name: "open an incident" })).toHaveAttribute("href", "/incidents/new?node=job%3Aorders%3Astg_orders&units=2026-08-10");
+  await expect(page.getByTestId("plain-2026-08-17").getByTestId("plain-sentence")).toHaveText(
+    "revenue_daily has no figure for 2026-08-17: it was never built, because stg_orders 2026-08-17 failed. A total over the period leaves that day out.",
+  );
+  await expect(page.getByTestId("verdict")).not.toContainText("reasons across");
+
+  // The engineer's details (headlines, states, run ids) are one click away.
+  await expect(page.getByTestId("reasons-by-unit")).toBeHidden();
+  await page.getByText("Engineer's details").click();
   const units = page.getByTestId("reasons-by-unit").locator("tbody tr");
   await expect(units).toHaveCount(3);
   await expect(page.getByTestId("reason-unit-2026-08-17").getByTestId("unit-headline")).toHaveText("never built: stg_orders failed");
@@ -43,4 +62,30 @@ test("GET /api/v1/completeness returns the same certificate, 404 for an unknown 
   const invalid = await request.get("/api/v1/completeness?dataset=revenue_daily&from=2026-8-17");
   expect(invalid.status()).toBe(400);
   expect((await invalid.json()).message).toBe('query.from: "2026-8-17" is not a day key (expected yyyy-MM-dd)');
+});
+
+test.describe("with an incident on the duplicated day", () => {
+  // It opens and abandons an incident: the demo is reloaded before and after, so the other
+  // tests (and specs) see the demo as loaded, whatever order they run in.
+  test.beforeAll(() => resetDemo());
+  test.afterAll(() => resetDemo());
+
+  test("the answer names the open incident on it; once abandoned, the audit log says so on its entries", async ({ page, request }) => {
+    const opened = await request.post("/api/v1/incidents", { data: { taskNodeId: "job:orders:stg_orders", units: ["2026-08-10"], reason: "revenue_daily 2026-08-10 is overstated" } });
+    expect(opened.status()).toBe(201);
+    const { id, title } = await opened.json();
+    expect(title).toBe("stg_orders 2026-08-10 failed");
+
+    await page.goto("/completeness?dataset=revenue_daily&from=2026-08-01&to=2026-08-25");
+    const onIt = page.getByTestId("plain-2026-08-10").getByTestId("on-it");
+    await expect(onIt).toHaveText("Incident “stg_orders 2026-08-10 failed” is open on it.");
+    await expect(onIt.getByRole("link", { name: "stg_orders 2026-08-10 failed" })).toHaveAttribute("href", `/incidents/${id}`);
+    await expect(page.getByTestId("plain-2026-08-17").getByTestId("on-it")).toHaveText("No one is on it yet: open an incident.");
+
+    expect((await request.post(`/api/v1/incidents/${id}/abandon`, { data: { reason: "checked in the e2e" } })).ok()).toBe(true);
+    await page.goto(`/audit?incidentId=${id}`);
+    const cells = page.getByTestId("audit-incident");
+    await expect(cells).toHaveCount(2); // incident.opened, incident.abandoned
+    for (const cell of await cells.all()) await expect(cell).toHaveText("stg_orders 2026-08-10 failed · abandoned");
+  });
 });

@@ -1,5 +1,17 @@
 import { test, expect } from "./fixtures";
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
+import { importDbt, resetDemo } from "./reset-demo";
+
+// The demo world as loaded (an earlier spec may have repaired or marked it), plus the imported
+// jaffle_shop dbt project for a real graph's names: so this spec passes alone and in any order.
+test.beforeAll(() => {
+  test.setTimeout(180_000);
+  resetDemo();
+  importDbt("test/fixtures/dbt/ol_fixture_jaffle_postgres_run");
+});
+test.afterAll(() => resetDemo());
+
+const STG_0817 = "/lineage?node=job%3Aorders%3Astg_orders&units=2026-08-17";
 
 // Seed 001 on the demo world: stg_orders failed for 2026-08-17. Its blast radius is that day
 // through the marts, the dashboard and the feature pipeline, ISO week 2026-W34 of the weekly
@@ -73,4 +85,104 @@ test("keyboard: search a node, select it with Enter, and its closure is all of i
   await expect(page.getByTestId("closure-row-dataset:ml:order_features").getByTestId("closure-units")).toHaveText("2026-05-18 → 2026-08-25 (100 units)");
   await page.getByRole("button", { name: "Clear selection" }).click();
   await expect(page.getByText("Pick a failure, click a node")).toBeVisible();
+});
+
+/** getBoundingClientRect of an element, in CSS pixels of the page. */
+const rectOf = (l: Locator) => l.evaluate((e) => { const r = e.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; });
+const within = (inner: { x: number; y: number; width: number; height: number }, outer: typeof inner) =>
+  inner.x >= outer.x - 0.5 && inner.y >= outer.y - 0.5 && inner.x + inner.width <= outer.x + outer.width + 0.5 && inner.y + inner.height <= outer.y + outer.height + 0.5;
+
+/**
+ * The lineage is framed on `seed` at a zoom where node names are at least 10 px tall: the seed is
+ * wholly in the canvas, and every name in view measures ≥ 10 px (getBoundingClientRect). Returns
+ * the seed's label height, and says what the view bar reports outside.
+ */
+async function expectLegiblyFramedOn(page: Page, seed: string): Promise<number> {
+  const canvas = page.getByTestId("lineage-canvas");
+  const label = page.getByTestId(`node-${seed}`).getByTestId("node-label");
+  await expect.poll(async () => within(await rectOf(page.getByTestId(`node-${seed}`)), await rectOf(canvas)), { message: `${seed} is framed in the canvas` }).toBe(true);
+  await expect.poll(async () => (await rectOf(label)).height, { message: `${seed}'s name is legible` }).toBeGreaterThanOrEqual(10);
+  const box = await rectOf(canvas);
+  const inView = await page.locator('[data-testid="node-label"]').evaluateAll((els, c) => els.flatMap((e) => {
+    const r = e.getBoundingClientRect();
+    return r.x >= c.x && r.y >= c.y && r.x + r.width <= c.x + c.width && r.y + r.height <= c.y + c.height ? [{ name: e.textContent ?? "", height: r.height }] : [];
+  }), box);
+  expect(inView.length, "names in view").toBeGreaterThan(1);
+  for (const n of inView) expect(n.height, `${n.name}'s name on screen`).toBeGreaterThanOrEqual(10);
+  const height = (await rectOf(label)).height;
+  test.info().annotations.push({ type: "label height", description: `${seed}: ${height.toFixed(1)} px (${inView.length} names in view, smallest ${Math.min(...inView.map((n) => n.height)).toFixed(1)} px)` });
+  return height;
+}
+
+test("opened on stg_orders 2026-08-17: framed on its blast radius with names ≥ 10 px, badges inside their nodes, what is outside counted", async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(STG_0817);
+  await expectBlastRadiusOf0817(page);
+  await expectLegiblyFramedOn(page, "job:orders:stg_orders");
+  // A closure this long cannot be legible whole at 1440: the bar says how much is left out.
+  await expect(page.getByTestId("lineage-outside")).toHaveText(/^\d+ of \d+ nodes outside the view · \d+ of the closure's 14 \(listed below\)$/);
+  await expect(page.getByRole("button", { name: "Fit all" })).toBeVisible();
+  // running_balance's badge (and every other) stays inside its node.
+  await expect(page.getByTestId("node-dataset:warehouse:running_balance").getByTestId("node-holding")).toHaveText(["never ran"]);
+  for (const node of await page.locator('[data-testid^="node-"][data-closure="in"]').all()) {
+    const outer = await rectOf(node);
+    for (const badge of await node.getByTestId("node-holding").all()) expect(within(await rectOf(badge), outer), `${await node.getAttribute("data-testid")}: badge inside`).toBe(true);
+    expect(within(await rectOf(node.getByTestId("node-units")), outer)).toBe(true);
+  }
+});
+
+test("an imported dbt project is one flow box; opened on one of its models, names are ≥ 10 px and long ones are cut with the whole name on hover and focus", async ({ page, request }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const graph = (await (await request.get("/api/v1/lineage-graph")).json()) as { nodes: { id: string; name: string; kind: string; pipeline: string; namespace: string }[] };
+  const dbt = graph.nodes.filter((n) => n.name.includes("jaffle_shop") || n.namespace.startsWith("postgres://"));
+  expect(dbt.length).toBe(36);
+  expect([...new Set(dbt.map((n) => n.pipeline))]).toEqual(["dbt-run-jaffle_shop"]);
+  const model = dbt.find((n) => n.kind === "task" && n.name === "model.jaffle_shop.stg_orders")!;
+  await page.goto(`/lineage?node=${encodeURIComponent(model.id)}`);
+  await expect(page.getByTestId("closure-table")).toContainText("Downstream closure (blast radius)");
+  await expect(page.getByTestId("pipeline-dbt-run-jaffle_shop")).toBeVisible();
+  await expect(page.getByTestId("pipeline-postgres://localhost:5432")).toHaveCount(0);
+  await expectLegiblyFramedOn(page, model.id);
+
+  // A dbt test's name is far longer than its node: cut with an ellipsis, whole in the tooltip and the accessible name.
+  const longest = dbt.filter((n) => n.kind === "task").sort((a, b) => b.name.length - a.name.length)[0]!;
+  const label = page.getByTestId(`node-${longest.id}`).getByTestId("node-label");
+  expect(await label.evaluate((e) => e.scrollWidth > e.clientWidth), "the long name is cut").toBe(true);
+  await expect(label).toHaveAttribute("title", longest.name);
+  const flowNode = page.locator(`.react-flow__node[data-id="${longest.id}"]`);
+  await expect(flowNode).toHaveAccessibleName(`task ${longest.name} in dbt-run-jaffle_shop`);
+  await flowNode.focus();
+  await expect(flowNode.getByText(longest.name, { exact: true }).last()).toBeVisible();
+});
+
+test("Fit all shows every node of the lineage in the canvas", async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(STG_0817);
+  await expect(page.getByTestId("lineage-outside")).toHaveText(/nodes outside the view/);
+  await page.getByRole("button", { name: "Fit all" }).click();
+  const total = (await (await page.request.get("/api/v1/lineage-graph")).json()).nodes.length as number;
+  await expect(page.getByTestId("lineage-outside")).toHaveText(`All ${total} nodes in view`);
+  await expect(page.getByRole("button", { name: "Fit all" })).toHaveCount(0);
+  const canvas = await rectOf(page.getByTestId("lineage-canvas"));
+  const nodes = page.locator('[data-testid^="node-"][data-closure]');
+  await expect(nodes).toHaveCount(total);
+  const outside = await nodes.evaluateAll((els, c) => els.filter((e) => {
+    const r = e.getBoundingClientRect();
+    return r.x < c.x - 0.5 || r.y < c.y - 0.5 || r.x + r.width > c.x + c.width + 0.5 || r.y + r.height > c.y + c.height + 0.5;
+  }).map((e) => e.getAttribute("data-testid")), canvas);
+  expect(outside).toEqual([]);
+});
+
+test("an incident opened from a selected failure lands on the incident for that task and its units", async ({ page }) => {
+  await page.goto(STG_0817);
+  await expectBlastRadiusOf0817(page);
+  await page.getByRole("link", { name: "Open an incident for these units" }).click();
+  await expect(page).toHaveURL(/\/incidents\/new\?node=job%3Aorders%3Astg_orders&units=2026-08-17$/);
+  await expect(page.getByLabel("Failed task (node id)")).toHaveValue("job:orders:stg_orders");
+  await expect(page.getByLabel(/Failed units/)).toHaveValue("2026-08-17");
+  await page.getByLabel(/Why you are opening it/).fill("stg_orders 2026-08-17 failed: opened from its blast radius on the lineage");
+  await page.getByRole("button", { name: "Open the incident" }).click();
+  await expect(page).toHaveURL(/\/incidents\/[a-z0-9]+(\/[a-z]+)?$/);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("stg_orders 2026-08-17");
+  await expect(page.getByTestId("scope-stg_orders-task")).toContainText("2026-08-17");
 });

@@ -6,6 +6,8 @@ import type { Me, TokenView, UserView } from "@/lib/contracts/access";
 import { useAddUser, useChangeUser, useCreateToken, useRemoveUser, useRevokeToken, useTokens, useUsers } from "@/lib/client/use-access";
 import { useMe } from "@/lib/client/use-me";
 import styles from "./Access.module.css";
+import { reasonProblem } from "@/lib/contracts/reason";
+import { article } from "@/lib/domain/words";
 
 const ROLES = ["viewer", "operator", "commander", "admin"] as const;
 type Role = (typeof ROLES)[number];
@@ -36,7 +38,7 @@ function NotAdmin({ me }: { me: Me }) {
     <section className="card" data-testid="access-not-admin">
       <h2>Only an admin manages access</h2>
       <p className="sub">
-        {me.source === "anonymous" ? <>You are not signed in. <Link href="/sign-in?next=/settings/access">Sign in</Link> as an admin.</> : <>You are {me.displayName}, a {me.role}.</>}{" "}
+        {me.source === "anonymous" ? <>You are not signed in. <Link href="/sign-in?next=/settings/access">Sign in</Link> as an admin.</> : <>You are {me.displayName}, {article(me.role)} {me.role}.</>}{" "}
         On a fresh console, make the first admin on the console&apos;s machine:
       </p>
       <pre className={styles.code}>{"npm run users -- add <your id> --role admin --name \"Your Name\"\nnpm run users -- sign-in-link <your id>"}</pre>
@@ -94,9 +96,9 @@ function UserRow({ user, self }: { user: UserView; self: boolean }) {
       <td>
         <div className={styles.rowActions}>
           <input aria-label={`Why change ${user.id}`} value={reason} onChange={(e) => setReason(e.target.value)} placeholder="why" size={12} />
-          <button type="button" className={styles.secondary} disabled={!dirty || reason.trim().length < 3 || change.isPending}
+          <button type="button" className={styles.secondary} disabled={!dirty || reasonProblem(reason) !== null || change.isPending}
             onClick={() => change.mutate({ id: user.id, role, namespaces: splitNamespaces(namespaces), reason }, { onSuccess: () => setReason("") })}>Save</button>
-          <button type="button" className={styles.secondary} disabled={reason.trim().length < 3 || remove.isPending}
+          <button type="button" className={styles.secondary} disabled={reasonProblem(reason) !== null || remove.isPending}
             onClick={() => remove.mutate({ id: user.id, reason })}>Remove</button>
         </div>
         {error ? <div className="error-box" role="alert">{error.message}</div> : null}
@@ -166,7 +168,7 @@ function TokenRow({ token }: { token: TokenView }) {
         {token.revokedAt ? null : (
           <div className={styles.rowActions}>
             <input aria-label={`Why revoke ${token.name}`} value={reason} onChange={(e) => setReason(e.target.value)} placeholder="why" size={12} />
-            <button type="button" className={styles.secondary} disabled={reason.trim().length < 3 || revoke.isPending} onClick={() => revoke.mutate({ name: token.name, reason })}>Revoke</button>
+            <button type="button" className={styles.secondary} disabled={reasonProblem(reason) !== null || revoke.isPending} onClick={() => revoke.mutate({ name: token.name, reason })}>Revoke</button>
           </div>
         )}
         {revoke.error ? <div className="error-box" role="alert">{revoke.error.message}</div> : null}

@@ -3,6 +3,7 @@
 import type { Alerts } from "@/lib/contracts/alerts";
 import { useDeliverAlerts } from "@/lib/client/use-alerts";
 import styles from "./Alerts.module.css";
+import { counted } from "@/lib/domain/words";
 
 /** Where alerts go, the last tries (every one recorded), and a button to send the pending ones now. */
 export function WebhookCard({ data }: { data: Alerts }) {
@@ -15,7 +16,7 @@ export function WebhookCard({ data }: { data: Alerts }) {
         {data.webhook.configured ? <span>Alerts are POSTed as JSON to <span className="mono">{data.webhook.target}</span>, retried with backoff.</span>
           : <span className="muted">No webhook configured: set REPARO_ALERT_WEBHOOK_URL (see docs/alerts.md).</span>}
         <button type="button" onClick={() => deliver.mutate()} disabled={!data.webhook.configured || pending === 0 || deliver.isPending}>
-          {deliver.isPending ? "Sending…" : `Send ${pending} pending alert${pending === 1 ? "" : "s"}`}
+          {deliver.isPending ? "Sending…" : `Send ${counted(pending, "pending alert")}`}
         </button>
       </div>
       {deliver.error ? <div className="error-box" role="alert">Could not send: {deliver.error.message}</div> : null}

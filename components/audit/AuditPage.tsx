@@ -55,7 +55,14 @@ export function AuditPage({ initial }: { initial: { kind: string; actor: string;
                 <td data-label="Why" className="wrap-anywhere">{e.reason}</td>
                 <td data-label="On what" className={`mono ${styles.targets}`}>{targets(e.targets) || "—"}</td>
                 <td data-label="Before → after" className={styles.change}><div>{describe(e.before)}</div><div>→ {describe(e.after)}</div></td>
-                <td data-label="Incident">{e.incidentId ? <Link href={`/incidents/${encodeURIComponent(e.incidentId)}`}>open</Link> : "—"}</td>
+                <td data-label="Incident" className={styles.incident} data-testid="audit-incident">
+                  {e.incidentId ? (
+                    <>
+                      <Link href={`/incidents/${encodeURIComponent(e.incidentId)}`} prefetch={false}>{e.incident?.title ?? e.incidentId}</Link>
+                      {e.incident ? <span className="muted"> · {e.incident.status}</span> : null}
+                    </>
+                  ) : "—"}
+                </td>
               </tr>
             ))}
           </tbody>

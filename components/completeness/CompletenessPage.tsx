@@ -45,8 +45,15 @@ export function CompletenessPage() {
       ) : (
         <div className={`grid ${styles.results}`} style={{ opacity: cert.isPlaceholderData ? 0.6 : 1 }}>
           <VerdictCard data={cert.data} apiUrl={completenessUrl(query)} />
-          {cert.data.verdict === "incomplete" ? <ReasonsByUnit byUnit={cert.data.byUnit} /> : null}
-          {cert.data.verdict === "incomplete" ? <ReasonsByDataset data={cert.data} /> : null}
+          {cert.data.verdict === "incomplete" ? (
+            <details className={styles.details} data-testid="engineer-details">
+              <summary>Engineer&apos;s details</summary>
+              <div className="grid">
+                <ReasonsByUnit byUnit={cert.data.byUnit} />
+                <ReasonsByDataset data={cert.data} />
+              </div>
+            </details>
+          ) : null}
           <FreshnessChart freshness={cert.data.freshness} />
           <FrontierCard frontiers={cert.data.frontiers} />
           <EvidenceTable evidence={cert.data.evidence} />

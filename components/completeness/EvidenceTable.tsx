@@ -1,5 +1,9 @@
 import type { Completeness } from "@/lib/contracts/completeness";
 import { describeRanges } from "@/components/units/describe-units";
+import styles from "./Completeness.module.css";
+
+/** "2026-08-02T02:16:00Z" → "2026-08-02 02:16". */
+const publishedAt = (iso: string) => iso.slice(0, 16).replace("T", " ");
 
 /** What was checked: every dataset in the upstream closure, its units, rows and input versions. */
 export function EvidenceTable({ evidence }: { evidence: Completeness["evidence"] }) {
@@ -18,8 +22,10 @@ export function EvidenceTable({ evidence }: { evidence: Completeness["evidence"]
               <td>{e.rows.toLocaleString()}</td>
               <td>{e.reconciledUnits}</td>
               <td className="mono">{e.inputVersions.length > 3 ? `${e.inputVersions.length} versions` : e.inputVersions.join(", ") || "—"}</td>
-              <td className="muted nowrap">{e.oldestPublishAt ? `${e.oldestPublishAt.slice(0, 16)} … ${e.newestPublishAt!.slice(0, 16)}` : "—"}</td>
-              <td className="muted">{e.notes.join("; ")}</td>
+              <td className="muted">{e.oldestPublishAt ? <><span className={styles.keep}>{publishedAt(e.oldestPublishAt)} …</span> <span className={styles.keep}>{publishedAt(e.newestPublishAt!)}</span></> : "—"}</td>
+              <td className="muted">
+                <div className={styles.notes}>{e.notes.length > 1 ? <ul className={styles.reasonList}>{e.notes.map((n) => <li key={n}>{n}</li>)}</ul> : e.notes[0] ?? "—"}</div>
+              </td>
             </tr>
           ))}
         </tbody>

@@ -1,22 +1,18 @@
 "use client";
 
-import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, CartesianGrid, Cell, LabelList, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { Completeness } from "@/lib/contracts/completeness";
+import { formatAge, freshnessBars, minBarPx } from "./freshness-bars";
 import styles from "./Completeness.module.css";
 
-const DAY = 86_400_000;
 const COLOUR = { fresher: "var(--state-repaired)", older: "var(--state-divergent)", normal: "#94a3b8" };
-
-function formatAge(ms: number): string {
-  return ms >= 2 * DAY ? `${(ms / DAY).toFixed(1)} d` : `${(ms / 3_600_000).toFixed(1)} h`;
-}
 
 /**
  * Age per unit, not one number for the table (seed 000): after a targeted repair the period is
  * unevenly fresh, and the outlier — fresher or older than its neighbours — is the signal.
  */
 export function FreshnessChart({ freshness }: { freshness: Completeness["freshness"] }) {
-  const data = freshness.units.map((u) => ({ unitKey: u.unitKey, days: u.ageMs === null ? null : u.ageMs / DAY, outlier: u.outlier }));
+  const data = freshnessBars(freshness);
   return (
     <section className="card" aria-labelledby="freshness-title" data-testid="freshness">
       <h2 id="freshness-title">Freshness per unit</h2>
@@ -26,13 +22,14 @@ export function FreshnessChart({ freshness }: { freshness: Completeness["freshne
       </p>
       <div className={styles.chartWrap} role="img" aria-label={`Age in days of each of ${data.length} units`}>
         <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={data} margin={{ top: 8, right: 8, bottom: 8, left: 0 }}>
+          <BarChart data={data} margin={{ top: 20, right: 8, bottom: 8, left: 0 }}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
             <XAxis dataKey="unitKey" tick={{ fontSize: 11 }} interval="preserveStartEnd" />
             <YAxis tick={{ fontSize: 11 }} unit=" d" width={56} />
             <Tooltip formatter={(v) => [typeof v === "number" ? `${v.toFixed(2)} days` : "not published", "age"]} />
-            <Bar dataKey="days" isAnimationActive={false}>
+            <Bar dataKey="days" isAnimationActive={false} minPointSize={(v) => minBarPx(v as number | null)}>
               {data.map((d) => <Cell key={d.unitKey} fill={COLOUR[d.outlier ?? "normal"]} />)}
+              <LabelList dataKey="label" position="top" style={{ fontSize: 11, fill: "var(--ink)" }} />
             </Bar>
           </BarChart>
         </ResponsiveContainer>

@@ -2,7 +2,7 @@
 
 import { useId, useState, type FormEvent } from "react";
 import type { CompletenessQuery, DatasetOption } from "@/lib/contracts/completeness";
-import { monthPeriod } from "./month-period";
+import { monthOfPeriod, monthPeriod } from "./month-period";
 import styles from "./Completeness.module.css";
 
 interface Props {
@@ -16,9 +16,9 @@ export function PeriodPicker({ datasets, initial, onCheck }: Props) {
   const [dataset, setDataset] = useState(initial?.dataset ?? "");
   const [from, setFrom] = useState(initial?.from ?? "");
   const [to, setTo] = useState(initial?.to ?? "");
-  const [month, setMonth] = useState("");
   const id = useId();
   const chosen = datasets.find((d) => d.nodeId === dataset || d.name === dataset) ?? null;
+  const [month, setMonth] = useState(() => (chosen ? monthOfPeriod(chosen, initial?.from, initial?.to) : ""));
 
   const pickMonth = (value: string) => {
     setMonth(value);
@@ -51,11 +51,11 @@ export function PeriodPicker({ datasets, initial, onCheck }: Props) {
       </div>
       <div className={styles.field}>
         <label htmlFor={`${id}-from`}>From key</label>
-        <input id={`${id}-from`} value={from} onChange={(e) => setFrom(e.target.value)} placeholder={chosen?.firstKey ?? "first unit"} className="mono" />
+        <input id={`${id}-from`} value={from} onChange={(e) => { setFrom(e.target.value); setMonth(chosen ? monthOfPeriod(chosen, e.target.value, to) : ""); }} placeholder={chosen?.firstKey ?? "first unit"} className="mono" />
       </div>
       <div className={styles.field}>
         <label htmlFor={`${id}-to`}>To key</label>
-        <input id={`${id}-to`} value={to} onChange={(e) => setTo(e.target.value)} placeholder={chosen?.lastKey ?? "last unit"} className="mono" />
+        <input id={`${id}-to`} value={to} onChange={(e) => { setTo(e.target.value); setMonth(chosen ? monthOfPeriod(chosen, from, e.target.value) : ""); }} placeholder={chosen?.lastKey ?? "last unit"} className="mono" />
       </div>
       <button type="submit" disabled={!dataset}>Check completeness</button>
       {chosen?.firstKey ? <p className="muted">Expected units: {chosen.firstKey} … {chosen.lastKey}</p> : null}

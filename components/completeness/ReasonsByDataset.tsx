@@ -1,6 +1,6 @@
 import type { Completeness } from "@/lib/contracts/completeness";
 import { ReasonLinks } from "./ReasonLinks";
-import { StateBadge } from "./StateBadge";
+import { StateBadge } from "@/components/shell/StateBadge";
 
 /** The same reasons by dataset: where in the upstream closure the problem sits. */
 export function ReasonsByDataset({ data }: { data: Completeness }) {

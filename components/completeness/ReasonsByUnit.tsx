@@ -1,6 +1,6 @@
 import type { Completeness } from "@/lib/contracts/completeness";
 import { ReasonLinks } from "./ReasonLinks";
-import { StateBadge } from "./StateBadge";
+import { StateBadge } from "@/components/shell/StateBadge";
 import styles from "./Completeness.module.css";
 
 /** Every reason, grouped by unit key, headline first: what an analyst reads out in a meeting. */

@@ -22,3 +22,15 @@ export function monthPeriod(d: DatasetOption, month: string): { from: string; to
   if (d.lastKey && to > d.lastKey) to = d.lastKey;
   return from <= to ? { from, to } : null;
 }
+
+/**
+ * The month a period is, when it is exactly one month of the dataset's keys (as monthPeriod
+ * would give it): so the month field keeps "2026-08" after checking 08-01 … 08-25, and stays
+ * blank for a period that is not a month.
+ */
+export function monthOfPeriod(d: DatasetOption, from: string | undefined, to: string | undefined): string {
+  if (!from || !to) return "";
+  const month = from.slice(0, 7);
+  const p = monthPeriod(d, month);
+  return p && p.from === from && p.to === to ? month : "";
+}

@@ -1,6 +1,7 @@
 "use client";
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { counted } from "@/lib/domain/words";
 import { historyUrl, useHistory, type HistoryFilters } from "@/lib/client/use-history";
 import { formatDuration } from "./format-duration";
 import { HistoryCharts } from "./HistoryCharts";
@@ -35,7 +36,7 @@ export function HistoryPage() {
       ) : (
         <>
           <div className="stats">
-            <div className="stat" data-testid="stat-repairs"><div className="value">{data.totals.repairs}</div><div className="label">repair runs ({data.totals.incidents} incidents)</div></div>
+            <div className="stat" data-testid="stat-repairs"><div className="value">{data.totals.repairs}</div><div className="label">{data.totals.repairs === 1 ? "repair run" : "repair runs"} ({counted(data.totals.incidents, "incident")})</div></div>
             <div className="stat"><div className="value">{formatDuration(data.totals.medianResolutionMs)}</div><div className="label">median time to resolution</div></div>
             <div className="stat"><div className="value">{formatDuration(data.totals.p90ResolutionMs)}</div><div className="label">p90 time to resolution</div></div>
             <div className="stat"><div className="value">{data.totals.unitsRecomputed.toLocaleString()} / {data.totals.fullRerunUnits.toLocaleString()}</div><div className="label">units recomputed / a full re-run&apos;s</div></div>

@@ -2,8 +2,9 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { useOpenIncident } from "@/lib/client/use-incidents";
+import { useOpenIncident } from "@/lib/client/incident-actions";
 import styles from "./Incidents.module.css";
+import { reasonProblem } from "@/lib/contracts/reason";
 
 /**
  * Opens an incident: prefilled from a failure link (/incidents/new?node=<task>&units=<keys>,
@@ -28,7 +29,7 @@ export function NewIncidentForm({ node, units }: { node: string; units: string }
       <label>Title <span className="muted">(optional)</span><input value={title} onChange={(e) => setTitle(e.target.value)} /></label>
       <label>Why you are opening it <span className="muted">(required, recorded)</span><textarea rows={2} value={reason} onChange={(e) => setReason(e.target.value)} required /></label>
       {open.error ? <div className="error-box" role="alert">{open.error.message}</div> : null}
-      <button type="submit" disabled={open.isPending || reason.trim().length < 3 || list.length === 0}>{open.isPending ? "Opening…" : "Open the incident"}</button>
+      <button type="submit" disabled={open.isPending || reasonProblem(reason) !== null || list.length === 0}>{open.isPending ? "Opening…" : "Open the incident"}</button>
     </form>
   );
 }

@@ -2,6 +2,8 @@
 
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useReactFlow } from "@xyflow/react";
+import Link from "next/link";
+import { Name } from "@/components/shell/Name";
 import { useMemo, useRef } from "react";
 import type { Closure, Holdings } from "@/lib/contracts/lineage";
 import { HOLDING_WORD } from "./NodeMarkText";
@@ -11,10 +13,10 @@ const ROW_ESTIMATE = 52;
 
 /**
  * The closure as a table: every node, its units in words, what it holds now, and how it was
- * reached. Virtualised: a closure of thousands of nodes scrolls in its box with only the rows in
+ * reached, and the link that opens an incident for the selection. Virtualised: a closure of thousands of nodes scrolls in its box with only the rows in
  * view mounted, so a new selection costs the same whatever the closure's size.
  */
-export function ClosurePanel({ closure, holdings }: { closure: Closure; holdings: Holdings | undefined }) {
+export function ClosurePanel({ closure, holdings, incidentHref }: { closure: Closure; holdings: Holdings | undefined; incidentHref: string | null }) {
   const flow = useReactFlow();
   const holdsOf = useMemo(() => new Map(holdings?.nodes.map((n) => [n.nodeId, n.holdings]) ?? []), [holdings]);
   const nameOf = useMemo(() => new Map(closure.nodes.map((n) => [n.nodeId, n.name])), [closure]);
@@ -26,6 +28,14 @@ export function ClosurePanel({ closure, holdings }: { closure: Closure; holdings
   const [before, after] = items.length ? [items[0]!.start, rows.getTotalSize() - items[items.length - 1]!.end] : [0, 0];
   return (
     <>
+    <div className={styles.closureHead}>
+      {incidentHref ? (
+        // The existing incident-creation flow, prefilled with the selected task and units (docs/repair.md).
+        <Link href={incidentHref} className={styles.incidentLink} data-testid="open-incident">Open an incident for these units</Link>
+      ) : (
+        <span className="muted">Nothing in the catalog writes the selection: no task to re-run, so no incident to open from here.</span>
+      )}
+    </div>
     <p className="muted">
       <strong>never ran</strong>: consumers still see the previous value, stale while looking current ·{" "}
       <strong>partial write</strong>: failed tries left rows behind ·{" "}
@@ -48,9 +58,9 @@ export function ClosurePanel({ closure, holdings }: { closure: Closure; holdings
           const n = closure.nodes[index]!;
           return (
           <tr key={key} ref={rows.measureElement} data-index={index} data-testid={`closure-row-${n.nodeId}`}>
-            <td>
+            <td className={styles.nameCell}>
               <button type="button" className={styles.linkButton} onClick={() => flow.fitView({ nodes: [{ id: n.nodeId }], duration: 300, maxZoom: 1.2 })} aria-label={`Show ${n.kind} ${n.name} in the graph`}>
-                {n.name}
+                <Name strong={false}>{n.name}</Name>
               </button>
               <div className="muted">{n.kind}{n.seed ? " · selected" : ""}</div>
             </td>

@@ -1,5 +1,6 @@
 "use client";
 
+import { Name } from "@/components/shell/Name";
 import { useLineageFailures } from "@/lib/client/use-lineage";
 import styles from "./Lineage.module.css";
 
@@ -17,7 +18,7 @@ export function FailurePicker({ selected, onPick }: { selected: { node: string; 
         return (
           <li key={`${f.taskNodeId}|${f.unitKey}`}>
             <button type="button" aria-pressed={active} className={styles.pick} onClick={() => onPick(f.taskNodeId, f.unitKey)}>
-              <strong>{f.taskName}</strong> <span className="mono">{f.unitKey}</span>
+              <Name>{f.taskName}</Name> <span className="mono">{f.unitKey}</span>
               <span className="muted"> · {f.tries} {f.tries === 1 ? "try" : "tries"}</span>
             </button>
           </li>

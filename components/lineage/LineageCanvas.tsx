@@ -7,6 +7,7 @@ import type { LineageGraphView, LineageLayoutResult } from "@/lib/contracts/line
 import { ConsumerNode } from "./ConsumerNode";
 import { DatasetNode } from "./DatasetNode";
 import { flowElements } from "./flow-elements";
+import { LEGIBLE_ZOOM } from "./framing";
 import { LineageEdge } from "./LineageEdge";
 import { PipelineGroupNode } from "./PipelineGroupNode";
 import { TaskNode } from "./TaskNode";
@@ -23,8 +24,14 @@ const minimapColor = (n: Node) => MINIMAP_COLOR[n.type ?? ""] ?? "#94a3b8";
  * the first paint. Above this size the pipeline boxes at the fitted zoom are the overview.
  */
 const MINIMAP_UP_TO = 3_000;
-/** Above this size the lineage opens, and frames closures, only at a legible zoom (FitToClosure). */
-export const WHOLE_VIEW_UP_TO = 3_000;
+/** Above this size the lineage opens on its first pipeline before it is framed (FrameView). */
+const BIG_FROM = 3_000;
+/**
+ * Up to this size every node is mounted, in view or not: keyboard focus and the closure's nodes
+ * reach the ones the legible framing leaves outside. Above it only the visible ones (at 10,000
+ * nodes mounting them all took seconds).
+ */
+const MOUNT_ALL_UP_TO = 1_000;
 
 interface Props {
   graph: LineageGraphView;
@@ -40,7 +47,7 @@ interface Props {
  */
 export const LineageCanvas = memo(function LineageCanvas({ graph, layout, closureActive, onSelect }: Props) {
   const { nodes, edges } = useMemo(() => flowElements(graph, layout), [graph, layout]);
-  const start = useMemo(() => bigStart(layout), [layout]);
+  const start = useMemo(() => startViewport(layout), [layout]);
   useEffect(() => {
     // After React committed the elements, the next frame paints them: the end of "lay out and paint".
     const frame = requestAnimationFrame(() => setTimeout(() => performance.mark("reparo:layout-done"), 0));
@@ -60,8 +67,7 @@ export const LineageCanvas = memo(function LineageCanvas({ graph, layout, closur
         nodesDraggable={false}
         nodesConnectable={false}
         elementsSelectable
-        onlyRenderVisibleElements
-        fitView={start === undefined}
+        onlyRenderVisibleElements={nodes.length > MOUNT_ALL_UP_TO}
         defaultViewport={start}
         minZoom={0.02}
         maxZoom={2}
@@ -83,15 +89,13 @@ export const LineageCanvas = memo(function LineageCanvas({ graph, layout, closur
 });
 
 /**
- * Small lineages open on the whole estate. A big one would open at a zoom where nothing is
- * legible and thousands of nodes and edges are mounted and painted (measured: ~4 s of React
- * Flow rendering at 10,000 nodes): it opens, legible, on the start of its first pipeline, and
- * the failures, search, the pipeline list and zoom move the view from there.
+ * Where the canvas stands before FrameView frames what matters (a frame later). A big lineage
+ * must not open at React Flow's default view, where thousands of nodes would be mounted and
+ * painted for one frame (measured: ~4 s at 10,000 nodes): it starts, legible, on its first
+ * pipeline. A small one starts at the legible zoom on its corner.
  */
-function bigStart(layout: LineageLayoutResult) {
-  if (Object.keys(layout.positions).length <= WHOLE_VIEW_UP_TO) return undefined;
-  const first = [...layout.groups].sort((a, b) => a.x - b.x || a.y - b.y)[0];
-  if (!first) return undefined;
-  const zoom = 0.6;
-  return { x: 24 - first.x * zoom, y: 24 - first.y * zoom, zoom };
+function startViewport(layout: LineageLayoutResult) {
+  const first = Object.keys(layout.positions).length > BIG_FROM ? [...layout.groups].sort((a, b) => a.x - b.x || a.y - b.y)[0] : undefined;
+  const at = first ?? { x: 0, y: 0 };
+  return { x: 24 - at.x * LEGIBLE_ZOOM, y: 24 - at.y * LEGIBLE_ZOOM, zoom: LEGIBLE_ZOOM };
 }

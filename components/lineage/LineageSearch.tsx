@@ -2,6 +2,7 @@
 
 import { useReactFlow } from "@xyflow/react";
 import { useId, useMemo } from "react";
+import { Name } from "@/components/shell/Name";
 import type { LineageNode } from "@/lib/contracts/lineage";
 import styles from "./Lineage.module.css";
 
@@ -39,7 +40,7 @@ export function LineageSearch({ nodes, query, onQuery, onSelect }: { nodes: Line
           {matches.map((n) => (
             <li key={n.id}>
               <button type="button" className={styles.pick} onClick={() => { show(n.id); onSelect(n.id); }}>
-                {n.name} <span className="muted">{n.kind} · {n.pipeline}</span>
+                <Name strong={false}>{n.name}</Name> <span className="muted">{n.kind} · <Name strong={false}>{n.pipeline}</Name></span>
               </button>
             </li>
           ))}

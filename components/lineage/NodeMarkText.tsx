@@ -11,17 +11,28 @@ export const HOLDING_WORD = {
   suspect: "suspect",
 } as const;
 
-/** What a closure node shows on the graph: its units in words and what they hold now. */
+/** Badges drawn on a node; the rest are counted ("+2") and named in its tooltip, so none is cut at the node's edge. */
+const BADGES_SHOWN = 2;
+
+/**
+ * What a closure node shows on the graph: its units in words (one line, the whole in its tooltip)
+ * and what they hold now (each badge's units in its tooltip; the closure table lists them all).
+ */
 export function NodeMarkText({ mark }: { mark: NodeMark }) {
+  const shown = mark.holdings.slice(0, BADGES_SHOWN);
+  const rest = mark.holdings.slice(BADGES_SHOWN);
+  const say = (h: NodeMark["holdings"][number]) => `${HOLDING_WORD[h.kind]}: ${h.unitsText}${h.detail ? ` — ${h.detail}` : ""}`;
   return (
     <div className={styles.mark}>
-      <span data-testid="node-units">{mark.entry.unitsText}</span>
-      {mark.holdings.map((h) => (
-        <span key={h.kind} className={styles.holding} data-kind={h.kind} title={h.detail}>
-          {HOLDING_WORD[h.kind]}
-          {mark.holdings.length > 1 ? `: ${h.unitsText}` : ""}
+      <span className={styles.markUnits} data-testid="node-units" title={mark.entry.unitsText}>{mark.entry.unitsText}</span>
+      {mark.holdings.length > 0 ? (
+        <span className={styles.badges}>
+          {shown.map((h) => (
+            <span key={h.kind} className={styles.holding} data-kind={h.kind} title={say(h)} data-testid="node-holding">{HOLDING_WORD[h.kind]}</span>
+          ))}
+          {rest.length > 0 ? <span className={styles.holding} title={rest.map(say).join("\n")} data-testid="node-holding">+{rest.length}</span> : null}
         </span>
-      ))}
+      ) : null}
     </div>
   );
 }

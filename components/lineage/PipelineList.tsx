@@ -1,5 +1,6 @@
 "use client";
 
+import { Name } from "@/components/shell/Name";
 import styles from "./Lineage.module.css";
 
 /** Pipelines with a collapse switch each (the same as the button on each box in the graph). */
@@ -10,7 +11,7 @@ export function PipelineList({ pipelines, collapsed, onToggle }: { pipelines: { 
         <li key={p.name}>
           <label className={styles.check}>
             <input type="checkbox" checked={collapsed.includes(p.name)} onChange={() => onToggle(p.name)} />
-            collapse <strong>{p.name}</strong> <span className="muted">({p.count})</span>
+            <span className={styles.checkText}>collapse <Name>{p.name}</Name> <span className="muted">({p.count})</span></span>
           </label>
         </li>
       ))}

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { Name } from "@/components/shell/Name";
 import type { LineageView } from "./use-lineage-view";
 import styles from "./Lineage.module.css";
 
@@ -12,7 +13,7 @@ export function SelectionBar({ view, onChange }: { view: LineageView; onChange: 
     <form className={styles.selection} onSubmit={(e) => { e.preventDefault(); onChange({ units: units.trim(), asOf: asOf.trim() }); }} aria-label="Selection">
       <div>
         <span className="muted">Selected </span>
-        <strong className="mono" data-testid="selected-node">{view.node || "nothing yet"}</strong>
+        <span className="mono" data-testid="selected-node">{view.node ? <Name>{view.node}</Name> : <strong>nothing yet</strong>}</span>
       </div>
       <label>Units <input value={units} onChange={(e) => setUnits(e.target.value)} placeholder="2026-08-17 or 2026-08-01..2026-08-07 (empty: all)" size={34} /></label>
       <label>As of <input value={asOf} onChange={(e) => setAsOf(e.target.value)} placeholder="now (or 2026-08-20T00:00Z)" size={20} /></label>

@@ -1,5 +1,6 @@
 import { MarkerType, Position, type Edge, type Node, type NodeHandle } from "@xyflow/react";
 import { LINEAGE_NODE_SIZE, type LineageGraphView, type LineageLayoutResult, type LineageNode } from "@/lib/contracts/lineage";
+import { groupId } from "./framing";
 import type { PipelineGroupData } from "./PipelineGroupNode";
 
 export interface LineageEdgeData extends Record<string, unknown> {
@@ -11,7 +12,6 @@ export interface LineageEdgeData extends Record<string, unknown> {
 
 const LABEL_ALL_EDGES_UP_TO = 2_000;
 
-export const groupId = (pipeline: string) => `pipeline:${pipeline}`;
 
 /**
  * Size and handles known up front. React Flow mounts every node it has no handle bounds for, to

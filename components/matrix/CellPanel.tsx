@@ -1,26 +1,39 @@
 "use client";
 
 import Link from "next/link";
+import { useEffect } from "react";
 import { STATE_LABELS, type UnitDetail } from "@/lib/contracts/units";
 import { useUnitDetail } from "@/lib/client/use-units";
 import { formatDeviation } from "@/lib/domain/unit-state";
+import { STATE_PALETTE } from "@/components/shell/state-palette";
+import { StateSwatch } from "@/components/shell/StateSwatch";
 import { CellRecords } from "./CellRecords";
 import { lineageHref } from "./selection";
 import styles from "./CellPanel.module.css";
 
 /**
  * The side panel of one unit: why it is in its state, and every record behind that. It does not
- * take the focus: arrow keys keep moving through the matrix and Enter shows the next unit here.
+ * take the focus: arrow keys keep moving through the matrix and Enter shows the next unit here —
+ * so Esc closes it wherever the focus is (the grid, the panel, the page).
  */
 export function CellPanel({ dataset, unit, onClose }: { dataset: string; unit: string; onClose(): void }) {
   const { data, error, isPending } = useUnitDetail(dataset, unit);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || e.defaultPrevented) return;
+      e.preventDefault();
+      onClose();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [onClose]);
   return (
-    <aside className={styles.panel} aria-labelledby="cell-panel-title" data-testid="cell-panel" onKeyDown={(e) => e.key === "Escape" && onClose()}>
+    <aside className={styles.panel} aria-labelledby="cell-panel-title" data-testid="cell-panel">
       <header className={styles.head}>
         <h2 id="cell-panel-title">
           {data?.datasetName ?? dataset.split(":").pop()} <span className="mono">{unit}</span>
         </h2>
-        <button type="button" className={styles.close} onClick={onClose} aria-label="Close the unit panel">×</button>
+        <button type="button" className={styles.close} onClick={onClose} aria-label="Close the unit panel" title="Close (Esc)">×</button>
       </header>
       {isPending ? <div className="skeleton" style={{ height: 160 }} aria-label="Loading the unit" /> : null}
       {error ? <p className="error-box" role="alert">Could not load {unit}: {error.message}</p> : null}
@@ -34,7 +47,7 @@ function PanelBody({ d }: { d: UnitDetail }) {
   return (
     <div className={styles.body}>
       <p>
-        <span className={styles.state} data-testid="panel-state" style={{ backgroundColor: `var(--state-${d.state})` }}>{STATE_LABELS[d.state]}</span>
+        <span className={styles.state} data-testid="panel-state" style={{ backgroundColor: STATE_PALETTE[d.state].colour, color: STATE_PALETTE[d.state].ink }}><StateSwatch state={d.state} />{STATE_LABELS[d.state]}</span>
         {d.pipeline ? <span className="muted"> · {d.pipeline}</span> : null}
       </p>
       {noPublish ? <p className="notice" data-testid="panel-no-publish">No publish: this unit is not in the ledger{d.state === "blocked" ? " — it never ran because an upstream unit failed" : d.state === "failed" ? " — its latest attempt failed" : ""}.</p> : null}

@@ -1,5 +1,6 @@
 import type { MatrixInvalidKey, MatrixSection } from "@/lib/contracts/units";
 import { STATE_CODES } from "@/lib/contracts/units";
+import { article } from "@/lib/domain/words";
 
 const FAILED = STATE_CODES[2]!;
 
@@ -29,7 +30,7 @@ export function KeyProblemsCards({ sections, invalidKeys }: { sections: MatrixSe
             <thead><tr><th>Node</th><th>Key</th><th>Why it is invalid</th><th>Seen in</th></tr></thead>
             <tbody>
               {invalidKeys.map((k) => (
-                <tr key={`${k.nodeId}|${k.unitKey}`}><td className="mono">{k.nodeId}</td><td className="mono" style={{ whiteSpace: "nowrap" }}>{k.unitKey}</td><td>{k.reason}</td><td>{k.source === "ledger" ? "the ledger" : `a ${k.source} request`}</td></tr>
+                <tr key={`${k.nodeId}|${k.unitKey}`}><td className="mono">{k.nodeId}</td><td className="mono" style={{ whiteSpace: "nowrap" }}>{k.unitKey}</td><td>{k.reason}</td><td>{k.source === "ledger" ? "the ledger" : `${article(k.source)} ${k.source} request`}</td></tr>
               ))}
             </tbody>
           </table>

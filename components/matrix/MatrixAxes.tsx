@@ -5,6 +5,7 @@ import type { VirtualItem } from "@tanstack/react-virtual";
 import type { Bucket } from "./aggregate";
 import type { ShownRow } from "./grid-overlay";
 import styles from "./MatrixGrid.module.css";
+import { counted } from "@/lib/domain/words";
 
 export const ROW_H = 22;
 export const HEADER_H = 28;
@@ -20,6 +21,11 @@ interface AxesProps {
   totalRows: number;
 }
 
+/** A row header's accessible name: its parts read as words, not run together ("stg_ordersorders"). */
+export function rowName(row: Pick<ShownRow, "name" | "pipeline" | "note">): string {
+  return [row.name, row.note ? "units unknown" : null, row.pipeline ? `pipeline ${row.pipeline}` : null].filter(Boolean).join(", ");
+}
+
 /**
  * The sticky column header (one columnheader per visible bucket, named by its key; text every
  * few columns so labels do not collide) and the sticky row labels, both virtualised.
@@ -29,7 +35,7 @@ export function MatrixAxes({ rows, buckets, cw, width, rowItems, colItems, total
   return (
     <>
       <div className={styles.header} style={{ width, height: HEADER_H }} role="row">
-        <div className={styles.corner} style={{ width: LABEL_W }}>{rows.length} dataset{rows.length === 1 ? "" : "s"}</div>
+        <div className={styles.corner} style={{ width: LABEL_W }}>{counted(rows.length, "dataset")}</div>
         {colItems.map((v) => (
           <div key={v.key} role="columnheader" aria-label={buckets[v.index]!.label} className={styles.colTick} style={{ left: LABEL_W + v.start, width: cw }}>
             {v.index % labelEvery === 0 ? <span className={styles.colLabel}>{buckets[v.index]!.label}</span> : null}
@@ -40,10 +46,10 @@ export function MatrixAxes({ rows, buckets, cw, width, rowItems, colItems, total
         {rowItems.map((v) => {
           const row = rows[v.index]!;
           return (
-            <div key={v.key} className={styles.rowLabel} style={{ top: v.start, height: ROW_H }} role="rowheader">
-              <Link href={`/units/${encodeURIComponent(row.nodeId)}`} title={row.nodeId} tabIndex={-1}>{row.name}</Link>
+            <div key={v.key} className={styles.rowLabel} style={{ top: v.start, height: ROW_H }} role="rowheader" aria-label={rowName(row)}>
+              <Link href={`/units/${encodeURIComponent(row.nodeId)}`} title={row.nodeId} tabIndex={-1}><span>{row.name}</span></Link>
               {row.note ? <span className={styles.rowNote} title={row.note}>units unknown</span> : null}
-              <span className="muted">{row.pipeline ?? ""}</span>
+              <span className={`muted ${styles.rowPipeline}`} title={row.pipeline ?? undefined}>{row.pipeline ?? ""}</span>
             </div>
           );
         })}

@@ -1,12 +1,13 @@
 "use client";
 
 import type { Zoom } from "./aggregate";
+import { focusSibling, rovingTarget } from "./roving-focus";
 import type { MatrixParams } from "./use-matrix-params";
 import styles from "./MatrixFilters.module.css";
 
 const ZOOMS: [Zoom, string][] = [["unit", "Units"], ["week", "Weeks"], ["month", "Months"]];
 
-/** Pipeline, date range and zoom; the state filter is the legend. All of it is in the URL. */
+/** Pipeline, date range and zoom (one Tab stop, arrows choose); the state filter is the legend. All of it is in the URL. */
 export function MatrixFilters({ params, pipelines, onChange, showPipeline = true }: { params: MatrixParams; pipelines: string[]; onChange(patch: Partial<MatrixParams>): void; showPipeline?: boolean }) {
   return (
     <div className={styles.bar}>
@@ -26,8 +27,22 @@ export function MatrixFilters({ params, pipelines, onChange, showPipeline = true
         To <input type="date" value={params.to ?? ""} onChange={(e) => onChange({ to: e.target.value || undefined })} aria-label="To date" />
       </label>
       <div role="radiogroup" aria-label="Zoom" className={styles.zoom}>
-        {ZOOMS.map(([z, label]) => (
-          <button key={z} type="button" role="radio" aria-checked={params.zoom === z} className={params.zoom === z ? styles.on : ""} onClick={() => onChange({ zoom: z })}>
+        {ZOOMS.map(([z, label], i) => (
+          <button
+            key={z}
+            type="button"
+            role="radio"
+            aria-checked={params.zoom === z}
+            tabIndex={params.zoom === z ? 0 : -1}
+            className={params.zoom === z ? styles.on : ""}
+            onClick={() => onChange({ zoom: z })}
+            onKeyDown={(e) => {
+              const next = rovingTarget(e.key, i, ZOOMS.length);
+              if (next === null) return;
+              focusSibling(e, "[role=radio]", next);
+              onChange({ zoom: ZOOMS[next]![0] });
+            }}
+          >
             {label}
           </button>
         ))}

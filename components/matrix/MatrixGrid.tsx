@@ -5,7 +5,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEve
 import { NO_UNIT, stateOfCode, type MatrixSection } from "@/lib/contracts/units";
 import { aggregateRow, bucketsOf, type Zoom } from "./aggregate";
 import { describeCell } from "./describe-cell";
-import { locate, selectedBuckets, unitsOf, type ShownRow } from "./grid-overlay";
+import { lastColumnWithData, locate, selectedBuckets, unitsOf, type ShownRow } from "./grid-overlay";
 import { HEADER_H, LABEL_W, MatrixAxes, ROW_H } from "./MatrixAxes";
 import type { Selection } from "./selection";
 import { useCellCanvas } from "./use-cell-canvas";
@@ -40,10 +40,18 @@ export function MatrixGrid({ section, zoom, highlight, open, selection, onOpen, 
   const canvas = useRef<HTMLCanvasElement>(null);
   // The virtualizers re-render this component on every scroll by design; the compiler's
   // memoisation would only hide their updates, so it is skipped here knowingly.
+  // Cells are drawn past the sticky labels and header: a unit is in view only between them and the
+  // far edge, so scrolling to one reserves their size at the end (scrollPaddingEnd).
   // eslint-disable-next-line react-hooks/incompatible-library
-  const rowV = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_H, overscan: 3, useFlushSync: false });
-  const colV = useVirtualizer({ horizontal: true, count: buckets.length, getScrollElement: () => scroller.current, estimateSize: () => cw, overscan: 4, useFlushSync: false });
-  const [focus, setFocus] = useState<At>({ r: 0, c: Math.max(0, buckets.length - 1) });
+  const rowV = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_H, overscan: 3, useFlushSync: false, scrollPaddingEnd: HEADER_H });
+  const colV = useVirtualizer({ horizontal: true, count: buckets.length, getScrollElement: () => scroller.current, estimateSize: () => cw, overscan: 4, useFlushSync: false, scrollPaddingEnd: LABEL_W });
+  // Time runs left to right and incidents are recent: start at the latest data (not the empty
+  // right end of an open-ended feed), or at the open cell.
+  const latest = useMemo(() => {
+    const c = lastColumnWithData(rows);
+    return c < 0 ? Math.max(0, buckets.length - 1) : c;
+  }, [rows, buckets.length]);
+  const [focus, setFocus] = useState<At>({ r: 0, c: latest });
   const [hover, setHover] = useState<At | null>(null);
   const [announce, setAnnounce] = useState("");
   const pointer = useRef<{ x: number; y: number } | null>(null);
@@ -54,13 +62,12 @@ export function MatrixGrid({ section, zoom, highlight, open, selection, onOpen, 
   const height = HEADER_H + rows.length * ROW_H;
   useCellCanvas(scroller, canvas, { rows, cw, rowH: ROW_H, highlight, open: openAt, selectedRow, selectedCols }, { x: LABEL_W, y: HEADER_H }, { width, height });
 
-  // Time runs left to right and incidents are recent: start at the latest units, or the open cell.
   useEffect(() => {
     if (openAt) {
       setFocus(openAt);
       rowV.scrollToIndex(openAt.r, { align: "center" });
       colV.scrollToIndex(openAt.c, { align: "center" });
-    } else colV.scrollToIndex(buckets.length - 1, { align: "end" });
+    } else colV.scrollToIndex(latest, { align: "end" });
     // Only when the picture changes, not on every focus move.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [section.id, zoom, buckets.length]);

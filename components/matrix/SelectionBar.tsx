@@ -3,6 +3,8 @@
 import Link from "next/link";
 import { describeRanges } from "@/components/units/describe-units";
 import { lineageHref, repairHref, type Selection } from "./selection";
+import styles from "./SelectionBar.module.css";
+import { counted } from "@/lib/domain/words";
 
 /** Consecutive keys of one definition collapsed into ranges, in the order given (columns order). */
 function runsOf(keys: string[], columns: string[]): [string, string][] {
@@ -21,9 +23,9 @@ export function SelectionBar({ selection, columns, name, onClear }: { selection:
   const href = repairHref(selection);
   const n = selection.keys.length;
   return (
-    <div className="notice" role="region" aria-label="Selected units" data-testid="selection-bar" style={{ display: "flex", gap: 16, alignItems: "center", flexWrap: "wrap" }}>
+    <div className={styles.bar} role="region" aria-label="Selected units" data-testid="selection-bar">
       <span>
-        <strong>{n} unit{n === 1 ? "" : "s"}</strong> of {name}: <span className="mono" data-testid="selection-units">{describeRanges(runsOf(selection.keys, columns))}</span>
+        <strong>{counted(n, "unit")}</strong> of {name}: <span className="mono" data-testid="selection-units">{describeRanges(runsOf(selection.keys, columns))}</span>
       </span>
       {href ? <Link href={href} prefetch={false} data-testid="plan-repair">Plan a repair for these →</Link> : <span className="muted">No task writes this dataset: nothing to re-run.</span>}
       {selection.writerNodeId && n > 0 ? <Link href={lineageHref(selection.writerNodeId, selection.keys[0]!)}>Lineage →</Link> : null}

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState, type MouseEvent } from "react";
 import { codeOfState, type MatrixState } from "@/lib/contracts/units";
 import { useUnitMatrix } from "@/lib/client/use-units";
 import { CellPanel } from "./CellPanel";
@@ -12,6 +12,7 @@ import { SelectionBar } from "./SelectionBar";
 import { toggleKeys, type Selection } from "./selection";
 import { useMatrixParams } from "./use-matrix-params";
 import { StatesNotice } from "@/components/shell/StatesNotice";
+import { counted } from "@/lib/domain/words";
 
 /** The unit matrix with its filters, legend, selection and side panel; `dataset` pins one row. */
 export function UnitsView({ dataset }: { dataset?: string }) {
@@ -26,8 +27,30 @@ export function UnitsView({ dataset }: { dataset?: string }) {
     if (painted && performance.getEntriesByName("units:matrix-painted").length === 0) requestAnimationFrame(() => performance.mark("units:matrix-painted"));
   }, [painted]);
   const selectedSection = data?.sections.find((s) => s.rows.some((r) => r.nodeId === selection?.dataset));
+  const root = useRef<HTMLDivElement>(null);
+  // Whatever opened the panel (the grid, its focused cell the active descendant) gets the focus back when it closes.
+  const opener = useRef<HTMLElement | null>(null);
+  const firstGrid = () => root.current?.querySelector<HTMLElement>('[role="grid"]') ?? null;
+  const open = (d: string, unit: string) => {
+    if (document.activeElement instanceof HTMLElement && document.activeElement !== document.body) opener.current = document.activeElement;
+    update({ cell: { dataset: d, unit } });
+  };
+  const close = useCallback(() => {
+    update({ cell: null });
+    const back = opener.current?.isConnected ? opener.current : firstGrid();
+    opener.current = null;
+    back?.focus({ preventScroll: true });
+  }, [update]);
+  const skipToGrid = (e: MouseEvent) => {
+    const grid = firstGrid();
+    if (!grid) return;
+    e.preventDefault();
+    grid.focus({ preventScroll: true });
+    grid.scrollIntoView({ block: "nearest" });
+  };
   return (
-    <div style={{ display: "grid", gap: 16, gridTemplateColumns: "minmax(0, 1fr)", marginRight: params.cell ? "min(520px, 45vw)" : 0 }}>
+    <div ref={root} style={{ display: "grid", gap: 16, gridTemplateColumns: "minmax(0, 1fr)", marginRight: params.cell ? "min(520px, 45vw)" : 0 }}>
+      {data && data.sections.length > 0 ? <a href="#unit-matrix" className="skip-link" onClick={skipToGrid}>Skip to the matrix</a> : null}
       <section className="card" aria-label="Filters and legend" style={{ display: "grid", gap: 12 }}>
         <MatrixFilters params={params} pipelines={data?.pipelines ?? []} onChange={update} showPipeline={!dataset} />
         {data ? <MatrixLegend counts={data.counts} active={params.states} onToggle={toggleState} /> : null}
@@ -44,10 +67,10 @@ export function UnitsView({ dataset }: { dataset?: string }) {
           {params.states.length || params.pipeline || params.from || params.to ? "No dataset matches these filters." : "No datasets yet: ingest lineage events or load the demo (npm run demo:load)."}
         </p>
       ) : null}
-      {data?.sections.map((s) => (
-        <section key={s.id} className="card" aria-labelledby={`section-${s.id}`}>
+      {data?.sections.map((s, i) => (
+        <section key={s.id} id={i === 0 ? "unit-matrix" : undefined} className="card" aria-labelledby={`section-${s.id}`}>
           <h2 id={`section-${s.id}`}>{s.label}</h2>
-          <p className="sub">{s.rows.length} dataset{s.rows.length === 1 ? "" : "s"} × {s.columns.length.toLocaleString("en")} unit{s.columns.length === 1 ? "" : "s"}{s.columns.length > 1 ? `, ${s.columns[0]} → ${s.columns[s.columns.length - 1]}` : ""}</p>
+          <p className="sub">{counted(s.rows.length, "dataset")} × {counted(s.columns.length, "unit")}{s.columns.length > 1 ? `, ${s.columns[0]} → ${s.columns[s.columns.length - 1]}` : ""}</p>
           <MatrixGrid
             key={`${s.id}|${params.zoom}`}
             section={s}
@@ -55,7 +78,7 @@ export function UnitsView({ dataset }: { dataset?: string }) {
             highlight={highlight}
             open={params.cell}
             selection={selection}
-            onOpen={(d, unit) => update({ cell: { dataset: d, unit } })}
+            onOpen={open}
             onSelect={(row, keys, mode) => setSelection((cur) => (mode === "replace" ? { dataset: row.nodeId, writerNodeId: row.writerNodeId, keys } : toggleKeys(cur, row.nodeId, row.writerNodeId, keys)))}
           />
         </section>
@@ -64,7 +87,7 @@ export function UnitsView({ dataset }: { dataset?: string }) {
         <SelectionBar selection={selection} columns={selectedSection.columns} name={selectedSection.rows.find((r) => r.nodeId === selection.dataset)!.name} onClear={() => setSelection(null)} />
       ) : null}
       {data ? <KeyProblemsCards sections={data.sections} invalidKeys={data.invalidKeys} /> : null}
-      {params.cell ? <CellPanel dataset={params.cell.dataset} unit={params.cell.unit} onClose={() => update({ cell: null })} /> : null}
+      {params.cell ? <CellPanel dataset={params.cell.dataset} unit={params.cell.unit} onClose={close} /> : null}
     </div>
   );
 }

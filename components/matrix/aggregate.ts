@@ -1,3 +1,4 @@
+import { isoWeekOfDay, monthOfIsoWeek } from "@/lib/domain/time-partitions";
 import { worseState } from "@/lib/domain/unit-state";
 import { NO_UNIT, codeOfState, stateOfCode, type MatrixSection } from "@/lib/contracts/units";
 
@@ -11,30 +12,10 @@ export interface Bucket {
   to: number;
 }
 
-const DAY = 86_400_000;
-
-/** The ISO week of a yyyy-MM-dd key, e.g. "2026-08-17" → "2026-W34". */
-export function isoWeekOf(day: string): string {
-  const t = Date.parse(`${day}T00:00:00Z`);
-  const dow = (new Date(t).getUTCDay() + 6) % 7;
-  const thursday = new Date(t - dow * DAY + 3 * DAY);
-  const y = thursday.getUTCFullYear();
-  const week = Math.floor((thursday.getTime() - Date.UTC(y, 0, 1)) / (7 * DAY)) + 1;
-  return `${y}-W${String(week).padStart(2, "0")}`;
-}
-
-/** The month a week key belongs to: the month of its Thursday (ISO). */
-function monthOfWeek(week: string): string {
-  const [y, w] = [Number(week.slice(0, 4)), Number(week.slice(6))];
-  const jan4 = Date.UTC(y, 0, 4);
-  const monday = jan4 - ((new Date(jan4).getUTCDay() + 6) % 7) * DAY + (w - 1) * 7 * DAY;
-  return new Date(monday + 3 * DAY).toISOString().slice(0, 7);
-}
-
 function groupOf(grain: MatrixSection["grain"], zoom: Zoom, key: string): string {
   if (zoom === "unit") return key;
-  if (grain === "day" || grain === "hour") return zoom === "week" ? isoWeekOf(key.slice(0, 10)) : key.slice(0, 7);
-  if (grain === "week" && zoom === "month") return monthOfWeek(key);
+  if (grain === "day" || grain === "hour") return zoom === "week" ? (isoWeekOfDay(key.slice(0, 10)) ?? key) : key.slice(0, 7);
+  if (grain === "week" && zoom === "month") return monthOfIsoWeek(key) ?? key;
   return key;
 }
 

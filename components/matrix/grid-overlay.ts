@@ -1,5 +1,7 @@
-import { NO_UNIT, type MatrixSection } from "@/lib/contracts/units";
+import { NO_UNIT, codeOfState, type MatrixSection } from "@/lib/contracts/units";
 import type { Bucket } from "./aggregate";
+
+const MISSING = codeOfState("missing");
 
 export type ShownRow = MatrixSection["rows"][number] & { shown: string };
 
@@ -8,6 +10,25 @@ export function unitsOf(section: MatrixSection, row: ShownRow, b: Bucket): strin
   const keys: string[] = [];
   for (let i = b.from; i <= b.to; i++) if (row.cells[i] !== NO_UNIT) keys.push(section.columns[i]!);
   return keys;
+}
+
+/**
+ * The last column where some row has a unit with records (anything but no-unit and missing): an
+ * open-ended feed's axis runs to today, and its right end can be nothing but expected units
+ * nobody has written yet, so the grid opens here, on the latest data. -1 when no row has any.
+ */
+export function lastColumnWithData(rows: readonly { shown: string }[]): number {
+  let last = -1;
+  for (const r of rows) {
+    for (let c = r.shown.length - 1; c > last; c--) {
+      const code = r.shown[c];
+      if (code !== NO_UNIT && code !== MISSING) {
+        last = c;
+        break;
+      }
+    }
+  }
+  return last;
 }
 
 /** Where a unit is on screen: its row and the bucket holding it, or null when not shown. */

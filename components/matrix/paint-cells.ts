@@ -1,37 +1,49 @@
 import { STATE_CODES, UNIT_STATES } from "@/lib/contracts/units";
+import { STATE_PALETTE, type StateMark } from "@/components/shell/state-palette";
 
-/** Colours per character code (the --state-* variables), read once per grid, not per cell. */
+/** Colour, mark and ink per character code, from the one state palette: looked up per cell, built once per grid. */
 export interface Palette {
   colour: (string | null)[];
-  hatch: CanvasPattern | null;
+  mark: (StateMark | null)[];
+  ink: (string | null)[];
+  /** The no-publish hatch in each ink. */
+  hatch: Map<string, CanvasPattern>;
 }
 
-/** No publish at all (missing, failed, blocked): hatched, so "nothing there" never reads as a colour of data. */
-const UNPUBLISHED = new Uint8Array(128);
-for (const c of "mfb") UNPUBLISHED[c.charCodeAt(0)] = 1;
 const HATCH = 6;
 
-export function readPalette(from: Element): Palette {
-  const css = getComputedStyle(from);
-  const colour: (string | null)[] = new Array(128).fill(null);
-  UNIT_STATES.forEach((s, i) => (colour[STATE_CODES.charCodeAt(i)] = css.getPropertyValue(`--state-${s}`).trim() || "#9ca3af"));
-  // One tile of 45° stripes (the CSS version: repeating-linear-gradient(135deg, white 60% 0 2px, transparent 2px 5px)).
+function hatchTile(ink: string): CanvasPattern | null {
   const tile = document.createElement("canvas");
   tile.width = tile.height = HATCH;
   const t = tile.getContext("2d");
-  let hatch: CanvasPattern | null = null;
-  if (t) {
-    t.strokeStyle = "rgba(255, 255, 255, 0.6)";
-    t.lineWidth = 1.6;
-    t.beginPath();
-    for (const k of [0, HATCH, 2 * HATCH]) {
-      t.moveTo(k - HATCH - 1, HATCH + 1);
-      t.lineTo(k + 1, -1);
-    }
-    t.stroke();
-    hatch = t.createPattern(tile, "repeat");
+  if (!t) return null;
+  // One tile of 45° stripes (the legend's CSS: repeating-linear-gradient(135deg, …)).
+  t.strokeStyle = ink === "#000000" ? "rgba(0, 0, 0, 0.45)" : "rgba(255, 255, 255, 0.6)";
+  t.lineWidth = 1.6;
+  t.beginPath();
+  for (const k of [0, HATCH, 2 * HATCH]) {
+    t.moveTo(k - HATCH - 1, HATCH + 1);
+    t.lineTo(k + 1, -1);
   }
-  return { colour, hatch };
+  t.stroke();
+  return t.createPattern(tile, "repeat");
+}
+
+export function buildPalette(): Palette {
+  const colour: (string | null)[] = new Array(128).fill(null);
+  const mark: (StateMark | null)[] = new Array(128).fill(null);
+  const ink: (string | null)[] = new Array(128).fill(null);
+  const hatch = new Map<string, CanvasPattern>();
+  UNIT_STATES.forEach((s, i) => {
+    const code = STATE_CODES.charCodeAt(i);
+    const style = STATE_PALETTE[s];
+    [colour[code], mark[code], ink[code]] = [style.colour, style.mark, style.ink];
+    if (style.mark === "hatch" && !hatch.has(style.ink)) {
+      const p = hatchTile(style.ink);
+      if (p) hatch.set(style.ink, p);
+    }
+  });
+  return { colour, mark, ink, hatch };
 }
 
 export interface PaintInput {
@@ -51,7 +63,9 @@ export interface PaintInput {
   selectedCols: Uint8Array | null;
 }
 
-/** The visible window of cells: one fillRect per cell, colour switched only when it changes. */
+interface Marked { x: number; y: number; alpha: number; code: number }
+
+/** The visible window of cells: one fillRect per cell, colour switched only when it changes; then each cell's mark. */
 export function paintCells(ctx: CanvasRenderingContext2D, palette: Palette, p: PaintInput): void {
   ctx.clearRect(0, 0, p.width, p.height);
   if (p.rows.length === 0) return;
@@ -60,7 +74,7 @@ export function paintCells(ctx: CanvasRenderingContext2D, palette: Palette, p: P
   const r1 = Math.min(p.rows.length - 1, Math.floor((p.top + p.height) / p.rowH));
   const w = p.cw - 1;
   const h = p.rowH - 2;
-  const hatched: number[] = [];
+  const marked: Marked[] = [];
   let fill = "";
   let alpha = 1;
   for (let r = r0; r <= r1; r++) {
@@ -76,24 +90,55 @@ export function paintCells(ctx: CanvasRenderingContext2D, palette: Palette, p: P
       if (colour !== fill) ctx.fillStyle = fill = colour;
       const x = c * p.cw - p.left;
       ctx.fillRect(x, y, w, h);
-      if (UNPUBLISHED[code]) hatched.push(x, y, a);
+      if (palette.mark[code] !== "none") marked.push({ x, y, alpha: a, code });
     }
   }
-  if (palette.hatch && hatched.length) {
-    // Stripes fixed to the content, so they scroll with their cells instead of swimming.
-    palette.hatch.setTransform(new DOMMatrix().translate(-(p.left % HATCH), -(p.top % HATCH)));
-    ctx.fillStyle = palette.hatch;
-    for (let i = 0; i < hatched.length; i += 3) {
-      ctx.globalAlpha = hatched[i + 2]!;
-      ctx.fillRect(hatched[i]!, hatched[i + 1]!, w, h);
-    }
-  }
+  drawMarks(ctx, palette, p, marked, w, h);
   ctx.globalAlpha = 1;
   frameSelection(ctx, p, c0, w, h);
   if (p.open) {
     ctx.strokeStyle = "#111827";
     ctx.lineWidth = 2;
     ctx.strokeRect(p.open.c * p.cw - p.left - 1, p.open.r * p.rowH - p.top, w + 2, h + 2);
+  }
+}
+
+/** The second cue of each state: hatching, a dot, a bar or a corner, in the ink that reads on its colour. */
+function drawMarks(ctx: CanvasRenderingContext2D, palette: Palette, p: PaintInput, marked: Marked[], w: number, h: number) {
+  for (const pattern of palette.hatch.values()) {
+    // Stripes fixed to the content, so they scroll with their cells instead of swimming.
+    pattern.setTransform(new DOMMatrix().translate(-(p.left % HATCH), -(p.top % HATCH)));
+  }
+  for (const { x, y, alpha, code } of marked) {
+    const ink = palette.ink[code]!;
+    ctx.globalAlpha = alpha;
+    switch (palette.mark[code]) {
+      case "hatch": {
+        const pattern = palette.hatch.get(ink);
+        if (!pattern) break;
+        ctx.fillStyle = pattern;
+        ctx.fillRect(x, y, w, h);
+        break;
+      }
+      case "dot":
+        ctx.fillStyle = ink;
+        ctx.beginPath();
+        ctx.arc(x + w / 2, y + h / 2, Math.min(2.5, w / 4), 0, 2 * Math.PI);
+        ctx.fill();
+        break;
+      case "bar":
+        ctx.fillStyle = ink;
+        ctx.fillRect(x + 1, y + h / 2 - 1, w - 2, 2);
+        break;
+      case "corner":
+        ctx.fillStyle = ink;
+        ctx.beginPath();
+        ctx.moveTo(x + w, y);
+        ctx.lineTo(x + w - Math.min(6, w / 2), y);
+        ctx.lineTo(x + w, y + Math.min(6, w / 2));
+        ctx.fill();
+        break;
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useLayoutEffect, useRef, type RefObject } from "react";
-import { paintCells, readPalette, type PaintInput, type Palette } from "./paint-cells";
+import { buildPalette, paintCells, type PaintInput, type Palette } from "./paint-cells";
 
 type Picture = Omit<PaintInput, "left" | "top" | "width" | "height">;
 
@@ -20,7 +20,7 @@ export function useCellCanvas(scroller: RefObject<HTMLDivElement | null>, canvas
     const cv = canvas.current;
     const ctx = cv?.getContext("2d");
     if (!el || !cv || !ctx) return;
-    palette.current ??= readPalette(el);
+    palette.current ??= buildPalette();
     let size = { w: 0, h: 0, dpr: 0 };
     paint.current = () => {
       const { picture: p, offset: o, content: c } = latest.current;

@@ -3,19 +3,20 @@
 import { nodeName } from "@/lib/domain/ids";
 import type { IncidentDetail } from "@/lib/contracts/incidents";
 import type { BlockerView } from "@/lib/contracts/repair";
-import { useIncidentAction } from "@/lib/client/use-incidents";
+import { useCleanUnit, useDeclareCleaned, useDeclareReplace } from "@/lib/client/incident-actions";
 import { useState } from "react";
 import { ConfirmIntervention } from "./ConfirmIntervention";
 import { allows } from "./step-props";
 import styles from "./Wizard.module.css";
+import { counted } from "@/lib/domain/words";
 
 const short = nodeName;
 
 /** A blocker and the intervention that lifts it: clean an appended unit, or declare the task fixed to replace. */
 export function BlockerCard({ id, incident, blocker }: { id: string; incident: Pick<IncidentDetail, "allowedActions">; blocker: BlockerView }) {
-  const clean = useIncidentAction<{ taskNodeId: string; unitKey: string; reason: string }>(id, "clean-unit");
-  const declare = useIncidentAction<{ taskNodeId: string; reason: string }>(id, "declare-replace");
-  const declareCleaned = useIncidentAction<{ taskNodeId: string; units: string[]; reason: string; statement: string }>(id, "declare-cleaned");
+  const clean = useCleanUnit(id);
+  const declare = useDeclareReplace(id);
+  const declareCleaned = useDeclareCleaned(id);
   const [statement, setStatement] = useState("");
   const r = blocker.resolution;
   const undeclared = r?.rowsInUnits.filter((u) => !u.declared).map((u) => u.unitKey) ?? [];
@@ -81,5 +82,5 @@ export function BlockerCard({ id, incident, blocker }: { id: string; incident: P
 /** The POST /api/v1/warehouse-counts request that evidences a declared cleaning (0 rows, counted after it). */
 function countExample(datasetNodeId: string, units: string[]): string {
   const body = units.slice(0, 3).map((unitKey) => ({ dataset: { nodeId: datasetNodeId }, unitKey, rowCount: 0, measuredAt: "<now, ISO-8601>", source: "select count(*) … where <the unit>" }));
-  return `curl -X POST "$REPARO_URL/api/v1/warehouse-counts" -H "authorization: Bearer $REPARO_TOKEN" \\\n  -H 'content-type: application/json' -d '${JSON.stringify(body)}'${units.length > 3 ? `\n# … and the other ${units.length - 3} units` : ""}`;
+  return `curl -X POST "$REPARO_URL/api/v1/warehouse-counts" -H "authorization: Bearer $REPARO_TOKEN" \\\n  -H 'content-type: application/json' -d '${JSON.stringify(body)}'${units.length > 3 ? `\n# … and the other ${counted(units.length - 3, "unit")}` : ""}`;
 }

@@ -2,7 +2,7 @@
 
 import { nodeName } from "@/lib/domain/ids";
 import Link from "next/link";
-import { useIncidentAction } from "@/lib/client/use-incidents";
+import { useAbandonIncident, useAddNote } from "@/lib/client/incident-actions";
 import { ConfirmIntervention } from "./ConfirmIntervention";
 import { StepActions } from "./StepActions";
 import { allows, type StepProps } from "./step-props";
@@ -17,8 +17,8 @@ function duration(a: string, b: string | null): string {
 
 /** Step 7: summary, who did what, and the way out for an incident that will not be repaired. */
 export function CloseStep({ id, incident, back }: StepProps) {
-  const abandon = useIncidentAction<{ reason: string }>(id, "abandon");
-  const note = useIncidentAction<{ note: string }>(id, "notes");
+  const abandon = useAbandonIncident(id);
+  const note = useAddNote(id);
   const people = [...new Set(incident.timeline.map((e) => `${e.actor} (${e.actorRole})`))];
   return (
     <>

@@ -4,6 +4,7 @@ import { useId, useState, type ReactNode } from "react";
 import { ActionError } from "./ActionError";
 import { ReasonField } from "./ReasonField";
 import styles from "./Wizard.module.css";
+import { reasonProblem } from "@/lib/contracts/reason";
 
 /**
  * Every intervention goes through this: it says what the system will believe afterwards,
@@ -30,7 +31,7 @@ export function ConfirmIntervention({ label, believe, onConfirm, pending, error,
       <ReasonField id={id} label="Why" value={reason} onChange={setReason} />
       <div className={styles.actions}>
         <button type="button" onClick={() => setOpen(false)}>Cancel</button>
-        <button type="button" className={danger ? styles.danger : styles.primary} disabled={pending || reason.trim().length < 3} onClick={() => onConfirm(reason)}>
+        <button type="button" className={danger ? styles.danger : styles.primary} disabled={pending || reasonProblem(reason) !== null} onClick={() => onConfirm(reason)}>
           {pending ? "Recording…" : `Confirm: ${label.toLowerCase()}`}
         </button>
       </div>

@@ -1,9 +1,8 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { DispatchPreviewSchema, type DispatchPreview } from "@/lib/contracts/orchestrators";
-import { apiFetch } from "@/lib/client/api-fetch";
-import { incidentKeys } from "@/lib/client/use-incidents";
+import type { DispatchPreview } from "@/lib/contracts/orchestrators";
+import type { PlanOptions } from "@/lib/contracts/repair";
+import { useDispatchDryRun, usePlanDryRun } from "@/lib/client/incident-actions";
 import { ActionError } from "./ActionError";
 import styles from "./Wizard.module.css";
 
@@ -13,23 +12,21 @@ import styles from "./Wizard.module.css";
  * task instances (side-effecting ones first), planned pairs it would miss, tasks no request
  * can cover. The launch then carries this dry run's digest, so what runs is what was reviewed.
  */
-export function DryRunPanel({ id, of, body, reviewed, onReviewed }: {
+export function DryRunPanel(props: {
   id: string;
-  /** `plan`: the plan the Plan step shows, before confirming (body: its options); `confirmed`: the confirmed plan (body: {resume}). */
-  of: "plan" | "confirmed";
-  body: unknown;
   /** A review already made for this plan (at the Plan step), shown until the dry run is run again. */
   reviewed?: DispatchPreview | null;
   onReviewed: (preview: DispatchPreview | null) => void;
-}) {
-  const qc = useQueryClient();
-  const run = useMutation({
-    mutationFn: () => apiFetch(`/api/v1/incidents/${encodeURIComponent(id)}/${of === "plan" ? "plan/dry-run" : "dry-run"}`, DispatchPreviewSchema, { method: "POST", body: JSON.stringify(body) }),
-    onSuccess: (p) => {
-      onReviewed(p);
-      void qc.invalidateQueries({ queryKey: incidentKeys.detail(id) }); // its repair.previewed entry joins the timeline
-    },
-  });
+} & (
+  /** `plan`: the plan the Plan step shows, before confirming (its options); `confirmed`: the confirmed plan. */
+  { of: "plan"; body: PlanOptions } | { of: "confirmed"; body: { resume: boolean } }
+)) {
+  const { id, of, reviewed, onReviewed } = props;
+  const ofPlan = usePlanDryRun(id);
+  const ofConfirmed = useDispatchDryRun(id);
+  const run = of === "plan" ? ofPlan : ofConfirmed;
+  // Its repair.previewed entry joins the timeline: the hooks read the incident again.
+  const ask = () => (props.of === "plan" ? ofPlan.mutate(props.body, { onSuccess: onReviewed }) : ofConfirmed.mutate(props.body, { onSuccess: onReviewed }));
   const p = run.data ?? reviewed ?? undefined;
   const sideEffects = p?.extra.filter((x) => x.sideEffect) ?? [];
   return (
@@ -37,7 +34,7 @@ export function DryRunPanel({ id, of, body, reviewed, onReviewed }: {
       <h3 id="dry-run-h">Dry run in the orchestrator</h3>
       <p className="muted">Asks each pipeline&apos;s orchestrator (Airflow, Dagster, Databricks) what it would run for this plan, without running anything, and compares it with the plan. A repair that runs there is dispatched only after this review{of === "plan" ? "; reviewed here, it carries over to the Execute step while the orchestrators' answer holds" : ""}.</p>
       {!run.data && reviewed ? <p className="muted" data-testid="dry-run-carried">Reviewed at the Plan step (digest <span className="mono">{reviewed.digest.slice(0, 12)}</span>).</p> : null}
-      <button type="button" className={styles.button} disabled={run.isPending} onClick={() => run.mutate()} data-testid="dry-run-button">{run.isPending ? "Asking…" : p ? "Run the dry run again" : "Run the dry run"}</button>
+      <button type="button" className={styles.button} disabled={run.isPending} onClick={ask} data-testid="dry-run-button">{run.isPending ? "Asking…" : p ? "Run the dry run again" : "Run the dry run"}</button>
       <ActionError error={run.error} />
       {p ? (
         <div data-testid="dry-run-result">

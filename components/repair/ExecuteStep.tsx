@@ -3,7 +3,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import type { DispatchPreview } from "@/lib/contracts/orchestrators";
-import { incidentKeys, useIncidentAction } from "@/lib/client/use-incidents";
+import { incidentKeys } from "@/lib/client/use-incidents";
+import { useCancelRepair, useLaunchRepair } from "@/lib/client/incident-actions";
 import { useProgress } from "@/lib/client/use-repair";
 import { ActionError } from "./ActionError";
 import { ConfirmIntervention } from "./ConfirmIntervention";
@@ -17,8 +18,8 @@ const ACTIVE = new Set(["queued", "running"]);
 /** Step 5: launch the repair run (linked to the original), and watch every (task, unit) progress live. */
 export function ExecuteStep({ id, incident, next, back, reviewed: fromPlan }: StepProps & { reviewed: DispatchPreview | null }) {
   const { data, error, isPending } = useProgress(id, { live: incident.status === "repairing" });
-  const launch = useIncidentAction<{ resume: boolean; preview?: string }>(id, "launch");
-  const cancel = useIncidentAction<{ reason: string }>(id, "cancel-repair");
+  const launch = useLaunchRepair(id);
+  const cancel = useCancelRepair(id);
   const [again, setReviewed] = useState<DispatchPreview | null>(null);
   const qc = useQueryClient();
   const running = data?.run ? ACTIVE.has(data.run.status) : false;
@@ -33,7 +34,7 @@ export function ExecuteStep({ id, incident, next, back, reviewed: fromPlan }: St
   // The Plan step's review holds for a first launch of the plan it reviewed (the launch re-checks it); a resume is its own dry run.
   const carried = resumable ? null : fromPlan;
   const reviewed = again ?? carried;
-  const cancelAnswer = cancel.data as { unconfirmed?: string[]; status?: string } | undefined;
+  const cancelAnswer = cancel.data;
   const unconfirmed = cancelAnswer?.unconfirmed ?? [];
   const pct = data && data.total > 0 ? Math.round((data.done / data.total) * 100) : 0;
   return (

@@ -2,8 +2,8 @@
 
 import { nodeName } from "@/lib/domain/ids";
 import { useState } from "react";
-import type { IncidentDetail, MarkRequest } from "@/lib/contracts/incidents";
-import { useIncidentAction } from "@/lib/client/use-incidents";
+import type { IncidentDetail } from "@/lib/contracts/incidents";
+import { useMarkUnits } from "@/lib/client/incident-actions";
 import { ConfirmIntervention } from "./ConfirmIntervention";
 import { allows } from "./step-props";
 import styles from "./Wizard.module.css";
@@ -17,7 +17,7 @@ const BELIEVE: Record<keyof typeof KIND, string> = {
 
 /** Mark known-bad, skip or mark success for the incident's failed units (commanders only; checked on the server). */
 export function MarkUnitsCard({ id, incident, strategy }: { id: string; incident: IncidentDetail; strategy: string }) {
-  const mark = useIncidentAction<MarkRequest>(id, "marks");
+  const mark = useMarkUnits(id);
   const [evidence, setEvidence] = useState("");
   const s = strategy as keyof typeof KIND;
   if (!allows(incident, "mark_units")) return <p className="muted" data-testid="mark-units-closed">Marks are not possible while the incident is {incident.status}.</p>;

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import type { DispatchPreview } from "@/lib/contracts/orchestrators";
 import type { PlanOptions } from "@/lib/contracts/repair";
-import { useIncidentAction } from "@/lib/client/use-incidents";
+import { useConfirmPlan } from "@/lib/client/incident-actions";
 import { usePlanPreview } from "@/lib/client/use-repair";
 import { describeRanges } from "@/components/units/describe-units";
 import { ActionError } from "./ActionError";
@@ -13,6 +13,7 @@ import { ReasonField } from "./ReasonField";
 import { StepActions } from "./StepActions";
 import { allows, type StepProps } from "./step-props";
 import styles from "./Wizard.module.css";
+import { reasonProblem } from "@/lib/contracts/reason";
 
 /** Step 4: the exact (task, unit) pairs by wave, the cost against a full re-run, warnings and exports; confirm. */
 export function PlanStep({ id, incident, next, back, options, reviewed, onReviewed }: StepProps & {
@@ -22,7 +23,7 @@ export function PlanStep({ id, incident, next, back, options, reviewed, onReview
   onReviewed: (r: { preview: DispatchPreview; planKey: string } | null) => void;
 }) {
   const { data, error, isPending } = usePlanPreview(id, options);
-  const confirm = useIncidentAction<PlanOptions & { reason: string }>(id, "plan");
+  const confirm = useConfirmPlan(id);
   const [reason, setReason] = useState("");
   if (isPending) return <div className="skeleton" aria-busy="true" />;
   if (error) return <div className="error-box" role="alert">Could not plan: {error.message}</div>;
@@ -53,7 +54,7 @@ export function PlanStep({ id, incident, next, back, options, reviewed, onReview
       <ActionError error={confirm.error} />
       <StepActions back={back}>
         {editable ? (
-          <button type="button" className={styles.primary} disabled={!data.runnable || confirm.isPending || reason.trim().length < 3}
+          <button type="button" className={styles.primary} disabled={!data.runnable || confirm.isPending || reasonProblem(reason) !== null}
             onClick={() => confirm.mutate({ ...options, strategy: data.strategy, reason }, { onSuccess: next })}>Confirm plan →</button>
         ) : <button type="button" onClick={next}>Next →</button>}
       </StepActions>

@@ -1,20 +1,22 @@
 "use client";
 
 import { useState } from "react";
-import { useIncidentAction } from "@/lib/client/use-incidents";
+import { useRecordPreconditions } from "@/lib/client/incident-actions";
 import { usePreconditions } from "@/lib/client/use-repair";
 import { ActionError } from "./ActionError";
 import { ReasonField } from "./ReasonField";
 import { StepActions } from "./StepActions";
 import { allows, type StepProps } from "./step-props";
 import styles from "./Wizard.module.css";
+import { reasonProblem } from "@/lib/contracts/reason";
 
-const LABEL = { safe: "yes, safe", unsafe: "unsafe", unknown: "unknown (counted unsafe)" } as const;
+// The questions are asked so that "yes" is safe: the answer and what it means, in words.
+const LABEL = { safe: "yes — safe", unsafe: "no — unsafe", unknown: "unknown — counted unsafe" } as const;
 
 /** Step 2: per task in scope, the questions that decide whether re-running it is safe. */
 export function PreconditionsStep({ id, incident, next, back }: StepProps) {
   const { data, error, isPending } = usePreconditions(id);
-  const record = useIncidentAction<{ reason: string }>(id, "preconditions");
+  const record = useRecordPreconditions(id);
   const [reason, setReason] = useState("");
   if (isPending) return <div className="skeleton" aria-busy="true" />;
   if (error) return <div className="error-box" role="alert">Could not check the preconditions: {error.message}</div>;
@@ -42,7 +44,7 @@ export function PreconditionsStep({ id, incident, next, back }: StepProps) {
       <ActionError error={record.error} />
       <StepActions back={back}>
         {editable ? (
-          <button type="button" className={styles.primary} disabled={record.isPending || reason.trim().length < 3} onClick={() => record.mutate({ reason }, { onSuccess: next })}>Record review →</button>
+          <button type="button" className={styles.primary} disabled={record.isPending || reasonProblem(reason) !== null} onClick={() => record.mutate({ reason }, { onSuccess: next })}>Record review →</button>
         ) : <button type="button" onClick={next}>Next →</button>}
       </StepActions>
     </>

@@ -12,7 +12,8 @@ export function ReplayAndOverrides({ excluded, options, setOptions }: { excluded
   const replayed = options.replay.map((r) => r.taskNodeId);
   return (
     <>
-      <h3>Excluded: external side effects</h3>
+      {/* The heading says what happens to them now: a replayed task is no longer excluded. */}
+      <h3 data-testid="side-effects-heading">{replayed.length === 0 ? "Excluded: external side effects" : excluded.length === 0 ? "Replayed: external side effects" : "External side effects: excluded and replayed"}</h3>
       {excluded.length === 0 && replayed.length === 0 ? <p className="empty">No side-effecting task in scope.</p> : null}
       {excluded.map((e) => (
         <div key={e.taskNodeId} className={styles.warning} data-testid={`excluded-${e.name}`}>

@@ -4,6 +4,7 @@ import type { ScopeView } from "@/lib/contracts/repair";
 import { describeRanges } from "@/components/units/describe-units";
 import { byPrecedence, stateColour } from "./scope-colours";
 import styles from "./Scope.module.css";
+import { counted } from "@/lib/domain/words";
 
 /** The matrix of the scope: one row per dataset in scope, one cell per unit in its unit set, coloured by its state now. */
 export function ScopeMatrix({ scope }: { scope: ScopeView }) {
@@ -21,7 +22,7 @@ export function ScopeMatrix({ scope }: { scope: ScopeView }) {
             <tr key={r.nodeId} data-testid={`scope-matrix-${r.name}`}>
               <th scope="row" title={r.nodeId}>{r.name}</th>
               <td>
-                <div className={styles.cells} role="list" aria-label={`${r.name}: ${r.cells.length} units`}>
+                <div className={styles.cells} role="list" aria-label={`${r.name}: ${counted(r.cells.length, "unit")}`}>
                   {r.cells.map((c) => (
                     <span key={c.key} role="listitem" className={styles.cell} data-testid="scope-cell" data-key={c.key} data-state={c.state}
                       style={{ background: stateColour(c.state) }} title={`${c.key}: ${c.state.replace(/_/g, " ")}`} aria-label={`${c.key}: ${c.state.replace(/_/g, " ")}`} />

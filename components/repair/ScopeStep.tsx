@@ -3,22 +3,23 @@
 import { nodeName } from "@/lib/domain/ids";
 import Link from "next/link";
 import { useState } from "react";
-import { useIncidentAction } from "@/lib/client/use-incidents";
+import { useRecordScope } from "@/lib/client/incident-actions";
 import { useScope } from "@/lib/client/use-repair";
 import { describeRanges } from "@/components/units/describe-units";
 import { ActionError } from "./ActionError";
 import { ReasonField } from "./ReasonField";
 import { ScopeGraph } from "./ScopeGraph";
 import { ScopeMatrix } from "./ScopeMatrix";
-import { StateBadge } from "./StateBadge";
+import { StateBadge } from "@/components/shell/StateBadge";
 import { StepActions } from "./StepActions";
 import { allows, type StepProps } from "./step-props";
 import styles from "./Wizard.module.css";
+import { reasonProblem } from "@/lib/contracts/reason";
 
 /** Step 1: the failed pairs and their downstream closure, what each node holds now, and what it waits on. */
 export function ScopeStep({ id, incident, next }: StepProps) {
   const { data, error, isPending } = useScope(id);
-  const record = useIncidentAction<{ reason: string; addPairs: { taskNodeId: string; units: string[] }[] }>(id, "scope");
+  const record = useRecordScope(id);
   const [reason, setReason] = useState("");
   const [skip, setSkip] = useState<Set<string>>(new Set());
   if (isPending) return <div className="skeleton" aria-busy="true" />;
@@ -58,7 +59,7 @@ export function ScopeStep({ id, incident, next }: StepProps) {
       <ActionError error={record.error} />
       <StepActions>
         {editable ? (
-          <button type="button" className={styles.primary} disabled={record.isPending || reason.trim().length < 3}
+          <button type="button" className={styles.primary} disabled={record.isPending || reasonProblem(reason) !== null}
             onClick={() => record.mutate({ reason, addPairs: adds.map((w) => ({ taskNodeId: w.taskNodeId, units: w.units })) }, { onSuccess: () => { setReason(""); next(); } })}>
             {adds.length > 0 ? "Add and re-scope" : "Confirm scope →"}
           </button>

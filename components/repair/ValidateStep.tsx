@@ -1,38 +1,49 @@
 "use client";
 
-import { useIncidentAction } from "@/lib/client/use-incidents";
+import { useOverrideValidation, useResolveIncident } from "@/lib/client/incident-actions";
 import { useValidation } from "@/lib/client/use-repair";
+import { counted } from "@/lib/domain/words";
 import { ConfirmIntervention } from "./ConfirmIntervention";
-import { StateBadge } from "./StateBadge";
+import { StateBadge } from "@/components/shell/StateBadge";
 import { StepActions } from "./StepActions";
 import { allows, type StepProps } from "./step-props";
 import styles from "./Wizard.module.css";
 
-const CHECKS = [["inLedger", "in the ledger"], ["publishedOnce", "published once"], ["nonEmpty", "non-empty"], ["reconciles", "reconciles"], ["notStale", "not stale"]] as const;
+// Each check's name in full (tooltip, screen readers) and as a short column header, so the table's
+// rows and input versions stay in view beside the timeline at 1440 px.
+const CHECKS = [["inLedger", "in the ledger", "ledger"], ["publishedOnce", "published once", "once"], ["nonEmpty", "non-empty", "rows"], ["reconciles", "reconciles with its source count", "source"], ["notStale", "not stale", "fresh"]] as const;
 
 /** Step 6: the domain's validation per unit; resolving needs it to pass, or a commander's reasoned override. */
 export function ValidateStep({ id, incident, next, back }: StepProps) {
   const { data, error, isPending } = useValidation(id);
-  const resolve = useIncidentAction<{ reason: string }>(id, "resolve");
-  const override = useIncidentAction<{ reason: string }>(id, "override");
+  const resolve = useResolveIncident(id);
+  const override = useOverrideValidation(id);
   if (isPending) return <div className="skeleton" aria-busy="true" />;
   if (error) return <div className="error-box" role="alert">Could not validate: {error.message}</div>;
+  const unreconciled = data.units.filter((u) => u.checks.reconciles === null).length;
   return (
     <>
       <p className={data.passed ? styles.ok : styles.blocker} data-testid="validation-verdict">
-        {data.passed ? `Validation passes: all ${data.units.length} units in the ledger, published once, reconciled, not stale.` : `${data.failedUnits} of ${data.units.length} units fail validation.`}
-        {data.accountedByMarks > 0 ? ` ${data.accountedByMarks} units are accounted for by a recorded mark.` : ""}
+        {data.passed ? `Validation passes: ${data.units.length === 1 ? "the unit is" : `all ${counted(data.units.length, "unit")}`} in the ledger, published once, non-empty, not stale${unreconciled < data.units.length ? ", reconciled where a source count exists" : ""}.` : `${data.failedUnits} of ${counted(data.units.length, "unit")} fail${data.failedUnits === 1 ? "s" : ""} validation.`}
+        {unreconciled > 0 ? ` ${counted(unreconciled, "unit")} had no source count to reconcile against.` : ""}
+        {data.accountedByMarks > 0 ? ` ${counted(data.accountedByMarks, "unit")} ${data.accountedByMarks === 1 ? "is" : "are"} accounted for by a recorded mark.` : ""}
       </p>
       <div style={{ overflowX: "auto" }}>
       <table className="data" data-testid="validation-table">
-        <thead><tr><th>Dataset</th><th>Unit</th><th>State</th>{CHECKS.map(([, l]) => <th key={l}>{l}</th>)}<th>Rows / source</th><th>Input version</th></tr></thead>
+        <thead><tr><th>Dataset</th><th>Unit</th><th>State</th>{CHECKS.map(([k, l, short]) => <th key={k} className={styles.checkHead}><abbr title={l} aria-label={l}>{short}</abbr></th>)}<th>Rows / source</th><th>Input version</th></tr></thead>
         <tbody>
           {data.units.map((u) => (
             <tr key={`${u.datasetNodeId}|${u.unitKey}`} data-testid={`validation-${u.name}-${u.unitKey}`}>
               <td>{u.name}</td><td className="mono nowrap">{u.unitKey}</td><td><StateBadge state={u.state} /></td>
-              {CHECKS.map(([k]) => <td key={k} className={styles.check} data-ok={u.checks[k]}>{u.checks[k] ? "✓" : "✗"}</td>)}
+              {CHECKS.map(([k, l]) => {
+                const ok = u.checks[k];
+                // Nothing to compare (no source count): neither a tick nor a cross.
+                return ok === null
+                  ? <td key={k} className={styles.check} data-ok="none" title={`${l}: nothing to compare`}><span aria-hidden="true">—</span><span className="sr-only">nothing to compare</span></td>
+                  : <td key={k} className={styles.check} data-ok={ok}>{ok ? "✓" : "✗"}</td>;
+              })}
               <td data-testid="rows">{u.rowCount ?? "—"} / {u.sourceCount ?? "—"}</td>
-              <td className="mono">{u.inputVersion ?? "—"}{u.failures.length ? <div className={styles.why}>{u.failures.join("; ")}</div> : null}</td>
+              <td className={`mono ${styles.version}`}>{u.inputVersion ?? "—"}{u.failures.length ? <div className={styles.why}>{u.failures.join("; ")}</div> : null}</td>
             </tr>
           ))}
         </tbody>

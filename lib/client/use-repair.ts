@@ -2,14 +2,14 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { PlanViewSchema, PreconditionsViewSchema, ProgressViewSchema, ScopeViewSchema, ValidationViewSchema, type PlanOptions } from "@/lib/contracts/repair";
+import { PlanViewSchema, PreconditionsViewSchema, ProgressViewSchema, ScopeWithLayoutSchema, ValidationViewSchema, type PlanOptions } from "@/lib/contracts/repair";
 import { apiFetch } from "./api-fetch";
 import { incidentKeys } from "./use-incidents";
 
 const base = (id: string) => `/api/v1/incidents/${encodeURIComponent(id)}`;
 
 export function useScope(id: string) {
-  return useQuery({ queryKey: incidentKeys.step(id, "scope"), queryFn: () => apiFetch(`${base(id)}/scope`, ScopeViewSchema) });
+  return useQuery({ queryKey: incidentKeys.step(id, "scope"), queryFn: () => apiFetch(`${base(id)}/scope`, ScopeWithLayoutSchema) });
 }
 
 export function usePreconditions(id: string) {

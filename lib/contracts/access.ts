@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { reasonField } from "./reason";
 
 export const RoleSchema = z.enum(["viewer", "operator", "commander", "admin"]);
 
@@ -14,7 +15,6 @@ export const MeSchema = z.object({
 });
 export type Me = z.infer<typeof MeSchema>;
 
-const reason = z.string().trim().min(3, "say why (at least 3 characters)").max(2000);
 const namespaces = z.array(z.string().trim().min(1).max(200)).max(100);
 const userId = z.string().trim().min(1).max(200).regex(/^[^\s]+$/, "no spaces");
 
@@ -22,11 +22,10 @@ export const UserViewSchema = z.object({ id: z.string(), displayName: z.string()
 export type UserView = z.infer<typeof UserViewSchema>;
 export const UserListSchema = z.object({ users: z.array(UserViewSchema) });
 
-export const AddUserSchema = z.object({ id: userId, role: RoleSchema, displayName: z.string().trim().max(200).optional(), namespaces: namespaces.optional(), reason });
+export const AddUserSchema = z.object({ id: userId, role: RoleSchema, displayName: z.string().trim().max(200).optional(), namespaces: namespaces.optional(), reason: reasonField });
 export type AddUser = z.infer<typeof AddUserSchema>;
-export const ChangeUserSchema = z.object({ role: RoleSchema.optional(), displayName: z.string().trim().max(200).optional(), namespaces: namespaces.optional(), reason });
+export const ChangeUserSchema = z.object({ role: RoleSchema.optional(), displayName: z.string().trim().max(200).optional(), namespaces: namespaces.optional(), reason: reasonField });
 export type ChangeUser = z.infer<typeof ChangeUserSchema>;
-export const ReasonSchema = z.object({ reason });
 
 export const TokenViewSchema = z.object({
   name: z.string(), scope: z.enum(["ingest"]), namespaces: z.array(z.string()), createdBy: z.string(), createdAt: z.string(),
@@ -36,7 +35,7 @@ export type TokenView = z.infer<typeof TokenViewSchema>;
 export const TokenListSchema = z.object({ tokens: z.array(TokenViewSchema) });
 export const CreateTokenSchema = z.object({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "letters, digits, . _ - (at most 64)"),
-  scope: z.enum(["ingest"]), namespaces: namespaces.optional(), reason,
+  scope: z.enum(["ingest"]), namespaces: namespaces.optional(), reason: reasonField,
 });
 export type CreateToken = z.infer<typeof CreateTokenSchema>;
 /** The only time a token's secret leaves the server. */

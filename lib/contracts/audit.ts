@@ -142,7 +142,12 @@ export const AuditListQuerySchema = z.object({
 });
 export type AuditListQuery = z.infer<typeof AuditListQuerySchema>;
 
-export const AuditListSchema = z.object({ entries: z.array(AuditEntrySchema), nextBefore: z.number().int().nullable() });
+/** A listed entry also says where its incident stands now: the link reads "resolved", not the status at the time. */
+export const AuditListEntrySchema = AuditEntrySchema.extend({
+  incident: z.object({ id: z.string(), title: z.string(), status: z.string() }).nullable(),
+});
+export type AuditListEntry = z.infer<typeof AuditListEntrySchema>;
+export const AuditListSchema = z.object({ entries: z.array(AuditListEntrySchema), nextBefore: z.number().int().nullable() });
 export type AuditList = z.infer<typeof AuditListSchema>;
 
 const BreakSchema = z.object({ seq: z.number().int(), reason: z.string() });

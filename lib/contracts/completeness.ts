@@ -23,6 +23,13 @@ export const CompletenessReasonSchema = z.object({
   gap: z.boolean(),
   unitHref: z.string(),
   incidents: z.array(IncidentLinkSchema),
+  /** Rows the unit holds now (kept partial rows and appended copies included), and its source count. */
+  rows: z.number().int().nullable(),
+  sourceCount: z.number().int().nullable(),
+  /** The task that writes the dataset (where an incident for the unit is opened). */
+  writerNodeId: z.string().nullable(),
+  /** For a unit built on bad upstream data: the first such upstream unit and its problem in words. */
+  builtFrom: z.object({ datasetName: z.string(), unitKey: z.string(), problem: z.string() }).nullable(),
 });
 export type CompletenessReason = z.infer<typeof CompletenessReasonSchema>;
 
@@ -31,6 +38,17 @@ export const UnitVerdictSchema = z.object({
   unitKey: z.string(),
   /** e.g. "never built: stg_orders failed" or "built on duplicated upstream rows: stg_orders". */
   headline: z.string(),
+  /** The same in an analyst's words (lib/domain/plain-verdict.ts): what it does to the number, and who is on it. */
+  plain: z.object({
+    sentence: z.string(),
+    effect: z.discriminatedUnion("kind", [
+      z.object({ kind: z.enum(["overstated", "understated"]), percent: z.number() }),
+      z.object({ kind: z.enum(["absent", "unknown"]) }),
+    ]),
+    onIt: z.array(IncidentLinkSchema.extend({ doing: z.string() })),
+    /** /incidents/new prefilled with the unit where the problem starts; null when an incident is already on it. */
+    openIncidentHref: z.string().nullable(),
+  }),
   reasons: z.array(CompletenessReasonSchema),
 });
 

@@ -1,7 +1,6 @@
 import { z } from "zod";
+import { dayField } from "./day";
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a day like 2026-08-01")
-  .refine((s) => { const d = new Date(`${s}T00:00:00Z`); return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s); }, "not a calendar day");
 
 export const HistoryQuerySchema = z.object({
   pipeline: z.string().min(1).max(200).optional(),
@@ -9,9 +8,9 @@ export const HistoryQuerySchema = z.object({
   task: z.string().min(1).max(300).optional(),
   owner: z.string().min(1).max(200).optional(),
   /** Repairs started on or after this day (UTC). */
-  from: day.optional(),
+  from: dayField.optional(),
   /** Repairs started on or before this day (UTC). */
-  to: day.optional(),
+  to: dayField.optional(),
   format: z.enum(["json", "csv"]).default("json"),
 }).refine((q) => !q.from || !q.to || q.from <= q.to, { message: "from must not be after to", path: ["from"] });
 export type HistoryQuery = z.infer<typeof HistoryQuerySchema>;
@@ -30,24 +29,45 @@ export const RepairRowSchema = z.object({
   owners: z.array(z.string()),
   failureCategories: z.array(z.string()),
   failureAt: at,
+  /** When the failure surfaced (Incident.detectedAt: the failing run's start). */
   detectedAt: at,
+  /** When someone opened the incident: detection by a person, and where the repair's clock starts. */
+  openedAt: at,
   repairStartedAt: at,
   repairEndedAt: at,
   validatedAt: at,
   resolvedAt: at,
-  /** detectedAt − failureAt */
+  /** openedAt − failureAt */
   timeToDetectMs: ms,
-  /** repairEndedAt − detectedAt */
+  /** repairEndedAt − openedAt */
   timeToRepairMs: ms,
   /** validatedAt − repairEndedAt */
   timeToValidateMs: ms,
-  /** resolvedAt − detectedAt */
+  /** resolvedAt − openedAt */
   timeToResolutionMs: ms,
   unitsRecomputed: z.number().int(),
   /** What a full re-run of the same tasks would have recomputed (the plan's cost), if known. */
   fullRerunUnits: z.number().int().nullable(),
 });
 export type RepairRow = z.infer<typeof RepairRowSchema>;
+
+/**
+ * The audit kinds "Interventions by kind" counts — things people did to the data or to what
+ * Reparo believes about it — with their labels, in chart order. Sign-ins, people, tokens,
+ * connection edits, notes and the repair's own bookkeeping (progress, dispatches) are not
+ * interventions and are not counted.
+ */
+export const INTERVENTION_KINDS = {
+  "repair.launched": "repair",
+  "unit.deduplicated": "cleaning",
+  "unit.clean_declared": "declared cleaned",
+  "task.declared_replace": "declared replace",
+  "unit.marked_known_bad": "marked known-bad",
+  "validation.overridden": "validation overridden",
+  "unit.skipped": "skip",
+  "unit.marked_success": "mark success",
+} as const;
+export type InterventionKind = keyof typeof INTERVENTION_KINDS;
 
 export const HistorySchema = z.object({
   generatedAt: z.string(),

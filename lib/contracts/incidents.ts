@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { INCIDENT_ACTIONS, INCIDENT_STATUSES } from "@/lib/domain/incident-lifecycle";
 import { AuditEntrySchema, AuditTargetSchema } from "./audit";
+import { reasonField } from "./reason";
+
+export { ReasonBodySchema, reasonField } from "./reason";
 
 export const IncidentStatusSchema = z.enum(INCIDENT_STATUSES);
 export type IncidentStatus = z.infer<typeof IncidentStatusSchema>;
@@ -10,7 +13,6 @@ export type IncidentAction = z.infer<typeof IncidentActionSchema>;
 
 const nodeIdField = z.string().trim().min(1, "a task node id is required").max(300).regex(/^job:[^:]+:.+$/, "must be a task node id like job:<namespace>:<name>");
 const unitKeyField = z.string().trim().min(1, "a unit key cannot be empty").max(200);
-export const reasonField = z.string().trim().min(3, "a reason is required (at least 3 characters)").max(2000);
 
 export const OpenIncidentSchema = z.object({
   taskNodeId: nodeIdField,
@@ -68,7 +70,6 @@ export const IncidentDetailSchema = IncidentSummarySchema.extend({
 export type IncidentDetail = z.infer<typeof IncidentDetailSchema>;
 
 export const IdParamsSchema = z.object({ id: z.string().min(1).max(100) });
-export const ReasonBodySchema = z.object({ reason: reasonField });
 export const NoteBodySchema = z.object({ note: z.string().trim().min(1, "the note is empty").max(4000) });
 
 export const ScopeBodySchema = z.object({

@@ -1,11 +1,11 @@
 import { z } from "zod";
+import { reasonField } from "./reason";
 import { TaskPropertiesSchema } from "./audit";
 import { PartitionDefSchema } from "./partitions";
 
-const Reason = z.string({ message: "a reason is required" }).trim().min(1, "a reason is required").max(2_000);
 
 /** PUT /api/v1/datasets/{id}/partitions: how the dataset's expected units are enumerated. */
-export const PartitionsPutSchema = z.strictObject({ partitionDef: PartitionDefSchema, reason: Reason });
+export const PartitionsPutSchema = z.strictObject({ partitionDef: PartitionDefSchema, reason: reasonField });
 export type PartitionsPut = z.infer<typeof PartitionsPutSchema>;
 
 export const PartitionsPutResultSchema = z.object({
@@ -27,7 +27,7 @@ const PROPERTY_NAMES = ["writeMode", "sideEffect", "dependsOnOwnPast", "publishM
  * present are set (null = back to unknown, which counts as unsafe); absent ones are unchanged.
  */
 export const TaskPropertiesPutSchema = z
-  .strictObject({ ...TaskPropertiesSchema.partial().shape, owner: z.string().max(200).optional(), reason: Reason })
+  .strictObject({ ...TaskPropertiesSchema.partial().shape, owner: z.string().max(200).optional(), reason: reasonField })
   .refine((b) => PROPERTY_NAMES.some((k) => b[k] !== undefined), { message: `set at least one of ${PROPERTY_NAMES.join(", ")}` });
 export type TaskPropertiesPut = z.infer<typeof TaskPropertiesPutSchema>;
 

@@ -71,7 +71,7 @@ export const LineageGraphSchema = z.object({
 export type LineageGraphView = z.infer<typeof LineageGraphSchema>;
 
 /** Every node is drawn this size: the layout reserves it and the canvas needs no measuring. */
-export const LINEAGE_NODE_SIZE = { width: 190, height: 64 } as const;
+export const LINEAGE_NODE_SIZE = { width: 200, height: 84 } as const;
 
 /** GET /api/v1/lineage-graph/layout: `collapsed` names pipelines (comma-separated) drawn as one box. */
 export const LineageLayoutQuerySchema = z.object({

@@ -98,8 +98,8 @@ export type JobEvent = z.infer<typeof JobEventSchema>;
 export type InputDatasetEvent = z.infer<typeof InputDataset>;
 export type OutputDatasetEvent = z.infer<typeof OutputDataset>;
 
-export const FieldIssueSchema = z.object({ path: z.string(), message: z.string() });
-export type FieldIssue = z.infer<typeof FieldIssueSchema>;
+export { FieldIssueSchema, type FieldIssue } from "./field-issues";
+import { FieldIssueSchema } from "./field-issues";
 
 /** The answer to POST /api/v1/lineage: which events (by index in the request) were taken or refused. */
 export const LineageIngestResultSchema = z.object({

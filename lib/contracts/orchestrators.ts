@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { reasonField } from "./reason";
 
 /**
  * Where a pipeline's repairs run: its orchestrator connection, set by an admin with
@@ -90,7 +91,7 @@ export type DbtConnection = z.infer<typeof DbtConnectionSchema>;
 
 export const PutOrchestratorBodySchema = z.object({
   connection: OrchestratorConnectionSchema,
-  reason: z.string().trim().min(3),
+  reason: reasonField,
 }).strict();
 
 export const OrchestratorConnectionViewSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { reasonField } from "./reason";
 import { KeyRangeSchema } from "./overview";
 import { PlanExportSchema } from "./orchestrators";
 
@@ -37,6 +38,18 @@ export const ScopeViewSchema = z.object({
 });
 export type ScopeView = z.infer<typeof ScopeViewSchema>;
 
+/** A scope graph node's box, as laid out by the server's ELK threads (lib/server/lineage/layout/layout-scope.ts). */
+export const SCOPE_NODE_SIZE = { width: 180, height: 72 } as const;
+export const ScopeLayoutSchema = z.object({
+  positions: z.record(z.string(), z.object({ x: z.number(), y: z.number() })),
+  width: z.number(),
+  height: z.number(),
+});
+export type ScopeLayout = z.infer<typeof ScopeLayoutSchema>;
+/** GET /api/v1/incidents/{id}/scope: the scope, and where each node sits on its graph. */
+export const ScopeWithLayoutSchema = ScopeViewSchema.extend({ layout: ScopeLayoutSchema });
+export type ScopeWithLayout = z.infer<typeof ScopeWithLayoutSchema>;
+
 // ---------------------------------------------------------------- preconditions
 
 export const CheckVerdictSchema = z.enum(["safe", "unsafe", "unknown"]);
@@ -64,7 +77,7 @@ export type PlanOptions = z.infer<typeof PlanOptionsSchema>;
 
 export const ConfirmPlanSchema = PlanOptionsSchema.extend({
   strategy: StrategySchema,
-  reason: z.string().trim().min(3, "a reason is required (at least 3 characters)").max(2000),
+  reason: reasonField,
 });
 
 export const PlannedTaskSchema = z.object({
@@ -175,7 +188,7 @@ export const UnitValidationSchema = z.object({
   unitKey: z.string(),
   passed: z.boolean(),
   state: z.string(),
-  checks: z.object({ inLedger: z.boolean(), publishedOnce: z.boolean(), nonEmpty: z.boolean(), reconciles: z.boolean(), notStale: z.boolean() }),
+  checks: z.object({ inLedger: z.boolean(), publishedOnce: z.boolean(), nonEmpty: z.boolean(), reconciles: z.boolean().nullable(), notStale: z.boolean() }),
   inputVersion: z.string().nullable(),
   rowCount: z.number().int().nullable(),
   sourceCount: z.number().int().nullable(),
@@ -191,3 +204,17 @@ export const ValidationViewSchema = z.object({ passed: z.boolean(), units: z.arr
 export type ValidationView = z.infer<typeof ValidationViewSchema>;
 
 export const OkSchema = z.object({ ok: z.literal(true), auditSeq: z.number().int() });
+
+// ---------------------------------------------------------------- results of the steps' actions
+
+export const CancelRepairResultSchema = z.object({
+  ok: z.literal(true),
+  runId: z.string(),
+  repairNumber: z.number().int(),
+  /** `cancelling`: the console running it has been told and stops it at its next step. */
+  status: z.enum(["cancelling", "cancelled"]),
+  stopRequests: z.array(z.object({ orchestrator: z.string(), method: z.string(), url: z.string(), status: z.number().int().nullable() })),
+  unconfirmed: z.array(z.string()),
+});
+export const CleanUnitResultSchema = OkSchema.extend({ rowsRemoved: z.number().int(), rowsAfter: z.number().int(), warehouse: z.string(), statement: z.string() });
+export const DeclareCleanedResultSchema = OkSchema.extend({ units: z.array(z.string()), awaiting: z.string() });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { dayField } from "./day";
 import { UNIT_STATE_PRECEDENCE } from "@/lib/domain/unit-state";
 
 /**
@@ -27,7 +28,6 @@ export const stateOfCode = (code: string): MatrixState | null => {
 };
 export const codeOfState = (state: MatrixState): string => STATE_CODES[UNIT_STATES.indexOf(state)]!;
 
-const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date yyyy-MM-dd");
 
 export const UnitMatrixQuerySchema = z.object({
   pipeline: z.string().min(1).optional(),
@@ -39,8 +39,8 @@ export const UnitMatrixQuerySchema = z.object({
     if (bad.length > 0) ctx.addIssue({ code: "custom", message: `unknown state ${bad.map((b) => `"${b}"`).join(", ")}; one of ${UNIT_STATES.join(", ")}` });
     return list as MatrixState[];
   }),
-  from: isoDay.optional(),
-  to: isoDay.optional(),
+  from: dayField.optional(),
+  to: dayField.optional(),
 }).refine((q) => !q.from || !q.to || q.from <= q.to, { message: "from must not be after to", path: ["from"] });
 export type UnitMatrixQuery = z.infer<typeof UnitMatrixQuerySchema>;
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { reasonField } from "./reason";
 import { SecretRefSchema } from "./orchestrators";
 
 /**
@@ -34,7 +35,7 @@ export const WarehouseConnectionSchema = z.discriminatedUnion("kind", [PostgresW
 export type WarehouseConnection = z.infer<typeof WarehouseConnectionSchema>;
 export type PostgresWarehouse = z.infer<typeof PostgresWarehouseSchema>;
 
-export const PutWarehouseBodySchema = z.object({ connection: WarehouseConnectionSchema, reason: z.string().trim().min(3) }).strict();
+export const PutWarehouseBodySchema = z.object({ connection: WarehouseConnectionSchema, reason: reasonField }).strict();
 export const WarehouseParamsSchema = z.object({ namespace: z.string().trim().min(1).max(500) });
 
 export const WarehouseConnectionViewSchema = z.object({

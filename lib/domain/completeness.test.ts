@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { completenessCertificate, freshnessDistribution, type DatasetUnits } from "./completeness";
+import { completenessCertificate, freshnessDistribution, rowsHeld, type DatasetUnits } from "./completeness";
 import type { LedgerEntry, UnitFacts } from "./unit-state";
 
 // raw_orders -> stg_orders -(identity)-> revenue_daily
@@ -40,8 +40,8 @@ describe("completenessCertificate", () => {
   it("seed 000: a table present and queryable but missing two days is incomplete, naming both", () => {
     const c = completenessCertificate({ target: dataset("revenue_daily", 25, { [AUG(17)]: null, [AUG(23)]: null }), period: PERIOD, upstream: [] }, NOW);
     expect(c.verdict === "incomplete" && c.reasons).toEqual([
-      { dataset: "revenue_daily", unitKey: AUG(17), role: "target", state: "missing", reason: "expected, but no publish in the ledger" },
-      { dataset: "revenue_daily", unitKey: AUG(23), role: "target", state: "missing", reason: "expected, but no publish in the ledger" },
+      { dataset: "revenue_daily", unitKey: AUG(17), role: "target", state: "missing", reason: "expected, but no publish in the ledger", rows: null, sourceCount: null, builtFrom: null },
+      { dataset: "revenue_daily", unitKey: AUG(23), role: "target", state: "missing", reason: "expected, but no publish in the ledger", rows: null, sourceCount: null, builtFrom: null },
     ]);
   });
 
@@ -92,7 +92,7 @@ describe("completenessCertificate", () => {
     const noSource = published(1, {}, { sourceCount: null });
     const c = completenessCertificate({ target: dataset("revenue_daily", 2, { [AUG(1)]: noSource }), period: PERIOD, upstream: [] }, NOW);
     expect(c.verdict).toBe("complete");
-    expect(c.evidence[0]!.notes).toEqual(["1 units have no source count: presence and uniqueness checked, row counts not reconciled"]);
+    expect(c.evidence[0]!.notes).toEqual(["1 unit without a source count: presence and uniqueness checked, row counts not reconciled"]);
   });
 });
 
@@ -117,5 +117,19 @@ describe("freshnessDistribution", () => {
     expect(f.outliers).toEqual([]);
     expect(f.unpublished).toEqual([AUG(10)]);
     expect(f.units[9]).toEqual({ unitKey: AUG(10), ageMs: null });
+  });
+});
+
+describe("rowsHeld", () => {
+  it("an append unit keeps a failed attempt's partial rows beside the retry's full copy; a replace unit holds its latest publish", () => {
+    const entry: LedgerEntry = { runId: "r1", runKind: "scheduled", publishedAt: builtAt(10), inputVersion: null, codeVersion: null, rowCount: 44 };
+    const attempts = [
+      { runId: "r1", tryNumber: 1, status: "failed" as const, rowsWritten: 22, error: "timeout", startedAt: builtAt(10) - 2 * HOUR, endedAt: builtAt(10) - HOUR },
+      { runId: "r1", tryNumber: 2, status: "succeeded" as const, rowsWritten: 44, error: null, startedAt: builtAt(10) - HOUR, endedAt: builtAt(10) },
+    ];
+    expect(rowsHeld({ ledger: [entry], attempts, sourceCount: 44, tolerance: 0.05, writeMode: "append" })).toBe(66);
+    expect(rowsHeld({ ledger: [entry], attempts, sourceCount: 44, tolerance: 0.05, writeMode: "replace" })).toBe(44);
+    expect(rowsHeld({ ledger: [], attempts: attempts.slice(0, 1), tolerance: 0.05, writeMode: "append" })).toBe(22);
+    expect(rowsHeld({ ledger: [], attempts: [], tolerance: 0.05, writeMode: "append" })).toBeNull();
   });
 });

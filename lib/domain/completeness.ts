@@ -12,7 +12,9 @@
  * 2026-08-10 built on a duplicated stg_orders unit → incomplete, naming revenue_daily
  * 2026-08-17 (missing) and stg_orders 2026-08-10 (duplicate).
  */
-import { unitState, type Instant, type UnitFacts, type UnitKey, type UnitState } from "./unit-state";
+import { summariseUnit } from "./unit-facts";
+import { counted } from "./words";
+import { unitState, type Instant, type UnitFacts, type UnitKey, type UnitState, type UpstreamProblem } from "./unit-state";
 
 export interface DatasetUnits {
   dataset: string;
@@ -35,6 +37,11 @@ export interface CompletenessGap {
   role: "target" | "upstream";
   state: UnitState;
   reason: string;
+  /** Rows the unit holds now (rowsHeld) and its source count: what an estimate of the effect needs. */
+  rows: number | null;
+  sourceCount: number | null;
+  /** For a unit built on bad upstream data (suspect): the first such upstream unit, as unitState names it. */
+  builtFrom: UpstreamProblem | null;
 }
 
 export interface DatasetEvidence {
@@ -83,7 +90,7 @@ function checkDataset(d: DatasetUnits, role: "target" | "upstream", now: Instant
     const { state, reasons, facts: f } = unitState(facts, now);
     ev.units += 1;
     if (!COUNTS_AS_COMPLETE.has(state)) {
-      gaps.push({ dataset: d.dataset, unitKey, role, state, reason: reasons[0] ?? state });
+      gaps.push({ dataset: d.dataset, unitKey, role, state, reason: reasons[0] ?? state, rows: rowsHeld(facts), sourceCount: f.sourceCount, builtFrom: facts.upstreamBad?.[0] ?? null });
       continue;
     }
     const latest = facts.ledger.reduce((a, b) => (b.publishedAt >= a.publishedAt ? b : a));
@@ -97,9 +104,24 @@ function checkDataset(d: DatasetUnits, role: "target" | "upstream", now: Instant
   }
   ev.inputVersions = [...versions].sort();
   if (unreconciled > 0) {
-    ev.notes.push(`${unreconciled} units have no source count: presence and uniqueness checked, row counts not reconciled`);
+    ev.notes.push(`${counted(unreconciled, "unit")} without a source count: presence and uniqueness checked, row counts not reconciled`);
   }
   return ev;
+}
+
+/**
+ * The rows a unit holds now, as far as its records tell: an append task's unit keeps every
+ * attempt's rows since it was last cleaned (a failed attempt's 22 partial rows plus the retry's
+ * 44 are 66), a replace or merge unit holds its latest publish, an unpublished one what its
+ * failed attempts left behind. Null when nothing says (no publish, no attempt with a row count).
+ */
+export function rowsHeld(facts: UnitFacts): number | null {
+  const s = summariseUnit(facts);
+  if (s.latest === null) return facts.attempts.some((a) => a.rowsWritten !== null) ? s.partialRows : null;
+  if (facts.writeMode !== "append") return s.latest.rowCount;
+  const cleanedAt = facts.cleanedAt ?? -Infinity;
+  const published = facts.ledger.reduce((n, l) => (l.publishedAt > cleanedAt ? n + l.rowCount : n), 0);
+  return Math.max(s.rowsWrittenTotal, published);
 }
 
 export interface FreshnessOptions {

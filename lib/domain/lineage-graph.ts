@@ -25,7 +25,7 @@ import { UnitSet } from "./unit-set";
 
 export type WriteMode = "replace" | "merge" | "append";
 export type SideEffect = "none" | "external";
-export type PublishMode = "per-unit" | "atomic-set";
+export type PublishMode = "per_unit" | "atomic_set";
 export type DatasetKind = "table" | "file_set" | "dashboard" | "export" | "feature_set" | "model";
 
 /** Properties left undefined are unknown, and the planner treats unknown as unsafe. */

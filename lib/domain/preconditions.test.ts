@@ -69,7 +69,7 @@ describe("the six questions, on seed 000's graph", () => {
     const written: LineageSpec = {
       ...spec,
       datasets: spec.datasets.map((d) => (d.id === D.dim ? { ...d, sourceMutable: undefined } : d)),
-      tasks: [...spec.tasks, { id: snapshot, pipeline: "customers", writeMode: "replace", sideEffect: "none", dependsOnOwnPast: false, publish: "per-unit" }],
+      tasks: [...spec.tasks, { id: snapshot, pipeline: "customers", writeMode: "replace", sideEffect: "none", dependsOnOwnPast: false, publish: "per_unit" }],
       writes: [...spec.writes, { task: snapshot, dataset: D.dim }],
     };
     const g = mustBuildLineageGraph(written);
@@ -85,9 +85,9 @@ describe("the six questions, on seed 000's graph", () => {
   });
 
   it("atomic-set publish? a set swapped at once is one unit (unsafe); per-unit is safe; undeclared is unknown unless the set has one unit", () => {
-    const atomic = ordersGraph({ revenue: { publish: "atomic-set" } });
-    expect(atomicSetPublish(task(atomic, T.revenue))).toEqual({ key: "atomic_set", verdict: "unsafe", publish: "atomic-set", singleUnit: false });
-    expect(atomicSetPublish(task(graph, T.revenue))).toEqual({ key: "atomic_set", verdict: "safe", publish: "per-unit", singleUnit: false });
+    const atomic = ordersGraph({ revenue: { publish: "atomic_set" } });
+    expect(atomicSetPublish(task(atomic, T.revenue))).toEqual({ key: "atomic_set", verdict: "unsafe", publish: "atomic_set", singleUnit: false });
+    expect(atomicSetPublish(task(graph, T.revenue))).toEqual({ key: "atomic_set", verdict: "safe", publish: "per_unit", singleUnit: false });
     const undeclared = ordersGraph({ revenue: { publish: undefined } });
     expect(atomicSetPublish(task(undeclared, T.revenue))).toEqual({ key: "atomic_set", verdict: "unknown", publish: undefined, singleUnit: false });
     const single = mustBuildLineageGraph({

@@ -127,7 +127,7 @@ export interface AtomicSetAnswer extends Answer<"atomic_set"> {
  */
 export function atomicSetPublish(task: Pick<TaskNode, "publish" | "space">): AtomicSetAnswer {
   const singleUnit = task.space.expected.size <= 1;
-  const verdict = task.publish === "atomic-set" ? "unsafe" : task.publish === "per-unit" || singleUnit ? "safe" : "unknown";
+  const verdict = task.publish === "atomic_set" ? "unsafe" : task.publish === "per_unit" || singleUnit ? "safe" : "unknown";
   return { key: "atomic_set", verdict, publish: task.publish, singleUnit };
 }
 

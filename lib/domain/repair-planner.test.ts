@@ -107,7 +107,7 @@ describe("seed 000: partial failure", () => {
     const snapshot = taskId("reparo", "snapshot_customers");
     const g = mustBuildLineageGraph({
       ...spec,
-      tasks: [...spec.tasks, { id: snapshot, pipeline: "customers", owner: "crm", writeMode: "replace", sideEffect: "none", dependsOnOwnPast: false, publish: "per-unit" }],
+      tasks: [...spec.tasks, { id: snapshot, pipeline: "customers", owner: "crm", writeMode: "replace", sideEffect: "none", dependsOnOwnPast: false, publish: "per_unit" }],
       writes: [...spec.writes, { task: snapshot, dataset: D.dim }],
     });
     const full = planRepair({ graph: g, targets: failed, options: { ...dedupStg, strategy: "full_rerun" } }).options.find((o) => o.strategy === "full_rerun")!;
@@ -155,7 +155,7 @@ describe("seed 000: partial failure", () => {
   });
 
   it("seed 000: an atomic-set publish makes the whole set the unit", () => {
-    const g = ordersGraph({ revenue: { publish: "atomic-set" } });
+    const g = ordersGraph({ revenue: { publish: "atomic_set" } });
     const p = planRepair({ graph: g, targets: failed, options: dedupStg });
     expect(p.recommended).toBe("atomic_set_republish");
     expect(p.options.find((o) => o.strategy === "targeted_with_closure")!.why.map((w) => w.code)).toEqual(["atomic_set_partial"]);

@@ -11,6 +11,7 @@
  */
 import { nodeName } from "./ids";
 import type { TaskId } from "./ids";
+import { counted } from "./words";
 
 export const STRATEGIES = [
   "targeted",
@@ -117,7 +118,7 @@ function whyNot(strategy: Strategy, f: ScopeFacts): Reason[] {
   if (strategy === "mark_success") {
     if (!f.hasEvidence) why.push({ code: "evidence_required", message: "Marking success needs evidence, such as a passing reconciliation for these units." });
     if (f.unpublishedSeedUnits > 0) {
-      why.push({ code: "unpublished_units", message: `${f.unpublishedSeedUnits} units have no publish in the ledger: marking them successful records a claim about data that does not exist.` });
+      why.push({ code: "unpublished_units", message: `${counted(f.unpublishedSeedUnits, "unit")} ${f.unpublishedSeedUnits === 1 ? "has" : "have"} no publish in the ledger: marking ${f.unpublishedSeedUnits === 1 ? "it" : "them"} successful records a claim about data that does not exist.` });
     }
   }
   return why;

@@ -17,6 +17,16 @@ const MAKING: Readonly<Partial<Record<UnitState, string>>> = {
   suspect: "itself suspect",
 };
 
+/**
+ * The state an upstreamProblemOf text was made from, so another sentence can word it its own way
+ * (plain-verdict.ts): "partial_write" for a failed unit's kept rows, null for a text it did not make.
+ */
+export function stateOfProblem(problem: string): UnitState | "partial_write" | null {
+  if (problem.startsWith("a partial write")) return "partial_write";
+  const found = Object.entries(MAKING).find(([, text]) => text === problem);
+  return found ? (found[0] as UnitState) : null;
+}
+
 /** The problem an upstream unit in this state passes on to what reads it, in words; null when none. */
 export function upstreamProblemOf(state: UnitState, partialRows: number): string | null {
   if (state === "failed" && partialRows > 0) return `a partial write (${partialRows} rows left by failed tries)`;

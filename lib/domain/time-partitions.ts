@@ -105,6 +105,23 @@ function badFormat(key: string, grain: TimeGrain): Parsed {
   return { ok: false, code: "bad_format", reason: `"${key}" is not ${article(grain)} ${grain} key (expected ${FORMAT[grain]})` };
 }
 
+/** The ISO week key of a day key: "2026-08-17" → "2026-W34" (null for a key that is not a calendar day). */
+export function isoWeekOfDay(day: string): string | null {
+  const e = parseDay(day);
+  return e === null ? null : weekKey(weekOfEpochDay(e));
+}
+
+/** The month an ISO week belongs to — its Thursday's: "2026-W35" → "2026-08" (null for a key that is not a week). */
+export function monthOfIsoWeek(week: string): string | null {
+  const w = parseWeek(week);
+  return w === null ? null : monthKey(monthOfEpochDay(w * 7));
+}
+
+/** Whether `key` is a calendar day spelled yyyy-MM-dd ("2026-13-45" and "2026-02-30" are not). The one day check of every contract. */
+export function isCalendarDay(key: string): boolean {
+  return parseDay(key) !== null;
+}
+
 function parseDay(key: string): number | null {
   const cached = DAYS_OF_KEYS.get(key);
   if (cached !== undefined) return cached;

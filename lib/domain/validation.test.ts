@@ -125,6 +125,12 @@ describe("staleness and validateUnits — the Validate step", () => {
     expect(v.units[0]!.checks).toEqual({ inLedger: true, publishedOnce: false, nonEmpty: true, reconciles: false, notStale: true });
   });
 
+  it("without a source count there is nothing to reconcile against: the check is neither passed nor failed, and the unit still passes", () => {
+    const v = validateUnits([{ unitKey: "2026-08-17", facts: facts({ sourceCount: null, ledger: [row("2026-08-17", { runId: "rep-1", runKind: "repair", rowCount: 5 })] }) }], T0 + HOUR);
+    expect(v.units[0]!.checks).toEqual({ inLedger: true, publishedOnce: true, nonEmpty: true, reconciles: null, notStale: true });
+    expect(v.units[0]).toMatchObject({ passed: true, failures: [], notes: expect.arrayContaining(["no source count: row count not reconciled"]) });
+  });
+
   it("seed 000: a repair run by hand outside the job left no ledger row — validation keeps failing 'in the ledger'", () => {
     const v = validateUnits([{ unitKey: "2026-08-23", facts: facts({ ledger: [], attempts: [] }) }], T0);
     expect(v.units[0]).toMatchObject({ passed: false, state: "missing", failures: ["not in the ledger"] });

@@ -167,7 +167,8 @@ export interface UnitValidation {
   unitKey: UnitKey;
   passed: boolean;
   state: UnitState;
-  checks: { inLedger: boolean; publishedOnce: boolean; nonEmpty: boolean; reconciles: boolean; notStale: boolean };
+  /** `reconciles` is null when there was nothing to compare (no source count): neither passed nor failed. */
+  checks: { inLedger: boolean; publishedOnce: boolean; nonEmpty: boolean; reconciles: boolean | null; notStale: boolean };
   /** Reported, never a failure: a repair may legitimately differ from its neighbours. */
   inputVersion: string | null;
   failures: string[];
@@ -202,7 +203,7 @@ function validateUnit(unitKey: UnitKey, facts: UnitFacts, now: Instant): UnitVal
     inLedger: latest !== null,
     publishedOnce: latest !== null && (s.copies === 1 || facts.writeMode !== "append") && !keptPartial,
     nonEmpty: latest !== null && latest.rowCount > 0,
-    reconciles: rec !== null && rec.verdict !== "divergent",
+    reconciles: rec === null ? false : rec.verdict === "no_source" ? null : rec.verdict !== "divergent",
     notStale: latest !== null && s.newerUpstream === null,
   };
   const labels: Record<keyof typeof checks, string> = {
@@ -212,7 +213,7 @@ function validateUnit(unitKey: UnitKey, facts: UnitFacts, now: Instant): UnitVal
   // Without a publish the other checks have nothing to look at: one failure, not five.
   const failures = latest === null
     ? [labels.inLedger]
-    : (Object.keys(checks) as (keyof typeof checks)[]).filter((k) => !checks[k]).map((k) => labels[k]);
+    : (Object.keys(checks) as (keyof typeof checks)[]).filter((k) => checks[k] === false).map((k) => labels[k]);
   const notes = [...reasons];
   if (rec?.verdict === "no_source") notes.push(rec.reason);
   return { unitKey, passed: failures.length === 0, state, checks, inputVersion: latest?.inputVersion ?? null, failures, notes };

@@ -43,7 +43,7 @@ export const D = {
   features: datasetId(NS, "ml_features"),
 } satisfies Record<string, DatasetId>;
 
-const safe = { writeMode: "replace", sideEffect: "none", dependsOnOwnPast: false, publish: "per-unit" } as const;
+const safe = { writeMode: "replace", sideEffect: "none", dependsOnOwnPast: false, publish: "per_unit" } as const;
 
 /** The seed's graph; `overrides` replaces task properties (e.g. make stg_orders replace). */
 export interface WorldOptions {

@@ -29,7 +29,7 @@ const arbTask = fc.record({
   selfLoop: fc.option(fc.integer({ min: 1, max: 2 }), { freq: 3 }),
   writeMode: fc.constantFrom<TaskSpec["writeMode"]>("replace", "merge", "append", undefined),
   sideEffect: fc.constantFrom<TaskSpec["sideEffect"]>("none", "none", "external", undefined),
-  publish: fc.constantFrom<TaskSpec["publish"]>("per-unit", "per-unit", "atomic-set"),
+  publish: fc.constantFrom<TaskSpec["publish"]>("per_unit", "per_unit", "atomic_set"),
   dependsOnOwnPast: fc.constantFrom<boolean | undefined>(false, false, undefined),
 });
 

@@ -1,7 +1,8 @@
-import type { CompletenessReason } from "@/lib/contracts/completeness";
+import type { Completeness, CompletenessReason } from "@/lib/contracts/completeness";
+import { plainVerdict } from "@/lib/domain/plain-verdict";
 import { stateRank } from "@/lib/domain/unit-state";
 
-type UnitVerdict = { unitKey: string; headline: string; reasons: CompletenessReason[] };
+type UnitVerdict = Completeness["byUnit"][number];
 
 const UNBUILT = new Set(["missing", "failed", "blocked"]);
 const ADJECTIVE: Record<string, string> = {
@@ -16,10 +17,21 @@ const ADJECTIVE: Record<string, string> = {
  * was built from is not. Keys group across datasets, which is exact for same-key (identity)
  * lineage; other keys stay listed under their upstream dataset.
  */
-export function explainUnits(reasons: CompletenessReason[]): UnitVerdict[] {
+export function explainUnits(reasons: CompletenessReason[], target: string): UnitVerdict[] {
   const byKey = new Map<string, CompletenessReason[]>();
   for (const r of reasons) byKey.set(r.unitKey, [...(byKey.get(r.unitKey) ?? []), r]);
-  return [...byKey].sort(([a], [b]) => a.localeCompare(b)).map(([unitKey, rs]) => ({ unitKey, headline: headline(rs), reasons: rs }));
+  return [...byKey].sort(([a], [b]) => a.localeCompare(b)).map(([unitKey, rs]) => ({ unitKey, headline: headline(rs), plain: plain(target, unitKey, rs), reasons: rs }));
+}
+
+function plain(target: string, unitKey: string, rs: CompletenessReason[]): UnitVerdict["plain"] {
+  const v = plainVerdict(target, unitKey, rs);
+  const href = (id: string) => `/incidents/${encodeURIComponent(id)}`;
+  return {
+    sentence: v.sentence,
+    effect: v.effect,
+    onIt: v.onIt.map((i) => ({ ...i, href: href(i.id) })),
+    openIncidentHref: v.openIncident ? `/incidents/new?${new URLSearchParams({ node: v.openIncident.node, units: v.openIncident.unitKey })}` : null,
+  };
 }
 
 function headline(rs: CompletenessReason[]): string {

@@ -1,6 +1,6 @@
 import { closure } from "@/lib/domain/closure";
 import { completenessCertificate, freshnessDistribution, type CompletenessGap } from "@/lib/domain/completeness";
-import type { DatasetId } from "@/lib/domain/ids";
+import { nodeName, type DatasetId } from "@/lib/domain/ids";
 import { buildLineageGraph } from "@/lib/domain/lineage-graph";
 import { toKeyRanges } from "@/lib/domain/unit-set";
 import type { Completeness, CompletenessQuery, CompletenessReason } from "@/lib/contracts/completeness";
@@ -51,7 +51,7 @@ export async function getCompleteness(q: CompletenessQuery, now: Date, db: Db = 
     verdict: cert.verdict,
     expectedUnits: own.keys.length,
     reasons,
-    byUnit: explainUnits(reasons),
+    byUnit: explainUnits(reasons, target.name),
     evidence: cert.evidence.map((e) => {
       const d = scope.find((s) => s.record.nodeId === e.dataset)!;
       const space = graph.nodes[graph.index.get(d.record.nodeId as DatasetId)!]!.space;
@@ -82,6 +82,8 @@ function linkReason(g: CompletenessGap, scope: ClosureDataset[], incidents: Inci
     gap: g.state === "known_bad" || g.state === "skipped",
     unitHref: `/units/${d.record.nodeId}?unit=${encodeURIComponent(g.unitKey)}`,
     incidents: incidents.filter((i) => namesUnit(i.failedPairs, nodes, g.unitKey)).map((i) => ({ id: i.id, title: i.title, status: i.status, href: `/incidents/${i.id}` })),
+    rows: g.rows, sourceCount: g.sourceCount, writerNodeId: d.writer?.nodeId ?? null,
+    builtFrom: g.builtFrom ? { datasetName: nodeName(g.builtFrom.dataset), unitKey: g.builtFrom.unitKey, problem: g.builtFrom.problem } : null,
   };
 }
 

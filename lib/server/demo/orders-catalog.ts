@@ -1,7 +1,7 @@
 import type { PartitionDef } from "@/lib/domain/partitions";
 import { ORDERS_DATASETS as D, ORDERS_TASKS as T } from "../executor/task-code/node-ids";
 import type { CatalogSpec } from "./catalog-spec";
-import { weekKeyOfDay } from "./week-key-of-day";
+import { isoWeekOfDay } from "@/lib/domain/time-partitions";
 
 export const ORDERS_FIRST_DAY = "2026-05-18";
 export const ORDERS_LAST_DAY = "2026-08-25";
@@ -10,7 +10,7 @@ export const ORDERS_LAST_FULL_WEEK_DAY = "2026-08-23";
 
 const DAILY: PartitionDef = { kind: "time", grain: "day", start: ORDERS_FIRST_DAY, end: ORDERS_LAST_DAY, timezone: "UTC" };
 const WEEKLY: PartitionDef = {
-  kind: "time", grain: "week", start: weekKeyOfDay(ORDERS_FIRST_DAY), end: weekKeyOfDay(ORDERS_LAST_FULL_WEEK_DAY), timezone: "UTC",
+  kind: "time", grain: "week", start: isoWeekOfDay(ORDERS_FIRST_DAY)!, end: isoWeekOfDay(ORDERS_LAST_FULL_WEEK_DAY)!, timezone: "UTC",
 };
 const NONE: PartitionDef = { kind: "none" };
 

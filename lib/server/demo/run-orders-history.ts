@@ -7,7 +7,7 @@ import { ORDERS_TASKS as T } from "../executor/task-code/node-ids";
 import { demoClock } from "./demo-clock";
 import { ORDERS_FIRST_DAY, ORDERS_LAST_DAY, ORDERS_LAST_FULL_WEEK_DAY } from "./orders-catalog";
 import { ordersDemoFailure } from "./orders-demo-failure";
-import { weekKeyOfDay } from "./week-key-of-day";
+import { isoWeekOfDay } from "@/lib/domain/time-partitions";
 
 export interface OrdersHistoryContext {
   lineage: ExecutorLineage;
@@ -35,7 +35,7 @@ export async function runOrdersHistory(db: Db, ctx: OrdersHistoryContext): Promi
     await run(db, ctx, "ml", "scheduled", [{ taskNodeId: T.orderFeatures, unitKey: day }], new Date(morning + 4 * HOUR), "sensor:fct_orders_published");
     runs += 2;
     if (new Date(`${day}T00:00:00Z`).getUTCDay() === 0 && day <= ORDERS_LAST_FULL_WEEK_DAY) {
-      await run(db, ctx, "finance", "scheduled", [{ taskNodeId: T.weeklyExport, unitKey: weekKeyOfDay(day) }], new Date(morning + 6 * HOUR), "schedule:finance_weekly");
+      await run(db, ctx, "finance", "scheduled", [{ taskNodeId: T.weeklyExport, unitKey: isoWeekOfDay(day)! }], new Date(morning + 6 * HOUR), "schedule:finance_weekly");
       runs += 1;
     }
   }

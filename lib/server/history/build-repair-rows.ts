@@ -12,10 +12,14 @@ interface Sources {
 /**
  * One row per repair run with its durations:
  *   failure   = the earliest failed attempt of the run it repairs (its root), else the incident's detection
- *   detect    = incident.detectedAt − failure
- *   repair    = repair run end − incident.detectedAt
+ *   detect    = incident.openedAt − failure: how long until someone took it on
+ *   repair    = repair run end − incident.openedAt
  *   validate  = first validation.passed/overridden at or after the repair's end (else resolvedAt) − repair end
- *   resolution = incident.resolvedAt − incident.detectedAt
+ *   resolution = incident.resolvedAt − incident.openedAt
+ * Everything after the incident's opening is measured on the clock the repair ran on, so a
+ * repair is never charged for the time before anyone knew: the demo's failures are recorded on
+ * their August 2026 dates, and an incident opened on them today repairs in minutes, not "105 d"
+ * (its time to detect says how long the failure waited).
  */
 export function buildRepairRows({ runs, incidents, failures }: Sources): RepairRow[] {
   return runs.map((run) => {
@@ -24,6 +28,7 @@ export function buildRepairRows({ runs, incidents, failures }: Sources): RepairR
     const failedAt = rootFailures.map((f) => f.endedAt).filter((d): d is Date => d !== null).sort((a, b) => a.getTime() - b.getTime())[0] ?? null;
     const failureAt = failedAt ?? incident?.detectedAt ?? null;
     const detectedAt = incident?.detectedAt ?? null;
+    const openedAt = incident?.openedAt ?? null;
     const validatedAt = incident ? (incident.validations.find((v) => !run.endedAt || v >= run.endedAt) ?? incident.resolvedAt) : null;
     const named = incident ? incident.failedPairs.map((p) => p.nodeId) : [];
     const tasks = [...new Set(named.length > 0 ? named : run.tasks.map((t) => t.nodeId))].sort();
@@ -33,12 +38,12 @@ export function buildRepairRows({ runs, incidents, failures }: Sources): RepairR
       tasks,
       owners: [...new Set(run.tasks.map((t) => t.owner).filter(Boolean))].sort(),
       failureCategories: [...new Set(rootFailures.filter((f) => tasks.includes(f.taskNodeId)).map((f) => categoriseFailure(f.error)))].sort(),
-      failureAt: iso(failureAt), detectedAt: iso(detectedAt), repairStartedAt: iso(run.startedAt), repairEndedAt: iso(run.endedAt),
+      failureAt: iso(failureAt), detectedAt: iso(detectedAt), openedAt: iso(openedAt), repairStartedAt: iso(run.startedAt), repairEndedAt: iso(run.endedAt),
       validatedAt: iso(validatedAt), resolvedAt: iso(incident?.resolvedAt ?? null),
-      timeToDetectMs: diffMs(detectedAt, failureAt),
-      timeToRepairMs: diffMs(run.endedAt, detectedAt),
+      timeToDetectMs: diffMs(openedAt, failureAt),
+      timeToRepairMs: diffMs(run.endedAt, openedAt),
       timeToValidateMs: diffMs(validatedAt, run.endedAt),
-      timeToResolutionMs: diffMs(incident?.resolvedAt ?? null, detectedAt),
+      timeToResolutionMs: diffMs(incident?.resolvedAt ?? null, openedAt),
       unitsRecomputed: run.pairs,
       fullRerunUnits: incident ? fullRerunUnits(incident) : null,
     };

@@ -30,7 +30,7 @@ async function seed(db: TestDatabase["db"]) {
   await root("root-a", "2026-08-17", "2026-08-18T10:00:00Z", "could not open a warehouse session: too many connections for role etl_orders");
   await root("root-b", "2026-08-23", "2026-08-25T09:00:00Z", "object store returned 503 SlowDown while listing the partition");
   const incident = async (id: string, unit: string, detectedAt: string, resolvedAt: string, fullRerunUnits: number) => {
-    await db.incident.create({ data: { id, title: `stg_orders ${unit} failed`, status: "resolved", pipelineId: pipeline.id, originRunId: `root-${id.slice(-1)}`, failedPairs: JSON.stringify([{ nodeId: "job:orders:stg_orders", units: [unit] }]), openedBy: "demo-operator", detectedAt: t(detectedAt), resolvedAt: t(resolvedAt) } });
+    await db.incident.create({ data: { id, title: `stg_orders ${unit} failed`, status: "resolved", pipelineId: pipeline.id, originRunId: `root-${id.slice(-1)}`, failedPairs: JSON.stringify([{ nodeId: "job:orders:stg_orders", units: [unit] }]), openedBy: "demo-operator", detectedAt: t(detectedAt), openedAt: t(detectedAt), resolvedAt: t(resolvedAt) } });
     await db.repairPlan.create({ data: { incidentId: id, strategy: "repair_with_closure", plan: JSON.stringify({ cost: { unitsRecomputed: 3, fullRerunUnits, tasks: 2 } }), status: "launched", createdBy: "demo-operator" } });
   };
   await incident("inc-a", "2026-08-17", "2026-08-18T10:30:00Z", "2026-08-18T12:00:00Z", 200);
@@ -49,6 +49,9 @@ async function seed(db: TestDatabase["db"]) {
   await audit(db, "validation.passed", "2026-08-25T10:30:00Z", "inc-b");
   await audit(db, "unit.skipped", "2026-08-25T10:40:00Z", "inc-b");
   await audit(db, "unit.skipped", "2026-08-25T10:41:00Z", "inc-b");
+  await audit(db, "user.added", "2026-08-25T10:42:00Z", null);
+  // An earlier demo's mark: its incident was replaced by a reload, the audit entry stays.
+  await audit(db, "unit.marked_success", "2026-08-25T10:43:00Z", "inc-gone");
 }
 
 describe.each(providersUnderTest())("repair history on %s", (provider) => {
@@ -83,9 +86,11 @@ describe.each(providersUnderTest())("repair history on %s", (provider) => {
     ]);
     expect(h.compute).toEqual([{ week: "2026-W34", unitsRecomputed: 2, fullRerunUnits: 200 }, { week: "2026-W35", unitsRecomputed: 4, fullRerunUnits: 600 }]);
     expect(h.offenders).toEqual([{ task: "job:orders:stg_orders", repairs: 3, categories: { connection: 1, throttling: 2 } }]);
+    // Interventions only: the validations, user.added and the mark on a reloaded-away incident are not counted.
+    expect(h.interventionKinds).toEqual(["unit.skipped", "unit.marked_success"]);
     expect(h.interventions).toEqual([
-      { week: "2026-W34", counts: { "unit.marked_success": 1, "unit.skipped": 0, "validation.passed": 1 } },
-      { week: "2026-W35", counts: { "unit.marked_success": 0, "unit.skipped": 2, "validation.passed": 1 } },
+      { week: "2026-W34", counts: { "unit.marked_success": 1, "unit.skipped": 0 } },
+      { week: "2026-W35", counts: { "unit.marked_success": 0, "unit.skipped": 2 } },
     ]);
   });
 
@@ -94,6 +99,10 @@ describe.each(providersUnderTest())("repair history on %s", (provider) => {
     expect((await getRepairHistory({ format: "json", from: "2026-08-25", to: "2026-08-25" }, now, tdb.db)).repairs.map((r) => r.runId)).toEqual(["rep-b2", "rep-b1"]);
     expect((await getRepairHistory({ format: "json", owner: "facts-team" }, now, tdb.db)).repairs.map((r) => r.runId)).toEqual(["rep-b2", "rep-a1"]);
     expect((await getRepairHistory({ format: "json", task: "fct_orders" }, now, tdb.db)).repairs).toEqual([]);
+    // Filters that match nothing keep every choice in their dropdowns.
+    const none = await getRepairHistory({ format: "json", from: "2026-09-01", owner: "nobody" }, now, tdb.db);
+    expect(none.repairs).toEqual([]);
+    expect(none.filters).toEqual({ pipelines: ["orders"], tasks: ["job:orders:stg_orders"], owners: ["facts-team", "orders-team"] });
     const h = await getRepairHistory({ format: "json", pipeline: "orders", to: "2026-08-20" }, now, tdb.db);
     const csv = repairsToCsv(h.repairs).split("\r\n");
     expect(csv[0]).toContain("repair_run_id,repair_number,status,pipeline");

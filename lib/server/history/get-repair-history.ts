@@ -27,12 +27,27 @@ export async function getRepairHistory(q: HistoryQuery, now: Date, db: Db = getD
     generatedAt: now.toISOString(),
     repairs: rows,
     ...summariseRepairs(rows, scopedInterventions),
-    filters: {
-      pipelines: [...new Set(all.map((r) => r.pipeline).filter((p): p is string => p !== null))].sort(),
-      tasks: [...new Set(all.flatMap((r) => r.tasks))].sort(),
-      owners: [...new Set(all.flatMap((r) => r.owners))].sort(),
-    },
+    filters: filterOptions(from || to ? await undatedRows(db) : all),
   };
+}
+
+/**
+ * The dropdowns' choices come from every repair, not from the ones the filters kept: a period
+ * or a pipeline that matches nothing must still offer the other pipelines, tasks and owners.
+ */
+function filterOptions(rows: RepairRow[]): History["filters"] {
+  return {
+    pipelines: [...new Set(rows.map((r) => r.pipeline).filter((p): p is string => p !== null))].sort(),
+    tasks: [...new Set(rows.flatMap((r) => r.tasks))].sort(),
+    owners: [...new Set(rows.flatMap((r) => r.owners))].sort(),
+  };
+}
+
+/** Every repair run regardless of period (failure categories are not needed for the choices). */
+async function undatedRows(db: Db): Promise<RepairRow[]> {
+  const runs = await listRepairRuns(db, null, null);
+  const incidents = await incidentsByIds(db, [...new Set(runs.map((r) => r.incidentId).filter((id): id is string => id !== null))]);
+  return buildRepairRows({ runs, incidents, failures: [] });
 }
 
 function matches(r: RepairRow, q: HistoryQuery): boolean {

@@ -1,4 +1,4 @@
-import type { History, RepairRow } from "@/lib/contracts/history";
+import { INTERVENTION_KINDS, type History, type RepairRow } from "@/lib/contracts/history";
 import type { InterventionRecord } from "../repositories/repairs/repair-history";
 import { isoWeekOf, percentile } from "./time-stats";
 
@@ -11,7 +11,9 @@ type Aggregates = Omit<History, "generatedAt" | "repairs" | "filters">;
 /** The manager's charts and totals from the repair rows and the audit log's interventions. */
 export function summariseRepairs(rows: RepairRow[], interventions: InterventionRecord[]): Aggregates {
   const resolutions = rows.map((r) => r.timeToResolutionMs).filter((v): v is number => v !== null);
-  const kinds = [...new Set(interventions.map((i) => i.kind))].sort();
+  // Chart order and colours are fixed per kind (INTERVENTION_KINDS), so a kind keeps its colour whatever the filters.
+  const present = new Set(interventions.map((i) => i.kind));
+  const kinds = Object.keys(INTERVENTION_KINDS).filter((k) => present.has(k));
   return {
     totals: {
       repairs: rows.length,

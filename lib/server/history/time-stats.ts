@@ -1,3 +1,5 @@
+import { isoWeekOfDay } from "@/lib/domain/time-partitions";
+
 /** Nearest-rank percentile (p in 0..100) of the values; null for none. p50 is the median. */
 export function percentile(values: readonly number[], p: number): number | null {
   if (values.length === 0) return null;
@@ -10,14 +12,9 @@ export function percentile(values: readonly number[], p: number): number | null 
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
 }
 
-/** The ISO week of an instant (UTC), e.g. 2026-W34. */
+/** The ISO week of an instant (UTC), e.g. 2026-W34 — lib/domain's week arithmetic, as every screen names weeks. */
 export function isoWeekOf(at: Date): string {
-  const d = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
-  const weekday = d.getUTCDay() || 7;
-  d.setUTCDate(d.getUTCDate() + 4 - weekday);
-  const yearStart = Date.UTC(d.getUTCFullYear(), 0, 1);
-  const week = Math.ceil(((d.getTime() - yearStart) / 86_400_000 + 1) / 7);
-  return `${d.getUTCFullYear()}-W${String(week).padStart(2, "0")}`;
+  return isoWeekOfDay(at.toISOString().slice(0, 10))!;
 }
 
 export function diffMs(later: Date | null, earlier: Date | null): number | null {

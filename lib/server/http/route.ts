@@ -1,5 +1,6 @@
 import { NextResponse } from "next/server";
 import { ZodError, type ZodType } from "zod";
+import { describeIssues, fieldIssues } from "@/lib/contracts/field-issues";
 import { IncidentTransitionRefused } from "@/lib/domain/incident-lifecycle";
 import { resolveActor, UnauthenticatedError } from "../auth/identity";
 import { requireNamespaces } from "../auth/namespace-guard";
@@ -145,8 +146,8 @@ function parseWith<T>(schema: ZodType<T> | undefined, value: unknown, where: str
 }
 
 export function zodToHttp(e: ZodError, where: string): HttpError {
-  const issues = e.issues.map((i) => ({ path: [where, ...i.path.map(String)].join("."), message: i.message }));
-  const message = issues.map((i) => `${i.path}: ${i.message}`).join("; ");
+  const issues = fieldIssues(e, where);
+  const message = describeIssues(issues);
   return new HttpError(400, "invalid_request", message, { issues });
 }
 

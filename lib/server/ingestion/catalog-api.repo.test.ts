@@ -70,12 +70,12 @@ describe.each(providersUnderTest())("PUT partitions and task properties on %s", 
   });
 
   it("refuses an unknown, an ambiguous, or an unresolvable target and writes nothing", async () => {
-    expect(await statusOf(setDatasetPartitions("warehouse/nope", { partitionDef: AUGUST, reason: "x" }, OLA, t.db, NOW))).toEqual([404, expect.stringMatching(/^params\.id: no dataset is named/)]);
-    expect(await statusOf(setDatasetPartitions("a/b/c", { partitionDef: AUGUST, reason: "x" }, OLA, t.db, NOW))).toEqual([409, expect.stringMatching(/^params\.id: "a\/b\/c" names several datasets/)]);
+    expect(await statusOf(setDatasetPartitions("warehouse/nope", { partitionDef: AUGUST, reason: "re-declared" }, OLA, t.db, NOW))).toEqual([404, expect.stringMatching(/^params\.id: no dataset is named/)]);
+    expect(await statusOf(setDatasetPartitions("a/b/c", { partitionDef: AUGUST, reason: "re-declared" }, OLA, t.db, NOW))).toEqual([409, expect.stringMatching(/^params\.id: "a\/b\/c" names several datasets/)]);
     const badZone = { ...AUGUST, timezone: "Mars/Olympus" };
-    expect(await statusOf(setDatasetPartitions("a/b:c".replace(":", "/"), { partitionDef: badZone, reason: "x" }, OLA, t.db, NOW))).toEqual([400, 'body.partitionDef: does not resolve: unknown IANA time zone "Mars/Olympus"']);
+    expect(await statusOf(setDatasetPartitions("a/b:c".replace(":", "/"), { partitionDef: badZone, reason: "re-declared" }, OLA, t.db, NOW))).toEqual([400, 'body.partitionDef: does not resolve: unknown IANA time zone "Mars/Olympus"']);
     const backwards = { ...AUGUST, start: "2026-08-31", end: "2026-08-01" };
-    expect(await statusOf(setDatasetPartitions("dataset:a:b%2Fc", { partitionDef: backwards, reason: "x" }, OLA, t.db, NOW))).toEqual([400, "body.partitionDef.end: is before start: the definition has no units"]);
+    expect(await statusOf(setDatasetPartitions("dataset:a:b%2Fc", { partitionDef: backwards, reason: "re-declared" }, OLA, t.db, NOW))).toEqual([400, "body.partitionDef.end: is before start: the definition has no units"]);
     expect(await t.db.auditEntry.count()).toBe(0);
     expect((await t.db.dataset.findMany()).map((d) => d.partitionDef)).toEqual(['{"kind":"none"}', '{"kind":"none"}', '{"kind":"none"}']);
   });

@@ -1,4 +1,5 @@
 import type { ZodType } from "zod";
+import { fieldIssues } from "@/lib/contracts/field-issues";
 import { DatasetEventSchema, JobEventSchema, RunEventSchema, type DatasetEvent, type FieldIssue, type JobEvent, type RunEvent } from "@/lib/contracts/openlineage";
 import { HttpError } from "../http/errors";
 import { checkJsonLimits, MAX_JSON_DEPTH } from "../http/json-limits";
@@ -85,7 +86,7 @@ export function checkEvent(value: unknown, prefix: string, now: Date): { ok: tru
   const spec = checkAgainstSpec(value, prefix);
   if (spec.issues.length > 0 || spec.kind === null) return { ok: false, issues: spec.issues };
   const result = READ_SCHEMAS[spec.kind].safeParse(value);
-  if (!result.success) return { ok: false, issues: result.error.issues.map((i) => ({ path: [prefix, ...i.path.map(String)].join("."), message: i.message })) };
+  if (!result.success) return { ok: false, issues: fieldIssues(result.error, prefix) };
   const time = implausibleInstant((result.data as { eventTime: string }).eventTime, now);
   if (time) return { ok: false, issues: [{ path: `${prefix}.eventTime`, message: time }] };
   return { ok: true, kind: spec.kind, event: result.data };

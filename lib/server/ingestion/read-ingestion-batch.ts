@@ -1,3 +1,4 @@
+import { describeIssues, fieldIssues, issueText } from "@/lib/contracts/field-issues";
 import { NextResponse } from "next/server";
 import type { ZodType } from "zod";
 import type { FieldIssue } from "@/lib/contracts/openlineage";
@@ -8,7 +9,6 @@ import { recordRejections, type RejectionRow } from "../repositories/ingestion/i
 import { illFormedTextAt } from "../http/well-formed-text";
 import { implausibleInstant } from "./plausible-instant";
 import { parseNodeId } from "@/lib/domain/ids";
-import { summarise } from "./summarise";
 
 export const LEDGER_MAX_BODY_BYTES = 8 * 1024 * 1024;
 export const LEDGER_MAX_ITEMS = 10_000;
@@ -65,7 +65,7 @@ export async function readIngestionBatch<T>(
     if (outside) refused.push({ index, raw, issues: [{ path: `${pathOf(index)}.${outside[0]}`, message: `namespace ${outside[1] ?? "(unreadable)"} is outside this token's namespaces (${limit.namespaces.join(", ")})` }] });
     else if (timeIssues.length > 0) refused.push({ index, raw, issues: timeIssues });
     else if (parsed.success) items.push({ index, value: parsed.data, raw });
-    else refused.push({ index, raw, issues: parsed.error.issues.map((i) => ({ path: [pathOf(index), ...i.path.map(String)].join("."), message: i.message })) });
+    else refused.push({ index, raw, issues: fieldIssues(parsed.error, pathOf(index)) });
   });
   return { items, refused, pathOf };
 }
@@ -78,7 +78,7 @@ export function refNamespace(ref: { nodeId: string } | { namespace: string; name
 /** Writes refused items (schema faults and semantic refusals alike) to the rejection log. */
 export async function logRefusals(db: Db, endpoint: string, refused: RefusedItem[], now: Date): Promise<void> {
   const rows: RejectionRow[] = refused.map((r) => ({
-    endpoint, fieldPath: r.issues[0]?.path ?? "body", reason: r.issues.map((i) => `${i.path}: ${i.message}`).join("; "), body: JSON.stringify(r.raw) ?? "",
+    endpoint, fieldPath: r.issues[0]?.path ?? "body", reason: r.issues.map(issueText).join("; "), body: JSON.stringify(r.raw) ?? "",
   }));
   await recordRejections(db, rows, now);
 }
@@ -90,7 +90,7 @@ export async function logRefusals(db: Db, endpoint: string, refused: RefusedItem
 export function batchResponse<R extends { accepted: unknown[]; rejected: { issues: FieldIssue[] }[] }>(result: R, malformed: boolean): Response {
   if (result.accepted.length > 0) return NextResponse.json(result, { status: result.rejected.length > 0 ? 207 : 200 });
   const issues = result.rejected.flatMap((r) => r.issues);
-  const message = summarise(issues.map((i) => `${i.path}: ${i.message}`));
+  const message = describeIssues(issues);
   return NextResponse.json({ error: malformed ? "invalid_request" : "unprocessable", message, details: { issues }, ...result }, { status: malformed ? 400 : 422 });
 }
 

@@ -1,3 +1,4 @@
+import { issueText, summarise } from "@/lib/contracts/field-issues";
 import { NextResponse } from "next/server";
 import type { LineageBatchResult } from "@/lib/contracts/openlineage";
 import type { Submitter } from "../auth/roles";
@@ -8,7 +9,6 @@ import { recordRejections } from "../repositories/ingestion/ingested-events";
 import { ingestOpenLineageEvents } from "./ingest-openlineage-events";
 import { keepNamespaces, parseEventBatch } from "./parse-lineage-body";
 import { LINEAGE_MAX_BODY_BYTES, rejectionRow } from "./receive-lineage-request";
-import { summarise } from "./summarise";
 
 const ENDPOINT = "/api/v1/lineage/batch";
 
@@ -30,7 +30,7 @@ export async function receiveLineageBatchRequest(req: Request, db: Db = getDb(),
   }
   const outcome = parsed.events.length > 0 ? await ingestOpenLineageEvents(db, parsed.events, now, submitter) : null;
   await recordRejections(db, parsed.refused.map((r) => ({ ...rejectionRow(r), endpoint: ENDPOINT })), now);
-  const failed = parsed.refused.map((r) => ({ index: r.index, reason: r.issues.map((i) => `${i.path}: ${i.message}`).join("; "), retriable: false }));
+  const failed = parsed.refused.map((r) => ({ index: r.index, reason: r.issues.map(issueText).join("; "), retriable: false }));
   const received = parsed.events.length + parsed.refused.length;
   const result: LineageBatchResult = {
     status: failed.length === 0 ? "success" : "partial_success",

@@ -1,3 +1,4 @@
+import { describeIssues, issueText } from "@/lib/contracts/field-issues";
 import { NextResponse } from "next/server";
 import type { LineageIngestResult } from "@/lib/contracts/openlineage";
 import type { Submitter } from "../auth/roles";
@@ -7,7 +8,6 @@ import { readTextBody } from "../http/read-body";
 import { recordRejections } from "../repositories/ingestion/ingested-events";
 import { ingestOpenLineageEvents } from "./ingest-openlineage-events";
 import { keepNamespaces, parseLineageBody, type RefusedEvent } from "./parse-lineage-body";
-import { summarise } from "./summarise";
 
 export const LINEAGE_MAX_BODY_BYTES = 16 * 1024 * 1024;
 const ENDPOINT = "/api/v1/lineage";
@@ -41,12 +41,12 @@ export async function receiveLineageRequest(req: Request, db: Db = getDb(), now 
 
 function refusedResponse(result: LineageIngestResult): Response {
   const issues = result.rejected.flatMap((r) => r.issues);
-  const message = summarise(issues.map((i) => `${i.path}: ${i.message}`));
+  const message = describeIssues(issues);
   return NextResponse.json({ error: "invalid_request", message, details: { issues }, ...result }, { status: 400 });
 }
 
 export function rejectionRow(r: RefusedEvent) {
   const first = r.issues[0]!;
-  return { endpoint: ENDPOINT, fieldPath: first.path, reason: r.issues.map((i) => `${i.path}: ${i.message}`).join("; "), body: r.excerpt };
+  return { endpoint: ENDPOINT, fieldPath: first.path, reason: r.issues.map(issueText).join("; "), body: r.excerpt };
 }
 

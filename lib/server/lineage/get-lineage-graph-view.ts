@@ -87,7 +87,7 @@ function viewOf(node: GraphNode, graph: LineageGraph): LineageNode {
     node.writeMode ? (node.writeMode === "append" ? "append: not idempotent" : node.writeMode) : "write mode unknown",
     ...(node.sideEffect === "external" ? ["external side effect"] : []),
     ...(graph.selfLoops.has(node.index) ? ["reads its own past"] : graph.selfReads.has(node.index) ? ["updates in place"] : []),
-    ...(node.publish === "atomic-set" ? ["atomic-set publish"] : []),
+    ...(node.publish === "atomic_set" ? ["atomic-set publish"] : []),
   ];
   return { ...base, kind: "task", role: "task", traits };
 }

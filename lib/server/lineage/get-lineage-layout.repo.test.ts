@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LINEAGE_NODE_SIZE } from "@/lib/contracts/lineage";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
 import { loadDemo } from "../demo/load-demo";
+import { DbtImportBodySchema } from "@/lib/contracts/ingestion-dbt";
+import { importDbtArtifacts } from "../ingestion/import-dbt-artifacts";
+import { fixtureText } from "../ingestion/testing/fixtures";
 import { ElkThread } from "./layout/elk-threads";
 import { getLineageGraphView } from "./get-lineage-graph-view";
 import { getLineageLayout } from "./get-lineage-layout";
@@ -62,6 +65,19 @@ describe.each(providersUnderTest())("the lineage layout on the server (%s)", (pr
     const again = await getLineageLayout({ collapsed: " ml," }, NOW, t.db);
     expect(again.positions).toBe(first.positions);
     expect((await getLineageLayout({}, NOW, t.db)).positions).not.toBe(first.positions);
+  });
+
+  it("an imported dbt project is one box, its command job's, datasets with the models that build them, left to right", async () => {
+    const read = (f: string) => JSON.parse(fixtureText(`dbt/ol_fixture_jaffle_postgres_run/${f}`)) as unknown;
+    await importDbtArtifacts(t.db, DbtImportBodySchema.parse({ manifest: read("manifest.json"), run_results: read("run_results.json") }));
+    const [graph, layout] = await Promise.all([getLineageGraphView(undefined, NOW, t.db), getLineageLayout({}, NOW, t.db)]);
+    const dbt = graph.nodes.filter((n) => n.id.includes("jaffle_shop") || n.namespace.startsWith("postgres://"));
+    expect(dbt).toHaveLength(36);
+    expect(new Set(dbt.map((n) => n.pipeline))).toEqual(new Set(["dbt-run-jaffle_shop"]));
+    expect(layout.groups.map((g) => g.pipeline)).not.toContain("postgres://localhost:5432");
+    const writes = graph.edges.filter((e) => e.kind === "writes" && e.target.includes("postgres.public."));
+    expect(writes.length).toBeGreaterThanOrEqual(8);
+    for (const e of writes) expect(layout.positions[e.source]!.x, `${e.source} → ${e.target}`).toBeLessThan(layout.positions[e.target]!.x);
   });
 });
 

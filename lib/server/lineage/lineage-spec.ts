@@ -1,4 +1,5 @@
 import type { DatasetId, TaskId } from "@/lib/domain/ids";
+import { datasetPipelines } from "@/lib/domain/lineage-groups";
 import type { DatasetKind, LineageSpec } from "@/lib/domain/lineage-graph";
 import type { PartitionMapping } from "@/lib/domain/partition-mappings";
 import type { DatasetRecord, EdgeRecord, TaskRecord } from "../repositories/catalog/catalog-reads";
@@ -15,20 +16,29 @@ export function buildLineageSpec(tasks: readonly TaskRecord[], datasets: readonl
   const taskNode = new Map(tasks.map((t) => [t.id, t.nodeId as TaskId]));
   const datasetNode = new Map(datasets.map((d) => [d.id, d.nodeId as DatasetId]));
   const known = edges.filter((e) => taskNode.has(e.taskId) && datasetNode.has(e.datasetId));
+  const pipelineOfTask = (t: TaskRecord) => t.pipeline ?? t.namespace;
+  const edgesOf = (direction: EdgeRecord["direction"]) => known.filter((e) => e.direction === direction).map((e) => ({ task: taskNode.get(e.taskId)!, dataset: datasetNode.get(e.datasetId)! }));
+  // A dataset nobody declared a pipeline for is drawn with the job that writes it (lib/domain/lineage-groups.ts).
+  const datasetPipeline = datasetPipelines({
+    tasks: tasks.map((t) => ({ id: t.nodeId, pipeline: pipelineOfTask(t) })),
+    datasets: datasets.map((d) => ({ id: d.nodeId, pipeline: d.pipeline, namespace: d.namespace })),
+    reads: edgesOf("read"),
+    writes: edgesOf("write"),
+  });
   return {
     tasks: tasks.map((t) => ({
       id: t.nodeId as TaskId,
-      pipeline: t.pipeline ?? t.namespace,
+      pipeline: pipelineOfTask(t),
       owner: t.owner || undefined,
       writeMode: t.writeMode ?? undefined,
       sideEffect: t.sideEffect ?? undefined,
       dependsOnOwnPast: t.dependsOnOwnPast ?? undefined,
-      publish: t.publishMode === null ? undefined : t.publishMode === "atomic_set" ? "atomic-set" : "per-unit",
+      publish: t.publishMode ?? undefined,
     })),
     datasets: datasets.map((d) => ({
       id: d.nodeId as DatasetId,
       kind: KINDS.has(d.kind as DatasetKind) ? (d.kind as DatasetKind) : "table",
-      pipeline: d.pipeline ?? d.namespace,
+      pipeline: datasetPipeline.get(d.nodeId) ?? d.namespace,
       partitions: d.partitionDef,
       externalConsumer: d.external,
       sourceMutable: d.sourceImmutable === null ? undefined : !d.sourceImmutable,
@@ -39,6 +49,6 @@ export function buildLineageSpec(tasks: readonly TaskRecord[], datasets: readonl
       mapping: { type: e.mapping, ...e.mappingParams } as PartitionMapping,
       since: e.validFrom.getTime(),
     })),
-    writes: known.filter((e) => e.direction === "write").map((e) => ({ task: taskNode.get(e.taskId)!, dataset: datasetNode.get(e.datasetId)! })),
+    writes: edgesOf("write"),
   };
 }

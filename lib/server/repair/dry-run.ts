@@ -13,6 +13,7 @@ import type { DispatchGroup } from "./dispatch-groups";
 import { launchablePairs, planPairs, repairGroups } from "./launch-input";
 import { loadRepairContext } from "./load-repair-context";
 import { planIncidentRepair } from "./plan-incident-repair";
+import { counted } from "@/lib/domain/words";
 
 /**
  * What the pipelines' orchestrators would run for the repair — each one's own dry run where it
@@ -82,7 +83,7 @@ export async function previewPlanDispatch(id: string, opts: PlanOptions, actor: 
 async function recordPreview(db: Db, id: string, actor: Actor, { preview, digest }: Awaited<ReturnType<typeof dryRun>>, what: string, now: Date): Promise<DispatchPreview> {
   await inTransaction(db, (tx) => appendAudit(tx, {
     kind: "repair.previewed", actor: actor.id, actorRole: actor.role, incidentId: id,
-    reason: `dry run of ${what}: ${preview.requests.length} requests, ${preview.extra.length} beyond the plan, ${preview.missing.length} planned pairs not covered, ${preview.unsupported.length} tasks unsupported`,
+    reason: `dry run of ${what}: ${counted(preview.requests.length, "request")}, ${preview.extra.length} beyond the plan, ${counted(preview.missing.length, "planned pair")} not covered, ${counted(preview.unsupported.length, "task")} unsupported`,
     before: null,
     after: {
       digest, requests: preview.requests.length, unsupported: preview.unsupported.length, extra: preview.extra.length, extraSideEffects: preview.extra.filter((x) => x.sideEffect).length,

@@ -30,13 +30,14 @@ export async function getPreconditions(id: string, now = new Date(), db: Db = ge
   return { tasks };
 }
 
+// Each question is asked so that "yes" is the safe answer (seed 002's six questions).
 const QUESTION: Record<PreconditionAnswer["key"], string> = {
-  idempotent: "Idempotent over the unit? (does a second run replace it, or add to it?)",
-  independent: "Units independent? (does a unit read the task's own earlier units?)",
-  source_reproducible: "Source immutable, and the input version still retained?",
-  side_effects: "External side effects? (emails, exports, payments: the world cannot un-receive them)",
-  atomic_set: "Atomic-set publish? (is the whole set swapped at once?)",
-  as_of_now: "As-of-now joins? (does it read a current snapshot rather than the unit's own date?)",
+  idempotent: "Does a second run replace the unit rather than add to it? (idempotent)",
+  independent: "Is each unit independent of the task's own earlier units?",
+  source_reproducible: "Is the source immutable, with the input version still retained?",
+  side_effects: "Is it free of external side effects? (emails, exports, payments: the world cannot un-receive them)",
+  atomic_set: "Can one unit be republished on its own? (not an atomic set swapped at once)",
+  as_of_now: "Does it read its inputs as of the unit's own date? (no as-of-now joins)",
 };
 
 /** One answer as the step shows it: the question, the verdict, why, and how to make an unknown known. */
@@ -63,8 +64,8 @@ function inWords(a: PreconditionAnswer): Check {
       if (a.verdict === "unsafe") return check("sends something outside the platform: excluded from the repair by default; replay it only deliberately, with an idempotency key");
       return check("side effects not declared: counted as external and excluded", declare("sideEffect (none or external)"));
     case "atomic_set":
-      if (a.publish === "atomic-set") return check("publishes the set atomically: the whole set is the unit and must be republished");
-      if (a.publish === "per-unit") return check("publishes each unit on its own: partial repair is observable");
+      if (a.publish === "atomic_set") return check("publishes the set atomically: the whole set is the unit and must be republished");
+      if (a.publish === "per_unit") return check("publishes each unit on its own: partial repair is observable");
       if (a.singleUnit) return check("one unit: the set is the unit, however it is published");
       return check("publish mode not declared: counted as an atomic set, so the whole set is republished", declare("publishMode (per_unit or atomic_set)"));
     case "as_of_now":

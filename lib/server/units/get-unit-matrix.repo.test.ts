@@ -3,6 +3,8 @@ import type { UnitMatrix } from "@/lib/contracts/units";
 import { loadDemo } from "../demo/load-demo";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
 import { createDb } from "../db/client";
+import { receiveLineageRequest } from "../ingestion/receive-lineage-request";
+import { lineageRequest } from "../ingestion/testing/fixtures";
 import { appendPublishes } from "../repositories/ledger/ingested-runs";
 import { getUnitDetail } from "./get-unit-detail";
 import { getUnitStateSnapshot, problemsLookup, type UnitStateSnapshot } from "./get-unit-state-snapshot";
@@ -161,5 +163,36 @@ describe.each(providersUnderTest())("the unit matrix API on %s", (provider) => {
     } finally {
       await other.$disconnect();
     }
+  });
+});
+
+// Its own world: the ingested run below changes what the tests above compare with.
+describe.each(providersUnderTest())("the unit matrix's pipelines on %s", (provider) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase(provider);
+    await loadDemo(t.db);
+  }, 180_000);
+  afterAll(async () => t.drop());
+
+  it("lists every pipeline of the catalog, one ingestion created from a run's parent job too, and filters by the writer's pipeline", async () => {
+    const m = await getUnitMatrix({ states: [] }, NOW, t.db);
+    expect(m.pipelines).toEqual(["finance", "meters", "ml", "orders"]);
+    const event = {
+      eventType: "COMPLETE", eventTime: "2026-08-18T02:10:00Z", producer: "https://example.test/producer",
+      schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent",
+      run: { runId: "3f5e4c1b-0000-4000-8000-00000000b111", facets: { parent: {
+        _producer: "https://example.test/producer", _schemaURL: "https://openlineage.io/spec/facets/1-1-0/ParentRunFacet.json#/$defs/ParentRunFacet",
+        run: { runId: "3f5e4c1b-0000-4000-8000-00000000b110" }, job: { namespace: "billing", name: "billing_dag" },
+      } } },
+      job: { namespace: "billing", name: "billing_dag" },
+      inputs: [], outputs: [{ namespace: "warehouse", name: "invoices" }],
+    };
+    const res = await receiveLineageRequest(lineageRequest(JSON.stringify(event)), t.db, NOW);
+    expect(res.status, await res.clone().text()).toBe(200);
+    const after = await getUnitMatrix({ states: [] }, NOW, t.db);
+    expect(after.pipelines).toEqual([...m.pipelines, "billing_dag"].sort());
+    const billing = await getUnitMatrix({ states: [], pipeline: "billing_dag" }, NOW, t.db);
+    expect(billing.sections.flatMap((s) => s.rows.map((r) => [r.name, r.pipeline]))).toEqual([["invoices", "billing_dag"]]);
   });
 });

@@ -2,9 +2,10 @@ import { STATE_CODES, UNIT_STATES, codeOfState, type MatrixInvalidKey, type Matr
 import { getDb, type Db } from "../repositories/database";
 import { NotFoundError } from "../http/errors";
 import { listTasks } from "../repositories/catalog/catalog-reads";
+import { listPipelines } from "../repositories/connections/orchestrator-connections";
 import { listInvalidKeys } from "../repositories/ledger/unit-ledger";
 import { getUnitStateSnapshot, statusOf, type DatasetStateCodes } from "./get-unit-state-snapshot";
-import { buildSections, dateRange } from "./matrix-sections";
+import { buildSections, dateRange, pipelineOfDataset } from "./matrix-sections";
 
 /**
  * The unit matrix: datasets × expected units, one character per cell, grouped by partition
@@ -12,18 +13,18 @@ import { buildSections, dateRange } from "./matrix-sections";
  * listed apart: they are not units of any definition, so they have no cell.
  */
 export async function getUnitMatrix(query: UnitMatrixQuery, now: Date, db: Db = getDb()): Promise<UnitMatrix> {
-  const [snapshot, invalid, tasks] = await Promise.all([getUnitStateSnapshot(db, now), listInvalidKeys(db), listTasks(db)]);
+  const [snapshot, invalid, tasks, pipelines] = await Promise.all([getUnitStateSnapshot(db, now), listInvalidKeys(db), listTasks(db), listPipelines(db)]);
   if (query.dataset && !snapshot.datasets.some((d) => d.dataset.nodeId === query.dataset)) {
     throw new NotFoundError(`dataset: no dataset "${query.dataset}"`);
   }
-  const scoped = snapshot.datasets.filter((d) => (!query.pipeline || d.dataset.pipeline === query.pipeline) && (!query.dataset || d.dataset.nodeId === query.dataset));
+  const scoped = snapshot.datasets.filter((d) => (!query.pipeline || pipelineOfDataset(d) === query.pipeline) && (!query.dataset || d.dataset.nodeId === query.dataset));
   const sections = buildSections(scoped, dateRange(query.from, query.to));
   const counts = countStates(sections.flatMap((s) => s.rows.map((r) => r.cells)));
   const wanted = new Set(query.states.map(codeOfState));
   const filtered = wanted.size === 0 ? sections : sections
     .map((s) => ({ ...s, rows: s.rows.filter((r) => [...wanted].some((c) => r.cells.includes(c))) }))
     .filter((s) => s.rows.length > 0);
-  const pipelineOf = new Map<string, string | null>([...tasks.map((t) => [t.nodeId, t.pipeline] as const), ...snapshot.datasets.map((d) => [d.dataset.nodeId, d.dataset.pipeline] as const)]);
+  const pipelineOf = new Map<string, string | null>([...tasks.map((t) => [t.nodeId, t.pipeline] as const), ...snapshot.datasets.map((d) => [d.dataset.nodeId, pipelineOfDataset(d)] as const)]);
   const nodes = new Set(scoped.flatMap((d) => [d.dataset.nodeId, ...(d.writer ? [d.writer.nodeId] : [])]));
   const requested: MatrixInvalidKey[] = invalid
     .filter((k) => (query.dataset ? nodes.has(k.nodeId) : !query.pipeline || pipelineOf.get(k.nodeId) === query.pipeline))
@@ -32,7 +33,8 @@ export async function getUnitMatrix(query: UnitMatrixQuery, now: Date, db: Db = 
     generatedAt: snapshot.computedAt.toISOString(),
     states: statusOf(snapshot),
     counts,
-    pipelines: [...new Set(snapshot.datasets.flatMap((d) => (d.dataset.pipeline ? [d.dataset.pipeline] : [])))].sort(),
+    // Every pipeline of the catalog — ingestion and a dbt import create them on tasks, not datasets.
+    pipelines: [...new Set(pipelines.map((p) => p.name))].sort(),
     sections: filtered,
     invalidKeys: [...requested, ...ledgerInvalidKeys(scoped, snapshot.computedAt)],
   };

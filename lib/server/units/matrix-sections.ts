@@ -66,6 +66,11 @@ function listSection(id: string, members: DatasetStateCodes[]): MatrixSection {
   return { id, label, grain: def.kind === "none" ? "none" : "list", columns: ordinals.map((o) => d0.space.keyAt(o)), rows: members.map((d) => rowOf(d, ordinals)) };
 }
 
+/** A dataset's pipeline: its own, or else its writer's (ingestion puts tasks, not datasets, in pipelines). */
+export function pipelineOfDataset(d: Pick<DatasetStateCodes, "dataset" | "writer">): string | null {
+  return d.dataset.pipeline ?? d.writer?.pipeline ?? null;
+}
+
 function rowOf(d: DatasetStateCodes, ordinals: number[]): MatrixRow {
   const bytes = new Uint8Array(ordinals.length);
   for (let i = 0; i < ordinals.length; i++) {
@@ -73,7 +78,7 @@ function rowOf(d: DatasetStateCodes, ordinals: number[]): MatrixRow {
     bytes[i] = CHAR_OF[o >= 0 && o < d.codes.length ? d.codes[o]! : NOT_EXPECTED]!;
   }
   return {
-    nodeId: d.dataset.nodeId, name: d.dataset.name, pipeline: d.dataset.pipeline, writerNodeId: d.writer?.nodeId ?? null, cells: decoder.decode(bytes),
+    nodeId: d.dataset.nodeId, name: d.dataset.name, pipeline: pipelineOfDataset(d), writerNodeId: d.writer?.nodeId ?? null, cells: decoder.decode(bytes),
     note: d.dataset.partitionsDeclared ? null : UNDECLARED_NOTE,
   };
 }

@@ -2,23 +2,11 @@ import { Worker } from "node:worker_threads";
 import type { ElkNode } from "elkjs/lib/elk-api";
 
 /**
- * ELK off the server's main thread: each ElkThread is a worker thread running elkjs's bundled
- * build. The worker is code in a string (eval), so no bundler has to know about it; it finds
- * elkjs from the working directory, as `next start`, the scripts and the tests all run from the
- * project's root. A worker that dies rejects what it had in hand; the next layout starts another.
+ * ELK off the server's main thread: each ElkThread is a worker thread (elk.worker.mjs) running
+ * elkjs's bundled build — the one layout pipeline of the console: the lineage and an incident's
+ * scope graph are both laid out here. A worker that dies rejects what it had in hand; the next
+ * layout starts another.
  */
-const BOOT = `
-const { parentPort } = require("node:worker_threads");
-const ELK = require(require.resolve("elkjs/lib/elk.bundled.js", { paths: [process.cwd()] }));
-const elk = new ELK();
-parentPort.on("message", ({ id, graph }) => {
-  elk.layout(graph).then(
-    (result) => parentPort.postMessage({ id, result }),
-    (e) => parentPort.postMessage({ id, error: e && e.message ? e.message : String(e) }),
-  );
-});
-`;
-
 export interface Elk {
   layout(graph: ElkNode): Promise<ElkNode>;
 }
@@ -38,7 +26,7 @@ export class ElkThread implements Elk {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(BOOT, { eval: true });
+    const worker = new Worker(new URL("./elk.worker.mjs", import.meta.url));
     worker.unref();
     worker.on("message", ({ id, result, error }: { id: number; result?: ElkNode; error?: string }) => {
       const job = this.pending.get(id);

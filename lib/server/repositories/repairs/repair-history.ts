@@ -1,3 +1,4 @@
+import { INTERVENTION_KINDS } from "@/lib/contracts/history";
 import type { Db } from "../database";
 import { parseFailedPairs } from "../incidents/incidents";
 import type { IncidentRef } from "../incidents/open-incidents";
@@ -54,8 +55,10 @@ async function inChunks<T>(ids: string[], query: (slice: string[]) => Promise<T[
   return out;
 }
 
-/** An incident as the repair history reads it: what every incident reference holds, its plans and validations. */
+/** An incident as the repair history reads it: what every incident reference holds, when it was opened, its plans and validations. */
 export interface IncidentHistoryRecord extends IncidentRef {
+  /** When someone opened the incident: the repair's clock starts here (docs/completeness.md). */
+  openedAt: Date;
   /** Plan JSON of every plan, newest first: the launched one carries the full re-run cost. */
   plans: { status: string; plan: string }[];
   validations: Date[];
@@ -64,7 +67,7 @@ export interface IncidentHistoryRecord extends IncidentRef {
 export async function incidentsByIds(db: Db, ids: string[]): Promise<Map<string, IncidentHistoryRecord>> {
   if (ids.length === 0) return new Map();
   const [rows, audits] = await Promise.all([
-    inChunks(ids, (slice) => prismaOf(db).incident.findMany({ where: { id: { in: slice } }, select: { id: true, title: true, status: true, detectedAt: true, resolvedAt: true, failedPairs: true, plans: { select: { status: true, plan: true }, orderBy: { createdAt: "desc" } } } })),
+    inChunks(ids, (slice) => prismaOf(db).incident.findMany({ where: { id: { in: slice } }, select: { id: true, title: true, status: true, detectedAt: true, openedAt: true, resolvedAt: true, failedPairs: true, plans: { select: { status: true, plan: true }, orderBy: { createdAt: "desc" } } } })),
     inChunks(ids, (slice) => prismaOf(db).auditEntry.findMany({ where: { incidentId: { in: slice }, kind: { in: ["validation.passed", "validation.overridden"] } }, select: { incidentId: true, at: true }, orderBy: { at: "asc" } })),
   ]);
   const validations = new Map<string, Date[]>();
@@ -95,7 +98,17 @@ export interface InterventionRecord {
   incidentId: string | null;
 }
 
+/**
+ * The interventions (INTERVENTION_KINDS) recorded in [from, to). An entry naming an incident that
+ * no longer exists is left out: reloading the demo replaces its world but keeps the append-only
+ * audit log, and the history describes the incidents and repairs there are (four "repairs" from
+ * earlier loads beside one repair run would contradict each other).
+ */
 export async function listInterventions(db: Db, from: Date | null, to: Date | null): Promise<InterventionRecord[]> {
   const at = { ...(from ? { gte: from } : {}), ...(to ? { lt: to } : {}) };
-  return prismaOf(db).auditEntry.findMany({ where: from || to ? { at } : {}, select: { kind: true, at: true, incidentId: true }, orderBy: { at: "asc" } });
+  const kind = { in: Object.keys(INTERVENTION_KINDS) };
+  const rows = await prismaOf(db).auditEntry.findMany({ where: from || to ? { at, kind } : { kind }, select: { kind: true, at: true, incidentId: true }, orderBy: { at: "asc" } });
+  const named = [...new Set(rows.flatMap((r) => (r.incidentId ? [r.incidentId] : [])))];
+  const existing = new Set((await inChunks(named, (slice) => prismaOf(db).incident.findMany({ where: { id: { in: slice } }, select: { id: true } }))).map((i) => i.id));
+  return rows.filter((r) => r.incidentId === null || existing.has(r.incidentId));
 }

@@ -1,4 +1,5 @@
-import { ChangeUserSchema, ReasonSchema, UserIdParamsSchema } from "@/lib/contracts/access";
+import { ChangeUserSchema, UserIdParamsSchema } from "@/lib/contracts/access";
+import { ReasonBodySchema } from "@/lib/contracts/reason";
 import { userChanged, userRemoved } from "@/lib/server/access/access-api";
 import { route } from "@/lib/server/http/route";
 
@@ -7,4 +8,4 @@ export const dynamic = "force-dynamic";
 
 export const PATCH = route({ role: "admin", params: UserIdParamsSchema, body: ChangeUserSchema }, async ({ params, body, actor }) => userChanged(params.id, body, actor));
 
-export const DELETE = route({ role: "admin", params: UserIdParamsSchema, body: ReasonSchema }, async ({ params, body, actor }) => userRemoved(params.id, body.reason, actor));
+export const DELETE = route({ role: "admin", params: UserIdParamsSchema, body: ReasonBodySchema }, async ({ params, body, actor }) => userRemoved(params.id, body.reason, actor));

@@ -1,0 +1,58 @@
+import { screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { http, HttpResponse } from "msw";
+import { describe, expect, it, vi } from "vitest";
+import { anIncident, aUnitValidation } from "@/test/components/builders";
+import { server } from "@/test/components/msw-server";
+import { renderWithQuery } from "@/test/components/render";
+import { ValidateStep } from "./ValidateStep";
+
+const URL = "/api/v1/incidents/inc-3/validation";
+const stg = aUnitValidation();
+const revenue = aUnitValidation({ datasetNodeId: "dataset:warehouse:revenue_daily", name: "revenue_daily", rowCount: 5, sourceCount: null, checks: { inLedger: true, publishedOnce: true, nonEmpty: true, reconciles: null, notStale: true } });
+
+describe("ValidateStep", () => {
+  it("ticks a reconciliation only where a source count was compared; elsewhere it says there was nothing to compare", async () => {
+    server.use(http.get(URL, () => HttpResponse.json({ passed: true, units: [stg, revenue], failedUnits: 0, accountedByMarks: 0 })));
+    renderWithQuery(<ValidateStep id="inc-3" incident={anIncident({ status: "validating" })} next={vi.fn()} back={vi.fn()} />);
+    expect(await screen.findByTestId("validation-verdict")).toHaveTextContent(
+      "Validation passes: all 2 units in the ledger, published once, non-empty, not stale, reconciled where a source count exists. 1 unit had no source count to reconcile against.",
+    );
+    const row = screen.getByTestId("validation-revenue_daily-2026-08-17");
+    expect(within(row).getByTestId("rows")).toHaveTextContent("5 / —");
+    expect(row.querySelector('td[data-ok="none"]')).toHaveTextContent("nothing to compare");
+    expect(row.querySelectorAll('td[data-ok="true"]')).toHaveLength(4);
+    expect(screen.getByTestId("validation-stg_orders-2026-08-17").querySelectorAll('td[data-ok="true"]')).toHaveLength(5);
+  });
+
+  it("names each failing check, and offers a commander's override instead of resolving", async () => {
+    const failing = aUnitValidation({ passed: false, state: "duplicate", rowCount: 66, failures: ["more than one copy published"], checks: { inLedger: true, publishedOnce: false, nonEmpty: true, reconciles: false, notStale: true } });
+    server.use(http.get(URL, () => HttpResponse.json({ passed: false, units: [failing], failedUnits: 1, accountedByMarks: 0 })));
+    renderWithQuery(<ValidateStep id="inc-3" incident={anIncident({ status: "validating" })} next={vi.fn()} back={vi.fn()} />);
+    expect(await screen.findByTestId("validation-verdict")).toHaveTextContent("1 of 1 unit fails validation.");
+    expect(screen.getByTestId("validation-stg_orders-2026-08-17")).toHaveTextContent("more than one copy published");
+    expect(screen.queryByTestId("resolve-open")).toBeNull();
+    expect(screen.getByTestId("override-open")).toHaveTextContent("Override validation and resolve");
+  });
+
+  it("resolves with a reason, then refreshes what the resolution changed everywhere", async () => {
+    let posted: unknown = null;
+    server.use(
+      http.get(URL, () => HttpResponse.json({ passed: true, units: [stg], failedUnits: 0, accountedByMarks: 0 })),
+      http.post("/api/v1/incidents/inc-3/resolve", async ({ request }) => {
+        posted = await request.json();
+        return HttpResponse.json({ ok: true, auditSeq: 88 });
+      }),
+    );
+    const next = vi.fn();
+    const { client } = renderWithQuery(<ValidateStep id="inc-3" incident={anIncident({ status: "validating" })} next={next} back={vi.fn()} />);
+    const invalidate = vi.spyOn(client, "invalidateQueries");
+    await userEvent.click(await screen.findByTestId("resolve-open"));
+    await userEvent.type(within(screen.getByTestId("resolve")).getByRole("textbox"), "validation passed for the unit");
+    await userEvent.click(screen.getByRole("button", { name: "Confirm: resolve the incident" }));
+    await vi.waitFor(() => expect(next).toHaveBeenCalledOnce());
+    expect(posted).toEqual({ reason: "validation passed for the unit" });
+    const keys = invalidate.mock.calls.map(([f]) => f?.queryKey?.[0]);
+    expect(keys).toEqual(expect.arrayContaining(["incidents", "audit", "overview", "alerts", "units", "lineage", "completeness", "history"]));
+  });
+});
