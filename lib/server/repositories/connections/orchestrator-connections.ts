@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { compositeKey } from "@/lib/domain/composite-key";
 import { OrchestratorConnectionSchema, type OrchestratorConnection } from "@/lib/contracts/orchestrators";
 import type { Db, Tx } from "../database";
@@ -49,10 +50,13 @@ export async function saveConnection(tx: Tx, pipelineId: string, connection: Orc
   await prismaOf(tx).orchestratorConnection.upsert({ where: { pipelineId }, create: { pipelineId, ...data }, update: data });
 }
 
+// What an ingested run's `parameters` may say about Databricks: the job run it belongs to.
+const DatabricksRunSchema = z.object({ databricks: z.object({ jobRunId: z.number().refine(Number.isSafeInteger) }) });
+
 const jobRunIdOf = (parameters: string): number | null => {
   try {
-    const v = (JSON.parse(parameters) as { databricks?: { jobRunId?: unknown } }).databricks?.jobRunId;
-    return typeof v === "number" && Number.isSafeInteger(v) ? v : null;
+    const parsed = DatabricksRunSchema.safeParse(JSON.parse(parameters));
+    return parsed.success ? parsed.data.databricks.jobRunId : null;
   } catch {
     return null;
   }
