@@ -1,7 +1,7 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { OKABE_ITO as C } from "@/components/shell/state-palette";
+import { OKABE_ITO as C } from "@/components/shell/okabe-ito";
 import { INTERVENTION_KINDS, type History, type InterventionKind } from "@/lib/contracts/history";
 import { CATEGORY_COLOURS, INTERVENTION_COLOURS } from "./chart-colours";
 import styles from "./History.module.css";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { OKABE_ITO } from "@/components/shell/state-palette";
+import { OKABE_ITO } from "@/components/shell/okabe-ito";
 import { INTERVENTION_KINDS } from "@/lib/contracts/history";
 import { CATEGORY_COLOURS, INTERVENTION_COLOURS } from "./chart-colours";
 

@@ -1,4 +1,4 @@
-import { OKABE_ITO as C } from "@/components/shell/state-palette";
+import { OKABE_ITO as C } from "@/components/shell/okabe-ito";
 import type { InterventionKind } from "@/lib/contracts/history";
 
 /** One colour per intervention kind, fixed (never by position) and never reused; the risks are the warm ones. */

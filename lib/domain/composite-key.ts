@@ -6,3 +6,8 @@
 export function compositeKey(...parts: readonly string[]): string {
   return JSON.stringify(parts);
 }
+
+/** The parts of a key compositeKey made (for showing them, or a pair's two ends). */
+export function partsOf(key: string): string[] {
+  return JSON.parse(key) as string[];
+}

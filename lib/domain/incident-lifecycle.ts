@@ -1,3 +1,5 @@
+import { ConflictError } from "./errors";
+
 /**
  * The incident's lifecycle as one table: its statuses, the actions (and the one event of the
  * repair run) that can happen to it, and for every (status, action) pair either the status it
@@ -93,13 +95,12 @@ export const ACTIVE_STATUSES: readonly IncidentStatus[] = INCIDENT_STATUSES.filt
 export const CLOSED_STATUSES: readonly IncidentStatus[] = INCIDENT_STATUSES.filter((s) => !ACTIVE_STATUSES.includes(s));
 
 /** A refused transition: the incident is in `incidentStatus`, and `action` needs one of `allowedFrom`. The API answers 409. */
-export class IncidentTransitionRefused extends Error {
+export class IncidentTransitionRefused extends ConflictError {
   readonly allowedFrom: readonly IncidentStatus[];
   constructor(readonly incidentId: string, readonly incidentStatus: IncidentStatus, readonly action: IncidentAction) {
     const allowedFrom = statusesAllowing(action);
     const needs = allowedFrom.length === 1 ? allowedFrom[0] : `${allowedFrom.slice(0, -1).join(", ")} or ${allowedFrom.at(-1)}`;
-    super(`incident ${incidentId} is ${incidentStatus}: ${action.replace(/_/g, " ")} needs it ${needs}`);
-    this.name = "IncidentTransitionRefused";
+    super(`incident ${incidentId} is ${incidentStatus}: ${action.replace(/_/g, " ")} needs it ${needs}`, { incidentStatus, action, allowedFrom });
     this.allowedFrom = allowedFrom;
   }
 }

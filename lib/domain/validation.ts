@@ -7,6 +7,7 @@
  * (original + repair) — one copy, so it passes "published once" — and 2,390 rows against a
  * source count of 2,400 reconcile within ±5 %: the unit passes.
  */
+import { compositeKey } from "./composite-key";
 import { inputVersionDiffers } from "./input-versions";
 import { summariseUnit } from "./unit-facts";
 import {
@@ -132,9 +133,9 @@ export interface GroupPeriod {
  */
 export function periodAwareCompleteness(observed: Iterable<GroupPeriod>, groups: readonly string[], periods: readonly string[]): { complete: boolean; missing: GroupPeriod[] } {
   const seen = new Set<string>();
-  for (const o of observed) seen.add(`${o.group}\u0000${o.period}`);
+  for (const o of observed) seen.add(compositeKey(o.group, o.period));
   const missing: GroupPeriod[] = [];
-  for (const period of periods) for (const group of groups) if (!seen.has(`${group}\u0000${period}`)) missing.push({ group, period });
+  for (const period of periods) for (const group of groups) if (!seen.has(compositeKey(group, period))) missing.push({ group, period });
   return { complete: missing.length === 0, missing };
 }
 

@@ -1,6 +1,6 @@
 import { appendAudit } from "../audit/append-audit";
 import { inTransaction, type Db } from "../repositories/database";
-import { BadRequestError, ConflictError, NotFoundError } from "../http/errors";
+import { InvalidFieldError, ConflictError, NotFoundError } from "@/lib/domain/errors";
 import { findTokenByName, insertToken, listTokens, markTokenRevoked, type ApiTokenRecord } from "../repositories/access/api-tokens";
 import { countAdmins, deleteUser, findUser, insertUser, listUsers, updateUser, type UserRecord } from "../repositories/access/users";
 import type { Role, TokenScope } from "../auth/roles";
@@ -22,7 +22,7 @@ const tokenOf = (t: ApiTokenRecord) => ({ name: t.name, scope: t.scope, namespac
 
 /** An admin manages access for everyone, so an admin's role is never limited to namespaces. */
 function requireUnlimitedAdmin(role: Role | undefined, namespaces: readonly string[] | undefined): void {
-  if (role === "admin" && (namespaces ?? []).some((n) => n.trim() !== "")) throw new BadRequestError("namespaces", "an admin manages access everywhere: an admin's role cannot be limited to namespaces");
+  if (role === "admin" && (namespaces ?? []).some((n) => n.trim() !== "")) throw new InvalidFieldError("namespaces", "an admin manages access everywhere: an admin's role cannot be limited to namespaces");
 }
 
 export async function addUser(db: Db, u: { id: string; role: Role; displayName?: string; namespaces?: string[] }, by: ChangedBy): Promise<UserRecord> {

@@ -1,6 +1,6 @@
 import type { DeliverResult } from "@/lib/contracts/alerts";
 import { getDb, type Db } from "../repositories/database";
-import { UnprocessableError } from "../http/errors";
+import { RefusedError } from "@/lib/domain/errors";
 import { claimAlertSend, deliveredAlertIds, finishAlertSend, recordDelivery } from "../repositories/alerts/alert-deliveries";
 import { thisOwner } from "../repair/repair-owner";
 import { describeTarget, readAlertConfig, type AlertConfig } from "./alert-config";
@@ -17,7 +17,7 @@ import { DEFAULT_RETRY, postWithRetries, type RetryOptions } from "./post-with-r
  */
 export async function deliverAlerts(now: Date, db: Db = getDb(), config: AlertConfig = readAlertConfig(), retry: RetryOptions = DEFAULT_RETRY): Promise<DeliverResult> {
   const url = config.webhookUrl;
-  if (url === null) throw new UnprocessableError("no webhook configured: set REPARO_ALERT_WEBHOOK_URL");
+  if (url === null) throw new RefusedError("no webhook configured: set REPARO_ALERT_WEBHOOK_URL");
   const alerts = await evaluateAlertsNow(db, now, config);
   const done = await deliveredAlertIds(db, alerts.map((a) => a.id));
   const result: DeliverResult = { sent: 0, failed: 0, skipped: done.size, tries: 0 };

@@ -1,7 +1,7 @@
 import type { AuditList, AuditListQuery } from "@/lib/contracts/audit";
 import { getDb, type Db } from "../repositories/database";
 import { listAuditRows } from "../repositories/audit/audit-log";
-import { incidentStatusesOf } from "../repositories/incidents/open-incidents";
+import { incidentStatusesOf } from "../repositories/incidents/incidents";
 
 /** A page of the audit log, newest first, each entry with its incident as it stands now (title, status). */
 export async function listAudit(q: AuditListQuery, db: Db = getDb()): Promise<AuditList> {

@@ -1,6 +1,6 @@
 import { parseNodeId } from "@/lib/domain/ids";
 import { getDb } from "../repositories/database";
-import { ForbiddenError } from "../http/errors";
+import { ForbiddenError } from "@/lib/domain/errors";
 import { findIncident } from "../repositories/incidents/incidents";
 import { holdsIn, type Actor } from "./roles";
 

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { Db } from "../repositories/database";
-import { NotFoundError } from "../http/errors";
+import { NotFoundError } from "@/lib/domain/errors";
 import { findUser } from "../repositories/access/users";
 import { settleSetting } from "../repositories/system/settings";
 import { publicUrl } from "../http/same-origin";

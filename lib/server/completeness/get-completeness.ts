@@ -12,7 +12,7 @@ import { buildLineageSpec } from "../lineage/lineage-spec";
 import { explainUnits } from "./explain-units";
 import { loadClosureFacts, type ClosureDataset } from "./load-closure-facts";
 import { mergeFrontiers } from "./merge-frontiers";
-import { UnprocessableError } from "../http/errors";
+import { RefusedError } from "@/lib/domain/errors";
 import { getUnitStateSnapshotCovering, problemsLookup } from "../units/get-unit-state-snapshot";
 import { findDataset, resolvePeriod } from "./resolve-period";
 
@@ -36,7 +36,7 @@ export async function getCompleteness(q: CompletenessQuery, now: Date, db: Db = 
   const [incidents, certificates] = await Promise.all([listOpenIncidents(db), listCertificatesOf(db, scope.map((d) => d.record.nodeId))]);
   const own = scope.find((d) => d.record.nodeId === target.nodeId)!;
   if (!target.partitionsDeclared && own.keys.length === 0) {
-    throw new UnprocessableError(`query.dataset: ${target.nodeId} has no declared partition definition, so its expected units are unknown — set one with PUT /api/v1/datasets/{id}/partitions (nothing it holds says which units to expect)`);
+    throw new RefusedError(`query.dataset: ${target.nodeId} has no declared partition definition, so its expected units are unknown — set one with PUT /api/v1/datasets/{id}/partitions (nothing it holds says which units to expect)`);
   }
   const cert = completenessCertificate({
     target: asUnits(own),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConflictError } from "../http/errors";
+import { ConflictError } from "@/lib/domain/errors";
 import { listCertificatesOf } from "../repositories/completeness/frontier-certificates";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
 import { mergeFrontiers } from "./merge-frontiers";

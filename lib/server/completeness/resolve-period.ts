@@ -1,6 +1,6 @@
 import { expectedUnits, resolvePartitions, type PartitionSpace } from "@/lib/domain/partitions";
 import type { UnitSet } from "@/lib/domain/unit-set";
-import { BadRequestError, NotFoundError } from "../http/errors";
+import { InvalidFieldError, NotFoundError } from "@/lib/domain/errors";
 import type { DatasetRecord } from "../repositories/catalog/catalog-reads";
 
 /** A dataset named by node id or by a unique short name; 404 names what was asked for. */
@@ -9,7 +9,7 @@ export function findDataset(datasets: DatasetRecord[], wanted: string): DatasetR
   if (exact) return exact;
   const byName = datasets.filter((d) => d.name === wanted);
   if (byName.length === 1) return byName[0]!;
-  if (byName.length > 1) throw new BadRequestError("query.dataset", `"${wanted}" is ambiguous: ${byName.map((d) => d.nodeId).join(", ")}`);
+  if (byName.length > 1) throw new InvalidFieldError("query.dataset", `"${wanted}" is ambiguous: ${byName.map((d) => d.nodeId).join(", ")}`);
   throw new NotFoundError(`no dataset "${wanted}"`);
 }
 
@@ -23,10 +23,10 @@ export function resolvePeriod(dataset: DatasetRecord, now: Date, from?: string, 
   for (const [field, key] of [["query.from", from], ["query.to", to]] as const) {
     if (key === undefined) continue;
     const verdict = space.validate(key);
-    if (!verdict.valid) throw new BadRequestError(field, verdict.reason);
+    if (!verdict.valid) throw new InvalidFieldError(field, verdict.reason);
   }
-  if (space.size === 0) throw new BadRequestError("query.dataset", `${dataset.nodeId} has no expected units yet`);
+  if (space.size === 0) throw new InvalidFieldError("query.dataset", `${dataset.nodeId} has no expected units yet`);
   const units = expectedUnits(space, from, to);
-  if (units.isEmpty) throw new BadRequestError("query.to", `the period ${from ?? "(start)"} … ${to ?? "(end)"} holds no expected unit`);
+  if (units.isEmpty) throw new InvalidFieldError("query.to", `the period ${from ?? "(start)"} … ${to ?? "(end)"} holds no expected unit`);
   return { space, units, from: space.keyAt(units.min!), to: space.keyAt(units.max!) };
 }

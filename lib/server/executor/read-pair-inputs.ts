@@ -1,3 +1,4 @@
+import { compositeKey } from "@/lib/domain/composite-key";
 import { parseNodeId } from "@/lib/domain/ids";
 import type { Tx } from "../repositories/database";
 import { publishCounts } from "../repositories/ledger/executor-runs";
@@ -32,7 +33,7 @@ export async function readPairInputs(db: Tx, reads: readonly ResolvedRead[]): Pr
     };
     let generation = 0;
     for (const key of read.unitKeys) {
-      const g = generations.get(`${read.dataset.id}\u0000${key}`) ?? 0;
+      const g = generations.get(compositeKey(read.dataset.id, key)) ?? 0;
       if (g === 0) unpublished.push(`${read.dataset.nodeId} ${key}`);
       generation = Math.max(generation, g);
     }

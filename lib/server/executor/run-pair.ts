@@ -1,3 +1,4 @@
+import { compositeKey, partsOf } from "@/lib/domain/composite-key";
 import type { Db } from "../repositories/database";
 import { publishCounts } from "../repositories/ledger/executor-runs";
 import type { ExecutorDataset } from "./executor-lineage";
@@ -29,7 +30,7 @@ export interface PairContext {
  * on from `firstTry` (try numbers are unique per run).
  */
 export async function runPair(db: Db, ctx: PairContext, pair: PlannedPair, firstTry = 1): Promise<PairOutcome> {
-  const blockedBy = pair.dependsOn.filter((k) => ctx.outcomes.get(k) !== "succeeded").map((k) => k.replace("\u0000", " "));
+  const blockedBy = pair.dependsOn.filter((k) => ctx.outcomes.get(k) !== "succeeded").map((k) => partsOf(k).join(" "));
   if (blockedBy.length === 0 && ctx.externalInputs === "require_published") blockedBy.push(...(await unpublishedInputs(db, pair)));
   if (blockedBy.length > 0) {
     await recordBlockedAttempt(db, ctx.runId, pair, `upstream not available: ${blockedBy.join(", ")}`, ctx.clock, firstTry);
@@ -53,5 +54,5 @@ export async function runPair(db: Db, ctx: PairContext, pair: PlannedPair, first
 async function unpublishedInputs(db: Db, pair: PlannedPair): Promise<string[]> {
   if (pair.external.length === 0) return [];
   const have = await publishCounts(db, pair.external.map((e) => ({ datasetId: e.datasetId, unitKeys: e.unitKeys })));
-  return pair.external.flatMap((e) => e.unitKeys.filter((k) => !have.has(`${e.datasetId}\u0000${k}`)).map((k) => `${e.datasetNodeId} ${k}`));
+  return pair.external.flatMap((e) => e.unitKeys.filter((k) => !have.has(compositeKey(e.datasetId, k))).map((k) => `${e.datasetNodeId} ${k}`));
 }

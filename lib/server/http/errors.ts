@@ -1,4 +1,7 @@
-/** Errors a use case can throw; the route wrapper maps each to its HTTP status. */
+/**
+ * Problems of the HTTP exchange itself (no session, too many requests, a body too large or not
+ * JSON): they carry their status. A use case throws lib/domain/errors.ts instead.
+ */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -7,35 +10,5 @@ export class HttpError extends Error {
     readonly details?: unknown,
   ) {
     super(message);
-  }
-}
-
-export class NotFoundError extends HttpError {
-  constructor(message: string, details?: unknown) {
-    super(404, "not_found", message, details);
-  }
-}
-
-export class ConflictError extends HttpError {
-  constructor(message: string, details?: unknown) {
-    super(409, "conflict", message, details);
-  }
-}
-
-export class ForbiddenError extends HttpError {
-  constructor(message: string) {
-    super(403, "forbidden", message);
-  }
-}
-
-export class BadRequestError extends HttpError {
-  constructor(field: string, reason: string) {
-    super(400, "invalid_request", `${field}: ${reason}`, { issues: [{ path: field, message: reason }] });
-  }
-}
-
-export class UnprocessableError extends HttpError {
-  constructor(message: string, details?: unknown) {
-    super(422, "unprocessable", message, details);
   }
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database";
-import { NotFoundError } from "./errors";
+import { NotFoundError } from "@/lib/domain/errors";
 import { route } from "./route";
 
 let t: TestDatabase;

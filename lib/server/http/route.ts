@@ -1,7 +1,6 @@
 import { NextResponse } from "next/server";
 import { ZodError, type ZodType } from "zod";
 import { describeIssues, fieldIssues } from "@/lib/contracts/field-issues";
-import { IncidentTransitionRefused } from "@/lib/domain/incident-lifecycle";
 import { resolveActor, UnauthenticatedError } from "../auth/identity";
 import { requireNamespaces } from "../auth/namespace-guard";
 import { spendTokenBudget, TooManyRequestsError } from "../auth/token-rate-limit";
@@ -9,7 +8,8 @@ import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "./busy";
 import { hasRole, type Actor, type Role, type TokenScope } from "../auth/roles";
 import { DatabaseConfigError } from "../db/database-url";
 import { isUniqueViolation } from "../db/db-errors";
-import { ForbiddenError, HttpError } from "./errors";
+import { DomainError, ForbiddenError, type Problem } from "@/lib/domain/errors";
+import { HttpError } from "./errors";
 import { readJsonBody } from "./read-body";
 import { requireWellFormed } from "./well-formed-text";
 import { checkSameOrigin } from "./same-origin";
@@ -151,14 +151,30 @@ export function zodToHttp(e: ZodError, where: string): HttpError {
   return new HttpError(400, "invalid_request", message, { issues });
 }
 
+/** The one place a domain problem becomes an HTTP status (and the error code the body names). */
+const HTTP_OF: Record<Problem, { status: number; code: string }> = {
+  invalid: { status: 400, code: "invalid_request" },
+  forbidden: { status: 403, code: "forbidden" },
+  not_found: { status: 404, code: "not_found" },
+  conflict: { status: 409, code: "conflict" },
+  refused: { status: 422, code: "unprocessable" },
+  upstream_failed: { status: 502, code: "upstream_failed" },
+};
+
+/** The HTTP status an error answers (500 for what is neither a domain problem nor an HTTP one). */
+export function statusOfError(e: unknown): number {
+  return e instanceof DomainError ? HTTP_OF[e.problem].status : e instanceof HttpError ? e.status : 500;
+}
+
 export function errorResponse(e: unknown, reqId?: string): Response {
+  if (e instanceof DomainError) {
+    // IncidentTransitionRefused is a conflict whose details say the status now and the ones allowed.
+    const { status, code } = HTTP_OF[e.problem];
+    return NextResponse.json({ error: code, message: e.message, ...(e.details ? { details: e.details } : {}) }, { status });
+  }
   if (e instanceof HttpError) {
     const headers: Record<string, string> = e instanceof UnauthenticatedError ? { "www-authenticate": e.challenge } : e instanceof TooManyRequestsError ? { "retry-after": String(e.retryAfterSeconds) } : {};
     return NextResponse.json({ error: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) }, { status: e.status, headers });
-  }
-  if (e instanceof IncidentTransitionRefused) {
-    // The incident's lifecycle refuses the action in its status now (lib/domain/incident-lifecycle.ts).
-    return NextResponse.json({ error: "conflict", message: e.message, details: { incidentStatus: e.incidentStatus, action: e.action, allowedFrom: e.allowedFrom } }, { status: 409 });
   }
   if (e instanceof DatabaseConfigError) {
     return NextResponse.json({ error: "database_unavailable", message: e.message }, { status: 503 });

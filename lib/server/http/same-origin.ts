@@ -1,4 +1,4 @@
-import { ForbiddenError } from "./errors";
+import { ForbiddenError } from "@/lib/domain/errors";
 
 /**
  * Refuses cross-site mutations made with a browser's ambient credentials (the session cookie,

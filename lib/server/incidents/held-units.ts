@@ -1,6 +1,7 @@
+import { compositeKey } from "@/lib/domain/composite-key";
 import type { Tx } from "../repositories/database";
 import { hasRole, type Submitter } from "../auth/roles";
-import { ForbiddenError } from "../http/errors";
+import { ForbiddenError } from "@/lib/domain/errors";
 import { outputsOfTasks, pairsHeldByOpenIncidents } from "../repositories/incidents/incidents";
 
 /**
@@ -31,7 +32,7 @@ export async function heldDatasetUnits(tx: Tx): Promise<Map<string, Holder>> {
   return out;
 }
 
-export const heldKey = (dataset: string, unitKey: string) => `${dataset}\u0000${unitKey}`;
+export const heldKey = (dataset: string, unitKey: string) => compositeKey(dataset, unitKey);
 
 export function heldMessage(s: Submitter, datasetNodeId: string, unitKey: string, h: Holder): string {
   return `${datasetNodeId} ${unitKey} is held by incident ${h.id} (${h.title}, ${h.taskNodeId}): only its repair or a commander's mark-success publishes it (${s.id}'s role is ${s.role})`;

@@ -103,7 +103,7 @@ describe.each(providersUnderTest())("the incident lifecycle through the API (%s)
     const incident = await openIncident({ taskNodeId: STG, units: ["2026-08-17"], reason: "stale read" }, OPERATOR, new Date(), t.db);
     const read = await requireIncident(t.db, incident.id, "scope");
     await t.db.incident.update({ where: { id: incident.id }, data: { status: "abandoned" } });
-    await expect(t.db.$transaction((tx) => moveIncident(tx, read, "scope"))).rejects.toMatchObject({ status: 409, message: `incident ${incident.id} changed state meanwhile; reload it` });
+    await expect(t.db.$transaction((tx) => moveIncident(tx, read, "scope"))).rejects.toMatchObject({ problem: "conflict", message: `incident ${incident.id} changed state meanwhile; reload it` });
     expect((await t.db.incident.findUnique({ where: { id: incident.id } }))!.status).toBe("abandoned");
   });
 });

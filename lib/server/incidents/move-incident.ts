@@ -1,6 +1,6 @@
 import { requireTransition, type IncidentAction, type IncidentStatus } from "@/lib/domain/incident-lifecycle";
 import type { Tx } from "../repositories/database";
-import { ConflictError } from "../http/errors";
+import { ConflictError } from "@/lib/domain/errors";
 import { transitionIncident } from "../repositories/incidents/incidents";
 
 /**

@@ -5,7 +5,7 @@ import { UnitSet } from "@/lib/domain/unit-set";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
-import { BadRequestError } from "../http/errors";
+import { InvalidFieldError } from "@/lib/domain/errors";
 import { listTasks } from "../repositories/catalog/catalog-reads";
 import { createIncident, originRunOf } from "../repositories/incidents/incidents";
 import { loadRepairContext } from "../repair/load-repair-context";
@@ -17,10 +17,10 @@ const MAX_UNITS = 2000;
 function expandEntry(space: PartitionSpace, entry: string, field: string, task: string): string[] {
   const [from, to] = entry.includes("..") ? entry.split("..", 2).map((k) => k.trim()) as [string, string] : [entry, entry];
   const [a, z] = [space.validate(from), space.validate(to)];
-  if (!a.valid) throw new BadRequestError(field, `"${from}" is not a unit of ${task}: ${a.reason}`);
-  if (!z.valid) throw new BadRequestError(field, `"${to}" is not a unit of ${task}: ${z.reason}`);
-  if (z.ordinal < a.ordinal) throw new BadRequestError(field, `"${entry}" ends before it starts`);
-  if (z.ordinal - a.ordinal >= MAX_UNITS) throw new BadRequestError(field, `"${entry}" spans more than ${MAX_UNITS} units`);
+  if (!a.valid) throw new InvalidFieldError(field, `"${from}" is not a unit of ${task}: ${a.reason}`);
+  if (!z.valid) throw new InvalidFieldError(field, `"${to}" is not a unit of ${task}: ${z.reason}`);
+  if (z.ordinal < a.ordinal) throw new InvalidFieldError(field, `"${entry}" ends before it starts`);
+  if (z.ordinal - a.ordinal >= MAX_UNITS) throw new InvalidFieldError(field, `"${entry}" spans more than ${MAX_UNITS} units`);
   return [...keysOf(space, UnitSet.range(a.ordinal, z.ordinal))];
 }
 
@@ -31,12 +31,12 @@ function expandEntry(space: PartitionSpace, entry: string, field: string, task: 
  */
 export async function openIncident(req: OpenIncidentRequest, actor: Actor, now = new Date(), db: Db = getDb()): Promise<IncidentSummary> {
   const task = (await listTasks(db)).find((t) => t.nodeId === req.taskNodeId);
-  if (!task) throw new BadRequestError("body.taskNodeId", `no task ${req.taskNodeId} in the lineage`);
+  if (!task) throw new InvalidFieldError("body.taskNodeId", `no task ${req.taskNodeId} in the lineage`);
   const ctx = await loadRepairContext(db, now);
   const node = ctx.graph.nodes[ctx.graph.index.get(req.taskNodeId as never) ?? -1];
-  if (!node) throw new BadRequestError("body.taskNodeId", `${req.taskNodeId} is not in the current lineage`);
+  if (!node) throw new InvalidFieldError("body.taskNodeId", `${req.taskNodeId} is not in the current lineage`);
   const keys = [...new Set(req.units.flatMap((entry, i) => expandEntry(node.space, entry, `body.units.${i}`, req.taskNodeId)))];
-  if (keys.length > MAX_UNITS) throw new BadRequestError("body.units", `${keys.length} units: open at most ${MAX_UNITS} per incident`);
+  if (keys.length > MAX_UNITS) throw new InvalidFieldError("body.units", `${keys.length} units: open at most ${MAX_UNITS} per incident`);
   const origin = await originRunOf(db, task.id, keys);
   const name = parseNodeId(req.taskNodeId)?.name ?? req.taskNodeId;
   const title = req.title?.trim() || `${name} ${keys.length === 1 ? keys[0] : `${keys.length} units`} failed`;

@@ -1,6 +1,6 @@
 import { requireTransition, type IncidentAction } from "@/lib/domain/incident-lifecycle";
 import type { Db, Tx } from "../repositories/database";
-import { NotFoundError } from "../http/errors";
+import { NotFoundError } from "@/lib/domain/errors";
 import { findIncident, type IncidentRecord } from "../repositories/incidents/incidents";
 
 /**

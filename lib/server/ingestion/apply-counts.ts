@@ -1,3 +1,4 @@
+import { compositeKey } from "@/lib/domain/composite-key";
 import type { FieldIssue } from "@/lib/contracts/openlineage";
 import type { SourceCountEntry, SourceCountsResult } from "@/lib/contracts/ingestion-ledger";
 import type { Tx } from "../repositories/database";
@@ -37,7 +38,7 @@ export async function applyCounts(tx: Tx, table: CountTable, items: BatchItem<So
   const accepted: CountsOutcome["accepted"] = [];
   for (const p of planned) {
     const datasetId = datasets.get(p.dataset.nodeId)!.id;
-    const key = `${datasetId}\u0000${p.unitKey}`;
+    const key = compositeKey(datasetId, p.unitKey);
     const current = changed.get(key) ?? stored.get(key);
     const measuredAt = new Date(p.entry.measuredAt);
     const next = { id: current?.id ?? stableId(table === "SourceCount" ? "srccount" : "whcount", datasetId, p.unitKey), datasetId, unitKey: p.unitKey, rowCount: p.entry.rowCount, measuredAt, source: p.entry.source, submittedBy };

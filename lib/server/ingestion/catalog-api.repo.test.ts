@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/roles";
-import { HttpError } from "../http/errors";
+import { statusOfError } from "../http/route";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
 import { setDatasetPartitions } from "./set-dataset-partitions";
 import { setTaskProperties } from "./set-task-properties";
@@ -14,7 +14,7 @@ async function statusOf(p: Promise<unknown>): Promise<[number, string]> {
     await p;
     return [200, ""];
   } catch (e) {
-    if (e instanceof HttpError) return [e.status, e.message];
+    if (statusOfError(e) !== 500) return [statusOfError(e), (e as Error).message];
     throw e;
   }
 }

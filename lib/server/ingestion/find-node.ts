@@ -1,5 +1,5 @@
 import type { Tx } from "../repositories/database";
-import { ConflictError, NotFoundError } from "../http/errors";
+import { ConflictError, NotFoundError } from "@/lib/domain/errors";
 import { parseNodeId } from "@/lib/domain/ids";
 import { datasetsMatching, tasksMatching } from "../repositories/catalog/declared-properties";
 import { ensureDatasets, ensureTasks } from "../repositories/catalog/catalog-writes";

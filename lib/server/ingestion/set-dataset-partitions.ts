@@ -3,7 +3,7 @@ import { resolvePartitions, type PartitionDef, type PartitionSpace } from "@/lib
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
-import { BadRequestError } from "../http/errors";
+import { InvalidFieldError } from "@/lib/domain/errors";
 import { datasetPartitionDef, saveDatasetPartitionDef } from "../repositories/catalog/declared-properties";
 import { findOrDeclareNode } from "./find-node";
 
@@ -39,8 +39,8 @@ function resolveOrRefuse(def: PartitionDef, now: Date): PartitionSpace {
   try {
     space = resolvePartitions(def, { asOf: now.getTime() });
   } catch (e) {
-    throw new BadRequestError("body.partitionDef", `does not resolve: ${(e as Error).message}`);
+    throw new InvalidFieldError("body.partitionDef", `does not resolve: ${(e as Error).message}`);
   }
-  if (def.kind === "time" && def.end !== undefined && space.size === 0) throw new BadRequestError("body.partitionDef.end", "is before start: the definition has no units");
+  if (def.kind === "time" && def.end !== undefined && space.size === 0) throw new InvalidFieldError("body.partitionDef.end", "is before start: the definition has no units");
   return space;
 }

@@ -1,6 +1,6 @@
 import type { PartitionSpace } from "@/lib/domain/partitions";
 import { UnitSet, UnitSetBuilder } from "@/lib/domain/unit-set";
-import { BadRequestError } from "../http/errors";
+import { InvalidFieldError } from "@/lib/domain/errors";
 
 /**
  * The `units` query parameter (docs/lineage.md): comma-separated keys and inclusive
@@ -14,10 +14,10 @@ export function parseUnitSelection(space: PartitionSpace, text: string | undefin
   const ranges: [number, number][] = [];
   for (const part of parts) {
     const [from, to, extra] = part.split("..");
-    if (extra !== undefined) throw new BadRequestError("units", `"${part}" has more than one ".."`);
+    if (extra !== undefined) throw new InvalidFieldError("units", `"${part}" has more than one ".."`);
     const lo = ordinalOf(space, from!);
     const hi = to === undefined ? lo : ordinalOf(space, to);
-    if (hi < lo) throw new BadRequestError("units", `"${part}" runs backwards (${to} is before ${from})`);
+    if (hi < lo) throw new InvalidFieldError("units", `"${part}" runs backwards (${to} is before ${from})`);
     ranges.push([lo, hi]);
   }
   ranges.sort((a, b) => a[0] - b[0]);
@@ -28,6 +28,6 @@ export function parseUnitSelection(space: PartitionSpace, text: string | undefin
 
 function ordinalOf(space: PartitionSpace, key: string): number {
   const verdict = space.validate(key.trim());
-  if (!verdict.valid) throw new BadRequestError("units", verdict.reason);
+  if (!verdict.valid) throw new InvalidFieldError("units", verdict.reason);
   return verdict.ordinal;
 }

@@ -2,7 +2,7 @@ import type { NodeId } from "@/lib/domain/ids";
 import { closure, type ClosureResult, type Direction } from "@/lib/domain/closure";
 import type { UnitSet } from "@/lib/domain/unit-set";
 import type { Db } from "../repositories/database";
-import { NotFoundError } from "../http/errors";
+import { NotFoundError } from "@/lib/domain/errors";
 import { loadLineageGraph, type LoadedLineage } from "./load-lineage-graph";
 import { parseUnitSelection } from "./parse-unit-selection";
 

@@ -3,7 +3,7 @@ import type { OrchestratorConnection, OrchestratorConnectionView } from "@/lib/c
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
-import { NotFoundError, UnprocessableError } from "../http/errors";
+import { NotFoundError, RefusedError } from "@/lib/domain/errors";
 import { localOrchestrator } from "../orchestrators/local";
 import { secretName, secretReadable } from "../orchestrators/secrets";
 import { listTasks } from "../repositories/catalog/catalog-reads";
@@ -11,7 +11,7 @@ import { findConnection, findPipeline, listConnections, listPipelines, saveConne
 
 async function requirePipeline(db: Db, idOrName: string): Promise<PipelineRecord> {
   const found = await findPipeline(db, idOrName);
-  if (found === "ambiguous") throw new UnprocessableError(`several pipelines are named ${idOrName}: use the pipeline's id (GET /api/v1/pipelines)`);
+  if (found === "ambiguous") throw new RefusedError(`several pipelines are named ${idOrName}: use the pipeline's id (GET /api/v1/pipelines)`);
   if (!found) throw new NotFoundError(`no pipeline ${idOrName}`);
   return found;
 }
@@ -49,7 +49,7 @@ export async function setPipelineConnection(idOrName: string, body: { connection
     const tasks = (await listTasks(db)).filter((t) => t.pipelineId === pipeline.id && t.kind === "task");
     const plan = { pairs: tasks.map((t) => ({ taskNodeId: t.nodeId, unitKey: "", wave: 0 })) };
     const missing = localOrchestrator(null).requests(plan as never).unsupported.map((u) => nodeName(u.taskNodeId as NodeId));
-    if (missing.length > 0) throw new UnprocessableError(`body.connection.kind: the local executor has no code for ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""} — it runs only the demo's tasks`);
+    if (missing.length > 0) throw new RefusedError(`body.connection.kind: the local executor has no code for ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""} — it runs only the demo's tasks`);
   }
   const before = await findConnection(db, pipeline.id);
   await inTransaction(db, async (tx) => {

@@ -107,8 +107,8 @@ describe.each(["3.0.0", "3.2.1"] as const)("a repair run in Airflow %s", (versio
   });
 
   it("a launch without the reviewed dry run, or with a stale one, is refused", async () => {
-    await expect(launchRepair(id, { resume: false, concurrency: 4 }, OPERATOR, new Date(), t.db)).rejects.toMatchObject({ status: 400 });
-    await expect(launchRepair(id, { resume: false, concurrency: 4, preview: "0".repeat(32) }, OPERATOR, new Date(), t.db)).rejects.toMatchObject({ status: 409 });
+    await expect(launchRepair(id, { resume: false, concurrency: 4 }, OPERATOR, new Date(), t.db)).rejects.toMatchObject({ problem: "invalid" });
+    await expect(launchRepair(id, { resume: false, concurrency: 4, preview: "0".repeat(32) }, OPERATOR, new Date(), t.db)).rejects.toMatchObject({ problem: "conflict" });
     expect(await t.db.run.count({ where: { kind: "repair" } })).toBe(0);
   });
 

@@ -1,6 +1,6 @@
 import type { Actor } from "../auth/roles";
 import { getDb, type Db } from "../repositories/database";
-import { ConflictError } from "../http/errors";
+import { ConflictError } from "@/lib/domain/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { repairRunsOfIncident } from "../repositories/repairs/repair-runs";
 import { cancelRepairRun } from "./run-repair";

@@ -61,7 +61,7 @@ describe.skipIf(!PG)("cleaning a unit in a real PostgreSQL warehouse", () => {
     const blocker = (await previewPlan(id, noOptions, new Date(), t.db)).blockers.find((b) => b.code === "append_unresolved")!;
     expect(blocker.resolution).toMatchObject({ rowsInUnits: [{ unitKey: "2026-08-17", rows: null }], cleanable: { possible: false, why: expect.stringContaining("no warehouse connection") } });
     const marks = await t.db.unitMark.count();
-    await expect(cleanUnit(id, { taskNodeId: STG, unitKey: "2026-08-17", reason: "try" }, OPERATOR, new Date(), t.db)).rejects.toMatchObject({ status: 422 });
+    await expect(cleanUnit(id, { taskNodeId: STG, unitKey: "2026-08-17", reason: "try" }, OPERATOR, new Date(), t.db)).rejects.toMatchObject({ problem: "refused" });
     expect(await t.db.unitMark.count()).toBe(marks);
     expect((await warehouse.query("SELECT count(*)::int AS n FROM analytics.stg_orders")).rows[0].n).toBe(60);
   });

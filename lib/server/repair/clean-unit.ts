@@ -1,12 +1,12 @@
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { getDb, type Db } from "../repositories/database";
-import { BadRequestError, UnprocessableError } from "../http/errors";
+import { InvalidFieldError, RefusedError } from "@/lib/domain/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { listDatasets, listEdgesAt, listTasks } from "../repositories/catalog/catalog-reads";
 import { claimHolders } from "../repositories/repairs/repair-claims";
 import { clearUnitMarksOfEntry, createUnitMarks } from "../repositories/repairs/unit-interventions";
-import { ConflictError } from "../http/errors";
+import { ConflictError } from "@/lib/domain/errors";
 import { unitRows, warehouseFor } from "../warehouses/warehouse-for";
 
 /**
@@ -23,11 +23,11 @@ export async function cleanUnit(id: string, body: { taskNodeId: string; unitKey:
   await refuseIfClaimed(db, task, [body.unitKey]);
   const warehouse = await warehouseFor(db, dataset);
   if (!warehouse) {
-    throw new UnprocessableError(`${dataset.name}'s rows live in ${dataset.namespace}, which has no warehouse connection: an admin connects it (PUT /api/v1/warehouses/${encodeURIComponent(dataset.namespace)}) so Reparo can delete and count the unit's rows — or clean the unit there yourself, declare it cleaned (POST …/declare-cleaned) and send a count of its rows (POST /api/v1/warehouse-counts), or declare ${task.name} fixed to replace once it overwrites its unit`);
+    throw new RefusedError(`${dataset.name}'s rows live in ${dataset.namespace}, which has no warehouse connection: an admin connects it (PUT /api/v1/warehouses/${encodeURIComponent(dataset.namespace)}) so Reparo can delete and count the unit's rows — or clean the unit there yourself, declare it cleaned (POST …/declare-cleaned) and send a count of its rows (POST /api/v1/warehouse-counts), or declare ${task.name} fixed to replace once it overwrites its unit`);
   }
   const unit = unitRows(dataset, body.unitKey, now);
   const statement = warehouse.statement(unit);
-  if ("unsupported" in statement) throw new UnprocessableError(`cannot clean ${dataset.name} ${body.unitKey}: ${statement.unsupported}`);
+  if ("unsupported" in statement) throw new RefusedError(`cannot clean ${dataset.name} ${body.unitKey}: ${statement.unsupported}`);
   const result = await warehouse.clean(db, unit, async (tx, measured) => {
     const entry = await appendAudit(tx, {
       kind: "unit.deduplicated", actor: actor.id, actorRole: actor.role, reason: body.reason, incidentId: id,
@@ -51,11 +51,11 @@ export async function cleanUnit(id: string, body: { taskNodeId: string; unitKey:
 export async function appendTarget(db: Db, id: string, taskNodeId: string, now: Date, action: "clean_unit" | "declare_cleaned" = "clean_unit") {
   await requireIncident(db, id, action);
   const task = (await listTasks(db)).find((t) => t.nodeId === taskNodeId);
-  if (!task) throw new BadRequestError("body.taskNodeId", `no task ${taskNodeId}`);
-  if (task.writeMode !== "append") throw new UnprocessableError(`${task.name} ${task.writeMode ? `${task.writeMode}s its unit` : "declares no write mode"}: cleaning is for append tasks, whose re-run would add a second copy`);
+  if (!task) throw new InvalidFieldError("body.taskNodeId", `no task ${taskNodeId}`);
+  if (task.writeMode !== "append") throw new RefusedError(`${task.name} ${task.writeMode ? `${task.writeMode}s its unit` : "declares no write mode"}: cleaning is for append tasks, whose re-run would add a second copy`);
   const write = (await listEdgesAt(db, now)).find((e) => e.taskId === task.id && e.direction === "write");
   const dataset = write && (await listDatasets(db)).find((d) => d.id === write.datasetId);
-  if (!dataset) throw new UnprocessableError(`${task.name} writes no dataset`);
+  if (!dataset) throw new RefusedError(`${task.name} writes no dataset`);
   return { task, dataset };
 }
 

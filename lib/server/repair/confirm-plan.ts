@@ -4,7 +4,7 @@ import type { PlanOptions } from "@/lib/contracts/repair";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
-import { UnprocessableError } from "../http/errors";
+import { RefusedError } from "@/lib/domain/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { moveIncident } from "../incidents/move-incident";
 import { confirmPlanRow } from "../repositories/repairs/repair-plans";
@@ -19,10 +19,10 @@ import { toPlanView } from "./to-plan-view";
  */
 export async function confirmPlan(id: string, opts: PlanOptions & { strategy: Strategy; reason: string }, actor: Actor, now = new Date(), db: Db = getDb()) {
   const incident = await requireIncident(db, id, "confirm_plan");
-  if (!RECOMPUTING.has(opts.strategy)) throw new UnprocessableError(`${opts.strategy} recomputes nothing: record it with a mark (known-bad, skip or success) instead of a plan`);
+  if (!RECOMPUTING.has(opts.strategy)) throw new RefusedError(`${opts.strategy} recomputes nothing: record it with a mark (known-bad, skip or success) instead of a plan`);
   const ctx = await loadRepairContext(db, now);
   const plan = await planIncidentRepair(db, ctx, incident, opts);
-  if (!plan.runnable) throw new UnprocessableError(`the plan is blocked: ${plan.blockers.map((b) => b.message).join(" ")}`, { blockers: plan.blockers.map((b) => ({ code: b.code, message: b.message })) });
+  if (!plan.runnable) throw new RefusedError(`the plan is blocked: ${plan.blockers.map((b) => b.message).join(" ")}`, { blockers: plan.blockers.map((b) => ({ code: b.code, message: b.message })) });
   const view = await toPlanView(db, ctx, plan, incident.originRunId);
   const { exports: _exports, options: _options, ...stored } = view;
   void _exports;

@@ -54,7 +54,7 @@ describe.each(providersUnderTest())("declared cleaned outside Reparo, believed o
   it("a bad unit key is refused naming the field, and nothing is written", async () => {
     const before = await tableCounts(t.db);
     await expect(declareCleaned(id, { taskNodeId: STG, units: ["2026-08-17", "17 August"], reason: "cleaned by hand", statement: "" }, OPERATOR, NOW, t.db))
-      .rejects.toMatchObject({ status: 400, details: { issues: [{ path: "body.units.1" }] } });
+      .rejects.toMatchObject({ problem: "invalid", details: { issues: [{ path: "body.units.1" }] } });
     expect(await tableCounts(t.db)).toEqual(before);
   });
 
@@ -73,7 +73,7 @@ describe.each(providersUnderTest())("declared cleaned outside Reparo, believed o
     expect(JSON.parse(evidenced.after)).toMatchObject({ declaredIn: done.auditSeq, rows: 0, evidencedAt: new Date(NOW.getTime() - 90_000).toISOString() });
     expect((await previewPlan(id, noOptions, NOW, t.db)).runnable).toBe(false);
     // A blocked plan dispatches nothing, so it has no dry run either.
-    await expect(previewPlanDispatch(id, noOptions, OPERATOR, NOW, t.db)).rejects.toMatchObject({ status: 422, message: expect.stringContaining("the plan is blocked") });
+    await expect(previewPlanDispatch(id, noOptions, OPERATOR, NOW, t.db)).rejects.toMatchObject({ problem: "refused", message: expect.stringContaining("the plan is blocked") });
   });
 
   it("a count of 0 taken before the latest attempt started proves nothing about what it wrote", async () => {
@@ -110,6 +110,6 @@ describe.each(providersUnderTest())("declared cleaned outside Reparo, believed o
   it("a connected warehouse is cleaned by Reparo, not declared", async () => {
     await setWarehouseConnection("warehouse", { connection: { kind: "demo" }, reason: "back on the demo table" }, ADMIN, NOW, t.db);
     await expect(declareCleaned(id, { taskNodeId: STG, units: ["2026-08-23"], reason: "by hand", statement: "" }, OPERATOR, NOW, t.db))
-      .rejects.toMatchObject({ status: 422, message: expect.stringContaining("clean the units from Reparo") });
+      .rejects.toMatchObject({ problem: "refused", message: expect.stringContaining("clean the units from Reparo") });
   });
 });

@@ -2,7 +2,7 @@ import { resolvePartitions } from "@/lib/domain/partitions";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
-import { BadRequestError, UnprocessableError } from "../http/errors";
+import { InvalidFieldError, RefusedError } from "@/lib/domain/errors";
 import { evidenceOf } from "@/lib/domain/cleanings";
 import { compositeKey } from "@/lib/domain/composite-key";
 import { evidenceCleanings } from "../units/evidence-cleanings";
@@ -32,14 +32,14 @@ export async function declareCleaned(id: string, body: DeclareCleanedBody, actor
   const space = resolvePartitions(dataset.partitionDef, { asOf: now.getTime() });
   const keys = body.units.map((k, i) => {
     const v = space.validate(k);
-    if (!v.valid) throw new BadRequestError(`body.units.${i}`, `${k} is not a unit of ${dataset.name}: ${v.reason}`);
+    if (!v.valid) throw new InvalidFieldError(`body.units.${i}`, `${k} is not a unit of ${dataset.name}: ${v.reason}`);
     return v.key;
   });
   await refuseIfClaimed(db, task, keys);
   const warehouse = await warehouseFor(db, dataset);
   const statement = warehouse?.statement(unitRows(dataset, keys[0]!, now));
   if (warehouse && statement && !("unsupported" in statement)) {
-    throw new UnprocessableError(`${dataset.name}'s warehouse (${dataset.namespace}) is connected: clean the units from Reparo (POST …/clean-unit), which deletes and counts their rows itself`);
+    throw new RefusedError(`${dataset.name}'s warehouse (${dataset.namespace}) is connected: clean the units from Reparo (POST …/clean-unit), which deletes and counts their rows itself`);
   }
   const units = [...new Set(keys)];
   const entry = await inTransaction(db, async (tx) => {

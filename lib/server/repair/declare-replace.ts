@@ -1,7 +1,7 @@
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
-import { BadRequestError, UnprocessableError } from "../http/errors";
+import { InvalidFieldError, RefusedError } from "@/lib/domain/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { listTasks } from "../repositories/catalog/catalog-reads";
 import { setWriteMode } from "../repositories/catalog/catalog-writes";
@@ -13,8 +13,8 @@ import { setWriteMode } from "../repositories/catalog/catalog-writes";
 export async function declareReplace(id: string, body: { taskNodeId: string; reason: string }, actor: Actor, now = new Date(), db: Db = getDb()) {
   await requireIncident(db, id, "declare_replace");
   const task = (await listTasks(db)).find((t) => t.nodeId === body.taskNodeId);
-  if (!task) throw new BadRequestError("body.taskNodeId", `no task ${body.taskNodeId}`);
-  if (task.writeMode === "replace") throw new UnprocessableError(`${task.name} already replaces its unit`);
+  if (!task) throw new InvalidFieldError("body.taskNodeId", `no task ${body.taskNodeId}`);
+  if (task.writeMode === "replace") throw new RefusedError(`${task.name} already replaces its unit`);
   const entry = await inTransaction(db, async (tx) => {
     await setWriteMode(tx, task.id, "replace");
     return appendAudit(tx, {

@@ -5,7 +5,7 @@ import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
 import type { PlanOptions } from "@/lib/contracts/repair";
-import { ConflictError, HttpError, UnprocessableError } from "../http/errors";
+import { ConflictError, RefusedError, UpstreamFailedError } from "@/lib/domain/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { OrchestratorError, type OrchestratorCall } from "../orchestrators/port";
 import { currentPlan } from "../repositories/repairs/repair-plans";
@@ -39,7 +39,7 @@ export async function dryRun(groups: readonly DispatchGroup[]): Promise<{ previe
     } catch (e) {
       if (!(e instanceof OrchestratorError)) throw e;
       preview.calls.push(view(e.call));
-      throw new HttpError(502, "dry_run_failed", `the dry run in ${g.orchestrator.kind} for ${g.pipeline} failed: ${e.message}`, { calls: preview.calls });
+      throw new UpstreamFailedError(`the dry run in ${g.orchestrator.kind} for ${g.pipeline} failed: ${e.message}`, { calls: preview.calls });
     }
     preview.requests.push(...result.requests);
     preview.unsupported.push(...result.unsupported.map((u) => ({ taskNodeId: u.taskNodeId, name: name(u.taskNodeId), pipeline: g.pipeline, units: [...u.units], reason: u.reason })));
@@ -74,7 +74,7 @@ export async function previewPlanDispatch(id: string, opts: PlanOptions, actor: 
   const incident = await requireIncident(db, id, "dry_run_plan");
   const ctx = await loadRepairContext(db, now);
   const plan = await planIncidentRepair(db, ctx, incident, opts);
-  if (plan.blockers.length > 0) throw new UnprocessableError(`the plan is blocked, so nothing would be dispatched: ${plan.blockers.map((b) => b.message).join(" ")}`);
+  if (plan.blockers.length > 0) throw new RefusedError(`the plan is blocked, so nothing would be dispatched: ${plan.blockers.map((b) => b.message).join(" ")}`);
   const groups = await repairGroups(db, ctx, id, planPairs(ctx, plan), opts, plan, incident.originRunId);
   return recordPreview(db, id, actor, await dryRun(groups), "the plan before confirming it", now);
 }

@@ -1,3 +1,4 @@
+import { compositeKey } from "@/lib/domain/composite-key";
 import { nodeName } from "@/lib/domain/ids";
 import { closure, type ClosureResult } from "@/lib/domain/closure";
 import type { NodeId } from "@/lib/domain/ids";
@@ -83,7 +84,7 @@ function holdings(space: LineageGraph["nodes"][number]["space"], units: UnitSet,
 function waitsOn(ctx: RepairContext, scope: ClosureResult, states: StateOf, failedPairs: { nodeId: string; units: string[] }[]): ScopeView["waitsOn"] {
   const { graph } = ctx;
   const out = new Map<string, ScopeView["waitsOn"][number]>();
-  const already = new Set(failedPairs.flatMap((p) => p.units.map((u) => `${p.nodeId}\u0000${u}`)));
+  const already = new Set(failedPairs.flatMap((p) => p.units.map((u) => compositeKey(p.nodeId, u))));
   for (const e of scope.entries.values()) {
     if (e.nodeKind !== "task") continue;
     const ti = graph.index.get(e.node)!;
@@ -101,7 +102,7 @@ function waitsOn(ctx: RepairContext, scope: ClosureResult, states: StateOf, fail
         const out_ = ctx.outputOf.get(u.node);
         if (!out_) continue;
         const space = graph.nodes[graph.index.get(u.node)!]!.space;
-        const roots = keysIn(space, u.units).filter((k) => states(out_.nodeId, k) === "failed" && !already.has(`${u.node}\u0000${k}`));
+        const roots = keysIn(space, u.units).filter((k) => states(out_.nodeId, k) === "failed" && !already.has(compositeKey(u.node, k)));
         for (const k of roots) {
           const entry = out.get(u.node) ?? { taskNodeId: u.node, units: [], neededBy: `${short(e.node)} ${toKeyRanges(e.units, graph.nodes[ti]!.space).map(([a, b]) => (a === b ? a : `${a}…${b}`)).join(", ")}`, reason: "" };
           if (!entry.units.includes(k)) entry.units.push(k);

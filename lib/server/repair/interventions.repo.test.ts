@@ -35,7 +35,7 @@ describe.each(providersUnderTest())("interventions (%s)", (provider) => {
 
   it("mark success needs evidence the server can check: refused for an unpublished unit, accepted with a passing reconciliation", async () => {
     const incident = await openIncident({ taskNodeId: "job:orders:revenue_daily", units: ["2026-08-16"], reason: "checking a unit" }, OPERATOR, new Date(), t.db);
-    await expect(markUnits(incident.id, { kind: "marked_success", taskNodeId: STG, units: ["2026-08-16"], reason }, COMMANDER, new Date(), t.db)).rejects.toMatchObject({ status: 400 });
+    await expect(markUnits(incident.id, { kind: "marked_success", taskNodeId: STG, units: ["2026-08-16"], reason }, COMMANDER, new Date(), t.db)).rejects.toMatchObject({ problem: "invalid" });
     const other = await openIncident({ taskNodeId: STG, units: ["2026-08-17"], reason: "x-check" }, OPERATOR, new Date(), t.db);
     await expect(markUnits(other.id, { kind: "marked_success", taskNodeId: STG, units: ["2026-08-17"], reason, evidence: "looked fine" }, COMMANDER, new Date(), t.db)).rejects.toThrow(/no publish in the ledger/);
     await markUnits(incident.id, { kind: "marked_success", taskNodeId: STG, units: ["2026-08-16"], reason, evidence: "row count matches raw_orders" }, COMMANDER, new Date(), t.db);
@@ -56,7 +56,7 @@ describe.each(providersUnderTest())("interventions (%s)", (provider) => {
   it("validation failing: resolve is refused (422); a commander's reasoned override resolves it, on the record", async () => {
     const incident = await openIncident({ taskNodeId: "job:orders:fct_orders", units: ["2026-08-10"], reason: "divergent day" }, OPERATOR, new Date(), t.db);
     await markUnits(incident.id, { kind: "known_bad", taskNodeId: "job:orders:revenue_daily", units: ["2026-08-10"], reason: "downstream of the duplicate" }, COMMANDER, new Date(), t.db);
-    await expect(resolveIncident(incident.id, reason, OPERATOR, new Date(), t.db)).rejects.toMatchObject({ status: 422 });
+    await expect(resolveIncident(incident.id, reason, OPERATOR, new Date(), t.db)).rejects.toMatchObject({ problem: "refused" });
     await overrideValidation(incident.id, "finance accepts the divergence for W33; fix tracked in PR 483", COMMANDER, new Date(), t.db);
     const detail = await getIncident(incident.id, t.db);
     expect(detail.status).toBe("resolved");

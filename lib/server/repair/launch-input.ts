@@ -4,7 +4,7 @@ import type { NodeId } from "@/lib/domain/ids";
 import { nextStatus } from "@/lib/domain/incident-lifecycle";
 import type { PlanOptions } from "@/lib/contracts/repair";
 import type { Db } from "../repositories/database";
-import { ConflictError, UnprocessableError } from "../http/errors";
+import { ConflictError, RefusedError } from "@/lib/domain/errors";
 import { requireIncident } from "../incidents/require-incident";
 import type { currentPlan } from "../repositories/repairs/repair-plans";
 import { attemptsOfRun, repairRunsOfIncident } from "../repositories/repairs/repair-runs";
@@ -32,8 +32,8 @@ export async function launchablePairs(db: Db, incident: Awaited<ReturnType<typeo
     // the plan sees (an append unit re-published): that launch is the reason, not the plan.
     const current = await requireIncident(db, id);
     if (nextStatus(current.status, "launch") === null) throw await notLaunchable(db, id, current.status);
-    if (blockers.length > 0) throw new UnprocessableError(`the confirmed plan is blocked now: ${blockers.map((b) => b.message).join(" ")}`);
-    throw new UnprocessableError("nothing left to run: every pair of the plan already succeeded");
+    if (blockers.length > 0) throw new RefusedError(`the confirmed plan is blocked now: ${blockers.map((b) => b.message).join(" ")}`);
+    throw new RefusedError("nothing left to run: every pair of the plan already succeeded");
   }
   return { ctx, plan, pairs, options };
 }

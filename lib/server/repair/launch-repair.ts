@@ -5,7 +5,7 @@ import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
 import { isUniqueViolation } from "../db/db-errors";
-import { BadRequestError, ConflictError, UnprocessableError } from "../http/errors";
+import { InvalidFieldError, ConflictError, RefusedError } from "@/lib/domain/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { listTasks } from "../repositories/catalog/catalog-reads";
 import { moveIncident } from "../incidents/move-incident";
@@ -45,7 +45,7 @@ export async function launchRepair(id: string, opts: LaunchOptions, actor: Actor
   const groups = await repairGroups(db, ctx, id, pairs, options, plan, incident.originRunId);
   refuseUndispatchable(groups);
   if (groups.some((g) => g.orchestrator && g.orchestrator.kind !== "local")) {
-    if (!opts.preview) throw new BadRequestError("body.preview", "this repair runs in your orchestrator: review its dry run first (POST /api/v1/incidents/{id}/dry-run) and pass its digest");
+    if (!opts.preview) throw new InvalidFieldError("body.preview", "this repair runs in your orchestrator: review its dry run first (POST /api/v1/incidents/{id}/dry-run) and pass its digest");
     const fresh = await dryRun(groups);
     if (fresh.digest !== opts.preview) throw new ConflictError("the orchestrator's dry run has changed since it was reviewed: review the new one (POST …/dry-run) and confirm again", { dryRun: fresh.preview });
   }
@@ -103,7 +103,7 @@ function refuseUndispatchable(groups: DispatchGroup[]): void {
     }
     for (const u of g.orchestrator.requests(g.plan).unsupported) problems.push(`${nodeName(u.taskNodeId as NodeId)} (${g.pipeline}, ${g.orchestrator.kind}): ${u.reason}`);
   }
-  if (problems.length > 0) throw new UnprocessableError(`this repair cannot be dispatched as planned: ${problems.join("; ")}`, { undispatchable: problems });
+  if (problems.length > 0) throw new RefusedError(`this repair cannot be dispatched as planned: ${problems.join("; ")}`, { undispatchable: problems });
 }
 
 function groupTargets(pairs: [string, string, number][]) {

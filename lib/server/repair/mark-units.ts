@@ -3,7 +3,7 @@ import { reconcile } from "@/lib/domain/validation";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
-import { BadRequestError, UnprocessableError } from "../http/errors";
+import { InvalidFieldError, RefusedError } from "@/lib/domain/errors";
 import { moveIncident } from "../incidents/move-incident";
 import { requireIncident } from "../incidents/require-incident";
 import { listDatasets, listEdgesAt, listTasks } from "../repositories/catalog/catalog-reads";
@@ -22,15 +22,15 @@ const KIND = { known_bad: "unit.marked_known_bad", skipped: "unit.skipped", mark
 export async function markUnits(id: string, req: MarkRequest, actor: Actor, now = new Date(), db: Db = getDb()) {
   const incident = await requireIncident(db, id, "mark_units");
   const task = (await listTasks(db)).find((t) => t.nodeId === req.taskNodeId);
-  if (!task) throw new BadRequestError("body.taskNodeId", `no task ${req.taskNodeId}`);
+  if (!task) throw new InvalidFieldError("body.taskNodeId", `no task ${req.taskNodeId}`);
   const write = (await listEdgesAt(db, now)).find((e) => e.taskId === task.id && e.direction === "write");
   const dataset = write && (await listDatasets(db)).find((d) => d.id === write.datasetId);
-  if (!dataset) throw new UnprocessableError(`${task.name} writes no dataset to mark`);
+  if (!dataset) throw new RefusedError(`${task.name} writes no dataset to mark`);
   const states = await loadUnitStateIndex(db, now, [dataset.nodeId]);
   const units = [...new Set(req.units)];
   const before = units.map((u, i) => {
     const s = states.get(dataset.nodeId, u);
-    if (!s) throw new BadRequestError(`body.units.${i}`, `"${u}" is not an expected unit of ${dataset.name}`);
+    if (!s) throw new InvalidFieldError(`body.units.${i}`, `"${u}" is not an expected unit of ${dataset.name}`);
     return s;
   });
   let evidence = "";
@@ -51,12 +51,12 @@ export async function markUnits(id: string, req: MarkRequest, actor: Actor, now 
 }
 
 function successEvidence(units: string[], facts: { ledger: readonly { rowCount: number; publishedAt: number }[]; sourceCount?: number | null }[], tolerance: number, given?: string): string {
-  if (!given?.trim()) throw new BadRequestError("body.evidence", "marking success needs evidence, e.g. the reconciliation you checked");
+  if (!given?.trim()) throw new InvalidFieldError("body.evidence", "marking success needs evidence, e.g. the reconciliation you checked");
   const verdicts = units.map((u, i) => {
     const latest = [...facts[i]!.ledger].sort((a, b) => b.publishedAt - a.publishedAt)[0];
-    if (!latest) throw new UnprocessableError(`${u} has no publish in the ledger: marking it successful would claim data that does not exist`);
+    if (!latest) throw new RefusedError(`${u} has no publish in the ledger: marking it successful would claim data that does not exist`);
     const r = reconcile(latest.rowCount, facts[i]!.sourceCount, tolerance);
-    if (r.verdict !== "within_band") throw new UnprocessableError(`${u} does not pass reconciliation (${r.reason}): no evidence that it is correct`);
+    if (r.verdict !== "within_band") throw new RefusedError(`${u} does not pass reconciliation (${r.reason}): no evidence that it is correct`);
     return `${u}: ${r.reason}`;
   });
   return `${given.trim()} — checked: ${verdicts.join("; ")}`;

@@ -4,7 +4,7 @@ import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
 import { supersedeConfirmedPlans } from "../repositories/repairs/repair-plans";
-import { BadRequestError } from "../http/errors";
+import { InvalidFieldError } from "@/lib/domain/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { moveIncident } from "../incidents/move-incident";
 import { incidentTargets } from "./incident-targets";
@@ -21,10 +21,10 @@ export async function recordScope(id: string, body: { reason: string; addPairs: 
   const failedPairs: AuditTarget[] = incident.failedPairs.map((p) => ({ nodeId: p.nodeId, units: [...p.units] }));
   body.addPairs.forEach((add, i) => {
     const node = ctx.graph.nodes[ctx.graph.index.get(add.taskNodeId as never) ?? -1];
-    if (!node || node.nodeKind !== "task") throw new BadRequestError(`body.addPairs.${i}.taskNodeId`, `no task ${add.taskNodeId} in the lineage`);
+    if (!node || node.nodeKind !== "task") throw new InvalidFieldError(`body.addPairs.${i}.taskNodeId`, `no task ${add.taskNodeId} in the lineage`);
     add.units.forEach((k, j) => {
       const v = node.space.validate(k);
-      if (!v.valid) throw new BadRequestError(`body.addPairs.${i}.units.${j}`, `"${k}" is not a unit of ${add.taskNodeId}: ${v.reason}`);
+      if (!v.valid) throw new InvalidFieldError(`body.addPairs.${i}.units.${j}`, `"${k}" is not a unit of ${add.taskNodeId}: ${v.reason}`);
     });
     const existing = failedPairs.find((p) => p.nodeId === add.taskNodeId);
     if (existing) existing.units = [...new Set([...existing.units, ...add.units])];

@@ -4,7 +4,7 @@ import readline from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyAuditChain } from "../audit/verify-audit-chain";
 import { loadDemo } from "../demo/load-demo";
-import { HttpError } from "../http/errors";
+import { statusOfError } from "../http/route";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
 import { getIncident } from "../incidents/get-incident";
 import { launchRepair } from "./launch-repair";
@@ -29,7 +29,7 @@ function child(url: string, args: string[]): { proc: ChildProcessWithoutNullStre
 async function launchRace(id: string, n: number) {
   const outcomes = await Promise.allSettled(Array.from({ length: n }, () => launchRepair(id, { resume: false, concurrency: 4 }, OPERATOR)));
   const accepted = outcomes.filter((o): o is PromiseFulfilledResult<Awaited<ReturnType<typeof launchRepair>>> => o.status === "fulfilled");
-  const refused = outcomes.flatMap((o) => (o.status === "rejected" ? [o.reason as HttpError] : []));
+  const refused = outcomes.flatMap((o) => (o.status === "rejected" ? [o.reason as Error] : []));
   return { accepted, refused };
 }
 
@@ -54,7 +54,7 @@ describe.each(providersUnderTest())("repair reliability (%s)", (provider) => {
     const runId = accepted[0]!.value.runId;
     const run = await t.db.run.findUniqueOrThrow({ where: { id: runId } });
     for (const e of refused) {
-      expect(e.status).toBe(409);
+      expect(statusOfError(e)).toBe(409);
       expect(e.message).toContain(`repair #${run.repairNumber} (run ${runId}`);
       expect(e.message).toMatch(/already being repaired|already launched/);
     }
@@ -180,7 +180,7 @@ describe.each(providersUnderTest())("repair reliability (%s)", (provider) => {
     for (const a of accepted) await a.value.execution;
     expect(accepted.length + theirs.accepted).toBe(1);
     expect(refused.length + theirs.messages.length).toBe(49);
-    const messages = [...refused.map((e) => `${e.status} ${e.message}`), ...theirs.messages];
+    const messages = [...refused.map((e) => `${statusOfError(e)} ${e.message}`), ...theirs.messages];
     expect(messages.filter((m) => !(m.startsWith("409 ") && /(already being repaired by|already launched as) repair #\d+ \(run /.test(m)))).toEqual([]);
     expect(await t.db.run.count({ where: { kind: "repair", incidentId: id } })).toBe(1);
   }, 120_000);

@@ -1,7 +1,7 @@
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
-import { UnprocessableError } from "../http/errors";
+import { RefusedError } from "@/lib/domain/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { moveIncident } from "../incidents/move-incident";
 import { validateIncident } from "./validate-incident";
@@ -16,7 +16,7 @@ export async function resolveIncident(id: string, reason: string, actor: Actor, 
   const v = await validateIncident(id, now, db);
   if (!v.passed) {
     const failing = v.units.filter((u) => !u.passed && !u.mark).map((u) => `${u.name} ${u.unitKey}: ${u.failures.join("; ")}`);
-    throw new UnprocessableError(`cannot resolve while validation fails (${counted(failing.length, "unit")}): ${failing.slice(0, 5).join(" | ")}. A commander may override with a reason.`, { failing });
+    throw new RefusedError(`cannot resolve while validation fails (${counted(failing.length, "unit")}): ${failing.slice(0, 5).join(" | ")}. A commander may override with a reason.`, { failing });
   }
   const entry = await inTransaction(db, async (tx) => {
     await moveIncident(tx, incident, "resolve", { resolvedAt: now, closedReason: reason });

@@ -1,6 +1,6 @@
 import type { UnitDetail } from "@/lib/contracts/units";
 import { getDb, type Db } from "../repositories/database";
-import { BadRequestError, NotFoundError } from "../http/errors";
+import { InvalidFieldError, NotFoundError } from "@/lib/domain/errors";
 import { auditEntriesNaming, type AuditEntryRecord } from "../repositories/audit/audit-log";
 import { recordsOfUnit } from "../repositories/units/unit-matrix-reads";
 import { getUnitStateSnapshot, problemsLookup } from "./get-unit-state-snapshot";
@@ -17,7 +17,7 @@ export async function getUnitDetail(datasetNodeId: string, unitKey: string, now:
   const [states] = await loadUnitStates(db, now, { datasetNodeIds: [datasetNodeId], knownProblems });
   if (!states) throw new NotFoundError(`dataset: no dataset "${datasetNodeId}"`);
   const verdict = states.space.validate(unitKey);
-  if (!verdict.valid) throw new BadRequestError("query.unit", verdict.reason);
+  if (!verdict.valid) throw new InvalidFieldError("query.unit", verdict.reason);
   const unit = states.units.find((u) => u.ordinal === verdict.ordinal);
   if (!unit) throw new NotFoundError(`unit: "${unitKey}" is not an expected unit of ${datasetNodeId}`);
   const { dataset, writer } = states;

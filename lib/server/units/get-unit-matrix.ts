@@ -1,6 +1,6 @@
 import { STATE_CODES, UNIT_STATES, codeOfState, type MatrixInvalidKey, type MatrixState, type UnitMatrix, type UnitMatrixQuery } from "@/lib/contracts/units";
 import { getDb, type Db } from "../repositories/database";
-import { NotFoundError } from "../http/errors";
+import { NotFoundError } from "@/lib/domain/errors";
 import { listTasks } from "../repositories/catalog/catalog-reads";
 import { listPipelines } from "../repositories/connections/orchestrator-connections";
 import { listInvalidKeys } from "../repositories/ledger/unit-ledger";

@@ -2,7 +2,7 @@ import type { WarehouseConnection, WarehouseConnectionView } from "@/lib/contrac
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
-import { NotFoundError } from "../http/errors";
+import { NotFoundError } from "@/lib/domain/errors";
 import { secretName, secretReadable } from "../orchestrators/secrets";
 import { datasetNamespaces, findWarehouse, listWarehouses, saveWarehouse, type StoredWarehouse } from "../repositories/connections/warehouse-connections";
 

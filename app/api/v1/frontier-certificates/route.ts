@@ -1,7 +1,7 @@
 import { FrontierCertificatePutSchema } from "@/lib/contracts/completeness";
 import { putFrontierCertificate } from "@/lib/server/completeness/put-frontier-certificate";
 import { namespaceLimitedRefusal } from "@/lib/server/auth/roles";
-import { ForbiddenError } from "@/lib/server/http/errors";
+import { ForbiddenError } from "@/lib/domain/errors";
 import { route } from "@/lib/server/http/route";
 
 export const runtime = "nodejs";

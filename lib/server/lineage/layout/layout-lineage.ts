@@ -10,6 +10,7 @@
  * keeps ELK's layering identical (longest path from the sources) without the dummy nodes
  * that long edges cost, which dominate ELK's time on wide lineages.
  */
+import { compositeKey, partsOf } from "@/lib/domain/composite-key";
 import { createHash } from "node:crypto";
 import type { ElkNode, LayoutOptions } from "elkjs/lib/elk-api";
 import { LINEAGE_NODE_SIZE, type LineageLayoutResult } from "@/lib/contracts/lineage";
@@ -62,7 +63,7 @@ function planLayout(input: LayoutInput): LayoutPlan {
   for (const e of input.edges) {
     const [a, b] = [pipelineOf.get(e.source), pipelineOf.get(e.target)];
     if (a === undefined || b === undefined) continue;
-    if (a !== b) between.add(`${a}\u0000${b}`);
+    if (a !== b) between.add(compositeKey(a, b));
     else if (inner.has(a)) inner.get(a)!.push(e);
     else inner.set(a, [e]);
   }
@@ -75,7 +76,7 @@ function planLayout(input: LayoutInput): LayoutPlan {
     jobs,
     collapsed: [...byPipeline.keys()].filter((p) => collapsed.has(p)),
     sizes: Object.fromEntries([...byPipeline].map(([p, ids]) => [p, ids.length])),
-    between: [...between].map((key) => key.split("\u0000") as [string, string]),
+    between: [...between].map((key) => partsOf(key) as [string, string]),
   };
 }
 

@@ -3,6 +3,7 @@
 // (mode "race"), launches it with slow task code and runs it until killed (mode "slow"), or
 // becomes a pg-boss worker of the repair-run queue with slow task code and launches the repair
 // through the queue (mode "queue-slow"), as a console server does.
+import { statusOfError } from "../../http/route";
 import readline from "node:readline";
 import { createDb } from "../../db/client";
 import { resolveDatabaseTarget } from "../../db/database-url";
@@ -32,7 +33,7 @@ async function main() {
   if (mode === "race") {
     const outcomes = await Promise.allSettled(Array.from({ length: Number(n) }, () => launchRepair(incidentId, { resume: false, concurrency: 4 }, actor)));
     const accepted = outcomes.filter((o) => o.status === "fulfilled");
-    const messages = outcomes.flatMap((o) => (o.status === "rejected" ? [`${(o.reason as { status?: number }).status ?? "?"} ${(o.reason as Error).message}`] : []));
+    const messages = outcomes.flatMap((o) => (o.status === "rejected" ? [`${statusOfError(o.reason)} ${(o.reason as Error).message}`] : []));
     for (const o of accepted) await (o as PromiseFulfilledResult<Awaited<ReturnType<typeof launchRepair>>>).value.execution;
     console.log(JSON.stringify({ accepted: accepted.length, messages }));
   } else if (mode === "queue-slow") {

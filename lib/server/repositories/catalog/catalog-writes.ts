@@ -1,3 +1,4 @@
+import { compositeKey } from "@/lib/domain/composite-key";
 import type { PartitionDef } from "@/lib/domain/partitions";
 import type { Tx } from "../database";
 import { parsePartitionDef } from "./catalog-reads";
@@ -35,7 +36,7 @@ export async function ensureDatasets(tx: Tx, refs: NodeRef[]): Promise<Map<strin
   return new Map([...found, ...created].map((d) => [d.nodeId, { id: d.id, partitionDef: parsePartitionDef(d.partitionDef, d.nodeId) }]));
 }
 
-const pipelineKey = (namespace: string, name: string) => `${namespace}\u0000${name}`;
+const pipelineKey = (namespace: string, name: string) => compositeKey(namespace, name);
 
 /** Pipelines named after their root job, creating missing ones; keyed by namespace + name. */
 export async function ensurePipelines(tx: Tx, refs: { namespace: string; name: string }[]): Promise<Map<string, string>> {

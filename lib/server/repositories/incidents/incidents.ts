@@ -121,3 +121,10 @@ export async function outputsOfTasks(db: Db | Tx, taskNodeIds: string[]): Promis
   for (const e of edges) out.set(e.task.nodeId, [...(out.get(e.task.nodeId) ?? []), e.dataset]);
   return out;
 }
+
+/** Each named incident's title and current status (the audit list shows where each entry's incident stands now). */
+export async function incidentStatusesOf(db: Db, ids: readonly string[]): Promise<Map<string, { title: string; status: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await prismaOf(db).incident.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, title: true, status: true } });
+  return new Map(rows.map((r) => [r.id, { title: r.title, status: r.status }]));
+}

@@ -24,13 +24,6 @@ export async function listOpenIncidents(db: Db): Promise<IncidentRef[]> {
   return rows.map((r) => ({ ...r, failedPairs: parseFailedPairs(r.failedPairs) }));
 }
 
-/** Each named incident's title and current status (the audit list shows where each entry's incident stands now). */
-export async function incidentStatusesOf(db: Db, ids: readonly string[]): Promise<Map<string, { title: string; status: string }>> {
-  if (ids.length === 0) return new Map();
-  const rows = await prismaOf(db).incident.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, title: true, status: true } });
-  return new Map(rows.map((r) => [r.id, { title: r.title, status: r.status }]));
-}
-
 /** Whether the failed pairs name (node, key), for any of the node ids. */
 export function namesUnit(pairs: readonly AuditTarget[], nodeIds: readonly string[], key: string): boolean {
   return pairs.some((p) => nodeIds.includes(p.nodeId) && p.units.includes(key));

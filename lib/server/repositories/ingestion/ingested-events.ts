@@ -1,3 +1,4 @@
+import { compositeKey } from "@/lib/domain/composite-key";
 import type { Db, Tx } from "../database";
 import { insertNew, type Column } from "../sql/bulk-sql";
 import { log } from "../../observability/log";
@@ -38,12 +39,12 @@ export async function insertIngestedEvents(tx: Tx, rows: IngestedEventRow[]): Pr
 /** Every stored event body of the given runs (job + producer run id), to fold each run whole. */
 export async function bodiesOfRuns(tx: Tx, runs: { jobNodeId: string; runId: string }[]): Promise<{ jobNodeId: string; externalRun: string; body: string }[]> {
   if (runs.length === 0) return [];
-  const wanted = new Set(runs.map((r) => `${r.jobNodeId}\u0000${r.runId}`));
+  const wanted = new Set(runs.map((r) => compositeKey(r.jobNodeId, r.runId)));
   const rows = await prismaOf(tx).ingestedEvent.findMany({
     where: { externalRun: { in: [...new Set(runs.map((r) => r.runId))] }, jobNodeId: { in: [...new Set(runs.map((r) => r.jobNodeId))] } },
     select: { jobNodeId: true, externalRun: true, body: true },
   });
-  return rows.filter((r) => wanted.has(`${r.jobNodeId}\u0000${r.externalRun}`));
+  return rows.filter((r) => wanted.has(compositeKey(r.jobNodeId, r.externalRun)));
 }
 
 export interface RejectionRow {

@@ -1,3 +1,4 @@
+import { compositeKey } from "@/lib/domain/composite-key";
 import type { Db, Tx } from "../database";
 import { recordUnitChanges } from "../units/unit-changes";
 import { prismaOf } from "../prisma-handle";
@@ -104,12 +105,15 @@ export async function upsertInvalidKeys(tx: Tx, keys: readonly { nodeId: string;
   }
 }
 
-/** How many times each (dataset id, unit) was published, keyed by datasetId NUL unitKey. */
+/** How many times each (dataset id, unit) was published, keyed by compositeKey(datasetId, unitKey). */
 export async function publishCounts(db: Db | Tx, units: readonly { datasetId: string; unitKeys: readonly string[] }[]): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   const wanted = units.filter((u) => u.unitKeys.length > 0);
   if (wanted.length === 0) return out;
   const rows = await prismaOf(db).publish.findMany({ where: { OR: wanted.map((u) => ({ datasetId: u.datasetId, unitKey: { in: [...u.unitKeys] } })) }, select: { datasetId: true, unitKey: true } });
-  for (const p of rows) out.set(`${p.datasetId}\u0000${p.unitKey}`, (out.get(`${p.datasetId}\u0000${p.unitKey}`) ?? 0) + 1);
+  for (const p of rows) {
+    const key = compositeKey(p.datasetId, p.unitKey);
+    out.set(key, (out.get(key) ?? 0) + 1);
+  }
   return out;
 }

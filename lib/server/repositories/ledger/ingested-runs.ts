@@ -1,3 +1,4 @@
+import { compositeKey } from "@/lib/domain/composite-key";
 import { recordUnitChanges } from "../units/unit-changes";
 import type { Tx } from "../database";
 import { bulkInsert, bulkUpdateById, type Column } from "../sql/bulk-sql";
@@ -126,10 +127,10 @@ export async function appendPublishes(tx: Tx, rows: PublishRow[]): Promise<numbe
 export async function reportInvalidKeys(tx: Tx, rows: InvalidKeyRow[]): Promise<number> {
   if (rows.length === 0) return 0;
   const found = await prismaOf(tx).invalidKey.findMany({ where: { nodeId: { in: [...new Set(rows.map((r) => r.nodeId))] } }, select: { nodeId: true, unitKey: true } });
-  const seen = new Set(found.map((r) => `${r.nodeId}\u0000${r.unitKey}`));
+  const seen = new Set(found.map((r) => compositeKey(r.nodeId, r.unitKey)));
   const fresh: InvalidKeyRow[] = [];
   for (const r of rows) {
-    const key = `${r.nodeId}\u0000${r.unitKey}`;
+    const key = compositeKey(r.nodeId, r.unitKey);
     if (!seen.has(key)) {
       seen.add(key);
       fresh.push(r);

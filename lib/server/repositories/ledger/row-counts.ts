@@ -1,3 +1,4 @@
+import { compositeKey } from "@/lib/domain/composite-key";
 import { recordUnitChanges } from "../units/unit-changes";
 import type { Tx } from "../database";
 import { bulkInsert, bulkUpdateById, type Column } from "../sql/bulk-sql";
@@ -16,7 +17,7 @@ export async function countsOf(tx: Tx, table: CountTable, datasetIds: string[]):
   if (datasetIds.length === 0) return new Map();
   const where = { datasetId: { in: [...new Set(datasetIds)] } };
   const rows = table === "SourceCount" ? await prismaOf(tx).sourceCount.findMany({ where }) : await prismaOf(tx).warehouseCount.findMany({ where });
-  return new Map(rows.map((r) => [`${r.datasetId}\u0000${r.unitKey}`, r]));
+  return new Map(rows.map((r) => [compositeKey(r.datasetId, r.unitKey), r]));
 }
 
 const COUNT_VALUES: Column[] = [

@@ -1,5 +1,5 @@
 import { currentAuditHead } from "@/lib/server/audit/audit-head";
-import { NotFoundError } from "@/lib/server/http/errors";
+import { NotFoundError } from "@/lib/domain/errors";
 import { route } from "@/lib/server/http/route";
 
 export const runtime = "nodejs";

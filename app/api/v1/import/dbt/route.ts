@@ -1,5 +1,5 @@
 import { namespaceLimitedRefusal } from "@/lib/server/auth/roles";
-import { ForbiddenError } from "@/lib/server/http/errors";
+import { ForbiddenError } from "@/lib/domain/errors";
 import { route } from "@/lib/server/http/route";
 import { ingestDbtAs } from "@/lib/server/ingestion/ingest-as";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { PartitionsPutSchema } from "@/lib/contracts/ingestion-catalog";
 import { namespaceLimitedRefusal } from "@/lib/server/auth/roles";
-import { ForbiddenError } from "@/lib/server/http/errors";
+import { ForbiddenError } from "@/lib/domain/errors";
 import { route } from "@/lib/server/http/route";
 import { setDatasetPartitions } from "@/lib/server/ingestion/set-dataset-partitions";
 

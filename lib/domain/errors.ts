@@ -1,0 +1,47 @@
+/**
+ * What can go wrong in a use case, in the domain's words. Use cases (and the domain) throw these;
+ * only the HTTP layer (lib/server/http/route.ts) decides which status each answers — a use case
+ * never names an HTTP status.
+ */
+export type Problem = "not_found" | "conflict" | "forbidden" | "invalid" | "refused" | "upstream_failed";
+
+export abstract class DomainError extends Error {
+  abstract readonly problem: Problem;
+  constructor(message: string, readonly details?: unknown) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** What the request names does not exist. */
+export class NotFoundError extends DomainError {
+  readonly problem = "not_found";
+}
+
+/** The thing exists but its state now refuses the change (another repair holds the units, the incident moved on). */
+export class ConflictError extends DomainError {
+  readonly problem = "conflict";
+}
+
+/** The actor may not do this (a role or a namespace it lacks). */
+export class ForbiddenError extends DomainError {
+  readonly problem = "forbidden";
+}
+
+/** One input field is wrong, named by its path ("body.units.2"), with why. */
+export class InvalidFieldError extends DomainError {
+  readonly problem = "invalid";
+  constructor(readonly field: string, readonly reason: string) {
+    super(`${field}: ${reason}`, { issues: [{ path: field, message: reason }] });
+  }
+}
+
+/** Well-formed, but the domain's rules refuse it (a blocked plan, cleaning a task that replaces its unit). */
+export class RefusedError extends DomainError {
+  readonly problem = "refused";
+}
+
+/** A system the console talks to (an orchestrator, a warehouse) failed to answer what was asked. */
+export class UpstreamFailedError extends DomainError {
+  readonly problem = "upstream_failed";
+}
