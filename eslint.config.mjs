@@ -25,7 +25,7 @@ const prismaQuerySelectors = [
   { selector: "MemberExpression[property.name='$transaction']", message: "Open transactions with inTransaction(db, (tx) => …) from lib/server/repositories/database." },
 ];
 
-const clientImportBan = { group: ["@prisma/*", "**/generated/**", "**/db/client", "@/lib/server/db/client"], message: "Only lib/server/repositories import the Prisma client: take the Db/Tx handle from lib/server/repositories/database." };
+const clientImportBan = { group: ["@prisma/*", "**/generated/**", "**/db/client", "@/lib/server/db/client", "**/repositories/prisma-handle"], message: "Only lib/server/repositories import the Prisma client: take the Db/Tx handle from lib/server/repositories/database." };
 
 const executorBan = { group: ["**/executor/*", "**/executor/**"], message: "lib/server/repair talks to lib/server/orchestrators (the port), never to the executor." };
 

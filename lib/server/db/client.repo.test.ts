@@ -1,8 +1,7 @@
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inTransaction } from "../repositories/database";
+import { inTransaction, providerOf } from "../repositories/database";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
-import { providerOf } from "./client";
 
 /**
  * Another process writes between the start of a transaction and its first write, while a query

@@ -2,7 +2,7 @@ import { keysOf } from "@/lib/domain/partitions";
 import { UnitSet } from "@/lib/domain/unit-set";
 import type { NodeId } from "@/lib/domain/ids";
 import { nextStatus } from "@/lib/domain/incident-lifecycle";
-import { PlanOptionsSchema, type PlanOptions } from "@/lib/contracts/repair";
+import type { PlanOptions } from "@/lib/contracts/repair";
 import type { Db } from "../repositories/database";
 import { ConflictError, RefusedError } from "@/lib/domain/errors";
 import { requireIncident } from "../incidents/require-incident";
@@ -19,7 +19,7 @@ import { planIncidentRepair } from "./plan-incident-repair";
  */
 export async function launchablePairs(db: Db, incident: Awaited<ReturnType<typeof requireIncident>>, stored: NonNullable<Awaited<ReturnType<typeof currentPlan>>>, resume: boolean, now: Date) {
   const id = incident.id;
-  const options = PlanOptionsSchema.parse(stored.options);
+  const options = stored.options;
   const ctx = await loadRepairContext(db, now);
   const plan = await planIncidentRepair(db, ctx, incident, options);
   const done = resume ? await donePairs(db, id) : new Set<string>();

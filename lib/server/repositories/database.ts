@@ -1,12 +1,35 @@
-import type { Db, Tx } from "../db/client";
+import { createDb as createPrismaDb, getDb as getPrismaDb, providerOf as providerOfClient, type Db as PrismaDb, type Tx as PrismaTx } from "../db/client";
+import type { DatabaseTarget } from "../db/database-url";
+import type { Prisma } from "../db/generated/sqlite/client";
+
+export { databaseProvider } from "../db/client";
+
+// What a handle hides: every model's queries, raw SQL and transactions. Only repository files
+// reach them (through prismaOf in ./prisma-handle); ESLint refuses them everywhere else too.
+type Hidden = Uncapitalize<Prisma.ModelName> | "$transaction" | "$queryRaw" | "$queryRawUnsafe" | "$executeRaw" | "$executeRawUnsafe";
+type Handle<T> = { [K in keyof T]: K extends Hidden ? unknown : T[K] };
 
 /**
  * The database handle that use cases hold and pass to repositories: `Db` for the whole client,
- * `Tx` for one open transaction. Only repository files (and lib/server/db) may query through
- * it; ESLint refuses Prisma query calls and the client module everywhere else.
+ * `Tx` for one open transaction. Opaque: a use case can pass it on, and nothing more.
  */
-export type { Db, Tx };
-export { createDb, getDb, databaseProvider, providerOf } from "../db/client";
+export type Db = Handle<PrismaDb>;
+export type Tx = Handle<PrismaTx>;
+
+/** The console's database (DATABASE_URL), one client per process. */
+export function getDb(): Db {
+  return getPrismaDb();
+}
+
+/** A client for this database (a CLI's, a test's). */
+export function createDb(target: DatabaseTarget): Db {
+  return createPrismaDb(target);
+}
+
+/** Which database a handle talks to: the provider our configuration built it for. */
+export function providerOf(db: Db | Tx): DatabaseTarget["provider"] {
+  return providerOfClient(db as unknown as PrismaTx);
+}
 
 /** What a unit of work may ask of its transaction (Prisma's interactive-transaction options). */
 export interface TransactionOptions {
@@ -22,5 +45,6 @@ export interface TransactionOptions {
  * the same `tx`, so they commit together or not at all.
  */
 export function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T> {
-  return options ? db.$transaction(work, options) : db.$transaction(work);
+  const client = db as unknown as PrismaDb;
+  return options ? client.$transaction(work, options) : client.$transaction(work);
 }

@@ -2,8 +2,8 @@ import { STATE_CODES, UNIT_STATES, codeOfState, type MatrixInvalidKey, type Matr
 import { getDb, type Db } from "../repositories/database";
 import { NotFoundError } from "@/lib/domain/errors";
 import { listTasks } from "../repositories/catalog/catalog-reads";
-import { listInvalidKeys } from "../repositories/ledger/unit-ledger";
 import { listPipelines } from "../repositories/connections/orchestrator-connections";
+import { listInvalidKeys } from "../repositories/ledger/unit-ledger";
 import { getUnitStateSnapshot, statusOf, type DatasetStateCodes } from "./get-unit-state-snapshot";
 import { buildSections, dateRange, pipelineOfDataset } from "./matrix-sections";
 

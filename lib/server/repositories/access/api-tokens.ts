@@ -1,6 +1,7 @@
 import { z } from "zod";
-import type { Db, Tx } from "../../db/client";
+import type { Db, Tx } from "../database";
 import { TOKEN_SCOPES, type TokenScope } from "../../auth/roles";
+import { prismaOf } from "../prisma-handle";
 
 /** Machine tokens: only the hash of each secret is stored (auth/token-secret.ts). */
 export interface ApiTokenRecord {
@@ -23,28 +24,28 @@ const Stored = z.object({
 const SELECT = { id: true, name: true, scope: true, namespaces: true, createdBy: true, createdAt: true, lastUsedAt: true, revokedAt: true, revokedBy: true } as const;
 
 export async function findTokenByHash(db: Db, hash: string): Promise<ApiTokenRecord | null> {
-  const t = await db.apiToken.findUnique({ where: { hash }, select: SELECT });
+  const t = await prismaOf(db).apiToken.findUnique({ where: { hash }, select: SELECT });
   return t ? Stored.parse(t) : null;
 }
 
 export async function findTokenByName(db: Db | Tx, name: string): Promise<ApiTokenRecord | null> {
-  const t = await db.apiToken.findUnique({ where: { name }, select: SELECT });
+  const t = await prismaOf(db).apiToken.findUnique({ where: { name }, select: SELECT });
   return t ? Stored.parse(t) : null;
 }
 
 export async function listTokens(db: Db | Tx): Promise<ApiTokenRecord[]> {
-  return (await db.apiToken.findMany({ orderBy: { createdAt: "asc" }, select: SELECT })).map((t) => Stored.parse(t));
+  return (await prismaOf(db).apiToken.findMany({ orderBy: { createdAt: "asc" }, select: SELECT })).map((t) => Stored.parse(t));
 }
 
 export async function insertToken(tx: Tx, t: { name: string; hash: string; scope: TokenScope; namespaces: string[]; createdBy: string; createdAt: Date }): Promise<ApiTokenRecord> {
-  return Stored.parse(await tx.apiToken.create({ data: { ...t, namespaces: JSON.stringify(t.namespaces) }, select: SELECT }));
+  return Stored.parse(await prismaOf(tx).apiToken.create({ data: { ...t, namespaces: JSON.stringify(t.namespaces) }, select: SELECT }));
 }
 
 export async function markTokenRevoked(tx: Tx, id: string, by: string, at: Date): Promise<ApiTokenRecord> {
-  return Stored.parse(await tx.apiToken.update({ where: { id }, data: { revokedAt: at, revokedBy: by }, select: SELECT }));
+  return Stored.parse(await prismaOf(tx).apiToken.update({ where: { id }, data: { revokedAt: at, revokedBy: by }, select: SELECT }));
 }
 
 /** Last use, kept to the minute: a busy producer does not write on every event. */
 export async function touchToken(db: Db, id: string, at: Date): Promise<void> {
-  await db.apiToken.updateMany({ where: { id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(at.getTime() - 60_000) } }] }, data: { lastUsedAt: at } });
+  await prismaOf(db).apiToken.updateMany({ where: { id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(at.getTime() - 60_000) } }] }, data: { lastUsedAt: at } });
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import type { Db, Tx } from "../../db/client";
+import type { Db, Tx } from "../database";
 import { isRole, type Role } from "../../auth/roles";
+import { prismaOf } from "../prisma-handle";
 
 /** People known to the console. The role and namespaces are parsed at this edge. */
 export interface UserRecord {
@@ -22,32 +23,32 @@ function toRecord(u: Stored): UserRecord {
 }
 
 export async function findUser(db: Db | Tx, id: string): Promise<UserRecord | null> {
-  const u = await db.user.findUnique({ where: { id } });
+  const u = await prismaOf(db).user.findUnique({ where: { id } });
   return u ? toRecord(u) : null;
 }
 
 export async function listUsers(db: Db | Tx): Promise<UserRecord[]> {
-  return (await db.user.findMany({ orderBy: { id: "asc" } })).map(toRecord);
+  return (await prismaOf(db).user.findMany({ orderBy: { id: "asc" } })).map(toRecord);
 }
 
 export async function countAdmins(db: Db | Tx): Promise<number> {
-  return db.user.count({ where: { role: "admin" } });
+  return prismaOf(db).user.count({ where: { role: "admin" } });
 }
 
 export async function insertUser(tx: Tx, u: Omit<UserRecord, "createdAt">): Promise<UserRecord> {
-  return toRecord(await tx.user.create({ data: { ...u, namespaces: JSON.stringify(u.namespaces) } }));
+  return toRecord(await prismaOf(tx).user.create({ data: { ...u, namespaces: JSON.stringify(u.namespaces) } }));
 }
 
 export async function updateUser(tx: Tx, id: string, change: Partial<Pick<UserRecord, "displayName" | "role" | "namespaces">>): Promise<UserRecord> {
   const { namespaces, ...rest } = change;
-  return toRecord(await tx.user.update({ where: { id }, data: { ...rest, ...(namespaces ? { namespaces: JSON.stringify(namespaces) } : {}) } }));
+  return toRecord(await prismaOf(tx).user.update({ where: { id }, data: { ...rest, ...(namespaces ? { namespaces: JSON.stringify(namespaces) } : {}) } }));
 }
 
 export async function deleteUser(tx: Tx, id: string): Promise<void> {
-  await tx.user.delete({ where: { id } });
+  await prismaOf(tx).user.delete({ where: { id } });
 }
 
 /** Creates the user, or refreshes the name and role of one that exists (its namespaces are kept). */
 export async function upsertUser(tx: Tx, u: { id: string; displayName: string; role: string }): Promise<void> {
-  await tx.user.upsert({ where: { id: u.id }, create: { ...u }, update: { displayName: u.displayName, role: u.role } });
+  await prismaOf(tx).user.upsert({ where: { id: u.id }, create: { ...u }, update: { displayName: u.displayName, role: u.role } });
 }

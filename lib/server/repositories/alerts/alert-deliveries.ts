@@ -1,7 +1,8 @@
 import crypto from "node:crypto";
 import { describeTarget } from "../../alerts/alert-config";
-import type { Db } from "../../db/client";
+import type { Db } from "../database";
 import { insertNew, type Column } from "../sql/bulk-sql";
+import { prismaOf } from "../prisma-handle";
 
 export interface DeliveryRecord {
   alertId: string;
@@ -16,18 +17,18 @@ export interface DeliveryRecord {
 }
 
 export async function recordDelivery(db: Db, d: DeliveryRecord): Promise<void> {
-  await db.alertDelivery.create({ data: d });
+  await prismaOf(db).alertDelivery.create({ data: d });
 }
 
 /** Alerts already delivered (a 2xx answer): the webhook hears each alert once. */
 export async function deliveredAlertIds(db: Db, alertIds: string[]): Promise<Set<string>> {
   if (alertIds.length === 0) return new Set();
-  const rows = await db.alertDelivery.findMany({ where: { alertId: { in: alertIds }, status: "delivered" }, select: { alertId: true } });
+  const rows = await prismaOf(db).alertDelivery.findMany({ where: { alertId: { in: alertIds }, status: "delivered" }, select: { alertId: true } });
   return new Set(rows.map((r) => r.alertId));
 }
 
 export async function recentDeliveries(db: Db, limit: number) {
-  const rows = await db.alertDelivery.findMany({ orderBy: { at: "desc" }, take: limit });
+  const rows = await prismaOf(db).alertDelivery.findMany({ orderBy: { at: "desc" }, take: limit });
   return rows.map((r) => ({ id: r.id, alertId: r.alertId, rule: r.rule, url: describeTarget(r.url) ?? "", tryNumber: r.tryNumber, status: r.status === "delivered" ? "delivered" as const : "failed" as const, httpStatus: r.httpStatus, error: r.error, at: r.at.toISOString() }));
 }
 
@@ -51,10 +52,10 @@ const sendId = (alertId: string, url: string) => `as_${crypto.createHash("sha256
 export async function claimAlertSend(db: Db, alertId: string, url: string, instance: string): Promise<boolean> {
   const id = sendId(alertId, url);
   const at = new Date(); // the claim's own time, not the delivery round's
-  return db.$transaction(async (tx) => {
+  return prismaOf(db).$transaction(async (tx) => {
     const inserted = await insertNew(tx, "AlertSend", SEND_COLUMNS, [{ id, alertId, receiver: describeTarget(url) ?? "", status: "sending", claimedBy: instance, claimedAt: at }], "id");
     if (inserted.length === 1) return true;
-    const { count } = await tx.alertSend.updateMany({
+    const { count } = await prismaOf(tx).alertSend.updateMany({
       where: { id, OR: [{ status: "failed" }, { status: "sending", claimedAt: { lt: new Date(at.getTime() - ABANDONED_AFTER_MS) } }] },
       data: { status: "sending", claimedBy: instance, claimedAt: at },
     });
@@ -63,5 +64,5 @@ export async function claimAlertSend(db: Db, alertId: string, url: string, insta
 }
 
 export async function finishAlertSend(db: Db, alertId: string, url: string, instance: string, delivered: boolean): Promise<void> {
-  await db.alertSend.updateMany({ where: { id: sendId(alertId, url), claimedBy: instance, status: "sending" }, data: { status: delivered ? "delivered" : "failed" } });
+  await prismaOf(db).alertSend.updateMany({ where: { id: sendId(alertId, url), claimedBy: instance, status: "sending" }, data: { status: delivered ? "delivered" : "failed" } });
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AuditTargetSchema, type AuditEntryView, type AuditListQuery, type AuditTarget } from "@/lib/contracts/audit";
-import { providerOf, type Db, type Tx } from "../../db/client";
+import { providerOf, type Db, type Tx } from "../database";
+import { prismaOf } from "../prisma-handle";
 
 /**
  * The audit log's only repository. Deliberately no update and no delete: the log is
@@ -37,12 +38,12 @@ export function toView(r: Stored): AuditEntryView {
 }
 
 export async function lastAuditHash(tx: Tx): Promise<string | null> {
-  const last = await tx.auditEntry.findFirst({ orderBy: { seq: "desc" }, select: { hash: true } });
+  const last = await prismaOf(tx).auditEntry.findFirst({ orderBy: { seq: "desc" }, select: { hash: true } });
   return last?.hash ?? null;
 }
 
 export async function insertAuditRow(tx: Tx, row: AuditRow): Promise<AuditEntryView> {
-  const created = await tx.auditEntry.create({
+  const created = await prismaOf(tx).auditEntry.create({
     data: { ...row, targets: JSON.stringify(row.targets), before: JSON.stringify(row.before ?? null), after: JSON.stringify(row.after ?? null) },
   });
   return toView(created);
@@ -50,7 +51,7 @@ export async function insertAuditRow(tx: Tx, row: AuditRow): Promise<AuditEntryV
 
 /** Newest first, filtered; `before` pages by seq. */
 export async function listAuditRows(db: Db, q: AuditListQuery): Promise<AuditEntryView[]> {
-  const rows = await db.auditEntry.findMany({
+  const rows = await prismaOf(db).auditEntry.findMany({
     where: {
       ...(q.kind ? { kind: q.kind } : {}),
       ...(q.actor ? { actor: q.actor } : {}),
@@ -68,23 +69,23 @@ export async function listAuditRows(db: Db, q: AuditListQuery): Promise<AuditEnt
  * through the schema: a tampered entry must hash differently, not be normalised back.
  */
 export async function auditRowsAfter(db: Db, afterSeq: number, take: number): Promise<(AuditRow & { seq: number })[]> {
-  const rows = await db.auditEntry.findMany({ where: { seq: { gt: afterSeq } }, orderBy: { seq: "asc" }, take });
+  const rows = await prismaOf(db).auditEntry.findMany({ where: { seq: { gt: afterSeq } }, orderBy: { seq: "asc" }, take });
   return rows.map((r) => ({ ...r, targets: JSON.parse(r.targets) as AuditTarget[], before: JSON.parse(r.before), after: JSON.parse(r.after) }));
 }
 
 /** The chain's newest entry (seq and hash) and the number of entries, for the signed head. */
 export async function lastAuditEntry(db: Db): Promise<{ seq: number; hash: string } | null> {
-  return db.auditEntry.findFirst({ orderBy: { seq: "desc" }, select: { seq: true, hash: true } });
+  return prismaOf(db).auditEntry.findFirst({ orderBy: { seq: "desc" }, select: { seq: true, hash: true } });
 }
 
 export async function countAuditEntries(db: Db): Promise<number> {
-  return db.auditEntry.count();
+  return prismaOf(db).auditEntry.count();
 }
 
 /** The incident each of these audit entries belongs to (null: none), by seq. */
 export async function incidentsOfEntries(db: Db | Tx, seqs: readonly number[]): Promise<Map<number, string | null>> {
   if (seqs.length === 0) return new Map();
-  const rows = await db.auditEntry.findMany({ where: { seq: { in: [...new Set(seqs)] } }, select: { seq: true, incidentId: true } });
+  const rows = await prismaOf(db).auditEntry.findMany({ where: { seq: { in: [...new Set(seqs)] } }, select: { seq: true, incidentId: true } });
   return new Map(rows.map((r) => [r.seq, r.incidentId]));
 }
 
@@ -96,7 +97,7 @@ const AUDIT_LOCK = 7_310_006;
  * advisory lock held until commit; on SQLite the write transaction is already exclusive.
  */
 export async function lockAuditChain(tx: Tx): Promise<void> {
-  if (providerOf(tx) === "postgresql") await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(${AUDIT_LOCK})::text AS locked`);
+  if (providerOf(tx) === "postgresql") await prismaOf(tx).$queryRawUnsafe(`SELECT pg_advisory_xact_lock(${AUDIT_LOCK})::text AS locked`);
 }
 
 export interface AuditEntryRecord {
@@ -110,7 +111,7 @@ export interface AuditEntryRecord {
 
 /** Audit entries whose targets mention any of the node ids (the caller narrows to the unit). */
 export async function auditEntriesNaming(db: Db, nodeIds: string[]): Promise<AuditEntryRecord[]> {
-  const rows = await db.auditEntry.findMany({
+  const rows = await prismaOf(db).auditEntry.findMany({
     where: { OR: nodeIds.map((id) => ({ targets: { contains: id } })) },
     orderBy: { seq: "asc" },
     select: { seq: true, kind: true, actor: true, at: true, reason: true, targets: true },

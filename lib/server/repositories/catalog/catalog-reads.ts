@@ -2,7 +2,8 @@ import type { PartitionDef } from "@/lib/domain/partitions";
 import type { WriteMode } from "@/lib/domain/unit-state";
 import { z } from "zod";
 import { PartitionDefSchema } from "@/lib/contracts/partitions";
-import type { Db, Tx } from "../../db/client";
+import type { Db, Tx } from "../database";
+import { prismaOf } from "../prisma-handle";
 
 /** A task as the domain sees it; unknown repair-safety properties stay null (unknown = unsafe). */
 export interface TaskRecord {
@@ -39,7 +40,7 @@ export interface DatasetRecord {
 const WRITE_MODES = new Set(["replace", "merge", "append"]);
 
 export async function listTasks(db: Db): Promise<TaskRecord[]> {
-  const rows = await db.task.findMany({ include: { pipeline: { select: { name: true } } }, orderBy: { nodeId: "asc" } });
+  const rows = await prismaOf(db).task.findMany({ include: { pipeline: { select: { name: true } } }, orderBy: { nodeId: "asc" } });
   return rows.map((t) => ({
     id: t.id,
     nodeId: t.nodeId,
@@ -57,7 +58,7 @@ export async function listTasks(db: Db): Promise<TaskRecord[]> {
 }
 
 export async function listDatasets(db: Db): Promise<DatasetRecord[]> {
-  const rows = await db.dataset.findMany({ include: { pipeline: { select: { name: true } } }, orderBy: { nodeId: "asc" } });
+  const rows = await prismaOf(db).dataset.findMany({ include: { pipeline: { select: { name: true } } }, orderBy: { nodeId: "asc" } });
   return rows.map((d) => ({
     id: d.id,
     nodeId: d.nodeId,
@@ -94,7 +95,7 @@ export interface EdgeRecord {
 
 /** The lineage that held at `asOf`: edges are versioned in time (validFrom ≤ asOf < validTo). */
 export async function listEdgesAt(db: Db, asOf: Date): Promise<EdgeRecord[]> {
-  const rows = await db.lineageEdge.findMany({
+  const rows = await prismaOf(db).lineageEdge.findMany({
     where: { validFrom: { lte: asOf }, OR: [{ validTo: null }, { validTo: { gt: asOf } }] },
     orderBy: [{ taskId: "asc" }, { datasetId: "asc" }],
   });
@@ -110,13 +111,13 @@ export async function listEdgesAt(db: Db, asOf: Date): Promise<EdgeRecord[]> {
 
 /** The id of the dataset with this node id; null when the catalog has none. */
 export async function datasetIdOf(db: Db, nodeId: string): Promise<string | null> {
-  const row = await db.dataset.findUnique({ where: { nodeId }, select: { id: true } });
+  const row = await prismaOf(db).dataset.findUnique({ where: { nodeId }, select: { id: true } });
   return row?.id ?? null;
 }
 
 /** Partition definitions of the datasets that exist, by node id (missing ones are absent). */
 export async function partitionDefsByNodeId(tx: Db | Tx, nodeIds: string[]): Promise<Map<string, PartitionDef>> {
   if (nodeIds.length === 0) return new Map();
-  const rows = await tx.dataset.findMany({ where: { nodeId: { in: [...new Set(nodeIds)] } }, select: { nodeId: true, partitionDef: true } });
+  const rows = await prismaOf(tx).dataset.findMany({ where: { nodeId: { in: [...new Set(nodeIds)] } }, select: { nodeId: true, partitionDef: true } });
   return new Map(rows.map((r) => [r.nodeId, parsePartitionDef(r.partitionDef, r.nodeId)]));
 }

@@ -1,7 +1,8 @@
 import { compositeKey } from "@/lib/domain/composite-key";
 import type { PartitionDef } from "@/lib/domain/partitions";
-import type { Tx } from "../../db/client";
+import type { Tx } from "../database";
 import { parsePartitionDef } from "./catalog-reads";
+import { prismaOf } from "../prisma-handle";
 
 export interface NodeRef {
   nodeId: string;
@@ -17,10 +18,10 @@ const unique = (refs: NodeRef[]): NodeRef[] => [...new Map(refs.map((r) => [r.no
 /** Tasks by node id, creating the missing ones (jobs are identified by namespace + name). */
 export async function ensureTasks(tx: Tx, refs: NodeRef[]): Promise<Map<string, TaskHandle>> {
   const wanted = unique(refs);
-  const found = await tx.task.findMany({ where: { nodeId: { in: wanted.map((r) => r.nodeId) } }, select: { id: true, nodeId: true, pipelineId: true } });
+  const found = await prismaOf(tx).task.findMany({ where: { nodeId: { in: wanted.map((r) => r.nodeId) } }, select: { id: true, nodeId: true, pipelineId: true } });
   const missing = wanted.filter((r) => !found.some((f) => f.nodeId === r.nodeId));
-  if (missing.length > 0) await tx.task.createMany({ data: missing });
-  const created = missing.length > 0 ? await tx.task.findMany({ where: { nodeId: { in: missing.map((r) => r.nodeId) } }, select: { id: true, nodeId: true, pipelineId: true } }) : [];
+  if (missing.length > 0) await prismaOf(tx).task.createMany({ data: missing });
+  const created = missing.length > 0 ? await prismaOf(tx).task.findMany({ where: { nodeId: { in: missing.map((r) => r.nodeId) } }, select: { id: true, nodeId: true, pipelineId: true } }) : [];
   return new Map([...found, ...created].map((t) => [t.nodeId, { id: t.id, pipelineId: t.pipelineId }]));
 }
 
@@ -28,10 +29,10 @@ export async function ensureTasks(tx: Tx, refs: NodeRef[]): Promise<Map<string, 
 export async function ensureDatasets(tx: Tx, refs: NodeRef[]): Promise<Map<string, DatasetHandle>> {
   const wanted = unique(refs);
   const select = { id: true, nodeId: true, partitionDef: true } as const;
-  const found = await tx.dataset.findMany({ where: { nodeId: { in: wanted.map((r) => r.nodeId) } }, select });
+  const found = await prismaOf(tx).dataset.findMany({ where: { nodeId: { in: wanted.map((r) => r.nodeId) } }, select });
   const missing = wanted.filter((r) => !found.some((f) => f.nodeId === r.nodeId));
-  if (missing.length > 0) await tx.dataset.createMany({ data: missing });
-  const created = missing.length > 0 ? await tx.dataset.findMany({ where: { nodeId: { in: missing.map((r) => r.nodeId) } }, select }) : [];
+  if (missing.length > 0) await prismaOf(tx).dataset.createMany({ data: missing });
+  const created = missing.length > 0 ? await prismaOf(tx).dataset.findMany({ where: { nodeId: { in: missing.map((r) => r.nodeId) } }, select }) : [];
   return new Map([...found, ...created].map((d) => [d.nodeId, { id: d.id, partitionDef: parsePartitionDef(d.partitionDef, d.nodeId) }]));
 }
 
@@ -42,10 +43,10 @@ export async function ensurePipelines(tx: Tx, refs: { namespace: string; name: s
   const wanted = [...new Map(refs.map((r) => [pipelineKey(r.namespace, r.name), r])).values()];
   if (wanted.length === 0) return new Map();
   const where = { OR: wanted.map((r) => ({ namespace: r.namespace, name: r.name })) };
-  const found = await tx.pipeline.findMany({ where, select: { id: true, namespace: true, name: true } });
+  const found = await prismaOf(tx).pipeline.findMany({ where, select: { id: true, namespace: true, name: true } });
   const missing = wanted.filter((r) => !found.some((f) => f.namespace === r.namespace && f.name === r.name));
-  if (missing.length > 0) await tx.pipeline.createMany({ data: missing });
-  const all = missing.length > 0 ? await tx.pipeline.findMany({ where, select: { id: true, namespace: true, name: true } }) : found;
+  if (missing.length > 0) await prismaOf(tx).pipeline.createMany({ data: missing });
+  const all = missing.length > 0 ? await prismaOf(tx).pipeline.findMany({ where, select: { id: true, namespace: true, name: true } }) : found;
   return new Map(all.map((p) => [pipelineKey(p.namespace, p.name), p.id]));
 }
 
@@ -53,7 +54,7 @@ export { pipelineKey };
 
 /** Tasks that test what they read (dbt tests, data-quality jobs) rather than build a dataset. */
 export async function markChecks(tx: Tx, taskIds: string[]): Promise<void> {
-  if (taskIds.length > 0) await tx.task.updateMany({ where: { id: { in: taskIds }, kind: { not: "check" } }, data: { kind: "check" } });
+  if (taskIds.length > 0) await prismaOf(tx).task.updateMany({ where: { id: { in: taskIds }, kind: { not: "check" } }, data: { kind: "check" } });
 }
 
 /** Puts tasks that belong to no pipeline yet into the pipeline their runs descend from. */
@@ -61,32 +62,32 @@ export async function assignTaskPipelines(tx: Tx, pipelineByTaskId: Map<string, 
   const byPipeline = new Map<string, string[]>();
   for (const [taskId, pipelineId] of pipelineByTaskId) byPipeline.set(pipelineId, [...(byPipeline.get(pipelineId) ?? []), taskId]);
   for (const [pipelineId, ids] of byPipeline) {
-    await tx.task.updateMany({ where: { id: { in: ids }, pipelineId: null }, data: { pipelineId } });
+    await prismaOf(tx).task.updateMany({ where: { id: { in: ids }, pipelineId: null }, data: { pipelineId } });
   }
 }
 
 /** How many of these tasks and datasets the catalog holds already (to report what an import added). */
 export async function countKnownNodes(tx: Tx, taskNodeIds: readonly string[], datasetNodeIds: readonly string[]): Promise<[tasks: number, datasets: number]> {
   return Promise.all([
-    tx.task.count({ where: { nodeId: { in: [...taskNodeIds] } } }),
-    tx.dataset.count({ where: { nodeId: { in: [...new Set(datasetNodeIds)] } } }),
+    prismaOf(tx).task.count({ where: { nodeId: { in: [...taskNodeIds] } } }),
+    prismaOf(tx).dataset.count({ where: { nodeId: { in: [...new Set(datasetNodeIds)] } } }),
   ]);
 }
 
 /** Datasets a producer names as sources: a plain `table` becomes a `source` (other kinds stay). */
 export async function markSources(tx: Tx, nodeIds: readonly string[]): Promise<void> {
-  await tx.dataset.updateMany({ where: { nodeId: { in: [...nodeIds] }, kind: "table" }, data: { kind: "source" } });
+  await prismaOf(tx).dataset.updateMany({ where: { nodeId: { in: [...nodeIds] }, kind: "table" }, data: { kind: "source" } });
 }
 
 /** Sets the write mode of the tasks that declare none yet (a declared one is kept). */
 export async function fillWriteModes(tx: Tx, taskIds: readonly string[], mode: "replace" | "merge" | "append"): Promise<void> {
   if (taskIds.length === 0) return;
-  await tx.task.updateMany({ where: { id: { in: [...taskIds] }, writeMode: null }, data: { writeMode: mode } });
+  await prismaOf(tx).task.updateMany({ where: { id: { in: [...taskIds] }, writeMode: null }, data: { writeMode: mode } });
 }
 
 /** A task's write mode, as an operator declared it. */
 export async function setWriteMode(tx: Tx, taskId: string, mode: "replace" | "merge" | "append"): Promise<void> {
-  await tx.task.update({ where: { id: taskId }, data: { writeMode: mode } });
+  await prismaOf(tx).task.update({ where: { id: taskId }, data: { writeMode: mode } });
 }
 
 /** A catalog declared in full (the demo's): created as given, partition definitions declared. */
@@ -103,17 +104,17 @@ export interface DeclaredEdge { taskId: string; datasetId: string; direction: st
 
 /** A pipeline named by its namespace. */
 export async function createPipeline(tx: Tx, p: DeclaredPipeline): Promise<string> {
-  return (await tx.pipeline.create({ data: { namespace: p.namespace, name: p.namespace, description: p.description, owner: p.owner }, select: { id: true } })).id;
+  return (await prismaOf(tx).pipeline.create({ data: { namespace: p.namespace, name: p.namespace, description: p.description, owner: p.owner }, select: { id: true } })).id;
 }
 
 export async function createDeclaredDataset(tx: Tx, d: DeclaredDataset): Promise<string> {
-  return (await tx.dataset.create({ data: { ...d, partitionDef: JSON.stringify(d.partitionDef), partitionsDeclared: true }, select: { id: true } })).id;
+  return (await prismaOf(tx).dataset.create({ data: { ...d, partitionDef: JSON.stringify(d.partitionDef), partitionsDeclared: true }, select: { id: true } })).id;
 }
 
 export async function createDeclaredTask(tx: Tx, t: DeclaredTask): Promise<string> {
-  return (await tx.task.create({ data: t, select: { id: true } })).id;
+  return (await prismaOf(tx).task.create({ data: t, select: { id: true } })).id;
 }
 
 export async function createEdges(tx: Tx, edges: readonly DeclaredEdge[]): Promise<void> {
-  await tx.lineageEdge.createMany({ data: edges.map((e) => ({ ...e, mappingParams: JSON.stringify(e.mappingParams) })) });
+  await prismaOf(tx).lineageEdge.createMany({ data: edges.map((e) => ({ ...e, mappingParams: JSON.stringify(e.mappingParams) })) });
 }

@@ -2,8 +2,9 @@ import type { TaskPropertiesSchema } from "@/lib/contracts/audit";
 import { PartitionDefSchema } from "@/lib/contracts/partitions";
 import type { PartitionDef } from "@/lib/domain/partitions";
 import type { z } from "zod";
-import type { Tx } from "../../db/client";
+import type { Tx } from "../database";
 import { parsePartitionDef } from "./catalog-reads";
+import { prismaOf } from "../prisma-handle";
 
 export type TaskProperties = z.infer<typeof TaskPropertiesSchema>;
 
@@ -11,7 +12,7 @@ export type TaskProperties = z.infer<typeof TaskPropertiesSchema>;
 async function matching(tx: Tx, table: "task" | "dataset", nodeIds: string[], rowId: string): Promise<{ id: string; nodeId: string }[]> {
   const where = { OR: [{ nodeId: { in: nodeIds } }, { id: rowId }] };
   const select = { id: true, nodeId: true } as const;
-  return table === "task" ? tx.task.findMany({ where, select }) : tx.dataset.findMany({ where, select });
+  return table === "task" ? prismaOf(tx).task.findMany({ where, select }) : prismaOf(tx).dataset.findMany({ where, select });
 }
 
 export async function datasetsMatching(tx: Tx, nodeIds: string[], rowId: string) {
@@ -24,20 +25,20 @@ export async function tasksMatching(tx: Tx, nodeIds: string[], rowId: string) {
 
 /** The stored definition, in its JSON (contract) shape, and whether anyone declared it. */
 export async function datasetPartitionDef(tx: Tx, id: string): Promise<{ def: z.infer<typeof PartitionDefSchema>; declared: boolean }> {
-  const row = await tx.dataset.findUniqueOrThrow({ where: { id }, select: { nodeId: true, partitionDef: true, partitionsDeclared: true } });
+  const row = await prismaOf(tx).dataset.findUniqueOrThrow({ where: { id }, select: { nodeId: true, partitionDef: true, partitionsDeclared: true } });
   return { def: parsePartitionDef(row.partitionDef, row.nodeId), declared: row.partitionsDeclared };
 }
 
 /** Stores a declared definition: from now on the dataset's expected units are known. */
 export async function saveDatasetPartitionDef(tx: Tx, id: string, def: PartitionDef): Promise<void> {
-  await tx.dataset.update({ where: { id }, data: { partitionDef: JSON.stringify(def), partitionsDeclared: true } });
+  await prismaOf(tx).dataset.update({ where: { id }, data: { partitionDef: JSON.stringify(def), partitionsDeclared: true } });
 }
 
 const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T | null => (value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : null);
 
 /** A stored value outside the vocabulary reads as unknown (null), as listTasks reads it. */
 export async function taskProperties(tx: Tx, id: string): Promise<TaskProperties> {
-  const t = await tx.task.findUniqueOrThrow({ where: { id } });
+  const t = await prismaOf(tx).task.findUniqueOrThrow({ where: { id } });
   return {
     writeMode: oneOf(t.writeMode, ["replace", "merge", "append"] as const),
     sideEffect: oneOf(t.sideEffect, ["none", "external"] as const),
@@ -48,5 +49,5 @@ export async function taskProperties(tx: Tx, id: string): Promise<TaskProperties
 }
 
 export async function saveTaskProperties(tx: Tx, id: string, props: TaskProperties): Promise<void> {
-  await tx.task.update({ where: { id }, data: props });
+  await prismaOf(tx).task.update({ where: { id }, data: props });
 }

@@ -1,12 +1,13 @@
 import type { EdgeRow } from "../../ingestion/lineage-history";
-import type { Tx } from "../../db/client";
+import type { Tx } from "../database";
 import { stableId } from "../../ingestion/stable-id";
+import { prismaOf } from "../prisma-handle";
 
 /** Every version of the edges of the given tasks, as change points in epoch ms. */
 export async function edgeRowsOfTasks(tx: Tx, taskIds: string[]): Promise<Map<string, EdgeRow[]>> {
   const out = new Map<string, EdgeRow[]>(taskIds.map((id) => [id, []]));
   if (taskIds.length === 0) return out;
-  const rows = await tx.lineageEdge.findMany({ where: { taskId: { in: taskIds } } });
+  const rows = await prismaOf(tx).lineageEdge.findMany({ where: { taskId: { in: taskIds } } });
   for (const r of rows) {
     out.get(r.taskId)!.push({
       id: r.id, taskId: r.taskId, datasetId: r.datasetId, direction: r.direction === "write" ? "write" : "read",
@@ -22,7 +23,7 @@ export async function saveEdgeRows(tx: Tx, rows: EdgeRow[]): Promise<number> {
   const fresh = rows.filter((r) => r.id === null);
   const changed = rows.filter((r) => r.id !== null && r.changed);
   if (fresh.length > 0) {
-    await tx.lineageEdge.createMany({
+    await prismaOf(tx).lineageEdge.createMany({
       data: fresh.map((r) => ({
         id: stableId("edge", r.taskId, r.datasetId, r.direction, r.validFrom),
         taskId: r.taskId, datasetId: r.datasetId, direction: r.direction, mapping: r.mapping, mappingParams: r.mappingParams,
@@ -31,7 +32,7 @@ export async function saveEdgeRows(tx: Tx, rows: EdgeRow[]): Promise<number> {
     });
   }
   for (const r of changed) {
-    await tx.lineageEdge.update({
+    await prismaOf(tx).lineageEdge.update({
       where: { id: r.id! },
       data: { validFrom: new Date(r.validFrom), validTo: r.validTo === null ? null : new Date(r.validTo), observedRunId: r.observedRunId },
     });

@@ -1,4 +1,5 @@
-import type { Db } from "../../db/client";
+import type { Db } from "../database";
+import { prismaOf } from "../prisma-handle";
 
 /**
  * A cheap fingerprint of everything the compiled lineage depends on: every edge write stamps
@@ -7,9 +8,9 @@ import type { Db } from "../../db/client";
  */
 export async function lineageFingerprint(db: Db): Promise<string> {
   const [edges, tasks, datasets] = await Promise.all([
-    db.lineageEdge.aggregate({ _count: { _all: true }, _max: { validFrom: true, validTo: true, recordedAt: true } }),
-    db.task.aggregate({ _count: { _all: true }, _max: { updatedAt: true } }),
-    db.dataset.aggregate({ _count: { _all: true }, _max: { updatedAt: true } }),
+    prismaOf(db).lineageEdge.aggregate({ _count: { _all: true }, _max: { validFrom: true, validTo: true, recordedAt: true } }),
+    prismaOf(db).task.aggregate({ _count: { _all: true }, _max: { updatedAt: true } }),
+    prismaOf(db).dataset.aggregate({ _count: { _all: true }, _max: { updatedAt: true } }),
   ]);
   const t = (d: Date | null | undefined) => d?.getTime() ?? 0;
   return [edges._count._all, t(edges._max.validFrom), t(edges._max.validTo), t(edges._max.recordedAt), tasks._count._all, t(tasks._max.updatedAt), datasets._count._all, t(datasets._max.updatedAt)].join(":");
@@ -22,14 +23,14 @@ export async function lineageFingerprint(db: Db): Promise<string> {
  */
 export async function lastLineageChangeAt(db: Db, asOf: Date): Promise<number> {
   const [from, to] = await Promise.all([
-    db.lineageEdge.aggregate({ where: { validFrom: { lte: asOf } }, _max: { validFrom: true } }),
-    db.lineageEdge.aggregate({ where: { validTo: { lte: asOf } }, _max: { validTo: true } }),
+    prismaOf(db).lineageEdge.aggregate({ where: { validFrom: { lte: asOf } }, _max: { validFrom: true } }),
+    prismaOf(db).lineageEdge.aggregate({ where: { validTo: { lte: asOf } }, _max: { validTo: true } }),
   ]);
   return Math.max(from._max.validFrom?.getTime() ?? Number.MIN_SAFE_INTEGER, to._max.validTo?.getTime() ?? Number.MIN_SAFE_INTEGER);
 }
 
 /** The distinct partition definitions (JSON text) of the catalog: a handful, however many datasets. */
 export async function distinctPartitionDefs(db: Db): Promise<string[]> {
-  const rows = await db.dataset.findMany({ distinct: ["partitionDef"], select: { partitionDef: true } });
+  const rows = await prismaOf(db).dataset.findMany({ distinct: ["partitionDef"], select: { partitionDef: true } });
   return rows.map((r) => r.partitionDef);
 }

@@ -1,7 +1,8 @@
 import type { Certificate } from "@/lib/domain/frontier";
 import crypto from "node:crypto";
-import type { Db, Tx } from "../../db/client";
+import type { Db, Tx } from "../database";
 import { insertNew, type Column } from "../sql/bulk-sql";
+import { prismaOf } from "../prisma-handle";
 
 const CERTIFICATE_COLUMNS: Column[] = [
   ...["id", "source", "partition", "domain", "token"].map((name): Column => ({ name, type: "text" })),
@@ -24,12 +25,12 @@ function toCertificate(r: {
 }
 
 export async function listCertificates(db: Db | Tx, source: string): Promise<StoredCertificate[]> {
-  const rows = await db.frontierCertificate.findMany({ where: { source }, orderBy: { partition: "asc" } });
+  const rows = await prismaOf(db).frontierCertificate.findMany({ where: { source }, orderBy: { partition: "asc" } });
   return rows.map(toCertificate);
 }
 
 export async function findCertificate(db: Db | Tx, source: string, partition: string): Promise<StoredCertificate | null> {
-  const row = await db.frontierCertificate.findUnique({ where: { source_partition: { source, partition } } });
+  const row = await prismaOf(db).frontierCertificate.findUnique({ where: { source_partition: { source, partition } } });
   return row ? toCertificate(row) : null;
 }
 
@@ -49,12 +50,12 @@ export async function swapCertificate(tx: Tx, source: string, expectedGeneration
     const inserted = await insertNew(tx, "FrontierCertificate", CERTIFICATE_COLUMNS, [{ id: `fc_${crypto.randomUUID()}`, source, partition: next.partition, ...data }], "id");
     return inserted.length === 1;
   }
-  const res = await tx.frontierCertificate.updateMany({ where: { source, partition: next.partition, generation: expectedGeneration }, data });
+  const res = await prismaOf(tx).frontierCertificate.updateMany({ where: { source, partition: next.partition, generation: expectedGeneration }, data });
   return res.count === 1;
 }
 
 export async function listCertificatesOf(db: Db, sources: string[]): Promise<StoredCertificate[]> {
   if (sources.length === 0) return [];
-  const rows = await db.frontierCertificate.findMany({ where: { source: { in: sources } }, orderBy: [{ source: "asc" }, { partition: "asc" }] });
+  const rows = await prismaOf(db).frontierCertificate.findMany({ where: { source: { in: sources } }, orderBy: [{ source: "asc" }, { partition: "asc" }] });
   return rows.map(toCertificate);
 }

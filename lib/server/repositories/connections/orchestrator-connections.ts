@@ -1,6 +1,8 @@
+import { z } from "zod";
 import { compositeKey } from "@/lib/domain/composite-key";
 import { OrchestratorConnectionSchema, type OrchestratorConnection } from "@/lib/contracts/orchestrators";
-import type { Db, Tx } from "../../db/client";
+import type { Db, Tx } from "../database";
+import { prismaOf } from "../prisma-handle";
 
 export interface PipelineRecord {
   id: string;
@@ -17,14 +19,14 @@ export interface StoredConnection {
 
 /** Every pipeline, by name. */
 export async function listPipelines(db: Db | Tx): Promise<PipelineRecord[]> {
-  return db.pipeline.findMany({ select: { id: true, namespace: true, name: true }, orderBy: [{ name: "asc" }, { namespace: "asc" }] });
+  return prismaOf(db).pipeline.findMany({ select: { id: true, namespace: true, name: true }, orderBy: [{ name: "asc" }, { namespace: "asc" }] });
 }
 
 /** A pipeline by its id, or by its name when exactly one pipeline has it. */
 export async function findPipeline(db: Db | Tx, idOrName: string): Promise<PipelineRecord | "ambiguous" | null> {
-  const byId = await db.pipeline.findUnique({ where: { id: idOrName }, select: { id: true, namespace: true, name: true } });
+  const byId = await prismaOf(db).pipeline.findUnique({ where: { id: idOrName }, select: { id: true, namespace: true, name: true } });
   if (byId) return byId;
-  const byName = await db.pipeline.findMany({ where: { name: idOrName }, select: { id: true, namespace: true, name: true }, take: 2 });
+  const byName = await prismaOf(db).pipeline.findMany({ where: { name: idOrName }, select: { id: true, namespace: true, name: true }, take: 2 });
   return byName.length === 1 ? byName[0]! : byName.length > 1 ? "ambiguous" : null;
 }
 
@@ -33,25 +35,28 @@ const toStored = (r: { pipelineId: string; config: string; updatedBy: string; up
 });
 
 export async function findConnection(db: Db | Tx, pipelineId: string): Promise<StoredConnection | null> {
-  const row = await db.orchestratorConnection.findUnique({ where: { pipelineId } });
+  const row = await prismaOf(db).orchestratorConnection.findUnique({ where: { pipelineId } });
   return row ? toStored(row) : null;
 }
 
 /** Every stored connection, by pipeline id (a pipeline without one has none: `kind: "none"`). */
 export async function listConnections(db: Db | Tx): Promise<Map<string, StoredConnection>> {
-  const rows = await db.orchestratorConnection.findMany();
+  const rows = await prismaOf(db).orchestratorConnection.findMany();
   return new Map(rows.map((r) => [r.pipelineId, toStored(r)]));
 }
 
 export async function saveConnection(tx: Tx, pipelineId: string, connection: OrchestratorConnection, updatedBy: string, at: Date): Promise<void> {
   const data = { kind: connection.kind, config: JSON.stringify(connection), updatedBy, updatedAt: at };
-  await tx.orchestratorConnection.upsert({ where: { pipelineId }, create: { pipelineId, ...data }, update: data });
+  await prismaOf(tx).orchestratorConnection.upsert({ where: { pipelineId }, create: { pipelineId, ...data }, update: data });
 }
+
+// What an ingested run's `parameters` may say about Databricks: the job run it belongs to.
+const DatabricksRunSchema = z.object({ databricks: z.object({ jobRunId: z.number().refine(Number.isSafeInteger) }) });
 
 const jobRunIdOf = (parameters: string): number | null => {
   try {
-    const v = (JSON.parse(parameters) as { databricks?: { jobRunId?: unknown } }).databricks?.jobRunId;
-    return typeof v === "number" && Number.isSafeInteger(v) ? v : null;
+    const parsed = DatabricksRunSchema.safeParse(JSON.parse(parameters));
+    return parsed.success ? parsed.data.databricks.jobRunId : null;
   } catch {
     return null;
   }
@@ -63,11 +68,11 @@ const jobRunIdOf = (parameters: string): number | null => {
  */
 export async function databricksJobRunOf(db: Db | Tx, pipelineId: string, failedRunId: string | null): Promise<number | null> {
   if (failedRunId) {
-    const failed = await db.run.findUnique({ where: { id: failedRunId }, select: { parameters: true, pipelineId: true } });
+    const failed = await prismaOf(db).run.findUnique({ where: { id: failedRunId }, select: { parameters: true, pipelineId: true } });
     const id = failed && failed.pipelineId === pipelineId ? jobRunIdOf(failed.parameters) : null;
     if (id !== null) return id;
   }
-  const runs = await db.run.findMany({ where: { pipelineId, parameters: { contains: "\"databricks\"" } }, orderBy: { startedAt: "desc" }, take: 20, select: { parameters: true } });
+  const runs = await prismaOf(db).run.findMany({ where: { pipelineId, parameters: { contains: "\"databricks\"" } }, orderBy: { startedAt: "desc" }, take: 20, select: { parameters: true } });
   for (const r of runs) {
     const id = jobRunIdOf(r.parameters);
     if (id !== null) return id;
@@ -83,11 +88,11 @@ export async function databricksJobRunOf(db: Db | Tx, pipelineId: string, failed
  */
 export async function dbtRetrySourceOf(db: Db | Tx, pipelineId: string, failedRunId: string | null): Promise<{ invocation: string; pairs: string[] } | null> {
   if (!failedRunId) return null;
-  const run = await db.run.findUnique({ where: { id: failedRunId }, select: { pipelineId: true, externalId: true, startedAt: true } });
+  const run = await prismaOf(db).run.findUnique({ where: { id: failedRunId }, select: { pipelineId: true, externalId: true, startedAt: true } });
   if (!run || run.pipelineId !== pipelineId || !run.externalId || !run.startedAt) return null;
   // Reparo's own repair runs invoke nothing in dbt; what dbt ran since is ingested as runs of its own.
-  if ((await db.run.count({ where: { pipelineId, id: { not: failedRunId }, kind: { not: "repair" }, startedAt: { gt: run.startedAt } } })) > 0) return null;
-  const attempts = await db.attempt.findMany({ where: { runId: failedRunId }, select: { unitKey: true, status: true, task: { select: { nodeId: true } } } });
+  if ((await prismaOf(db).run.count({ where: { pipelineId, id: { not: failedRunId }, kind: { not: "repair" }, startedAt: { gt: run.startedAt } } })) > 0) return null;
+  const attempts = await prismaOf(db).attempt.findMany({ where: { runId: failedRunId }, select: { unitKey: true, status: true, task: { select: { nodeId: true } } } });
   const pairs = attempts.filter((a) => a.status !== "succeeded").map((a) => compositeKey(a.task.nodeId, a.unitKey));
   return pairs.length === 0 ? null : { invocation: run.externalId, pairs: [...new Set(pairs)] };
 }

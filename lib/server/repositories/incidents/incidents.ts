@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { AuditTargetSchema, type AuditTarget } from "@/lib/contracts/audit";
 import { IncidentStatusSchema, type IncidentStatus, type RunRef } from "@/lib/contracts/incidents";
-import type { Db, Tx } from "../../db/client";
+import type { Db, Tx } from "../database";
+import { prismaOf } from "../prisma-handle";
 
 export interface IncidentRecord {
   id: string;
@@ -35,24 +36,24 @@ function toRecord(r: Row, pipelines: Map<string, string>): IncidentRecord {
 }
 
 async function pipelineNames(db: Db | Tx): Promise<Map<string, string>> {
-  const rows = await db.pipeline.findMany({ select: { id: true, namespace: true } });
+  const rows = await prismaOf(db).pipeline.findMany({ select: { id: true, namespace: true } });
   return new Map(rows.map((p) => [p.id, p.namespace]));
 }
 
 export async function createIncident(tx: Tx, data: { title: string; pipelineId: string | null; originRunId: string | null; failedPairs: AuditTarget[]; openedBy: string; detectedAt: Date; openedAt: Date }): Promise<IncidentRecord> {
-  const row = await tx.incident.create({ data: { ...data, status: "open", failedPairs: JSON.stringify(data.failedPairs) } });
+  const row = await prismaOf(tx).incident.create({ data: { ...data, status: "open", failedPairs: JSON.stringify(data.failedPairs) } });
   return toRecord(row, await pipelineNames(tx));
 }
 
 export async function findIncident(db: Db | Tx, id: string): Promise<IncidentRecord | null> {
-  const row = await db.incident.findUnique({ where: { id } });
+  const row = await prismaOf(db).incident.findUnique({ where: { id } });
   return row ? toRecord(row, await pipelineNames(db)) : null;
 }
 
 export async function listIncidentRecords(db: Db, where: { statuses?: IncidentStatus[]; openedBy?: string; pipelineName?: string }): Promise<IncidentRecord[]> {
   const pipelines = await pipelineNames(db);
   const pipelineId = where.pipelineName ? [...pipelines].find(([, name]) => name === where.pipelineName)?.[0] ?? "-none-" : undefined;
-  const rows = await db.incident.findMany({
+  const rows = await prismaOf(db).incident.findMany({
     where: { ...(where.statuses ? { status: { in: where.statuses } } : {}), ...(where.openedBy ? { openedBy: where.openedBy } : {}), ...(pipelineId ? { pipelineId } : {}) },
     orderBy: { openedAt: "desc" },
     take: 500,
@@ -65,7 +66,7 @@ export async function listIncidentRecords(db: Db, where: { statuses?: IncidentSt
  * (the caller answers 409). Conditional, so two concurrent steps cannot both succeed.
  */
 export async function transitionIncident(tx: Tx, id: string, from: readonly IncidentStatus[], to: IncidentStatus, extra: { failedPairs?: AuditTarget[]; closure?: unknown; resolvedAt?: Date; closedReason?: string } = {}): Promise<boolean> {
-  const { count } = await tx.incident.updateMany({
+  const { count } = await prismaOf(tx).incident.updateMany({
     where: { id, status: { in: [...from] } },
     data: {
       status: to,
@@ -79,7 +80,7 @@ export async function transitionIncident(tx: Tx, id: string, from: readonly Inci
 }
 
 export async function repairRunsOf(db: Db | Tx, incidentId: string): Promise<RunRef[]> {
-  const runs = await db.run.findMany({ where: { incidentId }, orderBy: { createdAt: "asc" } });
+  const runs = await prismaOf(db).run.findMany({ where: { incidentId }, orderBy: { createdAt: "asc" } });
   return runs.map((r) => ({
     id: r.id, status: r.status, kind: r.kind, repairNumber: r.repairNumber, rootRunId: r.rootRunId, parentRunId: r.parentRunId,
     triggeredBy: r.triggeredBy, startedAt: r.startedAt?.toISOString() ?? null, endedAt: r.endedAt?.toISOString() ?? null,
@@ -87,13 +88,13 @@ export async function repairRunsOf(db: Db | Tx, incidentId: string): Promise<Run
 }
 
 export async function repairCountsByIncident(db: Db, ids: string[]): Promise<Map<string, number>> {
-  const rows = await db.run.groupBy({ by: ["incidentId"], where: { incidentId: { in: ids }, kind: "repair" }, _count: { _all: true } });
+  const rows = await prismaOf(db).run.groupBy({ by: ["incidentId"], where: { incidentId: { in: ids }, kind: "repair" }, _count: { _all: true } });
   return new Map(rows.map((r) => [r.incidentId!, r._count._all]));
 }
 
 /** The run in which the failed (task, unit) last failed: the run a repair repairs. */
 export async function originRunOf(db: Db, taskId: string, unitKeys: string[]): Promise<{ id: string; pipelineId: string | null; startedAt: Date | null } | null> {
-  const attempt = await db.attempt.findFirst({
+  const attempt = await prismaOf(db).attempt.findFirst({
     where: { taskId, unitKey: { in: unitKeys }, status: { in: ["failed", "upstream_failed"] } },
     orderBy: [{ startedAt: "desc" }, { endedAt: "desc" }],
     select: { run: { select: { id: true, pipelineId: true, startedAt: true, kind: true, rootRunId: true } }, endedAt: true },
@@ -105,7 +106,7 @@ export async function originRunOf(db: Db, taskId: string, unitKeys: string[]): P
 
 /** The failed (task, unit) pairs of every incident not yet resolved or abandoned. */
 export async function pairsHeldByOpenIncidents(db: Db | Tx): Promise<{ id: string; title: string; failedPairs: AuditTarget[] }[]> {
-  const rows = await db.incident.findMany({ where: { status: { notIn: ["resolved", "abandoned"] } }, select: { id: true, title: true, failedPairs: true } });
+  const rows = await prismaOf(db).incident.findMany({ where: { status: { notIn: ["resolved", "abandoned"] } }, select: { id: true, title: true, failedPairs: true } });
   return rows.map((r) => ({ id: r.id, title: r.title, failedPairs: parseFailedPairs(r.failedPairs) }));
 }
 
@@ -113,7 +114,7 @@ export async function pairsHeldByOpenIncidents(db: Db | Tx): Promise<{ id: strin
 export async function outputsOfTasks(db: Db | Tx, taskNodeIds: string[]): Promise<Map<string, { id: string; nodeId: string }[]>> {
   const out = new Map<string, { id: string; nodeId: string }[]>();
   if (taskNodeIds.length === 0) return out;
-  const edges = await db.lineageEdge.findMany({
+  const edges = await prismaOf(db).lineageEdge.findMany({
     where: { direction: "write", validTo: null, task: { nodeId: { in: taskNodeIds } } },
     select: { task: { select: { nodeId: true } }, dataset: { select: { id: true, nodeId: true } } },
   });
@@ -124,6 +125,6 @@ export async function outputsOfTasks(db: Db | Tx, taskNodeIds: string[]): Promis
 /** Each named incident's title and current status (the audit list shows where each entry's incident stands now). */
 export async function incidentStatusesOf(db: Db, ids: readonly string[]): Promise<Map<string, { title: string; status: string }>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.incident.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, title: true, status: true } });
+  const rows = await prismaOf(db).incident.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, title: true, status: true } });
   return new Map(rows.map((r) => [r.id, { title: r.title, status: r.status }]));
 }

@@ -1,6 +1,7 @@
 import type { AuditTarget } from "@/lib/contracts/audit";
-import type { Db } from "../../db/client";
+import type { Db } from "../database";
 import { parseFailedPairs } from "./incidents";
+import { prismaOf } from "../prisma-handle";
 
 export interface IncidentRef {
   id: string;
@@ -15,7 +16,7 @@ const CLOSED = ["resolved", "abandoned"];
 
 /** Incidents still being handled, with their failed pairs. */
 export async function listOpenIncidents(db: Db): Promise<IncidentRef[]> {
-  const rows = await db.incident.findMany({
+  const rows = await prismaOf(db).incident.findMany({
     where: { status: { notIn: CLOSED } },
     select: { id: true, title: true, status: true, detectedAt: true, resolvedAt: true, failedPairs: true },
     orderBy: { detectedAt: "desc" },

@@ -1,7 +1,8 @@
 import { compositeKey } from "@/lib/domain/composite-key";
-import type { Db, Tx } from "../../db/client";
+import type { Db, Tx } from "../database";
 import { insertNew, type Column } from "../sql/bulk-sql";
 import { log } from "../../observability/log";
+import { prismaOf } from "../prisma-handle";
 
 export interface IngestedEventRow {
   eventHash: string;
@@ -17,7 +18,7 @@ export interface IngestedEventRow {
 
 export async function existingEventHashes(tx: Tx, hashes: string[]): Promise<Set<string>> {
   if (hashes.length === 0) return new Set();
-  const rows = await tx.ingestedEvent.findMany({ where: { eventHash: { in: hashes } }, select: { eventHash: true } });
+  const rows = await prismaOf(tx).ingestedEvent.findMany({ where: { eventHash: { in: hashes } }, select: { eventHash: true } });
   return new Set(rows.map((r) => r.eventHash));
 }
 
@@ -39,7 +40,7 @@ export async function insertIngestedEvents(tx: Tx, rows: IngestedEventRow[]): Pr
 export async function bodiesOfRuns(tx: Tx, runs: { jobNodeId: string; runId: string }[]): Promise<{ jobNodeId: string; externalRun: string; body: string }[]> {
   if (runs.length === 0) return [];
   const wanted = new Set(runs.map((r) => compositeKey(r.jobNodeId, r.runId)));
-  const rows = await tx.ingestedEvent.findMany({
+  const rows = await prismaOf(tx).ingestedEvent.findMany({
     where: { externalRun: { in: [...new Set(runs.map((r) => r.runId))] }, jobNodeId: { in: [...new Set(runs.map((r) => r.jobNodeId))] } },
     select: { jobNodeId: true, externalRun: true, body: true },
   });
@@ -69,7 +70,7 @@ export async function recordRejections(db: Db, rows: RejectionRow[], at: Date): 
     const first = rows[0]!;
     kept.push({ endpoint: first.endpoint, fieldPath: "body", reason: `… and ${rows.length - kept.length} more refused items in the same request (the log keeps ${REJECTIONS_PER_REQUEST} per request)`, body: "" });
   }
-  await db.rejectedEvent.createMany({ data: kept.map((r) => ({ ...r, reason: r.reason.slice(0, 4_000), body: r.body.slice(0, 2_000), receivedAt: at })) });
+  await prismaOf(db).rejectedEvent.createMany({ data: kept.map((r) => ({ ...r, reason: r.reason.slice(0, 4_000), body: r.body.slice(0, 2_000), receivedAt: at })) });
   if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
     lastPrune = Date.now();
     // The row cap holds under a flood of refusals; the age is the `retention` job's.
@@ -79,14 +80,14 @@ export async function recordRejections(db: Db, rows: RejectionRow[], at: Date): 
 
 /** Drops rejections older than the kept days, then the oldest beyond the kept rows. */
 export async function pruneRejections(db: Db, now: Date, keptDays: number | null = REJECTIONS_KEPT_DAYS): Promise<number> {
-  const old = keptDays === null ? { count: 0 } : await db.rejectedEvent.deleteMany({ where: { receivedAt: { lt: new Date(now.getTime() - keptDays * 86_400_000) } } });
-  const edge = await db.rejectedEvent.findFirst({ orderBy: [{ receivedAt: "desc" }, { id: "desc" }], skip: REJECTIONS_KEPT_ROWS, select: { receivedAt: true } });
-  const over = edge ? await db.rejectedEvent.deleteMany({ where: { receivedAt: { lte: edge.receivedAt } } }) : { count: 0 };
+  const old = keptDays === null ? { count: 0 } : await prismaOf(db).rejectedEvent.deleteMany({ where: { receivedAt: { lt: new Date(now.getTime() - keptDays * 86_400_000) } } });
+  const edge = await prismaOf(db).rejectedEvent.findFirst({ orderBy: [{ receivedAt: "desc" }, { id: "desc" }], skip: REJECTIONS_KEPT_ROWS, select: { receivedAt: true } });
+  const over = edge ? await prismaOf(db).rejectedEvent.deleteMany({ where: { receivedAt: { lte: edge.receivedAt } } }) : { count: 0 };
   return old.count + over.count;
 }
 
 export async function recentIngestedEvents(db: Db, limit: number) {
-  return db.ingestedEvent.findMany({
+  return prismaOf(db).ingestedEvent.findMany({
     orderBy: [{ receivedAt: "desc" }, { eventTime: "desc" }],
     take: limit,
     select: { eventHash: true, eventType: true, jobNodeId: true, externalRun: true, eventTime: true, receivedAt: true, submittedBy: true },
@@ -94,11 +95,11 @@ export async function recentIngestedEvents(db: Db, limit: number) {
 }
 
 export async function recentRejections(db: Db, limit: number) {
-  return db.rejectedEvent.findMany({ orderBy: { receivedAt: "desc" }, take: limit });
+  return prismaOf(db).rejectedEvent.findMany({ orderBy: { receivedAt: "desc" }, take: limit });
 }
 
 export async function ingestionCounts(db: Db): Promise<{ events: number; rejected: number }> {
-  const [events, rejected] = await Promise.all([db.ingestedEvent.count(), db.rejectedEvent.count()]);
+  const [events, rejected] = await Promise.all([prismaOf(db).ingestedEvent.count(), prismaOf(db).rejectedEvent.count()]);
   return { events, rejected };
 }
 
@@ -110,8 +111,8 @@ export async function ingestionCounts(db: Db): Promise<{ events: number; rejecte
 export async function pruneIngestedEvents(db: Db, before: Date): Promise<number> {
   let total = 0;
   for (;;) {
-    const ids = (await db.ingestedEvent.findMany({ where: { receivedAt: { lt: before }, body: { not: "" } }, select: { id: true }, take: 5_000 })).map((r) => r.id);
+    const ids = (await prismaOf(db).ingestedEvent.findMany({ where: { receivedAt: { lt: before }, body: { not: "" } }, select: { id: true }, take: 5_000 })).map((r) => r.id);
     if (ids.length === 0) return total;
-    total += (await db.ingestedEvent.updateMany({ where: { id: { in: ids } }, data: { body: "" } })).count;
+    total += (await prismaOf(db).ingestedEvent.updateMany({ where: { id: { in: ids } }, data: { body: "" } })).count;
   }
 }

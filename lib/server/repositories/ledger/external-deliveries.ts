@@ -1,4 +1,5 @@
-import type { Db } from "../../db/client";
+import type { Db } from "../database";
+import { prismaOf } from "../prisma-handle";
 
 export interface DeliveryRecord {
   taskId: string;
@@ -12,10 +13,10 @@ const SELECT = { taskId: true, unitKey: true, destination: true, sentAt: true } 
 /** Effects the given tasks sent outside the platform (an export delivered), oldest first. */
 export async function deliveriesOf(db: Db, taskIds: string[]): Promise<DeliveryRecord[]> {
   if (taskIds.length === 0) return [];
-  return db.externalDelivery.findMany({ where: { taskId: { in: taskIds } }, select: SELECT, orderBy: { sentAt: "asc" } });
+  return prismaOf(db).externalDelivery.findMany({ where: { taskId: { in: taskIds } }, select: SELECT, orderBy: { sentAt: "asc" } });
 }
 
 /** Every effect sent outside the platform, whichever task sent it. */
 export async function allDeliveries(db: Db): Promise<DeliveryRecord[]> {
-  return db.externalDelivery.findMany({ select: SELECT });
+  return prismaOf(db).externalDelivery.findMany({ select: SELECT });
 }

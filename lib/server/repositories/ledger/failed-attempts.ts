@@ -1,4 +1,5 @@
-import type { Db } from "../../db/client";
+import type { Db } from "../database";
+import { prismaOf } from "../prisma-handle";
 
 /**
  * Tasks with at least one failed attempt (row ids). A unit is "failed" only when its latest
@@ -6,7 +7,7 @@ import type { Db } from "../../db/client";
  * unit states for their datasets only, not for every unit of every dataset.
  */
 export async function tasksWithFailedAttempts(db: Db): Promise<string[]> {
-  const rows = await db.attempt.findMany({ where: { status: "failed" }, distinct: ["taskId"], select: { taskId: true } });
+  const rows = await prismaOf(db).attempt.findMany({ where: { status: "failed" }, distinct: ["taskId"], select: { taskId: true } });
   return rows.map((r) => r.taskId);
 }
 
@@ -15,9 +16,9 @@ export async function tasksWithFailedAttempts(db: Db): Promise<string[]> {
  * the datasets they read carry a data alert.
  */
 export async function failingChecks(db: Db): Promise<{ taskId: string; nodeId: string; message: string; at: Date }[]> {
-  const checks = await db.task.findMany({ where: { kind: "check" }, select: { id: true, nodeId: true } });
+  const checks = await prismaOf(db).task.findMany({ where: { kind: "check" }, select: { id: true, nodeId: true } });
   if (checks.length === 0) return [];
-  const attempts = await db.attempt.findMany({
+  const attempts = await prismaOf(db).attempt.findMany({
     where: { taskId: { in: checks.map((c) => c.id) } },
     select: { taskId: true, status: true, error: true, startedAt: true, endedAt: true },
   });

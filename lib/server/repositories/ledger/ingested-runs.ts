@@ -1,7 +1,8 @@
 import { compositeKey } from "@/lib/domain/composite-key";
 import { recordUnitChanges } from "../units/unit-changes";
-import type { Tx } from "../../db/client";
+import type { Tx } from "../database";
 import { bulkInsert, bulkUpdateById, type Column } from "../sql/bulk-sql";
+import { prismaOf } from "../prisma-handle";
 
 export interface RunRow {
   id: string;
@@ -77,7 +78,7 @@ const RUN_COLUMNS: Column[] = RUN_FIELDS.map((name) => ({ name, type: name === "
 /** Stored run rows of the given ids (for parent/root linkage and change detection). */
 export async function runsByIds(tx: Tx, ids: string[]): Promise<Map<string, Record<string, unknown> & { rootRunId: string | null; pipelineId: string | null }>> {
   if (ids.length === 0) return new Map();
-  const rows = await tx.run.findMany({ where: { id: { in: ids } } });
+  const rows = await prismaOf(tx).run.findMany({ where: { id: { in: ids } } });
   return new Map(rows.map((r) => [r.id, r]));
 }
 
@@ -97,7 +98,7 @@ const ATTEMPT_COLUMNS: Column[] = [
 
 export async function upsertAttempts(tx: Tx, rows: AttemptRow[]): Promise<number> {
   if (rows.length === 0) return 0;
-  const found = await tx.attempt.findMany({ where: { id: { in: rows.map((r) => r.id) } } });
+  const found = await prismaOf(tx).attempt.findMany({ where: { id: { in: rows.map((r) => r.id) } } });
   const { create, update } = changedRows(rows, new Map(found.map((r) => [r.id, r])), ATTEMPT_FIELDS);
   await bulkInsert(tx, "Attempt", [{ name: "id", type: "text" }, { name: "runId", type: "text" }, { name: "taskId", type: "text" }, { name: "unitKey", type: "text" }, { name: "tryNumber", type: "int" }, ...ATTEMPT_COLUMNS], create as unknown as Record<string, unknown>[]);
   await bulkUpdateById(tx, "Attempt", ATTEMPT_COLUMNS, update as unknown as Record<string, unknown>[]);
@@ -114,7 +115,7 @@ const PUBLISH_COLUMNS: Column[] = [
 /** The ledger is append-only: a publish whose id exists already is never written again. */
 export async function appendPublishes(tx: Tx, rows: PublishRow[]): Promise<number> {
   if (rows.length === 0) return 0;
-  const found = await tx.publish.findMany({ where: { id: { in: rows.map((r) => r.id) } }, select: { id: true } });
+  const found = await prismaOf(tx).publish.findMany({ where: { id: { in: rows.map((r) => r.id) } }, select: { id: true } });
   const existing = new Set(found.map((r) => r.id));
   const fresh = [...new Map(rows.filter((r) => !existing.has(r.id)).map((r) => [r.id, r])).values()];
   await bulkInsert(tx, "Publish", PUBLISH_COLUMNS, fresh as unknown as Record<string, unknown>[]);
@@ -125,7 +126,7 @@ export async function appendPublishes(tx: Tx, rows: PublishRow[]): Promise<numbe
 /** Records keys a partition definition rejected; a key already reported for the node is kept as first seen. */
 export async function reportInvalidKeys(tx: Tx, rows: InvalidKeyRow[]): Promise<number> {
   if (rows.length === 0) return 0;
-  const found = await tx.invalidKey.findMany({ where: { nodeId: { in: [...new Set(rows.map((r) => r.nodeId))] } }, select: { nodeId: true, unitKey: true } });
+  const found = await prismaOf(tx).invalidKey.findMany({ where: { nodeId: { in: [...new Set(rows.map((r) => r.nodeId))] } }, select: { nodeId: true, unitKey: true } });
   const seen = new Set(found.map((r) => compositeKey(r.nodeId, r.unitKey)));
   const fresh: InvalidKeyRow[] = [];
   for (const r of rows) {
@@ -135,13 +136,13 @@ export async function reportInvalidKeys(tx: Tx, rows: InvalidKeyRow[]): Promise<
       fresh.push(r);
     }
   }
-  if (fresh.length > 0) await tx.invalidKey.createMany({ data: fresh });
+  if (fresh.length > 0) await prismaOf(tx).invalidKey.createMany({ data: fresh });
   return fresh.length;
 }
 
 /** Runs folded under a pipeline take it, unless they already belong to one. */
 export async function assignRunPipeline(tx: Tx, pipelineId: string, runIds: readonly string[]): Promise<void> {
-  await tx.run.updateMany({ where: { id: { in: [...runIds] }, pipelineId: null }, data: { pipelineId } });
+  await prismaOf(tx).run.updateMany({ where: { id: { in: [...runIds] }, pipelineId: null }, data: { pipelineId } });
 }
 
 export interface StoredPublish {
@@ -158,7 +159,7 @@ export interface StoredPublish {
 /** Publishes already in the ledger under the given ids (to tell a duplicate from a conflict). */
 export async function publishesByIds(tx: Tx, ids: string[]): Promise<Map<string, StoredPublish>> {
   if (ids.length === 0) return new Map();
-  const rows = await tx.publish.findMany({ where: { id: { in: ids } }, include: { dataset: { select: { nodeId: true } } } });
+  const rows = await prismaOf(tx).publish.findMany({ where: { id: { in: ids } }, include: { dataset: { select: { nodeId: true } } } });
   return new Map(rows.map((r) => [r.id, {
     id: r.id, datasetNodeId: r.dataset.nodeId, unitKey: r.unitKey, runId: r.runId, publishedAt: r.publishedAt,
     inputVersion: r.inputVersion, codeVersion: r.codeVersion, rowCount: r.rowCount,

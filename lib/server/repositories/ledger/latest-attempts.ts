@@ -1,5 +1,6 @@
 import { chunked } from "../sql/chunked";
-import type { Db } from "../../db/client";
+import type { Db } from "../database";
+import { prismaOf } from "../prisma-handle";
 
 export interface LatestAttemptInfo {
   runId: string;
@@ -16,7 +17,7 @@ export async function latestAttemptsOf(db: Db, pairs: { taskId: string; unitKey:
   // failed units (a 10M-unit world), and the overview answered 500.
   const byTask = new Map<string, string[]>();
   for (const p of pairs) byTask.set(p.taskId, [...(byTask.get(p.taskId) ?? []), p.unitKey]);
-  const queries = [...byTask].flatMap(([taskId, keys]) => chunked([...new Set(keys)], KEYS_PER_QUERY).map((chunk) => db.attempt.findMany({
+  const queries = [...byTask].flatMap(([taskId, keys]) => chunked([...new Set(keys)], KEYS_PER_QUERY).map((chunk) => prismaOf(db).attempt.findMany({
     where: { taskId, unitKey: { in: chunk }, status: { notIn: ["upstream_failed", "queued"] } },
     orderBy: [{ startedAt: "asc" }, { tryNumber: "asc" }],
     select: { taskId: true, unitKey: true, runId: true, error: true, endedAt: true },

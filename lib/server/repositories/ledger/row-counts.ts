@@ -1,7 +1,8 @@
 import { compositeKey } from "@/lib/domain/composite-key";
 import { recordUnitChanges } from "../units/unit-changes";
-import type { Tx } from "../../db/client";
+import type { Tx } from "../database";
 import { bulkInsert, bulkUpdateById, type Column } from "../sql/bulk-sql";
+import { prismaOf } from "../prisma-handle";
 
 /**
  * Row counts measured per (dataset, unit), latest measurement wins: `SourceCount` (the source of
@@ -15,7 +16,7 @@ export interface StoredCount extends CountRow { id: string }
 export async function countsOf(tx: Tx, table: CountTable, datasetIds: string[]): Promise<Map<string, StoredCount>> {
   if (datasetIds.length === 0) return new Map();
   const where = { datasetId: { in: [...new Set(datasetIds)] } };
-  const rows = table === "SourceCount" ? await tx.sourceCount.findMany({ where }) : await tx.warehouseCount.findMany({ where });
+  const rows = table === "SourceCount" ? await prismaOf(tx).sourceCount.findMany({ where }) : await prismaOf(tx).warehouseCount.findMany({ where });
   return new Map(rows.map((r) => [compositeKey(r.datasetId, r.unitKey), r]));
 }
 

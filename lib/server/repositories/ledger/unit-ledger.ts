@@ -1,5 +1,6 @@
 import type { Attempt, AttemptStatus, LedgerEntry, OperatorMark, RunKind } from "@/lib/domain/unit-state";
-import type { Db } from "../../db/client";
+import type { Db } from "../database";
+import { prismaOf } from "../prisma-handle";
 
 /** Per (owner id, unit key) lists, as the unit-state rules consume them. */
 export type ByUnit<T> = Map<string, Map<string, T[]>>;
@@ -38,7 +39,7 @@ function whereUnits(field: "datasetId" | "taskId", selection: UnitSelection): Re
 export async function publishesByUnit(db: Db, selection: UnitSelection): Promise<ByUnit<LedgerEntry>> {
   const where = whereUnits("datasetId", selection);
   if (!where) return new Map();
-  const rows = await db.publish.findMany({
+  const rows = await prismaOf(db).publish.findMany({
     where,
     select: { datasetId: true, unitKey: true, runId: true, publishedAt: true, inputVersion: true, codeVersion: true, rowCount: true, run: { select: { kind: true } } },
   });
@@ -57,7 +58,7 @@ export async function publishesByUnit(db: Db, selection: UnitSelection): Promise
 export async function attemptsByUnit(db: Db, selection: UnitSelection): Promise<ByUnit<Attempt>> {
   const where = whereUnits("taskId", selection);
   if (!where) return new Map();
-  const rows = await db.attempt.findMany({
+  const rows = await prismaOf(db).attempt.findMany({
     where,
     select: { taskId: true, unitKey: true, runId: true, tryNumber: true, status: true, rowsWritten: true, error: true, startedAt: true, endedAt: true },
   });
@@ -75,7 +76,7 @@ export async function attemptsByUnit(db: Db, selection: UnitSelection): Promise<
 export async function sourceCountsByUnit(db: Db, selection: UnitSelection): Promise<Map<string, Map<string, number>>> {
   const where = whereUnits("datasetId", selection);
   if (!where) return new Map();
-  const rows = await db.sourceCount.findMany({ where, select: { datasetId: true, unitKey: true, rowCount: true } });
+  const rows = await prismaOf(db).sourceCount.findMany({ where, select: { datasetId: true, unitKey: true, rowCount: true } });
   const out = new Map<string, Map<string, number>>();
   for (const r of rows) {
     let units = out.get(r.datasetId);
@@ -89,7 +90,7 @@ export async function sourceCountsByUnit(db: Db, selection: UnitSelection): Prom
 export async function marksByUnit(db: Db, selection: UnitSelection): Promise<ByUnit<OperatorMark>> {
   const where = whereUnits("datasetId", selection);
   if (!where) return new Map();
-  const rows = await db.unitMark.findMany({ where: { ...where, clearedAt: null } });
+  const rows = await prismaOf(db).unitMark.findMany({ where: { ...where, clearedAt: null } });
   const out: ByUnit<OperatorMark> = new Map();
   for (const r of rows) {
     if (r.kind !== "known_bad" && r.kind !== "skipped" && r.kind !== "marked_success") continue;
@@ -99,11 +100,11 @@ export async function marksByUnit(db: Db, selection: UnitSelection): Promise<ByU
 }
 
 export async function listInvalidKeys(db: Db) {
-  return db.invalidKey.findMany({ orderBy: [{ nodeId: "asc" }, { unitKey: "asc" }] });
+  return prismaOf(db).invalidKey.findMany({ orderBy: [{ nodeId: "asc" }, { unitKey: "asc" }] });
 }
 
 /** How many times each (dataset id, unit) was published, across the whole ledger. */
 export async function publishCountsByUnit(db: Db): Promise<{ datasetId: string; unitKey: string; count: number }[]> {
-  const rows = await db.publish.groupBy({ by: ["datasetId", "unitKey"], _count: { _all: true } });
+  const rows = await prismaOf(db).publish.groupBy({ by: ["datasetId", "unitKey"], _count: { _all: true } });
   return rows.map((r) => ({ datasetId: r.datasetId, unitKey: r.unitKey, count: r._count._all }));
 }

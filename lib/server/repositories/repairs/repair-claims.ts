@@ -1,4 +1,5 @@
-import type { Db, Tx } from "../../db/client";
+import type { Db, Tx } from "../database";
+import { prismaOf } from "../prisma-handle";
 
 export interface ClaimHolder {
   runId: string;
@@ -11,22 +12,22 @@ export interface ClaimHolder {
 
 /** Unique (task, unit): the insert fails when any pair is already claimed by an active repair. */
 export async function insertClaims(tx: Tx, runId: string, pairs: { taskId: string; unitKey: string }[], at: Date): Promise<void> {
-  await tx.repairClaim.createMany({ data: pairs.map((p) => ({ taskId: p.taskId, unitKey: p.unitKey, runId, claimedAt: at })) });
+  await prismaOf(tx).repairClaim.createMany({ data: pairs.map((p) => ({ taskId: p.taskId, unitKey: p.unitKey, runId, claimedAt: at })) });
 }
 
 export async function releaseClaims(tx: Tx, runId: string): Promise<number> {
-  const { count } = await tx.repairClaim.deleteMany({ where: { runId } });
+  const { count } = await prismaOf(tx).repairClaim.deleteMany({ where: { runId } });
   return count;
 }
 
 /** Who holds any of these pairs now (for the 409 message naming the running repair). */
 export async function claimHolders(db: Db, pairs: { taskId: string; unitKey: string }[]): Promise<ClaimHolder[]> {
   if (pairs.length === 0) return [];
-  const claims = await db.repairClaim.findMany({ where: { OR: pairs.map((p) => ({ taskId: p.taskId, unitKey: p.unitKey })) }, take: 20 });
+  const claims = await prismaOf(db).repairClaim.findMany({ where: { OR: pairs.map((p) => ({ taskId: p.taskId, unitKey: p.unitKey })) }, take: 20 });
   if (claims.length === 0) return [];
   const [runs, tasks] = await Promise.all([
-    db.run.findMany({ where: { id: { in: [...new Set(claims.map((c) => c.runId))] } } }),
-    db.task.findMany({ where: { id: { in: [...new Set(claims.map((c) => c.taskId))] } }, select: { id: true, nodeId: true } }),
+    prismaOf(db).run.findMany({ where: { id: { in: [...new Set(claims.map((c) => c.runId))] } } }),
+    prismaOf(db).task.findMany({ where: { id: { in: [...new Set(claims.map((c) => c.taskId))] } }, select: { id: true, nodeId: true } }),
   ]);
   return claims.map((c) => {
     const run = runs.find((r) => r.id === c.runId);
@@ -39,9 +40,9 @@ export async function claimHolders(db: Db, pairs: { taskId: string; unitKey: str
 
 /** Every active claim, grouped by run: the planner's "active repairs". */
 export async function activeClaims(db: Db): Promise<{ runId: string; taskNodeId: string; unitKey: string }[]> {
-  const claims = await db.repairClaim.findMany({ select: { runId: true, unitKey: true, taskId: true } });
+  const claims = await prismaOf(db).repairClaim.findMany({ select: { runId: true, unitKey: true, taskId: true } });
   if (claims.length === 0) return [];
-  const tasks = await db.task.findMany({ where: { id: { in: [...new Set(claims.map((c) => c.taskId))] } }, select: { id: true, nodeId: true } });
+  const tasks = await prismaOf(db).task.findMany({ where: { id: { in: [...new Set(claims.map((c) => c.taskId))] } }, select: { id: true, nodeId: true } });
   const nodeOf = new Map(tasks.map((t) => [t.id, t.nodeId]));
   return claims.map((c) => ({ runId: c.runId, taskNodeId: nodeOf.get(c.taskId) ?? c.taskId, unitKey: c.unitKey }));
 }

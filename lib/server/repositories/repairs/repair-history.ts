@@ -1,7 +1,8 @@
 import { INTERVENTION_KINDS } from "@/lib/contracts/history";
-import type { Db } from "../../db/client";
+import type { Db } from "../database";
 import { parseFailedPairs } from "../incidents/incidents";
 import type { IncidentRef } from "../incidents/open-incidents";
+import { prismaOf } from "../prisma-handle";
 
 export interface RepairRunRecord {
   id: string;
@@ -24,12 +25,12 @@ export async function listRepairRuns(db: Db, from: Date | null, to: Date | null)
   // Attempts through a relation filter, not an IN list of run ids: thousands of repairs would
   // exceed the database's bound-parameter limit.
   const [runs, attempts] = await Promise.all([
-    db.run.findMany({
+    prismaOf(db).run.findMany({
       where,
       select: { id: true, status: true, repairNumber: true, rootRunId: true, incidentId: true, startedAt: true, endedAt: true, pipeline: { select: { name: true } } },
       orderBy: { startedAt: "desc" },
     }),
-    db.attempt.findMany({
+    prismaOf(db).attempt.findMany({
       where: { run: where, status: { notIn: ["upstream_failed", "skipped"] } },
       select: { runId: true, unitKey: true, task: { select: { nodeId: true, name: true, owner: true } } },
     }),
@@ -54,7 +55,7 @@ async function inChunks<T>(ids: string[], query: (slice: string[]) => Promise<T[
   return out;
 }
 
-/** An incident as the repair history reads it: what every incident reference holds, its plans and validations. */
+/** An incident as the repair history reads it: what every incident reference holds, when it was opened, its plans and validations. */
 export interface IncidentHistoryRecord extends IncidentRef {
   /** When someone opened the incident: the repair's clock starts here (docs/completeness.md). */
   openedAt: Date;
@@ -66,8 +67,8 @@ export interface IncidentHistoryRecord extends IncidentRef {
 export async function incidentsByIds(db: Db, ids: string[]): Promise<Map<string, IncidentHistoryRecord>> {
   if (ids.length === 0) return new Map();
   const [rows, audits] = await Promise.all([
-    inChunks(ids, (slice) => db.incident.findMany({ where: { id: { in: slice } }, select: { id: true, title: true, status: true, detectedAt: true, openedAt: true, resolvedAt: true, failedPairs: true, plans: { select: { status: true, plan: true }, orderBy: { createdAt: "desc" } } } })),
-    inChunks(ids, (slice) => db.auditEntry.findMany({ where: { incidentId: { in: slice }, kind: { in: ["validation.passed", "validation.overridden"] } }, select: { incidentId: true, at: true }, orderBy: { at: "asc" } })),
+    inChunks(ids, (slice) => prismaOf(db).incident.findMany({ where: { id: { in: slice } }, select: { id: true, title: true, status: true, detectedAt: true, openedAt: true, resolvedAt: true, failedPairs: true, plans: { select: { status: true, plan: true }, orderBy: { createdAt: "desc" } } } })),
+    inChunks(ids, (slice) => prismaOf(db).auditEntry.findMany({ where: { incidentId: { in: slice }, kind: { in: ["validation.passed", "validation.overridden"] } }, select: { incidentId: true, at: true }, orderBy: { at: "asc" } })),
   ]);
   const validations = new Map<string, Date[]>();
   for (const a of audits) validations.set(a.incidentId!, [...(validations.get(a.incidentId!) ?? []), a.at]);
@@ -84,7 +85,7 @@ export interface FailedAttemptRecord {
 /** The failed attempts of the runs repaired: when the failure happened and what kind it was. */
 export async function failedAttemptsOfRuns(db: Db, runIds: string[]): Promise<FailedAttemptRecord[]> {
   if (runIds.length === 0) return [];
-  const rows = await inChunks(runIds, (slice) => db.attempt.findMany({
+  const rows = await inChunks(runIds, (slice) => prismaOf(db).attempt.findMany({
     where: { runId: { in: slice }, status: "failed" },
     select: { runId: true, error: true, endedAt: true, task: { select: { nodeId: true } } },
   }));
@@ -106,8 +107,8 @@ export interface InterventionRecord {
 export async function listInterventions(db: Db, from: Date | null, to: Date | null): Promise<InterventionRecord[]> {
   const at = { ...(from ? { gte: from } : {}), ...(to ? { lt: to } : {}) };
   const kind = { in: Object.keys(INTERVENTION_KINDS) };
-  const rows = await db.auditEntry.findMany({ where: from || to ? { at, kind } : { kind }, select: { kind: true, at: true, incidentId: true }, orderBy: { at: "asc" } });
+  const rows = await prismaOf(db).auditEntry.findMany({ where: from || to ? { at, kind } : { kind }, select: { kind: true, at: true, incidentId: true }, orderBy: { at: "asc" } });
   const named = [...new Set(rows.flatMap((r) => (r.incidentId ? [r.incidentId] : [])))];
-  const existing = new Set((await inChunks(named, (slice) => db.incident.findMany({ where: { id: { in: slice } }, select: { id: true } }))).map((i) => i.id));
+  const existing = new Set((await inChunks(named, (slice) => prismaOf(db).incident.findMany({ where: { id: { in: slice } }, select: { id: true } }))).map((i) => i.id));
   return rows.filter((r) => r.incidentId === null || existing.has(r.incidentId));
 }

@@ -1,7 +1,8 @@
 import { recordUnitChanges } from "../units/unit-changes";
 import { z } from "zod";
 import { OrchestratorConnectionSchema } from "@/lib/contracts/orchestrators";
-import { providerOf, type Db, type Tx } from "../../db/client";
+import { providerOf, type Db, type Tx } from "../database";
+import { prismaOf } from "../prisma-handle";
 
 /** What a repair run carries besides the Run columns: its pairs (with their plan wave), owner and heartbeat. */
 export const RepairRunParamsSchema = z.object({
@@ -49,7 +50,7 @@ type Row = { id: string; status: string; incidentId: string | null; repairNumber
 const toRecord = (r: Row): RepairRunRecord => ({ ...r, params: RepairRunParamsSchema.parse(JSON.parse(r.parameters)) });
 
 export async function createRepairRun(tx: Tx, data: { pipelineId: string | null; rootRunId: string | null; parentRunId: string | null; repairNumber: number; incidentId: string; triggeredBy: string; params: RepairRunParams; at: Date }): Promise<RepairRunRecord> {
-  const row = await tx.run.create({ data: {
+  const row = await prismaOf(tx).run.create({ data: {
     pipelineId: data.pipelineId, kind: "repair", status: "queued", rootRunId: data.rootRunId, parentRunId: data.parentRunId, repairNumber: data.repairNumber,
     incidentId: data.incidentId, parameters: JSON.stringify(data.params), triggeredBy: data.triggeredBy, codeVersion: "", nominalTime: null, createdAt: data.at,
   } });
@@ -57,37 +58,37 @@ export async function createRepairRun(tx: Tx, data: { pipelineId: string | null;
 }
 
 export async function findRepairRun(db: Db | Tx, id: string): Promise<RepairRunRecord | null> {
-  const row = await db.run.findUnique({ where: { id } });
+  const row = await prismaOf(db).run.findUnique({ where: { id } });
   return row && row.kind === "repair" ? toRecord(row) : null;
 }
 
 export async function repairRunsOfIncident(db: Db | Tx, incidentId: string): Promise<RepairRunRecord[]> {
-  const rows = await db.run.findMany({ where: { incidentId, kind: "repair" }, orderBy: { createdAt: "asc" } });
+  const rows = await prismaOf(db).run.findMany({ where: { incidentId, kind: "repair" }, orderBy: { createdAt: "asc" } });
   return rows.map(toRecord);
 }
 
 export async function activeRepairRuns(db: Db): Promise<RepairRunRecord[]> {
-  const rows = await db.run.findMany({ where: { kind: "repair", status: { in: ["queued", "running"] } } });
+  const rows = await prismaOf(db).run.findMany({ where: { kind: "repair", status: { in: ["queued", "running"] } } });
   return rows.map(toRecord);
 }
 
 export async function nextRepairNumber(tx: Tx, rootRunId: string | null, incidentId: string): Promise<number> {
-  const n = await tx.run.count({ where: { kind: "repair", ...(rootRunId ? { rootRunId } : { incidentId }) } });
+  const n = await prismaOf(tx).run.count({ where: { kind: "repair", ...(rootRunId ? { rootRunId } : { incidentId }) } });
   return n + 1;
 }
 
 /** Locks the run's row until the transaction ends (PostgreSQL; a SQLite write transaction is exclusive already). */
 export async function lockRun(tx: Tx, runId: string): Promise<void> {
-  if (providerOf(tx) === "postgresql") await tx.$queryRawUnsafe(`SELECT "id" FROM "Run" WHERE "id" = $1 FOR UPDATE`, runId);
+  if (providerOf(tx) === "postgresql") await prismaOf(tx).$queryRawUnsafe(`SELECT "id" FROM "Run" WHERE "id" = $1 FOR UPDATE`, runId);
 }
 
 async function writeParams(tx: Tx, runId: string, params: RepairRunParams): Promise<void> {
-  await tx.run.update({ where: { id: runId }, data: { parameters: JSON.stringify(params) } });
+  await prismaOf(tx).run.update({ where: { id: runId }, data: { parameters: JSON.stringify(params) } });
 }
 
 /** The slice's heartbeat: written only while that slice still owns the run. */
 export async function heartbeat(db: Db, runId: string, slice: string, at: number): Promise<void> {
-  await db.$transaction(async (tx) => {
+  await prismaOf(db).$transaction(async (tx) => {
     await lockRun(tx, runId);
     const run = await findRepairRun(tx, runId);
     if (!run || run.params.owner?.slice !== slice || (run.status !== "queued" && run.status !== "running")) return;
@@ -97,7 +98,7 @@ export async function heartbeat(db: Db, runId: string, slice: string, at: number
 
 /** A queued run starts: running from `at` (its first slice). */
 export async function markRunStarted(db: Db, runId: string, at: Date): Promise<void> {
-  await db.$transaction((tx) => tx.run.updateMany({ where: { id: runId, status: "queued" }, data: { status: "running", startedAt: at } }));
+  await prismaOf(db).$transaction((tx) => prismaOf(tx).run.updateMany({ where: { id: runId, status: "queued" }, data: { status: "running", startedAt: at } }));
 }
 
 /**
@@ -144,13 +145,13 @@ export async function setRunOwner(tx: Tx, runId: string, owner: RepairRunParams[
 
 /** Ends a still-active run; false when it had ended already (a repeated finish does nothing). */
 export async function finishRunStatus(tx: Tx, id: string, status: string, endedAt: Date): Promise<boolean> {
-  const { count } = await tx.run.updateMany({ where: { id, status: { in: ["queued", "running"] } }, data: { status, endedAt } });
+  const { count } = await prismaOf(tx).run.updateMany({ where: { id, status: { in: ["queued", "running"] } }, data: { status, endedAt } });
   return count === 1;
 }
 
 /** Per (task node id, unit) the latest attempt of a run: its status, rows and error. */
 export async function attemptsOfRun(db: Db | Tx, runId: string): Promise<{ taskNodeId: string; unitKey: string; status: string; rowsWritten: number | null; error: string | null; id: string; tryNumber: number }[]> {
-  const rows = await db.attempt.findMany({ where: { runId }, orderBy: [{ tryNumber: "asc" }], select: { id: true, unitKey: true, status: true, rowsWritten: true, error: true, tryNumber: true, task: { select: { nodeId: true } } } });
+  const rows = await prismaOf(db).attempt.findMany({ where: { runId }, orderBy: [{ tryNumber: "asc" }], select: { id: true, unitKey: true, status: true, rowsWritten: true, error: true, tryNumber: true, task: { select: { nodeId: true } } } });
   return rows.map((r) => ({ id: r.id, taskNodeId: r.task.nodeId, unitKey: r.unitKey, status: r.status, rowsWritten: r.rowsWritten, error: r.error, tryNumber: r.tryNumber }));
 }
 
@@ -162,11 +163,11 @@ export const INTERRUPTED_ATTEMPT = "interrupted:";
  * warehouse. One that appended rows says so — re-running it would add a second copy.
  */
 export async function failOrphanedAttempts(tx: Tx, runId: string, at: Date): Promise<number> {
-  const running = await tx.attempt.findMany({ where: { runId, status: { in: ["running", "queued"] } }, select: { id: true, taskId: true, unitKey: true, task: { select: { writeMode: true } } } });
+  const running = await prismaOf(tx).attempt.findMany({ where: { runId, status: { in: ["running", "queued"] } }, select: { id: true, taskId: true, unitKey: true, task: { select: { writeMode: true } } } });
   for (const a of running) {
-    const rowsWritten = await tx.warehouseRow.count({ where: { attemptId: a.id } });
+    const rowsWritten = await prismaOf(tx).warehouseRow.count({ where: { attemptId: a.id } });
     const error = `${INTERRUPTED_ATTEMPT} the console process running this repair stopped during the attempt${a.task.writeMode === "append" && rowsWritten > 0 ? `; it had appended ${rowsWritten} rows, so the unit must be cleaned before it runs again` : ""}`;
-    await tx.attempt.update({ where: { id: a.id }, data: { status: "failed", error, rowsWritten, endedAt: at } });
+    await prismaOf(tx).attempt.update({ where: { id: a.id }, data: { status: "failed", error, rowsWritten, endedAt: at } });
   }
   await recordUnitChanges(tx, running.map((a) => ({ taskId: a.taskId, unitKey: a.unitKey })), at);
   return running.length;
@@ -174,12 +175,12 @@ export async function failOrphanedAttempts(tx: Tx, runId: string, at: Date): Pro
 
 /** Repair runs per status (metrics). */
 export async function repairRunCounts(db: Db): Promise<Map<string, number>> {
-  const rows = await db.run.groupBy({ by: ["status"], where: { kind: "repair" }, _count: { _all: true } });
+  const rows = await prismaOf(db).run.groupBy({ by: ["status"], where: { kind: "repair" }, _count: { _all: true } });
   return new Map(rows.map((r) => [r.status, r._count._all]));
 }
 
 /** Who launched each of these runs, for which incident, as which repair. */
 export async function runLaunchesByIds(db: Db | Tx, ids: readonly string[]): Promise<{ id: string; incidentId: string | null; repairNumber: number; triggeredBy: string }[]> {
   if (ids.length === 0) return [];
-  return db.run.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, incidentId: true, repairNumber: true, triggeredBy: true } });
+  return prismaOf(db).run.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, incidentId: true, repairNumber: true, triggeredBy: true } });
 }

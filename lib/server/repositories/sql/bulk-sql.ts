@@ -1,4 +1,5 @@
-import { providerOf, type Tx } from "../../db/client";
+import { providerOf, type Tx } from "../database";
+import { prismaOf } from "../prisma-handle";
 
 export type ColumnType = "text" | "int" | "float" | "timestamp" | "bool";
 export interface Column { name: string; type: ColumnType }
@@ -21,7 +22,7 @@ export async function bulkUpdateById(tx: Tx, table: string, columns: Column[], r
     const tuples = chunk.map((row) => `(${all.map((c) => placeholder(provider, params.push(encode(provider, c.type, row[c.name])), c.type)).join(", ")})`);
     const sets = columns.map((c, j) => `"${c.name}" = v.column${j + 2}`).join(", ");
     const sql = `UPDATE "${table}" SET ${sets} FROM (VALUES ${tuples.join(", ")}) AS v WHERE "${table}"."id" = v.column1`;
-    await tx.$executeRawUnsafe(sql, ...params);
+    await prismaOf(tx).$executeRawUnsafe(sql, ...params);
   }
 }
 
@@ -31,7 +32,7 @@ export async function bulkUpdateById(tx: Tx, table: string, columns: Column[], r
  * meeting the ingestion throughput bar. Rows must carry their id (no client-side defaults here).
  */
 export async function bulkInsert(tx: Tx, table: string, columns: Column[], rows: Record<string, unknown>[]): Promise<void> {
-  for (const { sql, params } of insertStatements(tx, table, columns, rows)) await tx.$executeRawUnsafe(sql, ...params);
+  for (const { sql, params } of insertStatements(tx, table, columns, rows)) await prismaOf(tx).$executeRawUnsafe(sql, ...params);
 }
 
 /** One multi-row INSERT per chunk of rows (at most 30,000 parameters each). */
@@ -70,7 +71,7 @@ function encode(provider: string, type: ColumnType, value: unknown): unknown {
 export async function insertNew(tx: Tx, table: string, columns: Column[], rows: Record<string, unknown>[], returning: string): Promise<string[]> {
   const inserted: string[] = [];
   for (const { sql, params } of insertStatements(tx, table, columns, rows)) {
-    const out = await tx.$queryRawUnsafe<Record<string, string>[]>(`${sql} ON CONFLICT DO NOTHING RETURNING "${returning}"`, ...params);
+    const out = await prismaOf(tx).$queryRawUnsafe<Record<string, string>[]>(`${sql} ON CONFLICT DO NOTHING RETURNING "${returning}"`, ...params);
     for (const r of out) inserted.push(r[returning]!);
   }
   return inserted;

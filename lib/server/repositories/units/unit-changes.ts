@@ -1,5 +1,6 @@
-import type { Db, Tx } from "../../db/client";
+import type { Db, Tx } from "../database";
 import { bulkInsert, type Column } from "../sql/bulk-sql";
+import { prismaOf } from "../prisma-handle";
 
 /** A unit whose records changed: of a dataset (publish, source count, mark) or of a task (attempt). */
 export type UnitChangeRow = { datasetId: string; taskId?: undefined; unitKey: string } | { taskId: string; datasetId?: undefined; unitKey: string };
@@ -21,7 +22,7 @@ export async function recordUnitChanges(tx: Tx, rows: readonly UnitChangeRow[], 
 
 /** The last change's sequence number (0 when none). */
 export async function lastUnitChange(db: Db): Promise<number> {
-  const row = await db.unitChange.aggregate({ _max: { seq: true } });
+  const row = await prismaOf(db).unitChange.aggregate({ _max: { seq: true } });
   return row._max.seq ?? 0;
 }
 
@@ -29,11 +30,11 @@ export interface UnitChangeRecord { seq: number; datasetId: string | null; taskI
 
 /** Changes after `seq`, oldest first, at most `limit`. */
 export async function unitChangesAfter(db: Db, seq: number, limit: number): Promise<UnitChangeRecord[]> {
-  return db.unitChange.findMany({ where: { seq: { gt: seq } }, orderBy: { seq: "asc" }, take: limit });
+  return prismaOf(db).unitChange.findMany({ where: { seq: { gt: seq } }, orderBy: { seq: "asc" }, take: limit });
 }
 
 /** Changes the kept states already include, older than `before`: no reader needs them again. */
 export async function pruneUnitChanges(db: Db, throughSeq: number, before: Date): Promise<number> {
-  const { count } = await db.unitChange.deleteMany({ where: { seq: { lte: throughSeq }, at: { lt: before } } });
+  const { count } = await prismaOf(db).unitChange.deleteMany({ where: { seq: { lte: throughSeq }, at: { lt: before } } });
   return count;
 }

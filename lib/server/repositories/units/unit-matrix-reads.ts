@@ -1,5 +1,6 @@
 import type { Attempt, AttemptStatus, LedgerEntry, RunKind } from "@/lib/domain/unit-state";
-import { providerOf, type Db } from "../../db/client";
+import { providerOf, type Db } from "../database";
+import { prismaOf } from "../prisma-handle";
 
 /**
  * Reads for the unit matrix, which reads every ledger row and attempt: per dataset (so memory
@@ -14,12 +15,12 @@ const RUN_KINDS = new Set<RunKind>(["scheduled", "manual", "backfill", "repair"]
  * touches most pages; through mmap that is half the time. Per connection, idempotent.
  */
 export async function prepareBulkReads(db: Db): Promise<void> {
-  if (providerOf(db) === "sqlite") await db.$queryRawUnsafe(`PRAGMA mmap_size = 1073741824`);
+  if (providerOf(db) === "sqlite") await prismaOf(db).$queryRawUnsafe(`PRAGMA mmap_size = 1073741824`);
 }
 
 /** Ids and kinds of the runs that are not scheduled (few): the ledger rows carry only run ids. */
 export async function unscheduledRunKinds(db: Db): Promise<Map<string, RunKind>> {
-  const rows = await db.$queryRawUnsafe<{ id: string; kind: string }[]>(`SELECT "id", "kind" FROM "Run" WHERE "kind" <> 'scheduled'`);
+  const rows = await prismaOf(db).$queryRawUnsafe<{ id: string; kind: string }[]>(`SELECT "id", "kind" FROM "Run" WHERE "kind" <> 'scheduled'`);
   return new Map(rows.map((r) => [r.id, RUN_KINDS.has(r.kind as RunKind) ? (r.kind as RunKind) : "manual"]));
 }
 
@@ -33,7 +34,7 @@ async function aggregated(db: Db, table: "Publish" | "Attempt", owner: "datasetI
   const pg = providerOf(db) === "postgresql";
   const cols = fields.map((f) => (f.startsWith("@") ? timeExpr(f.slice(1), pg) : `"${f}"`)).join(", ");
   const agg = pg ? `json_agg(json_build_array(${cols}))::text` : `json_group_array(json_array(${cols}))`;
-  const rows = await db.$queryRawUnsafe<{ s: string | null }[]>(`SELECT ${agg} AS s FROM "${table}" WHERE "${owner}" = ${pg ? "$1" : "?"}`, id);
+  const rows = await prismaOf(db).$queryRawUnsafe<{ s: string | null }[]>(`SELECT ${agg} AS s FROM "${table}" WHERE "${owner}" = ${pg ? "$1" : "?"}`, id);
   const text = rows[0]?.s;
   return text ? (JSON.parse(text) as unknown[][]) : [];
 }
@@ -83,7 +84,7 @@ export async function unitStateFingerprint(db: Db): Promise<{ ledger: string; ca
   // request. Two counters say whether anything was written since the last count: data_version
   // moves when another connection (another process) commits, total_changes() when this one
   // writes. Read before the count, so a write landing in between shows up next time.
-  const [{ stamp }] = await db.$queryRawUnsafe<[{ stamp: string }]>(`SELECT (SELECT "data_version" FROM pragma_data_version) || ':' || total_changes() AS "stamp"`);
+  const [{ stamp }] = await prismaOf(db).$queryRawUnsafe<[{ stamp: string }]>(`SELECT (SELECT "data_version" FROM pragma_data_version) || ':' || total_changes() AS "stamp"`);
   const last = lastCounts.get(db);
   if (last && last.stamp === stamp) return last.fingerprint;
   const fingerprint = await fingerprintTables(db);
@@ -94,7 +95,7 @@ export async function unitStateFingerprint(db: Db): Promise<{ ledger: string; ca
 const lastCounts = new WeakMap<Db, { stamp: string; fingerprint: { ledger: string; catalog: string } }>();
 
 async function fingerprintTables(db: Db): Promise<{ ledger: string; catalog: string }> {
-  const q = (sql: string) => db.$queryRawUnsafe<unknown[]>(sql);
+  const q = (sql: string) => prismaOf(db).$queryRawUnsafe<unknown[]>(sql);
   const [publish, attempt, runs, ...catalog] = await Promise.all([
     q(`SELECT count(*) AS n, max("publishedAt") AS t FROM "Publish"`),
     q(`SELECT "status", count(*) AS n FROM "Attempt" GROUP BY "status" ORDER BY "status"`),
@@ -111,8 +112,8 @@ async function fingerprintTables(db: Db): Promise<{ ledger: string; catalog: str
 /** Per dataset and per task, a summary of its publishes / attempts: which ones changed. */
 export async function ledgerFingerprintsByOwner(db: Db): Promise<{ publishes: Map<string, string>; attempts: Map<string, string> }> {
   const [publishes, attempts] = await Promise.all([
-    db.$queryRawUnsafe<{ id: string }[]>(`SELECT "datasetId" AS id, count(*) AS n, max("publishedAt") AS t FROM "Publish" GROUP BY "datasetId"`),
-    db.$queryRawUnsafe<{ id: string }[]>(`SELECT "taskId" AS id, count(*) AS n, max("startedAt") AS s, max("endedAt") AS e, sum(length("status")) AS st, sum(coalesce("rowsWritten", 0)) AS r FROM "Attempt" GROUP BY "taskId"`),
+    prismaOf(db).$queryRawUnsafe<{ id: string }[]>(`SELECT "datasetId" AS id, count(*) AS n, max("publishedAt") AS t FROM "Publish" GROUP BY "datasetId"`),
+    prismaOf(db).$queryRawUnsafe<{ id: string }[]>(`SELECT "taskId" AS id, count(*) AS n, max("startedAt") AS s, max("endedAt") AS e, sum(length("status")) AS st, sum(coalesce("rowsWritten", 0)) AS r FROM "Attempt" GROUP BY "taskId"`),
   ]);
   const byId = (rows: { id: string }[]) => new Map(rows.map((r) => [r.id, stringify(r)]));
   return { publishes: byId(publishes), attempts: byId(attempts) };
@@ -121,8 +122,8 @@ export async function ledgerFingerprintsByOwner(db: Db): Promise<{ publishes: Ma
 /** The ledger rows and attempts of one unit, oldest first, for the cell's side panel. */
 export async function recordsOfUnit(db: Db, datasetId: string, taskId: string | null, unitKey: string) {
   const [publishes, attempts] = await Promise.all([
-    db.publish.findMany({ where: { datasetId, unitKey }, orderBy: { publishedAt: "asc" }, include: { run: { select: { kind: true } } } }),
-    taskId ? db.attempt.findMany({ where: { taskId, unitKey }, orderBy: [{ startedAt: "asc" }, { tryNumber: "asc" }] }) : Promise.resolve([]),
+    prismaOf(db).publish.findMany({ where: { datasetId, unitKey }, orderBy: { publishedAt: "asc" }, include: { run: { select: { kind: true } } } }),
+    taskId ? prismaOf(db).attempt.findMany({ where: { taskId, unitKey }, orderBy: [{ startedAt: "asc" }, { tryNumber: "asc" }] }) : Promise.resolve([]),
   ]);
   return {
     publishes: publishes.map((p) => ({ runId: p.runId, runKind: p.run.kind, publishedAt: p.publishedAt, inputVersion: p.inputVersion || null, codeVersion: p.codeVersion || null, rowCount: p.rowCount })),
