@@ -10,39 +10,72 @@ const domainForbidden = [
   { group: ["@prisma/*", "prisma", "**/generated/**"], message: "lib/domain is pure: no Prisma (map rows in lib/server repositories)." },
   { group: ["@xyflow/*", "reactflow", "elkjs", "elkjs/*"], message: "lib/domain is pure: no graph rendering or layout." },
   { group: ["fs", "fs/*", "node:*", "path", "http", "https", "net", "child_process", "pg", "better-sqlite3"], message: "lib/domain is pure: no I/O." },
-  { group: ["@/app/*", "@/components/*", "@/lib/server/*", "@/lib/client/*", "@/lib/contracts/*", "../server/*", "../client/*", "../contracts/*"], message: "lib/domain imports nothing of ours but itself." },
+  {
+    group: ["@/app/*", "@/components/*", "@/lib/server/*", "@/lib/client/*", "@/lib/contracts/*", "../server/*", "../client/*", "../contracts/*"],
+    message: "lib/domain imports nothing of ours but itself.",
+  },
 ];
 
 // Prisma's query calls, as they read at a call site: `db.incident.findMany(…)`, `tx.run.update(…)`,
 // `db.$queryRaw`…, `db.$transaction(…)`. Names only Prisma uses match on any `a.b.name(`; the
 // common verbs (create, update, delete, count) only on a handle named like one (db, tx, prisma).
-const prismaOnlyMethods = "findMany|findFirst|findFirstOrThrow|findUnique|findUniqueOrThrow|createMany|createManyAndReturn|updateMany|updateManyAndReturn|upsert|deleteMany|aggregate|groupBy";
+const prismaOnlyMethods =
+  "findMany|findFirst|findFirstOrThrow|findUnique|findUniqueOrThrow|createMany|createManyAndReturn|updateMany|updateManyAndReturn|upsert|deleteMany|aggregate|groupBy";
 const queryMessage = "Queries live in lib/server/repositories: call (or add) a repository function.";
 const prismaQuerySelectors = [
-  { selector: `CallExpression[callee.type='MemberExpression'][callee.object.type='MemberExpression'][callee.property.name=/^(${prismaOnlyMethods})$/]`, message: queryMessage },
-  { selector: "CallExpression[callee.type='MemberExpression'][callee.object.type='MemberExpression'][callee.object.object.name=/^(db|tx|prisma|client)$/][callee.property.name=/^(create|update|delete|count)$/]", message: queryMessage },
+  {
+    selector: `CallExpression[callee.type='MemberExpression'][callee.object.type='MemberExpression'][callee.property.name=/^(${prismaOnlyMethods})$/]`,
+    message: queryMessage,
+  },
+  {
+    selector:
+      "CallExpression[callee.type='MemberExpression'][callee.object.type='MemberExpression'][callee.object.object.name=/^(db|tx|prisma|client)$/][callee.property.name=/^(create|update|delete|count)$/]",
+    message: queryMessage,
+  },
   { selector: "MemberExpression[property.name=/^\\$(queryRaw|queryRawUnsafe|executeRaw|executeRawUnsafe)$/]", message: queryMessage },
-  { selector: "MemberExpression[property.name='$transaction']", message: "Open transactions with inTransaction(db, (tx) => …) from lib/server/repositories/database." },
+  {
+    selector: "MemberExpression[property.name='$transaction']",
+    message: "Open transactions with inTransaction(db, (tx) => …) from lib/server/repositories/database.",
+  },
 ];
 
-const clientImportBan = { group: ["@prisma/*", "**/generated/**", "**/db/client", "@/lib/server/db/client", "**/repositories/prisma-handle"], message: "Only lib/server/repositories import the Prisma client: take the Db/Tx handle from lib/server/repositories/database." };
+const clientImportBan = {
+  group: ["@prisma/*", "**/generated/**", "**/db/client", "@/lib/server/db/client", "**/repositories/prisma-handle"],
+  message: "Only lib/server/repositories import the Prisma client: take the Db/Tx handle from lib/server/repositories/database.",
+};
 
-const executorBan = { group: ["**/executor/*", "**/executor/**"], message: "lib/server/repair talks to lib/server/orchestrators (the port), never to the executor." };
+const executorBan = {
+  group: ["**/executor/*", "**/executor/**"],
+  message: "lib/server/repair talks to lib/server/orchestrators (the port), never to the executor.",
+};
 
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores([".next/**", ".next-*/**", "node_modules/**", "next-env.d.ts", "lib/server/db/generated/**", "test-results/**", "playwright-report/**", "data/**"]),
+  globalIgnores([
+    ".next/**",
+    ".next-*/**",
+    "node_modules/**",
+    "next-env.d.ts",
+    "lib/server/db/generated/**",
+    "test-results/**",
+    "playwright-report/**",
+    "data/**",
+  ]),
   {
     files: ["lib/domain/**/*.ts"],
     rules: {
       "no-restricted-imports": ["error", { patterns: domainForbidden }],
-      "no-restricted-globals": ["error",
+      "no-restricted-globals": [
+        "error",
         { name: "fetch", message: "lib/domain is pure: no I/O." },
-        { name: "process", message: "lib/domain is pure: no environment." }],
-      "no-restricted-properties": ["error",
+        { name: "process", message: "lib/domain is pure: no environment." },
+      ],
+      "no-restricted-properties": [
+        "error",
         { object: "Date", property: "now", message: "lib/domain takes time as an argument." },
-        { object: "Math", property: "random", message: "lib/domain is deterministic." }],
+        { object: "Math", property: "random", message: "lib/domain is deterministic." },
+      ],
     },
   },
   {

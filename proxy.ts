@@ -9,8 +9,14 @@ export function proxy(req: NextRequest): NextResponse {
   try {
     for (const segment of raw.split("/")) decodeURIComponent(segment);
   } catch {
-    const body = { error: "invalid_request", message: "path: malformed percent-encoding", details: { issues: [{ path: "path", message: "malformed percent-encoding" }] } };
-    return raw.startsWith("/api/") ? NextResponse.json(body, { status: 400 }) : new NextResponse("Bad request: malformed percent-encoding in the address", { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
+    const body = {
+      error: "invalid_request",
+      message: "path: malformed percent-encoding",
+      details: { issues: [{ path: "path", message: "malformed percent-encoding" }] },
+    };
+    return raw.startsWith("/api/")
+      ? NextResponse.json(body, { status: 400 })
+      : new NextResponse("Bad request: malformed percent-encoding in the address", { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
   }
   return NextResponse.next();
 }

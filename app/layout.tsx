@@ -15,12 +15,18 @@ export default function RootLayout({ children }: { children: ReactNode }) {
     <html lang="en">
       <body>
         {/* The unit states' colours, from their one palette module (hoisted into <head> by React). */}
-        <style href="unit-state-palette" precedence="default">{statePaletteCss()}</style>
+        <style href="unit-state-palette" precedence="default">
+          {statePaletteCss()}
+        </style>
         <Providers>
-          <a href="#content" className="skip-link">Skip to the page</a>
+          <a href="#content" className="skip-link">
+            Skip to the page
+          </a>
           <div className="shell">
             <SideNav />
-            <main id="content" className="content" tabIndex={-1}>{children}</main>
+            <main id="content" className="content" tabIndex={-1}>
+              {children}
+            </main>
           </div>
         </Providers>
       </body>

@@ -69,7 +69,14 @@ export function generateBenchGraph(taskCount = 5000, seed = 20260817): BenchGrap
     const id = taskId("bench", `task_${i}`);
     const out = datasetId("bench", `table_${i}`);
     const selfLoop = kind === "day" && random() < 0.03;
-    tasks.push({ id, pipeline: `pipeline_${i % 40}`, writeMode: random() < 0.02 ? "append" : "replace", sideEffect: random() < 0.01 ? "external" : "none", dependsOnOwnPast: selfLoop, publish: "per_unit" });
+    tasks.push({
+      id,
+      pipeline: `pipeline_${i % 40}`,
+      writeMode: random() < 0.02 ? "append" : "replace",
+      sideEffect: random() < 0.01 ? "external" : "none",
+      dependsOnOwnPast: selfLoop,
+      publish: "per_unit",
+    });
     datasets.push({ id: out, kind: "table", pipeline: `pipeline_${i % 40}`, partitions: defOf(kind) });
     spaceOf.set(id, kind).set(out, kind);
     writes.push({ task: id, dataset: out });

@@ -20,7 +20,12 @@ import { BENCH_START, buildWorld } from "./completeness-history-world";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1]! : fallback);
-const shape = { chains: Number(flag("chains", "100")), depth: Number(flag("depth", "10")), days: Number(flag("days", "1000")), incidents: Number(flag("incidents", "2000")) };
+const shape = {
+  chains: Number(flag("chains", "100")),
+  depth: Number(flag("depth", "10")),
+  days: Number(flag("days", "1000")),
+  incidents: Number(flag("incidents", "2000")),
+};
 const FILE = path.resolve(flag("file", "data/bench-completeness-history.db"));
 const PORT = Number(flag("port", "3199"));
 const RUNS = 5;
@@ -42,11 +47,21 @@ async function timed(fn: () => Promise<unknown>): Promise<{ medianMs: number; ma
 async function httpTimings(): Promise<Record<string, { medianMs: number; maxMs: number }> | string> {
   const dist = process.env.NEXT_DIST_DIR ?? ".next";
   if (!fs.existsSync(path.join(dist, "BUILD_ID"))) return `no production build in ${dist}: pages not timed (run next build)`;
-  const server = spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", String(PORT)], { env: { ...process.env, DATABASE_URL: `file:${FILE}`, NEXT_DIST_DIR: dist, REPARO_DEFAULT_USER: "demo-viewer" }, detached: true, stdio: "ignore" });
+  const server = spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", String(PORT)], {
+    env: { ...process.env, DATABASE_URL: `file:${FILE}`, NEXT_DIST_DIR: dist, REPARO_DEFAULT_USER: "demo-viewer" },
+    detached: true,
+    stdio: "ignore",
+  });
   const base = `http://127.0.0.1:${PORT}`;
   try {
     for (let i = 0; i < 120; i++) {
-      if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${base}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       await new Promise((r) => setTimeout(r, 500));
     }
     const get = (url: string) => async () => {
@@ -84,11 +99,16 @@ async function main() {
   await db.$disconnect();
   const http = await httpTimings();
   const rows = [...Object.entries(inProcess), ...(typeof http === "string" ? [] : Object.entries(http))];
-  console.log(`ledger rows: ${ledgerRows.toLocaleString()} · world built in ${built.seconds} s (${built.publishes} publishes, ${built.attempts} attempts, ${built.repairs} repairs) · period ${PERIOD.dataset} ${PERIOD.from}…${PERIOD.to}`);
+  console.log(
+    `ledger rows: ${ledgerRows.toLocaleString()} · world built in ${built.seconds} s (${built.publishes} publishes, ${built.attempts} attempts, ${built.repairs} repairs) · period ${PERIOD.dataset} ${PERIOD.from}…${PERIOD.to}`,
+  );
   console.log("what".padEnd(48), "median ms".padStart(10), "max ms".padStart(10), "≤ 1 s");
   for (const [name, t] of rows) console.log(name.padEnd(48), String(t.medianMs).padStart(10), String(t.maxMs).padStart(10), t.maxMs <= 1000 ? "  yes" : "  NO");
   if (typeof http === "string") console.log(http);
-  if (args.includes("--json")) console.log(JSON.stringify({ ledgerRows, shape, built, period: PERIOD, timings: Object.fromEntries(rows), pages: typeof http === "string" ? http : "timed" }));
+  if (args.includes("--json"))
+    console.log(
+      JSON.stringify({ ledgerRows, shape, built, period: PERIOD, timings: Object.fromEntries(rows), pages: typeof http === "string" ? http : "timed" }),
+    );
 }
 
 void main();

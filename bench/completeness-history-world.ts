@@ -27,15 +27,31 @@ export function buildWorld(file: string, shape: WorldShape): { publishes: number
   const end = dayKey(shape.days - 1);
   const ins = {
     pipeline: db.prepare(`INSERT INTO Pipeline (id, namespace, name, description, owner, createdAt) VALUES (?, ?, ?, '', ?, ?)`),
-    task: db.prepare(`INSERT INTO Task (id, nodeId, namespace, name, pipelineId, writeMode, sideEffect, dependsOnOwnPast, publishMode, owner, description, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, 'replace', 'none', 0, 'per_unit', ?, '', ?, ?)`),
-    dataset: db.prepare(`INSERT INTO Dataset (id, nodeId, namespace, name, pipelineId, kind, external, partitionDef, rowCountTolerance, description, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, 'table', 0, ?, 0.05, '', ?, ?)`),
+    task: db.prepare(
+      `INSERT INTO Task (id, nodeId, namespace, name, pipelineId, writeMode, sideEffect, dependsOnOwnPast, publishMode, owner, description, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, 'replace', 'none', 0, 'per_unit', ?, '', ?, ?)`,
+    ),
+    dataset: db.prepare(
+      `INSERT INTO Dataset (id, nodeId, namespace, name, pipelineId, kind, external, partitionDef, rowCountTolerance, description, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, 'table', 0, ?, 0.05, '', ?, ?)`,
+    ),
     edge: db.prepare(`INSERT INTO LineageEdge (id, taskId, datasetId, direction, mapping, mappingParams, validFrom) VALUES (?, ?, ?, ?, 'identity', '{}', ?)`),
-    run: db.prepare(`INSERT INTO Run (id, pipelineId, kind, status, rootRunId, parentRunId, repairNumber, incidentId, parameters, codeVersion, triggeredBy, startedAt, endedAt, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, '{}', 'v1', 'bench', ?, ?, ?)`),
-    attempt: db.prepare(`INSERT INTO Attempt (id, runId, taskId, unitKey, tryNumber, status, rowsWritten, error, codeVersion, startedAt, endedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'v1', ?, ?)`),
-    publish: db.prepare(`INSERT INTO Publish (id, datasetId, unitKey, runId, attemptId, publishedAt, inputVersion, codeVersion, rowCount) VALUES (?, ?, ?, ?, ?, ?, ?, 'v1', ?)`),
-    incident: db.prepare(`INSERT INTO Incident (id, title, status, pipelineId, originRunId, failedPairs, openedBy, detectedAt, openedAt, resolvedAt) VALUES (?, ?, 'resolved', ?, ?, ?, 'bench', ?, ?, ?)`),
-    plan: db.prepare(`INSERT INTO RepairPlan (id, incidentId, strategy, options, plan, status, createdBy, createdAt) VALUES (?, ?, 'repair_with_closure', '{}', ?, 'launched', 'bench', ?)`),
-    audit: db.prepare(`INSERT INTO AuditEntry (kind, actor, actorRole, at, reason, incidentId, targets, before, after, prevHash, hash) VALUES (?, 'bench', 'commander', ?, 'bench', ?, '[]', 'null', 'null', ?, ?)`),
+    run: db.prepare(
+      `INSERT INTO Run (id, pipelineId, kind, status, rootRunId, parentRunId, repairNumber, incidentId, parameters, codeVersion, triggeredBy, startedAt, endedAt, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, '{}', 'v1', 'bench', ?, ?, ?)`,
+    ),
+    attempt: db.prepare(
+      `INSERT INTO Attempt (id, runId, taskId, unitKey, tryNumber, status, rowsWritten, error, codeVersion, startedAt, endedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'v1', ?, ?)`,
+    ),
+    publish: db.prepare(
+      `INSERT INTO Publish (id, datasetId, unitKey, runId, attemptId, publishedAt, inputVersion, codeVersion, rowCount) VALUES (?, ?, ?, ?, ?, ?, ?, 'v1', ?)`,
+    ),
+    incident: db.prepare(
+      `INSERT INTO Incident (id, title, status, pipelineId, originRunId, failedPairs, openedBy, detectedAt, openedAt, resolvedAt) VALUES (?, ?, 'resolved', ?, ?, ?, 'bench', ?, ?, ?)`,
+    ),
+    plan: db.prepare(
+      `INSERT INTO RepairPlan (id, incidentId, strategy, options, plan, status, createdBy, createdAt) VALUES (?, ?, 'repair_with_closure', '{}', ?, 'launched', 'bench', ?)`,
+    ),
+    audit: db.prepare(
+      `INSERT INTO AuditEntry (kind, actor, actorRole, at, reason, incidentId, targets, before, after, prevHash, hash) VALUES (?, 'bench', 'commander', ?, 'bench', ?, '[]', 'null', 'null', ?, ?)`,
+    ),
   };
   const now = iso(Date.now());
   const def = JSON.stringify({ kind: "time", grain: "day", start: BENCH_START, end, timezone: "UTC" });
@@ -83,11 +99,37 @@ function addRepairs(db: Database.Database, ins: Record<string, Database.Statemen
       const resolvedAt = repairEnd + (15 + (i % 30)) * 60_000;
       const root = `r-${c}-${d}`;
       // the failed first try of the run the incident repairs (try numbers kept distinct per incident)
-      ins.attempt!.run(`af-${i}`, root, `t-${c}-1`, dayKey(d), -i, "failed", 0, i % 3 === 0 ? "connection reset by peer" : "503 SlowDown", iso(failedAt - 60_000), iso(failedAt));
-      ins.incident!.run(`inc-${i}`, `p${c} build_d1 ${dayKey(d)} failed`, `pl-${c}`, root, JSON.stringify([{ nodeId: `job:p${c}:build_d1`, units: [dayKey(d)] }]), iso(detectedAt), iso(detectedAt), iso(resolvedAt));
-      ins.plan!.run(`plan-${i}`, `inc-${i}`, JSON.stringify({ cost: { unitsRecomputed: shape.depth - 1, fullRerunUnits: (shape.depth - 1) * shape.days, tasks: shape.depth - 1 } }), iso(detectedAt));
+      ins.attempt!.run(
+        `af-${i}`,
+        root,
+        `t-${c}-1`,
+        dayKey(d),
+        -i,
+        "failed",
+        0,
+        i % 3 === 0 ? "connection reset by peer" : "503 SlowDown",
+        iso(failedAt - 60_000),
+        iso(failedAt),
+      );
+      ins.incident!.run(
+        `inc-${i}`,
+        `p${c} build_d1 ${dayKey(d)} failed`,
+        `pl-${c}`,
+        root,
+        JSON.stringify([{ nodeId: `job:p${c}:build_d1`, units: [dayKey(d)] }]),
+        iso(detectedAt),
+        iso(detectedAt),
+        iso(resolvedAt),
+      );
+      ins.plan!.run(
+        `plan-${i}`,
+        `inc-${i}`,
+        JSON.stringify({ cost: { unitsRecomputed: shape.depth - 1, fullRerunUnits: (shape.depth - 1) * shape.days, tasks: shape.depth - 1 } }),
+        iso(detectedAt),
+      );
       ins.run!.run(`rep-${i}`, `pl-${c}`, "repair", "succeeded", root, root, 1, `inc-${i}`, iso(repairStart), iso(repairEnd), iso(repairStart));
-      for (let s = 1; s <= 3; s++) ins.attempt!.run(`ar-${i}-${s}`, `rep-${i}`, `t-${c}-${s}`, dayKey(d), 1, "succeeded", 1000, null, iso(repairStart), iso(repairEnd));
+      for (let s = 1; s <= 3; s++)
+        ins.attempt!.run(`ar-${i}-${s}`, `rep-${i}`, `t-${c}-${s}`, dayKey(d), 1, "succeeded", 1000, null, iso(repairStart), iso(repairEnd));
       const kinds = ["validation.passed", "incident.resolved", ...(i % 17 === 0 ? ["unit.marked_success"] : []), ...(i % 29 === 0 ? ["unit.skipped"] : [])];
       for (const kind of kinds) {
         ins.audit!.run(kind, iso(kind === "validation.passed" ? repairEnd + 5 * 60_000 : resolvedAt), `inc-${i}`, `h${seq}`, `h${seq + 1}`);

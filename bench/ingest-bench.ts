@@ -56,7 +56,12 @@ function batches(): string[] {
     const prev = i === 0 ? [] : completes.slice(i - half, i);
     out.push([...prev, ...starts.slice(i, i + half)].map((e) => JSON.stringify(e)).join("\n"));
   }
-  out.push(completes.slice(starts.length - (starts.length % half || half)).map((e) => JSON.stringify(e)).join("\n"));
+  out.push(
+    completes
+      .slice(starts.length - (starts.length % half || half))
+      .map((e) => JSON.stringify(e))
+      .join("\n"),
+  );
   return out;
 }
 
@@ -84,7 +89,8 @@ async function main(): Promise<void> {
   for (const p of providers) results.push(await measure(p));
   console.log(`ingest bench: ${TOTAL} events in batches of ${BATCH}`);
   console.log("provider     events   seconds   events/s");
-  for (const r of results) console.log(`${r.provider.padEnd(12)} ${String(r.events).padStart(6)} ${String(r.seconds).padStart(9)} ${String(r.eventsPerSecond).padStart(10)}`);
+  for (const r of results)
+    console.log(`${r.provider.padEnd(12)} ${String(r.events).padStart(6)} ${String(r.seconds).padStart(9)} ${String(r.eventsPerSecond).padStart(10)}`);
   if (args.includes("--json")) console.log(JSON.stringify({ bench: "ingest", batch: BATCH, results }));
 }
 

@@ -64,15 +64,35 @@ async function until<T>(what: () => Promise<T | null | undefined | false>, timeo
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-function request(port: number, method: string, pathname: string, body?: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string; ms: number }> {
+function request(
+  port: number,
+  method: string,
+  pathname: string,
+  body?: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string; ms: number }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port, method, path: pathname, agent, headers: { "x-reparo-user": "demo-commander", ...(body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {}), ...headers } }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (c: string) => (text += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, text, ms: performance.now() - started }));
-    });
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        method,
+        path: pathname,
+        agent,
+        headers: {
+          "x-reparo-user": "demo-commander",
+          ...(body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {}),
+          ...headers,
+        },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (text += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text, ms: performance.now() - started }));
+      },
+    );
     req.on("error", reject);
     if (body) req.write(body);
     req.end();
@@ -103,8 +123,17 @@ function startConsole(i: number, url: string, hook: string, logDir: string): Chi
   const out = fs.openSync(path.join(logDir, `console-${i}.log`), "w");
   const profile = args.includes("--profile") && i === 1 ? ["--cpu-prof", `--cpu-prof-dir=${logDir}`] : [];
   return spawn(process.execPath, [...profile, path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(BASE_PORT + i)], {
-    cwd: ROOT, stdio: ["ignore", out, out],
-    env: { ...process.env, DATABASE_URL: url, REPARO_DEMO: "1", NEXT_MANUAL_SIG_HANDLE: "1", REPARO_LOG_LEVEL: "warn", REPARO_ALERT_WEBHOOK_URL: hook, REPARO_ALERT_DELIVER_SECONDS: "2" },
+    cwd: ROOT,
+    stdio: ["ignore", out, out],
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      REPARO_DEMO: "1",
+      NEXT_MANUAL_SIG_HANDLE: "1",
+      REPARO_LOG_LEVEL: "warn",
+      REPARO_ALERT_WEBHOOK_URL: hook,
+      REPARO_ALERT_DELIVER_SECONDS: "2",
+    },
   });
 }
 
@@ -150,13 +179,17 @@ function ingestionBatches(): string[] {
       const task = n % 50;
       const day = Math.floor(n / 50);
       const nominal = new Date(Date.UTC(2025, 0, 1) + day * 86_400_000).toISOString();
-      lines.push(JSON.stringify({
-        eventType: "COMPLETE", eventTime: new Date(Date.UTC(2025, 0, 2) + day * 86_400_000 + task * 60_000).toISOString(), producer: "bench-instances",
-        run: { runId: `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`, facets: { nominalTime: { nominalStartTime: nominal } } },
-        job: { namespace: "bench_airflow", name: `daily.task_${task}` },
-        inputs: [{ namespace: ns, name: `public.t_${task}` }],
-        outputs: [{ namespace: ns, name: `public.t_${task + 1}`, outputFacets: { outputStatistics: { rowCount: 1000 + task } } }],
-      }));
+      lines.push(
+        JSON.stringify({
+          eventType: "COMPLETE",
+          eventTime: new Date(Date.UTC(2025, 0, 2) + day * 86_400_000 + task * 60_000).toISOString(),
+          producer: "bench-instances",
+          run: { runId: `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`, facets: { nominalTime: { nominalStartTime: nominal } } },
+          job: { namespace: "bench_airflow", name: `daily.task_${task}` },
+          inputs: [{ namespace: ns, name: `public.t_${task}` }],
+          outputs: [{ namespace: ns, name: `public.t_${task + 1}`, outputFacets: { outputStatistics: { rowCount: 1000 + task } } }],
+        }),
+      );
     }
     out.push(lines.join("\n"));
   }
@@ -165,12 +198,18 @@ function ingestionBatches(): string[] {
 
 async function sameEventFortyTimes(): Promise<{ stored: number; non200: number }> {
   const event = JSON.stringify({
-    eventType: "COMPLETE", eventTime: "2026-08-18T02:10:00.000Z", producer: "bench-instances",
+    eventType: "COMPLETE",
+    eventTime: "2026-08-18T02:10:00.000Z",
+    producer: "bench-instances",
     run: { runId: "01936893-9751-7150-bbde-00000000f040", facets: { nominalTime: { nominalStartTime: "2026-08-17T00:00:00Z" } } },
-    job: { namespace: "bench_same", name: "one.event" }, inputs: [], outputs: [{ namespace: "postgres://bench:5432", name: "public.same", outputFacets: { outputStatistics: { rowCount: 7 } } }],
+    job: { namespace: "bench_same", name: "one.event" },
+    inputs: [],
+    outputs: [{ namespace: "postgres://bench:5432", name: "public.same", outputFacets: { outputStatistics: { rowCount: 7 } } }],
   });
   const answers = await Promise.all(Array.from({ length: 40 }, () => request(BALANCER, "POST", "/api/v1/lineage", event)));
-  const stored = answers.filter((a) => a.status === 200 && (JSON.parse(a.text) as { accepted: { duplicate: boolean }[] }).accepted[0]?.duplicate === false).length;
+  const stored = answers.filter(
+    (a) => a.status === 200 && (JSON.parse(a.text) as { accepted: { duplicate: boolean }[] }).accepted[0]?.duplicate === false,
+  ).length;
   return { stored, non200: answers.filter((a) => a.status !== 200).length };
 }
 
@@ -203,7 +242,14 @@ async function ingest(): Promise<{ events: number; seconds: number; eventsPerSec
   done = true;
   await Promise.all(readers);
   reads.sort((a, b) => a - b);
-  return { events, seconds: Number(seconds.toFixed(2)), eventsPerSec: Math.round(events / seconds), failed, readP50Ms: Math.round(reads[reads.length >> 1] ?? -1), reads: reads.length };
+  return {
+    events,
+    seconds: Number(seconds.toFixed(2)),
+    eventsPerSec: Math.round(events / seconds),
+    failed,
+    readP50Ms: Math.round(reads[reads.length >> 1] ?? -1),
+    reads: reads.length,
+  };
 }
 
 /** A repair of DAYS days of stg_orders and everything built on them, confirmed and ready to launch. */
@@ -213,12 +259,23 @@ async function plannedRepair(db: Db): Promise<string> {
   const now = new Date();
   const incident = await openIncident({ taskNodeId: STG, units: days, reason: "bench: re-run a stretch of stg_orders and its closure" }, COMMANDER, now, db);
   await recordScope(incident.id, { reason: "closure reviewed", addPairs: [] }, COMMANDER, now, db);
-  for (const unitKey of days) await cleanUnit(incident.id, { taskNodeId: STG, unitKey, reason: "remove the rows before re-running" }, COMMANDER, now, db).catch(() => undefined);
-  await confirmPlan(incident.id, { strategy: "targeted_with_closure", replay: [], parameterOverrides: {}, reason: "bench: repair the stretch and everything built on it" }, COMMANDER, now, db);
+  for (const unitKey of days)
+    await cleanUnit(incident.id, { taskNodeId: STG, unitKey, reason: "remove the rows before re-running" }, COMMANDER, now, db).catch(() => undefined);
+  await confirmPlan(
+    incident.id,
+    { strategy: "targeted_with_closure", replay: [], parameterOverrides: {}, reason: "bench: repair the stretch and everything built on it" },
+    COMMANDER,
+    now,
+    db,
+  );
   return incident.id;
 }
 
-async function repairWithKill(db: Db, incidentId: string, consoles: Map<number, ChildProcess>): Promise<{ pairs: number; killedAtDone: number; takeoverMs: number; status: string; duplicatePublishes: number; repairSeconds: number }> {
+async function repairWithKill(
+  db: Db,
+  incidentId: string,
+  consoles: Map<number, ChildProcess>,
+): Promise<{ pairs: number; killedAtDone: number; takeoverMs: number; status: string; duplicatePublishes: number; repairSeconds: number }> {
   const launched = await request(BALANCER, "POST", `/api/v1/incidents/${incidentId}/launch`, JSON.stringify({ resume: false, concurrency: 1 }));
   if (launched.status !== 202 && launched.status !== 200) throw new Error(`launch answered ${launched.status}: ${launched.text}`);
   const { runId, pairs } = JSON.parse(launched.text) as { runId: string; pairs: number };
@@ -234,14 +291,22 @@ async function repairWithKill(db: Db, incidentId: string, consoles: Map<number, 
   const killedAt = Date.now();
   consoles.delete(victim[0]);
   const taken = await until(() => db.auditEntry.findFirst({ where: { incidentId, kind: "repair.taken_over" } }), 120_000, "the takeover");
-  const finished = await until(async () => {
-    const r = await db.run.findUniqueOrThrow({ where: { id: runId } });
-    return r.status !== "queued" && r.status !== "running" && r;
-  }, 300_000, "the repair to finish");
+  const finished = await until(
+    async () => {
+      const r = await db.run.findUniqueOrThrow({ where: { id: runId } });
+      return r.status !== "queued" && r.status !== "running" && r;
+    },
+    300_000,
+    "the repair to finish",
+  );
   const publishes = await db.publish.groupBy({ by: ["datasetId", "unitKey"], where: { runId }, _count: { _all: true } });
   return {
-    pairs, killedAtDone, takeoverMs: taken.at.getTime() - killedAt, status: finished.status,
-    duplicatePublishes: publishes.reduce((n, p) => n + p._count._all - 1, 0), repairSeconds: Number(((Date.now() - started) / 1000).toFixed(1)),
+    pairs,
+    killedAtDone,
+    takeoverMs: taken.at.getTime() - killedAt,
+    status: finished.status,
+    duplicatePublishes: publishes.reduce((n, p) => n + p._count._all - 1, 0),
+    repairSeconds: Number(((Date.now() - started) / 1000).toFixed(1)),
   };
 }
 
@@ -263,7 +328,8 @@ async function main(): Promise<void> {
     t = performance.now();
     for (let i = 1; i <= INSTANCES; i++) consoles.set(i, startConsole(i, target.url, hook.url, logDir));
     balancer = startBalancer(logDir);
-    for (let i = 1; i <= INSTANCES; i++) await until(async () => (await request(BASE_PORT + i, "GET", "/api/ready")).status === 200, 120_000, `console ${i} ready`);
+    for (let i = 1; i <= INSTANCES; i++)
+      await until(async () => (await request(BASE_PORT + i, "GET", "/api/ready")).status === 200, 120_000, `console ${i} ready`);
     await until(async () => (await request(BALANCER, "GET", "/api/ready")).status === 200, 30_000, "the balancer");
     await sleep(2_500); // the balancer's checks mark every console up (rise 2 × 1 s)
     say(`${INSTANCES} consoles ready behind HAProxy in ${((performance.now() - t) / 1000).toFixed(1)} s`);
@@ -271,10 +337,14 @@ async function main(): Promise<void> {
     const same = await sameEventFortyTimes();
     say(`40 concurrent sends of one event through the balancer: stored ${same.stored}, ${same.non200} answers not 200`);
     const ingestion = await ingest();
-    say(`ingestion: ${ingestion.events} events in ${ingestion.seconds} s = ${ingestion.eventsPerSec} events/s (${PRODUCERS} producers, batches of ${BATCH}, ${ingestion.failed} failed); overview read p50 ${ingestion.readP50Ms} ms over ${ingestion.reads} reads`);
+    say(
+      `ingestion: ${ingestion.events} events in ${ingestion.seconds} s = ${ingestion.eventsPerSec} events/s (${PRODUCERS} producers, batches of ${BATCH}, ${ingestion.failed} failed); overview read p50 ${ingestion.readP50Ms} ms over ${ingestion.reads} reads`,
+    );
     if (args.includes("--ingest-only")) return;
     const repair = await repairWithKill(db, incidentId, consoles);
-    say(`repair: ${repair.pairs} pairs; console killed at ${repair.killedAtDone} done; taken over ${repair.takeoverMs} ms after the kill; ended ${repair.status} in ${repair.repairSeconds} s; duplicate publishes ${repair.duplicatePublishes}`);
+    say(
+      `repair: ${repair.pairs} pairs; console killed at ${repair.killedAtDone} done; taken over ${repair.takeoverMs} ms after the kill; ended ${repair.status} in ${repair.repairSeconds} s; duplicate publishes ${repair.duplicatePublishes}`,
+    );
     await sleep(6_000); // three delivery periods
     const delivered = [...hook.counts.values()];
     const duplicateWebhooks = delivered.reduce((n, c) => n + c - 1, 0);
@@ -282,18 +352,32 @@ async function main(): Promise<void> {
     const chain = await verifyAuditChain(db);
     say(`audit chain: ${chain.ok ? "intact" : "BROKEN"} (${chain.entries} entries)`);
     const result = {
-      instances: INSTANCES, takeoverMs: repair.takeoverMs, duplicatePublishes: repair.duplicatePublishes, duplicateWebhooks, alertsDelivered: delivered.length,
-      auditChainOk: chain.ok, ingestEventsPerSec: ingestion.eventsPerSec, ingestFailed: ingestion.failed, readP50Ms: ingestion.readP50Ms,
-      sameEventStored: same.stored, sameEventNon200: same.non200, repairPairs: repair.pairs, repairStatus: repair.status,
+      instances: INSTANCES,
+      takeoverMs: repair.takeoverMs,
+      duplicatePublishes: repair.duplicatePublishes,
+      duplicateWebhooks,
+      alertsDelivered: delivered.length,
+      auditChainOk: chain.ok,
+      ingestEventsPerSec: ingestion.eventsPerSec,
+      ingestFailed: ingestion.failed,
+      readP50Ms: ingestion.readP50Ms,
+      sameEventStored: same.stored,
+      sameEventNon200: same.non200,
+      repairPairs: repair.pairs,
+      repairStatus: repair.status,
     };
     if (JSON_OUT) console.log(JSON.stringify(result));
     if (args.includes("--check")) {
       // What must hold whatever the machine's speed (the timings are the benchmark's, not a test's).
       const broken = [
-        same.stored !== 1 && `one event sent 40 times was stored ${same.stored} times`, same.non200 > 0 && `${same.non200} of 40 identical sends were not answered 200`,
-        ingestion.failed > 0 && `${ingestion.failed} ingestion batches failed`, repair.duplicatePublishes > 0 && `${repair.duplicatePublishes} duplicate publishes`,
-        repair.status !== "succeeded" && `the repair ended ${repair.status}`, duplicateWebhooks > 0 && `${duplicateWebhooks} duplicate webhook deliveries`,
-        delivered.length === 0 && "no alert was delivered", !chain.ok && "the audit chain is broken",
+        same.stored !== 1 && `one event sent 40 times was stored ${same.stored} times`,
+        same.non200 > 0 && `${same.non200} of 40 identical sends were not answered 200`,
+        ingestion.failed > 0 && `${ingestion.failed} ingestion batches failed`,
+        repair.duplicatePublishes > 0 && `${repair.duplicatePublishes} duplicate publishes`,
+        repair.status !== "succeeded" && `the repair ended ${repair.status}`,
+        duplicateWebhooks > 0 && `${duplicateWebhooks} duplicate webhook deliveries`,
+        delivered.length === 0 && "no alert was delivered",
+        !chain.ok && "the audit chain is broken",
       ].filter(Boolean);
       if (broken.length) throw new Error(`instances check failed: ${broken.join("; ")}`);
       say("instances check: passed");

@@ -76,7 +76,9 @@ async function prepareDatabase(): Promise<{ nodes: number; edges: number }> {
 async function serve(port: number, file: string): Promise<{ stop: () => void; startupMs: number; layoutReadyMs: number | null }> {
   const started = Date.now();
   const server = spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", String(port)], {
-    env: { ...process.env, DATABASE_URL: `file:${file}`, NEXT_TELEMETRY_DISABLED: "1" }, detached: true, stdio: ["ignore", "pipe", "ignore"],
+    env: { ...process.env, DATABASE_URL: `file:${file}`, NEXT_TELEMETRY_DISABLED: "1" },
+    detached: true,
+    stdio: ["ignore", "pipe", "ignore"],
   });
   const stop = () => process.kill(-server.pid!, "SIGTERM");
   let layoutReadyMs: number | null = null;
@@ -93,7 +95,10 @@ async function serve(port: number, file: string): Promise<{ stop: () => void; st
     setTimeout(resolve, 180_000).unref();
   });
   for (let i = 0; i < 240; i++) {
-    const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) {
       await warmed;
       server.stdout!.resume();
@@ -110,7 +115,12 @@ const marks = (name: string) => `performance.getEntriesByName(${JSON.stringify(n
 const TIMEOUT = { timeout: 180_000, polling: 20 };
 const HIGHLIGHTS = 5;
 
-interface Load { layoutAndPaintMs: number; graphRequestedMs: number | null; graphFetchedMs: number | null; layoutFetchedMs: number | null }
+interface Load {
+  layoutAndPaintMs: number;
+  graphRequestedMs: number | null;
+  graphFetchedMs: number | null;
+  layoutFetchedMs: number | null;
+}
 
 /** One navigation: navigation start → the graph and the layout received → first paint of the graph. */
 async function load(page: Page, url: string): Promise<Load> {
@@ -139,7 +149,10 @@ async function highlight(page: Page, act: () => Promise<number>): Promise<{ appl
 }
 
 async function launch() {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"] });
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
+  });
 }
 
 /**
@@ -156,12 +169,16 @@ async function measureBig(port: number) {
     // As a person would: the previous closure's holdings and camera move have settled.
     await page.waitForTimeout(1_500);
     // Picked and clicked in one step: a task node mounted now (the previous closure moved the view), not the selection.
-    highlights.push(await highlight(page, () => page.evaluate(() => {
-      const selected = new URL(location.href).searchParams.get("node");
-      const nodes = [...document.querySelectorAll<HTMLElement>(".react-flow__node-task")].filter((e) => e.dataset.id !== selected);
-      nodes[Math.floor(nodes.length / 2)]!.click();
-      return performance.now();
-    })));
+    highlights.push(
+      await highlight(page, () =>
+        page.evaluate(() => {
+          const selected = new URL(location.href).searchParams.get("node");
+          const nodes = [...document.querySelectorAll<HTMLElement>(".react-flow__node-task")].filter((e) => e.dataset.id !== selected);
+          nodes[Math.floor(nodes.length / 2)]!.click();
+          return performance.now();
+        }),
+      ),
+    );
   }
   const warm = await load(page, `http://127.0.0.1:${port}/lineage`);
   const fresh = await browser.newPage({ viewport: { width: 1600, height: 1000 }, bypassCSP: true });
@@ -177,7 +194,12 @@ async function measureDemo(port: number) {
   const cold = await load(page, `http://127.0.0.1:${port}/lineage`);
   const button = page.getByRole("list", { name: "Current failures" }).getByRole("button", { name: /stg_orders 2026-08-17/ });
   await button.waitFor();
-  const h = await highlight(page, () => button.evaluate((el) => { (el as HTMLElement).click(); return performance.now(); }));
+  const h = await highlight(page, () =>
+    button.evaluate((el) => {
+      (el as HTMLElement).click();
+      return performance.now();
+    }),
+  );
   await browser.close();
   return { layoutAndPaintMs: cold.layoutAndPaintMs, highlight: h };
 }
@@ -199,9 +221,21 @@ async function main() {
   const demoServer = await serve(PORT, DEMO_FILE);
   const demo = await measureDemo(PORT).finally(demoServer.stop);
   const result = {
-    nodes: size.nodes, edges: size.edges, serverStartupMs: bigServer.startupMs, serverLayoutAtStartMs: bigServer.layoutReadyMs,
-    cold: { layoutAndPaintMs: round(big.cold.layoutAndPaintMs), graphRequestedMs: round(big.cold.graphRequestedMs), graphFetchedMs: round(big.cold.graphFetchedMs), layoutFetchedMs: round(big.cold.layoutFetchedMs) },
-    warm: { layoutAndPaintMs: round(big.warm.layoutAndPaintMs), graphFetchedMs: round(big.warm.graphFetchedMs), layoutFetchedMs: round(big.warm.layoutFetchedMs) },
+    nodes: size.nodes,
+    edges: size.edges,
+    serverStartupMs: bigServer.startupMs,
+    serverLayoutAtStartMs: bigServer.layoutReadyMs,
+    cold: {
+      layoutAndPaintMs: round(big.cold.layoutAndPaintMs),
+      graphRequestedMs: round(big.cold.graphRequestedMs),
+      graphFetchedMs: round(big.cold.graphFetchedMs),
+      layoutFetchedMs: round(big.cold.layoutFetchedMs),
+    },
+    warm: {
+      layoutAndPaintMs: round(big.warm.layoutAndPaintMs),
+      graphFetchedMs: round(big.warm.graphFetchedMs),
+      layoutFetchedMs: round(big.warm.layoutFetchedMs),
+    },
     onDemand: { layoutAndPaintMs: round(big.onDemand.layoutAndPaintMs), layoutFetchedMs: round(big.onDemand.layoutFetchedMs) },
     highlightAppliedMs: big.highlights.map((h) => round(h.applied)),
     highlightAppliedMedianMs: round(median(big.highlights.map((h) => h.applied))),

@@ -57,13 +57,21 @@ async function coldCompute(): Promise<number> {
 
 function startServer(): ChildProcess {
   return spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", String(PORT)], {
-    env: { ...process.env, DATABASE_URL: `file:${FILE}`, NEXT_TELEMETRY_DISABLED: "1", REPARO_DEFAULT_USER: "demo-viewer" }, detached: true, stdio: "ignore",
+    env: { ...process.env, DATABASE_URL: `file:${FILE}`, NEXT_TELEMETRY_DISABLED: "1", REPARO_DEFAULT_USER: "demo-viewer" },
+    detached: true,
+    stdio: "ignore",
   });
 }
 
 async function waitForHealth(): Promise<void> {
   for (let i = 0; i < 240; i++) {
-    if (await fetch(`${BASE}/api/health`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`${BASE}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error("the console did not start");
@@ -106,11 +114,29 @@ async function addOnePublish(): Promise<void> {
   const ds = await db.dataset.findFirstOrThrow({ orderBy: { nodeId: "asc" } });
   const run = await db.run.findFirstOrThrow();
   // Through the ledger's repository, as every write path does: the unit-state service hears of it.
-  await db.$transaction((tx) => appendPublishes(tx, [{ id: `bench-${Date.now()}`, datasetId: ds.id, unitKey: new Date(LAST_DAY_MS).toISOString().slice(0, 10), runId: run.id, attemptId: null, publishedAt: new Date(), inputVersion: "", codeVersion: "", rowCount: 1000 }]));
+  await db.$transaction((tx) =>
+    appendPublishes(tx, [
+      {
+        id: `bench-${Date.now()}`,
+        datasetId: ds.id,
+        unitKey: new Date(LAST_DAY_MS).toISOString().slice(0, 10),
+        runId: run.id,
+        attemptId: null,
+        publishedAt: new Date(),
+        inputVersion: "",
+        codeVersion: "",
+        rowCount: 1000,
+      },
+    ]),
+  );
   await db.$disconnect();
 }
 
-const launchBrowser = () => chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"] });
+const launchBrowser = () =>
+  chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"],
+  });
 
 /** Navigation start → the matrix painted, in a browser with nothing cached. */
 async function firstPaint(browser: Awaited<ReturnType<typeof launchBrowser>>) {
@@ -143,10 +169,20 @@ async function browserFigures() {
       last = now;
     }
     gaps.sort((a, b) => a - b);
-    return { meanFrameMs: gaps.reduce((a, b) => a + b, 0) / gaps.length, p95FrameMs: gaps[Math.floor(gaps.length * 0.95)]!, cellsInDom: document.querySelectorAll("[role=gridcell]").length };
+    return {
+      meanFrameMs: gaps.reduce((a, b) => a + b, 0) / gaps.length,
+      p95FrameMs: gaps[Math.floor(gaps.length * 0.95)]!,
+      cellsInDom: document.querySelectorAll("[role=gridcell]").length,
+    };
   });
   await browser.close();
-  return { firstPaintFirstVisitMs: ms(firstVisitMs), firstPaintMs: ms(firstPaintMs), meanFrameMs: Math.round(scroll.meanFrameMs * 10) / 10, p95FrameMs: Math.round(scroll.p95FrameMs * 10) / 10, cellsInDom: scroll.cellsInDom };
+  return {
+    firstPaintFirstVisitMs: ms(firstVisitMs),
+    firstPaintMs: ms(firstPaintMs),
+    meanFrameMs: Math.round(scroll.meanFrameMs * 10) / 10,
+    p95FrameMs: Math.round(scroll.p95FrameMs * 10) / 10,
+    cellsInDom: scroll.cellsInDom,
+  };
 }
 
 async function main(): Promise<void> {
@@ -162,8 +198,17 @@ async function main(): Promise<void> {
     await addOnePublish();
     const afterPublish = await timeApi();
     result = {
-      datasets: SIZE.pipelines * SIZE.chain, days: SIZE.days, cells: restart.first.cells, responseBytes: restart.first.bytes, generateMs, coldComputeMs,
-      apiFirstAfterRestartMs: restart.first.ms, restartToFirstMatrixMs: restart.spawnToFirstMs, apiWarmMs: warm.ms, apiAfterOnePublishMs: afterPublish.ms, ...paint,
+      datasets: SIZE.pipelines * SIZE.chain,
+      days: SIZE.days,
+      cells: restart.first.cells,
+      responseBytes: restart.first.bytes,
+      generateMs,
+      coldComputeMs,
+      apiFirstAfterRestartMs: restart.first.ms,
+      restartToFirstMatrixMs: restart.spawnToFirstMs,
+      apiWarmMs: warm.ms,
+      apiAfterOnePublishMs: afterPublish.ms,
+      ...paint,
     };
   } finally {
     stop(restart.server);
@@ -173,7 +218,9 @@ async function main(): Promise<void> {
   const fresh = await firstMatrixAfterStart();
   stop(fresh.server);
   const all = { ...result, apiFirstAfterFreshStartMs: fresh.first.ms, freshStartToFirstMatrixMs: fresh.spawnToFirstMs };
-  console.log(`cells                      ${all.cells.toLocaleString("en")} (${all.datasets} datasets × ${all.days} days), response ${(all.responseBytes / 1e6).toFixed(2)} MB`);
+  console.log(
+    `cells                      ${all.cells.toLocaleString("en")} (${all.datasets} datasets × ${all.days} days), response ${(all.responseBytes / 1e6).toFixed(2)} MB`,
+  );
   console.log(`cold compute (ms)          ${all.coldComputeMs}   (in process: every ledger row and attempt)`);
   console.log(`restart, snapshot kept: first matrix API (ms) ${all.apiFirstAfterRestartMs}; server spawn → first matrix ${all.restartToFirstMatrixMs} ms`);
   console.log(`matrix API, warm (ms)      ${all.apiWarmMs}   (bar: ≤ 2000)`);
@@ -181,7 +228,9 @@ async function main(): Promise<void> {
   console.log(`first paint, page's first visit since the server started (ms) ${all.firstPaintFirstVisitMs}`);
   console.log(`first paint, fresh browser, console serving (ms) ${all.firstPaintMs}   (bar: ≤ 2000)`);
   console.log(`scrolling: frame mean/p95  ${all.meanFrameMs} / ${all.p95FrameMs} ms   (60 fps: 16.7), ${all.cellsInDom} cell elements in the DOM`);
-  console.log(`first start, nothing kept: first matrix API (ms) ${all.apiFirstAfterFreshStartMs}; server spawn → first matrix ${all.freshStartToFirstMatrixMs} ms`);
+  console.log(
+    `first start, nothing kept: first matrix API (ms) ${all.apiFirstAfterFreshStartMs}; server spawn → first matrix ${all.freshStartToFirstMatrixMs} ms`,
+  );
   if (args.includes("--json")) console.log(JSON.stringify(all));
 }
 

@@ -42,10 +42,19 @@ export function naiveClosure(g: BenchGraph, seeds: { node: string; unit: number 
     let fn: Edge["fn"];
     if (r.self || m.type === "previous") fn = (u, emit) => u + 1 < size && emit(u + 1);
     else if (m.type === "identity") fn = (u, emit) => emit(u);
-    else if (m.type === "window") fn = (u, emit) => { for (let v = u; v < Math.min(size, u + m.k); v++) emit(v); };
-    else if (m.type === "all") fn = (_u, emit) => { for (let v = 0; v < size; v++) emit(v); };
+    else if (m.type === "window")
+      fn = (u, emit) => {
+        for (let v = u; v < Math.min(size, u + m.k); v++) emit(v);
+      };
+    else if (m.type === "all")
+      fn = (_u, emit) => {
+        for (let v = 0; v < size; v++) emit(v);
+      };
     else if (up === "day") fn = (u, emit) => emit(dayToMonth[u]!);
-    else fn = (u, emit) => { for (let v = monthStart[u]!; v < Math.min(DAYS, monthStart[u + 1]!); v++) emit(v); };
+    else
+      fn = (u, emit) => {
+        for (let v = monthStart[u]!; v < Math.min(DAYS, monthStart[u + 1]!); v++) emit(v);
+      };
     if (r.self) out[to]!.push({ to, fn });
     else out[from]!.push({ to, fn });
   }

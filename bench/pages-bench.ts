@@ -63,7 +63,9 @@ const SERVER_LOG = `${FILE}.server.log`;
 function startServer(): ChildProcess {
   const log = fs.openSync(SERVER_LOG, "a");
   return spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", String(PORT)], {
-    env: { ...process.env, DATABASE_URL: target.url, NEXT_TELEMETRY_DISABLED: "1", REPARO_DEFAULT_USER: "bench-operator" }, detached: true, stdio: ["ignore", log, log],
+    env: { ...process.env, DATABASE_URL: target.url, NEXT_TELEMETRY_DISABLED: "1", REPARO_DEFAULT_USER: "bench-operator" },
+    detached: true,
+    stdio: ["ignore", log, log],
   });
 }
 
@@ -83,7 +85,13 @@ function stop(server: ChildProcess): void {
 function rssMb(server: ChildProcess): number {
   try {
     const out = execFileSync("ps", ["-o", "rss=", "-g", String(server.pid)], { encoding: "utf8" });
-    return Math.round(out.split("\n").filter(Boolean).map(Number).reduce((a, b) => Math.max(a, b), 0) / 1024);
+    return Math.round(
+      out
+        .split("\n")
+        .filter(Boolean)
+        .map(Number)
+        .reduce((a, b) => Math.max(a, b), 0) / 1024,
+    );
   } catch {
     return 0;
   }
@@ -91,7 +99,13 @@ function rssMb(server: ChildProcess): number {
 
 async function waitForHealth(): Promise<void> {
   for (let i = 0; i < 600; i++) {
-    if (await fetch(`${BASE}/api/health`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`${BASE}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await sleep(200);
   }
   throw new Error("the console did not start");
@@ -170,7 +184,13 @@ async function publishVisibleMs(): Promise<{ overviewMs: number; matrixMs: numbe
     return (JSON.parse(r.text) as { counts: { duplicateUnits: number } }).counts.duplicateUnits;
   };
   const before = { counts: { duplicateUnits: await overviewDuplicates() } };
-  const body = [0, 1].map((i) => ({ dataset: { nodeId: "dataset:bench00:step_01" }, unitKey: key, run: { externalId: `bench-dup-${Date.now()}-${i}`, job: { nodeId: "job:bench00:step_01" } }, publishedAt: new Date(Date.now() - 60_000 + i).toISOString(), rowCount: 1000 }));
+  const body = [0, 1].map((i) => ({
+    dataset: { nodeId: "dataset:bench00:step_01" },
+    unitKey: key,
+    run: { externalId: `bench-dup-${Date.now()}-${i}`, job: { nodeId: "job:bench00:step_01" } },
+    publishedAt: new Date(Date.now() - 60_000 + i).toISOString(),
+    rowCount: 1000,
+  }));
   const posted = performance.now();
   const res = await fetch(`${BASE}/api/v1/publishes`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   if (!res.ok) throw new Error(`publish answered ${res.status}: ${await res.text()}`);
@@ -182,7 +202,9 @@ async function publishVisibleMs(): Promise<{ overviewMs: number; matrixMs: numbe
       if ((await overviewDuplicates()) > before.counts.duplicateUnits) overviewMs = ms(performance.now() - returned);
     }
     if (matrixMs < 0) {
-      const m = JSON.parse((await get(`/api/v1/units/matrix?${q({ dataset: "dataset:bench00:step_01", from: key, to: key })}`)).text) as { counts: { duplicate: number } };
+      const m = JSON.parse((await get(`/api/v1/units/matrix?${q({ dataset: "dataset:bench00:step_01", from: key, to: key })}`)).text) as {
+        counts: { duplicate: number };
+      };
       if (m.counts.duplicate > 0) matrixMs = ms(performance.now() - returned);
     }
     if (performance.now() - posted > 120_000) break;
@@ -191,7 +213,9 @@ async function publishVisibleMs(): Promise<{ overviewMs: number; matrixMs: numbe
 }
 
 /** 8 writers POST batches of 50 publishes for 45 s; meanwhile the overview and the matrix are read. */
-async function underWriteLoad(server: ChildProcess): Promise<{ overview: { median: number; p95: number }; matrix: { median: number; p95: number }; written: number; failed: number; peakRssMb: number }> {
+async function underWriteLoad(
+  server: ChildProcess,
+): Promise<{ overview: { median: number; p95: number }; matrix: { median: number; p95: number }; written: number; failed: number; peakRssMb: number }> {
   const until = performance.now() + 45_000;
   let written = 0;
   let failed = 0;
@@ -201,8 +225,11 @@ async function underWriteLoad(server: ChildProcess): Promise<{ overview: { media
     let n = 0;
     while (performance.now() < until) {
       const body = Array.from({ length: 50 }, (_, i) => ({
-        dataset: { nodeId: `dataset:bench0${w % 10}:step_${String(2 + (n % 20)).padStart(2, "0")}` }, unitKey: new Date(LAST_DAY_MS - 86_400_000 * ((n * 50 + i) % 3000)).toISOString().slice(0, 10),
-        run: { externalId: `load-${w}-${n}-${i}`, job: { nodeId: `job:bench0${w % 10}:step_${String(2 + (n % 20)).padStart(2, "0")}` } }, publishedAt: new Date(Date.now() - 1000).toISOString(), rowCount: 990,
+        dataset: { nodeId: `dataset:bench0${w % 10}:step_${String(2 + (n % 20)).padStart(2, "0")}` },
+        unitKey: new Date(LAST_DAY_MS - 86_400_000 * ((n * 50 + i) % 3000)).toISOString().slice(0, 10),
+        run: { externalId: `load-${w}-${n}-${i}`, job: { nodeId: `job:bench0${w % 10}:step_${String(2 + (n % 20)).padStart(2, "0")}` } },
+        publishedAt: new Date(Date.now() - 1000).toISOString(),
+        rowCount: 990,
       }));
       try {
         const res = await fetch(`${BASE}/api/v1/publishes`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -236,14 +263,25 @@ async function underWriteLoad(server: ChildProcess): Promise<{ overview: { media
   };
   await Promise.all([...Array.from({ length: 8 }, (_, w) => writer(w)), reader()]);
   if (why.size > 0) progress("writes failed", Object.fromEntries(why));
-  return { overview: stats(reads.overview.length ? reads.overview : [NaN]), matrix: stats(reads.matrix.length ? reads.matrix : [NaN]), written, failed, peakRssMb: peak };
+  return {
+    overview: stats(reads.overview.length ? reads.overview : [NaN]),
+    matrix: stats(reads.matrix.length ? reads.matrix : [NaN]),
+    written,
+    failed,
+    peakRssMb: peak,
+  };
 }
 
 async function main(): Promise<void> {
   const generateMs = await ensureWorld();
   progress("world", { generateMs });
   const first = await firstStart();
-  progress("first start", { everyRouteMs: first.everyRouteMs, slowest: first.slowestRoute, fullStateMs: first.fullStateMs, computingNotice: first.computingNotice });
+  progress("first start", {
+    everyRouteMs: first.everyRouteMs,
+    slowest: first.slowestRoute,
+    fullStateMs: first.fullStateMs,
+    computingNotice: first.computingNotice,
+  });
   let result: Record<string, unknown>;
   try {
     const routes = await warmRoutes();
@@ -254,20 +292,39 @@ async function main(): Promise<void> {
     const load = await underWriteLoad(first.server);
     progress("under load", load);
     result = {
-      size: SIZE_NAME, cells: SIZE.pipelines * SIZE.chain * SIZE.days, datasets: SIZE.pipelines * SIZE.chain, generateMs,
-      firstStartEveryRouteMs: first.everyRouteMs, firstStartSlowest: first.slowestRoute, firstStartComputingNotice: first.computingNotice, firstStartFullStateMs: first.fullStateMs,
-      routes, publishVisibleOverviewMs: visible.overviewMs, publishVisibleMatrixMs: visible.matrixMs,
-      underLoad: { overview: load.overview, matrix: load.matrix, publishesWritten: load.written, requestsFailed: load.failed }, restingRssMb, peakRssMb: Math.max(restingRssMb, load.peakRssMb),
+      size: SIZE_NAME,
+      cells: SIZE.pipelines * SIZE.chain * SIZE.days,
+      datasets: SIZE.pipelines * SIZE.chain,
+      generateMs,
+      firstStartEveryRouteMs: first.everyRouteMs,
+      firstStartSlowest: first.slowestRoute,
+      firstStartComputingNotice: first.computingNotice,
+      firstStartFullStateMs: first.fullStateMs,
+      routes,
+      publishVisibleOverviewMs: visible.overviewMs,
+      publishVisibleMatrixMs: visible.matrixMs,
+      underLoad: { overview: load.overview, matrix: load.matrix, publishesWritten: load.written, requestsFailed: load.failed },
+      restingRssMb,
+      peakRssMb: Math.max(restingRssMb, load.peakRssMb),
     };
   } finally {
     stop(first.server);
   }
-  console.log(`world: ${SIZE_NAME}, ${(result.cells as number).toLocaleString("en")} cells (${result.datasets as number} datasets × ${SIZE.days} days)${generateMs ? `, generated in ${generateMs} ms` : ""}`);
-  console.log(`first start, nothing kept: every route answered ${result.firstStartEveryRouteMs as number} ms after health (slowest: ${result.firstStartSlowest as string}); full state ${result.firstStartFullStateMs as number} ms after spawn`);
-  for (const [name, r] of Object.entries(result.routes as Record<string, { median: number; p95: number; status: number }>)) console.log(`  ${name.padEnd(14)} median ${String(r.median).padStart(6)} ms  p95 ${String(r.p95).padStart(6)} ms  (${r.status})`);
-  console.log(`a new publish visible: overview ${result.publishVisibleOverviewMs as number} ms, matrix ${result.publishVisibleMatrixMs as number} ms after its POST returned`);
+  console.log(
+    `world: ${SIZE_NAME}, ${(result.cells as number).toLocaleString("en")} cells (${result.datasets as number} datasets × ${SIZE.days} days)${generateMs ? `, generated in ${generateMs} ms` : ""}`,
+  );
+  console.log(
+    `first start, nothing kept: every route answered ${result.firstStartEveryRouteMs as number} ms after health (slowest: ${result.firstStartSlowest as string}); full state ${result.firstStartFullStateMs as number} ms after spawn`,
+  );
+  for (const [name, r] of Object.entries(result.routes as Record<string, { median: number; p95: number; status: number }>))
+    console.log(`  ${name.padEnd(14)} median ${String(r.median).padStart(6)} ms  p95 ${String(r.p95).padStart(6)} ms  (${r.status})`);
+  console.log(
+    `a new publish visible: overview ${result.publishVisibleOverviewMs as number} ms, matrix ${result.publishVisibleMatrixMs as number} ms after its POST returned`,
+  );
   const load = result.underLoad as { overview: { median: number; p95: number }; matrix: { median: number; p95: number }; publishesWritten: number };
-  console.log(`8 writers × batches of 50 for 45 s (${load.publishesWritten} publishes): overview p50 ${load.overview.median} ms / p95 ${load.overview.p95}; matrix p50 ${load.matrix.median} ms / p95 ${load.matrix.p95}`);
+  console.log(
+    `8 writers × batches of 50 for 45 s (${load.publishesWritten} publishes): overview p50 ${load.overview.median} ms / p95 ${load.overview.p95}; matrix p50 ${load.matrix.median} ms / p95 ${load.matrix.p95}`,
+  );
   console.log(`server RSS: resting ${result.restingRssMb as number} MB, peak ${result.peakRssMb as number} MB`);
   if (args.includes("--json")) console.log(JSON.stringify(result));
 }

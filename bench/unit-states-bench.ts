@@ -15,16 +15,40 @@ const NOW = Date.UTC(2026, 8, 1);
 function cellAt(i: number, upstreamOld: readonly UpstreamPublish[], upstreamNew: readonly UpstreamPublish[]): UnitFacts {
   const t = T0 + (i % 720) * HOUR;
   const kind = i % 100;
-  const ledger: LedgerEntry[] = kind === 0 || kind === 1 ? [] : [
-    { runId: `r${i % 977}`, runKind: kind === 7 ? "repair" : "scheduled", publishedAt: t, inputVersion: kind === 9 ? "raw@v2" : "raw@v1", codeVersion: "c1", rowCount: kind === 3 ? 0 : kind === 4 ? 150 : 200 },
-  ];
+  const ledger: LedgerEntry[] =
+    kind === 0 || kind === 1
+      ? []
+      : [
+          {
+            runId: `r${i % 977}`,
+            runKind: kind === 7 ? "repair" : "scheduled",
+            publishedAt: t,
+            inputVersion: kind === 9 ? "raw@v2" : "raw@v1",
+            codeVersion: "c1",
+            rowCount: kind === 3 ? 0 : kind === 4 ? 150 : 200,
+          },
+        ];
   if (kind === 5) ledger.push({ ...ledger[0]!, publishedAt: t + HOUR });
-  const attempts: Attempt[] = [{ runId: `r${i % 977}`, tryNumber: 1, status: kind === 0 ? "failed" : kind === 1 ? "upstream_failed" : "succeeded", rowsWritten: kind === 0 ? 120 : 200, error: kind === 0 ? "timeout" : null, startedAt: t - HOUR, endedAt: t }];
+  const attempts: Attempt[] = [
+    {
+      runId: `r${i % 977}`,
+      tryNumber: 1,
+      status: kind === 0 ? "failed" : kind === 1 ? "upstream_failed" : "succeeded",
+      rowsWritten: kind === 0 ? 120 : 200,
+      error: kind === 0 ? "timeout" : null,
+      startedAt: t - HOUR,
+      endedAt: t,
+    },
+  ];
   if (kind === 6) attempts.unshift({ ...attempts[0]!, status: "failed", rowsWritten: 100 });
   return {
-    ledger, attempts, sourceCount: kind === 8 ? null : 200, tolerance: 0.05,
+    ledger,
+    attempts,
+    sourceCount: kind === 8 ? null : 200,
+    tolerance: 0.05,
     writeMode: kind === 5 || kind === 6 ? "append" : "replace",
-    upstream: kind === 2 ? upstreamNew : upstreamOld, neighbourInputVersion: "raw@v1",
+    upstream: kind === 2 ? upstreamNew : upstreamOld,
+    neighbourInputVersion: "raw@v1",
   };
 }
 

@@ -12,7 +12,10 @@ test("alerts name their source, the units, and link to open an incident", async 
   const task = page.getByTestId("alert-task_failed-stg_orders");
   await expect(task).toContainText("task alert");
   await expect(task.getByTestId("alert-units")).toHaveText("2026-08-17, 2026-08-23");
-  await expect(task.getByRole("link", { name: "Open incident →" })).toHaveAttribute("href", "/incidents/new?node=job%3Aorders%3Astg_orders&units=2026-08-17%2C2026-08-23");
+  await expect(task.getByRole("link", { name: "Open incident →" })).toHaveAttribute(
+    "href",
+    "/incidents/new?node=job%3Aorders%3Astg_orders&units=2026-08-17%2C2026-08-23",
+  );
 
   await expect(page.getByTestId("alert-missing_past_deadline-revenue_daily").getByTestId("alert-units")).toHaveText("2026-08-17, 2026-08-23");
   await expect(page.getByTestId("alert-published_more_than_once-stg_orders").getByTestId("alert-units")).toHaveText("2026-08-10");

@@ -47,10 +47,15 @@ test.afterAll(async () => {
 test("clean a unit in a real PostgreSQL table: the rows counted there, the delete shown, the counts on the record", async ({ page, request }) => {
   const put = await request.put("/api/v1/warehouses/warehouse", {
     headers: { "x-reparo-user": "e2e-admin" },
-    data: { connection: { kind: "postgresql", url: { file: urlFile }, tables: { stg_orders: { table: "analytics.stg_orders", unitColumn: "order_day" } } }, reason: "the warehouse namespace is our PostgreSQL" },
+    data: {
+      connection: { kind: "postgresql", url: { file: urlFile }, tables: { stg_orders: { table: "analytics.stg_orders", unitColumn: "order_day" } } },
+      reason: "the warehouse namespace is our PostgreSQL",
+    },
   });
   expect(put.status(), await put.text()).toBe(200);
-  const incident = await (await request.post("/api/v1/incidents", { data: { taskNodeId: STG, units: ["2026-08-17"], reason: "stg_orders failed twice on 2026-08-17" } })).json();
+  const incident = await (
+    await request.post("/api/v1/incidents", { data: { taskNodeId: STG, units: ["2026-08-17"], reason: "stg_orders failed twice on 2026-08-17" } })
+  ).json();
   expect((await request.post(`/api/v1/incidents/${incident.id}/scope`, { data: { reason: "closure reviewed", addPairs: [] } })).ok()).toBe(true);
 
   await page.goto(`/incidents/${incident.id}`);
@@ -62,12 +67,17 @@ test("clean a unit in a real PostgreSQL table: the rows counted there, the delet
   await page.screenshot({ path: path.join(process.env.E2E_OUTPUT_DIR ?? "test-results", "warehouse-1-blocker.png"), fullPage: true });
   await page.getByTestId("clean-2026-08-17-open").click();
   await page.getByTestId("clean-2026-08-17").getByLabel(/Why/).fill("remove the 23 partial rows before re-running the append");
-  await page.getByTestId("clean-2026-08-17").getByRole("button", { name: /^Confirm:/ }).click();
+  await page
+    .getByTestId("clean-2026-08-17")
+    .getByRole("button", { name: /^Confirm:/ })
+    .click();
   await expect(page.getByTestId("append-unit-2026-08-17")).toHaveCount(0);
   await expect(page.getByTestId("no-blockers")).toBeVisible();
 
   // Exactly the unit's rows are gone, there.
-  const left = await warehouse.query<{ day: string; n: number }>("SELECT order_day::text AS day, count(*)::int AS n FROM analytics.stg_orders GROUP BY 1 ORDER BY 1");
+  const left = await warehouse.query<{ day: string; n: number }>(
+    "SELECT order_day::text AS day, count(*)::int AS n FROM analytics.stg_orders GROUP BY 1 ORDER BY 1",
+  );
   expect(left.rows).toEqual([{ day: "2026-08-16", n: 40 }]);
   // The timeline shows the measured counts.
   const audit = await (await request.get(`/api/v1/audit?incidentId=${incident.id}&limit=20`)).json();

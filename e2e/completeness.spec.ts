@@ -37,7 +37,10 @@ test("revenue_daily for August 2026 is incomplete, naming 08-17 and 08-23 (never
   await expect(page.getByTestId("reason-unit-2026-08-23").getByTestId("unit-headline")).toHaveText("never built: stg_orders failed");
   await expect(page.getByTestId("reason-unit-2026-08-10").getByTestId("unit-headline")).toHaveText("built on duplicated upstream rows: stg_orders");
   await expect(page.getByTestId("reason-unit-2026-08-10")).toContainText("append attempts wrote 66 rows for 44 expected");
-  await expect(page.getByTestId("reason-stg_orders-2026-08-17").getByRole("link", { name: "unit →" })).toHaveAttribute("href", "/units/dataset:warehouse:stg_orders?unit=2026-08-17");
+  await expect(page.getByTestId("reason-stg_orders-2026-08-17").getByRole("link", { name: "unit →" })).toHaveAttribute(
+    "href",
+    "/units/dataset:warehouse:stg_orders?unit=2026-08-17",
+  );
   await expect(page.getByTestId("freshness-unpublished")).toHaveText("Never published, so no age: 2026-08-17, 2026-08-23");
 });
 
@@ -55,7 +58,11 @@ test("GET /api/v1/completeness returns the same certificate, 404 for an unknown 
   expect(body.verdict).toBe("incomplete");
   expect(body.byUnit.map((u: { unitKey: string }) => u.unitKey)).toEqual(["2026-08-10", "2026-08-17", "2026-08-23"]);
   // 2026-08-10 is published but built on the duplicated stg_orders day: suspect, not quotable.
-  expect(body.reasons.filter((r: { role: string }) => r.role === "target").map((r: { unitKey: string; state: string }) => `${r.unitKey}:${r.state}`)).toEqual(["2026-08-10:suspect", "2026-08-17:blocked", "2026-08-23:blocked"]);
+  expect(body.reasons.filter((r: { role: string }) => r.role === "target").map((r: { unitKey: string; state: string }) => `${r.unitKey}:${r.state}`)).toEqual([
+    "2026-08-10:suspect",
+    "2026-08-17:blocked",
+    "2026-08-23:blocked",
+  ]);
 
   const unknown = await request.get("/api/v1/completeness?dataset=no_such_table");
   expect(unknown.status()).toBe(404);
@@ -71,7 +78,9 @@ test.describe("with an incident on the duplicated day", () => {
   test.afterAll(() => resetDemo());
 
   test("the answer names the open incident on it; once abandoned, the audit log says so on its entries", async ({ page, request }) => {
-    const opened = await request.post("/api/v1/incidents", { data: { taskNodeId: "job:orders:stg_orders", units: ["2026-08-10"], reason: "revenue_daily 2026-08-10 is overstated" } });
+    const opened = await request.post("/api/v1/incidents", {
+      data: { taskNodeId: "job:orders:stg_orders", units: ["2026-08-10"], reason: "revenue_daily 2026-08-10 is overstated" },
+    });
     expect(opened.status()).toBe(201);
     const { id, title } = await opened.json();
     expect(title).toBe("stg_orders 2026-08-10 failed");

@@ -17,10 +17,21 @@ test.afterAll(() => resetDemo());
 
 test("declared cleaned by hand: not believed on a count that finds rows, believed on one that finds none", async ({ page, request }) => {
   test.setTimeout(90_000);
-  const put = await request.put("/api/v1/warehouses/warehouse", { headers: { "x-reparo-user": "e2e-admin" }, data: { connection: { kind: "none" }, reason: "our warehouse is not reachable from the console" } });
+  const put = await request.put("/api/v1/warehouses/warehouse", {
+    headers: { "x-reparo-user": "e2e-admin" },
+    data: { connection: { kind: "none" }, reason: "our warehouse is not reachable from the console" },
+  });
   expect(put.status(), await put.text()).toBe(200);
-  const incident = await (await request.post("/api/v1/incidents", { data: { taskNodeId: STG, units: ["2026-08-17"], reason: "stg_orders failed twice on 2026-08-17" } })).json();
-  expect((await request.post(`/api/v1/incidents/${incident.id}/scope`, { data: { reason: "running_balance also waits on 2026-08-23", addPairs: [{ taskNodeId: STG, units: ["2026-08-23"] }] } })).ok()).toBe(true);
+  const incident = await (
+    await request.post("/api/v1/incidents", { data: { taskNodeId: STG, units: ["2026-08-17"], reason: "stg_orders failed twice on 2026-08-17" } })
+  ).json();
+  expect(
+    (
+      await request.post(`/api/v1/incidents/${incident.id}/scope`, {
+        data: { reason: "running_balance also waits on 2026-08-23", addPairs: [{ taskNodeId: STG, units: ["2026-08-23"] }] },
+      })
+    ).ok(),
+  ).toBe(true);
 
   await page.goto(`/incidents/${incident.id}`);
   await page.getByLabel(/Review note/).fill("append task noted");
@@ -41,7 +52,13 @@ test("declared cleaned by hand: not believed on a count that finds rows, believe
   await expect(page.getByRole("button", { name: "Preview the plan →" })).toBeDisabled();
 
   // A count that still finds rows keeps the blocker; the page shows it without a reload.
-  const count = (unitKey: string, rowCount: number) => ({ dataset: { nodeId: "dataset:warehouse:stg_orders" }, unitKey, rowCount, measuredAt: new Date().toISOString(), source: "select count(*) from analytics.stg_orders where order_day = …" });
+  const count = (unitKey: string, rowCount: number) => ({
+    dataset: { nodeId: "dataset:warehouse:stg_orders" },
+    unitKey,
+    rowCount,
+    measuredAt: new Date().toISOString(),
+    source: "select count(*) from analytics.stg_orders where order_day = …",
+  });
   expect((await request.post("/api/v1/warehouse-counts", { data: [count("2026-08-17", 20), count("2026-08-23", 0)] })).ok()).toBe(true);
   await expect(blocker.getByTestId("append-unit-2026-08-17").getByTestId("rows-in-unit")).toHaveText("20 rows at the team's last count", { timeout: 20_000 });
   await expect(blocker.getByTestId("declared-2026-08-17")).toContainText("the latest count found 20 rows still in the unit");

@@ -12,7 +12,9 @@ test("repair history on the demo world: no repair runs yet, said in words, and a
   const csv = await request.get("/api/v1/history?format=csv");
   expect(csv.status()).toBe(200);
   expect(csv.headers()["content-type"]).toBe("text/csv; charset=utf-8");
-  expect((await csv.text()).split("\r\n")[0]).toBe("repair_run_id,repair_number,status,pipeline,root_run_id,incident_id,incident_title,tasks,owners,failure_categories,failure_at,detected_at,opened_at,repair_started_at,repair_ended_at,validated_at,resolved_at,time_to_detect_s,time_to_repair_s,time_to_validate_s,time_to_resolution_s,units_recomputed,full_rerun_units");
+  expect((await csv.text()).split("\r\n")[0]).toBe(
+    "repair_run_id,repair_number,status,pipeline,root_run_id,incident_id,incident_title,tasks,owners,failure_categories,failure_at,detected_at,opened_at,repair_started_at,repair_ended_at,validated_at,resolved_at,time_to_detect_s,time_to_repair_s,time_to_validate_s,time_to_resolution_s,units_recomputed,full_rerun_units",
+  );
 
   const bad = await request.get("/api/v1/history?from=2026-13-01");
   expect(bad.status()).toBe(400);

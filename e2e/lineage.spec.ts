@@ -51,7 +51,10 @@ test("selecting stg_orders 2026-08-17 from the current failures lights up exactl
   await page.goto("/lineage");
   await expect(page.getByRole("heading", { name: "Lineage" })).toBeVisible();
   await expect(page.getByTestId("node-dataset:warehouse:raw_orders")).toHaveAttribute("data-closure", "out");
-  await page.getByRole("list", { name: "Current failures" }).getByRole("button", { name: /stg_orders 2026-08-17/ }).click();
+  await page
+    .getByRole("list", { name: "Current failures" })
+    .getByRole("button", { name: /stg_orders 2026-08-17/ })
+    .click();
   await expect(page).toHaveURL(/node=job%3Aorders%3Astg_orders&units=2026-08-17/);
   await expectBlastRadiusOf0817(page);
   await expect(page.getByTestId("closure-table")).toContainText("Downstream closure (blast radius): 14 nodes in 8 waves");
@@ -88,9 +91,16 @@ test("keyboard: search a node, select it with Enter, and its closure is all of i
 });
 
 /** getBoundingClientRect of an element, in CSS pixels of the page. */
-const rectOf = (l: Locator) => l.evaluate((e) => { const r = e.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; });
+const rectOf = (l: Locator) =>
+  l.evaluate((e) => {
+    const r = e.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height };
+  });
 const within = (inner: { x: number; y: number; width: number; height: number }, outer: typeof inner) =>
-  inner.x >= outer.x - 0.5 && inner.y >= outer.y - 0.5 && inner.x + inner.width <= outer.x + outer.width + 0.5 && inner.y + inner.height <= outer.y + outer.height + 0.5;
+  inner.x >= outer.x - 0.5 &&
+  inner.y >= outer.y - 0.5 &&
+  inner.x + inner.width <= outer.x + outer.width + 0.5 &&
+  inner.y + inner.height <= outer.y + outer.height + 0.5;
 
 /**
  * The lineage is framed on `seed` at a zoom where node names are at least 10 px tall: the seed is
@@ -100,17 +110,28 @@ const within = (inner: { x: number; y: number; width: number; height: number }, 
 async function expectLegiblyFramedOn(page: Page, seed: string): Promise<number> {
   const canvas = page.getByTestId("lineage-canvas");
   const label = page.getByTestId(`node-${seed}`).getByTestId("node-label");
-  await expect.poll(async () => within(await rectOf(page.getByTestId(`node-${seed}`)), await rectOf(canvas)), { message: `${seed} is framed in the canvas` }).toBe(true);
+  await expect
+    .poll(async () => within(await rectOf(page.getByTestId(`node-${seed}`)), await rectOf(canvas)), { message: `${seed} is framed in the canvas` })
+    .toBe(true);
   await expect.poll(async () => (await rectOf(label)).height, { message: `${seed}'s name is legible` }).toBeGreaterThanOrEqual(10);
   const box = await rectOf(canvas);
-  const inView = await page.locator('[data-testid="node-label"]').evaluateAll((els, c) => els.flatMap((e) => {
-    const r = e.getBoundingClientRect();
-    return r.x >= c.x && r.y >= c.y && r.x + r.width <= c.x + c.width && r.y + r.height <= c.y + c.height ? [{ name: e.textContent ?? "", height: r.height }] : [];
-  }), box);
+  const inView = await page.locator('[data-testid="node-label"]').evaluateAll(
+    (els, c) =>
+      els.flatMap((e) => {
+        const r = e.getBoundingClientRect();
+        return r.x >= c.x && r.y >= c.y && r.x + r.width <= c.x + c.width && r.y + r.height <= c.y + c.height
+          ? [{ name: e.textContent ?? "", height: r.height }]
+          : [];
+      }),
+    box,
+  );
   expect(inView.length, "names in view").toBeGreaterThan(1);
   for (const n of inView) expect(n.height, `${n.name}'s name on screen`).toBeGreaterThanOrEqual(10);
   const height = (await rectOf(label)).height;
-  test.info().annotations.push({ type: "label height", description: `${seed}: ${height.toFixed(1)} px (${inView.length} names in view, smallest ${Math.min(...inView.map((n) => n.height)).toFixed(1)} px)` });
+  test.info().annotations.push({
+    type: "label height",
+    description: `${seed}: ${height.toFixed(1)} px (${inView.length} names in view, smallest ${Math.min(...inView.map((n) => n.height)).toFixed(1)} px)`,
+  });
   return height;
 }
 
@@ -126,14 +147,20 @@ test("opened on stg_orders 2026-08-17: framed on its blast radius with names ≥
   await expect(page.getByTestId("node-dataset:warehouse:running_balance").getByTestId("node-holding")).toHaveText(["never ran"]);
   for (const node of await page.locator('[data-testid^="node-"][data-closure="in"]').all()) {
     const outer = await rectOf(node);
-    for (const badge of await node.getByTestId("node-holding").all()) expect(within(await rectOf(badge), outer), `${await node.getAttribute("data-testid")}: badge inside`).toBe(true);
+    for (const badge of await node.getByTestId("node-holding").all())
+      expect(within(await rectOf(badge), outer), `${await node.getAttribute("data-testid")}: badge inside`).toBe(true);
     expect(within(await rectOf(node.getByTestId("node-units")), outer)).toBe(true);
   }
 });
 
-test("an imported dbt project is one flow box; opened on one of its models, names are ≥ 10 px and long ones are cut with the whole name on hover and focus", async ({ page, request }) => {
+test("an imported dbt project is one flow box; opened on one of its models, names are ≥ 10 px and long ones are cut with the whole name on hover and focus", async ({
+  page,
+  request,
+}) => {
   await page.setViewportSize({ width: 1440, height: 900 });
-  const graph = (await (await request.get("/api/v1/lineage-graph")).json()) as { nodes: { id: string; name: string; kind: string; pipeline: string; namespace: string }[] };
+  const graph = (await (await request.get("/api/v1/lineage-graph")).json()) as {
+    nodes: { id: string; name: string; kind: string; pipeline: string; namespace: string }[];
+  };
   const dbt = graph.nodes.filter((n) => n.name.includes("jaffle_shop") || n.namespace.startsWith("postgres://"));
   expect(dbt.length).toBe(36);
   expect([...new Set(dbt.map((n) => n.pipeline))]).toEqual(["dbt-run-jaffle_shop"]);
@@ -166,10 +193,16 @@ test("Fit all shows every node of the lineage in the canvas", async ({ page }) =
   const canvas = await rectOf(page.getByTestId("lineage-canvas"));
   const nodes = page.locator('[data-testid^="node-"][data-closure]');
   await expect(nodes).toHaveCount(total);
-  const outside = await nodes.evaluateAll((els, c) => els.filter((e) => {
-    const r = e.getBoundingClientRect();
-    return r.x < c.x - 0.5 || r.y < c.y - 0.5 || r.x + r.width > c.x + c.width + 0.5 || r.y + r.height > c.y + c.height + 0.5;
-  }).map((e) => e.getAttribute("data-testid")), canvas);
+  const outside = await nodes.evaluateAll(
+    (els, c) =>
+      els
+        .filter((e) => {
+          const r = e.getBoundingClientRect();
+          return r.x < c.x - 0.5 || r.y < c.y - 0.5 || r.x + r.width > c.x + c.width + 0.5 || r.y + r.height > c.y + c.height + 0.5;
+        })
+        .map((e) => e.getAttribute("data-testid")),
+    canvas,
+  );
   expect(outside).toEqual([]);
 });
 

@@ -26,7 +26,15 @@ test("the overview lists the demo's failures and ledger findings with their conc
 test("every section of the console is reachable from the navigation", async ({ page }) => {
   await page.goto("/");
   const nav = page.getByRole("navigation", { name: "Main" });
-  for (const [label, heading] of [["Incidents", "Incidents"], ["Lineage", "Lineage"], ["Units", "Units"], ["Completeness", "Completeness"], ["History", "Repair history"], ["Audit log", "Audit log"], ["Ingestion", "Ingestion"]]) {
+  for (const [label, heading] of [
+    ["Incidents", "Incidents"],
+    ["Lineage", "Lineage"],
+    ["Units", "Units"],
+    ["Completeness", "Completeness"],
+    ["History", "Repair history"],
+    ["Audit log", "Audit log"],
+    ["Ingestion", "Ingestion"],
+  ]) {
     await nav.getByRole("link", { name: label, exact: true }).click();
     await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
   }

@@ -22,8 +22,12 @@ const days = (from: number, to: number) => Array.from({ length: to - from + 1 },
 const ORDERS = ["land_raw_orders", "snapshot_customers", "stg_orders", "fct_orders", "revenue_daily", "running_balance", "refresh_executive_dashboard"];
 /** What each demo task writes (its OpenLineage output). */
 const OUTPUT: Record<string, [string, string]> = {
-  stg_orders: ["warehouse", "stg_orders"], fct_orders: ["warehouse", "fct_orders"], revenue_daily: ["warehouse", "revenue_daily"],
-  running_balance: ["warehouse", "running_balance"], refresh_executive_dashboard: ["bi", "executive_dashboard"], build_order_features: ["ml", "order_features"],
+  stg_orders: ["warehouse", "stg_orders"],
+  fct_orders: ["warehouse", "fct_orders"],
+  revenue_daily: ["warehouse", "revenue_daily"],
+  running_balance: ["warehouse", "running_balance"],
+  refresh_executive_dashboard: ["bi", "executive_dashboard"],
+  build_order_features: ["ml", "order_features"],
 };
 const BASE = `http://127.0.0.1:${process.env.E2E_PORT ?? 3100}`;
 
@@ -37,22 +41,37 @@ const reportErrors: string[] = [];
 test.beforeAll(async () => {
   resetDemo();
   ensureAdmin("e2e-admin", "sets the orchestrator connections");
-  producerToken = execFileSync("npx", ["tsx", "scripts/tokens.ts", "create", `airflow-e2e-${Date.now()}`, "--scope", "ingest", "--reason", "Airflow's OpenLineage transport"], {
-    cwd: path.resolve(__dirname, ".."), env: { ...process.env, DATABASE_URL: E2E_DATABASE_URL }, encoding: "utf8",
-  }).trim().split("\n").at(-1)!.trim();
+  producerToken = execFileSync(
+    "npx",
+    ["tsx", "scripts/tokens.ts", "create", `airflow-e2e-${Date.now()}`, "--scope", "ingest", "--reason", "Airflow's OpenLineage transport"],
+    {
+      cwd: path.resolve(__dirname, ".."),
+      env: { ...process.env, DATABASE_URL: E2E_DATABASE_URL },
+      encoding: "utf8",
+    },
+  )
+    .trim()
+    .split("\n")
+    .at(-1)!
+    .trim();
   passwordFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "reparo-e2e-")), "airflow-password");
   fs.writeFileSync(passwordFile, "e2e-airflow-password\n");
   airflow = await startFakeAirflow({
-    version: "3.2.1", users: { reparo: "e2e-airflow-password" },
+    version: "3.2.1",
+    users: { reparo: "e2e-airflow-password" },
     dags: {
-      orders: { tasks: ORDERS.map((taskId) => ({ taskId })), runs: [...days(1, 25).map((logicalDate) => ({ logicalDate })), { logicalDate: "2026-08-20T12:00:00.000Z", runId: "manual__2026-08-20T12:00:00" }] },
+      orders: {
+        tasks: ORDERS.map((taskId) => ({ taskId })),
+        runs: [...days(1, 25).map((logicalDate) => ({ logicalDate })), { logicalDate: "2026-08-20T12:00:00.000Z", runId: "manual__2026-08-20T12:00:00" }],
+      },
       ml: { tasks: [{ taskId: "build_order_features" }], runs: days(1, 25).map((logicalDate) => ({ logicalDate })) },
     },
     // Each task instance that succeeds reports its run as OpenLineage (Airflow's provider does).
-    onFinished: (ti) => reportLineage(ti).catch((e: unknown) => {
-      reportErrors.push(String(e));
-      throw e;
-    }),
+    onFinished: (ti) =>
+      reportLineage(ti).catch((e: unknown) => {
+        reportErrors.push(String(e));
+        throw e;
+      }),
   });
 });
 test.afterAll(async () => {
@@ -61,33 +80,62 @@ test.afterAll(async () => {
 });
 
 /** What the task really wrote: the source count where there is one (fct_orders has a row per staged order), else a dozen aggregate rows. */
-const rowsOf = (dataset: string, unit: string) => sourceCounts.get(`${dataset} ${unit}`) ?? (dataset === "fct_orders" ? sourceCounts.get(`stg_orders ${unit}`) : undefined) ?? 12;
+const rowsOf = (dataset: string, unit: string) =>
+  sourceCounts.get(`${dataset} ${unit}`) ?? (dataset === "fct_orders" ? sourceCounts.get(`stg_orders ${unit}`) : undefined) ?? 12;
 
 async function reportLineage(ti: FakeTaskInstance): Promise<void> {
   if (ti.state !== "success" || ti.runId.startsWith("manual__")) return;
   const [namespace, name] = OUTPUT[ti.taskId]!;
   const unit = ti.logicalDate.slice(0, 10);
   const at = new Date().toISOString();
-  const base = { eventTime: at, producer: "https://github.com/apache/airflow/tree/providers-openlineage", schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent", run: { runId: crypto.randomUUID() }, job: { namespace: ti.dagId, name: ti.taskId } };
+  const base = {
+    eventTime: at,
+    producer: "https://github.com/apache/airflow/tree/providers-openlineage",
+    schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent",
+    run: { runId: crypto.randomUUID() },
+    job: { namespace: ti.dagId, name: ti.taskId },
+  };
   const output = {
-    namespace, name,
+    namespace,
+    name,
     outputFacets: {
-      outputStatistics: { _producer: "e2e", _schemaURL: "https://openlineage.io/spec/facets/1-0-2/OutputStatisticsOutputDatasetFacet.json", rowCount: rowsOf(name, unit) },
-      subset: { _producer: "e2e", _schemaURL: "https://openlineage.io/spec/facets/1-0-0/BaseSubsetDatasetFacet.json", outputCondition: { type: "partition", partitions: [{ identifier: unit, dimensions: { day: unit } }] } },
+      outputStatistics: {
+        _producer: "e2e",
+        _schemaURL: "https://openlineage.io/spec/facets/1-0-2/OutputStatisticsOutputDatasetFacet.json",
+        rowCount: rowsOf(name, unit),
+      },
+      subset: {
+        _producer: "e2e",
+        _schemaURL: "https://openlineage.io/spec/facets/1-0-0/BaseSubsetDatasetFacet.json",
+        outputCondition: { type: "partition", partitions: [{ identifier: unit, dimensions: { day: unit } }] },
+      },
     },
   };
-  const res = await fetch(`${BASE}/api/v1/lineage`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${producerToken}` }, body: JSON.stringify([{ ...base, eventType: "START", eventTime: at }, { ...base, eventType: "COMPLETE", outputs: [output] }]) });
+  const res = await fetch(`${BASE}/api/v1/lineage`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${producerToken}` },
+    body: JSON.stringify([
+      { ...base, eventType: "START", eventTime: at },
+      { ...base, eventType: "COMPLETE", outputs: [output] },
+    ]),
+  });
   const answer = await res.json();
   if (res.status !== 200 || answer.written.publishes !== 1) throw new Error(`lineage not taken as a publish: ${res.status} ${JSON.stringify(answer)}`);
 }
 
-test("the demo incident repaired in Airflow: dry-run difference, waves cleared in order, progress live, validated, every request audited", async ({ page, request }) => {
+test("the demo incident repaired in Airflow: dry-run difference, waves cleared in order, progress live, validated, every request audited", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(180_000);
   // An admin points the pipelines at Airflow; the password is a file the console reads, never stored.
   for (const pipeline of ["orders", "ml"]) {
     const res = await request.put(`/api/v1/pipelines/${pipeline}/orchestrator`, {
       headers: { "x-reparo-user": "e2e-admin" },
-      data: { connection: { kind: "airflow", baseUrl: airflow.url, username: "reparo", credentials: { file: passwordFile } }, reason: "repairs run in our Airflow" },
+      data: {
+        connection: { kind: "airflow", baseUrl: airflow.url, username: "reparo", credentials: { file: passwordFile } },
+        reason: "repairs run in our Airflow",
+      },
     });
     expect(res.status(), await res.text()).toBe(200);
     expect(await res.json()).toMatchObject({ connection: { kind: "airflow" }, secret: { name: `file:${passwordFile}`, readable: true } });
@@ -101,7 +149,8 @@ test("the demo incident repaired in Airflow: dry-run difference, waves cleared i
   const { id } = await post("/api/v1/incidents", { taskNodeId: STG, units: ["2026-08-17"], reason: "stg_orders failed twice on 2026-08-17" });
   await post(`/api/v1/incidents/${id}/scope`, { reason: "running_balance also waits on 2026-08-23", addPairs: [{ taskNodeId: STG, units: ["2026-08-23"] }] });
   await post(`/api/v1/incidents/${id}/preconditions`, { reason: "append task and sequential balance noted" });
-  for (const unitKey of ["2026-08-17", "2026-08-23"]) await post(`/api/v1/incidents/${id}/clean-unit`, { taskNodeId: STG, unitKey, reason: "remove the partial append" });
+  for (const unitKey of ["2026-08-17", "2026-08-23"])
+    await post(`/api/v1/incidents/${id}/clean-unit`, { taskNodeId: STG, unitKey, reason: "remove the partial append" });
 
   // The Plan step: Airflow's own dry run against the plan, reviewed before the plan is confirmed.
   await page.goto(`/incidents/${id}`);
@@ -118,7 +167,8 @@ test("the demo incident repaired in Airflow: dry-run difference, waves cleared i
   await page.screenshot({ path: path.join(process.env.E2E_OUTPUT_DIR ?? "test-results", "airflow-1-dry-run.png"), fullPage: true });
   await page.getByLabel(/Why this plan/).fill("repair the failed days and their closure in Airflow; the manual run of 08-20 re-runs too, accepted");
   await page.getByRole("button", { name: "Confirm plan →" }).click();
-  for (const u of (await (await request.get(`/api/v1/incidents/${id}/validation`)).json()).units) if (u.sourceCount !== null) sourceCounts.set(`${u.name} ${u.unitKey}`, u.sourceCount);
+  for (const u of (await (await request.get(`/api/v1/incidents/${id}/validation`)).json()).units)
+    if (u.sourceCount !== null) sourceCounts.set(`${u.name} ${u.unitKey}`, u.sourceCount);
 
   // The Execute step carries the review over: the launch dispatches what was reviewed (its digest re-checked).
   await expect(page.getByRole("heading", { name: "5. Execute" })).toBeVisible();
@@ -137,7 +187,9 @@ test("the demo incident repaired in Airflow: dry-run difference, waves cleared i
   await expect(page.getByTestId("validation-verdict")).toContainText("Validation passes", { timeout: 20_000 });
   const progress = await (await request.get(`/api/v1/incidents/${id}/progress`)).json();
   expect(progress).toMatchObject({ total: 19, done: 19, succeeded: 19, failed: 0, run: { status: "succeeded" } });
-  const cleared = airflow.requests.filter((r) => r.path.endsWith("/clearTaskInstances") && !(r.requestBody as { dry_run: boolean }).dry_run).map((r) => (r.requestBody as { task_ids: string[] }).task_ids.join("+"));
+  const cleared = airflow.requests
+    .filter((r) => r.path.endsWith("/clearTaskInstances") && !(r.requestBody as { dry_run: boolean }).dry_run)
+    .map((r) => (r.requestBody as { task_ids: string[] }).task_ids.join("+"));
   expect(cleared.slice(0, 4)).toEqual(["stg_orders", "stg_orders", "fct_orders", "fct_orders"]);
   expect(cleared.slice(-2)).toEqual(["refresh_executive_dashboard", "refresh_executive_dashboard"]);
   expect(airflow.violations).toEqual([]);

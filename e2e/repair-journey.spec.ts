@@ -71,7 +71,9 @@ test("open → scope → clean the appended unit → repair + closure → run �
   await expect(verdict("check-stg_orders-idempotent")).toHaveText("no — unsafe");
   await expect(verdict("check-running_balance-independent")).toHaveText("no — unsafe");
   await expect(verdict("check-weekly_revenue_export-side_effects")).toHaveText("no — unsafe");
-  await expect(page.getByTestId("check-revenue_daily-idempotent").getByRole("cell").first()).toHaveText("Does a second run replace the unit rather than add to it? (idempotent)");
+  await expect(page.getByTestId("check-revenue_daily-idempotent").getByRole("cell").first()).toHaveText(
+    "Does a second run replace the unit rather than add to it? (idempotent)",
+  );
   await expect(verdict("check-revenue_daily-idempotent")).toHaveText("yes — safe");
   await shot(page, "2-preconditions");
   await page.getByLabel(/Review note/).fill("append task and sequential balance noted; export stays out");
@@ -91,7 +93,10 @@ test("open → scope → clean the appended unit → repair + closure → run �
   await expect(page.getByTestId("clean-2026-08-17")).toContainText("the 20 rows of stg_orders 2026-08-17 are deleted from the warehouse");
   await shot(page, "3-response-confirm-clean");
   await page.getByTestId("clean-2026-08-17").getByLabel(/Why/).fill("remove the 20 partial rows before re-running the append");
-  await page.getByTestId("clean-2026-08-17").getByRole("button", { name: /^Confirm:/ }).click();
+  await page
+    .getByTestId("clean-2026-08-17")
+    .getByRole("button", { name: /^Confirm:/ })
+    .click();
   await expect(page.getByTestId("append-unit-2026-08-17")).toHaveCount(0);
   await expect(page.getByTestId("no-blockers")).toBeVisible();
   await shot(page, "3-response-clear");
@@ -131,7 +136,9 @@ test("open → scope → clean the appended unit → repair + closure → run �
 
   // 6. Validate: every unit in the ledger, published once, non-empty, not stale; reconciled only
   // where a source count exists (stg_orders and fct_orders) — elsewhere nothing to compare, no tick.
-  await expect(page.getByTestId("validation-verdict")).toHaveText("Validation passes: all 19 units in the ledger, published once, non-empty, not stale, reconciled where a source count exists. 15 units had no source count to reconcile against.");
+  await expect(page.getByTestId("validation-verdict")).toHaveText(
+    "Validation passes: all 19 units in the ledger, published once, non-empty, not stale, reconciled where a source count exists. 15 units had no source count to reconcile against.",
+  );
   await expect(page.getByTestId("validation-stg_orders-2026-08-17").locator('td[data-ok="none"]')).toHaveCount(0);
   await expect(page.getByTestId("validation-revenue_daily-2026-08-17").locator('td[data-ok="none"]')).toHaveText("—nothing to compare");
   await expect(page.getByTestId("validation-stg_orders-2026-08-17").getByTestId("rows")).toHaveText("40 / 40");
@@ -166,7 +173,9 @@ test("open → scope → clean the appended unit → repair + closure → run �
     ["validation.passed", "demo-commander", "19 units validated: in the ledger, published once, reconciled, not stale"],
     ["incident.resolved", "demo-commander", "validation passed for all 19 units"],
   ]);
-  expect(audit.entries.find((e: { kind: string; before: { rows?: number } | null }) => e.kind === "unit.deduplicated" && e.before?.rows === 20)).toMatchObject({ after: { rows: 0 } });
+  expect(audit.entries.find((e: { kind: string; before: { rows?: number } | null }) => e.kind === "unit.deduplicated" && e.before?.rows === 20)).toMatchObject({
+    after: { rows: 0 },
+  });
   expect(await (await request.get("/api/v1/audit/verify")).json()).toMatchObject({ ok: true, brokenAt: null });
 
   await page.goto(`/audit?incidentId=${id}`);

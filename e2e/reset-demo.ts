@@ -40,7 +40,12 @@ export function importDbt(targetDir: string): void {
 /** The e2e admin, made with the CLI as production mode makes the first admin (again on a re-run, where it exists). */
 export function ensureAdmin(id: string, reason: string): void {
   allowFor(60_000);
-  const users = (...args: string[]) => execFileSync("npx", ["tsx", "scripts/users.ts", ...args], { cwd: path.resolve(__dirname, ".."), env: { ...process.env, DATABASE_URL: E2E_DATABASE_URL }, stdio: "ignore" });
+  const users = (...args: string[]) =>
+    execFileSync("npx", ["tsx", "scripts/users.ts", ...args], {
+      cwd: path.resolve(__dirname, ".."),
+      env: { ...process.env, DATABASE_URL: E2E_DATABASE_URL },
+      stdio: "ignore",
+    });
   try {
     users("add", id, "--role", "admin", "--name", "E2E admin", "--reason", reason);
   } catch {

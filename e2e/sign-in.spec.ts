@@ -57,8 +57,14 @@ test("an admin signs in through the provider, sees the role its groups give, cre
   const secret = (await page.getByTestId("token-secret").locator("pre").first().innerText()).trim();
   expect(secret).toMatch(/^rpt_/);
   const event = {
-    eventType: "COMPLETE", eventTime: "2026-11-30T02:10:00Z", producer: "https://example.com/e2e", schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent",
-    run: { runId: "0190a8f3-1c2d-7e4f-8a9b-0c1d2e3f4a5b" }, job: { namespace: "orders", name: "load" }, inputs: [], outputs: [{ namespace: "warehouse", name: "orders" }],
+    eventType: "COMPLETE",
+    eventTime: "2026-11-30T02:10:00Z",
+    producer: "https://example.com/e2e",
+    schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent",
+    run: { runId: "0190a8f3-1c2d-7e4f-8a9b-0c1d2e3f4a5b" },
+    job: { namespace: "orders", name: "load" },
+    inputs: [],
+    outputs: [{ namespace: "warehouse", name: "orders" }],
   };
   const ingested = await page.request.post(`${SSO_URL}/api/v1/lineage`, { data: event, headers: { authorization: `Bearer ${secret}`, cookie: "" } });
   expect(ingested.status()).toBe(200);
@@ -82,7 +88,10 @@ test("an operator of orders: role and namespace from the groups; not an admin; r
   await page.goto(`${SSO_URL}/settings/access`);
   await expect(page.getByTestId("access-not-admin")).toContainText("Only an admin manages access");
   const origin = { origin: SSO_URL };
-  const meters = await page.request.post(`${SSO_URL}/api/v1/incidents`, { data: { taskNodeId: "job:meters:land", units: ["2026-07"], reason: "meters broke" }, headers: origin });
+  const meters = await page.request.post(`${SSO_URL}/api/v1/incidents`, {
+    data: { taskNodeId: "job:meters:land", units: ["2026-07"], reason: "meters broke" },
+    headers: origin,
+  });
   expect(meters.status()).toBe(403);
   expect((await meters.json()).message).toContain("holds in orders only; this concerns meters");
   expect((await page.request.get(`${SSO_URL}/api/v1/access/tokens`)).status()).toBe(403);
@@ -93,7 +102,10 @@ test("a person in no mapped group is a viewer: reads, and every change is refuse
   await expect(page.getByTestId("whoami-role")).toHaveText("viewer");
   await page.goto(`${SSO_URL}/incidents`);
   await expect(page.getByRole("heading", { name: "Incidents", level: 1 })).toBeVisible();
-  const res = await page.request.post(`${SSO_URL}/api/v1/incidents`, { data: { taskNodeId: "job:orders:stg_orders", units: ["2026-08-17"], reason: "viewer try" }, headers: { origin: SSO_URL } });
+  const res = await page.request.post(`${SSO_URL}/api/v1/incidents`, {
+    data: { taskNodeId: "job:orders:stg_orders", units: ["2026-08-17"], reason: "viewer try" },
+    headers: { origin: SSO_URL },
+  });
   expect(res.status()).toBe(403);
   expect((await res.json()).message).toBe("vic is a viewer; this needs the operator role");
 });
@@ -102,7 +114,11 @@ test("an expired session is refused: the browser is anonymous again and changes 
   await context.addCookies([{ name: "reparo_session", value: await sealedSession("ada", new Date(Date.now() - 60_000)), url: SSO_URL }]);
   await page.goto(`${SSO_URL}/`);
   await expect(page.getByTestId("whoami")).toContainText("Not signed in");
-  expect((await page.request.post(`${SSO_URL}/api/v1/access/tokens`, { data: { name: "x", scope: "ingest", reason: "expired" }, headers: { origin: SSO_URL } })).status()).toBe(401);
+  expect(
+    (
+      await page.request.post(`${SSO_URL}/api/v1/access/tokens`, { data: { name: "x", scope: "ingest", reason: "expired" }, headers: { origin: SSO_URL } })
+    ).status(),
+  ).toBe(401);
   // The same user's fresh session works: only the expiry was refused.
   await context.addCookies([{ name: "reparo_session", value: await sealedSession("ada", new Date(Date.now() + 3_600_000)), url: SSO_URL }]);
   await page.reload();

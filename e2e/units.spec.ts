@@ -32,7 +32,10 @@ test("the matrix shows the demo's failures, each in its state, with the legend's
   await page.goto("/units");
   await expect(page.getByRole("heading", { level: 1, name: "Units" })).toBeVisible();
   await expect(await cell(page, "fct_orders", "2026-08-17")).toHaveAttribute("data-state", "blocked");
-  await expect(await cell(page, "fct_orders", "2026-08-17")).toHaveAttribute("title", "fct_orders · 2026-08-17: blocked (upstream failed) — no publish: an upstream unit failed, so this never ran");
+  await expect(await cell(page, "fct_orders", "2026-08-17")).toHaveAttribute(
+    "title",
+    "fct_orders · 2026-08-17: blocked (upstream failed) — no publish: an upstream unit failed, so this never ran",
+  );
   await expect(await cell(page, "fct_orders", "2026-08-23")).toHaveAttribute("data-state", "blocked");
   await expect(await cell(page, "fct_orders", "2026-08-10")).toHaveAttribute("data-state", "divergent");
   await expect(await cell(page, "stg_orders", "2026-08-10")).toHaveAttribute("data-state", "duplicate");
@@ -129,7 +132,10 @@ test("selecting a range of one dataset offers to plan a repair for exactly those
   // Stuck to the bottom of the viewport, not rendered below every section.
   await expect(bar.getByTestId("plan-repair")).toBeInViewport({ ratio: 1 });
   await expect(bar).toContainText("7 units of stg_orders");
-  await expect(bar.getByTestId("plan-repair")).toHaveAttribute("href", `/incidents/new?node=job%3Aorders%3Astg_orders&units=${encodeURIComponent("2026-08-17,2026-08-18,2026-08-19,2026-08-20,2026-08-21,2026-08-22,2026-08-23")}`);
+  await expect(bar.getByTestId("plan-repair")).toHaveAttribute(
+    "href",
+    `/incidents/new?node=job%3Aorders%3Astg_orders&units=${encodeURIComponent("2026-08-17,2026-08-18,2026-08-19,2026-08-20,2026-08-21,2026-08-22,2026-08-23")}`,
+  );
 });
 
 test("one dataset's page, and a bad filter answered in words", async ({ page }) => {

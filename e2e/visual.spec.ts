@@ -21,7 +21,9 @@ test.beforeAll(async ({ request }) => {
   test.setTimeout(180_000);
   resetDemo();
   importDbt("test/fixtures/dbt/ol_fixture_jaffle_postgres_run");
-  const created = await request.post("/api/v1/incidents", { data: { taskNodeId: STG, units: ["2026-08-17"], reason: "stg_orders failed twice on 2026-08-17" } });
+  const created = await request.post("/api/v1/incidents", {
+    data: { taskNodeId: STG, units: ["2026-08-17"], reason: "stg_orders failed twice on 2026-08-17" },
+  });
   expect(created.status()).toBe(201);
   incidentId = (await created.json()).id;
   const graph = await (await request.get("/api/v1/lineage-graph")).json();
@@ -33,7 +35,10 @@ test.beforeAll(async ({ request }) => {
 test.afterAll(() => resetDemo());
 
 function pages(): [string, string][] {
-  const wizard = ["scope", "preconditions", "response", "plan", "execute", "validate", "close"].map((s): [string, string] => [`wizard-${s}`, `/incidents/${incidentId}/${s}`]);
+  const wizard = ["scope", "preconditions", "response", "plan", "execute", "validate", "close"].map((s): [string, string] => [
+    `wizard-${s}`,
+    `/incidents/${incidentId}/${s}`,
+  ]);
   return [
     ["overview", "/"],
     ["incidents", "/incidents"],
@@ -70,7 +75,8 @@ async function sweep(page: Page, testInfo: TestInfo, width: number) {
       // The innermost elements reaching past the viewport's right edge name what widens the page.
       const past = [...document.querySelectorAll("body *")].filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1);
       const innermost = past.filter((el) => !past.some((other) => other !== el && el.contains(other)));
-      const describe = (el: Element) => `${el.tagName.toLowerCase()}${el.className && typeof el.className === "string" ? "." + el.className.split(/\s+/).join(".") : ""} "${(el.textContent ?? "").trim().slice(0, 60)}" → ${Math.round(el.getBoundingClientRect().right)} px`;
+      const describe = (el: Element) =>
+        `${el.tagName.toLowerCase()}${el.className && typeof el.className === "string" ? "." + el.className.split(/\s+/).join(".") : ""} "${(el.textContent ?? "").trim().slice(0, 60)}" → ${Math.round(el.getBoundingClientRect().right)} px`;
       return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, culprits: innermost.slice(0, 3).map(describe) };
     });
     if (scrollWidth > innerWidth) wide.push(`${name} (${url}): ${scrollWidth} px; widest: ${culprits.join("; ")}`);

@@ -25,7 +25,12 @@ export function cliActor(reason: string | undefined, fallback: string): ChangedB
 }
 
 export function namespacesFlag(value: string | undefined): string[] | undefined {
-  return value === undefined ? undefined : value.split(",").map((s) => s.trim()).filter(Boolean);
+  return value === undefined
+    ? undefined
+    : value
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
 }
 
 export function runAccessCli(usage: string, main: (db: Db, where: string) => Promise<void>): void {

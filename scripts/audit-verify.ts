@@ -17,7 +17,9 @@ runCli(async () => {
   const r = await verifyAuditChain(db, head).finally(() => db.$disconnect());
   const where = describeTarget(target);
   if (r.ok) {
-    console.log(`${where}: audit chain verified, ${r.entries} entries, head ${r.headHash ?? "(empty)"}${r.against ? `; exported head at seq ${r.against.seq} matches` : ""}`);
+    console.log(
+      `${where}: audit chain verified, ${r.entries} entries, head ${r.headHash ?? "(empty)"}${r.against ? `; exported head at seq ${r.against.seq} matches` : ""}`,
+    );
     return;
   }
   for (const b of r.broken) console.error(`${where}: audit chain BROKEN at seq ${b.seq}: ${b.reason}`);

@@ -12,7 +12,9 @@ runCli(async () => {
   const db = createDb(target);
   try {
     const s = await loadDemo(db);
-    const attempts = Object.entries(s.attempts).map(([status, n]) => `${n} ${status}`).join(", ");
+    const attempts = Object.entries(s.attempts)
+      .map(([status, n]) => `${n} ${status}`)
+      .join(", ");
     console.log(`${describeTarget(target)}: demo world loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     console.log(`  ${s.runs} runs; attempts: ${attempts}`);
     console.log(`  ${s.publishes} publishes, ${s.warehouseRows} warehouse rows, ${s.deliveries} external deliveries, ${s.invalidKeys} invalid keys`);

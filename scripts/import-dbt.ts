@@ -36,13 +36,29 @@ function readJson(file: string): unknown {
 function report(r: DbtImportResult): string {
   const lines = [
     `dbt project ${r.project} (${r.adapter}, manifest v${r.manifestVersion}) → pipeline ${r.pipeline}`,
-    `  nodes: ${Object.entries(r.nodes).map(([k, v]) => `${v} ${k}`).join(", ")}${Object.keys(r.ignored).length ? ` (ignored: ${Object.entries(r.ignored).map(([k, v]) => `${v} ${k}`).join(", ")})` : ""}`,
+    `  nodes: ${Object.entries(r.nodes)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(", ")}${
+      Object.keys(r.ignored).length
+        ? ` (ignored: ${Object.entries(r.ignored)
+            .map(([k, v]) => `${v} ${k}`)
+            .join(", ")})`
+        : ""
+    }`,
     `  ${r.tasks} tasks, ${r.datasets} datasets under ${r.datasetNamespace}, ${r.dependencies} dependencies`,
-    `  written: ${Object.entries(r.written).map(([k, v]) => `${v} ${k}`).join(", ")}`,
+    `  written: ${Object.entries(r.written)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(", ")}`,
   ];
-  if (r.run) lines.push(`  run ${r.run.invocationId} (${r.run.command ?? "?"}): ${r.run.status}; attempts ${Object.entries(r.run.attempts).map(([k, v]) => `${v} ${k}`).join(", ")}`);
+  if (r.run)
+    lines.push(
+      `  run ${r.run.invocationId} (${r.run.command ?? "?"}): ${r.run.status}; attempts ${Object.entries(r.run.attempts)
+        .map(([k, v]) => `${v} ${k}`)
+        .join(", ")}`,
+    );
   if (r.run?.unknownNodes.length) lines.push(`  run results for nodes not in the manifest: ${r.run.unknownNodes.join(", ")}`);
-  if (r.dangling.length) lines.push(`  dangling (named by parent_map/child_map/depends_on, not in the manifest): ${r.dangling.length}`, ...r.dangling.map((d) => `    ${d}`));
+  if (r.dangling.length)
+    lines.push(`  dangling (named by parent_map/child_map/depends_on, not in the manifest): ${r.dangling.length}`, ...r.dangling.map((d) => `    ${d}`));
   for (const w of r.warnings) lines.push(`  warning: ${w}`);
   return lines.join("\n");
 }
@@ -53,7 +69,8 @@ runCli(async () => {
   const parsed = DbtImportBodySchema.safeParse({
     manifest: readJson(path.join(args.dir, "manifest.json")),
     run_results: fs.existsSync(runResultsFile) ? readJson(runResultsFile) : undefined,
-    namespace: args.namespace, datasetNamespace: args.datasetNamespace,
+    namespace: args.namespace,
+    datasetNamespace: args.datasetNamespace,
   });
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("\n"));
   const { target } = await ensureDatabase();

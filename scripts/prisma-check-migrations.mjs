@@ -47,10 +47,21 @@ async function adminQuery(sql) {
 
 /** Runs `prisma migrate diff` from the migrations to the schema; returns the SQL still missing, "" when none. */
 function diff(provider, env) {
-  const args = [cli, "migrate", "diff", "--from-migrations", `prisma/${provider}/migrations`,
-    "--to-schema", `prisma/${provider}/schema.prisma`, "--script", "--exit-code"];
+  const args = [
+    cli,
+    "migrate",
+    "diff",
+    "--from-migrations",
+    `prisma/${provider}/migrations`,
+    "--to-schema",
+    `prisma/${provider}/schema.prisma`,
+    "--script",
+    "--exit-code",
+  ];
   const r = spawnSync(process.execPath, args, {
-    cwd: root, encoding: "utf8", timeout: 300_000,
+    cwd: root,
+    encoding: "utf8",
+    timeout: 300_000,
     env: { ...process.env, ...env, PRISMA_SCHEMA_ENGINE_BINARY: engine, PRISMA_HIDE_UPDATE_MESSAGE: "1", CHECKPOINT_DISABLE: "1" },
   });
   const out = (r.stdout ?? "").trim();
@@ -88,14 +99,24 @@ if (writeAt >= 0 && !/^[a-z0-9_]+$/.test(newName ?? "")) {
   console.error("--write needs a migration name of lower-case letters, digits and _ (e.g. pipeline_owner_optional)");
   process.exit(2);
 }
-for (const p of args) if (!(p in checks)) { console.error(`unknown provider "${p}" (sqlite, postgresql)`); process.exit(2); }
+for (const p of args)
+  if (!(p in checks)) {
+    console.error(`unknown provider "${p}" (sqlite, postgresql)`);
+    process.exit(2);
+  }
 const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
 let drift = false;
 for (const provider of args.length ? args : Object.keys(checks)) {
   const started = Date.now();
-  const missing = await checks[provider]().catch((e) => { console.error(e.message); process.exit(1); });
+  const missing = await checks[provider]().catch((e) => {
+    console.error(e.message);
+    process.exit(1);
+  });
   const took = `${((Date.now() - started) / 1000).toFixed(1)} s`;
-  if (!missing) { console.log(`${provider}: prisma/${provider}/migrations reproduce prisma/${provider}/schema.prisma (${took})`); continue; }
+  if (!missing) {
+    console.log(`${provider}: prisma/${provider}/migrations reproduce prisma/${provider}/schema.prisma (${took})`);
+    continue;
+  }
   if (newName) {
     const file = path.join("prisma", provider, "migrations", `${stamp}_${newName}`, "migration.sql");
     fs.mkdirSync(path.join(root, path.dirname(file)), { recursive: true });
@@ -104,7 +125,9 @@ for (const provider of args.length ? args : Object.keys(checks)) {
     continue;
   }
   drift = true;
-  console.error(`${provider}: prisma/${provider}/migrations do NOT reproduce prisma/${provider}/schema.prisma. ` +
-    `Add a migration (npm run db:new-migration -- <name>; docs/development.md) holding:\n${missing}\n`);
+  console.error(
+    `${provider}: prisma/${provider}/migrations do NOT reproduce prisma/${provider}/schema.prisma. ` +
+      `Add a migration (npm run db:new-migration -- <name>; docs/development.md) holding:\n${missing}\n`,
+  );
 }
 if (drift) process.exit(1);

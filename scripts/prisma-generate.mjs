@@ -16,7 +16,9 @@ const env = {
 const cli = path.join(root, "node_modules/prisma/build/index.js");
 for (const provider of ["sqlite", "postgresql"]) {
   execFileSync(process.execPath, [cli, "generate", "--schema", `prisma/${provider}/schema.prisma`], {
-    cwd: root, env, stdio: ["ignore", "ignore", "inherit"],
+    cwd: root,
+    env,
+    stdio: ["ignore", "ignore", "inherit"],
   });
 }
 console.log("prisma clients generated: sqlite, postgresql");

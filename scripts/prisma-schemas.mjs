@@ -31,7 +31,11 @@ for (const provider of Object.keys(providers)) {
   const want = composeSchema(provider);
   const have = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
   if (have === want) continue;
-  if (check) { console.error(`${path.relative(root, file)} is out of date: run npm run prisma:generate`); stale = true; continue; }
+  if (check) {
+    console.error(`${path.relative(root, file)} is out of date: run npm run prisma:generate`);
+    stale = true;
+    continue;
+  }
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, want);
 }

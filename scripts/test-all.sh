@@ -15,6 +15,8 @@ step "migrations reproduce the schemas (prisma migrate diff --exit-code, SQLite 
 node scripts/prisma-check-migrations.mjs
 step "lint"
 npx eslint . --max-warnings=0
+step "format (Prettier)"
+npx prettier --check . --log-level warn
 step "typecheck"
 npx next typegen >/dev/null
 npx tsc --noEmit

@@ -26,8 +26,14 @@ runAccessCli(USAGE, async (db, where) => {
   };
   switch (command) {
     case "create": {
-      const { token, secret } = await createToken(db, { name: needName(), scope: scope(values.scope), namespaces: namespacesFlag(values.namespaces) }, cliActor(values.reason, "created from the command line"));
-      console.error(`${where}: token ${token.name} (scope ${token.scope}${token.namespaces.length ? `, namespaces ${token.namespaces.join(",")}` : ""}) — shown once, only its hash is kept:`);
+      const { token, secret } = await createToken(
+        db,
+        { name: needName(), scope: scope(values.scope), namespaces: namespacesFlag(values.namespaces) },
+        cliActor(values.reason, "created from the command line"),
+      );
+      console.error(
+        `${where}: token ${token.name} (scope ${token.scope}${token.namespaces.length ? `, namespaces ${token.namespaces.join(",")}` : ""}) — shown once, only its hash is kept:`,
+      );
       console.log(secret);
       return;
     }
@@ -36,7 +42,9 @@ runAccessCli(USAGE, async (db, where) => {
       if (tokens.length === 0) console.log(`${where}: no tokens yet — npm run tokens -- create <name> --scope ingest`);
       for (const t of tokens) {
         const state = t.revokedAt ? `revoked ${t.revokedAt.toISOString()} by ${t.revokedBy}` : "active";
-        console.log(`${t.name}\t${t.scope}\t${t.namespaces.length ? t.namespaces.join(",") : "all namespaces"}\t${state}\tlast used ${t.lastUsedAt?.toISOString() ?? "never"}\tcreated by ${t.createdBy}`);
+        console.log(
+          `${t.name}\t${t.scope}\t${t.namespaces.length ? t.namespaces.join(",") : "all namespaces"}\t${state}\tlast used ${t.lastUsedAt?.toISOString() ?? "never"}\tcreated by ${t.createdBy}`,
+        );
       }
       return;
     }

@@ -20,7 +20,12 @@ function role(value: string | undefined): Role {
 
 runAccessCli(USAGE, async (db, where) => {
   const [command, ...rest] = process.argv.slice(2);
-  const { values, positionals } = parse(rest, { role: { type: "string" }, name: { type: "string" }, namespaces: { type: "string" }, minutes: { type: "string" } });
+  const { values, positionals } = parse(rest, {
+    role: { type: "string" },
+    name: { type: "string" },
+    namespaces: { type: "string" },
+    minutes: { type: "string" },
+  });
   const id = positionals[0];
   const needId = () => {
     if (!id) throw new UsageError(`${command}: the user id is required`);
@@ -28,7 +33,11 @@ runAccessCli(USAGE, async (db, where) => {
   };
   switch (command) {
     case "add": {
-      const u = await addUser(db, { id: needId(), role: role(values.role), displayName: values.name, namespaces: namespacesFlag(values.namespaces) }, cliActor(values.reason, "added from the command line"));
+      const u = await addUser(
+        db,
+        { id: needId(), role: role(values.role), displayName: values.name, namespaces: namespacesFlag(values.namespaces) },
+        cliActor(values.reason, "added from the command line"),
+      );
       console.log(`${where}: added ${u.id} (${u.displayName}) as ${u.role}${u.namespaces.length ? ` in ${u.namespaces.join(", ")}` : ""}`);
       return;
     }
@@ -39,7 +48,12 @@ runAccessCli(USAGE, async (db, where) => {
       return;
     }
     case "set-role": {
-      const u = await changeUser(db, needId(), { role: values.role === undefined ? undefined : role(values.role), displayName: values.name, namespaces: namespacesFlag(values.namespaces) }, cliActor(values.reason, "changed from the command line"));
+      const u = await changeUser(
+        db,
+        needId(),
+        { role: values.role === undefined ? undefined : role(values.role), displayName: values.name, namespaces: namespacesFlag(values.namespaces) },
+        cliActor(values.reason, "changed from the command line"),
+      );
       console.log(`${where}: ${u.id} is now ${u.role}${u.namespaces.length ? ` in ${u.namespaces.join(", ")}` : ""}`);
       return;
     }

@@ -17,13 +17,22 @@ const ROLE_MEANS: Record<Role, string> = {
   commander: "also overrides validation, marks units, replays exports",
   admin: "also manages people, tokens and connections",
 };
-const splitNamespaces = (s: string) => s.split(",").map((x) => x.trim()).filter(Boolean);
+const splitNamespaces = (s: string) =>
+  s
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 /** /settings/access: people and their roles, machine tokens — for admins; others see why not. */
 export function AccessPage() {
   const me = useMe();
   if (me.isPending) return <div className="skeleton" aria-busy="true" />;
-  if (me.error) return <div className="error-box" role="alert">Could not tell who you are: {me.error.message}</div>;
+  if (me.error)
+    return (
+      <div className="error-box" role="alert">
+        Could not tell who you are: {me.error.message}
+      </div>
+    );
   if (me.data.role !== "admin") return <NotAdmin me={me.data} />;
   return (
     <div className="grid">
@@ -38,10 +47,18 @@ function NotAdmin({ me }: { me: Me }) {
     <section className="card" data-testid="access-not-admin">
       <h2>Only an admin manages access</h2>
       <p className="sub">
-        {me.source === "anonymous" ? <>You are not signed in. <Link href="/sign-in?next=/settings/access">Sign in</Link> as an admin.</> : <>You are {me.displayName}, {article(me.role)} {me.role}.</>}{" "}
+        {me.source === "anonymous" ? (
+          <>
+            You are not signed in. <Link href="/sign-in?next=/settings/access">Sign in</Link> as an admin.
+          </>
+        ) : (
+          <>
+            You are {me.displayName}, {article(me.role)} {me.role}.
+          </>
+        )}{" "}
         On a fresh console, make the first admin on the console&apos;s machine:
       </p>
-      <pre className={styles.code}>{"npm run users -- add <your id> --role admin --name \"Your Name\"\nnpm run users -- sign-in-link <your id>"}</pre>
+      <pre className={styles.code}>{'npm run users -- add <your id> --role admin --name "Your Name"\nnpm run users -- sign-in-link <your id>'}</pre>
     </section>
   );
 }
@@ -52,29 +69,84 @@ function Users({ me }: { me: Me }) {
   const [form, setForm] = useState({ id: "", displayName: "", role: "viewer" as Role, namespaces: "", reason: "" });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    add.mutate({ id: form.id.trim(), displayName: form.displayName, role: form.role, namespaces: splitNamespaces(form.namespaces), reason: form.reason }, { onSuccess: () => setForm({ id: "", displayName: "", role: "viewer", namespaces: "", reason: "" }) });
+    add.mutate(
+      { id: form.id.trim(), displayName: form.displayName, role: form.role, namespaces: splitNamespaces(form.namespaces), reason: form.reason },
+      { onSuccess: () => setForm({ id: "", displayName: "", role: "viewer", namespaces: "", reason: "" }) },
+    );
   };
   return (
     <section className="card" aria-labelledby="people">
       <h2 id="people">People</h2>
-      <p className="sub">People signing in through single sign-on appear here at their first sign-in, with the role their groups give. {ROLES.map((r) => `${r}: ${ROLE_MEANS[r]}`).join(" · ")}.</p>
-      {users.error ? <div className="error-box" role="alert">{users.error.message}</div> : null}
+      <p className="sub">
+        People signing in through single sign-on appear here at their first sign-in, with the role their groups give.{" "}
+        {ROLES.map((r) => `${r}: ${ROLE_MEANS[r]}`).join(" · ")}.
+      </p>
+      {users.error ? (
+        <div className="error-box" role="alert">
+          {users.error.message}
+        </div>
+      ) : null}
       {users.data ? (
         <table className="data" data-testid="users-table">
-          <thead><tr><th>Id</th><th>Name</th><th>Role</th><th>Namespaces</th><th /></tr></thead>
-          <tbody>{users.data.users.map((u) => <UserRow key={u.id} user={u} self={u.id === me.id} />)}</tbody>
+          <thead>
+            <tr>
+              <th>Id</th>
+              <th>Name</th>
+              <th>Role</th>
+              <th>Namespaces</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {users.data.users.map((u) => (
+              <UserRow key={u.id} user={u} self={u.id === me.id} />
+            ))}
+          </tbody>
         </table>
-      ) : <div className="skeleton" aria-busy="true" />}
+      ) : (
+        <div className="skeleton" aria-busy="true" />
+      )}
       <h3>Add a person</h3>
       <form className={styles.form} onSubmit={submit} aria-label="Add a person">
-        <label>Id<input required value={form.id} onChange={(e) => setForm({ ...form, id: e.target.value })} placeholder="as your sign-in names them" /></label>
-        <label>Name<input value={form.displayName} onChange={(e) => setForm({ ...form, displayName: e.target.value })} /></label>
-        <label>Role<select value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value as Role })}>{ROLES.map((r) => <option key={r}>{r}</option>)}</select></label>
-        <label>Namespaces<input value={form.namespaces} onChange={(e) => setForm({ ...form, namespaces: e.target.value })} placeholder="all (or a, b)" /></label>
-        <label>Why<input required minLength={3} value={form.reason} onChange={(e) => setForm({ ...form, reason: e.target.value })} placeholder="joins the on-call rota" /></label>
-        <button type="submit" className={styles.primary} disabled={add.isPending}>Add</button>
+        <label>
+          Id
+          <input required value={form.id} onChange={(e) => setForm({ ...form, id: e.target.value })} placeholder="as your sign-in names them" />
+        </label>
+        <label>
+          Name
+          <input value={form.displayName} onChange={(e) => setForm({ ...form, displayName: e.target.value })} />
+        </label>
+        <label>
+          Role
+          <select value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value as Role })}>
+            {ROLES.map((r) => (
+              <option key={r}>{r}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Namespaces
+          <input value={form.namespaces} onChange={(e) => setForm({ ...form, namespaces: e.target.value })} placeholder="all (or a, b)" />
+        </label>
+        <label>
+          Why
+          <input
+            required
+            minLength={3}
+            value={form.reason}
+            onChange={(e) => setForm({ ...form, reason: e.target.value })}
+            placeholder="joins the on-call rota"
+          />
+        </label>
+        <button type="submit" className={styles.primary} disabled={add.isPending}>
+          Add
+        </button>
       </form>
-      {add.error ? <div className="error-box" role="alert">{add.error.message}</div> : null}
+      {add.error ? (
+        <div className="error-box" role="alert">
+          {add.error.message}
+        </div>
+      ) : null}
     </section>
   );
 }
@@ -89,19 +161,46 @@ function UserRow({ user, self }: { user: UserView; self: boolean }) {
   const error = change.error ?? remove.error;
   return (
     <tr data-testid={`user-${user.id}`}>
-      <td className="mono nowrap">{user.id}{self ? " (you)" : ""}</td>
+      <td className="mono nowrap">
+        {user.id}
+        {self ? " (you)" : ""}
+      </td>
       <td>{user.displayName}</td>
-      <td><select aria-label={`Role of ${user.id}`} value={role} onChange={(e) => setRole(e.target.value as Role)}>{ROLES.map((r) => <option key={r}>{r}</option>)}</select></td>
-      <td><input aria-label={`Namespaces of ${user.id}`} value={namespaces} onChange={(e) => setNamespaces(e.target.value)} placeholder="all" size={14} /></td>
+      <td>
+        <select aria-label={`Role of ${user.id}`} value={role} onChange={(e) => setRole(e.target.value as Role)}>
+          {ROLES.map((r) => (
+            <option key={r}>{r}</option>
+          ))}
+        </select>
+      </td>
+      <td>
+        <input aria-label={`Namespaces of ${user.id}`} value={namespaces} onChange={(e) => setNamespaces(e.target.value)} placeholder="all" size={14} />
+      </td>
       <td>
         <div className={styles.rowActions}>
           <input aria-label={`Why change ${user.id}`} value={reason} onChange={(e) => setReason(e.target.value)} placeholder="why" size={12} />
-          <button type="button" className={styles.secondary} disabled={!dirty || reasonProblem(reason) !== null || change.isPending}
-            onClick={() => change.mutate({ id: user.id, role, namespaces: splitNamespaces(namespaces), reason }, { onSuccess: () => setReason("") })}>Save</button>
-          <button type="button" className={styles.secondary} disabled={reasonProblem(reason) !== null || remove.isPending}
-            onClick={() => remove.mutate({ id: user.id, reason })}>Remove</button>
+          <button
+            type="button"
+            className={styles.secondary}
+            disabled={!dirty || reasonProblem(reason) !== null || change.isPending}
+            onClick={() => change.mutate({ id: user.id, role, namespaces: splitNamespaces(namespaces), reason }, { onSuccess: () => setReason("") })}
+          >
+            Save
+          </button>
+          <button
+            type="button"
+            className={styles.secondary}
+            disabled={reasonProblem(reason) !== null || remove.isPending}
+            onClick={() => remove.mutate({ id: user.id, reason })}
+          >
+            Remove
+          </button>
         </div>
-        {error ? <div className="error-box" role="alert">{error.message}</div> : null}
+        {error ? (
+          <div className="error-box" role="alert">
+            {error.message}
+          </div>
+        ) : null}
       </td>
     </tr>
   );
@@ -114,42 +213,95 @@ function Tokens() {
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    create.mutate({ name: form.name.trim(), scope: "ingest", namespaces: splitNamespaces(form.namespaces), reason: form.reason }, {
-      onSuccess: (r) => {
-        setCreated({ name: r.token.name, secret: r.secret });
-        setForm({ name: "", namespaces: "", reason: "" });
+    create.mutate(
+      { name: form.name.trim(), scope: "ingest", namespaces: splitNamespaces(form.namespaces), reason: form.reason },
+      {
+        onSuccess: (r) => {
+          setCreated({ name: r.token.name, secret: r.secret });
+          setForm({ name: "", namespaces: "", reason: "" });
+        },
       },
-    });
+    );
   };
   return (
     <section className="card" aria-labelledby="tokens">
       <h2 id="tokens">Machine tokens</h2>
-      <p className="sub">An <b>ingest</b> token may only send lineage events, publishes, source counts, partition definitions, frontier certificates and dbt artifacts — optionally only for the namespaces you list. Producers send it as <code>Authorization: Bearer</code> (OpenLineage&apos;s HTTP transport: <code>auth.api_key</code>).</p>
+      <p className="sub">
+        An <b>ingest</b> token may only send lineage events, publishes, source counts, partition definitions, frontier certificates and dbt artifacts —
+        optionally only for the namespaces you list. Producers send it as <code>Authorization: Bearer</code> (OpenLineage&apos;s HTTP transport:{" "}
+        <code>auth.api_key</code>).
+      </p>
       {created ? (
         <div className={styles.secret} role="status" data-testid="token-secret">
           <b>Token {created.name} — copy it now; it is shown once and only its hash is kept.</b>
           <pre className={styles.code}>{created.secret}</pre>
-          <pre className={styles.code}>{`# openlineage.yml\ntransport:\n  type: http\n  url: ${typeof window === "undefined" ? "" : window.location.origin}\n  endpoint: api/v1/lineage\n  auth:\n    type: api_key\n    apiKey: ${created.secret}`}</pre>
-          <button type="button" className={styles.secondary} onClick={() => setCreated(null)}>I have stored it</button>
+          <pre
+            className={styles.code}
+          >{`# openlineage.yml\ntransport:\n  type: http\n  url: ${typeof window === "undefined" ? "" : window.location.origin}\n  endpoint: api/v1/lineage\n  auth:\n    type: api_key\n    apiKey: ${created.secret}`}</pre>
+          <button type="button" className={styles.secondary} onClick={() => setCreated(null)}>
+            I have stored it
+          </button>
         </div>
       ) : null}
-      {tokens.error ? <div className="error-box" role="alert">{tokens.error.message}</div> : null}
+      {tokens.error ? (
+        <div className="error-box" role="alert">
+          {tokens.error.message}
+        </div>
+      ) : null}
       {tokens.data ? (
-        tokens.data.tokens.length === 0 ? <p className="empty">No tokens yet.</p> : (
+        tokens.data.tokens.length === 0 ? (
+          <p className="empty">No tokens yet.</p>
+        ) : (
           <table className="data" data-testid="tokens-table">
-            <thead><tr><th>Name</th><th>Scope</th><th>Namespaces</th><th>Last used</th><th>State</th><th /></tr></thead>
-            <tbody>{tokens.data.tokens.map((t) => <TokenRow key={t.name} token={t} />)}</tbody>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Scope</th>
+                <th>Namespaces</th>
+                <th>Last used</th>
+                <th>State</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {tokens.data.tokens.map((t) => (
+                <TokenRow key={t.name} token={t} />
+              ))}
+            </tbody>
           </table>
         )
-      ) : <div className="skeleton" aria-busy="true" />}
+      ) : (
+        <div className="skeleton" aria-busy="true" />
+      )}
       <h3>Create an ingest token</h3>
       <form className={styles.form} onSubmit={submit} aria-label="Create a token">
-        <label>Name<input required pattern="[A-Za-z0-9][A-Za-z0-9._\-]{0,63}" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} placeholder="airflow-prod" /></label>
-        <label>Namespaces<input value={form.namespaces} onChange={(e) => setForm({ ...form, namespaces: e.target.value })} placeholder="all (or a, b)" /></label>
-        <label>Why<input required minLength={3} value={form.reason} onChange={(e) => setForm({ ...form, reason: e.target.value })} placeholder="the Airflow provider" /></label>
-        <button type="submit" className={styles.primary} disabled={create.isPending}>Create</button>
+        <label>
+          Name
+          <input
+            required
+            pattern="[A-Za-z0-9][A-Za-z0-9._\-]{0,63}"
+            value={form.name}
+            onChange={(e) => setForm({ ...form, name: e.target.value })}
+            placeholder="airflow-prod"
+          />
+        </label>
+        <label>
+          Namespaces
+          <input value={form.namespaces} onChange={(e) => setForm({ ...form, namespaces: e.target.value })} placeholder="all (or a, b)" />
+        </label>
+        <label>
+          Why
+          <input required minLength={3} value={form.reason} onChange={(e) => setForm({ ...form, reason: e.target.value })} placeholder="the Airflow provider" />
+        </label>
+        <button type="submit" className={styles.primary} disabled={create.isPending}>
+          Create
+        </button>
       </form>
-      {create.error ? <div className="error-box" role="alert">{create.error.message}</div> : null}
+      {create.error ? (
+        <div className="error-box" role="alert">
+          {create.error.message}
+        </div>
+      ) : null}
     </section>
   );
 }
@@ -168,10 +320,21 @@ function TokenRow({ token }: { token: TokenView }) {
         {token.revokedAt ? null : (
           <div className={styles.rowActions}>
             <input aria-label={`Why revoke ${token.name}`} value={reason} onChange={(e) => setReason(e.target.value)} placeholder="why" size={12} />
-            <button type="button" className={styles.secondary} disabled={reasonProblem(reason) !== null || revoke.isPending} onClick={() => revoke.mutate({ name: token.name, reason })}>Revoke</button>
+            <button
+              type="button"
+              className={styles.secondary}
+              disabled={reasonProblem(reason) !== null || revoke.isPending}
+              onClick={() => revoke.mutate({ name: token.name, reason })}
+            >
+              Revoke
+            </button>
           </div>
         )}
-        {revoke.error ? <div className="error-box" role="alert">{revoke.error.message}</div> : null}
+        {revoke.error ? (
+          <div className="error-box" role="alert">
+            {revoke.error.message}
+          </div>
+        ) : null}
       </td>
     </tr>
   );

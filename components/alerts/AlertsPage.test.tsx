@@ -15,7 +15,10 @@ describe("AlertsPage", () => {
     expect(within(dup).getByText("more than one copy")).toBeInTheDocument();
     expect(within(dup).getByText("1 unit holding more than one copy")).toBeInTheDocument();
     expect(within(dup).getByTestId("alert-units")).toHaveTextContent("2026-08-10");
-    expect(within(dup).getByRole("link", { name: "Open incident →" })).toHaveAttribute("href", "/incidents/new?node=job%3Aorders%3Astg_orders&units=2026-08-10");
+    expect(within(dup).getByRole("link", { name: "Open incident →" })).toHaveAttribute(
+      "href",
+      "/incidents/new?node=job%3Aorders%3Astg_orders&units=2026-08-10",
+    );
   });
 
   it("lets a long dbt name wrap at its dots, keeping the whole name as its text and tooltip", async () => {

@@ -13,20 +13,51 @@ export function WebhookCard({ data }: { data: Alerts }) {
     <section className="card" aria-labelledby="webhook-title">
       <h2 id="webhook-title">Webhook</h2>
       <div className={styles.toolbar}>
-        {data.webhook.configured ? <span>Alerts are POSTed as JSON to <span className="mono">{data.webhook.target}</span>, retried with backoff.</span>
-          : <span className="muted">No webhook configured: set REPARO_ALERT_WEBHOOK_URL (see docs/alerts.md).</span>}
+        {data.webhook.configured ? (
+          <span>
+            Alerts are POSTed as JSON to <span className="mono">{data.webhook.target}</span>, retried with backoff.
+          </span>
+        ) : (
+          <span className="muted">No webhook configured: set REPARO_ALERT_WEBHOOK_URL (see docs/alerts.md).</span>
+        )}
         <button type="button" onClick={() => deliver.mutate()} disabled={!data.webhook.configured || pending === 0 || deliver.isPending}>
           {deliver.isPending ? "Sending…" : `Send ${counted(pending, "pending alert")}`}
         </button>
       </div>
-      {deliver.error ? <div className="error-box" role="alert">Could not send: {deliver.error.message}</div> : null}
-      {deliver.data ? <p className="muted" role="status">Sent {deliver.data.sent}, failed {deliver.data.failed}, already delivered {deliver.data.skipped} ({deliver.data.tries} tries).</p> : null}
-      {data.deliveries.length === 0 ? <p className="empty">No delivery tried yet.</p> : (
+      {deliver.error ? (
+        <div className="error-box" role="alert">
+          Could not send: {deliver.error.message}
+        </div>
+      ) : null}
+      {deliver.data ? (
+        <p className="muted" role="status">
+          Sent {deliver.data.sent}, failed {deliver.data.failed}, already delivered {deliver.data.skipped} ({deliver.data.tries} tries).
+        </p>
+      ) : null}
+      {data.deliveries.length === 0 ? (
+        <p className="empty">No delivery tried yet.</p>
+      ) : (
         <table className="data">
-          <thead><tr><th>When</th><th>Alert</th><th>Try</th><th>Result</th></tr></thead>
+          <thead>
+            <tr>
+              <th>When</th>
+              <th>Alert</th>
+              <th>Try</th>
+              <th>Result</th>
+            </tr>
+          </thead>
           <tbody>
             {data.deliveries.slice(0, 10).map((d) => (
-              <tr key={d.id}><td className="nowrap">{d.at.slice(0, 19).replace("T", " ")}</td><td className="mono">{d.alertId}</td><td>{d.tryNumber}</td><td>{d.status}{d.httpStatus ? ` (${d.httpStatus})` : ""}{d.error && d.status === "failed" ? `: ${d.error}` : ""}</td></tr>
+              <tr key={d.id}>
+                <td className="nowrap">{d.at.slice(0, 19).replace("T", " ")}</td>
+                <td className="mono">{d.alertId}</td>
+                <td>{d.tryNumber}</td>
+                <td>
+                  {d.status}
+                  {d.httpStatus ? ` (${d.httpStatus})` : ""}
+                  {d.error && d.status === "failed" ? `: ${d.error}` : ""}
+                </td>
+              </tr>
             ))}
           </tbody>
         </table>

@@ -9,8 +9,15 @@ import { AuditPage } from "./AuditPage";
 describe("AuditPage", () => {
   it("links each entry to its incident by title with the incident's status now, not the word 'open'", async () => {
     server.use(
-      http.get("/api/v1/audit", () => HttpResponse.json({ entries: [anAuditListEntry(), anAuditListEntry({ seq: 11, incidentId: null, incident: null, kind: "note.added" })], nextBefore: null })),
-      http.get("/api/v1/audit/verify", () => HttpResponse.json({ ok: true, entries: 12, headHash: "b".repeat(64), brokenAt: null, broken: [], brokenCount: 0, against: null })),
+      http.get("/api/v1/audit", () =>
+        HttpResponse.json({
+          entries: [anAuditListEntry(), anAuditListEntry({ seq: 11, incidentId: null, incident: null, kind: "note.added" })],
+          nextBefore: null,
+        }),
+      ),
+      http.get("/api/v1/audit/verify", () =>
+        HttpResponse.json({ ok: true, entries: 12, headHash: "b".repeat(64), brokenAt: null, broken: [], brokenCount: 0, against: null }),
+      ),
     );
     renderWithQuery(<AuditPage initial={{ kind: "", actor: "", incidentId: "" }} />);
     const [first, second] = await screen.findAllByTestId("audit-incident");

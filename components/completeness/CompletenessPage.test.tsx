@@ -28,7 +28,10 @@ describe("CompletenessPage", () => {
       "revenue_daily for 2026-08-10 is probably overstated by about 50 %: it was built from stg_orders 2026-08-10, which holds 66 rows where the source has 44 (22 rows extra).",
     );
     expect(within(problem).getByTestId("on-it")).toHaveTextContent("No one is on it yet: open an incident.");
-    expect(within(problem).getByRole("link", { name: "open an incident" })).toHaveAttribute("href", "/incidents/new?node=job%3Aorders%3Astg_orders&units=2026-08-10");
+    expect(within(problem).getByRole("link", { name: "open an incident" })).toHaveAttribute(
+      "href",
+      "/incidents/new?node=job%3Aorders%3Astg_orders&units=2026-08-10",
+    );
     expect(screen.getByTestId("verdict-summary")).toHaveTextContent("Do not quote this number as complete yet — 1 problem:");
     expect(screen.getByTestId("verdict")).not.toHaveTextContent(/reasons across|divergent|±5/);
 

@@ -32,16 +32,27 @@ export function CompletenessPage() {
   };
   return (
     <>
-      {datasets.error ? <div className="error-box" role="alert">Could not load the datasets: {datasets.error.message}</div> : null}
+      {datasets.error ? (
+        <div className="error-box" role="alert">
+          Could not load the datasets: {datasets.error.message}
+        </div>
+      ) : null}
       {datasets.data ? (
         <PeriodPicker key={params.toString()} datasets={datasets.data.datasets} initial={query} onCheck={check} />
-      ) : datasets.isPending ? <div className="skeleton" aria-busy="true" aria-label="Loading the datasets" /> : null}
+      ) : datasets.isPending ? (
+        <div className="skeleton" aria-busy="true" aria-label="Loading the datasets" />
+      ) : null}
       {query === null ? (
         <p className="notice">Choose a dataset and a period (for example revenue_daily, August 2026), or paste a link that names them.</p>
       ) : cert.isPending ? (
-        <div aria-busy="true" aria-label="Checking completeness"><div className="skeleton" style={{ width: "50%" }} /><div className="skeleton" /></div>
+        <div aria-busy="true" aria-label="Checking completeness">
+          <div className="skeleton" style={{ width: "50%" }} />
+          <div className="skeleton" />
+        </div>
       ) : cert.error ? (
-        <div className="error-box" role="alert">Could not check completeness: {cert.error.message}</div>
+        <div className="error-box" role="alert">
+          Could not check completeness: {cert.error.message}
+        </div>
       ) : (
         <div className={`grid ${styles.results}`} style={{ opacity: cert.isPlaceholderData ? 0.6 : 1 }}>
           <VerdictCard data={cert.data} apiUrl={completenessUrl(query)} />

@@ -12,19 +12,51 @@ export function EvidenceTable({ evidence }: { evidence: Completeness["evidence"]
       <h2 id="evidence-title">Evidence</h2>
       <p className="sub">Healthy units counted per dataset; rows are the latest publish of each. Reconciled units had a source count to compare with.</p>
       <table className="data" data-testid="evidence">
-        <thead><tr><th>Dataset</th><th>Units read</th><th>Units</th><th>Rows</th><th>Reconciled</th><th>Input versions</th><th>Published</th><th>Notes</th></tr></thead>
+        <thead>
+          <tr>
+            <th>Dataset</th>
+            <th>Units read</th>
+            <th>Units</th>
+            <th>Rows</th>
+            <th>Reconciled</th>
+            <th>Input versions</th>
+            <th>Published</th>
+            <th>Notes</th>
+          </tr>
+        </thead>
         <tbody>
           {evidence.map((e) => (
             <tr key={e.datasetNodeId}>
-              <td><strong>{e.datasetName}</strong> <span className="muted">{e.role}</span></td>
+              <td>
+                <strong>{e.datasetName}</strong> <span className="muted">{e.role}</span>
+              </td>
               <td className="mono nowrap">{describeRanges(e.unitRanges)}</td>
               <td>{e.units}</td>
               <td>{e.rows.toLocaleString()}</td>
               <td>{e.reconciledUnits}</td>
               <td className="mono">{e.inputVersions.length > 3 ? `${e.inputVersions.length} versions` : e.inputVersions.join(", ") || "—"}</td>
-              <td className="muted">{e.oldestPublishAt ? <><span className={styles.keep}>{publishedAt(e.oldestPublishAt)} …</span> <span className={styles.keep}>{publishedAt(e.newestPublishAt!)}</span></> : "—"}</td>
               <td className="muted">
-                <div className={styles.notes}>{e.notes.length > 1 ? <ul className={styles.reasonList}>{e.notes.map((n) => <li key={n}>{n}</li>)}</ul> : e.notes[0] ?? "—"}</div>
+                {e.oldestPublishAt ? (
+                  <>
+                    <span className={styles.keep}>{publishedAt(e.oldestPublishAt)} …</span>{" "}
+                    <span className={styles.keep}>{publishedAt(e.newestPublishAt!)}</span>
+                  </>
+                ) : (
+                  "—"
+                )}
+              </td>
+              <td className="muted">
+                <div className={styles.notes}>
+                  {e.notes.length > 1 ? (
+                    <ul className={styles.reasonList}>
+                      {e.notes.map((n) => (
+                        <li key={n}>{n}</li>
+                      ))}
+                    </ul>
+                  ) : (
+                    (e.notes[0] ?? "—")
+                  )}
+                </div>
               </td>
             </tr>
           ))}

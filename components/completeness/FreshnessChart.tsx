@@ -28,25 +28,44 @@ export function FreshnessChart({ freshness }: { freshness: Completeness["freshne
             <YAxis tick={{ fontSize: 11 }} unit=" d" width={56} />
             <Tooltip formatter={(v) => [typeof v === "number" ? `${v.toFixed(2)} days` : "not published", "age"]} />
             <Bar dataKey="days" isAnimationActive={false} minPointSize={(v) => minBarPx(v as number | null)}>
-              {data.map((d) => <Cell key={d.unitKey} fill={COLOUR[d.outlier ?? "normal"]} />)}
+              {data.map((d) => (
+                <Cell key={d.unitKey} fill={COLOUR[d.outlier ?? "normal"]} />
+              ))}
               <LabelList dataKey="label" position="top" style={{ fontSize: 11, fill: "var(--ink)" }} />
             </Bar>
           </BarChart>
         </ResponsiveContainer>
       </div>
       <div className={styles.legend}>
-        <span><span className={styles.swatch} style={{ background: COLOUR.normal }} />in line with neighbours</span>
-        <span><span className={styles.swatch} style={{ background: COLOUR.fresher }} />fresher than neighbours</span>
-        <span><span className={styles.swatch} style={{ background: COLOUR.older }} />older than neighbours</span>
+        <span>
+          <span className={styles.swatch} style={{ background: COLOUR.normal }} />
+          in line with neighbours
+        </span>
+        <span>
+          <span className={styles.swatch} style={{ background: COLOUR.fresher }} />
+          fresher than neighbours
+        </span>
+        <span>
+          <span className={styles.swatch} style={{ background: COLOUR.older }} />
+          older than neighbours
+        </span>
       </div>
       {freshness.outliers.length > 0 ? (
         <ul data-testid="freshness-outliers">
           {freshness.outliers.map((o) => (
-            <li key={o.unitKey}><span className="mono">{o.unitKey}</span>: {formatAge(o.ageMs)} old, neighbours {formatAge(o.neighbourMedianAgeMs)} ({o.direction})</li>
+            <li key={o.unitKey}>
+              <span className="mono">{o.unitKey}</span>: {formatAge(o.ageMs)} old, neighbours {formatAge(o.neighbourMedianAgeMs)} ({o.direction})
+            </li>
           ))}
         </ul>
-      ) : <p className="muted">No unit is out of line with its neighbours.</p>}
-      {freshness.unpublished.length > 0 ? <p className="muted" data-testid="freshness-unpublished">Never published, so no age: {freshness.unpublished.join(", ")}</p> : null}
+      ) : (
+        <p className="muted">No unit is out of line with its neighbours.</p>
+      )}
+      {freshness.unpublished.length > 0 ? (
+        <p className="muted" data-testid="freshness-unpublished">
+          Never published, so no age: {freshness.unpublished.join(", ")}
+        </p>
+      ) : null}
     </section>
   );
 }

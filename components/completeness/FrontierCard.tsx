@@ -13,15 +13,30 @@ export function FrontierCard({ frontiers }: { frontiers: Frontier[] }) {
       <p className="sub">Per-partition complete-through certificates (PUT /api/v1/frontier-certificates) merged by their minimum, never the maximum.</p>
       {frontiers.map((f) => (
         <div key={f.source}>
-          <p><strong className="mono">{f.source}</strong> (epoch {f.epoch}): <span data-testid="frontier-statement">{f.statement}</span></p>
+          <p>
+            <strong className="mono">{f.source}</strong> (epoch {f.epoch}): <span data-testid="frontier-statement">{f.statement}</span>
+          </p>
           <table className="data">
-            <thead><tr><th>Partition</th><th>Complete through</th><th>Domain</th><th>Generation</th><th>Epoch</th><th>Updated</th></tr></thead>
+            <thead>
+              <tr>
+                <th>Partition</th>
+                <th>Complete through</th>
+                <th>Domain</th>
+                <th>Generation</th>
+                <th>Epoch</th>
+                <th>Updated</th>
+              </tr>
+            </thead>
             <tbody>
               {f.certificates.map((c) => (
                 <tr key={c.partition}>
                   <td className="mono">{c.partition}</td>
-                  <td className="mono">{c.coordinate === null ? "no certified coordinate" : `${c.inclusive === null ? "?" : c.inclusive ? "≤" : "<"} ${c.coordinate}`}</td>
-                  <td>{c.domain}</td><td>{c.generation}</td><td>{c.epoch}</td>
+                  <td className="mono">
+                    {c.coordinate === null ? "no certified coordinate" : `${c.inclusive === null ? "?" : c.inclusive ? "≤" : "<"} ${c.coordinate}`}
+                  </td>
+                  <td>{c.domain}</td>
+                  <td>{c.generation}</td>
+                  <td>{c.epoch}</td>
                   <td className="muted">{c.updatedAt.slice(0, 19)}</td>
                 </tr>
               ))}

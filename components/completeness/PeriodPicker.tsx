@@ -41,24 +41,57 @@ export function PeriodPicker({ datasets, initial, onCheck }: Props) {
         <select id={`${id}-dataset`} value={chosen?.nodeId ?? dataset} onChange={(e) => setDataset(e.target.value)} required>
           <option value="">Choose a dataset…</option>
           {datasets.map((d) => (
-            <option key={d.nodeId} value={d.nodeId}>{d.name} ({d.pipeline ?? "no pipeline"}{d.grain ? `, ${d.grain}` : ""})</option>
+            <option key={d.nodeId} value={d.nodeId}>
+              {d.name} ({d.pipeline ?? "no pipeline"}
+              {d.grain ? `, ${d.grain}` : ""})
+            </option>
           ))}
         </select>
       </div>
       <div className={styles.field}>
         <label htmlFor={`${id}-month`}>Month</label>
-        <input id={`${id}-month`} type="month" value={month} onChange={(e) => pickMonth(e.target.value)} disabled={!chosen || (chosen.grain !== "day" && chosen.grain !== "month")} />
+        <input
+          id={`${id}-month`}
+          type="month"
+          value={month}
+          onChange={(e) => pickMonth(e.target.value)}
+          disabled={!chosen || (chosen.grain !== "day" && chosen.grain !== "month")}
+        />
       </div>
       <div className={styles.field}>
         <label htmlFor={`${id}-from`}>From key</label>
-        <input id={`${id}-from`} value={from} onChange={(e) => { setFrom(e.target.value); setMonth(chosen ? monthOfPeriod(chosen, e.target.value, to) : ""); }} placeholder={chosen?.firstKey ?? "first unit"} className="mono" />
+        <input
+          id={`${id}-from`}
+          value={from}
+          onChange={(e) => {
+            setFrom(e.target.value);
+            setMonth(chosen ? monthOfPeriod(chosen, e.target.value, to) : "");
+          }}
+          placeholder={chosen?.firstKey ?? "first unit"}
+          className="mono"
+        />
       </div>
       <div className={styles.field}>
         <label htmlFor={`${id}-to`}>To key</label>
-        <input id={`${id}-to`} value={to} onChange={(e) => { setTo(e.target.value); setMonth(chosen ? monthOfPeriod(chosen, from, e.target.value) : ""); }} placeholder={chosen?.lastKey ?? "last unit"} className="mono" />
+        <input
+          id={`${id}-to`}
+          value={to}
+          onChange={(e) => {
+            setTo(e.target.value);
+            setMonth(chosen ? monthOfPeriod(chosen, from, e.target.value) : "");
+          }}
+          placeholder={chosen?.lastKey ?? "last unit"}
+          className="mono"
+        />
       </div>
-      <button type="submit" disabled={!dataset}>Check completeness</button>
-      {chosen?.firstKey ? <p className="muted">Expected units: {chosen.firstKey} … {chosen.lastKey}</p> : null}
+      <button type="submit" disabled={!dataset}>
+        Check completeness
+      </button>
+      {chosen?.firstKey ? (
+        <p className="muted">
+          Expected units: {chosen.firstKey} … {chosen.lastKey}
+        </p>
+      ) : null}
     </form>
   );
 }

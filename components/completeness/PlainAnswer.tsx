@@ -11,7 +11,11 @@ function OnIt({ plain }: { plain: Plain }) {
       <span data-testid="on-it">
         {plain.onIt.map((i, n) => (
           <span key={i.id}>
-            {n > 0 ? " " : null}Incident “<Link href={i.href} prefetch={false}>{i.title}</Link>” {i.doing}.
+            {n > 0 ? " " : null}Incident “
+            <Link href={i.href} prefetch={false}>
+              {i.title}
+            </Link>
+            ” {i.doing}.
           </span>
         ))}
       </span>
@@ -19,7 +23,16 @@ function OnIt({ plain }: { plain: Plain }) {
   }
   return (
     <span data-testid="on-it">
-      No one is on it yet{plain.openIncidentHref ? <>: <Link href={plain.openIncidentHref} prefetch={false}>open an incident</Link></> : null}.
+      No one is on it yet
+      {plain.openIncidentHref ? (
+        <>
+          :{" "}
+          <Link href={plain.openIncidentHref} prefetch={false}>
+            open an incident
+          </Link>
+        </>
+      ) : null}
+      .
     </span>
   );
 }

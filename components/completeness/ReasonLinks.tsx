@@ -5,9 +5,17 @@ import type { CompletenessReason } from "@/lib/contracts/completeness";
 export function ReasonLinks({ reason }: { reason: CompletenessReason }) {
   return (
     <span className="nowrap">
-      <Link href={reason.unitHref} prefetch={false}>unit →</Link>
+      <Link href={reason.unitHref} prefetch={false}>
+        unit →
+      </Link>
       {reason.incidents.map((i) => (
-        <span key={i.id}> · <Link href={i.href} title={i.title} prefetch={false}>incident ({i.status}) →</Link></span>
+        <span key={i.id}>
+          {" "}
+          ·{" "}
+          <Link href={i.href} title={i.title} prefetch={false}>
+            incident ({i.status}) →
+          </Link>
+        </span>
       ))}
     </span>
   );

@@ -12,17 +12,38 @@ export function ReasonsByDataset({ data }: { data: Completeness }) {
       <h2 id="by-dataset-title">Reasons by dataset</h2>
       <p className="sub">The checked dataset first, then each upstream dataset with a unit that is not healthy.</p>
       <table className="data" data-testid="reasons-by-dataset">
-        <thead><tr><th>Dataset</th><th>Unit</th><th>State</th><th>Reason</th><th /></tr></thead>
+        <thead>
+          <tr>
+            <th>Dataset</th>
+            <th>Unit</th>
+            <th>State</th>
+            <th>Reason</th>
+            <th />
+          </tr>
+        </thead>
         <tbody>
-          {groups.flatMap(({ e, reasons }) => reasons.map((r, i) => (
-            <tr key={`${r.datasetNodeId}|${r.unitKey}`} data-testid={`reason-${r.datasetName}-${r.unitKey}`}>
-              <td>{i === 0 ? <><strong>{e.datasetName}</strong> <span className="muted">{e.role}</span></> : null}</td>
-              <td className="mono nowrap">{r.unitKey}</td>
-              <td><StateBadge state={r.state} />{r.gap ? <span className="muted"> gap</span> : null}</td>
-              <td className="muted">{r.reason}</td>
-              <td><ReasonLinks reason={r} /></td>
-            </tr>
-          )))}
+          {groups.flatMap(({ e, reasons }) =>
+            reasons.map((r, i) => (
+              <tr key={`${r.datasetNodeId}|${r.unitKey}`} data-testid={`reason-${r.datasetName}-${r.unitKey}`}>
+                <td>
+                  {i === 0 ? (
+                    <>
+                      <strong>{e.datasetName}</strong> <span className="muted">{e.role}</span>
+                    </>
+                  ) : null}
+                </td>
+                <td className="mono nowrap">{r.unitKey}</td>
+                <td>
+                  <StateBadge state={r.state} />
+                  {r.gap ? <span className="muted"> gap</span> : null}
+                </td>
+                <td className="muted">{r.reason}</td>
+                <td>
+                  <ReasonLinks reason={r} />
+                </td>
+              </tr>
+            )),
+          )}
         </tbody>
       </table>
     </section>

@@ -8,15 +8,21 @@ export function VerdictCard({ data, apiUrl }: { data: Completeness; apiUrl: stri
   const upstream = data.evidence.filter((e) => e.role === "upstream").length;
   return (
     <section className={`card ${styles.verdict} ${complete ? styles.complete : styles.incomplete}`} aria-label="Verdict" data-testid="verdict">
-      <div className={styles.verdictWord} data-testid="verdict-word">{complete ? "Complete" : "Incomplete"}</div>
+      <div className={styles.verdictWord} data-testid="verdict-word">
+        {complete ? "Complete" : "Incomplete"}
+      </div>
       <div>
         <p>
-          <strong>{data.dataset.name}</strong> for <span className="mono">{data.period.from} … {data.period.to}</span>: {counted(data.expectedUnits, "expected unit")},
-          checked with {counted(upstream, "upstream dataset")} it was built from.
+          <strong>{data.dataset.name}</strong> for{" "}
+          <span className="mono">
+            {data.period.from} … {data.period.to}
+          </span>
+          : {counted(data.expectedUnits, "expected unit")}, checked with {counted(upstream, "upstream dataset")} it was built from.
         </p>
         {complete ? (
           <p className="muted">
-            Every expected unit and every upstream unit is present, published once, non-empty, reconciled where a source count exists, not stale and not known-bad: this number can be quoted.
+            Every expected unit and every upstream unit is present, published once, non-empty, reconciled where a source count exists, not stale and not
+            known-bad: this number can be quoted.
           </p>
         ) : (
           <>
@@ -24,7 +30,12 @@ export function VerdictCard({ data, apiUrl }: { data: Completeness; apiUrl: stri
             <PlainAnswer byUnit={data.byUnit} />
           </>
         )}
-        <p className={`muted ${styles.apiLink}`}>Checked {new Date(data.checkedAt).toLocaleString()} · the same certificate as JSON: <a href={apiUrl} className="mono">{apiUrl}</a></p>
+        <p className={`muted ${styles.apiLink}`}>
+          Checked {new Date(data.checkedAt).toLocaleString()} · the same certificate as JSON:{" "}
+          <a href={apiUrl} className="mono">
+            {apiUrl}
+          </a>
+        </p>
       </div>
     </section>
   );

@@ -13,7 +13,11 @@ describe("freshnessBars", () => {
         { unitKey: "2026-08-11", ageMs: 6 * DAY, outlier: null },
         { unitKey: "2026-08-17", ageMs: null, outlier: null },
       ],
-      medianAgeMs: 7 * DAY, minAgeMs: 0, maxAgeMs: 9 * DAY, outliers: [], unpublished: ["2026-08-17"],
+      medianAgeMs: 7 * DAY,
+      minAgeMs: 0,
+      maxAgeMs: 9 * DAY,
+      outliers: [],
+      unpublished: ["2026-08-17"],
     });
     expect(bars.map((b) => [b.unitKey, b.days, b.label])).toEqual([
       ["2026-08-08", 9, undefined],

@@ -28,7 +28,12 @@ export function freshnessBars(freshness: Completeness["freshness"]): FreshnessBa
   const max = freshness.maxAgeMs ?? 0;
   return freshness.units.map((u) => {
     const tiny = u.ageMs !== null && u.ageMs <= max * 0.02;
-    return { unitKey: u.unitKey, days: u.ageMs === null ? null : u.ageMs / DAY, outlier: u.outlier, label: u.ageMs !== null && (u.outlier || tiny) ? formatAge(u.ageMs).replace(" ", "\u00a0") : undefined };
+    return {
+      unitKey: u.unitKey,
+      days: u.ageMs === null ? null : u.ageMs / DAY,
+      outlier: u.outlier,
+      label: u.ageMs !== null && (u.outlier || tiny) ? formatAge(u.ageMs).replace(" ", "\u00a0") : undefined,
+    };
   });
 }
 

@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import type { DatasetOption } from "@/lib/contracts/completeness";
 import { monthOfPeriod, monthPeriod } from "./month-period";
 
-const revenue: DatasetOption = { nodeId: "dataset:warehouse:revenue_daily", name: "revenue_daily", pipeline: "orders", grain: "day", firstKey: "2026-05-18", lastKey: "2026-08-25" };
+const revenue: DatasetOption = {
+  nodeId: "dataset:warehouse:revenue_daily",
+  name: "revenue_daily",
+  pipeline: "orders",
+  grain: "day",
+  firstKey: "2026-05-18",
+  lastKey: "2026-08-25",
+};
 
 describe("monthOfPeriod", () => {
   it("gives back the month a checked period was picked as, clipped end included, so the field stays filled", () => {

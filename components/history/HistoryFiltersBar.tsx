@@ -18,7 +18,11 @@ export function HistoryFiltersBar({ filters, options, csvHref, onChange }: Props
       {label}
       <select value={filters[key] ?? ""} onChange={(e) => set(key, e.target.value)}>
         <option value="">all</option>
-        {[...new Set([...values, ...(filters[key] ? [filters[key]!] : [])])].map((v) => <option key={v} value={v}>{v}</option>)}
+        {[...new Set([...values, ...(filters[key] ? [filters[key]!] : [])])].map((v) => (
+          <option key={v} value={v}>
+            {v}
+          </option>
+        ))}
       </select>
     </label>
   );
@@ -27,9 +31,17 @@ export function HistoryFiltersBar({ filters, options, csvHref, onChange }: Props
       {select("pipeline", "Pipeline", options?.pipelines ?? [])}
       {select("task", "Task", options?.tasks ?? [])}
       {select("owner", "Owner", options?.owners ?? [])}
-      <label>From<input type="date" value={filters.from ?? ""} onChange={(e) => set("from", e.target.value)} /></label>
-      <label>To<input type="date" value={filters.to ?? ""} onChange={(e) => set("to", e.target.value)} /></label>
-      <a href={csvHref} download data-testid="csv-export">Export CSV</a>
+      <label>
+        From
+        <input type="date" value={filters.from ?? ""} onChange={(e) => set("from", e.target.value)} />
+      </label>
+      <label>
+        To
+        <input type="date" value={filters.to ?? ""} onChange={(e) => set("to", e.target.value)} />
+      </label>
+      <a href={csvHref} download data-testid="csv-export">
+        Export CSV
+      </a>
     </form>
   );
 }

@@ -14,7 +14,10 @@ vi.mock("next/navigation", () => ({
   usePathname: () => "/history",
 }));
 
-const options = (label: string) => within(screen.getByLabelText(label)).getAllByRole("option").map((o) => o.textContent);
+const options = (label: string) =>
+  within(screen.getByLabelText(label))
+    .getAllByRole("option")
+    .map((o) => o.textContent);
 
 describe("HistoryPage filters", () => {
   beforeEach(() => {
@@ -24,7 +27,12 @@ describe("HistoryPage filters", () => {
 
   it("keep every choice in their dropdowns when nothing matches, and say so", async () => {
     const asked: string[] = [];
-    server.use(http.get("/api/v1/history", ({ request }) => { asked.push(new URL(request.url).search); return HttpResponse.json(aHistory()); }));
+    server.use(
+      http.get("/api/v1/history", ({ request }) => {
+        asked.push(new URL(request.url).search);
+        return HttpResponse.json(aHistory());
+      }),
+    );
     renderWithQuery(<HistoryPage />);
     expect(await screen.findByTestId("history-empty")).toHaveTextContent("No repair runs match these filters.");
     expect(asked).toEqual(["?pipeline=meters&from=2026-09-01"]);
@@ -50,7 +58,15 @@ describe("HistoryPage repairs", () => {
   });
 
   it("shows a demo repair's time to repair in minutes from the incident's opening, and counts in words", async () => {
-    const totals = { ...aHistory().totals, repairs: 1, incidents: 1, medianResolutionMs: 9 * 60_000, p90ResolutionMs: 9 * 60_000, unitsRecomputed: 19, fullRerunUnits: 600 };
+    const totals = {
+      ...aHistory().totals,
+      repairs: 1,
+      incidents: 1,
+      medianResolutionMs: 9 * 60_000,
+      p90ResolutionMs: 9 * 60_000,
+      unitsRecomputed: 19,
+      fullRerunUnits: 600,
+    };
     server.use(http.get("/api/v1/history", () => HttpResponse.json(aHistory({ repairs: [aRepairRow()], totals }))));
     renderWithQuery(<HistoryPage />);
     const row = await screen.findByTestId("repair-rep-1");
@@ -58,6 +74,17 @@ describe("HistoryPage repairs", () => {
     expect(within(row).getByTestId("ttd")).toHaveTextContent("106.3 d");
     expect(screen.getByTestId("stat-repairs")).toHaveTextContent("1repair run (1 incident)");
     // On a phone the table reflows into one card per repair, each cell under its column's name.
-    expect([...row.querySelectorAll("td")].map((td) => td.getAttribute("data-label"))).toEqual(["Run", "Incident", "Original run", "Tasks", "Failure", "Detect", "Repair", "Validate", "Resolution", "Units"]);
+    expect([...row.querySelectorAll("td")].map((td) => td.getAttribute("data-label"))).toEqual([
+      "Run",
+      "Incident",
+      "Original run",
+      "Tasks",
+      "Failure",
+      "Detect",
+      "Repair",
+      "Validate",
+      "Resolution",
+      "Units",
+    ]);
   });
 });

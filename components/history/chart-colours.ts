@@ -14,7 +14,13 @@ export const INTERVENTION_COLOURS: Record<InterventionKind, string> = {
 };
 /** Failure categories of the repeat offenders: eight colours for the seven rules and "other"; "unknown" is grey. */
 export const CATEGORY_COLOURS: Record<string, string> = {
-  connection: C.blue, throttling: C.orange, timeout: C.skyBlue, schema: C.reddishPurple, "data quality": C.vermillion,
-  resources: C.bluishGreen, permissions: C.yellow, other: C.black, unknown: "#999999",
+  connection: C.blue,
+  throttling: C.orange,
+  timeout: C.skyBlue,
+  schema: C.reddishPurple,
+  "data quality": C.vermillion,
+  resources: C.bluishGreen,
+  permissions: C.yellow,
+  other: C.black,
+  unknown: "#999999",
 };
-

@@ -10,9 +10,18 @@ const router = { push: vi.fn() };
 vi.mock("next/navigation", () => ({ useRouter: () => router }));
 
 const summary = {
-  id: "inc-9", title: "stg_orders failed for 2026-08-17", status: "open", pipeline: "orders", openedBy: "demo-commander",
-  openedAt: "2026-08-18T03:00:00.000Z", detectedAt: "2026-08-18T02:10:00.000Z", resolvedAt: null, closedReason: null,
-  originRunId: null, failedPairs: [{ nodeId: "job:orders:stg_orders", units: ["2026-08-17"] }], repairs: 0,
+  id: "inc-9",
+  title: "stg_orders failed for 2026-08-17",
+  status: "open",
+  pipeline: "orders",
+  openedBy: "demo-commander",
+  openedAt: "2026-08-18T03:00:00.000Z",
+  detectedAt: "2026-08-18T02:10:00.000Z",
+  resolvedAt: null,
+  closedReason: null,
+  originRunId: null,
+  failedPairs: [{ nodeId: "job:orders:stg_orders", units: ["2026-08-17"] }],
+  repairs: 0,
 };
 
 describe("NewIncidentForm", () => {
@@ -20,10 +29,12 @@ describe("NewIncidentForm", () => {
 
   it("opens the incident a failure link prefilled, splitting the keys, and goes to it", async () => {
     let posted: unknown = null;
-    server.use(http.post("/api/v1/incidents", async ({ request }) => {
-      posted = await request.json();
-      return HttpResponse.json(summary, { status: 201 });
-    }));
+    server.use(
+      http.post("/api/v1/incidents", async ({ request }) => {
+        posted = await request.json();
+        return HttpResponse.json(summary, { status: 201 });
+      }),
+    );
     renderWithQuery(<NewIncidentForm node="job:orders:stg_orders" units="2026-08-17, 2026-08-18" />);
     const open = screen.getByRole("button", { name: "Open the incident" });
     expect(open).toBeDisabled();

@@ -7,14 +7,27 @@ export function RecentEventsCard({ events }: { events: IngestionStatus["recentEv
     <section className="card" aria-labelledby="recent-title">
       <h2 id="recent-title">Last events received</h2>
       <p className="sub">Accepted OpenLineage events, newest first. Re-sent events are not stored twice.</p>
-      {events.length === 0 ? <p className="empty">No event received yet.</p> : (
+      {events.length === 0 ? (
+        <p className="empty">No event received yet.</p>
+      ) : (
         <table className="data" data-testid="recent-events">
-          <thead><tr><th>Received</th><th>Type</th><th>Job</th><th>Run id</th><th>Event time</th><th>Sent by</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Received</th>
+              <th>Type</th>
+              <th>Job</th>
+              <th>Run id</th>
+              <th>Event time</th>
+              <th>Sent by</th>
+            </tr>
+          </thead>
           <tbody>
             {events.map((e) => (
               <tr key={e.eventHash}>
                 <td className="nowrap mono">{when(e.receivedAt)}</td>
-                <td><span className="badge">{e.eventType}</span></td>
+                <td>
+                  <span className="badge">{e.eventType}</span>
+                </td>
                 <td className="mono">{e.jobNodeId}</td>
                 <td className="mono">{e.runId}</td>
                 <td className="nowrap mono">{when(e.eventTime)}</td>
@@ -33,16 +46,27 @@ export function RejectedEventsCard({ rejected }: { rejected: IngestionStatus["re
     <section className="card" aria-labelledby="rejected-title">
       <h2 id="rejected-title">Rejected events</h2>
       <p className="sub">Refused input and why; a refused event wrote nothing.</p>
-      {rejected.length === 0 ? <p className="empty">Nothing rejected.</p> : (
+      {rejected.length === 0 ? (
+        <p className="empty">Nothing rejected.</p>
+      ) : (
         <table className="data" data-testid="rejected-events">
-          <thead><tr><th>Received</th><th>Field</th><th>Reason</th><th>Body (start)</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Received</th>
+              <th>Field</th>
+              <th>Reason</th>
+              <th>Body (start)</th>
+            </tr>
+          </thead>
           <tbody>
             {rejected.map((r) => (
               <tr key={r.id}>
                 <td className="nowrap mono">{when(r.receivedAt)}</td>
                 <td className="mono">{r.fieldPath}</td>
                 <td>{r.reason}</td>
-                <td className="mono muted" style={{ maxWidth: 280, wordBreak: "break-all" }}>{r.excerpt || "—"}</td>
+                <td className="mono muted" style={{ maxWidth: 280, wordBreak: "break-all" }}>
+                  {r.excerpt || "—"}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -53,7 +77,11 @@ export function RejectedEventsCard({ rejected }: { rejected: IngestionStatus["re
 }
 
 const PROBLEM_WORD: Record<IngestionStatus["lineageProblems"][number]["code"], string> = {
-  degraded_edge: "degraded edge", cycle_cut: "cycle cut", bad_partitions: "definition", unknown_node: "unknown node", duplicate_node: "duplicate node",
+  degraded_edge: "degraded edge",
+  cycle_cut: "cycle cut",
+  bad_partitions: "definition",
+  unknown_node: "unknown node",
+  duplicate_node: "duplicate node",
 };
 
 export function LineageProblemsCard({ problems }: { problems: IngestionStatus["lineageProblems"] }) {
@@ -61,16 +89,25 @@ export function LineageProblemsCard({ problems }: { problems: IngestionStatus["l
     <section className="card" aria-labelledby="lineage-problems-title">
       <h2 id="lineage-problems-title">Lineage problems</h2>
       <p className="sub">
-        What producers sent that closures cannot take as declared. Nothing here stops a page: a degraded edge is walked as every unit
-        (never fewer), a cycle is cut at the read that closed it. Fix the partition definitions or the mapping to make them exact.
+        What producers sent that closures cannot take as declared. Nothing here stops a page: a degraded edge is walked as every unit (never fewer), a cycle is
+        cut at the read that closed it. Fix the partition definitions or the mapping to make them exact.
       </p>
-      {problems.length === 0 ? <p className="empty">None: every edge is walked through its mapping.</p> : (
+      {problems.length === 0 ? (
+        <p className="empty">None: every edge is walked through its mapping.</p>
+      ) : (
         <table className="data" data-testid="lineage-problems">
-          <thead><tr><th>Kind</th><th>What</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Kind</th>
+              <th>What</th>
+            </tr>
+          </thead>
           <tbody>
             {problems.map((p, i) => (
               <tr key={i}>
-                <td className="nowrap"><span className="badge">{PROBLEM_WORD[p.code]}</span></td>
+                <td className="nowrap">
+                  <span className="badge">{PROBLEM_WORD[p.code]}</span>
+                </td>
                 <td className="wrap-anywhere">{p.message}</td>
               </tr>
             ))}

@@ -23,69 +23,96 @@ export function ClosurePanel({ closure, holdings, incidentHref }: { closure: Clo
   const scroller = useRef<HTMLDivElement>(null);
   // The virtualizer re-renders this component on scroll by design (as in MatrixGrid).
   // eslint-disable-next-line react-hooks/incompatible-library
-  const rows = useVirtualizer({ count: closure.nodes.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_ESTIMATE, overscan: 12, useFlushSync: false });
+  const rows = useVirtualizer({
+    count: closure.nodes.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_ESTIMATE,
+    overscan: 12,
+    useFlushSync: false,
+  });
   const items = rows.getVirtualItems();
   const [before, after] = items.length ? [items[0]!.start, rows.getTotalSize() - items[items.length - 1]!.end] : [0, 0];
   return (
     <>
-    <div className={styles.closureHead}>
-      {incidentHref ? (
-        // The existing incident-creation flow, prefilled with the selected task and units (docs/repair.md).
-        <Link href={incidentHref} className={styles.incidentLink} data-testid="open-incident">Open an incident for these units</Link>
-      ) : (
-        <span className="muted">Nothing in the catalog writes the selection: no task to re-run, so no incident to open from here.</span>
-      )}
-    </div>
-    <p className="muted">
-      <strong>never ran</strong>: consumers still see the previous value, stale while looking current ·{" "}
-      <strong>partial write</strong>: failed tries left rows behind ·{" "}
-      <strong>built</strong>: ran and succeeded, but reported no row count ·{" "}
-      <strong>built before the failure</strong>: on inputs since replaced ·{" "}
-      <strong>sent outside</strong>: consumed outside the platform, re-running recalls nothing ·{" "}
-      <strong>suspect</strong>: published, but built on a bad upstream unit
-    </p>
-    <div ref={scroller} className={styles.closureScroller}>
-    <table className="data" data-testid="closure-table">
-      <caption className={styles.caption}>
-        {closure.direction === "downstream" ? "Downstream closure (blast radius)" : "Upstream closure (built from)"}: {closure.nodes.length} nodes in {closure.waves.length} waves, lineage as of {closure.asOf.slice(0, 16).replace("T", " ")} UTC
-      </caption>
-      <thead>
-        <tr><th>Node</th><th>Units</th><th>Holds now</th><th>Reached via</th></tr>
-      </thead>
-      <tbody>
-        {before > 0 ? <tr aria-hidden style={{ height: before }} /> : null}
-        {items.map(({ index, key }) => {
-          const n = closure.nodes[index]!;
-          return (
-          <tr key={key} ref={rows.measureElement} data-index={index} data-testid={`closure-row-${n.nodeId}`}>
-            <td className={styles.nameCell}>
-              <button type="button" className={styles.linkButton} onClick={() => flow.fitView({ nodes: [{ id: n.nodeId }], duration: 300, maxZoom: 1.2 })} aria-label={`Show ${n.kind} ${n.name} in the graph`}>
-                <Name strong={false}>{n.name}</Name>
-              </button>
-              <div className="muted">{n.kind}{n.seed ? " · selected" : ""}</div>
-            </td>
-            <td className="mono" data-testid="closure-units">{n.unitsText}</td>
-            <td>
-              {(holdsOf.get(n.nodeId) ?? []).map((h) => (
-                <div key={h.kind} title={h.detail}>
-                  <span className={styles.holding} data-kind={h.kind}>{HOLDING_WORD[h.kind]}</span> {h.unitsText}
-                </div>
-              ))}
-              {!holdings ? <span className="muted">loading…</span> : null}
-            </td>
-            <td className="muted">
-              {n.via.map((v) => `${nameOf.get(v) ?? v} (${v.startsWith("job:") ? "task" : "dataset"})`).join(", ") || "—"}
-              {n.degradedVia.map((d) => (
-                <div key={d.nodeId} className={styles.degradedVia} title={d.reason}>degraded edge from {nameOf.get(d.nodeId) ?? d.nodeId}: every unit taken as affected</div>
-              ))}
-            </td>
-          </tr>
-          );
-        })}
-        {after > 0 ? <tr aria-hidden style={{ height: after }} /> : null}
-      </tbody>
-    </table>
-    </div>
+      <div className={styles.closureHead}>
+        {incidentHref ? (
+          // The existing incident-creation flow, prefilled with the selected task and units (docs/repair.md).
+          <Link href={incidentHref} className={styles.incidentLink} data-testid="open-incident">
+            Open an incident for these units
+          </Link>
+        ) : (
+          <span className="muted">Nothing in the catalog writes the selection: no task to re-run, so no incident to open from here.</span>
+        )}
+      </div>
+      <p className="muted">
+        <strong>never ran</strong>: consumers still see the previous value, stale while looking current · <strong>partial write</strong>: failed tries left rows
+        behind · <strong>built</strong>: ran and succeeded, but reported no row count · <strong>built before the failure</strong>: on inputs since replaced ·{" "}
+        <strong>sent outside</strong>: consumed outside the platform, re-running recalls nothing · <strong>suspect</strong>: published, but built on a bad
+        upstream unit
+      </p>
+      <div ref={scroller} className={styles.closureScroller}>
+        <table className="data" data-testid="closure-table">
+          <caption className={styles.caption}>
+            {closure.direction === "downstream" ? "Downstream closure (blast radius)" : "Upstream closure (built from)"}: {closure.nodes.length} nodes in{" "}
+            {closure.waves.length} waves, lineage as of {closure.asOf.slice(0, 16).replace("T", " ")} UTC
+          </caption>
+          <thead>
+            <tr>
+              <th>Node</th>
+              <th>Units</th>
+              <th>Holds now</th>
+              <th>Reached via</th>
+            </tr>
+          </thead>
+          <tbody>
+            {before > 0 ? <tr aria-hidden style={{ height: before }} /> : null}
+            {items.map(({ index, key }) => {
+              const n = closure.nodes[index]!;
+              return (
+                <tr key={key} ref={rows.measureElement} data-index={index} data-testid={`closure-row-${n.nodeId}`}>
+                  <td className={styles.nameCell}>
+                    <button
+                      type="button"
+                      className={styles.linkButton}
+                      onClick={() => flow.fitView({ nodes: [{ id: n.nodeId }], duration: 300, maxZoom: 1.2 })}
+                      aria-label={`Show ${n.kind} ${n.name} in the graph`}
+                    >
+                      <Name strong={false}>{n.name}</Name>
+                    </button>
+                    <div className="muted">
+                      {n.kind}
+                      {n.seed ? " · selected" : ""}
+                    </div>
+                  </td>
+                  <td className="mono" data-testid="closure-units">
+                    {n.unitsText}
+                  </td>
+                  <td>
+                    {(holdsOf.get(n.nodeId) ?? []).map((h) => (
+                      <div key={h.kind} title={h.detail}>
+                        <span className={styles.holding} data-kind={h.kind}>
+                          {HOLDING_WORD[h.kind]}
+                        </span>{" "}
+                        {h.unitsText}
+                      </div>
+                    ))}
+                    {!holdings ? <span className="muted">loading…</span> : null}
+                  </td>
+                  <td className="muted">
+                    {n.via.map((v) => `${nameOf.get(v) ?? v} (${v.startsWith("job:") ? "task" : "dataset"})`).join(", ") || "—"}
+                    {n.degradedVia.map((d) => (
+                      <div key={d.nodeId} className={styles.degradedVia} title={d.reason}>
+                        degraded edge from {nameOf.get(d.nodeId) ?? d.nodeId}: every unit taken as affected
+                      </div>
+                    ))}
+                  </td>
+                </tr>
+              );
+            })}
+            {after > 0 ? <tr aria-hidden style={{ height: after }} /> : null}
+          </tbody>
+        </table>
+      </div>
     </>
   );
 }

@@ -18,7 +18,10 @@ export const ConsumerNode = memo(function ConsumerNode({ data }: NodeProps<Node<
   const outside = data.node.traits.includes("consumed outside the platform");
   return (
     <NodeShell node={data.node} kindClass={styles.consumer} icon={look.icon}>
-      <div className={styles.meta}>{look.word}{outside ? " · leaves the platform" : ""}</div>
+      <div className={styles.meta}>
+        {look.word}
+        {outside ? " · leaves the platform" : ""}
+      </div>
     </NodeShell>
   );
 });

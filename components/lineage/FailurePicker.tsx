@@ -19,7 +19,10 @@ export function FailurePicker({ selected, onPick }: { selected: { node: string; 
           <li key={`${f.taskNodeId}|${f.unitKey}`}>
             <button type="button" aria-pressed={active} className={styles.pick} onClick={() => onPick(f.taskNodeId, f.unitKey)}>
               <Name>{f.taskName}</Name> <span className="mono">{f.unitKey}</span>
-              <span className="muted"> · {f.tries} {f.tries === 1 ? "try" : "tries"}</span>
+              <span className="muted">
+                {" "}
+                · {f.tries} {f.tries === 1 ? "try" : "tries"}
+              </span>
             </button>
           </li>
         );

@@ -24,10 +24,16 @@ export const LineageEdge = memo(function LineageEdge(props: EdgeProps<Edge<Linea
   return (
     <>
       <BaseEdge path={path} markerEnd={markerEnd} className={styles.edge} data-closure={state} data-status={status} />
-      {data?.note ? <path d={path} className={styles.edgeHover}><title>{data.note}</title></path> : null}
+      {data?.note ? (
+        <path d={path} className={styles.edgeHover}>
+          <title>{data.note}</title>
+        </path>
+      ) : null}
       {label && (state === "in" || data?.labelled || status !== "exact") ? (
         <foreignObject x={labelX - 60} y={labelY - 10} width={120} height={20} className={styles.edgeLabelBox} data-closure={state}>
-          <div className={styles.edgeLabel} data-status={status}>{label}</div>
+          <div className={styles.edgeLabel} data-status={status}>
+            {label}
+          </div>
         </foreignObject>
       ) : null}
     </>

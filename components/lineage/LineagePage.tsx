@@ -42,9 +42,12 @@ export function LineagePage() {
   const [painted, setPainted] = useState<Closure | null>(null);
   const holdings = useClosureHoldings(selection !== null && painted !== null && painted === closure.data && !closure.isPlaceholderData ? selection : null);
   useApplyHighlight(store, closure.data, holdings.data, selection !== null && !closure.isError, setPainted);
-  const toggleGroup = useCallback((p: string) => {
-    setView((v) => ({ collapsed: v.collapsed.includes(p) ? v.collapsed.filter((c) => c !== p) : [...v.collapsed, p] }));
-  }, [setView]);
+  const toggleGroup = useCallback(
+    (p: string) => {
+      setView((v) => ({ collapsed: v.collapsed.includes(p) ? v.collapsed.filter((c) => c !== p) : [...v.collapsed, p] }));
+    },
+    [setView],
+  );
   const select = useCallback((nodeId: string) => setView((v) => ({ node: nodeId, units: nodeId === v.node ? v.units : "" })), [setView]);
   const pipelines = useMemo(() => countByPipeline(graph.data?.nodes ?? []), [graph.data]);
   const drawn = graph.data !== undefined && layout.data !== undefined && !mismatch && graph.data.nodes.length > 0;
@@ -67,42 +70,62 @@ export function LineagePage() {
   return (
     <HighlightContext.Provider value={store}>
       <GroupToggleContext.Provider value={toggleGroup}>
-      <ReactFlowProvider>
-        <FrameView placed={placed} focus={focus} />
-        <SelectionBar key={`${view.units}|${view.asOf}`} view={view} onChange={setView} />
-        <div className={styles.layout}>
-          <aside className={styles.side}>
-            <section className="card">
-              <h2>Current failures</h2>
-              <FailurePicker selected={view} onPick={(node, unit) => setView({ node, units: unit, direction: "downstream" })} />
-            </section>
-            <section className="card">
-              <h2>Find</h2>
-              <LineageSearch nodes={graph.data?.nodes ?? []} query={view.q} onQuery={(q) => setView({ q })} onSelect={select} />
-            </section>
-            <section className="card">
-              <h2>Pipelines</h2>
-              <PipelineList pipelines={pipelines} collapsed={view.collapsed} onToggle={toggleGroup} />
-            </section>
-          </aside>
-          <div className={styles.main}>
-            {graph.isError ? <p className="error-box" role="alert">The lineage could not be loaded: {graph.error.message}</p>
-              : layout.isError ? <p className="error-box" role="alert">{layout.error.message}</p>
-              : !graph.data || !layout.data || mismatch ? <div className={styles.loading} data-testid="lineage-loading">{graph.data ? `Laying out ${graph.data.nodes.length} nodes…` : "Loading the lineage…"}</div>
-              : graph.data.nodes.length === 0 ? <p className="notice">No lineage as of {graph.data.asOf}: no task or dataset has an edge at that time. Load the demo or send OpenLineage events.</p>
-              : (
+        <ReactFlowProvider>
+          <FrameView placed={placed} focus={focus} />
+          <SelectionBar key={`${view.units}|${view.asOf}`} view={view} onChange={setView} />
+          <div className={styles.layout}>
+            <aside className={styles.side}>
+              <section className="card">
+                <h2>Current failures</h2>
+                <FailurePicker selected={view} onPick={(node, unit) => setView({ node, units: unit, direction: "downstream" })} />
+              </section>
+              <section className="card">
+                <h2>Find</h2>
+                <LineageSearch nodes={graph.data?.nodes ?? []} query={view.q} onQuery={(q) => setView({ q })} onSelect={select} />
+              </section>
+              <section className="card">
+                <h2>Pipelines</h2>
+                <PipelineList pipelines={pipelines} collapsed={view.collapsed} onToggle={toggleGroup} />
+              </section>
+            </aside>
+            <div className={styles.main}>
+              {graph.isError ? (
+                <p className="error-box" role="alert">
+                  The lineage could not be loaded: {graph.error.message}
+                </p>
+              ) : layout.isError ? (
+                <p className="error-box" role="alert">
+                  {layout.error.message}
+                </p>
+              ) : !graph.data || !layout.data || mismatch ? (
+                <div className={styles.loading} data-testid="lineage-loading">
+                  {graph.data ? `Laying out ${graph.data.nodes.length} nodes…` : "Loading the lineage…"}
+                </div>
+              ) : graph.data.nodes.length === 0 ? (
+                <p className="notice">
+                  No lineage as of {graph.data.asOf}: no task or dataset has an edge at that time. Load the demo or send OpenLineage events.
+                </p>
+              ) : (
                 <>
                   {placed ? <ViewBar placed={placed} boxes={boxes} closureIds={closureIds} /> : null}
                   <LineageCanvas graph={graph.data} layout={layout.data} closureActive={selection !== null && closure.data !== undefined} onSelect={select} />
                 </>
               )}
-            {closure.isError ? <p className="error-box" role="alert" data-testid="closure-error">The closure could not be computed: {closure.error.message}</p> : null}
-            {selection === null ? <p className="notice">Pick a failure, click a node (or focus it and press Enter) to light up its downstream closure.</p>
-              : closure.data ? <ClosurePanel closure={closure.data} holdings={holdings.data} incidentHref={openIncident} />
-              : closure.isPending ? <div className="skeleton" aria-label="Computing the closure" /> : null}
+              {closure.isError ? (
+                <p className="error-box" role="alert" data-testid="closure-error">
+                  The closure could not be computed: {closure.error.message}
+                </p>
+              ) : null}
+              {selection === null ? (
+                <p className="notice">Pick a failure, click a node (or focus it and press Enter) to light up its downstream closure.</p>
+              ) : closure.data ? (
+                <ClosurePanel closure={closure.data} holdings={holdings.data} incidentHref={openIncident} />
+              ) : closure.isPending ? (
+                <div className="skeleton" aria-label="Computing the closure" />
+              ) : null}
+            </div>
           </div>
-        </div>
-      </ReactFlowProvider>
+        </ReactFlowProvider>
       </GroupToggleContext.Provider>
     </HighlightContext.Provider>
   );

@@ -9,7 +9,17 @@ import styles from "./Lineage.module.css";
 const MAX_MATCHES = 8;
 
 /** Find a node by name or id; a match centres the graph on it, Enter selects it. */
-export function LineageSearch({ nodes, query, onQuery, onSelect }: { nodes: LineageNode[]; query: string; onQuery: (q: string) => void; onSelect: (id: string) => void }) {
+export function LineageSearch({
+  nodes,
+  query,
+  onQuery,
+  onSelect,
+}: {
+  nodes: LineageNode[];
+  query: string;
+  onQuery: (q: string) => void;
+  onSelect: (id: string) => void;
+}) {
   const flow = useReactFlow();
   const listId = useId();
   const matches = useMemo(() => {
@@ -20,7 +30,9 @@ export function LineageSearch({ nodes, query, onQuery, onSelect }: { nodes: Line
   const show = (id: string) => flow.fitView({ nodes: [{ id }], duration: 300, maxZoom: 1.2 });
   return (
     <div className={styles.search}>
-      <label htmlFor={`${listId}-input`} className="muted">Search</label>
+      <label htmlFor={`${listId}-input`} className="muted">
+        Search
+      </label>
       <input
         id={`${listId}-input`}
         type="search"
@@ -39,13 +51,25 @@ export function LineageSearch({ nodes, query, onQuery, onSelect }: { nodes: Line
         <ul id={listId} className={styles.matches} aria-label="Matching nodes">
           {matches.map((n) => (
             <li key={n.id}>
-              <button type="button" className={styles.pick} onClick={() => { show(n.id); onSelect(n.id); }}>
-                <Name strong={false}>{n.name}</Name> <span className="muted">{n.kind} · <Name strong={false}>{n.pipeline}</Name></span>
+              <button
+                type="button"
+                className={styles.pick}
+                onClick={() => {
+                  show(n.id);
+                  onSelect(n.id);
+                }}
+              >
+                <Name strong={false}>{n.name}</Name>{" "}
+                <span className="muted">
+                  {n.kind} · <Name strong={false}>{n.pipeline}</Name>
+                </span>
               </button>
             </li>
           ))}
         </ul>
-      ) : query.trim() ? <p className="muted">No node matches “{query}”.</p> : null}
+      ) : query.trim() ? (
+        <p className="muted">No node matches “{query}”.</p>
+      ) : null}
     </div>
   );
 }

@@ -24,13 +24,21 @@ export function NodeMarkText({ mark }: { mark: NodeMark }) {
   const say = (h: NodeMark["holdings"][number]) => `${HOLDING_WORD[h.kind]}: ${h.unitsText}${h.detail ? ` — ${h.detail}` : ""}`;
   return (
     <div className={styles.mark}>
-      <span className={styles.markUnits} data-testid="node-units" title={mark.entry.unitsText}>{mark.entry.unitsText}</span>
+      <span className={styles.markUnits} data-testid="node-units" title={mark.entry.unitsText}>
+        {mark.entry.unitsText}
+      </span>
       {mark.holdings.length > 0 ? (
         <span className={styles.badges}>
           {shown.map((h) => (
-            <span key={h.kind} className={styles.holding} data-kind={h.kind} title={say(h)} data-testid="node-holding">{HOLDING_WORD[h.kind]}</span>
+            <span key={h.kind} className={styles.holding} data-kind={h.kind} title={say(h)} data-testid="node-holding">
+              {HOLDING_WORD[h.kind]}
+            </span>
           ))}
-          {rest.length > 0 ? <span className={styles.holding} title={rest.map(say).join("\n")} data-testid="node-holding">+{rest.length}</span> : null}
+          {rest.length > 0 ? (
+            <span className={styles.holding} title={rest.map(say).join("\n")} data-testid="node-holding">
+              +{rest.length}
+            </span>
+          ) : null}
         </span>
       ) : null}
     </div>

@@ -24,10 +24,16 @@ export function NodeShell({ node, kindClass, icon, children }: { node: LineageNo
     >
       <Handle type="target" position={Position.Left} className={styles.handle} isConnectable={false} />
       <div className={styles.nodeTitle}>
-        <span aria-hidden className={styles.icon}>{icon}</span>
-        <strong className={styles.label} title={node.name} data-testid="node-label">{node.name}</strong>
+        <span aria-hidden className={styles.icon}>
+          {icon}
+        </span>
+        <strong className={styles.label} title={node.name} data-testid="node-label">
+          {node.name}
+        </strong>
       </div>
-      <div className={styles.fullName} aria-hidden>{node.name}</div>
+      <div className={styles.fullName} aria-hidden>
+        {node.name}
+      </div>
       {mark ? <NodeMarkText mark={mark} /> : children}
       <Handle type="source" position={Position.Right} className={styles.handle} isConnectable={false} />
     </div>

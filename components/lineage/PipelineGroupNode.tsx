@@ -19,7 +19,9 @@ export const PipelineGroupNode = memo(function PipelineGroupNode({ data }: NodeP
     <div className={data.collapsed ? `${styles.group} ${styles.groupCollapsed}` : styles.group} data-testid={`pipeline-${data.pipeline}`}>
       {data.collapsed ? <Handle type="target" position={Position.Left} className={styles.handle} isConnectable={false} /> : null}
       <div className={styles.groupHeader}>
-        <span className={styles.groupName} title={data.pipeline}>{data.pipeline}</span>
+        <span className={styles.groupName} title={data.pipeline}>
+          {data.pipeline}
+        </span>
         <button
           type="button"
           className={`${styles.groupToggle} nodrag`}
@@ -29,7 +31,9 @@ export const PipelineGroupNode = memo(function PipelineGroupNode({ data }: NodeP
           onClick={() => onToggle(data.pipeline)}
         >
           {/* A drawn chevron: the fullwidth ＋/－ it replaces have no glyph in the system fonts (a box was drawn). */}
-          <svg className={styles.chevron} viewBox="0 0 12 12" aria-hidden focusable="false"><path d="M2.5 4.5 6 8l3.5-3.5" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" /></svg>
+          <svg className={styles.chevron} viewBox="0 0 12 12" aria-hidden focusable="false">
+            <path d="M2.5 4.5 6 8l3.5-3.5" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" />
+          </svg>
           {data.collapsed ? counted(data.nodeCount, "node") : null}
         </button>
       </div>

@@ -10,19 +10,40 @@ export function SelectionBar({ view, onChange }: { view: LineageView; onChange: 
   const [units, setUnits] = useState(view.units);
   const [asOf, setAsOf] = useState(view.asOf);
   return (
-    <form className={styles.selection} onSubmit={(e) => { e.preventDefault(); onChange({ units: units.trim(), asOf: asOf.trim() }); }} aria-label="Selection">
+    <form
+      className={styles.selection}
+      onSubmit={(e) => {
+        e.preventDefault();
+        onChange({ units: units.trim(), asOf: asOf.trim() });
+      }}
+      aria-label="Selection"
+    >
       <div>
         <span className="muted">Selected </span>
-        <span className="mono" data-testid="selected-node">{view.node ? <Name>{view.node}</Name> : <strong>nothing yet</strong>}</span>
+        <span className="mono" data-testid="selected-node">
+          {view.node ? <Name>{view.node}</Name> : <strong>nothing yet</strong>}
+        </span>
       </div>
-      <label>Units <input value={units} onChange={(e) => setUnits(e.target.value)} placeholder="2026-08-17 or 2026-08-01..2026-08-07 (empty: all)" size={34} /></label>
-      <label>As of <input value={asOf} onChange={(e) => setAsOf(e.target.value)} placeholder="now (or 2026-08-20T00:00Z)" size={20} /></label>
+      <label>
+        Units <input value={units} onChange={(e) => setUnits(e.target.value)} placeholder="2026-08-17 or 2026-08-01..2026-08-07 (empty: all)" size={34} />
+      </label>
+      <label>
+        As of <input value={asOf} onChange={(e) => setAsOf(e.target.value)} placeholder="now (or 2026-08-20T00:00Z)" size={20} />
+      </label>
       <button type="submit">Apply</button>
       <div role="group" aria-label="Direction" className={styles.segmented}>
-        <button type="button" aria-pressed={view.direction === "downstream"} onClick={() => onChange({ direction: "downstream" })}>Downstream (blast radius)</button>
-        <button type="button" aria-pressed={view.direction === "upstream"} onClick={() => onChange({ direction: "upstream" })}>Upstream (built from)</button>
+        <button type="button" aria-pressed={view.direction === "downstream"} onClick={() => onChange({ direction: "downstream" })}>
+          Downstream (blast radius)
+        </button>
+        <button type="button" aria-pressed={view.direction === "upstream"} onClick={() => onChange({ direction: "upstream" })}>
+          Upstream (built from)
+        </button>
       </div>
-      {view.node ? <button type="button" onClick={() => onChange({ node: "", units: "" })}>Clear selection</button> : null}
+      {view.node ? (
+        <button type="button" onClick={() => onChange({ node: "", units: "" })}>
+          Clear selection
+        </button>
+      ) : null}
     </form>
   );
 }

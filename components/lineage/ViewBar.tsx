@@ -28,17 +28,31 @@ export function ViewBar({ placed, boxes, closureIds }: { placed: Placed[]; boxes
   return (
     <div className={styles.viewBar} data-testid="lineage-view-bar">
       {all.outside === 0 ? (
-        <span className="muted" data-testid="lineage-outside">All {counted(all.total, "node")} in view</span>
+        <span className="muted" data-testid="lineage-outside">
+          All {counted(all.total, "node")} in view
+        </span>
       ) : (
         <>
           <span data-testid="lineage-outside">
-            <strong>{all.outside.toLocaleString("en-US")} of {counted(all.total, "node")} outside the view</strong>
-            {closure && closure.outside > 0 ? <> · {closure.outside} of the closure&apos;s {closure.total} (listed below)</> : null}
+            <strong>
+              {all.outside.toLocaleString("en-US")} of {counted(all.total, "node")} outside the view
+            </strong>
+            {closure && closure.outside > 0 ? (
+              <>
+                {" "}
+                · {closure.outside} of the closure&apos;s {closure.total} (listed below)
+              </>
+            ) : null}
           </span>
-          <button type="button" onClick={() => {
-            const v = fitAll(boxes, width, height, minZoom);
-            if (v) void flow.setViewport(v, { duration: 250 });
-          }}>Fit all</button>
+          <button
+            type="button"
+            onClick={() => {
+              const v = fitAll(boxes, width, height, minZoom);
+              if (v) void flow.setViewport(v, { duration: 250 });
+            }}
+          >
+            Fit all
+          </button>
         </>
       )}
     </div>

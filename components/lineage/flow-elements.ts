@@ -12,7 +12,6 @@ export interface LineageEdgeData extends Record<string, unknown> {
 
 const LABEL_ALL_EDGES_UP_TO = 2_000;
 
-
 /**
  * Size and handles known up front. React Flow mounts every node it has no handle bounds for, to
  * measure it, even with onlyRenderVisibleElements: at 10,000 nodes that first mount (and the
@@ -59,8 +58,16 @@ export function flowElements(graph: LineageGraphView, layout: LineageLayoutResul
     const at = layout.positions[n.id];
     if (!at) continue;
     nodes.push({
-      id: n.id, type: TYPE_OF_ROLE[n.role], position: at, parentId: groupId(n.pipeline), extent: "parent",
-      ...LINEAGE_NODE_SIZE, measured: LINEAGE_NODE_SIZE, handles: NODE_HANDLES, data: { node: n }, ariaLabel: `${n.kind} ${n.name} in ${n.pipeline}`,
+      id: n.id,
+      type: TYPE_OF_ROLE[n.role],
+      position: at,
+      parentId: groupId(n.pipeline),
+      extent: "parent",
+      ...LINEAGE_NODE_SIZE,
+      measured: LINEAGE_NODE_SIZE,
+      handles: NODE_HANDLES,
+      data: { node: n },
+      ariaLabel: `${n.kind} ${n.name} in ${n.pipeline}`,
     });
   }
   const endOf = (id: string) => (collapsed.has(pipelineOf.get(id) ?? "") ? groupId(pipelineOf.get(id)!) : id);

@@ -4,15 +4,25 @@ import { countOutside, fitAll, frameOn, LEGIBLE_ZOOM, MAX_ZOOM, placedOf, type P
 
 const { width: W, height: H } = LINEAGE_NODE_SIZE;
 /** A chain of `n` nodes left to right, 60 px apart, as ELK lays out a pipeline. */
-const chain = (n: number, y = 0): Placed[] => Array.from({ length: n }, (_, i) => ({ id: `n${i}`, rect: { x: i * (W + 60), y, width: W, height: H }, count: 1 }));
+const chain = (n: number, y = 0): Placed[] =>
+  Array.from({ length: n }, (_, i) => ({ id: `n${i}`, rect: { x: i * (W + 60), y, width: W, height: H }, count: 1 }));
 /** Screen rectangle of a placed node at a viewport. */
-const onScreen = (p: Placed, v: { x: number; y: number; zoom: number }) => ({ x: p.rect.x * v.zoom + v.x, y: p.rect.y * v.zoom + v.y, width: p.rect.width * v.zoom, height: p.rect.height * v.zoom });
-const inside = (r: { x: number; y: number; width: number; height: number }, width: number, height: number) => r.x >= -0.5 && r.y >= -0.5 && r.x + r.width <= width + 0.5 && r.y + r.height <= height + 0.5;
+const onScreen = (p: Placed, v: { x: number; y: number; zoom: number }) => ({
+  x: p.rect.x * v.zoom + v.x,
+  y: p.rect.y * v.zoom + v.y,
+  width: p.rect.width * v.zoom,
+  height: p.rect.height * v.zoom,
+});
+const inside = (r: { x: number; y: number; width: number; height: number }, width: number, height: number) =>
+  r.x >= -0.5 && r.y >= -0.5 && r.x + r.width <= width + 0.5 && r.y + r.height <= height + 0.5;
 
 describe("placedOf", () => {
   it("makes positions absolute (inside their pipeline's box) and counts a collapsed pipeline as its nodes", () => {
     const layout = {
-      groups: [{ pipeline: "orders", x: 100, y: 50, width: 500, height: 200, collapsed: false, nodeCount: 2 }, { pipeline: "ml", x: 700, y: 50, width: 230, height: 64, collapsed: true, nodeCount: 5 }],
+      groups: [
+        { pipeline: "orders", x: 100, y: 50, width: 500, height: 200, collapsed: false, nodeCount: 2 },
+        { pipeline: "ml", x: 700, y: 50, width: 230, height: 64, collapsed: true, nodeCount: 5 },
+      ],
       positions: { a: { x: 16, y: 50 }, b: { x: 260, y: 50 } },
     };
     const placed = placedOf(layout, (id) => (id === "a" || id === "b" ? "orders" : undefined));
@@ -37,17 +47,37 @@ describe("frameOn", () => {
 
   it("never goes below the legible zoom: a wide focus is framed from its first node, and the rest is counted outside", () => {
     const placed = chain(12);
-    const frame = frameOn(placed, placed.map((p) => p.id), 900, 500)!;
+    const frame = frameOn(
+      placed,
+      placed.map((p) => p.id),
+      900,
+      500,
+    )!;
     expect(frame.viewport.zoom).toBe(LEGIBLE_ZOOM);
     expect(frame.framed[0]).toBe("n0");
     expect(frame.framed.length).toBeGreaterThan(1);
     expect(frame.framed.length).toBeLessThan(12);
-    for (const id of frame.framed) expect(inside(onScreen(placed.find((p) => p.id === id)!, frame.viewport), 900, 500), id).toBe(true);
+    for (const id of frame.framed)
+      expect(
+        inside(
+          onScreen(
+            placed.find((p) => p.id === id)!,
+            frame.viewport,
+          ),
+          900,
+          500,
+        ),
+        id,
+      ).toBe(true);
     expect(countOutside(placed, frame.viewport, 900, 500)).toEqual({ outside: 12 - frame.framed.length, total: 12 });
   });
 
   it("skips a far-off node and keeps taking the ones that still fit (a closure's branch in another pipeline)", () => {
-    const placed = [...chain(2), { id: "far", rect: { x: 5000, y: 0, width: W, height: H }, count: 1 }, { id: "below", rect: { x: 0, y: H + 40, width: W, height: H }, count: 1 }];
+    const placed = [
+      ...chain(2),
+      { id: "far", rect: { x: 5000, y: 0, width: W, height: H }, count: 1 },
+      { id: "below", rect: { x: 0, y: H + 40, width: W, height: H }, count: 1 },
+    ];
     expect(frameOn(placed, ["n0", "far", "n1", "below"], 1000, 600)!.framed).toEqual(["n0", "n1", "below"]);
   });
 
@@ -81,10 +111,14 @@ describe("countOutside", () => {
 
 describe("fitAll", () => {
   it("shows every box whole, below the legible zoom if it must", () => {
-    const boxes = [{ x: 0, y: 0, width: 3000, height: 400 }, { x: 0, y: 500, width: 1200, height: 900 }];
+    const boxes = [
+      { x: 0, y: 0, width: 3000, height: 400 },
+      { x: 0, y: 500, width: 1200, height: 900 },
+    ];
     const v = fitAll(boxes, 900, 600, 0.02)!;
     expect(v.zoom).toBeLessThan(LEGIBLE_ZOOM);
-    for (const b of boxes) expect(inside({ x: b.x * v.zoom + v.x, y: b.y * v.zoom + v.y, width: b.width * v.zoom, height: b.height * v.zoom }, 900, 600)).toBe(true);
+    for (const b of boxes)
+      expect(inside({ x: b.x * v.zoom + v.x, y: b.y * v.zoom + v.y, width: b.width * v.zoom, height: b.height * v.zoom }, 900, 600)).toBe(true);
     expect(fitAll([], 900, 600, 0.02)).toBeNull();
   });
 });

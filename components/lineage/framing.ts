@@ -8,8 +8,17 @@ import { LINEAGE_NODE_SIZE, type LineageLayoutResult } from "@/lib/contracts/lin
 /** The React Flow id of a pipeline's box. */
 export const groupId = (pipeline: string) => `pipeline:${pipeline}`;
 
-export interface Rect { x: number; y: number; width: number; height: number }
-export interface Viewport { x: number; y: number; zoom: number }
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+export interface Viewport {
+  x: number;
+  y: number;
+  zoom: number;
+}
 
 /**
  * Node names are 13 px on a 16 px line (Lineage.module.css `.label`): from this zoom up they are
@@ -22,7 +31,11 @@ export const MAX_ZOOM = 1.1;
 export const FRAME_PADDING = 28;
 
 /** One thing drawn on the canvas: a node, or a collapsed pipeline standing for `count` nodes. */
-export interface Placed { id: string; rect: Rect; count: number }
+export interface Placed {
+  id: string;
+  rect: Rect;
+  count: number;
+}
 
 /**
  * What the layout draws, in absolute canvas coordinates: expanded nodes (the layout gives them
@@ -66,7 +79,10 @@ export function centred(bounds: Rect, width: number, height: number, zoom: numbe
   return { x: width / 2 - (bounds.x + bounds.width / 2) * zoom, y: height / 2 - (bounds.y + bounds.height / 2) * zoom, zoom };
 }
 
-export interface Frame { viewport: Viewport; framed: string[] }
+export interface Frame {
+  viewport: Viewport;
+  framed: string[];
+}
 
 /**
  * Frames what matters — `focus`, most important first (the selection's seed, then its closure by

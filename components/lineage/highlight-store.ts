@@ -43,6 +43,10 @@ export const HighlightContext = createContext<HighlightStore>(new HighlightStore
  */
 export function useNodeMark(id: string): { state: "in" | "out"; mark: NodeMark | undefined } {
   const store = useContext(HighlightContext);
-  const mark = useSyncExternalStore(store.subscribe, () => store.markOf(id), () => undefined);
+  const mark = useSyncExternalStore(
+    store.subscribe,
+    () => store.markOf(id),
+    () => undefined,
+  );
   return { state: mark ? "in" : "out", mark };
 }

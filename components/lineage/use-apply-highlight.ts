@@ -9,7 +9,13 @@ import type { HighlightStore, NodeMark } from "./highlight-store";
  * when the highlighted frame is painted: reparo:highlight-start → reparo:highlight-done, then
  * tells the page (which asks for the holdings only then).
  */
-export function useApplyHighlight(store: HighlightStore, closure: Closure | undefined, holdings: Holdings | undefined, enabled: boolean, onPainted: (closure: Closure) => void) {
+export function useApplyHighlight(
+  store: HighlightStore,
+  closure: Closure | undefined,
+  holdings: Holdings | undefined,
+  enabled: boolean,
+  onPainted: (closure: Closure) => void,
+) {
   useLayoutEffect(() => {
     performance.mark("reparo:highlight-start");
     if (!enabled || !closure) {
@@ -20,10 +26,12 @@ export function useApplyHighlight(store: HighlightStore, closure: Closure | unde
     const marks = new Map<string, NodeMark>();
     for (const entry of closure.nodes) marks.set(entry.nodeId, { entry, holdings: holdsOf.get(entry.nodeId) ?? [] });
     store.set(marks);
-    const frame = requestAnimationFrame(() => setTimeout(() => {
-      performance.mark("reparo:highlight-done");
-      onPainted(closure);
-    }, 0));
+    const frame = requestAnimationFrame(() =>
+      setTimeout(() => {
+        performance.mark("reparo:highlight-done");
+        onPainted(closure);
+      }, 0),
+    );
     return () => cancelAnimationFrame(frame);
   }, [store, closure, holdings, enabled, onPainted]);
 }

@@ -38,17 +38,20 @@ export function useLineageView(): [LineageView, (patch: Patch) => void] {
   const params = useSearchParams();
   const pathname = usePathname();
   const view = useMemo(() => parse(params), [params]);
-  const update = useCallback((patch: Patch) => {
-    const current = parse(new URLSearchParams(window.location.search));
-    const next = { ...current, ...(typeof patch === "function" ? patch(current) : patch) };
-    const out = new URLSearchParams();
-    for (const key of KEYS) {
-      const value = key === "collapsed" ? next.collapsed.join(",") : String(next[key]);
-      if (value && !(key === "direction" && value === "downstream")) out.set(key, value);
-    }
-    // The browser's own history call: Next.js syncs useSearchParams with it, without the server
-    // round trip and page re-render that router.replace costs on every click of a 10,000-node graph.
-    window.history.replaceState(null, "", `${pathname}?${out.toString()}`);
-  }, [pathname]);
+  const update = useCallback(
+    (patch: Patch) => {
+      const current = parse(new URLSearchParams(window.location.search));
+      const next = { ...current, ...(typeof patch === "function" ? patch(current) : patch) };
+      const out = new URLSearchParams();
+      for (const key of KEYS) {
+        const value = key === "collapsed" ? next.collapsed.join(",") : String(next[key]);
+        if (value && !(key === "direction" && value === "downstream")) out.set(key, value);
+      }
+      // The browser's own history call: Next.js syncs useSearchParams with it, without the server
+      // round trip and page re-render that router.replace costs on every click of a 10,000-node graph.
+      window.history.replaceState(null, "", `${pathname}?${out.toString()}`);
+    },
+    [pathname],
+  );
   return [view, update];
 }

@@ -33,10 +33,16 @@ export function CellPanel({ dataset, unit, onClose }: { dataset: string; unit: s
         <h2 id="cell-panel-title">
           {data?.datasetName ?? dataset.split(":").pop()} <span className="mono">{unit}</span>
         </h2>
-        <button type="button" className={styles.close} onClick={onClose} aria-label="Close the unit panel" title="Close (Esc)">×</button>
+        <button type="button" className={styles.close} onClick={onClose} aria-label="Close the unit panel" title="Close (Esc)">
+          ×
+        </button>
       </header>
       {isPending ? <div className="skeleton" style={{ height: 160 }} aria-label="Loading the unit" /> : null}
-      {error ? <p className="error-box" role="alert">Could not load {unit}: {error.message}</p> : null}
+      {error ? (
+        <p className="error-box" role="alert">
+          Could not load {unit}: {error.message}
+        </p>
+      ) : null}
       {data ? <PanelBody d={data} /> : null}
     </aside>
   );
@@ -47,12 +53,22 @@ function PanelBody({ d }: { d: UnitDetail }) {
   return (
     <div className={styles.body}>
       <p>
-        <span className={styles.state} data-testid="panel-state" style={{ backgroundColor: STATE_PALETTE[d.state].colour, color: STATE_PALETTE[d.state].ink }}><StateSwatch state={d.state} />{STATE_LABELS[d.state]}</span>
+        <span className={styles.state} data-testid="panel-state" style={{ backgroundColor: STATE_PALETTE[d.state].colour, color: STATE_PALETTE[d.state].ink }}>
+          <StateSwatch state={d.state} />
+          {STATE_LABELS[d.state]}
+        </span>
         {d.pipeline ? <span className="muted"> · {d.pipeline}</span> : null}
       </p>
-      {noPublish ? <p className="notice" data-testid="panel-no-publish">No publish: this unit is not in the ledger{d.state === "blocked" ? " — it never ran because an upstream unit failed" : d.state === "failed" ? " — its latest attempt failed" : ""}.</p> : null}
+      {noPublish ? (
+        <p className="notice" data-testid="panel-no-publish">
+          No publish: this unit is not in the ledger
+          {d.state === "blocked" ? " — it never ran because an upstream unit failed" : d.state === "failed" ? " — its latest attempt failed" : ""}.
+        </p>
+      ) : null}
       <ul className={styles.reasons} data-testid="panel-reasons">
-        {d.reasons.map((r) => <li key={r}>{r}</li>)}
+        {d.reasons.map((r) => (
+          <li key={r}>{r}</li>
+        ))}
       </ul>
       <dl className={styles.facts}>
         <dt>Source count</dt>
@@ -60,15 +76,23 @@ function PanelBody({ d }: { d: UnitDetail }) {
         <dt>Rows published</dt>
         <dd data-testid="panel-rows">{noPublish ? "—" : d.publishes[d.publishes.length - 1]!.rowCount}</dd>
         <dt>Deviation</dt>
-        <dd data-testid="panel-deviation">{d.deviation === null ? "—" : `${formatDeviation(d.deviation)} (tolerance ±${Math.round(d.tolerance * 1000) / 10}%)`}</dd>
+        <dd data-testid="panel-deviation">
+          {d.deviation === null ? "—" : `${formatDeviation(d.deviation)} (tolerance ±${Math.round(d.tolerance * 1000) / 10}%)`}
+        </dd>
         <dt>Partial rows left</dt>
         <dd data-testid="panel-partial">{d.partialRows}</dd>
         <dt>Written by</dt>
         <dd>{d.writer ? `${d.writer.name} (${d.writer.writeMode ?? "write mode unknown"})` : "no task (a source)"}</dd>
       </dl>
       <p className={styles.links}>
-        {d.latestRunId ? <Link href={`/history?run=${encodeURIComponent(d.latestRunId)}`} data-testid="panel-run-link">Run {d.latestRunId.slice(0, 10)}… →</Link> : null}
-        <Link href={lineageHref(d.writer?.nodeId ?? d.datasetNodeId, d.unitKey)} data-testid="panel-lineage-link">Lineage with this unit selected →</Link>
+        {d.latestRunId ? (
+          <Link href={`/history?run=${encodeURIComponent(d.latestRunId)}`} data-testid="panel-run-link">
+            Run {d.latestRunId.slice(0, 10)}… →
+          </Link>
+        ) : null}
+        <Link href={lineageHref(d.writer?.nodeId ?? d.datasetNodeId, d.unitKey)} data-testid="panel-lineage-link">
+          Lineage with this unit selected →
+        </Link>
       </p>
       <CellRecords d={d} />
     </div>

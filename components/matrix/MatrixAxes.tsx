@@ -35,7 +35,9 @@ export function MatrixAxes({ rows, buckets, cw, width, rowItems, colItems, total
   return (
     <>
       <div className={styles.header} style={{ width, height: HEADER_H }} role="row">
-        <div className={styles.corner} style={{ width: LABEL_W }}>{counted(rows.length, "dataset")}</div>
+        <div className={styles.corner} style={{ width: LABEL_W }}>
+          {counted(rows.length, "dataset")}
+        </div>
         {colItems.map((v) => (
           <div key={v.key} role="columnheader" aria-label={buckets[v.index]!.label} className={styles.colTick} style={{ left: LABEL_W + v.start, width: cw }}>
             {v.index % labelEvery === 0 ? <span className={styles.colLabel}>{buckets[v.index]!.label}</span> : null}
@@ -47,9 +49,17 @@ export function MatrixAxes({ rows, buckets, cw, width, rowItems, colItems, total
           const row = rows[v.index]!;
           return (
             <div key={v.key} className={styles.rowLabel} style={{ top: v.start, height: ROW_H }} role="rowheader" aria-label={rowName(row)}>
-              <Link href={`/units/${encodeURIComponent(row.nodeId)}`} title={row.nodeId} tabIndex={-1}><span>{row.name}</span></Link>
-              {row.note ? <span className={styles.rowNote} title={row.note}>units unknown</span> : null}
-              <span className={`muted ${styles.rowPipeline}`} title={row.pipeline ?? undefined}>{row.pipeline ?? ""}</span>
+              <Link href={`/units/${encodeURIComponent(row.nodeId)}`} title={row.nodeId} tabIndex={-1}>
+                <span>{row.name}</span>
+              </Link>
+              {row.note ? (
+                <span className={styles.rowNote} title={row.note}>
+                  units unknown
+                </span>
+              ) : null}
+              <span className={`muted ${styles.rowPipeline}`} title={row.pipeline ?? undefined}>
+                {row.pipeline ?? ""}
+              </span>
             </div>
           );
         })}

@@ -5,10 +5,24 @@ import { focusSibling, rovingTarget } from "./roving-focus";
 import type { MatrixParams } from "./use-matrix-params";
 import styles from "./MatrixFilters.module.css";
 
-const ZOOMS: [Zoom, string][] = [["unit", "Units"], ["week", "Weeks"], ["month", "Months"]];
+const ZOOMS: [Zoom, string][] = [
+  ["unit", "Units"],
+  ["week", "Weeks"],
+  ["month", "Months"],
+];
 
 /** Pipeline, date range and zoom (one Tab stop, arrows choose); the state filter is the legend. All of it is in the URL. */
-export function MatrixFilters({ params, pipelines, onChange, showPipeline = true }: { params: MatrixParams; pipelines: string[]; onChange(patch: Partial<MatrixParams>): void; showPipeline?: boolean }) {
+export function MatrixFilters({
+  params,
+  pipelines,
+  onChange,
+  showPipeline = true,
+}: {
+  params: MatrixParams;
+  pipelines: string[];
+  onChange(patch: Partial<MatrixParams>): void;
+  showPipeline?: boolean;
+}) {
   return (
     <div className={styles.bar}>
       {showPipeline ? (
@@ -16,7 +30,11 @@ export function MatrixFilters({ params, pipelines, onChange, showPipeline = true
           Pipeline{" "}
           <select value={params.pipeline ?? ""} onChange={(e) => onChange({ pipeline: e.target.value || undefined, cell: null })}>
             <option value="">All pipelines</option>
-            {pipelines.map((p) => <option key={p} value={p}>{p}</option>)}
+            {pipelines.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
           </select>
         </label>
       ) : null}
@@ -48,7 +66,9 @@ export function MatrixFilters({ params, pipelines, onChange, showPipeline = true
         ))}
       </div>
       {params.pipeline || params.from || params.to || params.states.length > 0 ? (
-        <button type="button" className={styles.clear} onClick={() => onChange({ pipeline: undefined, from: undefined, to: undefined, states: [] })}>Clear filters</button>
+        <button type="button" className={styles.clear} onClick={() => onChange({ pipeline: undefined, from: undefined, to: undefined, states: [] })}>
+          Clear filters
+        </button>
       ) : null}
     </div>
   );

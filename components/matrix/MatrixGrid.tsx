@@ -43,8 +43,23 @@ export function MatrixGrid({ section, zoom, highlight, open, selection, onOpen, 
   // Cells are drawn past the sticky labels and header: a unit is in view only between them and the
   // far edge, so scrolling to one reserves their size at the end (scrollPaddingEnd).
   // eslint-disable-next-line react-hooks/incompatible-library
-  const rowV = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_H, overscan: 3, useFlushSync: false, scrollPaddingEnd: HEADER_H });
-  const colV = useVirtualizer({ horizontal: true, count: buckets.length, getScrollElement: () => scroller.current, estimateSize: () => cw, overscan: 4, useFlushSync: false, scrollPaddingEnd: LABEL_W });
+  const rowV = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_H,
+    overscan: 3,
+    useFlushSync: false,
+    scrollPaddingEnd: HEADER_H,
+  });
+  const colV = useVirtualizer({
+    horizontal: true,
+    count: buckets.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => cw,
+    overscan: 4,
+    useFlushSync: false,
+    scrollPaddingEnd: LABEL_W,
+  });
   // Time runs left to right and incidents are recent: start at the latest data (not the empty
   // right end of an open-ended feed), or at the open cell.
   const latest = useMemo(() => {
@@ -60,7 +75,13 @@ export function MatrixGrid({ section, zoom, highlight, open, selection, onOpen, 
   const selectedCols = useMemo(() => (selection ? selectedBuckets(section, buckets, selection.keys) : null), [section, buckets, selection]);
   const width = LABEL_W + buckets.length * cw;
   const height = HEADER_H + rows.length * ROW_H;
-  useCellCanvas(scroller, canvas, { rows, cw, rowH: ROW_H, highlight, open: openAt, selectedRow, selectedCols }, { x: LABEL_W, y: HEADER_H }, { width, height });
+  useCellCanvas(
+    scroller,
+    canvas,
+    { rows, cw, rowH: ROW_H, highlight, open: openAt, selectedRow, selectedCols },
+    { x: LABEL_W, y: HEADER_H },
+    { width, height },
+  );
 
   useEffect(() => {
     if (openAt) {
@@ -107,7 +128,14 @@ export function MatrixGrid({ section, zoom, highlight, open, selection, onOpen, 
   };
   const onKeyDown = (e: KeyboardEvent) => {
     const { r, c } = focus;
-    const step: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1], PageUp: [-10, 0], PageDown: [10, 0] };
+    const step: Record<string, [number, number]> = {
+      ArrowUp: [-1, 0],
+      ArrowDown: [1, 0],
+      ArrowLeft: [0, -1],
+      ArrowRight: [0, 1],
+      PageUp: [-10, 0],
+      PageDown: [10, 0],
+    };
     if (step[e.key]) {
       const [dr, dc] = step[e.key]!;
       const target = Math.min(buckets.length - 1, Math.max(0, c + dc));
@@ -189,7 +217,10 @@ export function MatrixGrid({ section, zoom, highlight, open, selection, onOpen, 
         tabIndex={0}
         onKeyDown={onKeyDown}
         onMouseMove={(e) => track(e.clientX, e.clientY)}
-        onMouseLeave={() => { pointer.current = null; setHover(null); }}
+        onMouseLeave={() => {
+          pointer.current = null;
+          setHover(null);
+        }}
         onClick={onClick}
         data-testid={`matrix-${section.id}`}
       >
@@ -197,7 +228,15 @@ export function MatrixGrid({ section, zoom, highlight, open, selection, onOpen, 
           <div className={styles.stage}>
             <canvas ref={canvas} className={styles.canvas} style={{ left: LABEL_W, top: HEADER_H }} aria-hidden="true" />
           </div>
-          <MatrixAxes rows={rows} buckets={buckets} cw={cw} width={width} rowItems={rowV.getVirtualItems()} colItems={colV.getVirtualItems()} totalRows={rowV.getTotalSize()} />
+          <MatrixAxes
+            rows={rows}
+            buckets={buckets}
+            cw={cw}
+            width={width}
+            rowItems={rowV.getVirtualItems()}
+            colItems={colV.getVirtualItems()}
+            totalRows={rowV.getTotalSize()}
+          />
           {marked.map((at) => {
             const row = rows[at.r]!;
             const code = row.shown[at.c]!;
@@ -221,7 +260,9 @@ export function MatrixGrid({ section, zoom, highlight, open, selection, onOpen, 
           })}
         </div>
       </div>
-      <p className={styles.live} aria-live="polite">{announce}</p>
+      <p className={styles.live} aria-live="polite">
+        {announce}
+      </p>
     </>
   );
 }

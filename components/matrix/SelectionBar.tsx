@@ -25,11 +25,22 @@ export function SelectionBar({ selection, columns, name, onClear }: { selection:
   return (
     <div className={styles.bar} role="region" aria-label="Selected units" data-testid="selection-bar">
       <span>
-        <strong>{counted(n, "unit")}</strong> of {name}: <span className="mono" data-testid="selection-units">{describeRanges(runsOf(selection.keys, columns))}</span>
+        <strong>{counted(n, "unit")}</strong> of {name}:{" "}
+        <span className="mono" data-testid="selection-units">
+          {describeRanges(runsOf(selection.keys, columns))}
+        </span>
       </span>
-      {href ? <Link href={href} prefetch={false} data-testid="plan-repair">Plan a repair for these →</Link> : <span className="muted">No task writes this dataset: nothing to re-run.</span>}
+      {href ? (
+        <Link href={href} prefetch={false} data-testid="plan-repair">
+          Plan a repair for these →
+        </Link>
+      ) : (
+        <span className="muted">No task writes this dataset: nothing to re-run.</span>
+      )}
       {selection.writerNodeId && n > 0 ? <Link href={lineageHref(selection.writerNodeId, selection.keys[0]!)}>Lineage →</Link> : null}
-      <button type="button" onClick={onClear}>Clear selection</button>
+      <button type="button" onClick={onClear}>
+        Clear selection
+      </button>
     </div>
   );
 }

@@ -17,7 +17,13 @@ import { counted } from "@/lib/domain/words";
 /** The unit matrix with its filters, legend, selection and side panel; `dataset` pins one row. */
 export function UnitsView({ dataset }: { dataset?: string }) {
   const [params, update] = useMatrixParams();
-  const { data, error, isPending, isFetching } = useUnitMatrix({ pipeline: dataset ? undefined : params.pipeline, dataset, states: params.states, from: params.from, to: params.to });
+  const { data, error, isPending, isFetching } = useUnitMatrix({
+    pipeline: dataset ? undefined : params.pipeline,
+    dataset,
+    states: params.states,
+    from: params.from,
+    to: params.to,
+  });
   const [selection, setSelection] = useState<Selection | null>(null);
   const toggleState = (s: MatrixState) => update({ states: params.states.includes(s) ? params.states.filter((x) => x !== s) : [...params.states, s] });
   const highlight = params.states.map(codeOfState).join("");
@@ -50,7 +56,11 @@ export function UnitsView({ dataset }: { dataset?: string }) {
   };
   return (
     <div ref={root} style={{ display: "grid", gap: 16, gridTemplateColumns: "minmax(0, 1fr)", marginRight: params.cell ? "min(520px, 45vw)" : 0 }}>
-      {data && data.sections.length > 0 ? <a href="#unit-matrix" className="skip-link" onClick={skipToGrid}>Skip to the matrix</a> : null}
+      {data && data.sections.length > 0 ? (
+        <a href="#unit-matrix" className="skip-link" onClick={skipToGrid}>
+          Skip to the matrix
+        </a>
+      ) : null}
       <section className="card" aria-label="Filters and legend" style={{ display: "grid", gap: 12 }}>
         <MatrixFilters params={params} pipelines={data?.pipelines ?? []} onChange={update} showPipeline={!dataset} />
         {data ? <MatrixLegend counts={data.counts} active={params.states} onToggle={toggleState} /> : null}
@@ -61,16 +71,25 @@ export function UnitsView({ dataset }: { dataset?: string }) {
       </section>
       {data ? <StatesNotice states={data.states} /> : null}
       {isPending ? <div className="skeleton" style={{ height: 320 }} aria-label="Loading the unit matrix" data-testid="matrix-loading" /> : null}
-      {error ? <p className="error-box" role="alert">Could not load the unit matrix: {error.message}</p> : null}
+      {error ? (
+        <p className="error-box" role="alert">
+          Could not load the unit matrix: {error.message}
+        </p>
+      ) : null}
       {data && data.sections.length === 0 && !data.states.computing ? (
         <p className="empty card" data-testid="matrix-empty">
-          {params.states.length || params.pipeline || params.from || params.to ? "No dataset matches these filters." : "No datasets yet: ingest lineage events or load the demo (npm run demo:load)."}
+          {params.states.length || params.pipeline || params.from || params.to
+            ? "No dataset matches these filters."
+            : "No datasets yet: ingest lineage events or load the demo (npm run demo:load)."}
         </p>
       ) : null}
       {data?.sections.map((s, i) => (
         <section key={s.id} id={i === 0 ? "unit-matrix" : undefined} className="card" aria-labelledby={`section-${s.id}`}>
           <h2 id={`section-${s.id}`}>{s.label}</h2>
-          <p className="sub">{counted(s.rows.length, "dataset")} × {counted(s.columns.length, "unit")}{s.columns.length > 1 ? `, ${s.columns[0]} → ${s.columns[s.columns.length - 1]}` : ""}</p>
+          <p className="sub">
+            {counted(s.rows.length, "dataset")} × {counted(s.columns.length, "unit")}
+            {s.columns.length > 1 ? `, ${s.columns[0]} → ${s.columns[s.columns.length - 1]}` : ""}
+          </p>
           <MatrixGrid
             key={`${s.id}|${params.zoom}`}
             section={s}
@@ -79,12 +98,21 @@ export function UnitsView({ dataset }: { dataset?: string }) {
             open={params.cell}
             selection={selection}
             onOpen={open}
-            onSelect={(row, keys, mode) => setSelection((cur) => (mode === "replace" ? { dataset: row.nodeId, writerNodeId: row.writerNodeId, keys } : toggleKeys(cur, row.nodeId, row.writerNodeId, keys)))}
+            onSelect={(row, keys, mode) =>
+              setSelection((cur) =>
+                mode === "replace" ? { dataset: row.nodeId, writerNodeId: row.writerNodeId, keys } : toggleKeys(cur, row.nodeId, row.writerNodeId, keys),
+              )
+            }
           />
         </section>
       ))}
       {selection && selectedSection ? (
-        <SelectionBar selection={selection} columns={selectedSection.columns} name={selectedSection.rows.find((r) => r.nodeId === selection.dataset)!.name} onClear={() => setSelection(null)} />
+        <SelectionBar
+          selection={selection}
+          columns={selectedSection.columns}
+          name={selectedSection.rows.find((r) => r.nodeId === selection.dataset)!.name}
+          onClear={() => setSelection(null)}
+        />
       ) : null}
       {data ? <KeyProblemsCards sections={data.sections} invalidKeys={data.invalidKeys} /> : null}
       {params.cell ? <CellPanel dataset={params.cell.dataset} unit={params.cell.unit} onClose={close} /> : null}

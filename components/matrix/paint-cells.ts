@@ -63,7 +63,12 @@ export interface PaintInput {
   selectedCols: Uint8Array | null;
 }
 
-interface Marked { x: number; y: number; alpha: number; code: number }
+interface Marked {
+  x: number;
+  y: number;
+  alpha: number;
+  code: number;
+}
 
 /** The visible window of cells: one fillRect per cell, colour switched only when it changes; then each cell's mark. */
 export function paintCells(ctx: CanvasRenderingContext2D, palette: Palette, p: PaintInput): void {

@@ -10,7 +10,13 @@ type Picture = Omit<PaintInput, "left" | "top" | "width" | "height">;
  * under the headers), repainted on every scroll event and whenever the picture changes: a few
  * thousand fillRects per frame instead of a few thousand DOM nodes.
  */
-export function useCellCanvas(scroller: RefObject<HTMLDivElement | null>, canvas: RefObject<HTMLCanvasElement | null>, picture: Picture, offset: { x: number; y: number }, content: { width: number; height: number }) {
+export function useCellCanvas(
+  scroller: RefObject<HTMLDivElement | null>,
+  canvas: RefObject<HTMLCanvasElement | null>,
+  picture: Picture,
+  offset: { x: number; y: number },
+  content: { width: number; height: number },
+) {
   const latest = useRef({ picture, offset, content });
   const palette = useRef<Palette | null>(null);
   const paint = useRef<() => void>(() => {});

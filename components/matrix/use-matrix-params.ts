@@ -35,20 +35,23 @@ export function useMatrixParams(): [MatrixParams, (patch: Partial<MatrixParams>)
       cell: cellDataset && unit ? { dataset: cellDataset, unit } : null,
     };
   }, [search]);
-  const update = useCallback((patch: Partial<MatrixParams>) => {
-    const next = { ...params, ...patch };
-    const q = new URLSearchParams();
-    if (next.pipeline) q.set("pipeline", next.pipeline);
-    if (next.states.length) q.set("states", next.states.join(","));
-    if (next.from) q.set("from", next.from);
-    if (next.to) q.set("to", next.to);
-    if (next.zoom !== "unit") q.set("zoom", next.zoom);
-    if (next.cell) {
-      q.set("cell", next.cell.dataset);
-      q.set("unit", next.cell.unit);
-    }
-    const s = q.toString();
-    router.replace(`${pathname}${s ? `?${s}` : ""}`, { scroll: false });
-  }, [params, pathname, router]);
+  const update = useCallback(
+    (patch: Partial<MatrixParams>) => {
+      const next = { ...params, ...patch };
+      const q = new URLSearchParams();
+      if (next.pipeline) q.set("pipeline", next.pipeline);
+      if (next.states.length) q.set("states", next.states.join(","));
+      if (next.from) q.set("from", next.from);
+      if (next.to) q.set("to", next.to);
+      if (next.zoom !== "unit") q.set("zoom", next.zoom);
+      if (next.cell) {
+        q.set("cell", next.cell.dataset);
+        q.set("unit", next.cell.unit);
+      }
+      const s = q.toString();
+      router.replace(`${pathname}${s ? `?${s}` : ""}`, { scroll: false });
+    },
+    [params, pathname, router],
+  );
   return [params, update];
 }

@@ -20,17 +20,45 @@ export function FailuresCard({ failures }: { failures: OpenFailure[] }) {
       ) : (
         <table className="data reflow" data-testid="open-failures">
           <thead>
-            <tr><th>Task</th><th>Unit</th><th>Tries</th><th>Left behind</th><th>Error</th><th /></tr>
+            <tr>
+              <th>Task</th>
+              <th>Unit</th>
+              <th>Tries</th>
+              <th>Left behind</th>
+              <th>Error</th>
+              <th />
+            </tr>
           </thead>
           <tbody>
             {failures.map((f) => (
               <tr key={`${f.taskNodeId}|${f.unitKey}`} data-testid={`failure-${f.taskName}-${f.unitKey}`}>
-                <td data-label="Task"><Name>{f.taskName}</Name><div className="muted mono">{f.pipeline ?? "—"}</div></td>
-                <td className="mono" data-label="Unit">{f.unitKey}</td>
-                <td data-testid="failure-tries" data-label="Tries">{f.tries}</td>
-                <td data-label="Left behind">{f.partialRows > 0 ? <span className="badge" data-testid="partial-write">partial write: {f.partialRows} rows still readable</span> : <span className="muted">nothing written</span>}</td>
-                <td className="mono wrap-anywhere" style={{ maxWidth: 320 }} data-label="Error">{f.error ?? "—"}</td>
-                <td className="nowrap"><Link href={lineageHref(f)}>Blast radius →</Link><br /><Link href={incidentHref(f)}>Plan a repair →</Link></td>
+                <td data-label="Task">
+                  <Name>{f.taskName}</Name>
+                  <div className="muted mono">{f.pipeline ?? "—"}</div>
+                </td>
+                <td className="mono" data-label="Unit">
+                  {f.unitKey}
+                </td>
+                <td data-testid="failure-tries" data-label="Tries">
+                  {f.tries}
+                </td>
+                <td data-label="Left behind">
+                  {f.partialRows > 0 ? (
+                    <span className="badge" data-testid="partial-write">
+                      partial write: {f.partialRows} rows still readable
+                    </span>
+                  ) : (
+                    <span className="muted">nothing written</span>
+                  )}
+                </td>
+                <td className="mono wrap-anywhere" style={{ maxWidth: 320 }} data-label="Error">
+                  {f.error ?? "—"}
+                </td>
+                <td className="nowrap">
+                  <Link href={lineageHref(f)}>Blast radius →</Link>
+                  <br />
+                  <Link href={incidentHref(f)}>Plan a repair →</Link>
+                </td>
               </tr>
             ))}
           </tbody>

@@ -17,7 +17,10 @@ describe("OverviewPage", () => {
     expect(within(partial).getByTestId("failure-tries")).toHaveTextContent("2");
     expect(within(partial).getByTestId("partial-write")).toHaveTextContent("partial write: 20 rows still readable");
     expect(within(screen.getByTestId("failure-stg_orders-2026-08-23")).getByText("nothing written")).toBeInTheDocument();
-    expect(within(partial).getByRole("link", { name: "Plan a repair →" })).toHaveAttribute("href", "/incidents/new?node=job%3Aorders%3Astg_orders&units=2026-08-17");
+    expect(within(partial).getByRole("link", { name: "Plan a repair →" })).toHaveAttribute(
+      "href",
+      "/incidents/new?node=job%3Aorders%3Astg_orders&units=2026-08-17",
+    );
   });
 
   it("gives every cell of a reflowing table its column's name, for the one-card-per-row phone layout", async () => {

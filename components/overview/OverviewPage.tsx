@@ -19,7 +19,11 @@ export function OverviewPage() {
     );
   }
   if (error) {
-    return <div className="error-box" role="alert">Could not load the overview: {error.message}</div>;
+    return (
+      <div className="error-box" role="alert">
+        Could not load the overview: {error.message}
+      </div>
+    );
   }
   return (
     <>
@@ -30,7 +34,9 @@ export function OverviewPage() {
         <FindingsCard findings={data.findings} />
         <InvalidKeysCard rows={data.invalidKeys} />
       </div>
-      <p className="muted" style={{ fontSize: "0.8rem" }}>Computed from the publish ledger and attempts at {new Date(data.generatedAt).toLocaleString()}.</p>
+      <p className="muted" style={{ fontSize: "0.8rem" }}>
+        Computed from the publish ledger and attempts at {new Date(data.generatedAt).toLocaleString()}.
+      </p>
     </>
   );
 }

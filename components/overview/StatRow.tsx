@@ -17,7 +17,9 @@ export function StatRow({ counts }: { counts: Overview["counts"] }) {
     <section className="stats" aria-label="Summary">
       {STATS.map((s) => (
         <div className="stat" key={s.key} data-testid={`stat-${s.key}`}>
-          <div className="value" data-testid="stat-value">{counts[s.key].toLocaleString("en-US")}</div>
+          <div className="value" data-testid="stat-value">
+            {counts[s.key].toLocaleString("en-US")}
+          </div>
           <div className="label">{s.label[counts[s.key] === 1 ? 0 : 1]}</div>
         </div>
       ))}

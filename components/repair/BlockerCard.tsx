@@ -22,27 +22,63 @@ export function BlockerCard({ id, incident, blocker }: { id: string; incident: P
   const undeclared = r?.rowsInUnits.filter((u) => !u.declared).map((u) => u.unitKey) ?? [];
   return (
     <div className={styles.blocker} data-testid={`blocker-${blocker.code}`}>
-      <p style={{ marginTop: 0 }}><strong>{blocker.code.replace(/_/g, " ")}</strong>: {blocker.message}</p>
+      <p style={{ marginTop: 0 }}>
+        <strong>{blocker.code.replace(/_/g, " ")}</strong>: {blocker.message}
+      </p>
       {r?.kind === "clean_unit" ? (
         <>
-          {r.cleanable && !r.cleanable.possible ? <p className="muted" data-testid="not-cleanable">Reparo cannot clean these units itself: {r.cleanable.why}.</p> : null}
-          {r.cleanable?.statement ? <p className="muted">Cleaning runs, in one warehouse transaction that counts the rows before and after: <code className="mono">{r.cleanable.statement}</code></p> : null}
+          {r.cleanable && !r.cleanable.possible ? (
+            <p className="muted" data-testid="not-cleanable">
+              Reparo cannot clean these units itself: {r.cleanable.why}.
+            </p>
+          ) : null}
+          {r.cleanable?.statement ? (
+            <p className="muted">
+              Cleaning runs, in one warehouse transaction that counts the rows before and after: <code className="mono">{r.cleanable.statement}</code>
+            </p>
+          ) : null}
           <ul style={{ listStyle: "none", padding: 0, display: "grid", gap: 8 }}>
             {r.rowsInUnits.map((u) => (
               <li key={u.unitKey} data-testid={`append-unit-${u.unitKey}`}>
-                <span className="mono">{short(r.taskNodeId)} {u.unitKey}</span>:{" "}
-                {u.rows === null
-                  ? <strong data-testid="rows-in-unit">rows unknown (the warehouse is not connected)</strong>
-                  : <><strong data-testid="rows-in-unit">{u.rows} {u.rows === 1 ? "row" : "rows"} {u.countedBy === "team" ? "at the team's last count" : "already in the unit"}</strong>{u.countedBy === "team" && u.countedAt ? ` (counted ${u.countedAt.slice(0, 16).replace("T", " ")} UTC)` : u.rows > 0 ? " (left by the failed attempts)" : " (nothing to remove)"}</>}{" "}
+                <span className="mono">
+                  {short(r.taskNodeId)} {u.unitKey}
+                </span>
+                :{" "}
+                {u.rows === null ? (
+                  <strong data-testid="rows-in-unit">rows unknown (the warehouse is not connected)</strong>
+                ) : (
+                  <>
+                    <strong data-testid="rows-in-unit">
+                      {u.rows} {u.rows === 1 ? "row" : "rows"} {u.countedBy === "team" ? "at the team's last count" : "already in the unit"}
+                    </strong>
+                    {u.countedBy === "team" && u.countedAt
+                      ? ` (counted ${u.countedAt.slice(0, 16).replace("T", " ")} UTC)`
+                      : u.rows > 0
+                        ? " (left by the failed attempts)"
+                        : " (nothing to remove)"}
+                  </>
+                )}{" "}
                 {u.declared ? (
                   <span data-testid={`declared-${u.unitKey}`} style={{ display: "block" }}>
-                    Declared cleaned outside Reparo {u.declared.at.slice(0, 16).replace("T", " ")} UTC (audit #{u.declared.auditSeq}): {u.declared.awaiting ? <>not believed yet — {u.declared.awaiting}.</> : "a count shows it empty."}
+                    Declared cleaned outside Reparo {u.declared.at.slice(0, 16).replace("T", " ")} UTC (audit #{u.declared.auditSeq}):{" "}
+                    {u.declared.awaiting ? <>not believed yet — {u.declared.awaiting}.</> : "a count shows it empty."}
                   </span>
                 ) : null}
                 {r.cleanable?.possible && allows(incident, "clean_unit") ? (
-                  <ConfirmIntervention testId={`clean-${u.unitKey}`} label={`Clean ${u.unitKey}`} pending={clean.isPending} error={clean.error} danger
-                    believe={<>the {u.rows ?? "unknown number of"} rows of {short(r.taskNodeId)} {u.unitKey} are deleted from the warehouse now, so the repair&apos;s append writes exactly one copy. Until it runs, the unit holds nothing.</>}
-                    onConfirm={(reason) => clean.mutate({ taskNodeId: r.taskNodeId, unitKey: u.unitKey, reason })} />
+                  <ConfirmIntervention
+                    testId={`clean-${u.unitKey}`}
+                    label={`Clean ${u.unitKey}`}
+                    pending={clean.isPending}
+                    error={clean.error}
+                    danger
+                    believe={
+                      <>
+                        the {u.rows ?? "unknown number of"} rows of {short(r.taskNodeId)} {u.unitKey} are deleted from the warehouse now, so the repair&apos;s
+                        append writes exactly one copy. Until it runs, the unit holds nothing.
+                      </>
+                    }
+                    onConfirm={(reason) => clean.mutate({ taskNodeId: r.taskNodeId, unitKey: u.unitKey, reason })}
+                  />
                 ) : null}
               </li>
             ))}
@@ -50,20 +86,45 @@ export function BlockerCard({ id, incident, blocker }: { id: string; incident: P
           {r.cleanable && !r.cleanable.possible ? (
             <>
               {undeclared.length > 0 && allows(incident, "declare_cleaned") ? (
-                <ConfirmIntervention testId="declare-cleaned" label={undeclared.length === 1 ? `Declare ${undeclared[0]} cleaned by hand` : `Declare ${undeclared.length} units cleaned by hand`}
-                  pending={declareCleaned.isPending} error={declareCleaned.error} danger
-                  believe={<>someone removed every row of {short(r.taskNodeId)} {undeclared.join(", ")} in the warehouse. Reparo records your word but lifts the blocker only when a count of each unit&apos;s rows, taken after its latest attempt, shows 0.</>}
-                  onConfirm={(reason) => declareCleaned.mutate({ taskNodeId: r.taskNodeId, units: undeclared, reason, statement })}>
+                <ConfirmIntervention
+                  testId="declare-cleaned"
+                  label={undeclared.length === 1 ? `Declare ${undeclared[0]} cleaned by hand` : `Declare ${undeclared.length} units cleaned by hand`}
+                  pending={declareCleaned.isPending}
+                  error={declareCleaned.error}
+                  danger
+                  believe={
+                    <>
+                      someone removed every row of {short(r.taskNodeId)} {undeclared.join(", ")} in the warehouse. Reparo records your word but lifts the
+                      blocker only when a count of each unit&apos;s rows, taken after its latest attempt, shows 0.
+                    </>
+                  }
+                  onConfirm={(reason) => declareCleaned.mutate({ taskNodeId: r.taskNodeId, units: undeclared, reason, statement })}
+                >
                   <label style={{ display: "grid", gap: 4, marginBottom: 6 }}>
                     <span>What you ran in the warehouse (kept in the audit log; Reparo never runs it)</span>
-                    <textarea className="mono" rows={2} value={statement} onChange={(e) => setStatement(e.target.value)} data-testid="declare-cleaned-statement" style={{ width: "100%", boxSizing: "border-box" }} />
+                    <textarea
+                      className="mono"
+                      rows={2}
+                      value={statement}
+                      onChange={(e) => setStatement(e.target.value)}
+                      data-testid="declare-cleaned-statement"
+                      style={{ width: "100%", boxSizing: "border-box" }}
+                    />
                   </label>
                 </ConfirmIntervention>
               ) : null}
               {r.rowsInUnits.some((u) => u.declared?.awaiting) && r.datasetNodeId ? (
                 <div data-testid="count-evidence">
-                  <p className="muted" style={{ marginBottom: 4 }}>The evidence Reparo waits for: each unit&apos;s rows in the warehouse, counted now and sent by your pipeline or by hand (an ingest token or the operator role). This page checks again every 10 s.</p>
-                  <pre className={styles.export}>{countExample(r.datasetNodeId, r.rowsInUnits.filter((u) => u.declared?.awaiting).map((u) => u.unitKey))}</pre>
+                  <p className="muted" style={{ marginBottom: 4 }}>
+                    The evidence Reparo waits for: each unit&apos;s rows in the warehouse, counted now and sent by your pipeline or by hand (an ingest token or
+                    the operator role). This page checks again every 10 s.
+                  </p>
+                  <pre className={styles.export}>
+                    {countExample(
+                      r.datasetNodeId,
+                      r.rowsInUnits.filter((u) => u.declared?.awaiting).map((u) => u.unitKey),
+                    )}
+                  </pre>
                 </div>
               ) : null}
             </>
@@ -71,9 +132,19 @@ export function BlockerCard({ id, incident, blocker }: { id: string; incident: P
         </>
       ) : null}
       {r && allows(incident, "declare_replace") ? (
-        <ConfirmIntervention testId="declare-replace" label={`Declare ${short(r.taskNodeId)} fixed to replace`} pending={declare.isPending} error={declare.error}
-          believe={<>{short(r.taskNodeId)}&apos;s code now overwrites its unit instead of appending: every future run, not just this repair, replaces the unit. Only true if the code was changed.</>}
-          onConfirm={(reason) => declare.mutate({ taskNodeId: r.taskNodeId, reason })} />
+        <ConfirmIntervention
+          testId="declare-replace"
+          label={`Declare ${short(r.taskNodeId)} fixed to replace`}
+          pending={declare.isPending}
+          error={declare.error}
+          believe={
+            <>
+              {short(r.taskNodeId)}&apos;s code now overwrites its unit instead of appending: every future run, not just this repair, replaces the unit. Only
+              true if the code was changed.
+            </>
+          }
+          onConfirm={(reason) => declare.mutate({ taskNodeId: r.taskNodeId, reason })}
+        />
       ) : null}
     </div>
   );
@@ -81,6 +152,12 @@ export function BlockerCard({ id, incident, blocker }: { id: string; incident: P
 
 /** The POST /api/v1/warehouse-counts request that evidences a declared cleaning (0 rows, counted after it). */
 function countExample(datasetNodeId: string, units: string[]): string {
-  const body = units.slice(0, 3).map((unitKey) => ({ dataset: { nodeId: datasetNodeId }, unitKey, rowCount: 0, measuredAt: "<now, ISO-8601>", source: "select count(*) … where <the unit>" }));
+  const body = units.slice(0, 3).map((unitKey) => ({
+    dataset: { nodeId: datasetNodeId },
+    unitKey,
+    rowCount: 0,
+    measuredAt: "<now, ISO-8601>",
+    source: "select count(*) … where <the unit>",
+  }));
   return `curl -X POST "$REPARO_URL/api/v1/warehouse-counts" -H "authorization: Bearer $REPARO_TOKEN" \\\n  -H 'content-type: application/json' -d '${JSON.stringify(body)}'${units.length > 3 ? `\n# … and the other ${counted(units.length - 3, "unit")}` : ""}`;
 }

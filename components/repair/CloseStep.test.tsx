@@ -8,15 +8,44 @@ import { renderWithQuery } from "@/test/components/render";
 import { CloseStep } from "./CloseStep";
 
 const entry = (seq: number, actor: string, actorRole: string, kind: string) => ({
-  seq, kind, actor, actorRole, at: "2026-08-18T04:00:00.000Z", reason: "because", incidentId: "inc-3", targets: [], before: null, after: null, prevHash: "0", hash: "1",
+  seq,
+  kind,
+  actor,
+  actorRole,
+  at: "2026-08-18T04:00:00.000Z",
+  reason: "because",
+  incidentId: "inc-3",
+  targets: [],
+  before: null,
+  after: null,
+  prevHash: "0",
+  hash: "1",
 });
 
 describe("CloseStep", () => {
   it("sums the incident up: durations in their two largest units, repairs, and each person once", () => {
     const incident = anIncident({
-      status: "resolved", resolvedAt: "2026-08-19T05:30:00.000Z", closedReason: "validated",
-      timeline: [entry(1, "demo-commander", "commander", "incident.opened"), entry(2, "demo-operator", "operator", "scope.recorded"), entry(3, "demo-commander", "commander", "incident.resolved")],
-      runs: [{ id: "r9", status: "succeeded", kind: "repair", repairNumber: 1, rootRunId: "run-2026-08-17", parentRunId: null, triggeredBy: "demo-operator", startedAt: null, endedAt: null }],
+      status: "resolved",
+      resolvedAt: "2026-08-19T05:30:00.000Z",
+      closedReason: "validated",
+      timeline: [
+        entry(1, "demo-commander", "commander", "incident.opened"),
+        entry(2, "demo-operator", "operator", "scope.recorded"),
+        entry(3, "demo-commander", "commander", "incident.resolved"),
+      ],
+      runs: [
+        {
+          id: "r9",
+          status: "succeeded",
+          kind: "repair",
+          repairNumber: 1,
+          rootRunId: "run-2026-08-17",
+          parentRunId: null,
+          triggeredBy: "demo-operator",
+          startedAt: null,
+          endedAt: null,
+        },
+      ],
     });
     renderWithQuery(<CloseStep id="inc-3" incident={incident} next={vi.fn()} back={vi.fn()} />);
     const summary = screen.getByTestId("close-summary");

@@ -23,19 +23,52 @@ export function CloseStep({ id, incident, back }: StepProps) {
   return (
     <>
       <dl style={{ display: "grid", gridTemplateColumns: "max-content 1fr", gap: "4px 16px" }} data-testid="close-summary">
-        <dt>Status</dt><dd data-testid="close-status">{incident.status}{incident.closedReason ? ` — ${incident.closedReason}` : ""}</dd>
-        <dt>Failed pairs</dt><dd className="mono">{incident.failedPairs.map((p) => `${nodeName(p.nodeId)} ${p.units.join(", ")}`).join("; ")}</dd>
-        <dt>Detected → opened</dt><dd>{duration(incident.detectedAt, incident.openedAt)}</dd>
-        <dt>Opened → closed</dt><dd>{duration(incident.openedAt, incident.resolvedAt)}</dd>
-        <dt>Repair runs</dt><dd>{incident.runs.filter((r) => r.kind === "repair").map((r) => `#${r.repairNumber} ${r.status}`).join(", ") || "none"}</dd>
-        <dt>Who</dt><dd>{people.join(", ")}</dd>
-        <dt>Interventions</dt><dd>{incident.timeline.length} recorded · <Link href={`/audit?incidentId=${encodeURIComponent(id)}`}>in the audit log →</Link></dd>
+        <dt>Status</dt>
+        <dd data-testid="close-status">
+          {incident.status}
+          {incident.closedReason ? ` — ${incident.closedReason}` : ""}
+        </dd>
+        <dt>Failed pairs</dt>
+        <dd className="mono">{incident.failedPairs.map((p) => `${nodeName(p.nodeId)} ${p.units.join(", ")}`).join("; ")}</dd>
+        <dt>Detected → opened</dt>
+        <dd>{duration(incident.detectedAt, incident.openedAt)}</dd>
+        <dt>Opened → closed</dt>
+        <dd>{duration(incident.openedAt, incident.resolvedAt)}</dd>
+        <dt>Repair runs</dt>
+        <dd>
+          {incident.runs
+            .filter((r) => r.kind === "repair")
+            .map((r) => `#${r.repairNumber} ${r.status}`)
+            .join(", ") || "none"}
+        </dd>
+        <dt>Who</dt>
+        <dd>{people.join(", ")}</dd>
+        <dt>Interventions</dt>
+        <dd>
+          {incident.timeline.length} recorded · <Link href={`/audit?incidentId=${encodeURIComponent(id)}`}>in the audit log →</Link>
+        </dd>
       </dl>
-      {allows(incident, "add_note") ? <ConfirmIntervention testId="note" label="Add a note" pending={note.isPending} error={note.error} believe="nothing changes; the note joins the timeline." onConfirm={(reason) => note.mutate({ note: reason })} /> : null}
+      {allows(incident, "add_note") ? (
+        <ConfirmIntervention
+          testId="note"
+          label="Add a note"
+          pending={note.isPending}
+          error={note.error}
+          believe="nothing changes; the note joins the timeline."
+          onConfirm={(reason) => note.mutate({ note: reason })}
+        />
+      ) : null}
       {allows(incident, "abandon") ? (
         <div style={{ marginTop: 8 }}>
-          <ConfirmIntervention testId="abandon" label="Abandon the incident" danger pending={abandon.isPending} error={abandon.error}
-            believe="this failure will not be repaired here: the incident closes as abandoned, and its units keep whatever state they are in." onConfirm={(reason) => abandon.mutate({ reason })} />
+          <ConfirmIntervention
+            testId="abandon"
+            label="Abandon the incident"
+            danger
+            pending={abandon.isPending}
+            error={abandon.error}
+            believe="this failure will not be repaired here: the incident closes as abandoned, and its units keep whatever state they are in."
+            onConfirm={(reason) => abandon.mutate({ reason })}
+          />
         </div>
       ) : null}
       <StepActions back={back} />

@@ -10,7 +10,16 @@ import { reasonProblem } from "@/lib/contracts/reason";
  * Every intervention goes through this: it says what the system will believe afterwards,
  * takes a required reason, and only then sends the change.
  */
-export function ConfirmIntervention({ label, believe, onConfirm, pending, error, danger, testId, children }: {
+export function ConfirmIntervention({
+  label,
+  believe,
+  onConfirm,
+  pending,
+  error,
+  danger,
+  testId,
+  children,
+}: {
   label: string;
   believe: ReactNode;
   onConfirm: (reason: string) => void;
@@ -23,15 +32,29 @@ export function ConfirmIntervention({ label, believe, onConfirm, pending, error,
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState("");
   const id = useId();
-  if (!open) return <button type="button" className={styles.button} onClick={() => setOpen(true)} data-testid={`${testId}-open`}>{label}</button>;
+  if (!open)
+    return (
+      <button type="button" className={styles.button} onClick={() => setOpen(true)} data-testid={`${testId}-open`}>
+        {label}
+      </button>
+    );
   return (
     <div className={styles.confirm} role="group" aria-label={label} data-testid={testId}>
-      <p style={{ margin: "0 0 6px" }}><strong>This will make the system believe:</strong> {believe}</p>
+      <p style={{ margin: "0 0 6px" }}>
+        <strong>This will make the system believe:</strong> {believe}
+      </p>
       {children}
       <ReasonField id={id} label="Why" value={reason} onChange={setReason} />
       <div className={styles.actions}>
-        <button type="button" onClick={() => setOpen(false)}>Cancel</button>
-        <button type="button" className={danger ? styles.danger : styles.primary} disabled={pending || reasonProblem(reason) !== null} onClick={() => onConfirm(reason)}>
+        <button type="button" onClick={() => setOpen(false)}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className={danger ? styles.danger : styles.primary}
+          disabled={pending || reasonProblem(reason) !== null}
+          onClick={() => onConfirm(reason)}
+        >
           {pending ? "Recording…" : `Confirm: ${label.toLowerCase()}`}
         </button>
       </div>

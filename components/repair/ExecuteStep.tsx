@@ -39,13 +39,27 @@ export function ExecuteStep({ id, incident, next, back, reviewed: fromPlan }: St
   const pct = data && data.total > 0 ? Math.round((data.done / data.total) * 100) : 0;
   return (
     <>
-      {error ? <div className="error-box" role="alert">Could not read progress: {error.message}</div> : null}
+      {error ? (
+        <div className="error-box" role="alert">
+          Could not read progress: {error.message}
+        </div>
+      ) : null}
       {allows(incident, "launch") ? (
         <>
           {allows(incident, "dry_run") ? <DryRunPanel id={id} of="confirmed" body={{ resume: resumable }} reviewed={carried} onReviewed={setReviewed} /> : null}
           <div style={{ display: "flex", gap: 8, margin: "12px 0" }}>
-            <button type="button" className={styles.primary} disabled={launch.isPending || (reviewed !== null && !reviewed.dispatchable)} onClick={() => launch.mutate({ resume: resumable, ...(reviewed ? { preview: reviewed.digest } : {}) })} data-testid="launch">
-              {resumable ? "Resume: run the pairs not yet done" : reviewed && reviewed.requests.length > 0 ? "Dispatch the reviewed repair" : "Launch the repair run"}
+            <button
+              type="button"
+              className={styles.primary}
+              disabled={launch.isPending || (reviewed !== null && !reviewed.dispatchable)}
+              onClick={() => launch.mutate({ resume: resumable, ...(reviewed ? { preview: reviewed.digest } : {}) })}
+              data-testid="launch"
+            >
+              {resumable
+                ? "Resume: run the pairs not yet done"
+                : reviewed && reviewed.requests.length > 0
+                  ? "Dispatch the reviewed repair"
+                  : "Launch the repair run"}
             </button>
           </div>
         </>
@@ -53,46 +67,127 @@ export function ExecuteStep({ id, incident, next, back, reviewed: fromPlan }: St
       <ActionError error={launch.error} />
       {data?.run ? (
         <div data-testid="progress">
-          <p className={styles.runLine}>Repair <strong>#{data.run.repairNumber}</strong> · run <span className="mono">{data.run.id}</span> · repairs run <span className="mono">{data.run.rootRunId ?? "—"}</span> · <span data-testid="run-status">{data.run.status}</span></p>
-          <div className={styles.progress} role="progressbar" aria-label="Repair progress" aria-valuemin={0} aria-valuemax={data.total} aria-valuenow={data.done}><div style={{ width: `${pct}%` }} /></div>
+          <p className={styles.runLine}>
+            Repair <strong>#{data.run.repairNumber}</strong> · run <span className="mono">{data.run.id}</span> · repairs run{" "}
+            <span className="mono">{data.run.rootRunId ?? "—"}</span> · <span data-testid="run-status">{data.run.status}</span>
+          </p>
+          <div
+            className={styles.progress}
+            role="progressbar"
+            aria-label="Repair progress"
+            aria-valuemin={0}
+            aria-valuemax={data.total}
+            aria-valuenow={data.done}
+          >
+            <div style={{ width: `${pct}%` }} />
+          </div>
           {data.dispatched.map((d) => (
             <p key={d.pipeline} data-testid={`dispatched-${d.pipeline}`}>
               Wave {d.wave + 1} of {d.pipeline} runs in {d.orchestrator}.
-              {d.command ? <> Run it in the dbt project now — its progress appears here once dbt-ol or an imported run_results.json reports it: <code className="mono" data-testid="dbt-command">{d.command}</code></> : null}
-              {d.alternative ? <> Or do every wave in one go with the failed run&apos;s own selection and vars (its target/run_results.json must still be in place): <code className="mono" data-testid="dbt-retry">{d.alternative}</code></> : null}
+              {d.command ? (
+                <>
+                  {" "}
+                  Run it in the dbt project now — its progress appears here once dbt-ol or an imported run_results.json reports it:{" "}
+                  <code className="mono" data-testid="dbt-command">
+                    {d.command}
+                  </code>
+                </>
+              ) : null}
+              {d.alternative ? (
+                <>
+                  {" "}
+                  Or do every wave in one go with the failed run&apos;s own selection and vars (its target/run_results.json must still be in place):{" "}
+                  <code className="mono" data-testid="dbt-retry">
+                    {d.alternative}
+                  </code>
+                </>
+              ) : null}
             </p>
           ))}
-          <p data-testid="progress-count">{data.done} of {data.total} pairs done · {data.succeeded} succeeded · {data.failed} failed or blocked</p>
+          <p data-testid="progress-count">
+            {data.done} of {data.total} pairs done · {data.succeeded} succeeded · {data.failed} failed or blocked
+          </p>
           {running && allows(incident, "cancel_repair") ? (
-            <ConfirmIntervention testId="cancel-repair" label="Cancel the repair" pending={cancel.isPending} error={cancel.error} danger
-              believe={<>repair #{data.run.repairNumber} stops: what its wave in flight still runs is stopped in each orchestrator (Airflow task instances marked failed, Dagster backfills and Databricks runs cancelled; a dbt command you started must be stopped where it runs), nothing more is sent, and its units are free again. What already finished stays and is validated; a resume later runs only the rest.</>}
-              onConfirm={(reason) => cancel.mutate({ reason })} />
+            <ConfirmIntervention
+              testId="cancel-repair"
+              label="Cancel the repair"
+              pending={cancel.isPending}
+              error={cancel.error}
+              danger
+              believe={
+                <>
+                  repair #{data.run.repairNumber} stops: what its wave in flight still runs is stopped in each orchestrator (Airflow task instances marked
+                  failed, Dagster backfills and Databricks runs cancelled; a dbt command you started must be stopped where it runs), nothing more is sent, and
+                  its units are free again. What already finished stays and is validated; a resume later runs only the rest.
+                </>
+              }
+              onConfirm={(reason) => cancel.mutate({ reason })}
+            />
           ) : null}
-          {cancelAnswer?.status === "cancelling" && running ? <p className={styles.warning} data-testid="cancelling">Cancel requested: nothing more is sent; the console running this repair stops its wave in flight and ends it.</p> : null}
+          {cancelAnswer?.status === "cancelling" && running ? (
+            <p className={styles.warning} data-testid="cancelling">
+              Cancel requested: nothing more is sent; the console running this repair stops its wave in flight and ends it.
+            </p>
+          ) : null}
           {unconfirmed.length > 0 ? (
             <div className="error-box" role="alert" data-testid="cancel-unconfirmed">
               Cancelled in Reparo, but not every orchestrator confirmed the stop:
-              <ul>{unconfirmed.map((u) => <li key={u} className="mono" style={{ overflowWrap: "anywhere" }}>{u}</li>)}</ul>
+              <ul>
+                {unconfirmed.map((u) => (
+                  <li key={u} className="mono" style={{ overflowWrap: "anywhere" }}>
+                    {u}
+                  </li>
+                ))}
+              </ul>
             </div>
           ) : null}
           <div className={styles.tableScroll}>
-          <table className="data">
-            <thead><tr><th>Wave</th><th>Task</th><th>Unit</th><th>Status</th><th>Rows</th><th>Detail</th></tr></thead>
-            <tbody>
-              {data.pairs.map((p) => (
-                <tr key={`${p.taskNodeId}|${p.unitKey}`} data-testid={`pair-${p.name}-${p.unitKey}`}>
-                  <td>{p.wave + 1}</td><td>{p.name}</td><td className="mono" style={{ whiteSpace: "nowrap" }}>{p.unitKey}</td><td>{p.status.replace("_", " ")}</td><td>{p.rows ?? "—"}</td><td className="mono" style={{ overflowWrap: "anywhere" }}>{p.error ?? ""}</td>
+            <table className="data">
+              <thead>
+                <tr>
+                  <th>Wave</th>
+                  <th>Task</th>
+                  <th>Unit</th>
+                  <th>Status</th>
+                  <th>Rows</th>
+                  <th>Detail</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {data.pairs.map((p) => (
+                  <tr key={`${p.taskNodeId}|${p.unitKey}`} data-testid={`pair-${p.name}-${p.unitKey}`}>
+                    <td>{p.wave + 1}</td>
+                    <td>{p.name}</td>
+                    <td className="mono" style={{ whiteSpace: "nowrap" }}>
+                      {p.unitKey}
+                    </td>
+                    <td>{p.status.replace("_", " ")}</td>
+                    <td>{p.rows ?? "—"}</td>
+                    <td className="mono" style={{ overflowWrap: "anywhere" }}>
+                      {p.error ?? ""}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
           </div>
         </div>
       ) : isPending && !error ? (
-        <div aria-busy="true" aria-label="Loading the repair's progress"><div className="skeleton" /></div>
-      ) : allows(incident, "launch") ? <p className="muted">Nothing launched yet. The plan runs wave by wave in dependency order: in each pipeline&apos;s own orchestrator (after its dry run), or on this console&apos;s executor for the demo&apos;s pipelines.</p> : <p className="empty">Confirm a plan first.</p>}
+        <div aria-busy="true" aria-label="Loading the repair's progress">
+          <div className="skeleton" />
+        </div>
+      ) : allows(incident, "launch") ? (
+        <p className="muted">
+          Nothing launched yet. The plan runs wave by wave in dependency order: in each pipeline&apos;s own orchestrator (after its dry run), or on this
+          console&apos;s executor for the demo&apos;s pipelines.
+        </p>
+      ) : (
+        <p className="empty">Confirm a plan first.</p>
+      )}
       <StepActions back={back}>
-        <button type="button" className={styles.primary} disabled={running || !data?.run} onClick={next}>Validate →</button>
+        <button type="button" className={styles.primary} disabled={running || !data?.run} onClick={next}>
+          Validate →
+        </button>
       </StepActions>
     </>
   );

@@ -10,13 +10,32 @@ import { PreconditionsStep } from "./PreconditionsStep";
 const URL = "/api/v1/incidents/inc-3/preconditions";
 const checks = [
   aCheck(),
-  aCheck({ key: "side_effects", question: "Is it free of external side effects? (emails, exports, payments: the world cannot un-receive them)", verdict: "unsafe", detail: "weekly_revenue_export sends a file to finance." }),
-  aCheck({ key: "as_of_now", question: "Does it read its inputs as of the unit's own date? (no as-of-now joins)", verdict: "unknown", detail: "Nothing says how it joins.", howToKnow: "PUT /api/v1/tasks/{id} with readsAsOfNow" }),
+  aCheck({
+    key: "side_effects",
+    question: "Is it free of external side effects? (emails, exports, payments: the world cannot un-receive them)",
+    verdict: "unsafe",
+    detail: "weekly_revenue_export sends a file to finance.",
+  }),
+  aCheck({
+    key: "as_of_now",
+    question: "Does it read its inputs as of the unit's own date? (no as-of-now joins)",
+    verdict: "unknown",
+    detail: "Nothing says how it joins.",
+    howToKnow: "PUT /api/v1/tasks/{id} with readsAsOfNow",
+  }),
 ];
 
 describe("PreconditionsStep", () => {
   it("answers each question in words — safe, unsafe, unknown counted unsafe — with how to make an unknown known", async () => {
-    server.use(http.get(URL, () => HttpResponse.json(somePreconditions({ tasks: [{ taskNodeId: "job:orders:stg_orders", name: "stg_orders", pipeline: "orders", units: [["2026-08-17", "2026-08-17"]], checks }] }))));
+    server.use(
+      http.get(URL, () =>
+        HttpResponse.json(
+          somePreconditions({
+            tasks: [{ taskNodeId: "job:orders:stg_orders", name: "stg_orders", pipeline: "orders", units: [["2026-08-17", "2026-08-17"]], checks }],
+          }),
+        ),
+      ),
+    );
     renderWithQuery(<PreconditionsStep id="inc-3" incident={anIncident({ status: "scoped" })} next={vi.fn()} back={vi.fn()} />);
     const sideEffects = await screen.findByTestId("check-stg_orders-side_effects");
     expect(within(sideEffects).getByText("no — unsafe")).toBeInTheDocument();

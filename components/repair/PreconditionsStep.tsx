@@ -19,21 +19,36 @@ export function PreconditionsStep({ id, incident, next, back }: StepProps) {
   const record = useRecordPreconditions(id);
   const [reason, setReason] = useState("");
   if (isPending) return <div className="skeleton" aria-busy="true" />;
-  if (error) return <div className="error-box" role="alert">Could not check the preconditions: {error.message}</div>;
+  if (error)
+    return (
+      <div className="error-box" role="alert">
+        Could not check the preconditions: {error.message}
+      </div>
+    );
   const editable = allows(incident, "review_preconditions");
   return (
     <>
       <p className="sub">Unknown counts as unsafe. Each unsafe answer removes options at the next step, or needs an intervention.</p>
       {data.tasks.map((t) => (
         <div key={t.taskNodeId} style={{ marginBottom: 14 }} data-testid={`preconditions-${t.name}`}>
-          <h3 style={{ margin: "6px 0" }}>{t.name} <span className="muted" style={{ fontWeight: 400 }}>{t.pipeline}</span></h3>
+          <h3 style={{ margin: "6px 0" }}>
+            {t.name}{" "}
+            <span className="muted" style={{ fontWeight: 400 }}>
+              {t.pipeline}
+            </span>
+          </h3>
           <table className="data">
             <tbody>
               {t.checks.map((c) => (
                 <tr key={c.key} data-testid={`check-${t.name}-${c.key}`}>
                   <td style={{ width: "38%" }}>{c.question}</td>
-                  <td className={styles[`verdict-${c.verdict}`]} style={{ width: "14%" }}>{LABEL[c.verdict]}</td>
-                  <td>{c.detail}{c.howToKnow ? <div className="muted">How to make it known: {c.howToKnow}</div> : null}</td>
+                  <td className={styles[`verdict-${c.verdict}`]} style={{ width: "14%" }}>
+                    {LABEL[c.verdict]}
+                  </td>
+                  <td>
+                    {c.detail}
+                    {c.howToKnow ? <div className="muted">How to make it known: {c.howToKnow}</div> : null}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -44,8 +59,19 @@ export function PreconditionsStep({ id, incident, next, back }: StepProps) {
       <ActionError error={record.error} />
       <StepActions back={back}>
         {editable ? (
-          <button type="button" className={styles.primary} disabled={record.isPending || reasonProblem(reason) !== null} onClick={() => record.mutate({ reason }, { onSuccess: next })}>Record review →</button>
-        ) : <button type="button" onClick={next}>Next →</button>}
+          <button
+            type="button"
+            className={styles.primary}
+            disabled={record.isPending || reasonProblem(reason) !== null}
+            onClick={() => record.mutate({ reason }, { onSuccess: next })}
+          >
+            Record review →
+          </button>
+        ) : (
+          <button type="button" onClick={next}>
+            Next →
+          </button>
+        )}
       </StepActions>
     </>
   );

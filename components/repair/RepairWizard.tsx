@@ -29,8 +29,19 @@ export function RepairWizard({ id }: { id: string }) {
   const [options, setOptions] = useState<PlanOptions>({ replay: [], parameterOverrides: {} });
   // The Plan step's dry run, carried to the Execute step (the launch re-checks its digest).
   const [reviewed, setReviewed] = useState<{ preview: DispatchPreview; planKey: string } | null>(null);
-  if (isPending) return <div aria-busy="true" aria-label="Loading the incident"><div className="skeleton" style={{ width: "40%" }} /><div className="skeleton" /></div>;
-  if (error) return <div className="error-box" role="alert">Could not load incident {id}: {error.message}</div>;
+  if (isPending)
+    return (
+      <div aria-busy="true" aria-label="Loading the incident">
+        <div className="skeleton" style={{ width: "40%" }} />
+        <div className="skeleton" />
+      </div>
+    );
+  if (error)
+    return (
+      <div className="error-box" role="alert">
+        Could not load incident {id}: {error.message}
+      </div>
+    );
   const step = chosen ?? stepForActions(incident.allowedActions);
   const go = (n: number) => {
     // Each step opens at its top, wherever the previous one was scrolled to.
@@ -40,22 +51,43 @@ export function RepairWizard({ id }: { id: string }) {
   const props = { id, incident, next: () => go(step + 1), back: () => go(step - 1) };
   return (
     <>
-      <PageHeader title={incident.title} lead={<>Incident <span className="mono">{incident.id}</span> · <span data-testid="incident-status">{incident.status}</span> · opened by {incident.openedBy}{incident.pipeline ? ` · pipeline ${incident.pipeline}` : ""}</>} />
+      <PageHeader
+        title={incident.title}
+        lead={
+          <>
+            Incident <span className="mono">{incident.id}</span> · <span data-testid="incident-status">{incident.status}</span> · opened by {incident.openedBy}
+            {incident.pipeline ? ` · pipeline ${incident.pipeline}` : ""}
+          </>
+        }
+      />
       <nav aria-label="Repair steps">
         <ol className={styles.steps}>
           {STEPS.map((name, i) => (
             <li key={name}>
-              <Link href={stepHref(id, i)} scroll={false} aria-current={i === step ? "step" : undefined} onClick={() => window.scrollTo(0, 0)}>{i + 1}. {name}</Link>
+              <Link href={stepHref(id, i)} scroll={false} aria-current={i === step ? "step" : undefined} onClick={() => window.scrollTo(0, 0)}>
+                {i + 1}. {name}
+              </Link>
             </li>
           ))}
         </ol>
       </nav>
       <div className={styles.layout}>
         <section className="card" aria-labelledby="step-title">
-          <h2 id="step-title">{step + 1}. {STEPS[step]}</h2>
+          <h2 id="step-title">
+            {step + 1}. {STEPS[step]}
+          </h2>
           {step === 0 && <ScopeStep {...props} />}
           {step === 1 && <PreconditionsStep {...props} />}
-          {step === 2 && <ResponseStep {...props} options={options} setOptions={(o) => { setReviewed(null); setOptions(o); }} />}
+          {step === 2 && (
+            <ResponseStep
+              {...props}
+              options={options}
+              setOptions={(o) => {
+                setReviewed(null);
+                setOptions(o);
+              }}
+            />
+          )}
           {step === 3 && <PlanStep {...props} options={options} reviewed={reviewed} onReviewed={setReviewed} />}
           {step === 4 && <ExecuteStep {...props} reviewed={reviewed?.preview ?? null} />}
           {step === 5 && <ValidateStep {...props} />}

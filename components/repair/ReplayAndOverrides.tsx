@@ -6,14 +6,28 @@ import { describeRanges } from "@/components/units/describe-units";
 import styles from "./Wizard.module.css";
 
 /** Side-effecting tasks stay excluded unless replayed deliberately with an idempotency key; parameter overrides. */
-export function ReplayAndOverrides({ excluded, options, setOptions }: { excluded: PlannedTaskView[]; options: PlanOptions; setOptions: (o: PlanOptions) => void }) {
+export function ReplayAndOverrides({
+  excluded,
+  options,
+  setOptions,
+}: {
+  excluded: PlannedTaskView[];
+  options: PlanOptions;
+  setOptions: (o: PlanOptions) => void;
+}) {
   const [key, setKey] = useState("");
   const [value, setValue] = useState("");
   const replayed = options.replay.map((r) => r.taskNodeId);
   return (
     <>
       {/* The heading says what happens to them now: a replayed task is no longer excluded. */}
-      <h3 data-testid="side-effects-heading">{replayed.length === 0 ? "Excluded: external side effects" : excluded.length === 0 ? "Replayed: external side effects" : "External side effects: excluded and replayed"}</h3>
+      <h3 data-testid="side-effects-heading">
+        {replayed.length === 0
+          ? "Excluded: external side effects"
+          : excluded.length === 0
+            ? "Replayed: external side effects"
+            : "External side effects: excluded and replayed"}
+      </h3>
       {excluded.length === 0 && replayed.length === 0 ? <p className="empty">No side-effecting task in scope.</p> : null}
       {excluded.map((e) => (
         <div key={e.taskNodeId} className={styles.warning} data-testid={`excluded-${e.name}`}>
@@ -22,16 +36,40 @@ export function ReplayAndOverrides({ excluded, options, setOptions }: { excluded
         </div>
       ))}
       {options.replay.map((r) => (
-        <div key={r.taskNodeId} className={styles.warning}>Replaying {r.taskNodeId} with idempotency key <span className="mono">{r.idempotencyKey}</span>{" "}
-          <button type="button" onClick={() => setOptions({ ...options, replay: options.replay.filter((x) => x.taskNodeId !== r.taskNodeId) })}>Exclude again</button>
+        <div key={r.taskNodeId} className={styles.warning}>
+          Replaying {r.taskNodeId} with idempotency key <span className="mono">{r.idempotencyKey}</span>{" "}
+          <button type="button" onClick={() => setOptions({ ...options, replay: options.replay.filter((x) => x.taskNodeId !== r.taskNodeId) })}>
+            Exclude again
+          </button>
         </div>
       ))}
       <h3>Parameter overrides</h3>
-      {Object.entries(options.parameterOverrides).map(([k, v]) => <div key={k} className="mono">{k} = {v}</div>)}
+      {Object.entries(options.parameterOverrides).map(([k, v]) => (
+        <div key={k} className="mono">
+          {k} = {v}
+        </div>
+      ))}
       <div style={{ display: "flex", gap: 8, alignItems: "end", flexWrap: "wrap" }}>
-        <label className={styles.field}>Parameter<input value={key} onChange={(e) => setKey(e.target.value)} /></label>
-        <label className={styles.field}>Value<input value={value} onChange={(e) => setValue(e.target.value)} /></label>
-        <button type="button" className={styles.button} disabled={!key.trim()} onClick={() => { setOptions({ ...options, parameterOverrides: { ...options.parameterOverrides, [key.trim()]: value } }); setKey(""); setValue(""); }}>Add override</button>
+        <label className={styles.field}>
+          Parameter
+          <input value={key} onChange={(e) => setKey(e.target.value)} />
+        </label>
+        <label className={styles.field}>
+          Value
+          <input value={value} onChange={(e) => setValue(e.target.value)} />
+        </label>
+        <button
+          type="button"
+          className={styles.button}
+          disabled={!key.trim()}
+          onClick={() => {
+            setOptions({ ...options, parameterOverrides: { ...options.parameterOverrides, [key.trim()]: value } });
+            setKey("");
+            setValue("");
+          }}
+        >
+          Add override
+        </button>
       </div>
     </>
   );
@@ -41,8 +79,13 @@ function ReplayToggle({ onReplay }: { onReplay: (key: string) => void }) {
   const [key, setKey] = useState("");
   return (
     <div style={{ display: "flex", gap: 8, marginTop: 6, alignItems: "end", flexWrap: "wrap" }}>
-      <label className={styles.field}>Idempotency key to replay it deliberately<input value={key} onChange={(e) => setKey(e.target.value)} /></label>
-      <button type="button" className={styles.button} disabled={!key.trim()} onClick={() => onReplay(key.trim())}>Replay with this key</button>
+      <label className={styles.field}>
+        Idempotency key to replay it deliberately
+        <input value={key} onChange={(e) => setKey(e.target.value)} />
+      </label>
+      <button type="button" className={styles.button} disabled={!key.trim()} onClick={() => onReplay(key.trim())}>
+        Replay with this key
+      </button>
     </div>
   );
 }

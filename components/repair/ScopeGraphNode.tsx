@@ -27,11 +27,19 @@ export function ScopeGraphNode({ data: { node } }: NodeProps<ScopeFlowNode>) {
       <div className={styles.nodeTitle}>
         <span aria-hidden>{node.kind === "task" ? "⚙" : "▤"}</span>
         <strong>{node.name}</strong>
-        {node.seed ? <span className={styles.seed} data-testid="seed-mark">failed</span> : null}
+        {node.seed ? (
+          <span className={styles.seed} data-testid="seed-mark">
+            failed
+          </span>
+        ) : null}
       </div>
-      <div className={styles.nodeUnits} data-testid="scope-graph-units">{units}</div>
+      <div className={styles.nodeUnits} data-testid="scope-graph-units">
+        {units}
+      </div>
       <div className={styles.band} aria-label={holds ? `holds now: ${holds}` : "holds nothing yet"}>
-        {node.holdsNow.map((h) => <span key={h.state} style={{ flexGrow: h.count, background: stateColour(h.state) }} />)}
+        {node.holdsNow.map((h) => (
+          <span key={h.state} style={{ flexGrow: h.count, background: stateColour(h.state) }} />
+        ))}
         {total === 0 ? <span style={{ flexGrow: 1 }} /> : null}
       </div>
       <Handle type="source" position={Position.Right} className={styles.handle} isConnectable={false} />

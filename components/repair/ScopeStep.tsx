@@ -23,27 +23,57 @@ export function ScopeStep({ id, incident, next }: StepProps) {
   const [reason, setReason] = useState("");
   const [skip, setSkip] = useState<Set<string>>(new Set());
   if (isPending) return <div className="skeleton" aria-busy="true" />;
-  if (error) return <div className="error-box" role="alert">Could not compute the scope: {error.message}</div>;
+  if (error)
+    return (
+      <div className="error-box" role="alert">
+        Could not compute the scope: {error.message}
+      </div>
+    );
   const seeds = incident.failedPairs.map((p) => p.nodeId).join(",");
   const units = incident.failedPairs.flatMap((p) => p.units).join(",");
   const adds = data.waitsOn.filter((w) => !skip.has(w.taskNodeId));
   const editable = allows(incident, "scope");
   return (
     <>
-      <p className="sub">The failed pairs and every (task, unit) downstream of them through the lineage&apos;s partition mappings: {data.pairCount} pairs. <Link href={`/lineage?${new URLSearchParams({ node: seeds.split(",")[0]!, units })}`}>See it on the lineage graph →</Link></p>
+      <p className="sub">
+        The failed pairs and every (task, unit) downstream of them through the lineage&apos;s partition mappings: {data.pairCount} pairs.{" "}
+        <Link href={`/lineage?${new URLSearchParams({ node: seeds.split(",")[0]!, units })}`}>See it on the lineage graph →</Link>
+      </p>
       <ScopeGraph scope={data} />
       <h3>What each dataset in scope holds now</h3>
       <ScopeMatrix scope={data} />
       <table className="data" data-testid="scope-table">
-        <thead><tr><th>Node</th><th>Units in scope</th><th>Holds now</th></tr></thead>
+        <thead>
+          <tr>
+            <th>Node</th>
+            <th>Units in scope</th>
+            <th>Holds now</th>
+          </tr>
+        </thead>
         <tbody>
           {data.nodes.map((n) => (
             <tr key={n.nodeId} data-testid={`scope-${n.name}-${n.kind}`}>
-              <td><strong>{n.name}</strong> <span className="muted">{n.kind} · {n.pipeline}{n.seed ? " · failed" : ""}</span></td>
-              <td className="mono">{describeRanges(n.units)} <span className="muted">({n.unitCount})</span></td>
               <td>
-                {n.holdsNow.map((h) => <div key={h.state}><StateBadge state={h.state} /> <span className="mono">{describeRanges(h.units)}</span></div>)}
-                {n.sentOutside.map((s) => <div key={s} className="muted">sent outside: {s}</div>)}
+                <strong>{n.name}</strong>{" "}
+                <span className="muted">
+                  {n.kind} · {n.pipeline}
+                  {n.seed ? " · failed" : ""}
+                </span>
+              </td>
+              <td className="mono">
+                {describeRanges(n.units)} <span className="muted">({n.unitCount})</span>
+              </td>
+              <td>
+                {n.holdsNow.map((h) => (
+                  <div key={h.state}>
+                    <StateBadge state={h.state} /> <span className="mono">{describeRanges(h.units)}</span>
+                  </div>
+                ))}
+                {n.sentOutside.map((s) => (
+                  <div key={s} className="muted">
+                    sent outside: {s}
+                  </div>
+                ))}
               </td>
             </tr>
           ))}
@@ -52,18 +82,50 @@ export function ScopeStep({ id, incident, next }: StepProps) {
       {data.waitsOn.map((w) => (
         <div key={w.taskNodeId} className={styles.warning} data-testid="waits-on">
           <p style={{ margin: 0 }}>{w.reason}</p>
-          <label><input type="checkbox" checked={!skip.has(w.taskNodeId)} onChange={(e) => setSkip((s) => { const n = new Set(s); if (e.target.checked) n.delete(w.taskNodeId); else n.add(w.taskNodeId); return n; })} /> Add {nodeName(w.taskNodeId)} {w.units.join(", ")} to this incident</label>
+          <label>
+            <input
+              type="checkbox"
+              checked={!skip.has(w.taskNodeId)}
+              onChange={(e) =>
+                setSkip((s) => {
+                  const n = new Set(s);
+                  if (e.target.checked) n.delete(w.taskNodeId);
+                  else n.add(w.taskNodeId);
+                  return n;
+                })
+              }
+            />{" "}
+            Add {nodeName(w.taskNodeId)} {w.units.join(", ")} to this incident
+          </label>
         </div>
       ))}
       {editable ? <ReasonField id="scope-reason" label="Why this scope" value={reason} onChange={setReason} /> : null}
       <ActionError error={record.error} />
       <StepActions>
         {editable ? (
-          <button type="button" className={styles.primary} disabled={record.isPending || reasonProblem(reason) !== null}
-            onClick={() => record.mutate({ reason, addPairs: adds.map((w) => ({ taskNodeId: w.taskNodeId, units: w.units })) }, { onSuccess: () => { setReason(""); next(); } })}>
+          <button
+            type="button"
+            className={styles.primary}
+            disabled={record.isPending || reasonProblem(reason) !== null}
+            onClick={() =>
+              record.mutate(
+                { reason, addPairs: adds.map((w) => ({ taskNodeId: w.taskNodeId, units: w.units })) },
+                {
+                  onSuccess: () => {
+                    setReason("");
+                    next();
+                  },
+                },
+              )
+            }
+          >
             {adds.length > 0 ? "Add and re-scope" : "Confirm scope →"}
           </button>
-        ) : <button type="button" onClick={next}>Next →</button>}
+        ) : (
+          <button type="button" onClick={next}>
+            Next →
+          </button>
+        )}
       </StepActions>
     </>
   );

@@ -4,7 +4,13 @@ import styles from "./Wizard.module.css";
 export function StepActions({ back, children }: { back?: () => void; children?: ReactNode }) {
   return (
     <div className={styles.actions}>
-      {back ? <button type="button" onClick={back}>← Back</button> : <span />}
+      {back ? (
+        <button type="button" onClick={back}>
+          ← Back
+        </button>
+      ) : (
+        <span />
+      )}
       <div style={{ display: "flex", gap: 8 }}>{children}</div>
     </div>
   );

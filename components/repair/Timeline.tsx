@@ -9,7 +9,9 @@ export function Timeline({ entries }: { entries: AuditEntryView[] }) {
       {entries.map((e) => (
         <li key={e.seq} data-testid={`timeline-${e.kind}`}>
           <div className={styles.kind}>{e.kind}</div>
-          <div className="muted">{new Date(e.at).toLocaleString()} · {e.actor} ({e.actorRole})</div>
+          <div className="muted">
+            {new Date(e.at).toLocaleString()} · {e.actor} ({e.actorRole})
+          </div>
           <div>{e.reason}</div>
         </li>
       ))}

@@ -9,7 +9,13 @@ import { ValidateStep } from "./ValidateStep";
 
 const URL = "/api/v1/incidents/inc-3/validation";
 const stg = aUnitValidation();
-const revenue = aUnitValidation({ datasetNodeId: "dataset:warehouse:revenue_daily", name: "revenue_daily", rowCount: 5, sourceCount: null, checks: { inLedger: true, publishedOnce: true, nonEmpty: true, reconciles: null, notStale: true } });
+const revenue = aUnitValidation({
+  datasetNodeId: "dataset:warehouse:revenue_daily",
+  name: "revenue_daily",
+  rowCount: 5,
+  sourceCount: null,
+  checks: { inLedger: true, publishedOnce: true, nonEmpty: true, reconciles: null, notStale: true },
+});
 
 describe("ValidateStep", () => {
   it("ticks a reconciliation only where a source count was compared; elsewhere it says there was nothing to compare", async () => {
@@ -26,7 +32,13 @@ describe("ValidateStep", () => {
   });
 
   it("names each failing check, and offers a commander's override instead of resolving", async () => {
-    const failing = aUnitValidation({ passed: false, state: "duplicate", rowCount: 66, failures: ["more than one copy published"], checks: { inLedger: true, publishedOnce: false, nonEmpty: true, reconciles: false, notStale: true } });
+    const failing = aUnitValidation({
+      passed: false,
+      state: "duplicate",
+      rowCount: 66,
+      failures: ["more than one copy published"],
+      checks: { inLedger: true, publishedOnce: false, nonEmpty: true, reconciles: false, notStale: true },
+    });
     server.use(http.get(URL, () => HttpResponse.json({ passed: false, units: [failing], failedUnits: 1, accountedByMarks: 0 })));
     renderWithQuery(<ValidateStep id="inc-3" incident={anIncident({ status: "validating" })} next={vi.fn()} back={vi.fn()} />);
     expect(await screen.findByTestId("validation-verdict")).toHaveTextContent("1 of 1 unit fails validation.");

@@ -11,7 +11,13 @@ import styles from "./Wizard.module.css";
 
 // Each check's name in full (tooltip, screen readers) and as a short column header, so the table's
 // rows and input versions stay in view beside the timeline at 1440 px.
-const CHECKS = [["inLedger", "in the ledger", "ledger"], ["publishedOnce", "published once", "once"], ["nonEmpty", "non-empty", "rows"], ["reconciles", "reconciles with its source count", "source"], ["notStale", "not stale", "fresh"]] as const;
+const CHECKS = [
+  ["inLedger", "in the ledger", "ledger"],
+  ["publishedOnce", "published once", "once"],
+  ["nonEmpty", "non-empty", "rows"],
+  ["reconciles", "reconciles with its source count", "source"],
+  ["notStale", "not stale", "fresh"],
+] as const;
 
 /** Step 6: the domain's validation per unit; resolving needs it to pass, or a commander's reasoned override. */
 export function ValidateStep({ id, incident, next, back }: StepProps) {
@@ -19,45 +25,107 @@ export function ValidateStep({ id, incident, next, back }: StepProps) {
   const resolve = useResolveIncident(id);
   const override = useOverrideValidation(id);
   if (isPending) return <div className="skeleton" aria-busy="true" />;
-  if (error) return <div className="error-box" role="alert">Could not validate: {error.message}</div>;
+  if (error)
+    return (
+      <div className="error-box" role="alert">
+        Could not validate: {error.message}
+      </div>
+    );
   const unreconciled = data.units.filter((u) => u.checks.reconciles === null).length;
   return (
     <>
       <p className={data.passed ? styles.ok : styles.blocker} data-testid="validation-verdict">
-        {data.passed ? `Validation passes: ${data.units.length === 1 ? "the unit is" : `all ${counted(data.units.length, "unit")}`} in the ledger, published once, non-empty, not stale${unreconciled < data.units.length ? ", reconciled where a source count exists" : ""}.` : `${data.failedUnits} of ${counted(data.units.length, "unit")} fail${data.failedUnits === 1 ? "s" : ""} validation.`}
+        {data.passed
+          ? `Validation passes: ${data.units.length === 1 ? "the unit is" : `all ${counted(data.units.length, "unit")}`} in the ledger, published once, non-empty, not stale${unreconciled < data.units.length ? ", reconciled where a source count exists" : ""}.`
+          : `${data.failedUnits} of ${counted(data.units.length, "unit")} fail${data.failedUnits === 1 ? "s" : ""} validation.`}
         {unreconciled > 0 ? ` ${counted(unreconciled, "unit")} had no source count to reconcile against.` : ""}
-        {data.accountedByMarks > 0 ? ` ${counted(data.accountedByMarks, "unit")} ${data.accountedByMarks === 1 ? "is" : "are"} accounted for by a recorded mark.` : ""}
+        {data.accountedByMarks > 0
+          ? ` ${counted(data.accountedByMarks, "unit")} ${data.accountedByMarks === 1 ? "is" : "are"} accounted for by a recorded mark.`
+          : ""}
       </p>
       <div style={{ overflowX: "auto" }}>
-      <table className="data" data-testid="validation-table">
-        <thead><tr><th>Dataset</th><th>Unit</th><th>State</th>{CHECKS.map(([k, l, short]) => <th key={k} className={styles.checkHead}><abbr title={l} aria-label={l}>{short}</abbr></th>)}<th>Rows / source</th><th>Input version</th></tr></thead>
-        <tbody>
-          {data.units.map((u) => (
-            <tr key={`${u.datasetNodeId}|${u.unitKey}`} data-testid={`validation-${u.name}-${u.unitKey}`}>
-              <td>{u.name}</td><td className="mono nowrap">{u.unitKey}</td><td><StateBadge state={u.state} /></td>
-              {CHECKS.map(([k, l]) => {
-                const ok = u.checks[k];
-                // Nothing to compare (no source count): neither a tick nor a cross.
-                return ok === null
-                  ? <td key={k} className={styles.check} data-ok="none" title={`${l}: nothing to compare`}><span aria-hidden="true">—</span><span className="sr-only">nothing to compare</span></td>
-                  : <td key={k} className={styles.check} data-ok={ok}>{ok ? "✓" : "✗"}</td>;
-              })}
-              <td data-testid="rows">{u.rowCount ?? "—"} / {u.sourceCount ?? "—"}</td>
-              <td className={`mono ${styles.version}`}>{u.inputVersion ?? "—"}{u.failures.length ? <div className={styles.why}>{u.failures.join("; ")}</div> : null}</td>
+        <table className="data" data-testid="validation-table">
+          <thead>
+            <tr>
+              <th>Dataset</th>
+              <th>Unit</th>
+              <th>State</th>
+              {CHECKS.map(([k, l, short]) => (
+                <th key={k} className={styles.checkHead}>
+                  <abbr title={l} aria-label={l}>
+                    {short}
+                  </abbr>
+                </th>
+              ))}
+              <th>Rows / source</th>
+              <th>Input version</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {data.units.map((u) => (
+              <tr key={`${u.datasetNodeId}|${u.unitKey}`} data-testid={`validation-${u.name}-${u.unitKey}`}>
+                <td>{u.name}</td>
+                <td className="mono nowrap">{u.unitKey}</td>
+                <td>
+                  <StateBadge state={u.state} />
+                </td>
+                {CHECKS.map(([k, l]) => {
+                  const ok = u.checks[k];
+                  // Nothing to compare (no source count): neither a tick nor a cross.
+                  return ok === null ? (
+                    <td key={k} className={styles.check} data-ok="none" title={`${l}: nothing to compare`}>
+                      <span aria-hidden="true">—</span>
+                      <span className="sr-only">nothing to compare</span>
+                    </td>
+                  ) : (
+                    <td key={k} className={styles.check} data-ok={ok}>
+                      {ok ? "✓" : "✗"}
+                    </td>
+                  );
+                })}
+                <td data-testid="rows">
+                  {u.rowCount ?? "—"} / {u.sourceCount ?? "—"}
+                </td>
+                <td className={`mono ${styles.version}`}>
+                  {u.inputVersion ?? "—"}
+                  {u.failures.length ? <div className={styles.why}>{u.failures.join("; ")}</div> : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       </div>
       {allows(incident, "resolve") && data.passed ? (
-        <ConfirmIntervention testId="resolve" label="Resolve the incident" pending={resolve.isPending} error={resolve.error}
-          believe={<>the incident is over: its {data.units.length} units are correct, and the resolution is final.</>} onConfirm={(reason) => resolve.mutate({ reason }, { onSuccess: next })} />
+        <ConfirmIntervention
+          testId="resolve"
+          label="Resolve the incident"
+          pending={resolve.isPending}
+          error={resolve.error}
+          believe={<>the incident is over: its {data.units.length} units are correct, and the resolution is final.</>}
+          onConfirm={(reason) => resolve.mutate({ reason }, { onSuccess: next })}
+        />
       ) : null}
       {allows(incident, "override_validation") && !data.passed ? (
-        <ConfirmIntervention testId="override" label="Override validation and resolve" danger pending={override.isPending} error={override.error}
-          believe={<>the incident is resolved although {data.failedUnits} units fail validation. The override is recorded against your name, and the failing units stay visible.</>} onConfirm={(reason) => override.mutate({ reason }, { onSuccess: next })} />
+        <ConfirmIntervention
+          testId="override"
+          label="Override validation and resolve"
+          danger
+          pending={override.isPending}
+          error={override.error}
+          believe={
+            <>
+              the incident is resolved although {data.failedUnits} units fail validation. The override is recorded against your name, and the failing units stay
+              visible.
+            </>
+          }
+          onConfirm={(reason) => override.mutate({ reason }, { onSuccess: next })}
+        />
       ) : null}
-      <StepActions back={back}><button type="button" onClick={next}>Close →</button></StepActions>
+      <StepActions back={back}>
+        <button type="button" onClick={next}>
+          Close →
+        </button>
+      </StepActions>
     </>
   );
 }

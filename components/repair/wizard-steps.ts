@@ -15,7 +15,13 @@ export function stepOfSlug(slug: string | null): number | null {
 }
 
 /** The decision each step makes, in the order the wizard opens on them: the first the incident allows is where it awaits one. */
-const DECISIONS: [IncidentAction, number][] = [["launch", 4], ["cancel_repair", 4], ["resolve", 5], ["review_preconditions", 1], ["scope", 0]];
+const DECISIONS: [IncidentAction, number][] = [
+  ["launch", 4],
+  ["cancel_repair", 4],
+  ["resolve", 5],
+  ["review_preconditions", 1],
+  ["scope", 0],
+];
 
 /** Where the wizard opens for an incident, from what its lifecycle allows now: the next decision to make (Close when none is left). */
 export function stepForActions(allowed: readonly IncidentAction[]): number {

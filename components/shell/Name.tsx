@@ -14,5 +14,13 @@ export function Name({ children, strong = true }: { children: string; strong?: b
       {p}
     </Fragment>
   ));
-  return strong ? <strong className="name" title={children}>{text}</strong> : <span className="name" title={children}>{text}</span>;
+  return strong ? (
+    <strong className="name" title={children}>
+      {text}
+    </strong>
+  ) : (
+    <span className="name" title={children}>
+      {text}
+    </span>
+  );
 }

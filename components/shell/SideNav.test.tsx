@@ -12,7 +12,19 @@ vi.mock("next/navigation", () => ({ usePathname: () => nav.pathname }));
 describe("SideNav", () => {
   beforeEach(() => {
     nav.pathname = "/alerts";
-    server.use(http.get("/api/auth/me", () => HttpResponse.json({ id: "demo-commander", displayName: "Dana Okafor", role: "commander", namespaces: [], source: "demo", demo: true, signIn: { oidc: false, providerName: null } })));
+    server.use(
+      http.get("/api/auth/me", () =>
+        HttpResponse.json({
+          id: "demo-commander",
+          displayName: "Dana Okafor",
+          role: "commander",
+          namespaces: [],
+          source: "demo",
+          demo: true,
+          signIn: { oidc: false, providerName: null },
+        }),
+      ),
+    );
   });
 
   it("marks the current section and names it on the phone's menu button", () => {

@@ -48,7 +48,10 @@ export function SideNav() {
     <nav className="sidenav" aria-label="Main" data-open={open ? "true" : "false"}>
       <div className="sidenav-bar">
         <Link href="/" className="brand">
-          <span className="brand-mark" aria-hidden>R</span> Reparo
+          <span className="brand-mark" aria-hidden>
+            R
+          </span>{" "}
+          Reparo
         </Link>
         <button type="button" className="sidenav-menu" aria-expanded={open} aria-controls="sidenav-sections" onClick={() => setOpen((o) => !o)}>
           <span aria-hidden className="sidenav-menu-icon" />

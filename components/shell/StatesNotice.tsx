@@ -10,16 +10,15 @@ export function StatesNotice({ states }: { states: StatesStatus }) {
     const { done, total } = states.computing;
     return (
       <div className="notice" role="status" aria-live="polite">
-        <strong>Computing unit states:</strong> {done} of {total} datasets so far. Counts and findings
-        below cover only those; the page updates itself until all are in.
+        <strong>Computing unit states:</strong> {done} of {total} datasets so far. Counts and findings below cover only those; the page updates itself until all
+        are in.
       </div>
     );
   }
   if (states.refreshing) {
     return (
       <div className="notice" role="status" aria-live="polite">
-        <strong>Refreshing unit states.</strong> These are the states before the latest ledger changes;
-        the page updates itself when the recomputation finishes.
+        <strong>Refreshing unit states.</strong> These are the states before the latest ledger changes; the page updates itself when the recomputation finishes.
       </div>
     );
   }

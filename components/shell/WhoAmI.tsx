@@ -15,17 +15,27 @@ export function WhoAmI() {
     return (
       <div className="whoami" data-testid="whoami">
         <span className="muted">Not signed in · read only</span>
-        <Link href={`/sign-in?next=${encodeURIComponent(pathname)}`} className="whoami-action">Sign in</Link>
+        <Link href={`/sign-in?next=${encodeURIComponent(pathname)}`} className="whoami-action">
+          Sign in
+        </Link>
       </div>
     );
   }
   const scope = m.namespaces.length ? ` in ${m.namespaces.join(", ")}` : "";
   return (
     <div className="whoami" data-testid="whoami">
-      <span className="whoami-name" title={m.id}>{m.displayName}</span>
-      <span className="whoami-role" data-testid="whoami-role">{m.role}{scope}{m.demo ? " · demo" : ""}</span>
+      <span className="whoami-name" title={m.id}>
+        {m.displayName}
+      </span>
+      <span className="whoami-role" data-testid="whoami-role">
+        {m.role}
+        {scope}
+        {m.demo ? " · demo" : ""}
+      </span>
       {m.source === "session" ? (
-        <button type="button" className="whoami-action" onClick={() => signOut.mutate()} disabled={signOut.isPending}>Sign out</button>
+        <button type="button" className="whoami-action" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+          Sign out
+        </button>
       ) : null}
     </div>
   );

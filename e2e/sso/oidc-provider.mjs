@@ -11,13 +11,15 @@ export const ACCOUNTS = {
 };
 
 const provider = new Provider(`http://127.0.0.1:${port}`, {
-  clients: [{
-    client_id: "reparo-e2e",
-    client_secret: "reparo-e2e-client-secret",
-    redirect_uris: [`${consoleUrl}/api/auth/callback`],
-    post_logout_redirect_uris: [`${consoleUrl}/sign-in?signed-out=1`],
-    token_endpoint_auth_method: "client_secret_post",
-  }],
+  clients: [
+    {
+      client_id: "reparo-e2e",
+      client_secret: "reparo-e2e-client-secret",
+      redirect_uris: [`${consoleUrl}/api/auth/callback`],
+      post_logout_redirect_uris: [`${consoleUrl}/sign-in?signed-out=1`],
+      token_endpoint_auth_method: "client_secret_post",
+    },
+  ],
   async findAccount(_ctx, id) {
     const a = ACCOUNTS[id];
     if (!a) return undefined;

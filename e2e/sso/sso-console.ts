@@ -20,6 +20,10 @@ export const SSO_ENV: Record<string, string> = {
 /** A session cookie as the console seals it (lib/server/auth/session-cookie.ts), with any expiry. */
 export async function sealedSession(userId: string, expiresAt: Date): Promise<string> {
   const key = new Uint8Array(crypto.createHash("sha256").update("reparo:session:").update(SESSION_SECRET).digest());
-  return new EncryptJWT({ via: "oidc" }).setProtectedHeader({ alg: "dir", enc: "A256GCM" }).setSubject(userId)
-    .setIssuedAt(Math.floor(expiresAt.getTime() / 1000) - 3600).setExpirationTime(Math.floor(expiresAt.getTime() / 1000)).encrypt(key);
+  return new EncryptJWT({ via: "oidc" })
+    .setProtectedHeader({ alg: "dir", enc: "A256GCM" })
+    .setSubject(userId)
+    .setIssuedAt(Math.floor(expiresAt.getTime() / 1000) - 3600)
+    .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+    .encrypt(key);
 }

@@ -95,18 +95,25 @@ export function useOpenIncident() {
 
 // One hook per action. The server's routes take the same schemas (app/api/v1/incidents/[id]/*).
 export const useRecordScope = (id: string) => useIncidentMutation(id, { path: "scope", body: ScopeBodySchema, result: OkSchema, effect: "record" });
-export const useRecordPreconditions = (id: string) => useIncidentMutation(id, { path: "preconditions", body: ReasonBodySchema, result: OkSchema, effect: "record" });
+export const useRecordPreconditions = (id: string) =>
+  useIncidentMutation(id, { path: "preconditions", body: ReasonBodySchema, result: OkSchema, effect: "record" });
 export const useConfirmPlan = (id: string) => useIncidentMutation(id, { path: "plan", body: ConfirmPlanSchema, result: OkSchema, effect: "record" });
-export const usePlanDryRun = (id: string) => useIncidentMutation(id, { path: "plan/dry-run", body: PlanOptionsSchema, result: DispatchPreviewSchema, effect: "record" });
-export const useDispatchDryRun = (id: string) => useIncidentMutation(id, { path: "dry-run", body: DryRunBodySchema, result: DispatchPreviewSchema, effect: "record" });
-export const useLaunchRepair = (id: string) => useIncidentMutation(id, { path: "launch", body: LaunchBodySchema, result: LaunchResultSchema, effect: "repairs" });
-export const useCancelRepair = (id: string) => useIncidentMutation(id, { path: "cancel-repair", body: ReasonBodySchema, result: CancelRepairResultSchema, effect: "repairs" });
-export const useCleanUnit = (id: string) => useIncidentMutation(id, { path: "clean-unit", body: CleanUnitBodySchema, result: CleanUnitResultSchema, effect: "units" });
-export const useDeclareCleaned = (id: string) => useIncidentMutation(id, { path: "declare-cleaned", body: DeclareCleanedBodySchema, result: DeclareCleanedResultSchema, effect: "units" });
-export const useDeclareReplace = (id: string) => useIncidentMutation(id, { path: "declare-replace", body: DeclareReplaceBodySchema, result: OkSchema, effect: "units" });
+export const usePlanDryRun = (id: string) =>
+  useIncidentMutation(id, { path: "plan/dry-run", body: PlanOptionsSchema, result: DispatchPreviewSchema, effect: "record" });
+export const useDispatchDryRun = (id: string) =>
+  useIncidentMutation(id, { path: "dry-run", body: DryRunBodySchema, result: DispatchPreviewSchema, effect: "record" });
+export const useLaunchRepair = (id: string) =>
+  useIncidentMutation(id, { path: "launch", body: LaunchBodySchema, result: LaunchResultSchema, effect: "repairs" });
+export const useCancelRepair = (id: string) =>
+  useIncidentMutation(id, { path: "cancel-repair", body: ReasonBodySchema, result: CancelRepairResultSchema, effect: "repairs" });
+export const useCleanUnit = (id: string) =>
+  useIncidentMutation(id, { path: "clean-unit", body: CleanUnitBodySchema, result: CleanUnitResultSchema, effect: "units" });
+export const useDeclareCleaned = (id: string) =>
+  useIncidentMutation(id, { path: "declare-cleaned", body: DeclareCleanedBodySchema, result: DeclareCleanedResultSchema, effect: "units" });
+export const useDeclareReplace = (id: string) =>
+  useIncidentMutation(id, { path: "declare-replace", body: DeclareReplaceBodySchema, result: OkSchema, effect: "units" });
 export const useMarkUnits = (id: string) => useIncidentMutation(id, { path: "marks", body: MarkBodySchema, result: OkSchema, effect: "units" });
 export const useResolveIncident = (id: string) => useIncidentMutation(id, { path: "resolve", body: ReasonBodySchema, result: OkSchema, effect: "repairs" });
 export const useOverrideValidation = (id: string) => useIncidentMutation(id, { path: "override", body: ReasonBodySchema, result: OkSchema, effect: "repairs" });
 export const useAbandonIncident = (id: string) => useIncidentMutation(id, { path: "abandon", body: ReasonBodySchema, result: OkSchema, effect: "repairs" });
 export const useAddNote = (id: string) => useIncidentMutation(id, { path: "notes", body: NoteBodySchema, result: OkSchema, effect: "record" });
-

@@ -2,7 +2,14 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { PlanViewSchema, PreconditionsViewSchema, ProgressViewSchema, ScopeWithLayoutSchema, ValidationViewSchema, type PlanOptions } from "@/lib/contracts/repair";
+import {
+  PlanViewSchema,
+  PreconditionsViewSchema,
+  ProgressViewSchema,
+  ScopeWithLayoutSchema,
+  ValidationViewSchema,
+  type PlanOptions,
+} from "@/lib/contracts/repair";
 import { apiFetch } from "./api-fetch";
 import { incidentKeys } from "./use-incidents";
 

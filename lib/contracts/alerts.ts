@@ -3,7 +3,16 @@ import { StatesStatusSchema } from "./units";
 
 export const AlertSchema = z.object({
   id: z.string(),
-  rule: z.enum(["task_failed", "missing_past_deadline", "published_more_than_once", "empty", "row_count_out_of_band", "period_incomplete", "stale_after_republish", "check_failed"]),
+  rule: z.enum([
+    "task_failed",
+    "missing_past_deadline",
+    "published_more_than_once",
+    "empty",
+    "row_count_out_of_band",
+    "period_incomplete",
+    "stale_after_republish",
+    "check_failed",
+  ]),
   source: z.enum(["task", "data"]),
   severity: z.enum(["critical", "warning"]),
   datasetNodeId: z.string(),

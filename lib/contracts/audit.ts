@@ -22,9 +22,13 @@ const partitions = z.object({ partitionDef: PartitionDefSchema });
 const access = z.object({ role: z.string(), namespaces: z.array(z.string()), displayName: z.string() });
 /** One request Reparo sent an orchestrator and its answer: never a header or a secret. */
 const OrchestratorCallSchema = z.object({
-  orchestrator: z.string(), method: z.string(), url: z.string(), status: z.number().int().nullable(),
+  orchestrator: z.string(),
+  method: z.string(),
+  url: z.string(),
+  status: z.number().int().nullable(),
   ids: z.record(z.string(), z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))])).optional(),
-  error: z.string().optional(), dryRun: z.boolean().optional(),
+  error: z.string().optional(),
+  dryRun: z.boolean().optional(),
 });
 const token = z.object({ name: z.string(), scope: z.string(), namespaces: z.array(z.string()), revoked: z.boolean() });
 
@@ -37,37 +41,99 @@ export const AUDIT_KINDS = {
   "incident.opened": { before: nothing, after: z.object({ status: z.literal("open"), title: z.string(), failedPairs: z.array(AuditTargetSchema) }) },
   "incident.scoped": { before: status, after: z.object({ status: z.literal("scoped"), pairCount: z.number().int(), failedPairs: z.array(AuditTargetSchema) }) },
   "preconditions.reviewed": { before: status, after: z.object({ unsafe: z.array(z.string()), unknown: z.array(z.string()) }) },
-  "plan.confirmed": { before: status, after: z.object({
-    status: z.literal("planned"), planId: z.string(), strategy: z.string(), unitsRecomputed: z.number().int(), excluded: z.array(z.string()), parameterOverrides: z.record(z.string(), z.string()),
-    /** Side-effecting tasks deliberately replayed, each with the idempotency key its receiver deduplicates on. */
-    replay: z.array(z.object({ taskNodeId: z.string(), idempotencyKey: z.string() })).optional(),
-  }) },
-  "repair.launched": { before: status, after: z.object({ status: z.literal("repairing"), runId: z.string(), rootRunId: z.string().nullable(), repairNumber: z.number().int(), pairs: z.number().int() }) },
-  "repair.finished": { before: z.object({ runStatus: z.string() }), after: z.object({ runStatus: z.string(), succeeded: z.number().int(), failed: z.number().int(), blocked: z.number().int() }) },
-  "repair.taken_over": { before: z.object({ owner: z.string() }), after: z.object({ owner: z.string(), done: z.number().int(), remaining: z.number().int(), abandonedAttempts: z.number().int() }) },
+  "plan.confirmed": {
+    before: status,
+    after: z.object({
+      status: z.literal("planned"),
+      planId: z.string(),
+      strategy: z.string(),
+      unitsRecomputed: z.number().int(),
+      excluded: z.array(z.string()),
+      parameterOverrides: z.record(z.string(), z.string()),
+      /** Side-effecting tasks deliberately replayed, each with the idempotency key its receiver deduplicates on. */
+      replay: z.array(z.object({ taskNodeId: z.string(), idempotencyKey: z.string() })).optional(),
+    }),
+  },
+  "repair.launched": {
+    before: status,
+    after: z.object({
+      status: z.literal("repairing"),
+      runId: z.string(),
+      rootRunId: z.string().nullable(),
+      repairNumber: z.number().int(),
+      pairs: z.number().int(),
+    }),
+  },
+  "repair.finished": {
+    before: z.object({ runStatus: z.string() }),
+    after: z.object({ runStatus: z.string(), succeeded: z.number().int(), failed: z.number().int(), blocked: z.number().int() }),
+  },
+  "repair.taken_over": {
+    before: z.object({ owner: z.string() }),
+    after: z.object({ owner: z.string(), done: z.number().int(), remaining: z.number().int(), abandonedAttempts: z.number().int() }),
+  },
   // Written before runs were taken over from their progress (repair.taken_over); old entries stay readable.
-  "repair.interrupted": { before: z.object({ runStatus: z.string() }), after: z.object({ runStatus: z.literal("interrupted"), done: z.number().int(), remaining: z.number().int(), abandonedAttempts: z.number().int() }) },
-  "repair.dispatched": { before: nothing, after: z.union([
-    z.object({ runId: z.string(), wave: z.number().int(), pipeline: z.string(), orchestrator: z.string(), calls: z.array(OrchestratorCallSchema) }),
-    // Entries of the old single-URL dispatch (before orchestrator connections) stay readable.
-    z.object({ orchestrator: z.string(), endpoint: z.string(), status: z.number().int(), requests: z.number().int() }),
-  ]) },
-  "repair.dispatch_failed": { before: nothing, after: z.object({ runId: z.string(), wave: z.number().int(), pipeline: z.string(), orchestrator: z.string(), calls: z.array(OrchestratorCallSchema) }) },
-  "repair.progress": { before: nothing, after: z.object({
-    runId: z.string(), wave: z.number().int(),
-    changed: z.array(z.object({ taskNodeId: z.string(), unitKey: z.string(), status: z.string(), externalId: z.string().nullable() })),
-    calls: z.array(OrchestratorCallSchema),
-  }) },
+  "repair.interrupted": {
+    before: z.object({ runStatus: z.string() }),
+    after: z.object({ runStatus: z.literal("interrupted"), done: z.number().int(), remaining: z.number().int(), abandonedAttempts: z.number().int() }),
+  },
+  "repair.dispatched": {
+    before: nothing,
+    after: z.union([
+      z.object({ runId: z.string(), wave: z.number().int(), pipeline: z.string(), orchestrator: z.string(), calls: z.array(OrchestratorCallSchema) }),
+      // Entries of the old single-URL dispatch (before orchestrator connections) stay readable.
+      z.object({ orchestrator: z.string(), endpoint: z.string(), status: z.number().int(), requests: z.number().int() }),
+    ]),
+  },
+  "repair.dispatch_failed": {
+    before: nothing,
+    after: z.object({ runId: z.string(), wave: z.number().int(), pipeline: z.string(), orchestrator: z.string(), calls: z.array(OrchestratorCallSchema) }),
+  },
+  "repair.progress": {
+    before: nothing,
+    after: z.object({
+      runId: z.string(),
+      wave: z.number().int(),
+      changed: z.array(z.object({ taskNodeId: z.string(), unitKey: z.string(), status: z.string(), externalId: z.string().nullable() })),
+      calls: z.array(OrchestratorCallSchema),
+    }),
+  },
   "repair.cancel_sent": { before: nothing, after: z.object({ runId: z.string(), wave: z.number().int(), calls: z.array(OrchestratorCallSchema) }) },
-  "repair.previewed": { before: nothing, after: z.object({ digest: z.string(), requests: z.number().int(), unsupported: z.number().int(), extra: z.number().int(), extraSideEffects: z.number().int(), missing: z.number().int(), calls: z.array(OrchestratorCallSchema) }) },
-  "warehouse.connection_set": { before: z.object({ namespace: z.string(), connection: z.record(z.string(), z.unknown()).nullable() }), after: z.object({ namespace: z.string(), connection: z.record(z.string(), z.unknown()) }) },
-  "pipeline.orchestrator_set": { before: z.object({ pipeline: z.string(), connection: z.record(z.string(), z.unknown()).nullable() }), after: z.object({ pipeline: z.string(), connection: z.record(z.string(), z.unknown()) }) },
-  "unit.deduplicated": { before: rows, after: rows.extend({ warehouse: z.string().optional(), statement: z.string().optional(), params: z.array(z.string()).optional() }) },
+  "repair.previewed": {
+    before: nothing,
+    after: z.object({
+      digest: z.string(),
+      requests: z.number().int(),
+      unsupported: z.number().int(),
+      extra: z.number().int(),
+      extraSideEffects: z.number().int(),
+      missing: z.number().int(),
+      calls: z.array(OrchestratorCallSchema),
+    }),
+  },
+  "warehouse.connection_set": {
+    before: z.object({ namespace: z.string(), connection: z.record(z.string(), z.unknown()).nullable() }),
+    after: z.object({ namespace: z.string(), connection: z.record(z.string(), z.unknown()) }),
+  },
+  "pipeline.orchestrator_set": {
+    before: z.object({ pipeline: z.string(), connection: z.record(z.string(), z.unknown()).nullable() }),
+    after: z.object({ pipeline: z.string(), connection: z.record(z.string(), z.unknown()) }),
+  },
+  "unit.deduplicated": {
+    before: rows,
+    after: rows.extend({ warehouse: z.string().optional(), statement: z.string().optional(), params: z.array(z.string()).optional() }),
+  },
   "unit.clean_failed": { before: rows, after: rows },
   /** Cleaned outside Reparo, by the operator's word: believed only once a warehouse count shows the unit empty. */
-  "unit.clean_declared": { before: nothing, after: z.object({ task: z.string(), units: z.array(z.string()), statement: z.string(), believedWhen: z.string() }) },
+  "unit.clean_declared": {
+    before: nothing,
+    after: z.object({ task: z.string(), units: z.array(z.string()), statement: z.string(), believedWhen: z.string() }),
+  },
   /** A warehouse count of 0 rows evidenced a declared cleaning: from its measuredAt on, the unit's earlier rows are gone. */
-  "unit.clean_evidenced": { before: z.object({ evidencedAt: z.string().nullable() }), after: z.object({ evidencedAt: z.string(), declaredIn: z.number().int(), rows: z.literal(0), source: z.string() }) },
+  "unit.clean_evidenced": {
+    before: z.object({ evidencedAt: z.string().nullable() }),
+    after: z.object({ evidencedAt: z.string(), declaredIn: z.number().int(), rows: z.literal(0), source: z.string() }),
+  },
   "task.declared_replace": { before: z.object({ writeMode: z.string().nullable() }), after: z.object({ writeMode: z.literal("replace") }) },
   "unit.marked_known_bad": { before: markState, after: markState },
   "unit.skipped": { before: markState, after: markState },

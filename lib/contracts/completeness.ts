@@ -87,8 +87,24 @@ export const FrontierCertificateSchema = z.object({
 });
 
 export const FrontierSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("scalar"), source: z.string(), coordinate: z.number(), inclusive: z.boolean(), domain: z.string(), epoch: z.number().int(), statement: z.string(), certificates: z.array(FrontierCertificateSchema) }),
-  z.object({ kind: z.literal("vector"), source: z.string(), reason: z.string(), epoch: z.number().int(), statement: z.string(), certificates: z.array(FrontierCertificateSchema) }),
+  z.object({
+    kind: z.literal("scalar"),
+    source: z.string(),
+    coordinate: z.number(),
+    inclusive: z.boolean(),
+    domain: z.string(),
+    epoch: z.number().int(),
+    statement: z.string(),
+    certificates: z.array(FrontierCertificateSchema),
+  }),
+  z.object({
+    kind: z.literal("vector"),
+    source: z.string(),
+    reason: z.string(),
+    epoch: z.number().int(),
+    statement: z.string(),
+    certificates: z.array(FrontierCertificateSchema),
+  }),
 ]);
 export type Frontier = z.infer<typeof FrontierSchema>;
 
@@ -106,7 +122,14 @@ export const CompletenessSchema = z.object({
 });
 export type Completeness = z.infer<typeof CompletenessSchema>;
 
-export const DatasetOptionSchema = z.object({ nodeId: z.string(), name: z.string(), pipeline: z.string().nullable(), grain: z.string().nullable(), firstKey: z.string().nullable(), lastKey: z.string().nullable() });
+export const DatasetOptionSchema = z.object({
+  nodeId: z.string(),
+  name: z.string(),
+  pipeline: z.string().nullable(),
+  grain: z.string().nullable(),
+  firstKey: z.string().nullable(),
+  lastKey: z.string().nullable(),
+});
 export const DatasetOptionsSchema = z.object({ datasets: z.array(DatasetOptionSchema) });
 export type DatasetOption = z.infer<typeof DatasetOptionSchema>;
 

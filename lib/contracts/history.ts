@@ -1,18 +1,19 @@
 import { z } from "zod";
 import { dayField } from "./day";
 
-
-export const HistoryQuerySchema = z.object({
-  pipeline: z.string().min(1).max(200).optional(),
-  /** A task node id (job:orders:stg_orders) or its name. */
-  task: z.string().min(1).max(300).optional(),
-  owner: z.string().min(1).max(200).optional(),
-  /** Repairs started on or after this day (UTC). */
-  from: dayField.optional(),
-  /** Repairs started on or before this day (UTC). */
-  to: dayField.optional(),
-  format: z.enum(["json", "csv"]).default("json"),
-}).refine((q) => !q.from || !q.to || q.from <= q.to, { message: "from must not be after to", path: ["from"] });
+export const HistoryQuerySchema = z
+  .object({
+    pipeline: z.string().min(1).max(200).optional(),
+    /** A task node id (job:orders:stg_orders) or its name. */
+    task: z.string().min(1).max(300).optional(),
+    owner: z.string().min(1).max(200).optional(),
+    /** Repairs started on or after this day (UTC). */
+    from: dayField.optional(),
+    /** Repairs started on or before this day (UTC). */
+    to: dayField.optional(),
+    format: z.enum(["json", "csv"]).default("json"),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: "from must not be after to", path: ["from"] });
 export type HistoryQuery = z.infer<typeof HistoryQuerySchema>;
 
 const ms = z.number().nullable();

@@ -11,7 +11,12 @@ export type IncidentStatus = z.infer<typeof IncidentStatusSchema>;
 export const IncidentActionSchema = z.enum(INCIDENT_ACTIONS);
 export type IncidentAction = z.infer<typeof IncidentActionSchema>;
 
-const nodeIdField = z.string().trim().min(1, "a task node id is required").max(300).regex(/^job:[^:]+:.+$/, "must be a task node id like job:<namespace>:<name>");
+const nodeIdField = z
+  .string()
+  .trim()
+  .min(1, "a task node id is required")
+  .max(300)
+  .regex(/^job:[^:]+:.+$/, "must be a task node id like job:<namespace>:<name>");
 const unitKeyField = z.string().trim().min(1, "a unit key cannot be empty").max(200);
 
 export const OpenIncidentSchema = z.object({
@@ -75,7 +80,10 @@ export const NoteBodySchema = z.object({ note: z.string().trim().min(1, "the not
 export const ScopeBodySchema = z.object({
   reason: reasonField,
   /** Related failures the operator adds to this incident (e.g. another failed unit the closure waits on). */
-  addPairs: z.array(z.object({ taskNodeId: nodeIdField, units: z.array(unitKeyField).min(1).max(500) })).max(50).default([]),
+  addPairs: z
+    .array(z.object({ taskNodeId: nodeIdField, units: z.array(unitKeyField).min(1).max(500) }))
+    .max(50)
+    .default([]),
 });
 
 export const CleanUnitBodySchema = z.object({ taskNodeId: nodeIdField, unitKey: unitKeyField, reason: reasonField });

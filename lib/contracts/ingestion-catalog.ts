@@ -3,7 +3,6 @@ import { reasonField } from "./reason";
 import { TaskPropertiesSchema } from "./audit";
 import { PartitionDefSchema } from "./partitions";
 
-
 /** PUT /api/v1/datasets/{id}/partitions: how the dataset's expected units are enumerated. */
 export const PartitionsPutSchema = z.strictObject({ partitionDef: PartitionDefSchema, reason: reasonField });
 export type PartitionsPut = z.infer<typeof PartitionsPutSchema>;

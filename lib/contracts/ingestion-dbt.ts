@@ -54,16 +54,20 @@ export const DbtRunResultSchema = z.looseObject({
   timing: z.array(TimingSchema).nullish(),
   adapter_response: z.looseObject({ rows_affected: z.number().nullish() }).nullish(),
   /** Microbatch models (dbt 1.9+, run-results v6): each batch's [start, end], by outcome. */
-  batch_results: z.looseObject({
-    successful: z.array(z.tuple([z.string(), z.string()])).nullish(),
-    failed: z.array(z.tuple([z.string(), z.string()])).nullish(),
-  }).nullish(),
+  batch_results: z
+    .looseObject({
+      successful: z.array(z.tuple([z.string(), z.string()])).nullish(),
+      failed: z.array(z.tuple([z.string(), z.string()])).nullish(),
+    })
+    .nullish(),
 });
 export type DbtRunResult = z.infer<typeof DbtRunResultSchema>;
 
 export const DbtRunResultsSchema = z.looseObject({
   metadata: z.looseObject({
-    dbt_schema_version: z.string().regex(/\/run-results\/v\d+\.json$/, "must name a dbt run-results schema, like https://schemas.getdbt.com/dbt/run-results/v6.json"),
+    dbt_schema_version: z
+      .string()
+      .regex(/\/run-results\/v\d+\.json$/, "must name a dbt run-results schema, like https://schemas.getdbt.com/dbt/run-results/v6.json"),
     generated_at: z.iso.datetime({ offset: true, local: true, message: "must be an ISO-8601 date-time" }),
     invocation_id: z.string().nullish(),
   }),
@@ -101,14 +105,24 @@ export const DbtImportResultSchema = z.object({
   dependencies: z.number().int(),
   /** Ids that parent_map, child_map or depends_on name but the manifest does not hold (a trimmed manifest). */
   dangling: z.array(z.string()),
-  run: z.object({
-    id: z.string(),
-    invocationId: z.string(),
-    command: z.string().nullable(),
-    status: z.string(),
-    attempts: Counts,
-    unknownNodes: z.array(z.string()),
-  }).nullable(),
-  written: z.object({ tasks: z.number().int(), datasets: z.number().int(), edges: z.number().int(), runs: z.number().int(), attempts: z.number().int(), publishes: z.number().int(), invalidKeys: z.number().int() }),
+  run: z
+    .object({
+      id: z.string(),
+      invocationId: z.string(),
+      command: z.string().nullable(),
+      status: z.string(),
+      attempts: Counts,
+      unknownNodes: z.array(z.string()),
+    })
+    .nullable(),
+  written: z.object({
+    tasks: z.number().int(),
+    datasets: z.number().int(),
+    edges: z.number().int(),
+    runs: z.number().int(),
+    attempts: z.number().int(),
+    publishes: z.number().int(),
+    invalidKeys: z.number().int(),
+  }),
 });
 export type DbtImportResult = z.infer<typeof DbtImportResultSchema>;

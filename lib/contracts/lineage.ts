@@ -81,7 +81,13 @@ export const LineageLayoutQuerySchema = z.object({
 
 const PointSchema = z.object({ x: z.number(), y: z.number() });
 export const PipelineBoxSchema = z.object({
-  pipeline: z.string(), x: z.number(), y: z.number(), width: z.number(), height: z.number(), collapsed: z.boolean(), nodeCount: z.number().int(),
+  pipeline: z.string(),
+  x: z.number(),
+  y: z.number(),
+  width: z.number(),
+  height: z.number(),
+  collapsed: z.boolean(),
+  nodeCount: z.number().int(),
 });
 export type PipelineBox = z.infer<typeof PipelineBoxSchema>;
 

@@ -122,7 +122,13 @@ export type LineageIngestResult = z.infer<typeof LineageIngestResultSchema>;
  */
 export const LineageBatchResultSchema = z.object({
   status: z.enum(["success", "partial_success"]),
-  summary: z.object({ received: z.number().int(), successful: z.number().int(), failed: z.number().int(), retriable: z.number().int(), non_retriable: z.number().int() }),
+  summary: z.object({
+    received: z.number().int(),
+    successful: z.number().int(),
+    failed: z.number().int(),
+    retriable: z.number().int(),
+    non_retriable: z.number().int(),
+  }),
   failed_events: z.array(z.object({ index: z.number().int(), reason: z.string(), retriable: z.boolean() })),
   accepted: LineageIngestResultSchema.shape.accepted,
   written: LineageIngestResultSchema.shape.written,

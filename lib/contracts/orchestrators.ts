@@ -17,71 +17,91 @@ export const SecretRefSchema = z.union([
 export type SecretRef = z.infer<typeof SecretRefSchema>;
 
 /** http(s), and nothing secret in it: credentials are named separately (a URL is stored, shown and audited). */
-const BaseUrlSchema = z.url({ protocol: /^https?$/ })
-  .refine((u) => { const x = new URL(u); return !x.username && !x.password; }, "no user or password in the URL: name the secret in credentials")
-  .refine((u) => { const x = new URL(u); return !x.search && !x.hash; }, "no query or fragment: the base URL only")
+const BaseUrlSchema = z
+  .url({ protocol: /^https?$/ })
+  .refine((u) => {
+    const x = new URL(u);
+    return !x.username && !x.password;
+  }, "no user or password in the URL: name the secret in credentials")
+  .refine((u) => {
+    const x = new URL(u);
+    return !x.search && !x.hash;
+  }, "no query or fragment: the base URL only")
   .transform((u) => u.replace(/\/+$/, ""));
 const NameSchema = z.string().trim().min(1).max(250);
 
 /** A Reparo task (its node id or its name) → the orchestrator's name for it. */
 const TaskNamesSchema = z.record(z.string().min(1), NameSchema);
 
-export const AirflowConnectionSchema = z.object({
-  kind: z.literal("airflow"),
-  /** The API server, e.g. https://airflow.example.com (the REST API is under /api/v2). */
-  baseUrl: BaseUrlSchema,
-  /**
-   * With `username`: the password, exchanged at the auth manager's `POST /auth/token` for a JWT
-   * (again when it expires). Without: the JWT itself.
-   */
-  credentials: SecretRefSchema,
-  username: NameSchema.optional(),
-  /** The DAG of the pipeline's tasks when their OpenLineage job names are not `dag_id.task_id`. */
-  dagId: NameSchema.optional(),
-  /** Per task: `dag_id.task_id` or a bare task id (in `dagId`), when the default mapping is wrong. */
-  tasks: TaskNamesSchema.default({}),
-}).strict();
+export const AirflowConnectionSchema = z
+  .object({
+    kind: z.literal("airflow"),
+    /** The API server, e.g. https://airflow.example.com (the REST API is under /api/v2). */
+    baseUrl: BaseUrlSchema,
+    /**
+     * With `username`: the password, exchanged at the auth manager's `POST /auth/token` for a JWT
+     * (again when it expires). Without: the JWT itself.
+     */
+    credentials: SecretRefSchema,
+    username: NameSchema.optional(),
+    /** The DAG of the pipeline's tasks when their OpenLineage job names are not `dag_id.task_id`. */
+    dagId: NameSchema.optional(),
+    /** Per task: `dag_id.task_id` or a bare task id (in `dagId`), when the default mapping is wrong. */
+    tasks: TaskNamesSchema.default({}),
+  })
+  .strict();
 
-export const DagsterConnectionSchema = z.object({
-  kind: z.literal("dagster"),
-  /** The webserver, e.g. http://dagster.internal:3000 (GraphQL at /graphql). */
-  baseUrl: BaseUrlSchema,
-  /** Dagster+ user token (sent as Dagster-Cloud-Api-Token); none for an open OSS webserver. */
-  credentials: SecretRefSchema.optional(),
-  /** Per task: its asset key as a path ("analytics/fct_orders"); default: the task's name split on "/". */
-  assets: TaskNamesSchema.default({}),
-}).strict();
+export const DagsterConnectionSchema = z
+  .object({
+    kind: z.literal("dagster"),
+    /** The webserver, e.g. http://dagster.internal:3000 (GraphQL at /graphql). */
+    baseUrl: BaseUrlSchema,
+    /** Dagster+ user token (sent as Dagster-Cloud-Api-Token); none for an open OSS webserver. */
+    credentials: SecretRefSchema.optional(),
+    /** Per task: its asset key as a path ("analytics/fct_orders"); default: the task's name split on "/". */
+    assets: TaskNamesSchema.default({}),
+  })
+  .strict();
 
-export const DatabricksConnectionSchema = z.object({
-  kind: z.literal("databricks"),
-  /** The workspace, e.g. https://adb-1234567890123456.7.azuredatabricks.net */
-  baseUrl: BaseUrlSchema,
-  /** A workspace (personal access or service principal) token. */
-  credentials: SecretRefSchema,
-  /** The job run to repair, when ingested run facets do not name it. */
-  jobRunId: z.number().int().positive().optional(),
-  /** Per task: its task_key in the job; default: the task's name. */
-  tasks: TaskNamesSchema.default({}),
-  /** The job parameter carrying the units to recompute, as JSON {task_key: ["lo..hi", …]}. */
-  unitsParameter: NameSchema.default("reparo_units"),
-}).strict();
+export const DatabricksConnectionSchema = z
+  .object({
+    kind: z.literal("databricks"),
+    /** The workspace, e.g. https://adb-1234567890123456.7.azuredatabricks.net */
+    baseUrl: BaseUrlSchema,
+    /** A workspace (personal access or service principal) token. */
+    credentials: SecretRefSchema,
+    /** The job run to repair, when ingested run facets do not name it. */
+    jobRunId: z.number().int().positive().optional(),
+    /** Per task: its task_key in the job; default: the task's name. */
+    tasks: TaskNamesSchema.default({}),
+    /** The job parameter carrying the units to recompute, as JSON {task_key: ["lo..hi", …]}. */
+    unitsParameter: NameSchema.default("reparo_units"),
+  })
+  .strict();
 
-export const DbtConnectionSchema = z.object({
-  kind: z.literal("dbt"),
-  /** The dbt project directory on the machine the operator runs dbt from (shown in the command). */
-  projectDir: NameSchema.optional(),
-  target: NameSchema.optional(),
-  /** The dbt var that carries the units (`--vars '{reparo_units: …}'`). */
-  unitsVar: NameSchema.default("reparo_units"),
-  /** Per task: its dbt selector; default: the model's name. */
-  tasks: TaskNamesSchema.default({}),
-}).strict();
+export const DbtConnectionSchema = z
+  .object({
+    kind: z.literal("dbt"),
+    /** The dbt project directory on the machine the operator runs dbt from (shown in the command). */
+    projectDir: NameSchema.optional(),
+    target: NameSchema.optional(),
+    /** The dbt var that carries the units (`--vars '{reparo_units: …}'`). */
+    unitsVar: NameSchema.default("reparo_units"),
+    /** Per task: its dbt selector; default: the model's name. */
+    tasks: TaskNamesSchema.default({}),
+  })
+  .strict();
 
 export const LocalConnectionSchema = z.object({ kind: z.literal("local") }).strict();
 export const NoConnectionSchema = z.object({ kind: z.literal("none") }).strict();
 
 export const OrchestratorConnectionSchema = z.discriminatedUnion("kind", [
-  AirflowConnectionSchema, DagsterConnectionSchema, DatabricksConnectionSchema, DbtConnectionSchema, LocalConnectionSchema, NoConnectionSchema,
+  AirflowConnectionSchema,
+  DagsterConnectionSchema,
+  DatabricksConnectionSchema,
+  DbtConnectionSchema,
+  LocalConnectionSchema,
+  NoConnectionSchema,
 ]);
 export type OrchestratorConnection = z.infer<typeof OrchestratorConnectionSchema>;
 export type AirflowConnection = z.infer<typeof AirflowConnectionSchema>;
@@ -89,10 +109,12 @@ export type DagsterConnection = z.infer<typeof DagsterConnectionSchema>;
 export type DatabricksConnection = z.infer<typeof DatabricksConnectionSchema>;
 export type DbtConnection = z.infer<typeof DbtConnectionSchema>;
 
-export const PutOrchestratorBodySchema = z.object({
-  connection: OrchestratorConnectionSchema,
-  reason: reasonField,
-}).strict();
+export const PutOrchestratorBodySchema = z
+  .object({
+    connection: OrchestratorConnectionSchema,
+    reason: reasonField,
+  })
+  .strict();
 
 export const OrchestratorConnectionViewSchema = z.object({
   pipelineId: z.string(),
@@ -132,7 +154,13 @@ export const PlannedRequestSchema = z.object({
 });
 export type PlannedRequest = z.infer<typeof PlannedRequestSchema>;
 
-export const UnsupportedTaskSchema = z.object({ taskNodeId: z.string(), name: z.string(), pipeline: z.string(), units: z.array(z.string()), reason: z.string() });
+export const UnsupportedTaskSchema = z.object({
+  taskNodeId: z.string(),
+  name: z.string(),
+  pipeline: z.string(),
+  units: z.array(z.string()),
+  reason: z.string(),
+});
 
 export const DispatchPreviewSchema = z.object({
   /** What the orchestrators will be sent, wave by wave (the real requests: dry_run false). */
@@ -144,7 +172,9 @@ export const DispatchPreviewSchema = z.object({
   /** …and the planned pairs they would not run. */
   missing: z.array(z.object({ taskNodeId: z.string(), name: z.string(), unitKey: z.string() })),
   /** Each dry-run request with the orchestrator's answer. */
-  calls: z.array(z.object({ orchestrator: z.string(), method: z.string(), url: z.string(), status: z.number().int().nullable(), error: z.string().nullable() })),
+  calls: z.array(
+    z.object({ orchestrator: z.string(), method: z.string(), url: z.string(), status: z.number().int().nullable(), error: z.string().nullable() }),
+  ),
   /** Pass back to launch: the dispatch is refused if the dry run's answer has changed since. */
   digest: z.string(),
   dispatchable: z.boolean(),

@@ -9,7 +9,10 @@ export const TimePartitionDefSchema = z.object({
   end: z.string().min(1).optional(),
   timezone: z.string().min(1),
   /** When a unit is due after its window closes (ISO-8601 days/hours/minutes); default one grain. */
-  lateness: z.string().regex(/^P(?=\d|T\d)(?:\d+D)?(?:T(?=\d)(?:\d+H)?(?:\d+M)?)?$/, "must be an ISO-8601 duration in days, hours and minutes, e.g. PT6H or P2D").optional(),
+  lateness: z
+    .string()
+    .regex(/^P(?=\d|T\d)(?:\d+D)?(?:T(?=\d)(?:\d+H)?(?:\d+M)?)?$/, "must be an ISO-8601 duration in days, hours and minutes, e.g. PT6H or P2D")
+    .optional(),
 });
 
 const StaticSchema = z.object({ kind: z.literal("static"), keys: z.array(z.string().min(1)).min(1) });

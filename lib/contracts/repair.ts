@@ -3,7 +3,16 @@ import { reasonField } from "./reason";
 import { KeyRangeSchema } from "./overview";
 import { PlanExportSchema } from "./orchestrators";
 
-export const STRATEGY_NAMES = ["targeted", "targeted_with_closure", "recompute_forward", "full_rerun", "atomic_set_republish", "mark_known_bad", "skip_with_omission", "mark_success"] as const;
+export const STRATEGY_NAMES = [
+  "targeted",
+  "targeted_with_closure",
+  "recompute_forward",
+  "full_rerun",
+  "atomic_set_republish",
+  "mark_known_bad",
+  "skip_with_omission",
+  "mark_success",
+] as const;
 export const StrategySchema = z.enum(STRATEGY_NAMES);
 
 // ---------------------------------------------------------------- scope
@@ -60,7 +69,13 @@ export const PreconditionSchema = z.object({
   detail: z.string(),
   howToKnow: z.string().nullable(),
 });
-export const TaskPreconditionsSchema = z.object({ taskNodeId: z.string(), name: z.string(), pipeline: z.string(), units: z.array(KeyRangeSchema), checks: z.array(PreconditionSchema) });
+export const TaskPreconditionsSchema = z.object({
+  taskNodeId: z.string(),
+  name: z.string(),
+  pipeline: z.string(),
+  units: z.array(KeyRangeSchema),
+  checks: z.array(PreconditionSchema),
+});
 export const PreconditionsViewSchema = z.object({ tasks: z.array(TaskPreconditionsSchema) });
 export type PreconditionsView = z.infer<typeof PreconditionsViewSchema>;
 export type TaskPreconditions = z.infer<typeof TaskPreconditionsSchema>;
@@ -69,7 +84,15 @@ export type TaskPreconditions = z.infer<typeof TaskPreconditionsSchema>;
 
 export const PlanOptionsSchema = z.object({
   strategy: StrategySchema.optional(),
-  replay: z.array(z.object({ taskNodeId: z.string().min(1).max(300), idempotencyKey: z.string().trim().min(1, "an idempotency key is required to replay a side-effecting task").max(200) })).max(50).default([]),
+  replay: z
+    .array(
+      z.object({
+        taskNodeId: z.string().min(1).max(300),
+        idempotencyKey: z.string().trim().min(1, "an idempotency key is required to replay a side-effecting task").max(200),
+      }),
+    )
+    .max(50)
+    .default([]),
   parameterOverrides: z.record(z.string().min(1).max(100), z.string().max(1000)).default({}),
   reason: z.string().trim().max(2000).optional(),
 });
@@ -97,23 +120,31 @@ export const BlockerSchema = z.object({
   node: z.string().nullable(),
   keyRanges: z.array(KeyRangeSchema),
   /** The intervention that lifts it, when there is one. */
-  resolution: z.object({
-    kind: z.enum(["clean_unit", "declare_replace"]), taskNodeId: z.string(), units: z.array(z.string()),
-    /** The dataset the task appends to (where a team's warehouse count of the units goes). */
-    datasetNodeId: z.string().nullable(),
-    /**
-     * Rows in each unit: as its connected warehouse counts them now (`countedBy: "warehouse"`), else
-     * the team's latest count (POST /api/v1/warehouse-counts, `"team"`, with when), else unknown (null).
-     * `declared`: the unit was declared cleaned outside Reparo, and what that still waits for (null: believed).
-     */
-    rowsInUnits: z.array(z.object({
-      unitKey: z.string(), rows: z.number().int().nullable(),
-      countedBy: z.enum(["warehouse", "team"]).nullable(), countedAt: z.string().nullable(),
-      declared: z.object({ at: z.string(), reason: z.string(), auditSeq: z.number().int(), awaiting: z.string().nullable() }).nullable(),
-    })),
-    /** Whether Reparo can clean the units itself (a connected warehouse), why not, and the delete it runs. */
-    cleanable: z.object({ possible: z.boolean(), why: z.string().nullable(), statement: z.string().nullable() }).nullable(),
-  }).nullable(),
+  resolution: z
+    .object({
+      kind: z.enum(["clean_unit", "declare_replace"]),
+      taskNodeId: z.string(),
+      units: z.array(z.string()),
+      /** The dataset the task appends to (where a team's warehouse count of the units goes). */
+      datasetNodeId: z.string().nullable(),
+      /**
+       * Rows in each unit: as its connected warehouse counts them now (`countedBy: "warehouse"`), else
+       * the team's latest count (POST /api/v1/warehouse-counts, `"team"`, with when), else unknown (null).
+       * `declared`: the unit was declared cleaned outside Reparo, and what that still waits for (null: believed).
+       */
+      rowsInUnits: z.array(
+        z.object({
+          unitKey: z.string(),
+          rows: z.number().int().nullable(),
+          countedBy: z.enum(["warehouse", "team"]).nullable(),
+          countedAt: z.string().nullable(),
+          declared: z.object({ at: z.string(), reason: z.string(), auditSeq: z.number().int(), awaiting: z.string().nullable() }).nullable(),
+        }),
+      ),
+      /** Whether Reparo can clean the units itself (a connected warehouse), why not, and the delete it runs. */
+      cleanable: z.object({ possible: z.boolean(), why: z.string().nullable(), statement: z.string().nullable() }).nullable(),
+    })
+    .nullable(),
 });
 export type BlockerView = z.infer<typeof BlockerSchema>;
 
@@ -150,10 +181,12 @@ export const LaunchBodySchema = z.object({
   resume: z.boolean().default(false),
   concurrency: z.number().int().min(1).max(16).default(4),
   /** The digest of the reviewed dry run (POST …/dry-run): needed when the repair runs in an orchestrator. */
-  preview: z.string().regex(/^[0-9a-f]{32}$/, "the digest a dry run returned").optional(),
+  preview: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/, "the digest a dry run returned")
+    .optional(),
 });
 export const LaunchResultSchema = z.object({ runId: z.string(), repairNumber: z.number().int(), pairs: z.number().int() });
-
 
 export const PairProgressSchema = z.object({
   taskNodeId: z.string(),
@@ -165,18 +198,34 @@ export const PairProgressSchema = z.object({
   error: z.string().nullable(),
 });
 export const ProgressViewSchema = z.object({
-  run: z.object({ id: z.string(), status: z.string(), repairNumber: z.number().int(), rootRunId: z.string().nullable(), startedAt: z.string().nullable(), endedAt: z.string().nullable() }).nullable(),
+  run: z
+    .object({
+      id: z.string(),
+      status: z.string(),
+      repairNumber: z.number().int(),
+      rootRunId: z.string().nullable(),
+      startedAt: z.string().nullable(),
+      endedAt: z.string().nullable(),
+    })
+    .nullable(),
   total: z.number().int(),
   done: z.number().int(),
   succeeded: z.number().int(),
   failed: z.number().int(),
   pairs: z.array(PairProgressSchema),
   /** Where the wave in flight runs, and for dbt the command waiting for the operator to run it. */
-  dispatched: z.array(z.object({
-    pipeline: z.string(), orchestrator: z.string(), wave: z.number().int(), command: z.string().nullable(),
-    /** dbt: `dbt retry …` when one invocation does every wave's work (the plan is exactly what the failed run left). */
-    alternative: z.string().nullable().default(null),
-  })).default([]),
+  dispatched: z
+    .array(
+      z.object({
+        pipeline: z.string(),
+        orchestrator: z.string(),
+        wave: z.number().int(),
+        command: z.string().nullable(),
+        /** dbt: `dbt retry …` when one invocation does every wave's work (the plan is exactly what the failed run left). */
+        alternative: z.string().nullable().default(null),
+      }),
+    )
+    .default([]),
 });
 export type ProgressView = z.infer<typeof ProgressViewSchema>;
 
@@ -200,7 +249,12 @@ export const UnitValidationSchema = z.object({
   mark: z.string().nullable(),
 });
 export type UnitValidationView = z.infer<typeof UnitValidationSchema>;
-export const ValidationViewSchema = z.object({ passed: z.boolean(), units: z.array(UnitValidationSchema), failedUnits: z.number().int(), accountedByMarks: z.number().int() });
+export const ValidationViewSchema = z.object({
+  passed: z.boolean(),
+  units: z.array(UnitValidationSchema),
+  failedUnits: z.number().int(),
+  accountedByMarks: z.number().int(),
+});
 export type ValidationView = z.infer<typeof ValidationViewSchema>;
 
 export const OkSchema = z.object({ ok: z.literal(true), auditSeq: z.number().int() });
@@ -216,5 +270,10 @@ export const CancelRepairResultSchema = z.object({
   stopRequests: z.array(z.object({ orchestrator: z.string(), method: z.string(), url: z.string(), status: z.number().int().nullable() })),
   unconfirmed: z.array(z.string()),
 });
-export const CleanUnitResultSchema = OkSchema.extend({ rowsRemoved: z.number().int(), rowsAfter: z.number().int(), warehouse: z.string(), statement: z.string() });
+export const CleanUnitResultSchema = OkSchema.extend({
+  rowsRemoved: z.number().int(),
+  rowsAfter: z.number().int(),
+  warehouse: z.string(),
+  statement: z.string(),
+});
 export const DeclareCleanedResultSchema = OkSchema.extend({ units: z.array(z.string()), awaiting: z.string() });

@@ -17,9 +17,19 @@ export const STATE_CODES = "ksfbmedvutirp";
 export const NO_UNIT = "-";
 
 export const STATE_LABELS: Record<MatrixState, string> = {
-  known_bad: "known-bad", skipped: "skipped", failed: "failed", blocked: "blocked (upstream failed)",
-  missing: "missing", empty: "empty", duplicate: "duplicate", divergent: "divergent",
-  suspect: "suspect (built on bad upstream)", stale: "stale", input_mismatch: "input-mismatch", repaired: "repaired", published: "published",
+  known_bad: "known-bad",
+  skipped: "skipped",
+  failed: "failed",
+  blocked: "blocked (upstream failed)",
+  missing: "missing",
+  empty: "empty",
+  duplicate: "duplicate",
+  divergent: "divergent",
+  suspect: "suspect (built on bad upstream)",
+  stale: "stale",
+  input_mismatch: "input-mismatch",
+  repaired: "repaired",
+  published: "published",
 };
 
 export const stateOfCode = (code: string): MatrixState | null => {
@@ -28,20 +38,24 @@ export const stateOfCode = (code: string): MatrixState | null => {
 };
 export const codeOfState = (state: MatrixState): string => STATE_CODES[UNIT_STATES.indexOf(state)]!;
 
-
-export const UnitMatrixQuerySchema = z.object({
-  pipeline: z.string().min(1).optional(),
-  dataset: z.string().min(1).optional(),
-  /** Comma-separated states: only rows holding at least one unit in one of them. */
-  states: z.string().optional().transform((s, ctx) => {
-    const list = (s ?? "").split(",").filter(Boolean);
-    const bad = list.filter((x) => !(UNIT_STATES as readonly string[]).includes(x));
-    if (bad.length > 0) ctx.addIssue({ code: "custom", message: `unknown state ${bad.map((b) => `"${b}"`).join(", ")}; one of ${UNIT_STATES.join(", ")}` });
-    return list as MatrixState[];
-  }),
-  from: dayField.optional(),
-  to: dayField.optional(),
-}).refine((q) => !q.from || !q.to || q.from <= q.to, { message: "from must not be after to", path: ["from"] });
+export const UnitMatrixQuerySchema = z
+  .object({
+    pipeline: z.string().min(1).optional(),
+    dataset: z.string().min(1).optional(),
+    /** Comma-separated states: only rows holding at least one unit in one of them. */
+    states: z
+      .string()
+      .optional()
+      .transform((s, ctx) => {
+        const list = (s ?? "").split(",").filter(Boolean);
+        const bad = list.filter((x) => !(UNIT_STATES as readonly string[]).includes(x));
+        if (bad.length > 0) ctx.addIssue({ code: "custom", message: `unknown state ${bad.map((b) => `"${b}"`).join(", ")}; one of ${UNIT_STATES.join(", ")}` });
+        return list as MatrixState[];
+      }),
+    from: dayField.optional(),
+    to: dayField.optional(),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: "from must not be after to", path: ["from"] });
 export type UnitMatrixQuery = z.infer<typeof UnitMatrixQuerySchema>;
 
 export const MatrixRowSchema = z.object({
@@ -109,12 +123,27 @@ export const UnitDetailSchema = z.object({
   state: UnitStateSchema,
   reasons: z.array(z.string()),
   writer: z.object({ nodeId: z.string(), name: z.string(), writeMode: z.string().nullable() }).nullable(),
-  publishes: z.array(z.object({
-    runId: z.string(), runKind: z.string(), publishedAt: z.string(), inputVersion: z.string().nullable(), codeVersion: z.string().nullable(), rowCount: z.number().int(),
-  })),
-  attempts: z.array(z.object({
-    runId: z.string(), tryNumber: z.number().int(), status: z.string(), rowsWritten: z.number().int().nullable(), error: z.string().nullable(), startedAt: iso, endedAt: iso,
-  })),
+  publishes: z.array(
+    z.object({
+      runId: z.string(),
+      runKind: z.string(),
+      publishedAt: z.string(),
+      inputVersion: z.string().nullable(),
+      codeVersion: z.string().nullable(),
+      rowCount: z.number().int(),
+    }),
+  ),
+  attempts: z.array(
+    z.object({
+      runId: z.string(),
+      tryNumber: z.number().int(),
+      status: z.string(),
+      rowsWritten: z.number().int().nullable(),
+      error: z.string().nullable(),
+      startedAt: iso,
+      endedAt: iso,
+    }),
+  ),
   sourceCount: z.number().int().nullable(),
   deviation: z.number().nullable(),
   tolerance: z.number(),

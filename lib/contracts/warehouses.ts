@@ -10,22 +10,26 @@ import { SecretRefSchema } from "./orchestrators";
 const Identifier = z.string().regex(/^[A-Za-z_][A-Za-z0-9_$]*$/, "a SQL identifier: letters, digits, _ and $");
 const QualifiedTable = z.string().regex(/^([A-Za-z_][A-Za-z0-9_$]*\.)?[A-Za-z_][A-Za-z0-9_$]*$/, "schema.table or table");
 
-export const TableMappingSchema = z.object({
-  /** schema.table (default: the last two dot-separated parts of the dataset's name). */
-  table: QualifiedTable.optional(),
-  /** The column that says which unit a row belongs to (a date or timestamp for time units). */
-  unitColumn: Identifier.optional(),
-}).strict();
+export const TableMappingSchema = z
+  .object({
+    /** schema.table (default: the last two dot-separated parts of the dataset's name). */
+    table: QualifiedTable.optional(),
+    /** The column that says which unit a row belongs to (a date or timestamp for time units). */
+    unitColumn: Identifier.optional(),
+  })
+  .strict();
 
-export const PostgresWarehouseSchema = z.object({
-  kind: z.literal("postgresql"),
-  /** A connection string, postgresql://user:password@host:5432/db — named, never stored. */
-  url: SecretRefSchema,
-  /** The unit column of every table not listed in `tables`. */
-  unitColumn: Identifier.optional(),
-  /** Per dataset name (as ingested). */
-  tables: z.record(z.string().min(1), TableMappingSchema).default({}),
-}).strict();
+export const PostgresWarehouseSchema = z
+  .object({
+    kind: z.literal("postgresql"),
+    /** A connection string, postgresql://user:password@host:5432/db — named, never stored. */
+    url: SecretRefSchema,
+    /** The unit column of every table not listed in `tables`. */
+    unitColumn: Identifier.optional(),
+    /** Per dataset name (as ingested). */
+    tables: z.record(z.string().min(1), TableMappingSchema).default({}),
+  })
+  .strict();
 
 /** The demo's own warehouse (the WarehouseRow table), for the demo's datasets. */
 export const DemoWarehouseSchema = z.object({ kind: z.literal("demo") }).strict();

@@ -4,18 +4,32 @@ import { evaluateAlerts, type AlertDatasetInput, type AlertUnitInput } from "./a
 const HOUR = 3_600_000;
 const day = (key: string) => Date.parse(`${key}T00:00:00Z`);
 const unit = (unitKey: string, over: Partial<AlertUnitInput> = {}): AlertUnitInput => ({
-  unitKey, state: "published", reasons: [], windowEndMs: day(unitKey) + 24 * HOUR, period: unitKey.slice(0, 7),
-  publishCount: 1, rowCount: 200, sourceCount: 200, deviation: 0, ...over,
+  unitKey,
+  state: "published",
+  reasons: [],
+  windowEndMs: day(unitKey) + 24 * HOUR,
+  period: unitKey.slice(0, 7),
+  publishCount: 1,
+  rowCount: 200,
+  sourceCount: 200,
+  deviation: 0,
+  ...over,
 });
 const dataset = (units: AlertUnitInput[], over: Partial<AlertDatasetInput> = {}): AlertDatasetInput => ({
-  datasetNodeId: "dataset:warehouse:stg_orders", taskNodeId: "job:orders:stg_orders", tolerance: 0.05, graceMs: 6 * HOUR, units, ...over,
+  datasetNodeId: "dataset:warehouse:stg_orders",
+  taskNodeId: "job:orders:stg_orders",
+  tolerance: 0.05,
+  graceMs: 6 * HOUR,
+  units,
+  ...over,
 });
 
 //   raw_orders -> stg_orders (append) : 08-17 failed, 08-23 blocked, 08-10 one and a half copies
 describe("evaluateAlerts", () => {
   it("an alert over many units keeps a short id that still changes when one of its units does", () => {
     const keys = Array.from({ length: 25 }, (_, i) => `2026-07-${String(i + 1).padStart(2, "0")}`);
-    const stale = (ks: string[]) => evaluateAlerts([dataset(ks.map((k) => unit(k, { state: "stale" })))], day("2026-09-02")).find((a) => a.rule === "stale_after_republish")!;
+    const stale = (ks: string[]) =>
+      evaluateAlerts([dataset(ks.map((k) => unit(k, { state: "stale" })))], day("2026-09-02")).find((a) => a.rule === "stale_after_republish")!;
     const all = stale(keys);
     expect(all.units).toHaveLength(25);
     expect(all.id).toMatch(/^stale_after_republish\|dataset:warehouse:stg_orders\|2026-07-01\.\.2026-07-25\|25\|[0-9a-f]{16}$/);
@@ -33,7 +47,13 @@ describe("evaluateAlerts", () => {
   });
 
   it("a failed unit raises a task alert and a data alert, each naming its source", () => {
-    const failed = unit("2026-08-17", { state: "failed", reasons: ["latest attempt failed: too many connections"], publishCount: 0, rowCount: null, deviation: null });
+    const failed = unit("2026-08-17", {
+      state: "failed",
+      reasons: ["latest attempt failed: too many connections"],
+      publishCount: 0,
+      rowCount: null,
+      deviation: null,
+    });
     const alerts = evaluateAlerts([dataset([failed])], day("2026-09-02"));
     expect(alerts.map((a) => `${a.source}:${a.rule}`)).toEqual(["task:task_failed", "data:missing_past_deadline", "data:period_incomplete"]);
     expect(alerts[0]).toMatchObject({ taskNodeId: "job:orders:stg_orders", units: ["2026-08-17"], details: ["latest attempt failed: too many connections"] });
@@ -41,12 +61,17 @@ describe("evaluateAlerts", () => {
   });
 
   it("duplicates, empty units and units outside the band are data alerts even when every task succeeded", () => {
-    const alerts = evaluateAlerts([dataset([
-      unit("2026-08-09", { state: "duplicate", publishCount: 2, reasons: ["published 2 times by an append task: each publish added its rows again"] }),
-      unit("2026-08-10", { state: "empty", rowCount: 0, deviation: -1 }),
-      unit("2026-08-11", { state: "divergent", rowCount: 120, deviation: -0.4 }),
-      unit("2026-08-12", { rowCount: 190, deviation: -0.05 }),
-    ])], day("2026-09-02"));
+    const alerts = evaluateAlerts(
+      [
+        dataset([
+          unit("2026-08-09", { state: "duplicate", publishCount: 2, reasons: ["published 2 times by an append task: each publish added its rows again"] }),
+          unit("2026-08-10", { state: "empty", rowCount: 0, deviation: -1 }),
+          unit("2026-08-11", { state: "divergent", rowCount: 120, deviation: -0.4 }),
+          unit("2026-08-12", { rowCount: 190, deviation: -0.05 }),
+        ]),
+      ],
+      day("2026-09-02"),
+    );
     expect(alerts.map((a) => [a.rule, a.units])).toEqual([
       ["published_more_than_once", ["2026-08-09"]],
       ["empty", ["2026-08-10"]],

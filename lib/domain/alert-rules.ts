@@ -23,8 +23,14 @@ import { counted } from "./words";
 import type { Instant, UnitKey, UnitState } from "./unit-state";
 
 export type AlertRule =
-  | "task_failed" | "missing_past_deadline" | "published_more_than_once" | "empty"
-  | "row_count_out_of_band" | "period_incomplete" | "stale_after_republish" | "check_failed";
+  | "task_failed"
+  | "missing_past_deadline"
+  | "published_more_than_once"
+  | "empty"
+  | "row_count_out_of_band"
+  | "period_incomplete"
+  | "stale_after_republish"
+  | "check_failed";
 
 /** A check of a dataset (a dbt test) whose latest attempt failed. */
 export interface FailedCheck {
@@ -83,13 +89,62 @@ const WITHHELD = new Set<UnitState>(["known_bad", "skipped"]);
 
 export function evaluateAlerts(datasets: readonly AlertDatasetInput[], now: Instant): Alert[] {
   return datasets.flatMap((d) => [
-    ...unitRule(d, "task_failed", "task", "critical", (u) => u.state === "failed", (n) => `${counted(n, "unit")} still failing after the last try`, (u) => u.reasons[0] ?? "failed"),
-    ...unitRule(d, "missing_past_deadline", "data", "critical", (u) => isLate(u, d, now), (n) => `${counted(n, "expected unit")} missing past the deadline`, (u) => `${u.unitKey}: ${u.state}, due ${new Date(u.windowEndMs === null ? now : u.windowEndMs + d.graceMs).toISOString()}`),
-    ...unitRule(d, "published_more_than_once", "data", "critical", (u) => u.state === "duplicate", (n) => `${counted(n, "unit")} holding more than one copy`, (u) => `${u.unitKey}: ${u.publishCount > 1 ? `published ${u.publishCount}×: ` : ""}${u.reasons.find((r) => /append|copy|copies/.test(r)) ?? u.reasons[0] ?? "more than one copy"}`),
-    ...unitRule(d, "empty", "data", "warning", (u) => u.publishCount > 0 && u.rowCount === 0, (n) => `${counted(n, "unit")} published empty`, (u) => `${u.unitKey}: 0 rows${u.sourceCount !== null ? ` (source: ${u.sourceCount})` : ""}`),
-    ...unitRule(d, "row_count_out_of_band", "data", "critical", (u) => outOfBand(u, d.tolerance), (n) => `${counted(n, "unit")} outside the ±${pct(d.tolerance)} band of ${n === 1 ? "its" : "their"} source count`, (u) => `${u.unitKey}: ${u.rowCount} rows for a source count of ${u.sourceCount} (${u.deviation === null ? "source reports 0" : signedPct(u.deviation)})`),
+    ...unitRule(
+      d,
+      "task_failed",
+      "task",
+      "critical",
+      (u) => u.state === "failed",
+      (n) => `${counted(n, "unit")} still failing after the last try`,
+      (u) => u.reasons[0] ?? "failed",
+    ),
+    ...unitRule(
+      d,
+      "missing_past_deadline",
+      "data",
+      "critical",
+      (u) => isLate(u, d, now),
+      (n) => `${counted(n, "expected unit")} missing past the deadline`,
+      (u) => `${u.unitKey}: ${u.state}, due ${new Date(u.windowEndMs === null ? now : u.windowEndMs + d.graceMs).toISOString()}`,
+    ),
+    ...unitRule(
+      d,
+      "published_more_than_once",
+      "data",
+      "critical",
+      (u) => u.state === "duplicate",
+      (n) => `${counted(n, "unit")} holding more than one copy`,
+      (u) =>
+        `${u.unitKey}: ${u.publishCount > 1 ? `published ${u.publishCount}×: ` : ""}${u.reasons.find((r) => /append|copy|copies/.test(r)) ?? u.reasons[0] ?? "more than one copy"}`,
+    ),
+    ...unitRule(
+      d,
+      "empty",
+      "data",
+      "warning",
+      (u) => u.publishCount > 0 && u.rowCount === 0,
+      (n) => `${counted(n, "unit")} published empty`,
+      (u) => `${u.unitKey}: 0 rows${u.sourceCount !== null ? ` (source: ${u.sourceCount})` : ""}`,
+    ),
+    ...unitRule(
+      d,
+      "row_count_out_of_band",
+      "data",
+      "critical",
+      (u) => outOfBand(u, d.tolerance),
+      (n) => `${counted(n, "unit")} outside the ±${pct(d.tolerance)} band of ${n === 1 ? "its" : "their"} source count`,
+      (u) => `${u.unitKey}: ${u.rowCount} rows for a source count of ${u.sourceCount} (${u.deviation === null ? "source reports 0" : signedPct(u.deviation)})`,
+    ),
     ...periodRule(d, now),
-    ...unitRule(d, "stale_after_republish", "data", "warning", (u) => u.state === "stale", (n) => `${counted(n, "unit")} stale after an upstream republish`, (u) => `${u.unitKey}: ${u.reasons.find((r) => r.includes("republished")) ?? "stale"}`),
+    ...unitRule(
+      d,
+      "stale_after_republish",
+      "data",
+      "warning",
+      (u) => u.state === "stale",
+      (n) => `${counted(n, "unit")} stale after an upstream republish`,
+      (u) => `${u.unitKey}: ${u.reasons.find((r) => r.includes("republished")) ?? "stale"}`,
+    ),
     ...checkRule(d),
   ]);
 }
@@ -99,12 +154,23 @@ function checkRule(d: AlertDatasetInput): Alert[] {
   const failed = d.failedChecks ?? [];
   if (failed.length === 0) return [];
   const checks = [...failed].sort((a, b) => a.check.localeCompare(b.check));
-  return [{
-    id: alertId("check_failed", d.datasetNodeId, checks.map((c) => `${c.check}@${c.at}`)), rule: "check_failed", source: "data", severity: "critical",
-    datasetNodeId: d.datasetNodeId, taskNodeId: d.taskNodeId, units: [],
-    title: `${checks.length} check(s) of this dataset failed`,
-    details: checks.map((c) => `${c.check}: ${c.message}`),
-  }];
+  return [
+    {
+      id: alertId(
+        "check_failed",
+        d.datasetNodeId,
+        checks.map((c) => `${c.check}@${c.at}`),
+      ),
+      rule: "check_failed",
+      source: "data",
+      severity: "critical",
+      datasetNodeId: d.datasetNodeId,
+      taskNodeId: d.taskNodeId,
+      units: [],
+      title: `${checks.length} check(s) of this dataset failed`,
+      details: checks.map((c) => `${c.check}: ${c.message}`),
+    },
+  ];
 }
 
 function isLate(u: AlertUnitInput, d: AlertDatasetInput, now: Instant): boolean {
@@ -117,13 +183,30 @@ function outOfBand(u: AlertUnitInput, tolerance: number): boolean {
 }
 
 function unitRule(
-  d: AlertDatasetInput, rule: AlertRule, source: Alert["source"], severity: Alert["severity"],
-  test: (u: AlertUnitInput) => boolean, title: (n: number) => string, detail: (u: AlertUnitInput) => string,
+  d: AlertDatasetInput,
+  rule: AlertRule,
+  source: Alert["source"],
+  severity: Alert["severity"],
+  test: (u: AlertUnitInput) => boolean,
+  title: (n: number) => string,
+  detail: (u: AlertUnitInput) => string,
 ): Alert[] {
   const hits = d.units.filter(test);
   if (hits.length === 0) return [];
   const units = hits.map((u) => u.unitKey);
-  return [{ id: alertId(rule, d.datasetNodeId, units), rule, source, severity, datasetNodeId: d.datasetNodeId, taskNodeId: d.taskNodeId, units, title: title(hits.length), details: hits.map(detail) }];
+  return [
+    {
+      id: alertId(rule, d.datasetNodeId, units),
+      rule,
+      source,
+      severity,
+      datasetNodeId: d.datasetNodeId,
+      taskNodeId: d.taskNodeId,
+      units,
+      title: title(hits.length),
+      details: hits.map(detail),
+    },
+  ];
 }
 
 /** One alert per closed period with a hole: the set-level promise, not the unit-level one. */
@@ -137,12 +220,19 @@ function periodRule(d: AlertDatasetInput, now: Instant): Alert[] {
     const size = known ? known.units : units.length;
     if (!closed || holes.length === 0) return [];
     const keys = holes.map((u) => u.unitKey);
-    return [{
-      id: alertId("period_incomplete", d.datasetNodeId, [period, ...keys]), rule: "period_incomplete" as const, source: "data" as const, severity: "critical" as const,
-      datasetNodeId: d.datasetNodeId, taskNodeId: d.taskNodeId, units: keys,
-      title: `period ${period} incomplete: ${holes.length} of ${counted(size, "unit")} not published`,
-      details: holes.map((u) => `${u.unitKey}: ${u.state}`),
-    }];
+    return [
+      {
+        id: alertId("period_incomplete", d.datasetNodeId, [period, ...keys]),
+        rule: "period_incomplete" as const,
+        source: "data" as const,
+        severity: "critical" as const,
+        datasetNodeId: d.datasetNodeId,
+        taskNodeId: d.taskNodeId,
+        units: keys,
+        title: `period ${period} incomplete: ${holes.length} of ${counted(size, "unit")} not published`,
+        details: holes.map((u) => `${u.unitKey}: ${u.state}`),
+      },
+    ];
   });
 }
 

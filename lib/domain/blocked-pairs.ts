@@ -12,7 +12,10 @@ import type { NodeId } from "./ids";
 import type { LineageGraph } from "./lineage-graph";
 import { UnitSet } from "./unit-set";
 
-export function readsAFailure(graph: LineageGraph, failed: readonly { readonly taskNodeId: string; readonly unitKey: string }[]): (taskNodeId: string, unitKey: string) => boolean {
+export function readsAFailure(
+  graph: LineageGraph,
+  failed: readonly { readonly taskNodeId: string; readonly unitKey: string }[],
+): (taskNodeId: string, unitKey: string) => boolean {
   const byNode = new Map<number, number[]>();
   for (const f of failed) {
     const i = graph.index.get(f.taskNodeId as NodeId);

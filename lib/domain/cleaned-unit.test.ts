@@ -8,12 +8,32 @@ import { validateUnits } from "./validation";
 // then a repair appends the full 40 rows and publishes them.
 const T = (h: number) => Date.UTC(2026, 7, 18, h);
 const attempt = (runId: string, tryNumber: number, status: Attempt["status"], rows: number, at: number): Attempt => ({
-  runId, tryNumber, status, rowsWritten: rows, error: status === "failed" ? "boom" : null, startedAt: at, endedAt: at + 60_000,
+  runId,
+  tryNumber,
+  status,
+  rowsWritten: rows,
+  error: status === "failed" ? "boom" : null,
+  startedAt: at,
+  endedAt: at + 60_000,
 });
 const failedTries = [attempt("r1", 1, "failed", 20, T(2)), attempt("r1", 2, "failed", 0, T(3))];
 const repairTry = attempt("repair-1", 1, "succeeded", 40, T(10));
-const repairPublish: LedgerEntry = { runId: "repair-1", runKind: "repair", publishedAt: T(10) + 60_000, inputVersion: "raw_orders@1", codeVersion: "c", rowCount: 40 };
-const facts = (extra: Partial<UnitFacts>): UnitFacts => ({ ledger: [], attempts: failedTries, sourceCount: 40, tolerance: 0.05, writeMode: "append", ...extra });
+const repairPublish: LedgerEntry = {
+  runId: "repair-1",
+  runKind: "repair",
+  publishedAt: T(10) + 60_000,
+  inputVersion: "raw_orders@1",
+  codeVersion: "c",
+  rowCount: 40,
+};
+const facts = (extra: Partial<UnitFacts>): UnitFacts => ({
+  ledger: [],
+  attempts: failedTries,
+  sourceCount: 40,
+  tolerance: 0.05,
+  writeMode: "append",
+  ...extra,
+});
 
 describe("a cleaned append unit (seed 001: deduplicate the interval, then re-run)", () => {
   it("before cleaning, the failed tries' 20 rows are still in the unit", () => {

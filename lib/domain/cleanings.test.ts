@@ -23,8 +23,18 @@ describe("when a unit's rows were last known gone (seed 001: deduplicate the int
   });
 
   it("the later of a measured cleaning and an evidenced declaration wins", () => {
-    expect(cleanedAt([{ kind: "measured", at: T(1) }, { kind: "declared", at: T(3), evidencedAt: T(4) }])).toBe(T(4));
-    expect(cleanedAt([{ kind: "measured", at: T(9) }, { kind: "declared", at: T(3), evidencedAt: T(4) }])).toBe(T(9));
+    expect(
+      cleanedAt([
+        { kind: "measured", at: T(1) },
+        { kind: "declared", at: T(3), evidencedAt: T(4) },
+      ]),
+    ).toBe(T(4));
+    expect(
+      cleanedAt([
+        { kind: "measured", at: T(9) },
+        { kind: "declared", at: T(3), evidencedAt: T(4) },
+      ]),
+    ).toBe(T(9));
   });
 
   it("says what a declared cleaning still waits for", () => {

@@ -19,8 +19,7 @@
 import type { Instant } from "./unit-facts";
 
 export type Cleaning =
-  | { readonly kind: "measured"; readonly at: Instant }
-  | { readonly kind: "declared"; readonly at: Instant; readonly evidencedAt: Instant | null };
+  { readonly kind: "measured"; readonly at: Instant } | { readonly kind: "declared"; readonly at: Instant; readonly evidencedAt: Instant | null };
 
 export interface WarehouseCount {
   readonly rows: number;

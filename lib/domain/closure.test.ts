@@ -16,8 +16,7 @@ import { toKeyRanges, UnitSet } from "./unit-set";
 //                     executive_dashboard  finance_weekly_export (finance, external)
 const graph = ordersGraph();
 const day = (key: string) => UnitSet.of(dayOrdinal(key));
-const keys = (g: LineageGraph, r: ClosureResult, node: NodeId) =>
-  toKeyRanges(r.entries.get(node)!.units, g.nodes[g.index.get(node)!]!.space);
+const keys = (g: LineageGraph, r: ClosureResult, node: NodeId) => toKeyRanges(r.entries.get(node)!.units, g.nodes[g.index.get(node)!]!.space);
 
 describe("closure on the demo lineage", () => {
   const down = closure(graph, [{ node: T.stg, units: day("2026-08-17") }], "downstream");
@@ -96,7 +95,11 @@ describe("closure on the demo lineage", () => {
 describe("sequentialExtent", () => {
   it("previous(1) runs from the earliest unit to the end, previous(7) keeps its weekday residues", () => {
     expect(sequentialExtent(UnitSet.of(91, 95), 1, 100, "downstream").ranges()).toEqual([[91, 99]]);
-    expect(sequentialExtent(UnitSet.of(80), 7, 100, "downstream").ranges()).toEqual([[80, 80], [87, 87], [94, 94]]);
+    expect(sequentialExtent(UnitSet.of(80), 7, 100, "downstream").ranges()).toEqual([
+      [80, 80],
+      [87, 87],
+      [94, 94],
+    ]);
     expect(sequentialExtent(UnitSet.of(3), 1, 100, "upstream").ranges()).toEqual([[0, 3]]);
   });
 });
@@ -129,7 +132,7 @@ const pairsOf = (g: LineageGraph, r: ClosureResult) => {
 };
 
 const arbCase = arbGraph.chain((g) =>
-  fc.record({ g: fc.constant(g), node: fc.nat(g.nodes.length - 1), unit: fc.nat(19), other: fc.nat(g.nodes.length - 1), otherUnit: fc.nat(19) })
+  fc.record({ g: fc.constant(g), node: fc.nat(g.nodes.length - 1), unit: fc.nat(19), other: fc.nat(g.nodes.length - 1), otherUnit: fc.nat(19) }),
 );
 
 describe("closure properties (fast-check over random lineages)", () => {
@@ -149,7 +152,7 @@ describe("closure properties (fast-check over random lineages)", () => {
           if (loop !== undefined) expect(entry.units.shift(loop, g.nodes[i]!.space.size).difference(entry.units).isEmpty).toBe(true);
         }
       }),
-      { numRuns: 200 }
+      { numRuns: 200 },
     );
   });
 
@@ -162,7 +165,7 @@ describe("closure properties (fast-check over random lineages)", () => {
           expect(pairsOf(g, r)).toEqual(naiveClosure(g, node, u, direction === "downstream"));
         }
       }),
-      { numRuns: 150 }
+      { numRuns: 150 },
     );
   });
 
@@ -177,7 +180,7 @@ describe("closure properties (fast-check over random lineages)", () => {
         const backward = up.entries.get(a.id)?.units.contains(i) ?? false;
         expect(forward).toBe(backward);
       }),
-      { numRuns: 300 }
+      { numRuns: 300 },
     );
   });
 
@@ -195,7 +198,7 @@ describe("closure properties (fast-check over random lineages)", () => {
             if (from.nodeKind === "dataset" && wave.has(writer)) expect(wave.get(writer)!).toBeLessThan(wave.get(to.id)!);
           }
         }
-      })
+      }),
     );
   });
 });

@@ -11,10 +11,32 @@ const NOW = Date.UTC(2026, 7, 26, 12);
 const keys = (n: number) => Array.from({ length: n }, (_, i) => AUG(i + 1));
 
 function published(d: number, over: Partial<LedgerEntry> = {}, facts: Partial<UnitFacts> = {}): UnitFacts {
-  const entry: LedgerEntry = { runId: `daily-${AUG(d)}`, runKind: "scheduled", publishedAt: builtAt(d), inputVersion: "raw@v1", codeVersion: "c1", rowCount: 2400, ...over };
+  const entry: LedgerEntry = {
+    runId: `daily-${AUG(d)}`,
+    runKind: "scheduled",
+    publishedAt: builtAt(d),
+    inputVersion: "raw@v1",
+    codeVersion: "c1",
+    rowCount: 2400,
+    ...over,
+  };
   return {
-    ledger: [entry], attempts: [{ runId: entry.runId, tryNumber: 1, status: "succeeded", rowsWritten: entry.rowCount, error: null, startedAt: entry.publishedAt - HOUR, endedAt: entry.publishedAt }],
-    sourceCount: 2400, tolerance: 0.05, writeMode: "replace", ...facts,
+    ledger: [entry],
+    attempts: [
+      {
+        runId: entry.runId,
+        tryNumber: 1,
+        status: "succeeded",
+        rowsWritten: entry.rowCount,
+        error: null,
+        startedAt: entry.publishedAt - HOUR,
+        endedAt: entry.publishedAt,
+      },
+    ],
+    sourceCount: 2400,
+    tolerance: 0.05,
+    writeMode: "replace",
+    ...facts,
   };
 }
 function dataset(name: string, n: number, override: Record<string, UnitFacts | null> = {}): DatasetUnits {
@@ -32,16 +54,41 @@ describe("completenessCertificate", () => {
     const c = completenessCertificate({ target: dataset("revenue_daily", 25), period: PERIOD, upstream: [dataset("stg_orders", 25)] }, NOW);
     expect(c.verdict).toBe("complete");
     expect(c.evidence[0]).toEqual({
-      dataset: "revenue_daily", role: "target", units: 25, rows: 60_000, reconciledUnits: 25, inputVersions: ["raw@v1"],
-      oldestPublishAt: builtAt(1), newestPublishAt: builtAt(25), notes: [],
+      dataset: "revenue_daily",
+      role: "target",
+      units: 25,
+      rows: 60_000,
+      reconciledUnits: 25,
+      inputVersions: ["raw@v1"],
+      oldestPublishAt: builtAt(1),
+      newestPublishAt: builtAt(25),
+      notes: [],
     });
   });
 
   it("seed 000: a table present and queryable but missing two days is incomplete, naming both", () => {
     const c = completenessCertificate({ target: dataset("revenue_daily", 25, { [AUG(17)]: null, [AUG(23)]: null }), period: PERIOD, upstream: [] }, NOW);
     expect(c.verdict === "incomplete" && c.reasons).toEqual([
-      { dataset: "revenue_daily", unitKey: AUG(17), role: "target", state: "missing", reason: "expected, but no publish in the ledger", rows: null, sourceCount: null, builtFrom: null },
-      { dataset: "revenue_daily", unitKey: AUG(23), role: "target", state: "missing", reason: "expected, but no publish in the ledger", rows: null, sourceCount: null, builtFrom: null },
+      {
+        dataset: "revenue_daily",
+        unitKey: AUG(17),
+        role: "target",
+        state: "missing",
+        reason: "expected, but no publish in the ledger",
+        rows: null,
+        sourceCount: null,
+        builtFrom: null,
+      },
+      {
+        dataset: "revenue_daily",
+        unitKey: AUG(23),
+        role: "target",
+        state: "missing",
+        reason: "expected, but no publish in the ledger",
+        rows: null,
+        sourceCount: null,
+        builtFrom: null,
+      },
     ]);
   });
 
@@ -51,13 +98,20 @@ describe("completenessCertificate", () => {
       [AUG(6)]: { ledger: [], attempts: [], tolerance: 0.05, writeMode: "replace", marks: [{ kind: "skipped", reason: "enrichment optional", at: NOW - DAY }] },
     });
     const c = completenessCertificate({ target, period: PERIOD, upstream: [] }, NOW);
-    expect(c.verdict === "incomplete" && c.reasons.map((r) => [r.unitKey, r.state])).toEqual([[AUG(5), "known_bad"], [AUG(6), "skipped"]]);
+    expect(c.verdict === "incomplete" && c.reasons.map((r) => [r.unitKey, r.state])).toEqual([
+      [AUG(5), "known_bad"],
+      [AUG(6), "skipped"],
+    ]);
     expect(c.evidence[0]!.units).toBe(25);
     expect(c.evidence[0]!.rows).toBe(23 * 2400);
   });
 
   it("seed 001: complete downstream, but built on a duplicated upstream unit — incomplete through the upstream closure", () => {
-    const dup = published(10, {}, { writeMode: "append", ledger: [published(10).ledger[0]!, { ...published(10).ledger[0]!, runId: "retry", publishedAt: builtAt(10) + HOUR }] });
+    const dup = published(
+      10,
+      {},
+      { writeMode: "append", ledger: [published(10).ledger[0]!, { ...published(10).ledger[0]!, runId: "retry", publishedAt: builtAt(10) + HOUR }] },
+    );
     const c = completenessCertificate({ target: dataset("revenue_daily", 25), period: PERIOD, upstream: [dataset("stg_orders", 25, { [AUG(10)]: dup })] }, NOW);
     expect(c.verdict === "incomplete" && c.reasons).toEqual([
       expect.objectContaining({ dataset: "stg_orders", unitKey: AUG(10), role: "upstream", state: "duplicate" }),
@@ -71,7 +125,11 @@ describe("completenessCertificate", () => {
 
   it("seed 003: the half-written partition passes the table-level checks but its per-unit reconciliation makes the period incomplete", () => {
     const c = completenessCertificate({ target: dataset("consumption", 3, { [AUG(2)]: published(2, { rowCount: 1200 }) }), period: PERIOD, upstream: [] }, NOW);
-    expect(c.verdict === "incomplete" && c.reasons[0]).toMatchObject({ unitKey: AUG(2), state: "divergent", reason: "1200 rows for a source count of 2400 (−50%), outside the ±5% band" });
+    expect(c.verdict === "incomplete" && c.reasons[0]).toMatchObject({
+      unitKey: AUG(2),
+      state: "divergent",
+      reason: "1200 rows for a source count of 2400 (−50%), outside the ±5% band",
+    });
   });
 
   it("seed 001: a mart not rebuilt after its upstream was repaired is stale — incomplete", () => {
@@ -107,7 +165,10 @@ describe("freshnessDistribution", () => {
   it("seed 000: ninety-eight units current, two hours behind — a table-level average hides them, the per-unit view names them", () => {
     const units = Array.from({ length: 100 }, (_, i) => ({ unitKey: `tenant=${i}`, publishedAt: i === 40 || i === 41 ? NOW - 2 * HOUR : NOW - 10 * 60_000 }));
     const f = freshnessDistribution(units, NOW);
-    expect(f.outliers.map((o) => [o.unitKey, o.direction])).toEqual([["tenant=40", "older"], ["tenant=41", "older"]]);
+    expect(f.outliers.map((o) => [o.unitKey, o.direction])).toEqual([
+      ["tenant=40", "older"],
+      ["tenant=41", "older"],
+    ]);
     expect(f.medianAgeMs).toBe(10 * 60_000);
   });
 
@@ -124,7 +185,15 @@ describe("rowsHeld", () => {
   it("an append unit keeps a failed attempt's partial rows beside the retry's full copy; a replace unit holds its latest publish", () => {
     const entry: LedgerEntry = { runId: "r1", runKind: "scheduled", publishedAt: builtAt(10), inputVersion: null, codeVersion: null, rowCount: 44 };
     const attempts = [
-      { runId: "r1", tryNumber: 1, status: "failed" as const, rowsWritten: 22, error: "timeout", startedAt: builtAt(10) - 2 * HOUR, endedAt: builtAt(10) - HOUR },
+      {
+        runId: "r1",
+        tryNumber: 1,
+        status: "failed" as const,
+        rowsWritten: 22,
+        error: "timeout",
+        startedAt: builtAt(10) - 2 * HOUR,
+        endedAt: builtAt(10) - HOUR,
+      },
       { runId: "r1", tryNumber: 2, status: "succeeded" as const, rowsWritten: 44, error: null, startedAt: builtAt(10) - HOUR, endedAt: builtAt(10) },
     ];
     expect(rowsHeld({ ledger: [entry], attempts, sourceCount: 44, tolerance: 0.05, writeMode: "append" })).toBe(66);

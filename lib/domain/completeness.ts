@@ -63,9 +63,7 @@ interface CertificateBase {
   checkedAt: Instant;
   evidence: DatasetEvidence[];
 }
-export type CompletenessCertificate =
-  | (CertificateBase & { verdict: "complete" })
-  | (CertificateBase & { verdict: "incomplete"; reasons: CompletenessGap[] });
+export type CompletenessCertificate = (CertificateBase & { verdict: "complete" }) | (CertificateBase & { verdict: "incomplete"; reasons: CompletenessGap[] });
 
 /** A unit counts towards a complete set only in these states. */
 const COUNTS_AS_COMPLETE: ReadonlySet<UnitState> = new Set<UnitState>(["published", "repaired", "input_mismatch"]);
@@ -73,16 +71,23 @@ const NO_RECORDS = (tolerance: number): UnitFacts => ({ ledger: [], attempts: []
 
 export function completenessCertificate(query: CompletenessQuery, now: Instant): CompletenessCertificate {
   const gaps: CompletenessGap[] = [];
-  const evidence = [
-    checkDataset(query.target, "target", now, gaps),
-    ...query.upstream.map((u) => checkDataset(u, "upstream", now, gaps)),
-  ];
+  const evidence = [checkDataset(query.target, "target", now, gaps), ...query.upstream.map((u) => checkDataset(u, "upstream", now, gaps))];
   const base = { dataset: query.target.dataset, period: query.period, checkedAt: now, evidence };
   return gaps.length === 0 ? { ...base, verdict: "complete" } : { ...base, verdict: "incomplete", reasons: gaps };
 }
 
 function checkDataset(d: DatasetUnits, role: "target" | "upstream", now: Instant, gaps: CompletenessGap[]): DatasetEvidence {
-  const ev: DatasetEvidence = { dataset: d.dataset, role, units: 0, rows: 0, reconciledUnits: 0, inputVersions: [], oldestPublishAt: null, newestPublishAt: null, notes: [] };
+  const ev: DatasetEvidence = {
+    dataset: d.dataset,
+    role,
+    units: 0,
+    rows: 0,
+    reconciledUnits: 0,
+    inputVersions: [],
+    oldestPublishAt: null,
+    newestPublishAt: null,
+    notes: [],
+  };
   const versions = new Set<string>();
   let unreconciled = 0;
   for (const unitKey of new Set(d.unitKeys)) {
@@ -90,7 +95,16 @@ function checkDataset(d: DatasetUnits, role: "target" | "upstream", now: Instant
     const { state, reasons, facts: f } = unitState(facts, now);
     ev.units += 1;
     if (!COUNTS_AS_COMPLETE.has(state)) {
-      gaps.push({ dataset: d.dataset, unitKey, role, state, reason: reasons[0] ?? state, rows: rowsHeld(facts), sourceCount: f.sourceCount, builtFrom: facts.upstreamBad?.[0] ?? null });
+      gaps.push({
+        dataset: d.dataset,
+        unitKey,
+        role,
+        state,
+        reason: reasons[0] ?? state,
+        rows: rowsHeld(facts),
+        sourceCount: f.sourceCount,
+        builtFrom: facts.upstreamBad?.[0] ?? null,
+      });
       continue;
     }
     const latest = facts.ledger.reduce((a, b) => (b.publishedAt >= a.publishedAt ? b : a));
@@ -150,7 +164,11 @@ export interface FreshnessDistribution {
  * outliers, but a 2-hour-old repaired day among 9-day-old neighbours is.
  * Units must be given in key order.
  */
-export function freshnessDistribution(units: readonly { unitKey: UnitKey; publishedAt: Instant | null }[], now: Instant, options: FreshnessOptions = {}): FreshnessDistribution {
+export function freshnessDistribution(
+  units: readonly { unitKey: UnitKey; publishedAt: Instant | null }[],
+  now: Instant,
+  options: FreshnessOptions = {},
+): FreshnessDistribution {
   const { window = 3, minGapMs = 3_600_000, factor = 3 } = options;
   const aged = units.map((u) => ({ unitKey: u.unitKey, ageMs: u.publishedAt === null ? null : now - u.publishedAt }));
   const published = aged.filter((u): u is { unitKey: UnitKey; ageMs: number } => u.ageMs !== null);

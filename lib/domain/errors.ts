@@ -7,7 +7,10 @@ export type Problem = "not_found" | "conflict" | "forbidden" | "invalid" | "refu
 
 export abstract class DomainError extends Error {
   abstract readonly problem: Problem;
-  constructor(message: string, readonly details?: unknown) {
+  constructor(
+    message: string,
+    readonly details?: unknown,
+  ) {
     super(message);
     this.name = new.target.name;
   }
@@ -31,7 +34,10 @@ export class ForbiddenError extends DomainError {
 /** One input field is wrong, named by its path ("body.units.2"), with why. */
 export class InvalidFieldError extends DomainError {
   readonly problem = "invalid";
-  constructor(readonly field: string, readonly reason: string) {
+  constructor(
+    readonly field: string,
+    readonly reason: string,
+  ) {
     super(`${field}: ${reason}`, { issues: [{ path: field, message: reason }] });
   }
 }

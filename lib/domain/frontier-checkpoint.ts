@@ -83,12 +83,21 @@ export function advanceCheckpoint(current: Certificate | null, proposed: Checkpo
   const next: Bound = { coordinate: proposed.coordinate, inclusive: proposed.inclusive };
   if (current?.coordinate != null && current.inclusive !== null) {
     const order = compareBounds(next, { coordinate: current.coordinate, inclusive: current.inclusive });
-    if (order < 0) return keep("would-lower", `${formatBound(next)} is below the durable ${formatBound({ coordinate: current.coordinate, inclusive: current.inclusive })}: a watermark never goes back`);
+    if (order < 0)
+      return keep(
+        "would-lower",
+        `${formatBound(next)} is below the durable ${formatBound({ coordinate: current.coordinate, inclusive: current.inclusive })}: a watermark never goes back`,
+      );
     if (order === 0 && proposed.token === current.token) return keep("unchanged", "same watermark and token");
   }
   const checkpoint: Certificate = {
-    partition: proposed.partition, coordinate: next.coordinate, inclusive: next.inclusive,
-    domain: proposed.domain, epoch: proposed.epoch, generation: generation + 1, token: proposed.token,
+    partition: proposed.partition,
+    coordinate: next.coordinate,
+    inclusive: next.inclusive,
+    domain: proposed.domain,
+    epoch: proposed.epoch,
+    generation: generation + 1,
+    token: proposed.token,
   };
   return { outcome: "advanced", checkpoint, reason: `now complete through ${formatBound(next)}` };
 }
@@ -116,8 +125,13 @@ export function promotePage(current: Certificate, page: FetchedPage): Checkpoint
     return { outcome: "unchanged", checkpoint: current, reason: `event at ${open.coordinate} is ${open.outcome}: the partition's boundary is held` };
   }
   return advanceCheckpoint(current, {
-    partition: current.partition, expectedGeneration: page.expectedGeneration, domain: current.domain, epoch: current.epoch,
-    coordinate: page.certifiedThrough.coordinate, inclusive: page.certifiedThrough.inclusive, token: page.token,
+    partition: current.partition,
+    expectedGeneration: page.expectedGeneration,
+    domain: current.domain,
+    epoch: current.epoch,
+    coordinate: page.certifiedThrough.coordinate,
+    inclusive: page.certifiedThrough.inclusive,
+    token: page.token,
   });
 }
 

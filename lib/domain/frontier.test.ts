@@ -1,8 +1,16 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import {
-  admitPartition, advanceCheckpoint, compareBounds, mergedFrontier, promotePage, publishFrontier, retirePartition,
-  type Certificate, type Membership, type ScalarFrontier,
+  admitPartition,
+  advanceCheckpoint,
+  compareBounds,
+  mergedFrontier,
+  promotePage,
+  publishFrontier,
+  retirePartition,
+  type Certificate,
+  type Membership,
+  type ScalarFrontier,
 } from "./frontier";
 
 const D = "event_time";
@@ -48,14 +56,24 @@ describe("mergedFrontier — seed 002", () => {
     const a = cert("A", 120);
     const b = cert("B", 100, true, { generation: 2 });
     const failedPage = promotePage(b, {
-      expectedGeneration: 2, certifiedThrough: { coordinate: 140, inclusive: true },
-      events: [{ coordinate: 105, outcome: "done" }, { coordinate: 110, outcome: "failed" }, { coordinate: 140, outcome: "done" }],
+      expectedGeneration: 2,
+      certifiedThrough: { coordinate: 140, inclusive: true },
+      events: [
+        { coordinate: 105, outcome: "done" },
+        { coordinate: 110, outcome: "failed" },
+        { coordinate: 140, outcome: "done" },
+      ],
     });
     expect(failedPage).toMatchObject({ outcome: "unchanged", reason: "event at 110 is failed: the partition's boundary is held" });
     expect(mergedFrontier([a, failedPage.checkpoint!], AB)).toMatchObject({ kind: "scalar", coordinate: 100 });
     const donePage = promotePage(b, {
-      expectedGeneration: 2, certifiedThrough: { coordinate: 130, inclusive: true },
-      events: [{ coordinate: 105, outcome: "done" }, { coordinate: 110, outcome: "done" }, { coordinate: 130, outcome: "done" }],
+      expectedGeneration: 2,
+      certifiedThrough: { coordinate: 130, inclusive: true },
+      events: [
+        { coordinate: 105, outcome: "done" },
+        { coordinate: 110, outcome: "done" },
+        { coordinate: 130, outcome: "done" },
+      ],
     });
     expect(donePage.checkpoint).toMatchObject({ coordinate: 130, generation: 3 });
     expect(mergedFrontier([a, donePage.checkpoint!], AB)).toMatchObject({ kind: "scalar", coordinate: 120 });
@@ -144,37 +162,42 @@ describe("frontier properties", () => {
   });
 
   it("never decreases under valid CAS updates and stale retries, and never exceeds a member's certificate", () => {
-    fc.assert(fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
-      const members: Membership = { epoch: 1, partitions: [...P] };
-      const certs = new Map(P.map((p) => [p, cert(p, 10, true)]));
-      let published: ScalarFrontier | null = null;
-      let previous = mergedFrontier([...certs.values()], members) as ScalarFrontier;
-      for (const o of ops) {
-        const current = certs.get(o.partition)!;
-        const r = advanceCheckpoint(current, { ...o, expectedGeneration: current.generation - o.staleBy, domain: D, epoch: 1 });
-        const next = r.checkpoint!;
-        expect(compareBounds(bound(next), bound(current))).toBeGreaterThanOrEqual(0);
-        if (o.staleBy > 0) expect(next).toBe(current);
-        certs.set(o.partition, next);
-        const merged = mergedFrontier([...certs.values()], members);
-        expect(merged.kind).toBe("scalar");
-        const scalar = merged as ScalarFrontier;
-        expect(compareBounds(scalar, previous)).toBeGreaterThanOrEqual(0);
-        for (const c of certs.values()) expect(compareBounds(scalar, bound(c))).toBeLessThanOrEqual(0);
-        const before: ScalarFrontier | null = published;
-        published = publishFrontier(published, merged).published;
-        if (before !== null) expect(compareBounds(published!, before)).toBeGreaterThanOrEqual(0);
-        previous = scalar;
-      }
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
+        const members: Membership = { epoch: 1, partitions: [...P] };
+        const certs = new Map(P.map((p) => [p, cert(p, 10, true)]));
+        let published: ScalarFrontier | null = null;
+        let previous = mergedFrontier([...certs.values()], members) as ScalarFrontier;
+        for (const o of ops) {
+          const current = certs.get(o.partition)!;
+          const r = advanceCheckpoint(current, { ...o, expectedGeneration: current.generation - o.staleBy, domain: D, epoch: 1 });
+          const next = r.checkpoint!;
+          expect(compareBounds(bound(next), bound(current))).toBeGreaterThanOrEqual(0);
+          if (o.staleBy > 0) expect(next).toBe(current);
+          certs.set(o.partition, next);
+          const merged = mergedFrontier([...certs.values()], members);
+          expect(merged.kind).toBe("scalar");
+          const scalar = merged as ScalarFrontier;
+          expect(compareBounds(scalar, previous)).toBeGreaterThanOrEqual(0);
+          for (const c of certs.values()) expect(compareBounds(scalar, bound(c))).toBeLessThanOrEqual(0);
+          const before: ScalarFrontier | null = published;
+          published = publishFrontier(published, merged).published;
+          if (before !== null) expect(compareBounds(published!, before)).toBeGreaterThanOrEqual(0);
+          previous = scalar;
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("the merged frontier is the minimum whatever the order of the certificates", () => {
     const certArb = fc.tuple(fc.integer({ min: 0, max: 50 }), fc.boolean());
-    fc.assert(fc.property(certArb, certArb, certArb, (a, b, c) => {
-      const cs = [cert("A", a[0], a[1]), cert("B", b[0], b[1]), cert("C", c[0], c[1])];
-      const m: Membership = { epoch: 1, partitions: ["A", "B", "C"] };
-      expect(mergedFrontier([...cs].reverse(), m)).toEqual(mergedFrontier(cs, m));
-    }));
+    fc.assert(
+      fc.property(certArb, certArb, certArb, (a, b, c) => {
+        const cs = [cert("A", a[0], a[1]), cert("B", b[0], b[1]), cert("C", c[0], c[1])];
+        const m: Membership = { epoch: 1, partitions: ["A", "B", "C"] };
+        expect(mergedFrontier([...cs].reverse(), m)).toEqual(mergedFrontier(cs, m));
+      }),
+    );
   });
 });

@@ -146,7 +146,11 @@ export function retirePartition(state: FrontierState, partition: string): Member
   const epoch = membership.epoch + 1;
   const remaining = state.certificates.filter((c) => c.partition !== partition);
   return {
-    membership: { epoch, partitions: membership.partitions.filter((p) => p !== partition), unproven: (membership.unproven ?? []).filter((p) => p !== partition) },
+    membership: {
+      epoch,
+      partitions: membership.partitions.filter((p) => p !== partition),
+      unproven: (membership.unproven ?? []).filter((p) => p !== partition),
+    },
     certificates: restamp(remaining, membership, epoch),
     accepted: true,
     reason: `${partition} sealed and removed`,

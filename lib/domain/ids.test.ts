@@ -43,12 +43,20 @@ describe("node ids (Marquez convention)", () => {
     // id has more than three colon-separated parts: those names are left out, as Marquez leaves them.
     const name = part.filter((s) => !/^(\d|\/\/)/.test(s));
     // Marquez's rule: a namespace colon must be followed by "//" or a digit (a URI, a port).
-    const namespace = fc.oneof(part.filter((s) => !s.includes(":")), fc.tuple(part.filter((s) => !s.includes(":")), fc.nat(9999)).map(([h, p]) => `postgres://${h}:${p}`));
+    const namespace = fc.oneof(
+      part.filter((s) => !s.includes(":")),
+      fc
+        .tuple(
+          part.filter((s) => !s.includes(":")),
+          fc.nat(9999),
+        )
+        .map(([h, p]) => `postgres://${h}:${p}`),
+    );
     fc.assert(
       fc.property(namespace, name, (ns, n) => {
         expect(parseNodeId(formatNodeId("job", ns, n))).toEqual({ kind: "job", namespace: ns, name: n });
       }),
-      { seed: 11, numRuns: 500 }
+      { seed: 11, numRuns: 500 },
     );
   });
 });

@@ -46,8 +46,7 @@ export function formatNodeId(kind: NodeKind, namespace: string, name: string): N
 }
 
 export const taskId = (namespace: string, name: string): TaskId => formatNodeId("job", namespace, name);
-export const datasetId = (namespace: string, name: string): DatasetId =>
-  formatNodeId("dataset", namespace, name);
+export const datasetId = (namespace: string, name: string): DatasetId => formatNodeId("dataset", namespace, name);
 
 /** Parses `job:ns:name` / `dataset:ns:name` as Marquez does; returns null for anything else (never throws). */
 export function parseNodeId(id: string): ParsedNodeId | null {

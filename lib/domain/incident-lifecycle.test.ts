@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
 import {
-  ACTIVE_STATUSES, allowedActions, CLOSED_STATUSES, INCIDENT_ACTIONS, INCIDENT_STATUSES, INCIDENT_TRANSITIONS, IncidentTransitionRefused,
-  nextStatus, requireTransition, statusesAllowing, type IncidentAction, type IncidentStatus,
+  ACTIVE_STATUSES,
+  allowedActions,
+  CLOSED_STATUSES,
+  INCIDENT_ACTIONS,
+  INCIDENT_STATUSES,
+  INCIDENT_TRANSITIONS,
+  IncidentTransitionRefused,
+  nextStatus,
+  requireTransition,
+  statusesAllowing,
+  type IncidentAction,
+  type IncidentStatus,
 } from "./incident-lifecycle";
 
 // The lifecycle of docs/repair.md, drawn:
@@ -13,13 +23,22 @@ import {
 //
 // Every edge that changes the status, read off the drawing:
 const MOVES: [IncidentStatus, IncidentAction, IncidentStatus][] = [
-  ["open", "scope", "scoped"], ["planned", "scope", "scoped"], ["validating", "scope", "scoped"],
-  ["scoped", "confirm_plan", "planned"], ["validating", "confirm_plan", "planned"],
+  ["open", "scope", "scoped"],
+  ["planned", "scope", "scoped"],
+  ["validating", "scope", "scoped"],
+  ["scoped", "confirm_plan", "planned"],
+  ["validating", "confirm_plan", "planned"],
   ["planned", "launch", "repairing"],
   ["repairing", "finish_repair", "validating"],
-  ["open", "mark_units", "validating"], ["scoped", "mark_units", "validating"], ["planned", "mark_units", "validating"],
-  ["validating", "resolve", "resolved"], ["validating", "override_validation", "resolved"],
-  ["open", "abandon", "abandoned"], ["scoped", "abandon", "abandoned"], ["planned", "abandon", "abandoned"], ["validating", "abandon", "abandoned"],
+  ["open", "mark_units", "validating"],
+  ["scoped", "mark_units", "validating"],
+  ["planned", "mark_units", "validating"],
+  ["validating", "resolve", "resolved"],
+  ["validating", "override_validation", "resolved"],
+  ["open", "abandon", "abandoned"],
+  ["scoped", "abandon", "abandoned"],
+  ["planned", "abandon", "abandoned"],
+  ["validating", "abandon", "abandoned"],
 ];
 // …and every action allowed where it changes nothing (a review, an intervention on units, a note):
 const ACTIVE: IncidentStatus[] = ["open", "scoped", "planned", "repairing", "validating"];
@@ -71,7 +90,9 @@ describe("the incident lifecycle", () => {
     expect(undefinedPairs(stray)).toEqual(["planned × launch"]);
     const { resolve: _gone, ...missing } = INCIDENT_TRANSITIONS;
     void _gone;
-    expect(undefinedPairs({ ...missing, reopen: INCIDENT_TRANSITIONS.add_note })).toEqual(INCIDENT_STATUSES.map((s) => `${s} × resolve`).concat("reopen: not an action"));
+    expect(undefinedPairs({ ...missing, reopen: INCIDENT_TRANSITIONS.add_note })).toEqual(
+      INCIDENT_STATUSES.map((s) => `${s} × resolve`).concat("reopen: not an action"),
+    );
   });
 
   it.each(INCIDENT_STATUSES.flatMap((s) => INCIDENT_ACTIONS.map((a) => [s, a] as const)))("%s × %s: as drawn", (status, action) => {
@@ -92,12 +113,25 @@ describe("the incident lifecycle", () => {
   });
 
   it("a refusal names the incident, its status, the action and where the action is allowed", () => {
-    const refusal = (() => { try { requireTransition("repairing", "abandon", "inc-7"); } catch (e) { return e; } })();
+    const refusal = (() => {
+      try {
+        requireTransition("repairing", "abandon", "inc-7");
+      } catch (e) {
+        return e;
+      }
+    })();
     expect(refusal).toBeInstanceOf(IncidentTransitionRefused);
-    expect(refusal).toMatchObject({ incidentId: "inc-7", incidentStatus: "repairing", action: "abandon", allowedFrom: ["open", "scoped", "planned", "validating"] });
+    expect(refusal).toMatchObject({
+      incidentId: "inc-7",
+      incidentStatus: "repairing",
+      action: "abandon",
+      allowedFrom: ["open", "scoped", "planned", "validating"],
+    });
     expect((refusal as Error).message).toBe("incident inc-7 is repairing: abandon needs it open, scoped, planned or validating");
     expect(() => requireTransition("scoped", "launch", "inc-7")).toThrow("incident inc-7 is scoped: launch needs it planned");
-    expect(() => requireTransition("resolved", "mark_units", "inc-7")).toThrow("incident inc-7 is resolved: mark units needs it open, scoped, planned or validating");
+    expect(() => requireTransition("resolved", "mark_units", "inc-7")).toThrow(
+      "incident inc-7 is resolved: mark units needs it open, scoped, planned or validating",
+    );
   });
 
   it("no marks while a repair runs: the run holds those units, and its end moves the incident on", () => {
@@ -107,10 +141,47 @@ describe("the incident lifecycle", () => {
 
   it("allowed actions per status: what a person may do, never the run's own end", () => {
     expect(allowedActions("open")).toEqual(["scope", "mark_units", "clean_unit", "declare_cleaned", "declare_replace", "abandon", "add_note"]);
-    expect(allowedActions("scoped")).toEqual(["scope", "review_preconditions", "dry_run_plan", "confirm_plan", "mark_units", "clean_unit", "declare_cleaned", "declare_replace", "abandon", "add_note"]);
-    expect(allowedActions("planned")).toEqual(["scope", "review_preconditions", "dry_run_plan", "confirm_plan", "dry_run", "launch", "mark_units", "clean_unit", "declare_cleaned", "declare_replace", "abandon", "add_note"]);
+    expect(allowedActions("scoped")).toEqual([
+      "scope",
+      "review_preconditions",
+      "dry_run_plan",
+      "confirm_plan",
+      "mark_units",
+      "clean_unit",
+      "declare_cleaned",
+      "declare_replace",
+      "abandon",
+      "add_note",
+    ]);
+    expect(allowedActions("planned")).toEqual([
+      "scope",
+      "review_preconditions",
+      "dry_run_plan",
+      "confirm_plan",
+      "dry_run",
+      "launch",
+      "mark_units",
+      "clean_unit",
+      "declare_cleaned",
+      "declare_replace",
+      "abandon",
+      "add_note",
+    ]);
     expect(allowedActions("repairing")).toEqual(["cancel_repair", "clean_unit", "declare_cleaned", "declare_replace", "add_note"]);
-    expect(allowedActions("validating")).toEqual(["scope", "review_preconditions", "dry_run_plan", "confirm_plan", "mark_units", "clean_unit", "declare_cleaned", "declare_replace", "resolve", "override_validation", "abandon", "add_note"]);
+    expect(allowedActions("validating")).toEqual([
+      "scope",
+      "review_preconditions",
+      "dry_run_plan",
+      "confirm_plan",
+      "mark_units",
+      "clean_unit",
+      "declare_cleaned",
+      "declare_replace",
+      "resolve",
+      "override_validation",
+      "abandon",
+      "add_note",
+    ]);
     expect(allowedActions("resolved")).toEqual(["add_note"]);
     expect(allowedActions("abandoned")).toEqual(["add_note"]);
   });
@@ -125,14 +196,22 @@ describe("the incident lifecycle", () => {
       const seen = new Set<IncidentStatus>([from]);
       for (let grew = true; grew;) {
         grew = false;
-        for (const s of [...seen]) for (const a of INCIDENT_ACTIONS) {
-          const to = nextStatus(s, a);
-          if (to && !seen.has(to)) { seen.add(to); grew = true; }
-        }
+        for (const s of [...seen])
+          for (const a of INCIDENT_ACTIONS) {
+            const to = nextStatus(s, a);
+            if (to && !seen.has(to)) {
+              seen.add(to);
+              grew = true;
+            }
+          }
       }
       return seen;
     };
     expect([...reach("open")].sort()).toEqual([...INCIDENT_STATUSES].sort());
-    for (const s of ACTIVE_STATUSES) expect([...reach(s)].some((x) => CLOSED_STATUSES.includes(x)), s).toBe(true);
+    for (const s of ACTIVE_STATUSES)
+      expect(
+        [...reach(s)].some((x) => CLOSED_STATUSES.includes(x)),
+        s,
+      ).toBe(true);
   });
 });

@@ -91,13 +91,22 @@ export function allowedActions(status: IncidentStatus): IncidentAction[] {
 }
 
 /** Statuses an incident can still leave: the open incidents. The others (resolved, abandoned) are closed for good. */
-export const ACTIVE_STATUSES: readonly IncidentStatus[] = INCIDENT_STATUSES.filter((s) => INCIDENT_ACTIONS.some((a) => { const to = nextStatus(s, a); return to !== null && to !== s; }));
+export const ACTIVE_STATUSES: readonly IncidentStatus[] = INCIDENT_STATUSES.filter((s) =>
+  INCIDENT_ACTIONS.some((a) => {
+    const to = nextStatus(s, a);
+    return to !== null && to !== s;
+  }),
+);
 export const CLOSED_STATUSES: readonly IncidentStatus[] = INCIDENT_STATUSES.filter((s) => !ACTIVE_STATUSES.includes(s));
 
 /** A refused transition: the incident is in `incidentStatus`, and `action` needs one of `allowedFrom`. The API answers 409. */
 export class IncidentTransitionRefused extends ConflictError {
   readonly allowedFrom: readonly IncidentStatus[];
-  constructor(readonly incidentId: string, readonly incidentStatus: IncidentStatus, readonly action: IncidentAction) {
+  constructor(
+    readonly incidentId: string,
+    readonly incidentStatus: IncidentStatus,
+    readonly action: IncidentAction,
+  ) {
     const allowedFrom = statusesAllowing(action);
     const needs = allowedFrom.length === 1 ? allowedFrom[0] : `${allowedFrom.slice(0, -1).join(", ")} or ${allowedFrom.at(-1)}`;
     super(`incident ${incidentId} is ${incidentStatus}: ${action.replace(/_/g, " ")} needs it ${needs}`, { incidentStatus, action, allowedFrom });

@@ -41,7 +41,12 @@ describe("lineage graph", () => {
 
   // a --writes--> da --identity--> a   (dbt incremental / MERGE: reads the unit it updates)
   it("a task reading the unit it writes (identity self-read) updates in place: no cycle, not sequential", () => {
-    const g = buildLineageGraph({ tasks: [{ id: a, pipeline: "x" }], datasets: [dataset(da)], writes: [{ task: a, dataset: da }], reads: [{ task: a, dataset: da, mapping: { type: "identity" } }] });
+    const g = buildLineageGraph({
+      tasks: [{ id: a, pipeline: "x" }],
+      datasets: [dataset(da)],
+      writes: [{ task: a, dataset: da }],
+      reads: [{ task: a, dataset: da, mapping: { type: "identity" } }],
+    });
     expect(g.problems).toEqual([]);
     expect(g.selfReads.get(g.index.get(a)!)).toEqual({ dataset: da, mapping: { type: "identity" }, kind: "in_place" });
     expect(isSequential(g, a)).toBe(false);
@@ -50,7 +55,12 @@ describe("lineage graph", () => {
   });
 
   it("a task reading all of what it writes (max(updated_at) of itself) depends on its own past", () => {
-    const g = buildLineageGraph({ tasks: [{ id: a, pipeline: "x" }], datasets: [dataset(da)], writes: [{ task: a, dataset: da }], reads: [{ task: a, dataset: da, mapping: { type: "all" } }] });
+    const g = buildLineageGraph({
+      tasks: [{ id: a, pipeline: "x" }],
+      datasets: [dataset(da)],
+      writes: [{ task: a, dataset: da }],
+      reads: [{ task: a, dataset: da, mapping: { type: "all" } }],
+    });
     expect(g.problems).toEqual([]);
     expect(isSequential(g, a)).toBe(true);
     const down = closure(g, [{ node: a, units: UnitSet.of(16) }], "downstream");
@@ -60,10 +70,19 @@ describe("lineage graph", () => {
   //   a --writes--> da --identity--> b --writes--> db --identity--> a   (a real cycle)
   it("a real cycle is cut at its newest read edge, reported with its path, and the rest still walks", () => {
     const g = buildLineageGraph({
-      tasks: [{ id: a, pipeline: "x" }, { id: b, pipeline: "x" }],
+      tasks: [
+        { id: a, pipeline: "x" },
+        { id: b, pipeline: "x" },
+      ],
       datasets: [dataset(da), dataset(db)],
-      writes: [{ task: a, dataset: da }, { task: b, dataset: db }],
-      reads: [{ task: b, dataset: da, mapping: { type: "identity" }, since: 100 }, { task: a, dataset: db, mapping: { type: "identity" }, since: 200 }],
+      writes: [
+        { task: a, dataset: da },
+        { task: b, dataset: db },
+      ],
+      reads: [
+        { task: b, dataset: da, mapping: { type: "identity" }, since: 100 },
+        { task: a, dataset: db, mapping: { type: "identity" }, since: 200 },
+      ],
     });
     expect(g.topo).toHaveLength(4);
     expect(g.cutEdges.map((e) => [e.task, e.dataset])).toEqual([[a, db]]);
@@ -79,17 +98,30 @@ describe("lineage graph", () => {
 
   it("two interlocking cycles are both cut, ties broken by node id, and the order covers every node", () => {
     const g = buildLineageGraph({
-      tasks: [{ id: a, pipeline: "x" }, { id: b, pipeline: "x" }, { id: c, pipeline: "x" }],
+      tasks: [
+        { id: a, pipeline: "x" },
+        { id: b, pipeline: "x" },
+        { id: c, pipeline: "x" },
+      ],
       datasets: [dataset(da), dataset(db), dataset(dc)],
-      writes: [{ task: a, dataset: da }, { task: b, dataset: db }, { task: c, dataset: dc }],
+      writes: [
+        { task: a, dataset: da },
+        { task: b, dataset: db },
+        { task: c, dataset: dc },
+      ],
       reads: [
-        { task: b, dataset: da, mapping: { type: "identity" } }, { task: c, dataset: db, mapping: { type: "identity" } },
-        { task: a, dataset: dc, mapping: { type: "identity" } }, { task: a, dataset: db, mapping: { type: "identity" } },
+        { task: b, dataset: da, mapping: { type: "identity" } },
+        { task: c, dataset: db, mapping: { type: "identity" } },
+        { task: a, dataset: dc, mapping: { type: "identity" } },
+        { task: a, dataset: db, mapping: { type: "identity" } },
       ],
     });
     expect(g.topo).toHaveLength(6);
     // with no observation times, the read into the last task by id goes first: c←db, then b←da
-    expect(g.cutEdges.map((e) => [e.task, e.dataset])).toEqual([[c, db], [b, da]]);
+    expect(g.cutEdges.map((e) => [e.task, e.dataset])).toEqual([
+      [c, db],
+      [b, da],
+    ]);
     // every remaining edge points forward in the order
     const at = new Map(g.topo.map((n, i) => [n, i]));
     for (const edges of g.out) for (const e of edges) expect(at.get(e.from)!).toBeLessThan(at.get(e.to)!);
@@ -132,7 +164,11 @@ describe("lineage graph", () => {
     const g = buildLineageGraph({
       tasks: [{ id: a, pipeline: "x" }],
       datasets: [dataset(da, month), dataset(db, day), dataset(dc, { kind: "none" })],
-      writes: [{ task: a, dataset: dc }, { task: a, dataset: db }, { task: a, dataset: da }],
+      writes: [
+        { task: a, dataset: dc },
+        { task: a, dataset: db },
+        { task: a, dataset: da },
+      ],
       reads: [],
     });
     expect(g.nodes[g.index.get(a)!]!.space.size).toBe(31);
@@ -147,7 +183,10 @@ describe("lineage graph", () => {
       tasks: [{ id: a, pipeline: "x" }],
       datasets: [dataset(da), dataset(da, month), dataset(db, { kind: "time", grain: "day", start: "2026-08-01", timezone: "Mars/Olympus" })],
       writes: [{ task: a, dataset: da }],
-      reads: [{ task: a, dataset: datasetId("x", "ghost"), mapping: { type: "all" } }, { task: a, dataset: db, mapping: { type: "identity" } }],
+      reads: [
+        { task: a, dataset: datasetId("x", "ghost"), mapping: { type: "all" } },
+        { task: a, dataset: db, mapping: { type: "identity" } },
+      ],
     };
     const g = buildLineageGraph(spec, { asOf: Date.UTC(2026, 8, 1) });
     expect(g.problems.map((p) => p.code).sort()).toEqual(["bad_partitions", "duplicate_node", "unknown_node"]);

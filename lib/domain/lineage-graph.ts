@@ -201,7 +201,13 @@ export function buildLineageGraph(spec: LineageSpec, options: BuildOptions = {})
   const cutEdges = cut.map(({ edge, cycle }): CutEdge => {
     const [task, dataset] = [nodes[edge.to]!.id as TaskId, nodes[edge.from]!.id as DatasetId];
     const path = cycle.map((i) => nodes[i]!.id);
-    problems.push({ code: "cycle_cut", task, dataset, cycle: path, message: `lineage cycle ${path.join(" → ")}: ${task} reading ${dataset} is left out of closures` });
+    problems.push({
+      code: "cycle_cut",
+      task,
+      dataset,
+      cycle: path,
+      message: `lineage cycle ${path.join(" → ")}: ${task} reading ${dataset} is left out of closures`,
+    });
     return { task, dataset, mapping: edge.mapping, cycle: path };
   });
   return { nodes, index, out, in: inn, topo: order, selfLoops, selfReads, cutEdges, problems };
@@ -224,7 +230,9 @@ function writeEdge(task: GraphNode, dataset: GraphNode, problems: LineageProblem
   if (sameDefinition(task.space.def, dataset.space.def)) return { ...base, down: identityEdge, up: identityEdge, degraded: null };
   const whole = allUnits(task.space, dataset.space);
   const oneSideWhole = task.space.def.kind === "none" || dataset.space.def.kind === "none";
-  const degraded = oneSideWhole ? null : `${task.id} also writes ${dataset.id}, partitioned differently (${describeDef(dataset.space.def)} vs ${describeDef(task.space.def)}): every unit is taken as affected`;
+  const degraded = oneSideWhole
+    ? null
+    : `${task.id} also writes ${dataset.id}, partitioned differently (${describeDef(dataset.space.def)} vs ${describeDef(task.space.def)}): every unit is taken as affected`;
   if (degraded) problems.push({ code: "degraded_edge", task: task.id as TaskId, dataset: dataset.id as DatasetId, direction: "write", message: degraded });
   return { ...base, down: whole.readersOf, up: whole.readsOf, degraded };
 }
@@ -237,7 +245,8 @@ function readEdge(r: ReadSpec, dataset: GraphNode, task: GraphNode, problems: Li
   } catch (e) {
     const whole = allUnits(dataset.space, task.space);
     // An unpartitioned side has one unit: "the same key" can only mean all of it, exactly.
-    const oneSideWhole = (dataset.space.def.kind === "none" || task.space.def.kind === "none") && (r.mapping.type === "identity" || r.mapping.type === "window");
+    const oneSideWhole =
+      (dataset.space.def.kind === "none" || task.space.def.kind === "none") && (r.mapping.type === "identity" || r.mapping.type === "window");
     if (oneSideWhole) return { ...base, down: whole.readersOf, up: whole.readsOf, degraded: null };
     const degraded = `${describeMapping(r.mapping)} cannot relate ${describeDef(dataset.space.def)} to ${describeDef(task.space.def)} (${(e as Error).message}): walked as all units`;
     problems.push({ code: "degraded_edge", task: r.task, dataset: r.dataset, direction: "read", message: `${r.task} reads ${r.dataset} with ${degraded}` });
@@ -258,15 +267,31 @@ function describeDef(def: PartitionDef): string {
  */
 function taskNode(t: TaskSpec, index: number, space: PartitionSpace): TaskNode {
   return {
-    nodeKind: "task", index, space, id: t.id, pipeline: t.pipeline, owner: t.owner, writeMode: t.writeMode,
-    sideEffect: t.sideEffect, dependsOnOwnPast: t.dependsOnOwnPast, publish: t.publish,
+    nodeKind: "task",
+    index,
+    space,
+    id: t.id,
+    pipeline: t.pipeline,
+    owner: t.owner,
+    writeMode: t.writeMode,
+    sideEffect: t.sideEffect,
+    dependsOnOwnPast: t.dependsOnOwnPast,
+    publish: t.publish,
   };
 }
 
 function datasetNode(d: DatasetSpec, index: number, space: PartitionSpace): DatasetNode {
   return {
-    nodeKind: "dataset", index, space, id: d.id, kind: d.kind, pipeline: d.pipeline, partitions: d.partitions,
-    owner: d.owner, externalConsumer: d.externalConsumer, sourceMutable: d.sourceMutable,
+    nodeKind: "dataset",
+    index,
+    space,
+    id: d.id,
+    kind: d.kind,
+    pipeline: d.pipeline,
+    partitions: d.partitions,
+    owner: d.owner,
+    externalConsumer: d.externalConsumer,
+    sourceMutable: d.sourceMutable,
   };
 }
 
@@ -282,7 +307,11 @@ function resolveOrFallback(def: PartitionDef, options: BuildOptions, id: NodeId,
   try {
     return resolvePartitions(def, options);
   } catch (e) {
-    problems.push({ code: "bad_partitions", node: id, message: `${id}: partition definition does not resolve (${(e as Error).message}); read as unpartitioned` });
+    problems.push({
+      code: "bad_partitions",
+      node: id,
+      message: `${id}: partition definition does not resolve (${(e as Error).message}); read as unpartitioned`,
+    });
     return resolvePartitions({ kind: "none" });
   }
 }
@@ -297,7 +326,7 @@ function acyclicOrder(
   nodes: readonly GraphNode[],
   out: GraphEdge[][],
   inn: GraphEdge[][],
-  sinceOf: (e: GraphEdge) => number
+  sinceOf: (e: GraphEdge) => number,
 ): { order: number[]; cut: { edge: GraphEdge; cycle: number[] }[] } {
   const n = nodes.length;
   const indegree = new Array<number>(n).fill(0);

@@ -39,19 +39,45 @@ describe("datasetPipelines", () => {
 
   it("takes the pipeline most writers are in, ties by name", () => {
     const input = {
-      tasks: [{ id: "a", pipeline: "zeta" }, { id: "b", pipeline: "alpha" }, { id: "c", pipeline: "zeta" }],
-      datasets: [{ id: "d1", pipeline: null, namespace: "ns" }, { id: "d2", pipeline: null, namespace: "ns" }],
+      tasks: [
+        { id: "a", pipeline: "zeta" },
+        { id: "b", pipeline: "alpha" },
+        { id: "c", pipeline: "zeta" },
+      ],
+      datasets: [
+        { id: "d1", pipeline: null, namespace: "ns" },
+        { id: "d2", pipeline: null, namespace: "ns" },
+      ],
       reads: [],
-      writes: [{ task: "a", dataset: "d1" }, { task: "b", dataset: "d1" }, { task: "c", dataset: "d1" }, { task: "a", dataset: "d2" }, { task: "b", dataset: "d2" }],
+      writes: [
+        { task: "a", dataset: "d1" },
+        { task: "b", dataset: "d1" },
+        { task: "c", dataset: "d1" },
+        { task: "a", dataset: "d2" },
+        { task: "b", dataset: "d2" },
+      ],
     };
     expect(Object.fromEntries(datasetPipelines(input))).toEqual({ d1: "zeta", d2: "alpha" });
   });
 
   it("puts an unwritten source with its readers when they share one pipeline, else in its namespace", () => {
     const input = {
-      tasks: [{ id: "dag1.t1", pipeline: "dag1" }, { id: "dag1.t2", pipeline: "dag1" }, { id: "dag2.t1", pipeline: "dag2" }],
-      datasets: [{ id: "src.one", pipeline: null, namespace: "s3://landing" }, { id: "src.shared", pipeline: null, namespace: "s3://landing" }, { id: "orphan", pipeline: null, namespace: "s3://x" }],
-      reads: [{ task: "dag1.t1", dataset: "src.one" }, { task: "dag1.t2", dataset: "src.one" }, { task: "dag1.t1", dataset: "src.shared" }, { task: "dag2.t1", dataset: "src.shared" }],
+      tasks: [
+        { id: "dag1.t1", pipeline: "dag1" },
+        { id: "dag1.t2", pipeline: "dag1" },
+        { id: "dag2.t1", pipeline: "dag2" },
+      ],
+      datasets: [
+        { id: "src.one", pipeline: null, namespace: "s3://landing" },
+        { id: "src.shared", pipeline: null, namespace: "s3://landing" },
+        { id: "orphan", pipeline: null, namespace: "s3://x" },
+      ],
+      reads: [
+        { task: "dag1.t1", dataset: "src.one" },
+        { task: "dag1.t2", dataset: "src.one" },
+        { task: "dag1.t1", dataset: "src.shared" },
+        { task: "dag2.t1", dataset: "src.shared" },
+      ],
       writes: [],
     };
     expect(Object.fromEntries(datasetPipelines(input))).toEqual({ "src.one": "dag1", "src.shared": "s3://landing", orphan: "s3://x" });

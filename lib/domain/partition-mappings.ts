@@ -148,7 +148,7 @@ export function compileMapping(mapping: PartitionMapping, up: PartitionSpace, do
 function compileBand(
   mapping: Extract<PartitionMapping, { type: "identity" | "previous" | "window" }>,
   up: PartitionSpace,
-  down: PartitionSpace
+  down: PartitionSpace,
 ): CompiledMapping {
   const s = alignment(up, down);
   if (s === null) {

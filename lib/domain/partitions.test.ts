@@ -65,7 +65,13 @@ describe("time partitions", () => {
 
     it("the fall-back day has 7 hours between 00 and 05, the repeated 02 spelled with its offset", () => {
       expect([...keysOf(hourly, hourly.expected)]).toEqual([
-        "2026-10-25T00", "2026-10-25T01", "2026-10-25T02", "2026-10-25T02+01:00", "2026-10-25T03", "2026-10-25T04", "2026-10-25T05",
+        "2026-10-25T00",
+        "2026-10-25T01",
+        "2026-10-25T02",
+        "2026-10-25T02+01:00",
+        "2026-10-25T03",
+        "2026-10-25T04",
+        "2026-10-25T05",
       ]);
       expect(validateKey(hourly, "2026-10-25T02+01:00")).toMatchObject({ valid: true, ordinal: 3 });
       expect(validateKey(hourly, "2026-10-25T02+02:00")).toMatchObject({ valid: true, ordinal: 2, key: "2026-10-25T02" });
@@ -103,7 +109,10 @@ describe("static, dynamic, multi-dimensional and unpartitioned", () => {
     expect(validateKey(tenants, "t2")).toMatchObject({ valid: false, code: "deleted_key" });
     expect(validateKey(tenants, "t3")).toMatchObject({ valid: true, ordinal: 2 });
     expect(validateKey(tenants, "t9")).toMatchObject({ valid: false, code: "unknown_key" });
-    expect(tenants.expected.ranges()).toEqual([[0, 0], [2, 3]]);
+    expect(tenants.expected.ranges()).toEqual([
+      [0, 0],
+      [2, 3],
+    ]);
   });
 
   const multiDef: PartitionDef = {
@@ -118,7 +127,9 @@ describe("static, dynamic, multi-dimensional and unpartitioned", () => {
     const multi = resolvePartitions(multiDef);
     expect(multi.size).toBe(6);
     expect(validateKey(multi, "tenant=42/2026-08-17")).toEqual({ valid: true, key: "tenant=42/2026-08-17", ordinal: 4 });
-    expect(toKeyRanges(expectedUnits(multi, "tenant=42/2026-08-16", "tenant=42/2026-08-18"), multi)).toEqual([["tenant=42/2026-08-16", "tenant=42/2026-08-18"]]);
+    expect(toKeyRanges(expectedUnits(multi, "tenant=42/2026-08-16", "tenant=42/2026-08-18"), multi)).toEqual([
+      ["tenant=42/2026-08-16", "tenant=42/2026-08-18"],
+    ]);
   });
 
   it("multi-dimensional validation names the dimension that rejected the key", () => {

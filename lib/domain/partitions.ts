@@ -52,13 +52,7 @@ export type PartitionDef = TimePartitionDef | StaticPartitionDef | DynamicPartit
 
 export const UNPARTITIONED_KEY = "*";
 
-export type InvalidKeyCode =
-  | "bad_format"
-  | "out_of_range"
-  | "wrong_offset"
-  | "nonexistent_time"
-  | "unknown_key"
-  | "deleted_key";
+export type InvalidKeyCode = "bad_format" | "out_of_range" | "wrong_offset" | "nonexistent_time" | "unknown_key" | "deleted_key";
 
 export type KeyVerdict =
   | { readonly valid: true; readonly key: UnitKey; readonly ordinal: number }
@@ -95,9 +89,7 @@ function listSpace(def: StaticPartitionDef | DynamicPartitionDef): PartitionSpac
     index.set(k, i);
   });
   const deleted = new Set(def.kind === "dynamic" ? (def.deleted ?? []) : []);
-  const expected = UnitSet.full(keys.length).difference(
-    UnitSet.fromOrdinals([...deleted].flatMap((k) => (index.has(k) ? [index.get(k)!] : [])))
-  );
+  const expected = UnitSet.full(keys.length).difference(UnitSet.fromOrdinals([...deleted].flatMap((k) => (index.has(k) ? [index.get(k)!] : []))));
   return {
     def,
     size: keys.length,
@@ -156,8 +148,16 @@ function multiSpace(def: MultiPartitionDef, asOfMs: number | undefined): Partiti
   return {
     def,
     size,
-    expected: multiExpected(dims.map((d) => d.space.expected), strides, 0),
-    due: multiExpected(dims.map((d) => d.space.due), strides, 0),
+    expected: multiExpected(
+      dims.map((d) => d.space.expected),
+      strides,
+      0,
+    ),
+    due: multiExpected(
+      dims.map((d) => d.space.due),
+      strides,
+      0,
+    ),
     keyAt: (o) => dims.map((d, i) => spell(i, d.space.keyAt(Math.floor(o / strides[i]!) % d.space.size))).join("/"),
     validate(key): KeyVerdict {
       const parts = key.split("/");
@@ -240,7 +240,8 @@ export function sameDefinition(a: PartitionDef, b: PartitionDef): boolean {
 }
 
 function withoutLateness(def: PartitionDef): PartitionDef {
-  if (def.kind === "time") return { kind: def.kind, grain: def.grain, start: def.start, ...(def.end === undefined ? {} : { end: def.end }), timezone: def.timezone };
+  if (def.kind === "time")
+    return { kind: def.kind, grain: def.grain, start: def.start, ...(def.end === undefined ? {} : { end: def.end }), timezone: def.timezone };
   if (def.kind === "multi") return { kind: "multi", dimensions: def.dimensions.map((d) => ({ name: d.name, def: withoutLateness(d.def) as typeof d.def })) };
   return def;
 }

@@ -41,10 +41,7 @@ export interface ProblemReason {
   builtFrom: { datasetName: string; unitKey: string; problem: string } | null;
 }
 
-export type Effect =
-  | { kind: "overstated" | "understated"; percent: number }
-  | { kind: "absent" }
-  | { kind: "unknown" };
+export type Effect = { kind: "overstated" | "understated"; percent: number } | { kind: "absent" } | { kind: "unknown" };
 
 export interface PlainVerdict {
   /** "revenue_daily for 2026-08-10 is probably overstated by about 50 %: it was built from …" */
@@ -152,17 +149,29 @@ export function plainVerdict(target: string, unitKey: string, reasons: readonly 
 }
 
 function describe(
-  subject: string, target: string, unitKey: string, own: ProblemReason | null, root: ProblemReason | null, upstream: readonly ProblemReason[],
+  subject: string,
+  target: string,
+  unitKey: string,
+  own: ProblemReason | null,
+  root: ProblemReason | null,
+  upstream: readonly ProblemReason[],
 ): { sentence: string; effect: Effect } {
-  if (own?.state === "known_bad") return { sentence: `${subject} is marked known-bad: leave it out of any total and do not quote it (${own.reason}).`, effect: { kind: "absent" } };
+  if (own?.state === "known_bad")
+    return { sentence: `${subject} is marked known-bad: leave it out of any total and do not quote it (${own.reason}).`, effect: { kind: "absent" } };
   if (own?.state === "skipped") return { sentence: `${subject} was skipped on purpose: the period has a gap there, not a number.`, effect: { kind: "absent" } };
   if (own && UNBUILT.has(own.state)) {
     const why = root && UNBUILT.has(root.state) ? `${unitOf(root)} ${IS[root.state]}` : (NEVER_BUILT[own.state] ?? "nothing built it");
-    return { sentence: `${target} has no figure${forKey(unitKey)}: it was never built, because ${why}. A total over the period leaves that ${unitWord(unitKey)} out.`, effect: { kind: "absent" } };
+    return {
+      sentence: `${target} has no figure${forKey(unitKey)}: it was never built, because ${why}. A total over the period leaves that ${unitWord(unitKey)} out.`,
+      effect: { kind: "absent" },
+    };
   }
   if (own?.state === "empty") {
     const src = own.sourceCount ? ` where the source has ${counted(own.sourceCount, "row")}` : "";
-    return { sentence: `${subject} is empty: 0 rows${src}, so a total over the period misses it.`, effect: own.sourceCount ? { kind: "understated", percent: 100 } : { kind: "absent" } };
+    return {
+      sentence: `${subject} is empty: 0 rows${src}, so a total over the period misses it.`,
+      effect: own.sourceCount ? { kind: "understated", percent: 100 } : { kind: "absent" },
+    };
   }
   const ownDev = own ? deviation(own) : null;
   if (own && ownDev !== null && (own.state === "duplicate" || own.state === "divergent")) {
@@ -189,11 +198,15 @@ function describe(
     const e = effectOf(deviation(measured)!);
     return { sentence: `${subject} is ${about(e)}: it was built from ${unitOf(measured)}, which ${rowsAgainstSource(measured)}.`, effect: e };
   }
-  if (root) return { sentence: `${subject} may be wrong: it was built from ${unitOf(root)}, which ${IS[root.state] ?? root.state}.`, effect: { kind: "unknown" } };
+  if (root)
+    return { sentence: `${subject} may be wrong: it was built from ${unitOf(root)}, which ${IS[root.state] ?? root.state}.`, effect: { kind: "unknown" } };
   if (own.builtFrom) {
     const problem = stateOfProblem(own.builtFrom.problem);
     const is = problem === null ? `is ${own.builtFrom.problem}` : (IS[problem] ?? `is ${own.builtFrom.problem}`);
-    return { sentence: `${subject} may be wrong: it was built from ${own.builtFrom.datasetName} ${own.builtFrom.unitKey}, which ${is}.`, effect: { kind: "unknown" } };
+    return {
+      sentence: `${subject} may be wrong: it was built from ${own.builtFrom.datasetName} ${own.builtFrom.unitKey}, which ${is}.`,
+      effect: { kind: "unknown" },
+    };
   }
   if (own.state === "stale") return { sentence: `${subject} may be out of date: ${own.reason}.`, effect: { kind: "unknown" } };
   return { sentence: `${subject} cannot be quoted yet: ${own.reason}.`, effect: { kind: "unknown" } };

@@ -3,8 +3,17 @@ import { describe, expect, it } from "vitest";
 import { datasetId, taskId, type NodeId, type TaskId } from "./ids";
 import { mustBuildLineageGraph, type LineageGraph, type LineageSpec, type TaskNode } from "./lineage-graph";
 import {
-  asOfNowJoins, atomicSetPublish, holds, idempotentOverUnit, PRECONDITION_KEYS, preconditionsOf, sideEffects, sourceReproducible, unitsIndependent,
-  unreproducibleInputs, type Verdict,
+  asOfNowJoins,
+  atomicSetPublish,
+  holds,
+  idempotentOverUnit,
+  PRECONDITION_KEYS,
+  preconditionsOf,
+  sideEffects,
+  sourceReproducible,
+  unitsIndependent,
+  unreproducibleInputs,
+  type Verdict,
 } from "./preconditions";
 import { planRepair } from "./repair-planner";
 import { summariseLedger, type Ledger } from "./repair-scope";
@@ -45,7 +54,13 @@ describe("the six questions, on seed 000's graph", () => {
   });
 
   it("source immutable and retained? stg_orders reads immutable raw_orders (safe); fct_orders joins the mutable dim_customers (unsafe)", () => {
-    expect(sourceReproducible(graph, NO_LEDGER, task(graph, T.stg), aug17)).toEqual({ key: "source_reproducible", verdict: "safe", mutable: [], unknownMutability: [], notRetained: [] });
+    expect(sourceReproducible(graph, NO_LEDGER, task(graph, T.stg), aug17)).toEqual({
+      key: "source_reproducible",
+      verdict: "safe",
+      mutable: [],
+      unknownMutability: [],
+      notRetained: [],
+    });
     expect(sourceReproducible(graph, NO_LEDGER, task(graph, T.fct), aug17)).toMatchObject({ verdict: "unsafe", mutable: [D.dim], unknownMutability: [] });
     // A versioned dimension makes fct_orders reproducible; its stg_orders input is the ledger's.
     const versioned = ordersGraph({}, { dimMutable: false });
@@ -91,7 +106,10 @@ describe("the six questions, on seed 000's graph", () => {
     const undeclared = ordersGraph({ revenue: { publish: undefined } });
     expect(atomicSetPublish(task(undeclared, T.revenue))).toEqual({ key: "atomic_set", verdict: "unknown", publish: undefined, singleUnit: false });
     const single = mustBuildLineageGraph({
-      datasets: [{ id: datasetId("x", "src"), kind: "table", pipeline: "x", partitions: { kind: "none" }, sourceMutable: false }, { id: datasetId("x", "out"), kind: "table", pipeline: "x", partitions: { kind: "none" } }],
+      datasets: [
+        { id: datasetId("x", "src"), kind: "table", pipeline: "x", partitions: { kind: "none" }, sourceMutable: false },
+        { id: datasetId("x", "out"), kind: "table", pipeline: "x", partitions: { kind: "none" } },
+      ],
       tasks: [{ id: taskId("x", "model"), pipeline: "x" }],
       reads: [{ task: taskId("x", "model"), dataset: datasetId("x", "src"), mapping: { type: "identity" } }],
       writes: [{ task: taskId("x", "model"), dataset: datasetId("x", "out") }],
@@ -141,32 +159,44 @@ describe("the planner acts on the same answers", () => {
     const stgToo = [{ node: T.stg as NodeId, units: aug17 }];
     const full = planRepair({ graph: versioned, targets: stgToo, ledger }).options.find((o) => o.strategy === "full_rerun")!;
     expect(full.enabled).toBe(false);
-    expect(full.why.map((w) => w.message)).toEqual(["raw_orders is mutable, of unknown mutability, or no longer retained: a full re-run recomputes correct units against a source that has moved."]);
+    expect(full.why.map((w) => w.message)).toEqual([
+      "raw_orders is mutable, of unknown mutability, or no longer retained: a full re-run recomputes correct units against a source that has moved.",
+    ]);
   });
 
   // Random lineages with some declarations left out: every decision of the plan matches the answers.
-  const arbCase = fc.tuple(arbLineage, fc.array(fc.boolean(), { minLength: 7, maxLength: 7 }), fc.nat(), fc.nat(19), fc.constantFrom(...STRATEGIES)).map(([spec, drop, node, unit, strategy]) => {
-    const g = mustBuildLineageGraph({ ...spec, tasks: spec.tasks.map((t, i) => (drop[i] ? { ...t, publish: undefined, sideEffect: i % 2 ? undefined : t.sideEffect } : t)) });
-    const seed = g.nodes[node % g.nodes.length]!;
-    return { g, plan: planRepair({ graph: g, targets: [{ node: seed.id, units: UnitSet.of(unit % seed.space.size) }], options: { strategy } }) };
-  });
+  const arbCase = fc
+    .tuple(arbLineage, fc.array(fc.boolean(), { minLength: 7, maxLength: 7 }), fc.nat(), fc.nat(19), fc.constantFrom(...STRATEGIES))
+    .map(([spec, drop, node, unit, strategy]) => {
+      const g = mustBuildLineageGraph({
+        ...spec,
+        tasks: spec.tasks.map((t, i) => (drop[i] ? { ...t, publish: undefined, sideEffect: i % 2 ? undefined : t.sideEffect } : t)),
+      });
+      const seed = g.nodes[node % g.nodes.length]!;
+      return { g, plan: planRepair({ graph: g, targets: [{ node: seed.id, units: UnitSet.of(unit % seed.space.size) }], options: { strategy } }) };
+    });
 
   it("never disagrees with the preconditions: exclusions, holds, sequential, atomic and source verdicts (fast-check)", () => {
-    fc.assert(fc.property(arbCase, ({ g, plan }) => {
-      const node = (id: string) => g.nodes[g.index.get(id as NodeId)!] as TaskNode;
-      for (const e of plan.excluded) expect(holds(sideEffects(node(e.task)))).toBe(false);
-      for (const t of plan.waves.flat()) {
-        expect(holds(idempotentOverUnit(node(t.task)))).toBe(true);
-        expect(holds(sideEffects(node(t.task)))).toBe(true);
-      }
-      for (const t of plan.held) expect(holds(idempotentOverUnit(node(t.task)))).toBe(false);
-      const inScope = [...plan.scope.entries.values()].filter((e) => e.nodeKind === "task");
-      const why = (s: string) => plan.options.find((o) => o.strategy === s)!.why.map((w) => w.code);
-      const seeds = inScope.filter((e) => e.seed);
-      expect(why("targeted").includes("sequential_targeted")).toBe(seeds.some((e) => !holds(unitsIndependent(g, node(e.node)))));
-      expect(why("targeted_with_closure").includes("atomic_set_partial")).toBe(inScope.some((e) => !holds(atomicSetPublish(node(e.node)))));
-      expect(why("recompute_forward").includes("no_sequential_model")).toBe(inScope.every((e) => holds(unitsIndependent(g, node(e.node)))));
-      expect(why("full_rerun").includes("source_not_reproducible")).toBe(inScope.some((e) => unreproducibleInputs(sourceReproducible(g, new Map(), node(e.node), e.units)).length > 0));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(arbCase, ({ g, plan }) => {
+        const node = (id: string) => g.nodes[g.index.get(id as NodeId)!] as TaskNode;
+        for (const e of plan.excluded) expect(holds(sideEffects(node(e.task)))).toBe(false);
+        for (const t of plan.waves.flat()) {
+          expect(holds(idempotentOverUnit(node(t.task)))).toBe(true);
+          expect(holds(sideEffects(node(t.task)))).toBe(true);
+        }
+        for (const t of plan.held) expect(holds(idempotentOverUnit(node(t.task)))).toBe(false);
+        const inScope = [...plan.scope.entries.values()].filter((e) => e.nodeKind === "task");
+        const why = (s: string) => plan.options.find((o) => o.strategy === s)!.why.map((w) => w.code);
+        const seeds = inScope.filter((e) => e.seed);
+        expect(why("targeted").includes("sequential_targeted")).toBe(seeds.some((e) => !holds(unitsIndependent(g, node(e.node)))));
+        expect(why("targeted_with_closure").includes("atomic_set_partial")).toBe(inScope.some((e) => !holds(atomicSetPublish(node(e.node)))));
+        expect(why("recompute_forward").includes("no_sequential_model")).toBe(inScope.every((e) => holds(unitsIndependent(g, node(e.node)))));
+        expect(why("full_rerun").includes("source_not_reproducible")).toBe(
+          inScope.some((e) => unreproducibleInputs(sourceReproducible(g, new Map(), node(e.node), e.units)).length > 0),
+        );
+      }),
+      { numRuns: 300 },
+    );
   });
 });

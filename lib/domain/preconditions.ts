@@ -142,7 +142,9 @@ export interface AsOfNowAnswer extends Answer<"as_of_now"> {
  * answer is never unknown.
  */
 export function asOfNowJoins(graph: LineageGraph, task: Pick<TaskNode, "index">): AsOfNowAnswer {
-  const joins = graph.in[task.index]!.filter((e) => e.mapping.type === "latest" && graph.nodes[e.from]!.nodeKind === "dataset").map((e) => graph.nodes[e.from]!.id as DatasetId);
+  const joins = graph.in[task.index]!.filter((e) => e.mapping.type === "latest" && graph.nodes[e.from]!.nodeKind === "dataset").map(
+    (e) => graph.nodes[e.from]!.id as DatasetId,
+  );
   return { key: "as_of_now", verdict: joins.length > 0 ? "unsafe" : "safe", joins };
 }
 
@@ -150,5 +152,12 @@ export type PreconditionAnswer = IdempotenceAnswer | IndependenceAnswer | Source
 
 /** The six answers for re-running `units` of the task, in PRODUCT.md's order. */
 export function preconditionsOf(graph: LineageGraph, ledger: Ledger, task: TaskNode, units: UnitSet): PreconditionAnswer[] {
-  return [idempotentOverUnit(task), unitsIndependent(graph, task), sourceReproducible(graph, ledger, task, units), sideEffects(task), atomicSetPublish(task), asOfNowJoins(graph, task)];
+  return [
+    idempotentOverUnit(task),
+    unitsIndependent(graph, task),
+    sourceReproducible(graph, ledger, task, units),
+    sideEffects(task),
+    atomicSetPublish(task),
+    asOfNowJoins(graph, task),
+  ];
 }

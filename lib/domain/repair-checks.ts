@@ -84,7 +84,11 @@ export function idempotencyBlocker(graph: LineageGraph, task: TaskNode, units: U
   const idempotent = idempotentOverUnit(task);
   if (holds(idempotent) || mine.some((r) => r.kind === "fixed_to_replace")) return null;
   if (idempotent.verdict === "unknown") {
-    return { code: "unknown_write_mode", node: task.id, message: `${short(task.id)} has no declared write mode; unknown counts as append. Declare it fixed to replace before re-running.` };
+    return {
+      code: "unknown_write_mode",
+      node: task.id,
+      message: `${short(task.id)} has no declared write mode; unknown counts as append. Declare it fixed to replace before re-running.`,
+    };
   }
   let open = units;
   for (const r of mine) {
@@ -135,17 +139,41 @@ export function inputWarnings(graph: LineageGraph, ledger: Ledger, pairs: readon
     const dup = factsOf(graph, ledger, i, "publishedMoreThanOnce").intersect(units);
     if (!dup.isEmpty) {
       const keyRanges = ranges(graph, node, dup);
-      out.push({ code: "duplicate_publishes", node, keyRanges, message: `${short(node)} ${spell(keyRanges)} was published more than once: deduplicate before trusting the repair.` });
+      out.push({
+        code: "duplicate_publishes",
+        node,
+        keyRanges,
+        message: `${short(node)} ${spell(keyRanges)} was published more than once: deduplicate before trusting the repair.`,
+      });
     }
     for (const joined of asOfNowJoins(graph, task).joins) {
-      out.push({ code: "as_of_now_join", node, message: `${short(node)} joins ${short(joined)} as of now: the repaired units are built on a newer snapshot than their neighbours.` });
+      out.push({
+        code: "as_of_now_join",
+        node,
+        message: `${short(node)} joins ${short(joined)} as of now: the repaired units are built on a newer snapshot than their neighbours.`,
+      });
     }
     const source = sourceReproducible(graph, ledger, task, units);
-    for (const d of source.mutable) out.push({ code: "mutable_source", node: d, message: `${short(d)} is mutable: ${short(node)} will read a source that may have moved since the original run.` });
-    for (const d of source.unknownMutability) out.push({ code: "unknown_source_mutability", node: d, message: `${short(d)} has unknown mutability (counted as mutable): ${short(node)} will read a source that may have moved since the original run.` });
+    for (const d of source.mutable)
+      out.push({
+        code: "mutable_source",
+        node: d,
+        message: `${short(d)} is mutable: ${short(node)} will read a source that may have moved since the original run.`,
+      });
+    for (const d of source.unknownMutability)
+      out.push({
+        code: "unknown_source_mutability",
+        node: d,
+        message: `${short(d)} has unknown mutability (counted as mutable): ${short(node)} will read a source that may have moved since the original run.`,
+      });
     for (const gone of source.notRetained) {
       const keyRanges = ranges(graph, gone.dataset, gone.units);
-      out.push({ code: "input_not_retained", node: gone.dataset, keyRanges, message: `${short(gone.dataset)} ${spell(keyRanges)}: the input version is no longer retained, so the repair cannot reproduce the original.` });
+      out.push({
+        code: "input_not_retained",
+        node: gone.dataset,
+        keyRanges,
+        message: `${short(gone.dataset)} ${spell(keyRanges)}: the input version is no longer retained, so the repair cannot reproduce the original.`,
+      });
     }
   }
   return dedupe(out);
@@ -158,15 +186,28 @@ export function consumerWarnings(graph: LineageGraph, ledger: Ledger, scope: Clo
     if (entry.seed) continue;
     const i = graph.index.get(entry.node)!;
     const node = graph.nodes[i]!;
-    const seen = factsOf(graph, ledger, i, "published").union(factsOf(graph, ledger, i, "consumed")).intersect(entry.units);
+    const seen = factsOf(graph, ledger, i, "published")
+      .union(factsOf(graph, ledger, i, "consumed"))
+      .intersect(entry.units);
     if (seen.isEmpty) continue;
     const keyRanges = ranges(graph, node.id, seen);
     if (node.nodeKind === "task" && !seedPipelines.has(node.pipeline)) {
-      out.push({ code: "cross_pipeline_consumed", node: node.id, keyRanges, message: `${short(node.id)} (pipeline ${node.pipeline}${node.owner ? `, owner ${node.owner}` : ""}) already consumed ${spell(keyRanges)}: tell its owner.` });
+      out.push({
+        code: "cross_pipeline_consumed",
+        node: node.id,
+        keyRanges,
+        message: `${short(node.id)} (pipeline ${node.pipeline}${node.owner ? `, owner ${node.owner}` : ""}) already consumed ${spell(keyRanges)}: tell its owner.`,
+      });
     }
-    const external = node.nodeKind === "dataset" && (node.externalConsumer || graph.in[i]!.some((e) => (graph.nodes[e.from] as TaskNode).sideEffect === "external"));
+    const external =
+      node.nodeKind === "dataset" && (node.externalConsumer || graph.in[i]!.some((e) => (graph.nodes[e.from] as TaskNode).sideEffect === "external"));
     if (external) {
-      out.push({ code: "communication_step", node: node.id, keyRanges, message: `${short(node.id)} ${spell(keyRanges)} was already delivered outside the platform; re-running recalls nothing. Communicate the correction to its consumers.` });
+      out.push({
+        code: "communication_step",
+        node: node.id,
+        keyRanges,
+        message: `${short(node.id)} ${spell(keyRanges)} was already delivered outside the platform; re-running recalls nothing. Communicate the correction to its consumers.`,
+      });
     }
   }
   return out;
@@ -190,7 +231,12 @@ export function emptyAppendWarnings(graph: LineageGraph, pairs: readonly Seed[],
     const units = pairs.filter((p) => p.node === r.task).reduce((acc, p) => acc.union(p.units.intersect(r.units)), UnitSet.EMPTY);
     if (units.isEmpty) continue;
     const keyRanges = ranges(graph, r.task, units);
-    out.push({ code: "append_unit_empty", node: r.task, keyRanges, message: `${short(r.task)} ${spell(keyRanges)} holds nothing to remove: every attempt wrote 0 rows and none was published, so the re-run's append writes its only copy.` });
+    out.push({
+      code: "append_unit_empty",
+      node: r.task,
+      keyRanges,
+      message: `${short(r.task)} ${spell(keyRanges)} holds nothing to remove: every attempt wrote 0 rows and none was published, so the re-run's append writes its only copy.`,
+    });
   }
   return out;
 }

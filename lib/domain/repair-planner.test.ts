@@ -84,12 +84,21 @@ describe("seed 000: partial failure", () => {
     const p = planRepair({
       graph,
       targets: [{ node: T.stg, keys: ["2026-08-17", "2026-08-23"] }],
-      options: { resolutions: [{ kind: "unit_deduplicated", task: T.stg, units: aug17 }, { kind: "unit_empty", task: T.stg, units: aug23 }] },
+      options: {
+        resolutions: [
+          { kind: "unit_deduplicated", task: T.stg, units: aug17 },
+          { kind: "unit_empty", task: T.stg, units: aug23 },
+        ],
+      },
     });
     expect(codes(p.blockers)).toEqual([]);
     expect(p.warnings.find((w) => w.code === "append_unit_empty")).toMatchObject({ node: T.stg, keyRanges: [["2026-08-23", "2026-08-23"]] });
     // Only what holds nothing is spared: 2026-08-17 without its cleaning is still blocked.
-    const blocked = planRepair({ graph, targets: [{ node: T.stg, keys: ["2026-08-17", "2026-08-23"] }], options: { resolutions: [{ kind: "unit_empty", task: T.stg, units: aug23 }] } });
+    const blocked = planRepair({
+      graph,
+      targets: [{ node: T.stg, keys: ["2026-08-17", "2026-08-23"] }],
+      options: { resolutions: [{ kind: "unit_empty", task: T.stg, units: aug23 }] },
+    });
     expect(blocked.blockers.find((b) => b.code === "append_unresolved")?.keyRanges).toEqual([["2026-08-17", "2026-08-17"]]);
   });
 
@@ -107,7 +116,10 @@ describe("seed 000: partial failure", () => {
     const snapshot = taskId("reparo", "snapshot_customers");
     const g = mustBuildLineageGraph({
       ...spec,
-      tasks: [...spec.tasks, { id: snapshot, pipeline: "customers", owner: "crm", writeMode: "replace", sideEffect: "none", dependsOnOwnPast: false, publish: "per_unit" }],
+      tasks: [
+        ...spec.tasks,
+        { id: snapshot, pipeline: "customers", owner: "crm", writeMode: "replace", sideEffect: "none", dependsOnOwnPast: false, publish: "per_unit" },
+      ],
       writes: [...spec.writes, { task: snapshot, dataset: D.dim }],
     });
     const full = planRepair({ graph: g, targets: failed, options: { ...dedupStg, strategy: "full_rerun" } }).options.find((o) => o.strategy === "full_rerun")!;
@@ -175,9 +187,19 @@ describe("seed 000: partial failure", () => {
   });
 
   it("product: two operators cannot launch overlapping repairs — the blocker names the active repair", () => {
-    const active = [{ id: "repair-7", label: "repair #7 by ana", pairs: [{ node: T.balance as NodeId, units: UnitSet.range(dayOrdinal("2026-08-20"), dayOrdinal("2026-08-30")) }] }];
+    const active = [
+      {
+        id: "repair-7",
+        label: "repair #7 by ana",
+        pairs: [{ node: T.balance as NodeId, units: UnitSet.range(dayOrdinal("2026-08-20"), dayOrdinal("2026-08-30")) }],
+      },
+    ];
     const p = plan(dedupStg, graph, { activeRepairs: active });
-    expect(p.blockers.find((b) => b.code === "active_repair_overlap")).toMatchObject({ repairId: "repair-7", node: T.balance, keyRanges: [["2026-08-20", "2026-08-25"]] });
+    expect(p.blockers.find((b) => b.code === "active_repair_overlap")).toMatchObject({
+      repairId: "repair-7",
+      node: T.balance,
+      keyRanges: [["2026-08-20", "2026-08-25"]],
+    });
   });
 });
 
@@ -285,7 +307,7 @@ describe("planner properties (fast-check over random lineages)", () => {
       strategy: fc.constantFrom(...STRATEGIES),
       resolveSome: fc.boolean(),
       replaySome: fc.boolean(),
-    })
+    }),
   );
 
   it("never schedules an append task without a resolution, nor an external side effect without an idempotency key", () => {
@@ -310,7 +332,7 @@ describe("planner properties (fast-check over random lineages)", () => {
         }
         if (p.held.length > 0) expect(p.runnable).toBe(false);
       }),
-      { numRuns: 300 }
+      { numRuns: 300 },
     );
   });
 });

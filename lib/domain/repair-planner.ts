@@ -196,10 +196,18 @@ function strategyBlockers(targets: ResolvedTargets, chosen: StrategyOption, opts
 function strategyWarnings(strategy: Strategy, scope: ClosureResult): Warning[] {
   const warnings: Warning[] = [];
   if (strategy === "targeted" && [...scope.entries.values()].some((e) => e.nodeKind === "task" && !e.seed)) {
-    warnings.push({ code: "downstream_not_retriggered", message: "Downstream tasks in the closure are not part of a targeted repair; the orchestrator will not re-run ones it already considers terminal." });
+    warnings.push({
+      code: "downstream_not_retriggered",
+      message: "Downstream tasks in the closure are not part of a targeted repair; the orchestrator will not re-run ones it already considers terminal.",
+    });
   }
-  if (strategy === "mark_success") warnings.push({ code: "mark_success_risk", message: "Mark success writes a permanent claim that these units were processed; review it like a production data edit." });
-  if (strategy === "skip_with_omission") warnings.push({ code: "omission_recorded", message: "The omission is written to the ledger and stays visible to consumers." });
+  if (strategy === "mark_success")
+    warnings.push({
+      code: "mark_success_risk",
+      message: "Mark success writes a permanent claim that these units were processed; review it like a production data edit.",
+    });
+  if (strategy === "skip_with_omission")
+    warnings.push({ code: "omission_recorded", message: "The omission is written to the ledger and stays visible to consumers." });
   return warnings;
 }
 
@@ -227,10 +235,18 @@ export function planRepair(input: RepairInput): RepairPlan {
   const recomputed = [...scheduled, ...held];
   const seedPipelines = new Set([...targets.seedTasks].map((t) => graph.nodes[graph.index.get(t)!]!.pipeline));
   const warnings = [
-    ...inputWarnings(graph, ledger, recomputed.map((p) => ({ node: p.task, units: p.units }))),
+    ...inputWarnings(
+      graph,
+      ledger,
+      recomputed.map((p) => ({ node: p.task, units: p.units })),
+    ),
     ...consumerWarnings(graph, ledger, scope, seedPipelines),
     ...strategyWarnings(strategy, scope),
-    ...emptyAppendWarnings(graph, recomputed.map((p) => ({ node: p.task, units: p.units })), opts.resolutions ?? []),
+    ...emptyAppendWarnings(
+      graph,
+      recomputed.map((p) => ({ node: p.task, units: p.units })),
+      opts.resolutions ?? [],
+    ),
   ];
   return {
     strategy,

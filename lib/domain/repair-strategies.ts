@@ -76,14 +76,38 @@ export interface StrategyOption {
 }
 
 const GUIDE: Record<Strategy, { when: string; cost: string; requires: StrategyOption["requires"] }> = {
-  targeted: { when: "Units independent, tasks replace their unit, inputs immutable, nothing downstream has run.", cost: "Cheapest; wrong once a downstream task consumed the bad unit.", requires: [] },
-  targeted_with_closure: { when: "Downstream already ran (or you cannot tell); every task in the closure replaces its unit.", cost: "The compute of the whole closure; the routine answer for a well-built graph.", requires: [] },
-  recompute_forward: { when: "A sequential model (running balance, SCD2, sessions): recompute from the earliest affected unit to the end.", cost: "Grows with the age of the failure.", requires: [] },
-  full_rerun: { when: "Units are cheap or the dependency structure is not trustworthy, and the source is immutable.", cost: "Recomputes every unit of every task in scope, correct ones included.", requires: [] },
+  targeted: {
+    when: "Units independent, tasks replace their unit, inputs immutable, nothing downstream has run.",
+    cost: "Cheapest; wrong once a downstream task consumed the bad unit.",
+    requires: [],
+  },
+  targeted_with_closure: {
+    when: "Downstream already ran (or you cannot tell); every task in the closure replaces its unit.",
+    cost: "The compute of the whole closure; the routine answer for a well-built graph.",
+    requires: [],
+  },
+  recompute_forward: {
+    when: "A sequential model (running balance, SCD2, sessions): recompute from the earliest affected unit to the end.",
+    cost: "Grows with the age of the failure.",
+    requires: [],
+  },
+  full_rerun: {
+    when: "Units are cheap or the dependency structure is not trustworthy, and the source is immutable.",
+    cost: "Recomputes every unit of every task in scope, correct ones included.",
+    requires: [],
+  },
   atomic_set_republish: { when: "An atomic-set publish: the whole set is the unit.", cost: "One failed unit re-publishes the entire set.", requires: [] },
   mark_known_bad: { when: "The source data for the unit is itself wrong; consumers must see a gap.", cost: "An honest, unpopular gap.", requires: ["reason"] },
-  skip_with_omission: { when: "Almost never: a genuinely optional unit, with the omission recorded and visible.", cost: "Silently incomplete data with a green pipeline unless surfaced.", requires: ["reason"] },
-  mark_success: { when: "Only with independent evidence (a passing reconciliation) that the output is correct.", cost: "A permanent claim every future coverage query will believe.", requires: ["reason", "evidence"] },
+  skip_with_omission: {
+    when: "Almost never: a genuinely optional unit, with the omission recorded and visible.",
+    cost: "Silently incomplete data with a green pipeline unless surfaced.",
+    requires: ["reason"],
+  },
+  mark_success: {
+    when: "Only with independent evidence (a passing reconciliation) that the output is correct.",
+    cost: "A permanent claim every future coverage query will believe.",
+    requires: ["reason", "evidence"],
+  },
 };
 
 function list(ids: readonly string[]): string {
@@ -95,16 +119,29 @@ function whyNot(strategy: Strategy, f: ScopeFacts): Reason[] {
   const why: Reason[] = [];
   const partialKinds = strategy === "targeted" || strategy === "targeted_with_closure" || strategy === "recompute_forward";
   if (strategy === "targeted") {
-    if (f.seedTaskCount === 0) why.push({ code: "no_task_to_rerun", message: "The failed units belong to a source; no task re-creates them. Repair the source, then repair its closure." });
+    if (f.seedTaskCount === 0)
+      why.push({
+        code: "no_task_to_rerun",
+        message: "The failed units belong to a source; no task re-creates them. Repair the source, then repair its closure.",
+      });
     if (f.sequentialSeeds.length > 0) {
-      why.push({ code: "sequential_targeted", message: `${list(f.sequentialSeeds)} reads its own previous unit (or its independence is unknown): repairing the hole leaves every later unit computed from a history that no longer exists. Recompute forward.` });
+      why.push({
+        code: "sequential_targeted",
+        message: `${list(f.sequentialSeeds)} reads its own previous unit (or its independence is unknown): repairing the hole leaves every later unit computed from a history that no longer exists. Recompute forward.`,
+      });
     }
     if (f.downstreamAlreadyBuilt > 0) {
-      why.push({ code: "downstream_already_built", message: `${f.downstreamAlreadyBuilt} downstream pairs already ran on the bad units and would stay stale. Include the closure.` });
+      why.push({
+        code: "downstream_already_built",
+        message: `${f.downstreamAlreadyBuilt} downstream pairs already ran on the bad units and would stay stale. Include the closure.`,
+      });
     }
   }
   if (partialKinds && f.atomicSetInScope.length > 0) {
-    why.push({ code: "atomic_set_partial", message: `${list(f.atomicSetInScope)} publishes as an atomic set (or does not say how it publishes): partial repair is not observable, the whole set is the unit.` });
+    why.push({
+      code: "atomic_set_partial",
+      message: `${list(f.atomicSetInScope)} publishes as an atomic set (or does not say how it publishes): partial repair is not observable, the whole set is the unit.`,
+    });
   }
   if (strategy === "recompute_forward" && f.sequentialInScope.length === 0) {
     why.push({ code: "no_sequential_model", message: "No sequential model in scope: recomputing forward would redo independent units for nothing." });
@@ -113,12 +150,18 @@ function whyNot(strategy: Strategy, f: ScopeFacts): Reason[] {
     why.push({ code: "no_atomic_set", message: "No task in scope publishes as an atomic set." });
   }
   if (strategy === "full_rerun" && f.unreproducibleSources.length > 0) {
-    why.push({ code: "source_not_reproducible", message: `${list(f.unreproducibleSources)} is mutable, of unknown mutability, or no longer retained: a full re-run recomputes correct units against a source that has moved.` });
+    why.push({
+      code: "source_not_reproducible",
+      message: `${list(f.unreproducibleSources)} is mutable, of unknown mutability, or no longer retained: a full re-run recomputes correct units against a source that has moved.`,
+    });
   }
   if (strategy === "mark_success") {
     if (!f.hasEvidence) why.push({ code: "evidence_required", message: "Marking success needs evidence, such as a passing reconciliation for these units." });
     if (f.unpublishedSeedUnits > 0) {
-      why.push({ code: "unpublished_units", message: `${counted(f.unpublishedSeedUnits, "unit")} ${f.unpublishedSeedUnits === 1 ? "has" : "have"} no publish in the ledger: marking ${f.unpublishedSeedUnits === 1 ? "it" : "them"} successful records a claim about data that does not exist.` });
+      why.push({
+        code: "unpublished_units",
+        message: `${counted(f.unpublishedSeedUnits, "unit")} ${f.unpublishedSeedUnits === 1 ? "has" : "have"} no publish in the ledger: marking ${f.unpublishedSeedUnits === 1 ? "it" : "them"} successful records a claim about data that does not exist.`,
+      });
     }
   }
   return why;
@@ -127,11 +170,12 @@ function whyNot(strategy: Strategy, f: ScopeFacts): Reason[] {
 /** The default: closure for a well-built graph, recompute forward when a seed is sequential. */
 function recommend(options: readonly Omit<StrategyOption, "recommended">[], f: ScopeFacts): Strategy {
   const enabled = (s: Strategy) => options.some((o) => o.strategy === s && o.enabled);
-  const order: Strategy[] = f.atomicSetInScope.length > 0
-    ? ["atomic_set_republish"]
-    : f.sequentialSeeds.length > 0
-      ? ["recompute_forward", "targeted_with_closure"]
-      : ["targeted_with_closure", "recompute_forward", "targeted"];
+  const order: Strategy[] =
+    f.atomicSetInScope.length > 0
+      ? ["atomic_set_republish"]
+      : f.sequentialSeeds.length > 0
+        ? ["recompute_forward", "targeted_with_closure"]
+        : ["targeted_with_closure", "recompute_forward", "targeted"];
   return order.find(enabled) ?? "mark_known_bad";
 }
 

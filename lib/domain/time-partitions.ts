@@ -19,15 +19,7 @@
  */
 import { article } from "./words";
 import type { KeyVerdict } from "./partitions";
-import {
-  formatOffset,
-  instantsForWallClock,
-  isValidTimeZone,
-  offsetMinutesAt,
-  parseOffset,
-  startOfWallClock,
-  wallClockMs,
-} from "./time-zones";
+import { formatOffset, instantsForWallClock, isValidTimeZone, offsetMinutesAt, parseOffset, startOfWallClock, wallClockMs } from "./time-zones";
 
 export type TimeGrain = "hour" | "day" | "week" | "month";
 
@@ -210,7 +202,10 @@ export class TimeSpace {
   readonly dueSize: number;
   private readonly endOrdinal: number | undefined;
 
-  constructor(readonly def: TimePartitionDef, asOfMs?: number) {
+  constructor(
+    readonly def: TimePartitionDef,
+    asOfMs?: number,
+  ) {
     if (!isValidTimeZone(def.timezone)) throw new Error(`unknown IANA time zone "${def.timezone}"`);
     this.grain = def.grain;
     this.zone = def.timezone;
@@ -267,9 +262,7 @@ export class TimeSpace {
       return { valid: false, key, code: "out_of_range", reason: `"${key}" is before the first unit ${this.def.start}` };
     }
     if (ordinal >= this.size) {
-      const why = this.endOrdinal !== undefined && ordinal > this.endOrdinal
-        ? `after the last unit ${this.def.end}`
-        : "a window that has not closed yet";
+      const why = this.endOrdinal !== undefined && ordinal > this.endOrdinal ? `after the last unit ${this.def.end}` : "a window that has not closed yet";
       return { valid: false, key, code: "out_of_range", reason: `"${key}" is ${why}` };
     }
     return { valid: true, key: this.keyAt(ordinal), ordinal };

@@ -19,9 +19,7 @@ export type Instant = number;
 
 export type RunKind = "scheduled" | "manual" | "backfill" | "repair";
 export type WriteMode = "replace" | "merge" | "append";
-export type AttemptStatus =
-  | "queued" | "running" | "succeeded" | "failed" | "upstream_failed"
-  | "skipped" | "marked_success" | "known_bad";
+export type AttemptStatus = "queued" | "running" | "succeeded" | "failed" | "upstream_failed" | "skipped" | "marked_success" | "known_bad";
 
 export interface LedgerEntry {
   runId: string;
@@ -86,7 +84,6 @@ export interface UnitFacts {
   cleanedAt?: Instant | null;
 }
 
-
 export interface UnitSummary {
   publishCount: number;
   /** Publishes since the unit was last cleaned (all of them when it never was): its copies, for append. */
@@ -111,8 +108,17 @@ export function rowCountDeviation(rowCount: number, sourceCount: number): number
 
 export function emptySummary(): UnitSummary {
   return {
-    publishCount: 0, copies: 0, latest: null, latestAttempt: null, partialRows: 0, rowsWrittenTotal: 0,
-    running: false, sourceCount: null, deviation: null, newerUpstream: null, activeMark: null,
+    publishCount: 0,
+    copies: 0,
+    latest: null,
+    latestAttempt: null,
+    partialRows: 0,
+    rowsWrittenTotal: 0,
+    running: false,
+    sourceCount: null,
+    deviation: null,
+    newerUpstream: null,
+    activeMark: null,
   };
 }
 

@@ -5,20 +5,50 @@ import { toKeyRanges, UnitSet, UnitSetBuilder } from "./unit-set";
 // Sets drawn as ordinals on a line:
 //   A = ██░░██████░░        {0..1, 4..9}
 //   B = ░░░███░░░░██        {3..5, 10..11}
-const A = UnitSet.fromRanges([[4, 9], [0, 1]]);
-const B = UnitSet.fromRanges([[10, 11], [3, 5]]);
+const A = UnitSet.fromRanges([
+  [4, 9],
+  [0, 1],
+]);
+const B = UnitSet.fromRanges([
+  [10, 11],
+  [3, 5],
+]);
 
 describe("UnitSet", () => {
   it("canonicalises: sorted, merged when overlapping or adjacent", () => {
-    expect(UnitSet.fromRanges([[5, 6], [0, 2], [3, 3], [8, 9], [9, 12]]).ranges()).toEqual([[0, 3], [5, 6], [8, 12]]);
-    expect(UnitSet.fromOrdinals([3, 1, 2, 7, 7]).ranges()).toEqual([[1, 3], [7, 7]]);
+    expect(
+      UnitSet.fromRanges([
+        [5, 6],
+        [0, 2],
+        [3, 3],
+        [8, 9],
+        [9, 12],
+      ]).ranges(),
+    ).toEqual([
+      [0, 3],
+      [5, 6],
+      [8, 12],
+    ]);
+    expect(UnitSet.fromOrdinals([3, 1, 2, 7, 7]).ranges()).toEqual([
+      [1, 3],
+      [7, 7],
+    ]);
   });
 
   it("union, intersection and difference of the drawn sets", () => {
-    expect(A.union(B).ranges()).toEqual([[0, 1], [3, 11]]);
+    expect(A.union(B).ranges()).toEqual([
+      [0, 1],
+      [3, 11],
+    ]);
     expect(A.intersect(B).ranges()).toEqual([[4, 5]]);
-    expect(A.difference(B).ranges()).toEqual([[0, 1], [6, 9]]);
-    expect(B.difference(A).ranges()).toEqual([[3, 3], [10, 11]]);
+    expect(A.difference(B).ranges()).toEqual([
+      [0, 1],
+      [6, 9],
+    ]);
+    expect(B.difference(A).ranges()).toEqual([
+      [3, 3],
+      [10, 11],
+    ]);
   });
 
   it("size, contains, min, max and iteration", () => {
@@ -38,8 +68,14 @@ describe("UnitSet", () => {
   });
 
   it("shift moves and clips to the space", () => {
-    expect(A.shift(1, 10).ranges()).toEqual([[1, 2], [5, 9]]);
-    expect(A.shift(-1, 10).ranges()).toEqual([[0, 0], [3, 8]]);
+    expect(A.shift(1, 10).ranges()).toEqual([
+      [1, 2],
+      [5, 9],
+    ]);
+    expect(A.shift(-1, 10).ranges()).toEqual([
+      [0, 0],
+      [3, 8],
+    ]);
   });
 
   it("builder refuses unsorted input instead of silently producing a wrong set", () => {
@@ -48,7 +84,10 @@ describe("UnitSet", () => {
 
   it("converts to key ranges through a namer", () => {
     const namer = { keyAt: (o: number) => `k${o}` };
-    expect(toKeyRanges(A, namer)).toEqual([["k0", "k1"], ["k4", "k9"]]);
+    expect(toKeyRanges(A, namer)).toEqual([
+      ["k0", "k1"],
+      ["k4", "k9"],
+    ]);
   });
 });
 
@@ -63,9 +102,19 @@ describe("UnitSet algebra laws (property-based)", () => {
       fc.property(arbSet, arbSet, arbSet, (a, b, c) => {
         expect(a.union(b).equals(b.union(a))).toBe(true);
         expect(a.intersect(b).equals(b.intersect(a))).toBe(true);
-        expect(a.union(b).union(c).equals(a.union(b.union(c)))).toBe(true);
-        expect(a.intersect(b).intersect(c).equals(a.intersect(b.intersect(c)))).toBe(true);
-      })
+        expect(
+          a
+            .union(b)
+            .union(c)
+            .equals(a.union(b.union(c))),
+        ).toBe(true);
+        expect(
+          a
+            .intersect(b)
+            .intersect(c)
+            .equals(a.intersect(b.intersect(c))),
+        ).toBe(true);
+      }),
     );
   });
 
@@ -74,7 +123,7 @@ describe("UnitSet algebra laws (property-based)", () => {
       fc.property(arbSet, arbSet, arbSet, (a, b, c) => {
         expect(a.intersect(b.union(c)).equals(a.intersect(b).union(a.intersect(c)))).toBe(true);
         expect(a.union(b.intersect(c)).equals(a.union(b).intersect(a.union(c)))).toBe(true);
-      })
+      }),
     );
   });
 
@@ -85,7 +134,7 @@ describe("UnitSet algebra laws (property-based)", () => {
         expect(a.difference(UnitSet.EMPTY).equals(a)).toBe(true);
         expect(a.difference(b).intersect(b).isEmpty).toBe(true);
         expect(a.difference(b).union(a.intersect(b)).equals(a)).toBe(true);
-      })
+      }),
     );
   });
 
@@ -102,7 +151,7 @@ describe("UnitSet algebra laws (property-based)", () => {
         expect([...a.difference(b)]).toEqual([...ma].filter((v) => !mb.has(v)));
         expect(a.contains(x)).toBe(ma.has(x));
         expect(a.size).toBe(ma.size);
-      })
+      }),
     );
   });
 });

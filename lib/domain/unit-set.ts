@@ -195,7 +195,9 @@ export class UnitSet implements Iterable<number> {
   }
 
   toString(): string {
-    return `{${this.ranges().map(([lo, hi]) => (lo === hi ? `${lo}` : `${lo}..${hi}`)).join(", ")}}`;
+    return `{${this.ranges()
+      .map(([lo, hi]) => (lo === hi ? `${lo}` : `${lo}..${hi}`))
+      .join(", ")}}`;
   }
 }
 

@@ -2,8 +2,16 @@ import { upstreamProblemOf } from "./suspect";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import {
-  computeUnitStates, stateRank, unitState, UNIT_STATE_PRECEDENCE, worseState, worstState,
-  type Attempt, type LedgerEntry, type UnitFacts, type UnitState,
+  computeUnitStates,
+  stateRank,
+  unitState,
+  UNIT_STATE_PRECEDENCE,
+  worseState,
+  worstState,
+  type Attempt,
+  type LedgerEntry,
+  type UnitFacts,
+  type UnitState,
 } from "./unit-state";
 
 const HOUR = 3_600_000;
@@ -35,49 +43,66 @@ describe("unitState — seed 000 (partial failure)", () => {
 
   it("seed 000: a repair against a non-idempotent task converts a gap into a duplicate", () => {
     // stg_orders (append) 2026-08-17: run-1 published, then repair run-2 appended again
-    const r = unitState(facts({
-      writeMode: "append", sourceCount: null,
-      ledger: [publish(), publish({ runId: "run-2", runKind: "repair", publishedAt: T0 + HOUR })],
-      attempts: [attempt(), attempt({ runId: "run-2", startedAt: T0 + HOUR / 2, endedAt: T0 + HOUR })],
-    }), NOW);
+    const r = unitState(
+      facts({
+        writeMode: "append",
+        sourceCount: null,
+        ledger: [publish(), publish({ runId: "run-2", runKind: "repair", publishedAt: T0 + HOUR })],
+        attempts: [attempt(), attempt({ runId: "run-2", startedAt: T0 + HOUR / 2, endedAt: T0 + HOUR })],
+      }),
+      NOW,
+    );
     expect(r.state).toBe("duplicate");
     expect(r.facts.publishCount).toBe(2);
     expect(r.reasons[0]).toBe("published 2 times by an append task: each publish added its rows again");
   });
 
   it("seed 000: a replace task republished by a repair is one copy, shown as repaired", () => {
-    const r = unitState(facts({
-      ledger: [publish(), publish({ runId: "run-2", runKind: "repair", publishedAt: T0 + HOUR })],
-      attempts: [attempt(), attempt({ runId: "run-2", startedAt: T0 + HOUR / 2, endedAt: T0 + HOUR })],
-    }), NOW);
+    const r = unitState(
+      facts({
+        ledger: [publish(), publish({ runId: "run-2", runKind: "repair", publishedAt: T0 + HOUR })],
+        attempts: [attempt(), attempt({ runId: "run-2", startedAt: T0 + HOUR / 2, endedAt: T0 + HOUR })],
+      }),
+      NOW,
+    );
     expect(r.state).toBe("repaired");
     expect(r.facts).toMatchObject({ publishCount: 2, lastRunId: "run-2", ageMs: 9 * HOUR });
   });
 
   it("seed 000: failed units marked skipped to get a green run stay visible as skipped, with the reason", () => {
-    const r = unitState(facts({
-      ledger: [], attempts: [attempt({ status: "failed", rowsWritten: 0, error: "no source file" })],
-      marks: [{ kind: "skipped", reason: "optional enrichment source down", at: T0 + HOUR }],
-    }), NOW);
+    const r = unitState(
+      facts({
+        ledger: [],
+        attempts: [attempt({ status: "failed", rowsWritten: 0, error: "no source file" })],
+        marks: [{ kind: "skipped", reason: "optional enrichment source down", at: T0 + HOUR }],
+      }),
+      NOW,
+    );
     expect(r.state).toBe("skipped");
     expect(r.reasons[0]).toBe("skipped on purpose: optional enrichment source down — the omission stays visible");
     expect(r.reasons[1]).toContain("failed: no source file");
   });
 
   it("the first day of a model reading its own past read no earlier day: published, not input_mismatch", () => {
-    const r = unitState(facts({
-      ledger: [publish({ inputVersion: "fct_orders@1" })],
-      neighbourInputVersion: "fct_orders@1,running_balance@1",
-    }), NOW);
+    const r = unitState(
+      facts({
+        ledger: [publish({ inputVersion: "fct_orders@1" })],
+        neighbourInputVersion: "fct_orders@1,running_balance@1",
+      }),
+      NOW,
+    );
     expect(r.state).toBe("published");
   });
 
   it("seed 000: a repair built against an as-of-now dimension is input_mismatch — said, not called wrong", () => {
-    const r = unitState(facts({
-      ledger: [publish({ runKind: "repair", runId: "rep-1", inputVersion: "dim@2026-08-26" })],
-      attempts: [attempt({ runId: "rep-1" })],
-      neighbourInputVersion: "dim@2026-08-18",
-    }), NOW);
+    const r = unitState(
+      facts({
+        ledger: [publish({ runKind: "repair", runId: "rep-1", inputVersion: "dim@2026-08-26" })],
+        attempts: [attempt({ runId: "rep-1" })],
+        neighbourInputVersion: "dim@2026-08-18",
+      }),
+      NOW,
+    );
     expect(r.state).toBe("input_mismatch");
     expect(r.reasons).toEqual([
       "built from input version dim@2026-08-26, neighbours from dim@2026-08-18 — not always wrong, but visible",
@@ -96,26 +121,39 @@ describe("unitState — seed 000 (partial failure)", () => {
 describe("unitState — seed 001 (a task fails mid-DAG)", () => {
   it("seed 001: an append retry after a partial write leaves one and a half copies — duplicate", () => {
     // C (append): try 1 wrote 100 rows then failed; try 2 wrote all 200; the ledger records 200
-    const r = unitState(facts({
-      writeMode: "append",
-      attempts: [attempt({ status: "failed", rowsWritten: 100, endedAt: T0 - HOUR / 2 }), attempt({ tryNumber: 2, startedAt: T0 - HOUR / 2 })],
-    }), NOW);
+    const r = unitState(
+      facts({
+        writeMode: "append",
+        attempts: [attempt({ status: "failed", rowsWritten: 100, endedAt: T0 - HOUR / 2 }), attempt({ tryNumber: 2, startedAt: T0 - HOUR / 2 })],
+      }),
+      NOW,
+    );
     expect(r.state).toBe("duplicate");
     expect(r.facts.partialRows).toBe(100);
     expect(r.reasons[0]).toContain("wrote 300 rows for 200 expected");
   });
 
   it("seed 001: mark success on a task that never produced output is still missing", () => {
-    const r = unitState(facts({ ledger: [], attempts: [attempt({ status: "failed", rowsWritten: 0 }), attempt({ tryNumber: 2, status: "marked_success", rowsWritten: null, startedAt: T0 })] }), NOW);
+    const r = unitState(
+      facts({
+        ledger: [],
+        attempts: [attempt({ status: "failed", rowsWritten: 0 }), attempt({ tryNumber: 2, status: "marked_success", rowsWritten: null, startedAt: T0 })],
+      }),
+      NOW,
+    );
     expect(r.state).toBe("missing");
     expect(r.reasons[0]).toContain("marked success by an operator, but the ledger has no publish");
   });
 
   it("seed 001: a unit blocked by an upstream failure stays blocked after the upstream retry succeeded", () => {
-    const r = unitState(facts({
-      ledger: [], attempts: [attempt({ status: "upstream_failed", rowsWritten: null, startedAt: null, endedAt: T0 })],
-      upstream: [{ dataset: "stg_orders", unitKey: "2026-08-17", publishedAt: T0 + HOUR }],
-    }), NOW);
+    const r = unitState(
+      facts({
+        ledger: [],
+        attempts: [attempt({ status: "upstream_failed", rowsWritten: null, startedAt: null, endedAt: T0 })],
+        upstream: [{ dataset: "stg_orders", unitKey: "2026-08-17", publishedAt: T0 + HOUR }],
+      }),
+      NOW,
+    );
     expect(r.state).toBe("blocked");
     expect(r.reasons).toEqual(["never ran in run run-1: an upstream unit failed"]);
   });
@@ -127,11 +165,14 @@ describe("unitState — seed 001 (a task fails mid-DAG)", () => {
   });
 
   it("seed 001: a known-bad mark is superseded by a later repair publish", () => {
-    const r = unitState(facts({
-      marks: [{ kind: "known_bad", reason: "bad feed", at: T0 + HOUR }],
-      ledger: [publish(), publish({ runId: "rep-2", runKind: "repair", publishedAt: T0 + 3 * HOUR })],
-      attempts: [attempt(), attempt({ runId: "rep-2", startedAt: T0 + 2 * HOUR })],
-    }), NOW);
+    const r = unitState(
+      facts({
+        marks: [{ kind: "known_bad", reason: "bad feed", at: T0 + HOUR }],
+        ledger: [publish(), publish({ runId: "rep-2", runKind: "repair", publishedAt: T0 + 3 * HOUR })],
+        attempts: [attempt(), attempt({ runId: "rep-2", startedAt: T0 + 2 * HOUR })],
+      }),
+      NOW,
+    );
     expect(r.state).toBe("repaired");
   });
 
@@ -150,14 +191,18 @@ describe("unitState — seed 001 (a task fails mid-DAG)", () => {
 
 describe("unitState — seed 003 (retry and alerting)", () => {
   it("seed 003: three appending tries leave 440 rows for 200 — duplicate at +120%", () => {
-    const r = unitState(facts({
-      writeMode: "append",
-      ledger: [publish({ rowCount: 440 })],
-      attempts: [
-        attempt({ status: "failed", rowsWritten: 120 }), attempt({ tryNumber: 2, status: "failed", rowsWritten: 120 }),
-        attempt({ tryNumber: 3, rowsWritten: 200 }),
-      ],
-    }), NOW);
+    const r = unitState(
+      facts({
+        writeMode: "append",
+        ledger: [publish({ rowCount: 440 })],
+        attempts: [
+          attempt({ status: "failed", rowsWritten: 120 }),
+          attempt({ tryNumber: 2, status: "failed", rowsWritten: 120 }),
+          attempt({ tryNumber: 3, rowsWritten: 200 }),
+        ],
+      }),
+      NOW,
+    );
     expect(r.state).toBe("duplicate");
     expect(r.facts).toMatchObject({ partialRows: 240, deviation: 1.2, attempts: 3 });
     expect(r.reasons[0]).toContain("wrote 440 rows for 200 expected");
@@ -165,10 +210,13 @@ describe("unitState — seed 003 (retry and alerting)", () => {
   });
 
   it("seed 003: three keyed tries leave 200 rows — published, no duplicate", () => {
-    const r = unitState(facts({
-      writeMode: "merge",
-      attempts: [attempt({ status: "failed", rowsWritten: 120 }), attempt({ tryNumber: 2, status: "failed", rowsWritten: 120 }), attempt({ tryNumber: 3 })],
-    }), NOW);
+    const r = unitState(
+      facts({
+        writeMode: "merge",
+        attempts: [attempt({ status: "failed", rowsWritten: 120 }), attempt({ tryNumber: 2, status: "failed", rowsWritten: 120 }), attempt({ tryNumber: 3 })],
+      }),
+      NOW,
+    );
     expect(r.state).toBe("published");
     expect(r.facts.partialRows).toBe(0);
   });
@@ -212,51 +260,71 @@ describe("unitState — the remaining definitions", () => {
   });
 
   it("several conditions: the worst one is the state, every one is a reason", () => {
-    const r = unitState(facts({
-      ledger: [publish({ rowCount: 150 })], neighbourInputVersion: "raw@2026-08-17",
-      upstream: [{ dataset: "stg_orders", unitKey: "2026-08-17", publishedAt: T0 + HOUR }],
-    }), NOW);
+    const r = unitState(
+      facts({
+        ledger: [publish({ rowCount: 150 })],
+        neighbourInputVersion: "raw@2026-08-17",
+        upstream: [{ dataset: "stg_orders", unitKey: "2026-08-17", publishedAt: T0 + HOUR }],
+      }),
+      NOW,
+    );
     expect(r.state).toBe("divergent");
     expect(r.reasons).toHaveLength(3);
   });
 
   it("computeUnitStates returns one result per cell in order", () => {
-    const out = computeUnitStates([facts(), facts({ ledger: [] , attempts: [] }), facts({ ledger: [publish({ rowCount: 0 })] })], NOW);
+    const out = computeUnitStates([facts(), facts({ ledger: [], attempts: [] }), facts({ ledger: [publish({ rowCount: 0 })] })], NOW);
     expect(out.map((r) => r.state)).toEqual(["published", "missing", "empty"]);
   });
 });
 
 describe("unitState over arbitrary records", () => {
   const attemptArb = fc.record({
-    runId: fc.constantFrom("run-1", "run-2", "rep-1"), tryNumber: fc.integer({ min: 1, max: 3 }),
-    status: fc.constantFrom("queued", "running", "succeeded", "failed", "upstream_failed", "skipped", "marked_success", "known_bad") as fc.Arbitrary<Attempt["status"]>,
-    rowsWritten: fc.option(fc.nat({ max: 400 })), error: fc.option(fc.constant("boom")),
-    startedAt: fc.option(fc.integer({ min: T0 - 5 * HOUR, max: T0 + 5 * HOUR })), endedAt: fc.constant(null),
+    runId: fc.constantFrom("run-1", "run-2", "rep-1"),
+    tryNumber: fc.integer({ min: 1, max: 3 }),
+    status: fc.constantFrom("queued", "running", "succeeded", "failed", "upstream_failed", "skipped", "marked_success", "known_bad") as fc.Arbitrary<
+      Attempt["status"]
+    >,
+    rowsWritten: fc.option(fc.nat({ max: 400 })),
+    error: fc.option(fc.constant("boom")),
+    startedAt: fc.option(fc.integer({ min: T0 - 5 * HOUR, max: T0 + 5 * HOUR })),
+    endedAt: fc.constant(null),
   });
   const ledgerArb = fc.record({
-    runId: fc.constantFrom("run-1", "run-2", "rep-1"), runKind: fc.constantFrom("scheduled", "manual", "backfill", "repair") as fc.Arbitrary<LedgerEntry["runKind"]>,
-    publishedAt: fc.integer({ min: T0 - 5 * HOUR, max: T0 + 5 * HOUR }), inputVersion: fc.constantFrom("v1", "v2"), codeVersion: fc.constant("c1"),
+    runId: fc.constantFrom("run-1", "run-2", "rep-1"),
+    runKind: fc.constantFrom("scheduled", "manual", "backfill", "repair") as fc.Arbitrary<LedgerEntry["runKind"]>,
+    publishedAt: fc.integer({ min: T0 - 5 * HOUR, max: T0 + 5 * HOUR }),
+    inputVersion: fc.constantFrom("v1", "v2"),
+    codeVersion: fc.constant("c1"),
     rowCount: fc.nat({ max: 400 }),
   });
   const factsArb = fc.record({
-    ledger: fc.array(ledgerArb, { maxLength: 3 }), attempts: fc.array(attemptArb, { maxLength: 4 }),
-    sourceCount: fc.option(fc.nat({ max: 400 })), tolerance: fc.constantFrom(0, 0.05),
+    ledger: fc.array(ledgerArb, { maxLength: 3 }),
+    attempts: fc.array(attemptArb, { maxLength: 4 }),
+    sourceCount: fc.option(fc.nat({ max: 400 })),
+    tolerance: fc.constantFrom(0, 0.05),
     writeMode: fc.constantFrom("replace", "merge", "append") as fc.Arbitrary<UnitFacts["writeMode"]>,
     neighbourInputVersion: fc.option(fc.constantFrom("v1", "v2")),
-    upstream: fc.array(fc.record({ dataset: fc.constant("up"), unitKey: fc.constant("k"), publishedAt: fc.integer({ min: T0 - 5 * HOUR, max: T0 + 5 * HOUR }) }), { maxLength: 2 }),
+    upstream: fc.array(
+      fc.record({ dataset: fc.constant("up"), unitKey: fc.constant("k"), publishedAt: fc.integer({ min: T0 - 5 * HOUR, max: T0 + 5 * HOUR }) }),
+      { maxLength: 2 },
+    ),
   });
 
   it("always yields one of the twelve states, explains every unhealthy one, and the batch path agrees cell by cell", () => {
-    fc.assert(fc.property(fc.array(factsArb, { minLength: 1, maxLength: 8 }), (cells) => {
-      const batch = computeUnitStates(cells, NOW);
-      cells.forEach((cell, i) => {
-        const single = unitState(cell, NOW);
-        expect(batch[i]).toEqual(single);
-        expect(UNIT_STATE_PRECEDENCE).toContain(single.state);
-        if (single.state !== "published" && single.state !== "repaired") expect(single.reasons.length).toBeGreaterThan(0);
-        if (cell.ledger.length === 0) expect(["known_bad", "skipped", "failed", "blocked", "missing"]).toContain(single.state);
-      });
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.array(factsArb, { minLength: 1, maxLength: 8 }), (cells) => {
+        const batch = computeUnitStates(cells, NOW);
+        cells.forEach((cell, i) => {
+          const single = unitState(cell, NOW);
+          expect(batch[i]).toEqual(single);
+          expect(UNIT_STATE_PRECEDENCE).toContain(single.state);
+          if (single.state !== "published" && single.state !== "repaired") expect(single.reasons.length).toBeGreaterThan(0);
+          if (cell.ledger.length === 0) expect(["known_bad", "skipped", "failed", "blocked", "missing"]).toContain(single.state);
+        });
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
@@ -265,8 +333,19 @@ describe("precedence and aggregation", () => {
 
   it("lists the thirteen states of PRODUCT.md, worst first", () => {
     expect(UNIT_STATE_PRECEDENCE).toEqual([
-      "known_bad", "skipped", "failed", "blocked", "missing", "empty",
-      "duplicate", "divergent", "suspect", "stale", "input_mismatch", "repaired", "published",
+      "known_bad",
+      "skipped",
+      "failed",
+      "blocked",
+      "missing",
+      "empty",
+      "duplicate",
+      "divergent",
+      "suspect",
+      "stale",
+      "input_mismatch",
+      "repaired",
+      "published",
     ]);
   });
 
@@ -293,17 +372,21 @@ describe("precedence and aggregation", () => {
   });
 
   it("worst-state aggregation is commutative and associative", () => {
-    fc.assert(fc.property(stateArb, stateArb, stateArb, (a, b, c) => {
-      expect(worseState(a, b)).toBe(worseState(b, a));
-      expect(worseState(worseState(a, b), c)).toBe(worseState(a, worseState(b, c)));
-    }));
+    fc.assert(
+      fc.property(stateArb, stateArb, stateArb, (a, b, c) => {
+        expect(worseState(a, b)).toBe(worseState(b, a));
+        expect(worseState(worseState(a, b), c)).toBe(worseState(a, worseState(b, c)));
+      }),
+    );
   });
 
   it("the worst state of a cell does not depend on the order of its units", () => {
-    fc.assert(fc.property(fc.array(stateArb, { minLength: 1 }), (states) => {
-      expect(worstState([...states].reverse())).toBe(worstState(states));
-      expect(states).toContain(worstState(states));
-    }));
+    fc.assert(
+      fc.property(fc.array(stateArb, { minLength: 1 }), (states) => {
+        expect(worstState([...states].reverse())).toBe(worstState(states));
+        expect(states).toContain(worstState(states));
+      }),
+    );
   });
 
   it("a month holding one failed day among published days shows failed; an empty cell shows nothing", () => {
@@ -313,7 +396,12 @@ describe("precedence and aggregation", () => {
 });
 
 describe("suspect: published, but built on a bad upstream unit (seed 001)", () => {
-  const published = { ledger: [{ runId: "r1", runKind: "scheduled" as const, publishedAt: 100, inputVersion: null, codeVersion: null, rowCount: 50 }], attempts: [], tolerance: 0.05, writeMode: "replace" as const };
+  const published = {
+    ledger: [{ runId: "r1", runKind: "scheduled" as const, publishedAt: 100, inputVersion: null, codeVersion: null, rowCount: 50 }],
+    attempts: [],
+    tolerance: 0.05,
+    writeMode: "replace" as const,
+  };
 
   it("revenue_daily 2026-08-10 built from fct_orders' duplicated day is suspect, naming that unit", () => {
     const r = unitState({ ...published, upstreamBad: [{ dataset: "dataset:warehouse:fct_orders", unitKey: "2026-08-10", problem: "suspect" }] }, 200);
@@ -322,14 +410,27 @@ describe("suspect: published, but built on a bad upstream unit (seed 001)", () =
   });
 
   it("worse conditions of its own still win (a duplicate built on a duplicate is a duplicate), and the suspicion stays in the reasons", () => {
-    const r = unitState({ ...published, writeMode: "append", ledger: [...published.ledger, { ...published.ledger[0]!, runId: "r2", publishedAt: 150 }], upstreamBad: [{ dataset: "d", unitKey: "k", problem: "duplicate (more than one copy)" }] }, 200);
+    const r = unitState(
+      {
+        ...published,
+        writeMode: "append",
+        ledger: [...published.ledger, { ...published.ledger[0]!, runId: "r2", publishedAt: 150 }],
+        upstreamBad: [{ dataset: "d", unitKey: "k", problem: "duplicate (more than one copy)" }],
+      },
+      200,
+    );
     expect(r.state).toBe("duplicate");
     expect(r.reasons.some((x) => x.startsWith("built from upstream d k, which is duplicate"))).toBe(true);
   });
 
   it("an unpublished unit is what it is (missing, failed), never suspect; a known-bad mark still outranks it", () => {
     expect(unitState({ ...published, ledger: [], upstreamBad: [{ dataset: "d", unitKey: "k", problem: "empty" }] }, 200).state).toBe("missing");
-    expect(unitState({ ...published, marks: [{ kind: "known_bad", reason: "source broken", at: 150 }], upstreamBad: [{ dataset: "d", unitKey: "k", problem: "empty" }] }, 200).state).toBe("known_bad");
+    expect(
+      unitState(
+        { ...published, marks: [{ kind: "known_bad", reason: "source broken", at: 150 }], upstreamBad: [{ dataset: "d", unitKey: "k", problem: "empty" }] },
+        200,
+      ).state,
+    ).toBe("known_bad");
   });
 
   it("which upstream states pass a problem on: a partial write does, a clean failure or a stale-free publish does not", () => {

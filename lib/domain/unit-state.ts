@@ -39,12 +39,33 @@ import { mismatchedInputs } from "./input-versions";
 import { emptySummary, summariseUnit, type Instant, type UnitFacts, type UnitSummary } from "./unit-facts";
 export { rowCountDeviation } from "./unit-facts";
 export type {
-  Attempt, AttemptStatus, Instant, LedgerEntry, OperatorMark, RunKind, UnitFacts, UnitKey, UpstreamProblem, UpstreamPublish, WriteMode,
+  Attempt,
+  AttemptStatus,
+  Instant,
+  LedgerEntry,
+  OperatorMark,
+  RunKind,
+  UnitFacts,
+  UnitKey,
+  UpstreamProblem,
+  UpstreamPublish,
+  WriteMode,
 } from "./unit-facts";
 
 export const UNIT_STATE_PRECEDENCE = [
-  "known_bad", "skipped", "failed", "blocked", "missing", "empty",
-  "duplicate", "divergent", "suspect", "stale", "input_mismatch", "repaired", "published",
+  "known_bad",
+  "skipped",
+  "failed",
+  "blocked",
+  "missing",
+  "empty",
+  "duplicate",
+  "divergent",
+  "suspect",
+  "stale",
+  "input_mismatch",
+  "repaired",
+  "published",
 ] as const;
 export type UnitState = (typeof UNIT_STATE_PRECEDENCE)[number];
 /** What the matrix can show for a key: a state, or `invalid` for a key the definition rejects. */
@@ -71,9 +92,7 @@ export interface UnitStateResult {
   facts: UnitStateFacts;
 }
 
-const RANK: Readonly<Record<UnitState, number>> = Object.fromEntries(
-  UNIT_STATE_PRECEDENCE.map((s, i) => [s, i]),
-) as Record<UnitState, number>;
+const RANK: Readonly<Record<UnitState, number>> = Object.fromEntries(UNIT_STATE_PRECEDENCE.map((s, i) => [s, i])) as Record<UnitState, number>;
 
 /** 0 is worst. A total order: every state has a distinct rank. */
 export function stateRank(state: UnitState): number {
@@ -182,7 +201,11 @@ function publishedState(s: UnitSummary, f: UnitFacts, v: Verdict): void {
   const neighbour = f.neighbourInputVersion;
   const differing = neighbour == null ? null : mismatchedInputs(latest.inputVersion, neighbour, f.inputScope);
   if (differing !== null) {
-    flag(v, "input_mismatch", `built from input version ${latest.inputVersion ?? "(none recorded)"}, neighbours from ${neighbour} — not always wrong, but visible`);
+    flag(
+      v,
+      "input_mismatch",
+      `built from input version ${latest.inputVersion ?? "(none recorded)"}, neighbours from ${neighbour} — not always wrong, but visible`,
+    );
   }
   if (latest.runKind === "repair") flag(v, null, `latest publish came from repair run ${latest.runId}`);
   if (s.latestAttempt && s.latestAttempt.status === "failed") {
@@ -205,7 +228,11 @@ function checkCopies(s: UnitSummary, f: UnitFacts, v: Verdict): void {
   }
   const reference = s.sourceCount ?? s.latest!.rowCount;
   if (s.partialRows > 0 && s.rowsWrittenTotal > reference * (1 + f.tolerance)) {
-    flag(v, "duplicate", `append attempts wrote ${s.rowsWrittenTotal} rows for ${reference} expected: a failed attempt's ${s.partialRows} partial rows were kept and the retry appended a full copy`);
+    flag(
+      v,
+      "duplicate",
+      `append attempts wrote ${s.rowsWrittenTotal} rows for ${reference} expected: a failed attempt's ${s.partialRows} partial rows were kept and the retry appended a full copy`,
+    );
   }
 }
 

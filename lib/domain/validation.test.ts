@@ -1,21 +1,30 @@
 import { describe, expect, it } from "vitest";
 import type { Attempt, UnitFacts } from "./unit-state";
 import {
-  emptyOrInputMismatch, missingUnits, periodAwareCompleteness, prevailingInputVersion, publishedMoreThanOnce,
-  reconcile, staleness, validateUnits, type GroupPeriod, type LedgerRow,
+  emptyOrInputMismatch,
+  missingUnits,
+  periodAwareCompleteness,
+  prevailingInputVersion,
+  publishedMoreThanOnce,
+  reconcile,
+  staleness,
+  validateUnits,
+  type GroupPeriod,
+  type LedgerRow,
 } from "./validation";
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 7, 26, 2, 0);
-const days = (from: number, to: number) =>
-  Array.from({ length: to - from + 1 }, (_, i) => `2026-08-${String(from + i).padStart(2, "0")}`);
+const days = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `2026-08-${String(from + i).padStart(2, "0")}`);
 
 function row(unitKey: string, over: Partial<LedgerRow> = {}): LedgerRow {
   return { unitKey, runId: "run-1", runKind: "scheduled", publishedAt: T0, inputVersion: "raw@2026-08-26", codeVersion: "c1", rowCount: 2400, ...over };
 }
 
 // fct_orders, August 1..25: 2026-08-17 and 2026-08-23 failed and were never published
-const ledger = days(1, 25).filter((d) => d !== "2026-08-17" && d !== "2026-08-23").map((d) => row(d));
+const ledger = days(1, 25)
+  .filter((d) => d !== "2026-08-17" && d !== "2026-08-23")
+  .map((d) => row(d));
 
 describe("seed 000's three ledger queries", () => {
   it("seed 000: query 1 finds the two missing partition-days among twenty-five", () => {
@@ -40,7 +49,10 @@ describe("seed 000's three ledger queries", () => {
     const flagged = emptyOrInputMismatch(repaired);
     expect(flagged).toHaveLength(1);
     expect(flagged[0]).toMatchObject({
-      unitKey: "2026-08-17", inputMismatch: true, repaired: true, prevailingInputVersion: "raw@2026-08-26",
+      unitKey: "2026-08-17",
+      inputMismatch: true,
+      repaired: true,
+      prevailingInputVersion: "raw@2026-08-26",
       note: "repaired against a different input version than its neighbours: visible, decide whether it matters here",
     });
   });
@@ -101,32 +113,58 @@ describe("staleness and validateUnits — the Validate step", () => {
   const ok: Attempt = { runId: "rep-1", tryNumber: 1, status: "succeeded", rowsWritten: 2390, error: null, startedAt: T0 - HOUR, endedAt: T0 };
   const facts = (over: Partial<UnitFacts> = {}): UnitFacts => ({
     ledger: [row("2026-08-17", { runId: "rep-1", runKind: "repair", rowCount: 2390 })],
-    attempts: [ok], sourceCount: 2400, tolerance: 0.05, writeMode: "replace", ...over,
+    attempts: [ok],
+    sourceCount: 2400,
+    tolerance: 0.05,
+    writeMode: "replace",
+    ...over,
   });
 
   it("seed 001: a downstream table not rebuilt after its upstream was republished is stale", () => {
-    const up = [{ dataset: "stg_orders", unitKey: "2026-08-17", publishedAt: T0 + HOUR }, { dataset: "dim_customers", unitKey: "current", publishedAt: T0 - 5 * HOUR }];
+    const up = [
+      { dataset: "stg_orders", unitKey: "2026-08-17", publishedAt: T0 + HOUR },
+      { dataset: "dim_customers", unitKey: "current", publishedAt: T0 - 5 * HOUR },
+    ];
     expect(staleness(T0, up)).toEqual({ stale: true, newerUpstream: [up[0]] });
   });
 
   it("seed 001: after a replace repair with its closure, a republished unit is one copy and passes", () => {
-    const v = validateUnits([{ unitKey: "2026-08-17", facts: facts({ ledger: [row("2026-08-17"), row("2026-08-17", { runId: "rep-1", runKind: "repair", rowCount: 2390, publishedAt: T0 + HOUR })] }) }], T0 + 2 * HOUR);
+    const v = validateUnits(
+      [
+        {
+          unitKey: "2026-08-17",
+          facts: facts({ ledger: [row("2026-08-17"), row("2026-08-17", { runId: "rep-1", runKind: "repair", rowCount: 2390, publishedAt: T0 + HOUR })] }),
+        },
+      ],
+      T0 + 2 * HOUR,
+    );
     expect(v.passed).toBe(true);
     expect(v.units[0]).toMatchObject({ state: "repaired", inputVersion: "raw@2026-08-26", failures: [] });
   });
 
   it("seed 001: the retry worked, but an append left two copies — validation fails 'published once' and reconciliation", () => {
-    const v = validateUnits([{ unitKey: "2026-08-17", facts: facts({
-      writeMode: "append",
-      ledger: [row("2026-08-17", { rowCount: 2400 }), row("2026-08-17", { runId: "rep-1", runKind: "repair", rowCount: 4800, publishedAt: T0 + HOUR })],
-    }) }], T0 + 2 * HOUR);
+    const v = validateUnits(
+      [
+        {
+          unitKey: "2026-08-17",
+          facts: facts({
+            writeMode: "append",
+            ledger: [row("2026-08-17", { rowCount: 2400 }), row("2026-08-17", { runId: "rep-1", runKind: "repair", rowCount: 4800, publishedAt: T0 + HOUR })],
+          }),
+        },
+      ],
+      T0 + 2 * HOUR,
+    );
     expect(v.passed).toBe(false);
     expect(v.failedUnits).toEqual(["2026-08-17"]);
     expect(v.units[0]!.checks).toEqual({ inLedger: true, publishedOnce: false, nonEmpty: true, reconciles: false, notStale: true });
   });
 
   it("without a source count there is nothing to reconcile against: the check is neither passed nor failed, and the unit still passes", () => {
-    const v = validateUnits([{ unitKey: "2026-08-17", facts: facts({ sourceCount: null, ledger: [row("2026-08-17", { runId: "rep-1", runKind: "repair", rowCount: 5 })] }) }], T0 + HOUR);
+    const v = validateUnits(
+      [{ unitKey: "2026-08-17", facts: facts({ sourceCount: null, ledger: [row("2026-08-17", { runId: "rep-1", runKind: "repair", rowCount: 5 })] }) }],
+      T0 + HOUR,
+    );
     expect(v.units[0]!.checks).toEqual({ inLedger: true, publishedOnce: true, nonEmpty: true, reconciles: null, notStale: true });
     expect(v.units[0]).toMatchObject({ passed: true, failures: [], notes: expect.arrayContaining(["no source count: row count not reconciled"]) });
   });

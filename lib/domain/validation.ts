@@ -11,8 +11,15 @@ import { compositeKey } from "./composite-key";
 import { inputVersionDiffers } from "./input-versions";
 import { summariseUnit } from "./unit-facts";
 import {
-  formatDeviation, rowCountDeviation, unitState,
-  type Instant, type LedgerEntry, type UnitFacts, type UnitKey, type UnitState, type UpstreamPublish,
+  formatDeviation,
+  rowCountDeviation,
+  unitState,
+  type Instant,
+  type LedgerEntry,
+  type UnitFacts,
+  type UnitKey,
+  type UnitState,
+  type UpstreamPublish,
 } from "./unit-state";
 
 export interface LedgerRow extends LedgerEntry {
@@ -131,7 +138,11 @@ export interface GroupPeriod {
  * a period that is absent, not one that is half there: a partition written up to row 120 of
  * 200 still carries every region, so it passes.
  */
-export function periodAwareCompleteness(observed: Iterable<GroupPeriod>, groups: readonly string[], periods: readonly string[]): { complete: boolean; missing: GroupPeriod[] } {
+export function periodAwareCompleteness(
+  observed: Iterable<GroupPeriod>,
+  groups: readonly string[],
+  periods: readonly string[],
+): { complete: boolean; missing: GroupPeriod[] } {
   const seen = new Set<string>();
   for (const o of observed) seen.add(compositeKey(o.group, o.period));
   const missing: GroupPeriod[] = [];
@@ -208,13 +219,15 @@ function validateUnit(unitKey: UnitKey, facts: UnitFacts, now: Instant): UnitVal
     notStale: latest !== null && s.newerUpstream === null,
   };
   const labels: Record<keyof typeof checks, string> = {
-    inLedger: "not in the ledger", publishedOnce: "more than one copy published", nonEmpty: "0 rows",
-    reconciles: rec?.reason ?? "nothing to reconcile", notStale: "an upstream unit was republished after it was built",
+    inLedger: "not in the ledger",
+    publishedOnce: "more than one copy published",
+    nonEmpty: "0 rows",
+    reconciles: rec?.reason ?? "nothing to reconcile",
+    notStale: "an upstream unit was republished after it was built",
   };
   // Without a publish the other checks have nothing to look at: one failure, not five.
-  const failures = latest === null
-    ? [labels.inLedger]
-    : (Object.keys(checks) as (keyof typeof checks)[]).filter((k) => checks[k] === false).map((k) => labels[k]);
+  const failures =
+    latest === null ? [labels.inLedger] : (Object.keys(checks) as (keyof typeof checks)[]).filter((k) => checks[k] === false).map((k) => labels[k]);
   const notes = [...reasons];
   if (rec?.verdict === "no_source") notes.push(rec.reason);
   return { unitKey, passed: failures.length === 0, state, checks, inputVersion: latest?.inputVersion ?? null, failures, notes };

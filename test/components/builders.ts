@@ -2,16 +2,19 @@ import { AlertSchema, AlertsSchema, type Alerts, type AlertView } from "@/lib/co
 import { allowedActions } from "@/lib/domain/incident-lifecycle";
 import { IncidentDetailSchema, type IncidentDetail } from "@/lib/contracts/incidents";
 import { LedgerFindingSchema, OpenFailureSchema, OverviewSchema, type LedgerFinding, type OpenFailure, type Overview } from "@/lib/contracts/overview";
+import { PreconditionSchema, PreconditionsViewSchema, UnitValidationSchema, type PreconditionsView, type UnitValidationView } from "@/lib/contracts/repair";
 import {
-  PreconditionSchema,
-  PreconditionsViewSchema,
-  UnitValidationSchema,
-  type PreconditionsView,
-  type UnitValidationView,
-} from "@/lib/contracts/repair";
-import {
-  MatrixInvalidKeySchema, MatrixRowSchema, MatrixSectionSchema, UNIT_STATES, UnitDetailSchema, UnitMatrixSchema,
-  type MatrixInvalidKey, type MatrixRow, type MatrixSection, type UnitDetail, type UnitMatrix,
+  MatrixInvalidKeySchema,
+  MatrixRowSchema,
+  MatrixSectionSchema,
+  UNIT_STATES,
+  UnitDetailSchema,
+  UnitMatrixSchema,
+  type MatrixInvalidKey,
+  type MatrixRow,
+  type MatrixSection,
+  type UnitDetail,
+  type UnitMatrix,
 } from "@/lib/contracts/units";
 import { CompletenessSchema, DatasetOptionSchema, type Completeness, type CompletenessReason, type DatasetOption } from "@/lib/contracts/completeness";
 import { AuditListEntrySchema, type AuditListEntry } from "@/lib/contracts/audit";
@@ -61,7 +64,14 @@ export function anOverview(over: Partial<Overview> = {}): Overview {
     counts: { openFailures: 3, missingUnits: 23, blockedUnits: 19, duplicateUnits: 1, emptyUnits: 0, divergentUnits: 3, suspectUnits: 16, invalidKeys: 2 },
     failures: [anOpenFailure(), anOpenFailure({ unitKey: "2026-08-23", partialRows: 0, error: "raw_orders 2026-08-23: object store returned 503 SlowDown" })],
     findings: [aFinding()],
-    invalidKeys: [{ nodeId: "job:ml:build_order_features", unitKey: "2026-8-24", reason: '"2026-8-24" is not a day key (expected yyyy-MM-dd)', observedAt: "2026-08-25T00:00:00.000Z" }],
+    invalidKeys: [
+      {
+        nodeId: "job:ml:build_order_features",
+        unitKey: "2026-8-24",
+        reason: '"2026-8-24" is not a day key (expected yyyy-MM-dd)',
+        observedAt: "2026-08-25T00:00:00.000Z",
+      },
+    ],
     ...over,
   });
 }
@@ -95,7 +105,17 @@ export function someAlerts(over: Partial<Alerts> = {}): Alerts {
     omitted: 0,
     defaultGraceHours: 6,
     webhook: { configured: false, target: null },
-    alerts: [anAlert(), anAlert({ id: "a2", rule: "task_failed", source: "task", unitCount: 2, units: ["2026-08-17", "2026-08-23"], title: "2 units still failing after the last try" })],
+    alerts: [
+      anAlert(),
+      anAlert({
+        id: "a2",
+        rule: "task_failed",
+        source: "task",
+        unitCount: 2,
+        units: ["2026-08-17", "2026-08-23"],
+        title: "2 units still failing after the last try",
+      }),
+    ],
     deliveries: [],
     ...over,
   });
@@ -163,48 +183,106 @@ export function aUnitValidation(over: Partial<UnitValidationView> = {}): UnitVal
 
 /** stg_orders over four days of the demo: published, published, published, failed (2026-08-17). */
 export function aMatrixRow(over: Partial<MatrixRow> = {}): MatrixRow {
-  return MatrixRowSchema.parse({ nodeId: "dataset:warehouse:stg_orders", name: "stg_orders", pipeline: "orders", writerNodeId: "job:orders:stg_orders", cells: "pppf", note: null, ...over });
+  return MatrixRowSchema.parse({
+    nodeId: "dataset:warehouse:stg_orders",
+    name: "stg_orders",
+    pipeline: "orders",
+    writerNodeId: "job:orders:stg_orders",
+    cells: "pppf",
+    note: null,
+    ...over,
+  });
 }
 
 export function aMatrixSection(over: Partial<MatrixSection> = {}): MatrixSection {
-  return MatrixSectionSchema.parse({ id: "day:UTC", label: "Daily (UTC)", grain: "day", columns: ["2026-08-14", "2026-08-15", "2026-08-16", "2026-08-17"], rows: [aMatrixRow()], ...over });
+  return MatrixSectionSchema.parse({
+    id: "day:UTC",
+    label: "Daily (UTC)",
+    grain: "day",
+    columns: ["2026-08-14", "2026-08-15", "2026-08-16", "2026-08-17"],
+    rows: [aMatrixRow()],
+    ...over,
+  });
 }
 
 export function anInvalidKey(over: Partial<MatrixInvalidKey> = {}): MatrixInvalidKey {
-  return MatrixInvalidKeySchema.parse({ nodeId: "job:ml:build_order_features", unitKey: "2026-8-24", reason: '"2026-8-24" is not a day key (expected yyyy-MM-dd)', source: "demo", observedAt: "2026-08-24T03:00:00.000Z", ...over });
+  return MatrixInvalidKeySchema.parse({
+    nodeId: "job:ml:build_order_features",
+    unitKey: "2026-8-24",
+    reason: '"2026-8-24" is not a day key (expected yyyy-MM-dd)',
+    source: "demo",
+    observedAt: "2026-08-24T03:00:00.000Z",
+    ...over,
+  });
 }
 
 export function aUnitMatrix(over: Partial<UnitMatrix> = {}): UnitMatrix {
   const counts = Object.fromEntries(UNIT_STATES.map((s) => [s, 0]));
   return UnitMatrixSchema.parse({
-    generatedAt: "2026-08-25T12:00:00.000Z", states: { computing: null, refreshing: false },
-    counts: { ...counts, published: 3, failed: 1 }, pipelines: ["finance", "meters", "ml", "orders"],
-    sections: [aMatrixSection()], invalidKeys: [], ...over,
+    generatedAt: "2026-08-25T12:00:00.000Z",
+    states: { computing: null, refreshing: false },
+    counts: { ...counts, published: 3, failed: 1 },
+    pipelines: ["finance", "meters", "ml", "orders"],
+    sections: [aMatrixSection()],
+    invalidKeys: [],
+    ...over,
   });
 }
 
 /** stg_orders 2026-08-17: failed twice, 20 partial rows left. */
 export function aUnitDetail(over: Partial<UnitDetail> = {}): UnitDetail {
   return UnitDetailSchema.parse({
-    datasetNodeId: "dataset:warehouse:stg_orders", datasetName: "stg_orders", pipeline: "orders", unitKey: "2026-08-17", state: "failed",
-    reasons: ["its latest attempt failed"], writer: { nodeId: "job:orders:stg_orders", name: "stg_orders", writeMode: "append" },
-    publishes: [], attempts: [], sourceCount: 40, deviation: null, tolerance: 0.05, partialRows: 20, latestRunId: null, interventions: [], ...over,
+    datasetNodeId: "dataset:warehouse:stg_orders",
+    datasetName: "stg_orders",
+    pipeline: "orders",
+    unitKey: "2026-08-17",
+    state: "failed",
+    reasons: ["its latest attempt failed"],
+    writer: { nodeId: "job:orders:stg_orders", name: "stg_orders", writeMode: "append" },
+    publishes: [],
+    attempts: [],
+    sourceCount: 40,
+    deviation: null,
+    tolerance: 0.05,
+    partialRows: 20,
+    latestRunId: null,
+    interventions: [],
+    ...over,
   });
 }
 
 /** The demo's revenue_daily for August 2026, cut to 2026-08-10 (built on a duplicated stg_orders day). */
 export function aCompleteness(over: Partial<Completeness> = {}): Completeness {
   const reason = (r: Partial<CompletenessReason>): CompletenessReason => ({
-    datasetNodeId: "dataset:warehouse:revenue_daily", datasetName: "revenue_daily", role: "target", unitKey: "2026-08-10", state: "suspect",
-    reason: "built from upstream dataset:warehouse:fct_orders 2026-08-10, which is divergent from its source count: published, but its figures carry that problem",
-    gap: false, unitHref: "/units/dataset:warehouse:revenue_daily?unit=2026-08-10", incidents: [], rows: 5, sourceCount: null, writerNodeId: "job:orders:revenue_daily",
-    builtFrom: { datasetName: "fct_orders", unitKey: "2026-08-10", problem: "divergent from its source count" }, ...r,
+    datasetNodeId: "dataset:warehouse:revenue_daily",
+    datasetName: "revenue_daily",
+    role: "target",
+    unitKey: "2026-08-10",
+    state: "suspect",
+    reason:
+      "built from upstream dataset:warehouse:fct_orders 2026-08-10, which is divergent from its source count: published, but its figures carry that problem",
+    gap: false,
+    unitHref: "/units/dataset:warehouse:revenue_daily?unit=2026-08-10",
+    incidents: [],
+    rows: 5,
+    sourceCount: null,
+    writerNodeId: "job:orders:revenue_daily",
+    builtFrom: { datasetName: "fct_orders", unitKey: "2026-08-10", problem: "divergent from its source count" },
+    ...r,
   });
   const reasons = [
     reason({}),
     reason({
-      datasetNodeId: "dataset:warehouse:stg_orders", datasetName: "stg_orders", role: "upstream", state: "duplicate", rows: 66, sourceCount: 44, writerNodeId: "job:orders:stg_orders", builtFrom: null,
-      reason: "append attempts wrote 66 rows for 44 expected: a failed attempt's 22 partial rows were kept and the retry appended a full copy", unitHref: "/units/dataset:warehouse:stg_orders?unit=2026-08-10",
+      datasetNodeId: "dataset:warehouse:stg_orders",
+      datasetName: "stg_orders",
+      role: "upstream",
+      state: "duplicate",
+      rows: 66,
+      sourceCount: 44,
+      writerNodeId: "job:orders:stg_orders",
+      builtFrom: null,
+      reason: "append attempts wrote 66 rows for 44 expected: a failed attempt's 22 partial rows were kept and the retry appended a full copy",
+      unitHref: "/units/dataset:warehouse:stg_orders?unit=2026-08-10",
     }),
   ];
   return CompletenessSchema.parse({
@@ -214,18 +292,35 @@ export function aCompleteness(over: Partial<Completeness> = {}): Completeness {
     verdict: "incomplete",
     expectedUnits: 25,
     reasons,
-    byUnit: [{
-      unitKey: "2026-08-10", headline: "built on duplicated upstream rows: stg_orders", reasons,
-      plain: {
-        sentence: "revenue_daily for 2026-08-10 is probably overstated by about 50 %: it was built from stg_orders 2026-08-10, which holds 66 rows where the source has 44 (22 rows extra).",
-        effect: { kind: "overstated", percent: 50 }, onIt: [], openIncidentHref: "/incidents/new?node=job%3Aorders%3Astg_orders&units=2026-08-10",
+    byUnit: [
+      {
+        unitKey: "2026-08-10",
+        headline: "built on duplicated upstream rows: stg_orders",
+        reasons,
+        plain: {
+          sentence:
+            "revenue_daily for 2026-08-10 is probably overstated by about 50 %: it was built from stg_orders 2026-08-10, which holds 66 rows where the source has 44 (22 rows extra).",
+          effect: { kind: "overstated", percent: 50 },
+          onIt: [],
+          openIncidentHref: "/incidents/new?node=job%3Aorders%3Astg_orders&units=2026-08-10",
+        },
       },
-    }],
-    evidence: [{
-      datasetNodeId: "dataset:warehouse:revenue_daily", datasetName: "revenue_daily", role: "target", unitRanges: [["2026-08-01", "2026-08-25"]], units: 25, rows: 110,
-      reconciledUnits: 0, inputVersions: [], oldestPublishAt: "2026-08-02T02:00:00.000Z", newestPublishAt: "2026-08-26T02:00:00.000Z",
-      notes: ["22 units without a source count: presence and uniqueness checked, row counts not reconciled"],
-    }],
+    ],
+    evidence: [
+      {
+        datasetNodeId: "dataset:warehouse:revenue_daily",
+        datasetName: "revenue_daily",
+        role: "target",
+        unitRanges: [["2026-08-01", "2026-08-25"]],
+        units: 25,
+        rows: 110,
+        reconciledUnits: 0,
+        inputVersions: [],
+        oldestPublishAt: "2026-08-02T02:00:00.000Z",
+        newestPublishAt: "2026-08-26T02:00:00.000Z",
+        notes: ["22 units without a source count: presence and uniqueness checked, row counts not reconciled"],
+      },
+    ],
     freshness: { units: [], medianAgeMs: null, minAgeMs: null, maxAgeMs: null, outliers: [], unpublished: [] },
     frontiers: [],
     ...over,
@@ -233,15 +328,32 @@ export function aCompleteness(over: Partial<Completeness> = {}): Completeness {
 }
 
 export function aDatasetOption(over: Partial<DatasetOption> = {}): DatasetOption {
-  return DatasetOptionSchema.parse({ nodeId: "dataset:warehouse:revenue_daily", name: "revenue_daily", pipeline: "orders", grain: "day", firstKey: "2026-05-18", lastKey: "2026-08-25", ...over });
+  return DatasetOptionSchema.parse({
+    nodeId: "dataset:warehouse:revenue_daily",
+    name: "revenue_daily",
+    pipeline: "orders",
+    grain: "day",
+    firstKey: "2026-05-18",
+    lastKey: "2026-08-25",
+    ...over,
+  });
 }
 
 /** An incident.resolved entry of the demo's 2026-08-17 incident, listed with the incident as it stands now. */
 export function anAuditListEntry(over: Partial<AuditListEntry> = {}): AuditListEntry {
   return AuditListEntrySchema.parse({
-    seq: 12, kind: "incident.opened", actor: "demo-commander", actorRole: "commander", at: "2026-08-26T06:00:00.000Z",
-    reason: "stg_orders failed twice", incidentId: "inc-3", targets: [{ nodeId: "job:orders:stg_orders", units: ["2026-08-17"] }],
-    before: null, after: { status: "open" }, prevHash: "a".repeat(64), hash: "b".repeat(64),
+    seq: 12,
+    kind: "incident.opened",
+    actor: "demo-commander",
+    actorRole: "commander",
+    at: "2026-08-26T06:00:00.000Z",
+    reason: "stg_orders failed twice",
+    incidentId: "inc-3",
+    targets: [{ nodeId: "job:orders:stg_orders", units: ["2026-08-17"] }],
+    before: null,
+    after: { status: "open" },
+    prevHash: "a".repeat(64),
+    hash: "b".repeat(64),
     incident: { id: "inc-3", title: "stg_orders 2026-08-17 failed", status: "resolved" },
     ...over,
   });
@@ -253,7 +365,11 @@ export function aHistory(over: Partial<History> = {}): History {
     generatedAt: "2026-12-02T10:00:00.000Z",
     repairs: [],
     totals: { repairs: 0, incidents: 0, medianResolutionMs: null, p90ResolutionMs: null, unitsRecomputed: 0, fullRerunUnits: 0, markSuccess: 0, skips: 0 },
-    weekly: [], offenders: [], compute: [], interventions: [], interventionKinds: [],
+    weekly: [],
+    offenders: [],
+    compute: [],
+    interventions: [],
+    interventionKinds: [],
     filters: { pipelines: ["meters", "orders"], tasks: ["job:meters:land_readings", "job:orders:stg_orders"], owners: ["meters-team", "orders-team"] },
     ...over,
   });
@@ -262,13 +378,28 @@ export function aHistory(over: Partial<History> = {}): History {
 /** The demo's 2026-08-17 repair: failed in August (its story's date), opened and repaired on 2026-12-02. */
 export function aRepairRow(over: Partial<RepairRow> = {}): RepairRow {
   return RepairRowSchema.parse({
-    runId: "rep-1", repairNumber: 1, status: "succeeded", pipeline: "orders", rootRunId: "root-1",
+    runId: "rep-1",
+    repairNumber: 1,
+    status: "succeeded",
+    pipeline: "orders",
+    rootRunId: "root-1",
     incident: { id: "inc-1", title: "stg_orders 2026-08-17 failed", status: "resolved", href: "/incidents/inc-1" },
-    tasks: ["job:orders:stg_orders"], owners: ["orders-team"], failureCategories: ["connection"],
-    failureAt: "2026-08-18T02:11:00.000Z", detectedAt: "2026-08-18T02:00:00.000Z", openedAt: "2026-12-02T10:00:00.000Z",
-    repairStartedAt: "2026-12-02T10:02:00.000Z", repairEndedAt: "2026-12-02T10:05:00.000Z", validatedAt: "2026-12-02T10:07:00.000Z", resolvedAt: "2026-12-02T10:09:00.000Z",
-    timeToDetectMs: Date.parse("2026-12-02T10:00:00Z") - Date.parse("2026-08-18T02:11:00Z"), timeToRepairMs: 5 * 60_000, timeToValidateMs: 2 * 60_000, timeToResolutionMs: 9 * 60_000,
-    unitsRecomputed: 19, fullRerunUnits: 600,
+    tasks: ["job:orders:stg_orders"],
+    owners: ["orders-team"],
+    failureCategories: ["connection"],
+    failureAt: "2026-08-18T02:11:00.000Z",
+    detectedAt: "2026-08-18T02:00:00.000Z",
+    openedAt: "2026-12-02T10:00:00.000Z",
+    repairStartedAt: "2026-12-02T10:02:00.000Z",
+    repairEndedAt: "2026-12-02T10:05:00.000Z",
+    validatedAt: "2026-12-02T10:07:00.000Z",
+    resolvedAt: "2026-12-02T10:09:00.000Z",
+    timeToDetectMs: Date.parse("2026-12-02T10:00:00Z") - Date.parse("2026-08-18T02:11:00Z"),
+    timeToRepairMs: 5 * 60_000,
+    timeToValidateMs: 2 * 60_000,
+    timeToResolutionMs: 9 * 60_000,
+    unitsRecomputed: 19,
+    fullRerunUnits: 600,
     ...over,
   });
 }

@@ -15,7 +15,14 @@ export default async function Page({ params }: Props) {
   const nodeId = decodeURIComponent((await params).dataset);
   return (
     <>
-      <PageHeader title={nodeId.split(":").pop() ?? nodeId} lead={<><span className="mono wrap-anywhere">{nodeId}</span> · <Link href="/units">all datasets</Link></>} />
+      <PageHeader
+        title={nodeId.split(":").pop() ?? nodeId}
+        lead={
+          <>
+            <span className="mono wrap-anywhere">{nodeId}</span> · <Link href="/units">all datasets</Link>
+          </>
+        }
+      />
       <Suspense fallback={<div className="skeleton" style={{ height: 200 }} />}>
         <UnitsView dataset={nodeId} />
       </Suspense>

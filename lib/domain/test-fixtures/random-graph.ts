@@ -19,7 +19,14 @@ const SPACES: PartitionDef[] = [
 function mappingFor(up: number, down: number, pick: number, n: number): PartitionMapping {
   if (up === 2 || down === 2) return pick % 2 === 0 ? { type: "all" } : { type: "latest" };
   if (up !== down) return [{ type: "grain" }, { type: "all" }, { type: "latest" }][pick % 3] as PartitionMapping;
-  const same: PartitionMapping[] = [{ type: "identity" }, { type: "previous", n }, { type: "window", k: n }, { type: "all" }, { type: "latest" }, { type: "grain" }];
+  const same: PartitionMapping[] = [
+    { type: "identity" },
+    { type: "previous", n },
+    { type: "window", k: n },
+    { type: "all" },
+    { type: "latest" },
+    { type: "grain" },
+  ];
   return same[pick % same.length]!;
 }
 
@@ -36,14 +43,27 @@ const arbTask = fc.record({
 export const arbLineage = fc
   .record({ sources: fc.array(fc.nat(2), { minLength: 1, maxLength: 2 }), tasks: fc.array(arbTask, { minLength: 1, maxLength: 7 }) })
   .map(({ sources, tasks }): LineageSpec => {
-    const datasets = sources.map((s, i) => ({ id: datasetId("p", `src${i}`), kind: "table" as const, pipeline: "p", partitions: SPACES[s]!, sourceMutable: i % 2 === 1 }));
+    const datasets = sources.map((s, i) => ({
+      id: datasetId("p", `src${i}`),
+      kind: "table" as const,
+      pipeline: "p",
+      partitions: SPACES[s]!,
+      sourceMutable: i % 2 === 1,
+    }));
     const spaceOf = sources.slice();
     const spec: { tasks: TaskSpec[]; reads: LineageSpec["reads"][number][]; writes: LineageSpec["writes"][number][] } = { tasks: [], reads: [], writes: [] };
     tasks.forEach((t, i) => {
       const id = taskId(i % 3 === 2 ? "q" : "p", `t${i}`);
       const out = datasetId("p", `d${i}`);
       datasets.push({ id: out, kind: "table", pipeline: i % 3 === 2 ? "q" : "p", partitions: SPACES[t.space]!, sourceMutable: false });
-      spec.tasks.push({ id, pipeline: i % 3 === 2 ? "q" : "p", writeMode: t.writeMode, sideEffect: t.sideEffect, publish: t.publish, dependsOnOwnPast: t.dependsOnOwnPast });
+      spec.tasks.push({
+        id,
+        pipeline: i % 3 === 2 ? "q" : "p",
+        writeMode: t.writeMode,
+        sideEffect: t.sideEffect,
+        publish: t.publish,
+        dependsOnOwnPast: t.dependsOnOwnPast,
+      });
       spec.writes.push({ task: id, dataset: out });
       const seen = new Set<number>();
       for (const [which, pick, n] of t.inputs) {

@@ -22,7 +22,8 @@ const tokenOf = (t: ApiTokenRecord) => ({ name: t.name, scope: t.scope, namespac
 
 /** An admin manages access for everyone, so an admin's role is never limited to namespaces. */
 function requireUnlimitedAdmin(role: Role | undefined, namespaces: readonly string[] | undefined): void {
-  if (role === "admin" && (namespaces ?? []).some((n) => n.trim() !== "")) throw new InvalidFieldError("namespaces", "an admin manages access everywhere: an admin's role cannot be limited to namespaces");
+  if (role === "admin" && (namespaces ?? []).some((n) => n.trim() !== ""))
+    throw new InvalidFieldError("namespaces", "an admin manages access everywhere: an admin's role cannot be limited to namespaces");
 }
 
 export async function addUser(db: Db, u: { id: string; role: Role; displayName?: string; namespaces?: string[] }, by: ChangedBy): Promise<UserRecord> {
@@ -43,8 +44,19 @@ export async function changeUser(db: Db, id: string, change: { role?: Role; disp
     if (before.role === "admin" && change.role && change.role !== "admin" && (await countAdmins(tx)) === 1) {
       throw new ConflictError(`${id} is the last admin: make another admin first, or nobody can manage access`);
     }
-    const after = await updateUser(tx, id, { ...change, ...(change.namespaces ? { namespaces: normalise(change.namespaces) } : {}), ...(change.displayName !== undefined ? { displayName: change.displayName.trim() || id } : {}) });
-    await appendAudit(tx, { kind: "user.changed", actor: by.actor, actorRole: by.actorRole, reason: by.reason, before: accessOf(before), after: accessOf(after) });
+    const after = await updateUser(tx, id, {
+      ...change,
+      ...(change.namespaces ? { namespaces: normalise(change.namespaces) } : {}),
+      ...(change.displayName !== undefined ? { displayName: change.displayName.trim() || id } : {}),
+    });
+    await appendAudit(tx, {
+      kind: "user.changed",
+      actor: by.actor,
+      actorRole: by.actorRole,
+      reason: by.reason,
+      before: accessOf(before),
+      after: accessOf(after),
+    });
     return after;
   });
 }
@@ -60,11 +72,22 @@ export async function removeUser(db: Db, id: string, by: ChangedBy): Promise<voi
   });
 }
 
-export async function createToken(db: Db, t: { name: string; scope: TokenScope; namespaces?: string[] }, by: ChangedBy): Promise<{ token: ApiTokenRecord; secret: string }> {
+export async function createToken(
+  db: Db,
+  t: { name: string; scope: TokenScope; namespaces?: string[] },
+  by: ChangedBy,
+): Promise<{ token: ApiTokenRecord; secret: string }> {
   const secret = newTokenSecret();
   const token = await inTransaction(db, async (tx) => {
     if (await findTokenByName(tx, t.name)) throw new ConflictError(`a token named ${t.name} exists (revoked tokens keep their name)`);
-    const created = await insertToken(tx, { name: t.name, hash: hashTokenSecret(secret), scope: t.scope, namespaces: normalise(t.namespaces), createdBy: by.actor, createdAt: new Date() });
+    const created = await insertToken(tx, {
+      name: t.name,
+      hash: hashTokenSecret(secret),
+      scope: t.scope,
+      namespaces: normalise(t.namespaces),
+      createdBy: by.actor,
+      createdAt: new Date(),
+    });
     await appendAudit(tx, { kind: "token.created", actor: by.actor, actorRole: by.actorRole, reason: by.reason, before: null, after: tokenOf(created) });
     return created;
   });
@@ -77,7 +100,14 @@ export async function revokeToken(db: Db, name: string, by: ChangedBy): Promise<
     if (!before) throw new NotFoundError(`no token named ${name}`);
     if (before.revokedAt) return before;
     const after = await markTokenRevoked(tx, before.id, by.actor, new Date());
-    await appendAudit(tx, { kind: "token.revoked", actor: by.actor, actorRole: by.actorRole, reason: by.reason, before: tokenOf(before), after: tokenOf(after) });
+    await appendAudit(tx, {
+      kind: "token.revoked",
+      actor: by.actor,
+      actorRole: by.actorRole,
+      reason: by.reason,
+      before: tokenOf(before),
+      after: tokenOf(after),
+    });
     return after;
   });
 }

@@ -30,7 +30,7 @@ export function readAlertConfig(env: Readonly<Record<string, string | undefined>
     try {
       parsed = JSON.parse(env.REPARO_ALERT_DEADLINES);
     } catch {
-      throw new Error("REPARO_ALERT_DEADLINES must be JSON like {\"dataset:warehouse:revenue_daily\": 2}");
+      throw new Error('REPARO_ALERT_DEADLINES must be JSON like {"dataset:warehouse:revenue_daily": 2}');
     }
     for (const [node, h] of Object.entries(parsed as Record<string, unknown>)) {
       if (typeof h !== "number" || h < 0) throw new Error(`REPARO_ALERT_DEADLINES["${node}"] must be a number of hours ≥ 0`);

@@ -38,7 +38,8 @@ function webhook(failFirst: number, redirect = false) {
   return {
     bodies,
     raw,
-    start: () => new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`))),
+    start: () =>
+      new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`))),
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -80,7 +81,11 @@ describe.each(providersUnderTest())("alerts from the data on the demo world (%s)
     expect(of("task_failed", "stg_orders")).toEqual(["2026-08-17", "2026-08-23"]);
     expect(of("period_incomplete", "revenue_daily")).toEqual(["2026-08-17", "2026-08-23"]);
     // A two-day grace moves 2026-08-23's deadline past the check: it is not late yet on 08-25.
-    const graced = await evaluateAlertsNow(t.db, new Date("2026-08-25T12:00:00Z"), readAlertConfig({ REPARO_ALERT_DEADLINES: JSON.stringify({ "dataset:warehouse:revenue_daily": 48 }) }));
+    const graced = await evaluateAlertsNow(
+      t.db,
+      new Date("2026-08-25T12:00:00Z"),
+      readAlertConfig({ REPARO_ALERT_DEADLINES: JSON.stringify({ "dataset:warehouse:revenue_daily": 48 }) }),
+    );
     expect(graced.find((a) => a.rule === "missing_past_deadline" && a.datasetName === "revenue_daily")?.units).toEqual(["2026-08-17"]);
   });
 
@@ -108,7 +113,11 @@ describe.each(providersUnderTest())("alerts from the data on the demo world (%s)
       expect(first).toEqual({ sent: expected, failed: 0, skipped: 0, tries: expected + 2 });
       expect(sleeps.slice(0, 2)).toEqual([100, 200]);
       const rows = await t.db.alertDelivery.findMany({ orderBy: [{ at: "asc" }, { tryNumber: "asc" }] });
-      expect(rows.slice(0, 3).map((r) => [r.tryNumber, r.status, r.httpStatus])).toEqual([[1, "failed", 503], [2, "failed", 503], [3, "delivered", 204]]);
+      expect(rows.slice(0, 3).map((r) => [r.tryNumber, r.status, r.httpStatus])).toEqual([
+        [1, "failed", 503],
+        [2, "failed", 503],
+        [3, "delivered", 204],
+      ]);
       expect(hook.bodies[0]).toMatchObject({ type: "reparo.alert", alert: { source: "task", rule: "task_failed" } });
       const again = await deliverAlerts(NOW, t.db, config, retry);
       expect(again).toEqual({ sent: 0, failed: 0, skipped: expected, tries: 0 });

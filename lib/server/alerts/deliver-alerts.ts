@@ -15,23 +15,56 @@ import { DEFAULT_RETRY, postWithRetries, type RetryOptions } from "./post-with-r
  * however many consoles deliver at once — the `alerts-deliver` job, an operator's POST — the
  * webhook hears each alert once.
  */
-export async function deliverAlerts(now: Date, db: Db = getDb(), config: AlertConfig = readAlertConfig(), retry: RetryOptions = DEFAULT_RETRY): Promise<DeliverResult> {
+export async function deliverAlerts(
+  now: Date,
+  db: Db = getDb(),
+  config: AlertConfig = readAlertConfig(),
+  retry: RetryOptions = DEFAULT_RETRY,
+): Promise<DeliverResult> {
   const url = config.webhookUrl;
   if (url === null) throw new RefusedError("no webhook configured: set REPARO_ALERT_WEBHOOK_URL");
   const alerts = await evaluateAlertsNow(db, now, config);
-  const done = await deliveredAlertIds(db, alerts.map((a) => a.id));
+  const done = await deliveredAlertIds(
+    db,
+    alerts.map((a) => a.id),
+  );
   const result: DeliverResult = { sent: 0, failed: 0, skipped: done.size, tries: 0 };
   for (const alert of alerts.filter((a) => !done.has(a.id))) {
     if (!(await claimAlertSend(db, alert.id, url, thisOwner().instance))) {
       result.skipped += 1;
       continue;
     }
-    const body = JSON.stringify({ type: "reparo.alert", sentAt: now.toISOString(), alert: { ...alert, incidentHref: alert.taskNodeId ? `/incidents/new?node=${encodeURIComponent(alert.taskNodeId)}&units=${encodeURIComponent(alert.units.join(","))}` : null } });
-    const outcome = await postWithRetries(url, body, retry, async (t) => {
-      result.tries += 1;
-      // Only the target without credentials or query string is kept: deliveries are shown to viewers.
-      await recordDelivery(db, { alertId: alert.id, rule: alert.rule, url: describeTarget(url) ?? "", tryNumber: t.tryNumber, status: t.ok ? "delivered" : "failed", httpStatus: t.httpStatus, error: t.error, body, at: new Date() });
-    }, config.webhookSecret);
+    const body = JSON.stringify({
+      type: "reparo.alert",
+      sentAt: now.toISOString(),
+      alert: {
+        ...alert,
+        incidentHref: alert.taskNodeId
+          ? `/incidents/new?node=${encodeURIComponent(alert.taskNodeId)}&units=${encodeURIComponent(alert.units.join(","))}`
+          : null,
+      },
+    });
+    const outcome = await postWithRetries(
+      url,
+      body,
+      retry,
+      async (t) => {
+        result.tries += 1;
+        // Only the target without credentials or query string is kept: deliveries are shown to viewers.
+        await recordDelivery(db, {
+          alertId: alert.id,
+          rule: alert.rule,
+          url: describeTarget(url) ?? "",
+          tryNumber: t.tryNumber,
+          status: t.ok ? "delivered" : "failed",
+          httpStatus: t.httpStatus,
+          error: t.error,
+          body,
+          at: new Date(),
+        });
+      },
+      config.webhookSecret,
+    );
     await finishAlertSend(db, alert.id, url, thisOwner().instance, outcome.ok);
     if (outcome.ok) result.sent += 1;
     else result.failed += 1;

@@ -42,7 +42,11 @@ export async function evaluateAlertsWithStatus(db: Db, now: Date, config: AlertC
   const inputs = states.map((d) => ({ ...toInput(d, config), failedChecks: checkedBy.get(d.dataset.id) ?? [] }));
   const byNode = new Map(states.map((d) => [d.dataset.nodeId, d.dataset]));
   const spaceByNode = new Map(states.map((d) => [d.dataset.nodeId, d.space]));
-  const alerts = evaluateAlerts(inputs, now.getTime()).map((a) => ({ ...a, datasetName: byNode.get(a.datasetNodeId)!.name, pipeline: byNode.get(a.datasetNodeId)!.pipeline }));
+  const alerts = evaluateAlerts(inputs, now.getTime()).map((a) => ({
+    ...a,
+    datasetName: byNode.get(a.datasetNodeId)!.name,
+    pipeline: byNode.get(a.datasetNodeId)!.pipeline,
+  }));
   return { alerts, states: statusOf(snapshot), spaceOf: (node) => spaceByNode.get(node) };
 }
 
@@ -74,11 +78,27 @@ function unitsOnce(d: DatasetStateCodes): Pick<AlertDatasetInput, "units" | "per
   const units = problems.map(([o, r]) => {
     const key = d.space.keyAt(o);
     return {
-      unitKey: key, state: r.state, reasons: r.reasons, windowEndMs: time ? time.windowStartMs(o + 1) : null, period: periodOf(key),
-      publishCount: r.facts.publishCount, rowCount: rowCountOf(r.state, r.facts), sourceCount: r.facts.sourceCount, deviation: r.facts.deviation,
+      unitKey: key,
+      state: r.state,
+      reasons: r.reasons,
+      windowEndMs: time ? time.windowStartMs(o + 1) : null,
+      period: periodOf(key),
+      publishCount: r.facts.publishCount,
+      rowCount: rowCountOf(r.state, r.facts),
+      sourceCount: r.facts.sourceCount,
+      deviation: r.facts.deviation,
     };
   });
-  const out = { units, periods: time ? periodsOf(d, units.flatMap((u, i) => (u.period === null ? [] : [[u.period, problems[i]![0]] as const])), periodOf) : undefined };
+  const out = {
+    units,
+    periods: time
+      ? periodsOf(
+          d,
+          units.flatMap((u, i) => (u.period === null ? [] : [[u.period, problems[i]![0]] as const])),
+          periodOf,
+        )
+      : undefined,
+  };
   UNITS.set(d, out);
   return out;
 }

@@ -16,13 +16,21 @@ function unitsParam(units: string[], space: PartitionSpace | undefined): string 
   if (!space) return units.join(",");
   const ordinals = units.map((k) => space.validate(k)).flatMap((v) => (v.valid ? [v.ordinal] : []));
   if (ordinals.length !== units.length) return units.join(",");
-  return toKeyRanges(UnitSet.fromOrdinals(ordinals), space).map(([from, to]) => (from === to ? from : `${from}..${to}`)).join(",");
+  return toKeyRanges(UnitSet.fromOrdinals(ordinals), space)
+    .map(([from, to]) => (from === to ? from : `${from}..${to}`))
+    .join(",");
 }
 
 export async function listAlerts(now: Date, db: Db = getDb(), query: AlertsQuery = { limit: 500 }): Promise<Alerts> {
   const config = readAlertConfig();
   const { alerts, states, spaceOf } = await evaluateAlertsWithStatus(db, now, config);
-  const [delivered, deliveries] = await Promise.all([deliveredAlertIds(db, alerts.map((a) => a.id)), recentDeliveries(db, 50)]);
+  const [delivered, deliveries] = await Promise.all([
+    deliveredAlertIds(
+      db,
+      alerts.map((a) => a.id),
+    ),
+    recentDeliveries(db, 50),
+  ]);
   const task = alerts.filter((a) => a.source === "task").length;
   const shown = alerts.slice(0, query.limit);
   return {
@@ -38,7 +46,9 @@ export async function listAlerts(now: Date, db: Db = getDb(), query: AlertsQuery
       unitCount: a.units.length,
       details: a.details.slice(0, MAX_DETAILS),
       detailsOmitted: Math.max(0, a.details.length - MAX_DETAILS),
-      incidentHref: a.taskNodeId ? `/incidents/new?node=${encodeURIComponent(a.taskNodeId)}&units=${encodeURIComponent(unitsParam(a.units, spaceOf(a.datasetNodeId)))}` : null,
+      incidentHref: a.taskNodeId
+        ? `/incidents/new?node=${encodeURIComponent(a.taskNodeId)}&units=${encodeURIComponent(unitsParam(a.units, spaceOf(a.datasetNodeId)))}`
+        : null,
       delivered: delivered.has(a.id),
     })),
     deliveries,

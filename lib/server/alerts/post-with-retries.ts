@@ -23,7 +23,13 @@ const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, 
  * than 408/429 is final (the receiver rejected the body: resending it changes nothing). Every try
  * is reported to `onTry` so the caller records it.
  */
-export async function postWithRetries(url: string, body: string, options: RetryOptions, onTry: (t: TryOutcome) => Promise<void>, secret: string | null = null): Promise<TryOutcome> {
+export async function postWithRetries(
+  url: string,
+  body: string,
+  options: RetryOptions,
+  onTry: (t: TryOutcome) => Promise<void>,
+  secret: string | null = null,
+): Promise<TryOutcome> {
   const sleep = options.sleep ?? wait;
   let last: TryOutcome = { tryNumber: 0, ok: false, httpStatus: null, error: "not tried" };
   for (let tryNumber = 1; tryNumber <= options.maxTries; tryNumber++) {
@@ -62,7 +68,12 @@ async function postOnce(url: string, body: string, tryNumber: number, timeoutMs:
     const res = await fetch(target, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
     await res.arrayBuffer().catch(() => undefined);
     const redirected = res.status >= 300 && res.status < 400;
-    return { tryNumber, ok: res.ok, httpStatus: res.status, error: res.ok ? null : redirected ? `answered ${res.status} (a redirect: not followed)` : `answered ${res.status}` };
+    return {
+      tryNumber,
+      ok: res.ok,
+      httpStatus: res.status,
+      error: res.ok ? null : redirected ? `answered ${res.status} (a redirect: not followed)` : `answered ${res.status}`,
+    };
   } catch (e) {
     return { tryNumber, ok: false, httpStatus: null, error: e instanceof Error ? e.message : String(e) };
   }

@@ -17,8 +17,16 @@ export async function appendAudit(tx: Tx, draft: AuditDraft, at: Date = new Date
   await lockAuditChain(tx);
   const prevHash = (await lastAuditHash(tx)) ?? GENESIS_HASH;
   const row = {
-    kind: parsed.kind, actor: parsed.actor, actorRole: parsed.actorRole, at, reason: parsed.reason.trim(),
-    incidentId: parsed.incidentId ?? null, targets: parsed.targets ?? [], before: parsed.before ?? null, after: parsed.after ?? null, prevHash,
+    kind: parsed.kind,
+    actor: parsed.actor,
+    actorRole: parsed.actorRole,
+    at,
+    reason: parsed.reason.trim(),
+    incidentId: parsed.incidentId ?? null,
+    targets: parsed.targets ?? [],
+    before: parsed.before ?? null,
+    after: parsed.after ?? null,
+    prevHash,
   };
   return insertAuditRow(tx, { ...row, hash: hashAuditEntry(row) });
 }

@@ -13,7 +13,14 @@ describe.each(providersUnderTest())("audit log on %s", (provider) => {
   });
   afterAll(async () => t?.drop());
 
-  const note = (i: number) => ({ kind: "note.added" as const, actor: "ana", actorRole: "operator", reason: `note ${i}`, before: null, after: { note: `n${i}` } });
+  const note = (i: number) => ({
+    kind: "note.added" as const,
+    actor: "ana",
+    actorRole: "operator",
+    reason: `note ${i}`,
+    before: null,
+    after: { note: `n${i}` },
+  });
 
   it("chains entries by hash, in order, and the chain verifies", async () => {
     const a = await t.db.$transaction((tx) => appendAudit(tx, note(1), new Date("2026-08-18T09:00:00Z")));
@@ -35,10 +42,12 @@ describe.each(providersUnderTest())("audit log on %s", (provider) => {
   });
 
   it("a change and its entry commit together: a failing change leaves no entry", async () => {
-    await expect(t.db.$transaction(async (tx) => {
-      await appendAudit(tx, note(999));
-      throw new Error("the change failed");
-    })).rejects.toThrow("the change failed");
+    await expect(
+      t.db.$transaction(async (tx) => {
+        await appendAudit(tx, note(999));
+        throw new Error("the change failed");
+      }),
+    ).rejects.toThrow("the change failed");
     expect(await t.db.auditEntry.count()).toBe(22);
   });
 
@@ -49,7 +58,9 @@ describe.each(providersUnderTest())("audit log on %s", (provider) => {
   });
 
   it("a note holding a lone surrogate is stored as it was hashed: the chain still verifies", async () => {
-    await t.db.$transaction((tx) => appendAudit(tx, { kind: "note.added", actor: "ana", actorRole: "operator", reason: "\ud800 x", before: null, after: { note: "a \udc00 b" } }));
+    await t.db.$transaction((tx) =>
+      appendAudit(tx, { kind: "note.added", actor: "ana", actorRole: "operator", reason: "\ud800 x", before: null, after: { note: "a \udc00 b" } }),
+    );
     expect(await verifyAuditChain(t.db)).toMatchObject({ ok: true, entries: 23 });
   });
 
@@ -81,7 +92,10 @@ describe.each(providersUnderTest())("audit log on %s", (provider) => {
   it("tampering with two stored entries (outside the code, by SQL) reports both, not only the first", async () => {
     await dropGuards(t);
     // (the previous test's forger re-hashed every entry, appending " (forged)" to each reason)
-    const [a, b] = await t.db.auditEntry.findMany({ where: { OR: [{ reason: { startsWith: "note 100" } }, { reason: { startsWith: "note 105" } }] }, orderBy: { seq: "asc" } });
+    const [a, b] = await t.db.auditEntry.findMany({
+      where: { OR: [{ reason: { startsWith: "note 100" } }, { reason: { startsWith: "note 105" } }] },
+      orderBy: { seq: "asc" },
+    });
     await t.db.$executeRawUnsafe(`UPDATE "AuditEntry" SET "reason" = 'edited' WHERE "seq" IN (${a!.seq}, ${b!.seq})`);
     const r = await verifyAuditChain(t.db);
     expect(r).toMatchObject({ ok: false, brokenAt: { seq: a!.seq }, brokenCount: 2 });

@@ -8,7 +8,11 @@ export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value !== null && typeof value === "object") {
     const obj = value as Record<string, unknown>;
-    return `{${Object.keys(obj).filter((k) => obj[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(",")}}`;
+    return `{${Object.keys(obj)
+      .filter((k) => obj[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`)
+      .join(",")}}`;
   }
   return JSON.stringify(value ?? null);
 }
@@ -19,8 +23,15 @@ export function canonicalJson(value: unknown): string {
  */
 export function hashAuditEntry(e: Omit<AuditRow, "hash">): string {
   const body = canonicalJson({
-    kind: e.kind, actor: e.actor, actorRole: e.actorRole, at: e.at.toISOString(), reason: e.reason,
-    incidentId: e.incidentId, targets: e.targets, before: e.before ?? null, after: e.after ?? null,
+    kind: e.kind,
+    actor: e.actor,
+    actorRole: e.actorRole,
+    at: e.at.toISOString(),
+    reason: e.reason,
+    incidentId: e.incidentId,
+    targets: e.targets,
+    before: e.before ?? null,
+    after: e.after ?? null,
   });
   return crypto.createHash("sha256").update(e.prevHash).update("\n").update(body).digest("hex");
 }

@@ -6,7 +6,10 @@ import { incidentStatusesOf } from "../repositories/incidents/incidents";
 /** A page of the audit log, newest first, each entry with its incident as it stands now (title, status). */
 export async function listAudit(q: AuditListQuery, db: Db = getDb()): Promise<AuditList> {
   const rows = await listAuditRows(db, q);
-  const incidents = await incidentStatusesOf(db, rows.flatMap((e) => (e.incidentId ? [e.incidentId] : [])));
+  const incidents = await incidentStatusesOf(
+    db,
+    rows.flatMap((e) => (e.incidentId ? [e.incidentId] : [])),
+  );
   const entries = rows.map((e) => {
     const i = e.incidentId ? incidents.get(e.incidentId) : undefined;
     return { ...e, incident: e.incidentId && i ? { id: e.incidentId, ...i } : null };

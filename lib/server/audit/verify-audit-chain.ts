@@ -29,7 +29,8 @@ export async function verifyAuditChain(db: Db = getDb(), head?: AuditHead): Prom
     const page = await auditRowsAfter(db, after, PAGE);
     for (const row of page) {
       const { seq, hash, ...rest } = row;
-      if (row.prevHash !== prev) flag(seq, `links to ${row.prevHash.slice(0, 12)}…, but the previous entry's hash is ${prev.slice(0, 12)}… (an entry was removed or reordered)`);
+      if (row.prevHash !== prev)
+        flag(seq, `links to ${row.prevHash.slice(0, 12)}…, but the previous entry's hash is ${prev.slice(0, 12)}… (an entry was removed or reordered)`);
       else if (hashAuditEntry(rest) !== hash) flag(seq, "its content does not match its hash (the entry was altered)");
       if (head && seq === head.seq) atHead = hash;
       // Go on from the stored hash: one altered entry is one break, the entries after it still verify.
@@ -55,6 +56,7 @@ function compareHead(head: AuditHead, stored: string | null): NonNullable<AuditV
   const signature = checkHeadSignature(head);
   if (signature) return { seq: head.seq, ok: false, reason: signature };
   if (stored === null) return { seq: head.seq, ok: false, reason: `entry ${head.seq} of the exported head is gone: the log was cut short` };
-  if (stored !== head.hash) return { seq: head.seq, ok: false, reason: `entry ${head.seq} no longer has the exported hash ${head.hash.slice(0, 12)}…: the chain was rewritten` };
+  if (stored !== head.hash)
+    return { seq: head.seq, ok: false, reason: `entry ${head.seq} no longer has the exported hash ${head.hash.slice(0, 12)}…: the chain was rewritten` };
   return { seq: head.seq, ok: true, reason: null };
 }

@@ -26,18 +26,28 @@ const exec = promisify(execFile);
 const root = path.resolve(__dirname, "../../..");
 const ENV_KEYS = ["REPARO_DEMO", "REPARO_PROXY_SECRET", "REPARO_PUBLIC_URL", "DATABASE_URL"] as const;
 const EVENT = {
-  eventType: "COMPLETE", eventTime: "2026-08-18T02:10:00Z", producer: "https://example.com/producer", schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent",
-  run: { runId: "0190a8f3-1c2d-7e4f-8a9b-0c1d2e3f4a5b" }, job: { namespace: "orders", name: "load" },
-  inputs: [], outputs: [{ namespace: "warehouse", name: "orders" }],
+  eventType: "COMPLETE",
+  eventTime: "2026-08-18T02:10:00Z",
+  producer: "https://example.com/producer",
+  schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent",
+  run: { runId: "0190a8f3-1c2d-7e4f-8a9b-0c1d2e3f4a5b" },
+  job: { namespace: "orders", name: "load" },
+  inputs: [],
+  outputs: [{ namespace: "warehouse", name: "orders" }],
 };
 
 let t: TestDatabase;
 const saved: Record<string, string | undefined> = {};
 
-function call(handler: Handler, init: { method?: string; path?: string; body?: unknown; headers?: Record<string, string>; params?: Record<string, string> } = {}) {
+function call(
+  handler: Handler,
+  init: { method?: string; path?: string; body?: unknown; headers?: Record<string, string>; params?: Record<string, string> } = {},
+) {
   const headers = { "content-type": "application/json", ...init.headers };
   const body = init.body === undefined ? undefined : JSON.stringify(init.body);
-  return handler(new Request(`http://127.0.0.1:3000${init.path ?? "/api/v1/x"}`, { method: init.method ?? "GET", body, headers }), { params: Promise.resolve(init.params ?? {}) });
+  return handler(new Request(`http://127.0.0.1:3000${init.path ?? "/api/v1/x"}`, { method: init.method ?? "GET", body, headers }), {
+    params: Promise.resolve(init.params ?? {}),
+  });
 }
 
 describe("identity and access on a fresh production database", () => {
@@ -52,7 +62,9 @@ describe("identity and access on a fresh production database", () => {
     process.env.DATABASE_URL = t.target.url;
   });
   afterEach(() => {
-    for (const k of ENV_KEYS) if (saved[k] === undefined) delete process.env[k]; else process.env[k] = saved[k];
+    for (const k of ENV_KEYS)
+      if (saved[k] === undefined) delete process.env[k];
+      else process.env[k] = saved[k];
   });
   afterAll(async () => t.drop());
 
@@ -98,10 +110,18 @@ describe("identity and access on a fresh production database", () => {
     expect((await call(listUsersRoute, { headers: cookie })).status).toBe(200);
     // A commander is not an admin.
     expect((await call(listUsersRoute, { headers: { "x-reparo-user": "cmdr" } })).status).toBe(401);
-    const add = await call(postUser, { method: "POST", headers: cookie, body: { id: "ola", role: "operator", namespaces: ["orders"], reason: "on call for orders" } });
+    const add = await call(postUser, {
+      method: "POST",
+      headers: cookie,
+      body: { id: "ola", role: "operator", namespaces: ["orders"], reason: "on call for orders" },
+    });
     expect(add.status).toBe(200);
     // An admin manages access everywhere: an admin limited to a namespace could lift its own limit.
-    const limitedAdmin = await call(postUser, { method: "POST", headers: cookie, body: { id: "lim", role: "admin", namespaces: ["orders"], reason: "limited admin" } });
+    const limitedAdmin = await call(postUser, {
+      method: "POST",
+      headers: cookie,
+      body: { id: "lim", role: "admin", namespaces: ["orders"], reason: "limited admin" },
+    });
     expect(limitedAdmin.status).toBe(400);
     expect((await limitedAdmin.json()).message).toMatch(/^namespaces: an admin manages access everywhere/);
     // The last admin cannot demote themself: nobody could manage access afterwards.
@@ -132,14 +152,24 @@ describe("identity and access on a fresh production database", () => {
     expect(after.status).toBe(401);
     expect(after.headers.get("www-authenticate")).toContain('error="invalid_token"');
     // Another scheme is not a token: the request is anonymous (a 401 to a change), and a malformed Bearer is refused as such.
-    expect((await call(postLineage, { method: "POST", body: EVENT, headers: { authorization: "Basic Zm9vOmJhcg==" } })).headers.get("www-authenticate")).toBe('Bearer realm="reparo"');
-    expect((await call(postLineage, { method: "POST", body: EVENT, headers: { authorization: "Bearer not a token" } })).headers.get("www-authenticate")).toContain("invalid_request");
+    expect((await call(postLineage, { method: "POST", body: EVENT, headers: { authorization: "Basic Zm9vOmJhcg==" } })).headers.get("www-authenticate")).toBe(
+      'Bearer realm="reparo"',
+    );
+    expect(
+      (await call(postLineage, { method: "POST", body: EVENT, headers: { authorization: "Bearer not a token" } })).headers.get("www-authenticate"),
+    ).toContain("invalid_request");
   });
 
   it("a token limited to a namespace: events of that namespace accepted, others refused naming the field", async () => {
-    const { secret } = await createToken(t.db, { name: "orders-only", scope: "ingest", namespaces: ["orders", "warehouse"] }, { actor: "ada", actorRole: "admin", reason: "orders team" });
+    const { secret } = await createToken(
+      t.db,
+      { name: "orders-only", scope: "ingest", namespaces: ["orders", "warehouse"] },
+      { actor: "ada", actorRole: "admin", reason: "orders team" },
+    );
     const bearer = { authorization: `Bearer ${secret}` };
-    expect((await call(postLineage, { method: "POST", body: { ...EVENT, run: { runId: "0190a8f3-1c2d-7e4f-8a9b-0c1d2e3f4a5c" } }, headers: bearer })).status).toBe(200);
+    expect(
+      (await call(postLineage, { method: "POST", body: { ...EVENT, run: { runId: "0190a8f3-1c2d-7e4f-8a9b-0c1d2e3f4a5c" } }, headers: bearer })).status,
+    ).toBe(200);
     const other = await call(postLineage, { method: "POST", body: { ...EVENT, job: { namespace: "meters", name: "load" } }, headers: bearer });
     expect(other.status).toBe(400);
     expect((await other.json()).message).toContain("body.job.namespace: namespace meters is outside this token's namespaces");
@@ -149,13 +179,23 @@ describe("identity and access on a fresh production database", () => {
     await addUser(t.db, { id: "olga", role: "operator", namespaces: ["orders"] }, { actor: "ada", actorRole: "admin", reason: "orders on-call" });
     const { value } = await sealSession(t.db, { userId: "olga", via: "link" });
     const as = { cookie: `${SESSION_COOKIE}=${value}` };
-    const meters = await call(postIncident, { method: "POST", path: "/api/v1/incidents", headers: as, body: { taskNodeId: "job:meters:land", units: ["2026-07"], reason: "meters broke" } });
+    const meters = await call(postIncident, {
+      method: "POST",
+      path: "/api/v1/incidents",
+      headers: as,
+      body: { taskNodeId: "job:meters:land", units: ["2026-07"], reason: "meters broke" },
+    });
     const why = await meters.clone().text();
     expect(meters.status, why).toBe(403);
     expect((await meters.json()).message).toBe("olga's operator role holds in orders only; this concerns meters");
-    const orders = await call(postIncident, { method: "POST", path: "/api/v1/incidents", headers: as, body: { taskNodeId: "job:orders:stg_orders", units: ["2026-08-17"], reason: "stg broke" } });
+    const orders = await call(postIncident, {
+      method: "POST",
+      path: "/api/v1/incidents",
+      headers: as,
+      body: { taskNodeId: "job:orders:stg_orders", units: ["2026-08-17"], reason: "stg broke" },
+    });
     expect(orders.status).not.toBe(403);
-    expect((await (await call(me, { headers: as })).json())).toMatchObject({ role: "operator", namespaces: ["orders"] });
+    expect(await (await call(me, { headers: as })).json()).toMatchObject({ role: "operator", namespaces: ["orders"] });
   });
 
   it("sessions: an expired or forged cookie is anonymous; a removed user loses access at once", async () => {
@@ -181,7 +221,12 @@ describe("identity and access on a fresh production database", () => {
 
   it("cross-site: a DNS-rebinding request (Host and Origin evil.example) and a forged X-Forwarded-Host are refused; REPARO_PUBLIC_URL is the one origin", async () => {
     const { value } = await sealSession(t.db, { userId: "ada", via: "link" });
-    const as = (headers: Record<string, string>) => call(postToken, { method: "POST", body: { name: `t${Math.random().toString(36).slice(2, 8)}`, scope: "ingest", reason: "cross-site test" }, headers: { cookie: `${SESSION_COOKIE}=${value}`, ...headers } });
+    const as = (headers: Record<string, string>) =>
+      call(postToken, {
+        method: "POST",
+        body: { name: `t${Math.random().toString(36).slice(2, 8)}`, scope: "ingest", reason: "cross-site test" },
+        headers: { cookie: `${SESSION_COOKIE}=${value}`, ...headers },
+      });
     const rebind = await as({ host: "evil.example:3200", origin: "http://evil.example:3200" });
     expect(rebind.status).toBe(403);
     expect((await as({ host: "127.0.0.1:3000", origin: "http://evil.example", "x-forwarded-host": "evil.example" })).status).toBe(403);

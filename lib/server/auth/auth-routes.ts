@@ -48,7 +48,11 @@ export async function link(req: Request): Promise<Response> {
   if (!token) return toSignIn(req, "this sign-in link is incomplete");
   const r = await redeemSignInLink(getDb(), token);
   if (!r.ok) {
-    const why = { invalid: "this sign-in link is not valid or has expired", used: "this sign-in link was used already: links work once", unknown_user: "this link's user was removed" }[r.reason];
+    const why = {
+      invalid: "this sign-in link is not valid or has expired",
+      used: "this sign-in link was used already: links work once",
+      unknown_user: "this link's user was removed",
+    }[r.reason];
     return toSignIn(req, `${why} — make a new one with npm run users -- sign-in-link <id>`);
   }
   return withCookies(seeOther(req, "/"), [sessionCookieHeader(r.cookie.value, r.cookie.expiresAt)]);

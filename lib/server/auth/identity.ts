@@ -28,7 +28,10 @@ export function identityHeaderName(): string {
 export const PROXY_SECRET_HEADER = "x-reparo-proxy-secret";
 
 export class UnauthenticatedError extends HttpError {
-  constructor(message: string, readonly challenge = 'Bearer realm="reparo"') {
+  constructor(
+    message: string,
+    readonly challenge = 'Bearer realm="reparo"',
+  ) {
     super(401, "unauthenticated", message);
   }
 }

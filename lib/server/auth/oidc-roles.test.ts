@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { OidcConfigError, oidcSettings, parseRoleMappings, roleFromGroups, safeNext } from "./oidc";
 
 describe("roles from the provider's groups", () => {
-  const s = { mappings: parseRoleMappings("reparo-admins=admin, data-eng=operator@orders, meters-eng=operator@meters, leads=commander"), defaultRole: "viewer" as const };
+  const s = {
+    mappings: parseRoleMappings("reparo-admins=admin, data-eng=operator@orders, meters-eng=operator@meters, leads=commander"),
+    defaultRole: "viewer" as const,
+  };
 
   it("the highest mapped role wins, in the namespaces its mappings name", () => {
     expect(roleFromGroups(["data-eng"], s)).toEqual({ role: "operator", namespaces: ["orders"] });
@@ -27,6 +30,7 @@ describe("roles from the provider's groups", () => {
 
   it("after sign-in, only a path of this console: never an open redirect", () => {
     expect(safeNext("/units?x=1")).toBe("/units?x=1");
-    for (const bad of ["//evil.example", "https://evil.example", "/\\evil.example", "/\t/evil.example", "/\n/evil.example", "", null]) expect(safeNext(bad)).toBe("/");
+    for (const bad of ["//evil.example", "https://evil.example", "/\\evil.example", "/\t/evil.example", "/\n/evil.example", "", null])
+      expect(safeNext(bad)).toBe("/");
   });
 });

@@ -62,13 +62,19 @@ export function oidcSettings(env: Readonly<Record<string, string | undefined>> =
 
 /** `reparo-admins=admin, data-eng=operator@orders, leads=commander` */
 export function parseRoleMappings(text: string): RoleMapping[] {
-  return text.split(",").map((s) => s.trim()).filter(Boolean).map((entry) => {
-    const m = /^([^=]+)=([a-z]+)(?:@(.+))?$/.exec(entry);
-    const [group, role, namespace] = [m?.[1], m?.[2], m?.[3]];
-    if (!group || !role || !isRole(role)) throw new OidcConfigError(`REPARO_OIDC_ROLES: "${entry}" is not group=role[@namespace] with a role of ${ROLES.join(", ")}`);
-    if (role === "admin" && namespace) throw new OidcConfigError(`REPARO_OIDC_ROLES: "${entry}": an admin manages access everywhere and cannot be limited to a namespace`);
-    return { group: group.trim(), role, namespace: namespace?.trim() || null };
-  });
+  return text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const m = /^([^=]+)=([a-z]+)(?:@(.+))?$/.exec(entry);
+      const [group, role, namespace] = [m?.[1], m?.[2], m?.[3]];
+      if (!group || !role || !isRole(role))
+        throw new OidcConfigError(`REPARO_OIDC_ROLES: "${entry}" is not group=role[@namespace] with a role of ${ROLES.join(", ")}`);
+      if (role === "admin" && namespace)
+        throw new OidcConfigError(`REPARO_OIDC_ROLES: "${entry}": an admin manages access everywhere and cannot be limited to a namespace`);
+      return { group: group.trim(), role, namespace: namespace?.trim() || null };
+    });
 }
 
 /**
@@ -93,7 +99,9 @@ function configuration(s: OidcSettings): Promise<client.Configuration> {
     const options = s.issuer.protocol === "http:" ? { execute: [client.allowInsecureRequests] } : undefined;
     const config = client.discovery(s.issuer, s.clientId, s.clientSecret ?? undefined, auth, options);
     // A failed discovery (provider down) is retried on the next sign-in, not cached.
-    config.catch(() => { if (discovered?.key === key) discovered = null; });
+    config.catch(() => {
+      if (discovered?.key === key) discovered = null;
+    });
     discovered = { key, config };
   }
   return discovered.config;
@@ -157,7 +165,8 @@ export async function completeSignIn(db: Db, req: Request, flowCookie: string | 
   const rawId = claims[s.idClaim];
   if (typeof rawId !== "string" || rawId === "") return { ok: false, message: `the provider's token has no ${s.idClaim} claim (REPARO_OIDC_ID_CLAIM)` };
   // An e-mail address names a person only when the provider verified it: else anyone could claim an admin's.
-  if (s.idClaim === "email" && claims.email_verified !== true) return { ok: false, message: `${rawId} is not a verified e-mail address at the provider (email_verified), so it cannot name a Reparo user` };
+  if (s.idClaim === "email" && claims.email_verified !== true)
+    return { ok: false, message: `${rawId} is not a verified e-mail address at the provider (email_verified), so it cannot name a Reparo user` };
   const groups = toGroups(claims[s.roleClaim]);
   const granted = roleFromGroups(groups, s);
   if (!granted) return { ok: false, message: `${rawId} is in no group that REPARO_OIDC_ROLES maps to a role` };
@@ -170,11 +179,20 @@ export async function completeSignIn(db: Db, req: Request, flowCookie: string | 
 }
 
 /** The role follows the provider's groups at every sign-in; a change is audited like an admin's. */
-async function recordSignIn(db: Db, u: { id: string; displayName: string; role: Role; namespaces: string[] }, provider: string, groups: string[]): Promise<void> {
+async function recordSignIn(
+  db: Db,
+  u: { id: string; displayName: string; role: Role; namespaces: string[] },
+  provider: string,
+  groups: string[],
+): Promise<void> {
   await inTransaction(db, async (tx) => {
     const before = await findUser(tx, u.id);
     const reason = `signed in through ${provider}; groups: ${groups.length ? groups.join(", ") : "(none)"}`;
-    const access = (x: { role: Role; namespaces: string[]; displayName: string }) => ({ role: x.role, namespaces: [...x.namespaces], displayName: x.displayName });
+    const access = (x: { role: Role; namespaces: string[]; displayName: string }) => ({
+      role: x.role,
+      namespaces: [...x.namespaces],
+      displayName: x.displayName,
+    });
     if (!before) {
       await insertUser(tx, u);
       await appendAudit(tx, { kind: "user.added", actor: `oidc:${provider}`, actorRole: "admin", reason, before: null, after: access(u) });
@@ -197,7 +215,10 @@ export async function endSessionUrl(req: Request, idToken: string | undefined): 
   const config = await configuration(s);
   if (!config.serverMetadata().end_session_endpoint) return null;
   const post = consoleUrl(req, "/sign-in?signed-out=1").href;
-  return client.buildEndSessionUrl(config, idToken ? { id_token_hint: idToken, post_logout_redirect_uri: post } : { client_id: s.clientId, post_logout_redirect_uri: post }).href;
+  return client.buildEndSessionUrl(
+    config,
+    idToken ? { id_token_hint: idToken, post_logout_redirect_uri: post } : { client_id: s.clientId, post_logout_redirect_uri: post },
+  ).href;
 }
 
 export function clearedFlowCookie(): string {

@@ -65,7 +65,10 @@ export async function openSession(db: Db, value: string | null | undefined, now 
 
 /** A short-lived sealed value (the OIDC flow's PKCE verifier and state, between redirects). */
 export async function sealShortLived(db: Db, payload: Record<string, string>, seconds: number): Promise<string> {
-  return new EncryptJWT(payload).setProtectedHeader({ alg: "dir", enc: "A256GCM" }).setExpirationTime(Math.floor(Date.now() / 1000) + seconds).encrypt(await sessionKey(db));
+  return new EncryptJWT(payload)
+    .setProtectedHeader({ alg: "dir", enc: "A256GCM" })
+    .setExpirationTime(Math.floor(Date.now() / 1000) + seconds)
+    .encrypt(await sessionKey(db));
 }
 
 export async function openShortLived(db: Db, value: string): Promise<Record<string, unknown> | null> {

@@ -17,7 +17,10 @@ function tokenLimiter(): RateLimiterMemory {
 }
 
 export class TooManyRequestsError extends HttpError {
-  constructor(readonly retryAfterSeconds: number, message: string) {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message: string,
+  ) {
     super(429, "too_many_requests", message);
   }
 }
@@ -29,6 +32,9 @@ export async function spendTokenBudget(actor: Actor): Promise<void> {
   } catch (e) {
     if (!(e instanceof RateLimiterRes)) throw e;
     const seconds = Math.max(1, Math.ceil(e.msBeforeNext / 1000));
-    throw new TooManyRequestsError(seconds, `${actor.id} sent more than ${tokenLimiter().points} requests in a minute: retry in ${seconds} s (REPARO_TOKEN_RATE)`);
+    throw new TooManyRequestsError(
+      seconds,
+      `${actor.id} sent more than ${tokenLimiter().points} requests in a minute: retry in ${seconds} s (REPARO_TOKEN_RATE)`,
+    );
   }
 }

@@ -6,8 +6,15 @@ type UnitVerdict = Completeness["byUnit"][number];
 
 const UNBUILT = new Set(["missing", "failed", "blocked"]);
 const ADJECTIVE: Record<string, string> = {
-  duplicate: "duplicated", divergent: "divergent", empty: "empty", stale: "stale", missing: "missing", failed: "failed",
-  blocked: "blocked", known_bad: "known-bad", skipped: "skipped",
+  duplicate: "duplicated",
+  divergent: "divergent",
+  empty: "empty",
+  stale: "stale",
+  missing: "missing",
+  failed: "failed",
+  blocked: "blocked",
+  known_bad: "known-bad",
+  skipped: "skipped",
 };
 
 /**
@@ -20,7 +27,9 @@ const ADJECTIVE: Record<string, string> = {
 export function explainUnits(reasons: CompletenessReason[], target: string): UnitVerdict[] {
   const byKey = new Map<string, CompletenessReason[]>();
   for (const r of reasons) byKey.set(r.unitKey, [...(byKey.get(r.unitKey) ?? []), r]);
-  return [...byKey].sort(([a], [b]) => a.localeCompare(b)).map(([unitKey, rs]) => ({ unitKey, headline: headline(rs), plain: plain(target, unitKey, rs), reasons: rs }));
+  return [...byKey]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([unitKey, rs]) => ({ unitKey, headline: headline(rs), plain: plain(target, unitKey, rs), reasons: rs }));
 }
 
 function plain(target: string, unitKey: string, rs: CompletenessReason[]): UnitVerdict["plain"] {

@@ -33,19 +33,35 @@ export async function getCompleteness(q: CompletenessQuery, now: Date, db: Db = 
   const closureDatasets = [...up.entries.values()].filter((e) => e.nodeKind === "dataset").map((e) => e.node);
   const problemsOf = problemsLookup(await getUnitStateSnapshotCovering(db, now, closureDatasets));
   const scope = await loadClosureFacts(db, graph, up, { datasetsByNode: new Map(datasets.map((d) => [d.nodeId, d])), writerOf, edges, problemsOf });
-  const [incidents, certificates] = await Promise.all([listOpenIncidents(db), listCertificatesOf(db, scope.map((d) => d.record.nodeId))]);
+  const [incidents, certificates] = await Promise.all([
+    listOpenIncidents(db),
+    listCertificatesOf(
+      db,
+      scope.map((d) => d.record.nodeId),
+    ),
+  ]);
   const own = scope.find((d) => d.record.nodeId === target.nodeId)!;
   if (!target.partitionsDeclared && own.keys.length === 0) {
-    throw new RefusedError(`query.dataset: ${target.nodeId} has no declared partition definition, so its expected units are unknown — set one with PUT /api/v1/datasets/{id}/partitions (nothing it holds says which units to expect)`);
+    throw new RefusedError(
+      `query.dataset: ${target.nodeId} has no declared partition definition, so its expected units are unknown — set one with PUT /api/v1/datasets/{id}/partitions (nothing it holds says which units to expect)`,
+    );
   }
-  const cert = completenessCertificate({
-    target: asUnits(own),
-    period: { from: period.from, to: period.to },
-    upstream: scope.filter((d) => d !== own).map(asUnits),
-  }, now.getTime());
+  const cert = completenessCertificate(
+    {
+      target: asUnits(own),
+      period: { from: period.from, to: period.to },
+      upstream: scope.filter((d) => d !== own).map(asUnits),
+    },
+    now.getTime(),
+  );
   const reasons = cert.verdict === "incomplete" ? cert.reasons.map((g) => linkReason(g, scope, incidents)) : [];
   return {
-    dataset: { nodeId: target.nodeId, name: target.name, pipeline: target.pipeline, grain: target.partitionDef.kind === "time" ? target.partitionDef.grain : null },
+    dataset: {
+      nodeId: target.nodeId,
+      name: target.name,
+      pipeline: target.pipeline,
+      grain: target.partitionDef.kind === "time" ? target.partitionDef.grain : null,
+    },
     period: { from: period.from, to: period.to },
     checkedAt: now.toISOString(),
     verdict: cert.verdict,
@@ -56,9 +72,17 @@ export async function getCompleteness(q: CompletenessQuery, now: Date, db: Db = 
       const d = scope.find((s) => s.record.nodeId === e.dataset)!;
       const space = graph.nodes[graph.index.get(d.record.nodeId as DatasetId)!]!.space;
       return {
-        datasetNodeId: e.dataset, datasetName: d.record.name, role: e.role, unitRanges: toKeyRanges(d.units, space),
-        units: e.units, rows: e.rows, reconciledUnits: e.reconciledUnits, inputVersions: e.inputVersions,
-        oldestPublishAt: iso(e.oldestPublishAt), newestPublishAt: iso(e.newestPublishAt), notes: e.notes,
+        datasetNodeId: e.dataset,
+        datasetName: d.record.name,
+        role: e.role,
+        unitRanges: toKeyRanges(d.units, space),
+        units: e.units,
+        rows: e.rows,
+        reconciledUnits: e.reconciledUnits,
+        inputVersions: e.inputVersions,
+        oldestPublishAt: iso(e.oldestPublishAt),
+        newestPublishAt: iso(e.newestPublishAt),
+        notes: e.notes,
       };
     }),
     freshness: freshnessOf(own, now),
@@ -78,11 +102,20 @@ function linkReason(g: CompletenessGap, scope: ClosureDataset[], incidents: Inci
   const d = scope.find((s) => s.record.nodeId === g.dataset)!;
   const nodes = [d.record.nodeId, ...(d.writer ? [d.writer.nodeId] : [])];
   return {
-    datasetNodeId: g.dataset, datasetName: d.record.name, role: g.role, unitKey: g.unitKey, state: g.state, reason: g.reason,
+    datasetNodeId: g.dataset,
+    datasetName: d.record.name,
+    role: g.role,
+    unitKey: g.unitKey,
+    state: g.state,
+    reason: g.reason,
     gap: g.state === "known_bad" || g.state === "skipped",
     unitHref: `/units/${d.record.nodeId}?unit=${encodeURIComponent(g.unitKey)}`,
-    incidents: incidents.filter((i) => namesUnit(i.failedPairs, nodes, g.unitKey)).map((i) => ({ id: i.id, title: i.title, status: i.status, href: `/incidents/${i.id}` })),
-    rows: g.rows, sourceCount: g.sourceCount, writerNodeId: d.writer?.nodeId ?? null,
+    incidents: incidents
+      .filter((i) => namesUnit(i.failedPairs, nodes, g.unitKey))
+      .map((i) => ({ id: i.id, title: i.title, status: i.status, href: `/incidents/${i.id}` })),
+    rows: g.rows,
+    sourceCount: g.sourceCount,
+    writerNodeId: d.writer?.nodeId ?? null,
     builtFrom: g.builtFrom ? { datasetName: nodeName(g.builtFrom.dataset), unitKey: g.builtFrom.unitKey, problem: g.builtFrom.problem } : null,
   };
 }

@@ -49,19 +49,42 @@ export async function loadClosureFacts(db: Db, graph: LineageGraph, result: Clos
   const scopes = out.map((d) => ({ id: d.record.id, keys: d.keys }));
   const taskScopes = out.filter((d) => d.writer).map((d) => ({ id: d.writer!.id, keys: d.keys }));
   const [ledger, attempts, sources, marks, cleaned] = await Promise.all([
-    publishesByUnit(db, scopes), attemptsByUnit(db, taskScopes), sourceCountsByUnit(db, scopes), marksByUnit(db, scopes),
-    cleanedAtByUnit(db, scopes.map((x) => x.id)),
+    publishesByUnit(db, scopes),
+    attemptsByUnit(db, taskScopes),
+    sourceCountsByUnit(db, scopes),
+    marksByUnit(db, scopes),
+    cleanedAtByUnit(
+      db,
+      scopes.map((x) => x.id),
+    ),
   ]);
   const latestByNode = latestPublishes(out, ledger);
   for (const d of out) {
     const units = d.keys.map((key, i) => ({ key, ordinal: d.ordinals[i]! }));
-    const facts = assembleUnitFacts({
-      dataset: d.record, writer: d.writer, ledger: ledger.get(d.record.id) ?? new Map(), attempts: d.writer ? attempts.get(d.writer.id) : undefined,
-      sources: sources.get(d.record.id), marks: marks.get(d.record.id), cleaned: cleaned.get(d.record.id),
-      upstreamOf: upstreamResolver(graph, d, latestByNode),
-      inputScope: scopeOf(graph, d, catalog),
-      upstreamBadOf: d.writer ? upstreamProblemsResolver(d.writer, catalog.edges, d.record.id, graph.nodes[graph.index.get(d.record.nodeId as NodeId)!]!.space, catalog.problemsOf, { includeSelf: true }) : undefined,
-    }, units);
+    const facts = assembleUnitFacts(
+      {
+        dataset: d.record,
+        writer: d.writer,
+        ledger: ledger.get(d.record.id) ?? new Map(),
+        attempts: d.writer ? attempts.get(d.writer.id) : undefined,
+        sources: sources.get(d.record.id),
+        marks: marks.get(d.record.id),
+        cleaned: cleaned.get(d.record.id),
+        upstreamOf: upstreamResolver(graph, d, latestByNode),
+        inputScope: scopeOf(graph, d, catalog),
+        upstreamBadOf: d.writer
+          ? upstreamProblemsResolver(
+              d.writer,
+              catalog.edges,
+              d.record.id,
+              graph.nodes[graph.index.get(d.record.nodeId as NodeId)!]!.space,
+              catalog.problemsOf,
+              { includeSelf: true },
+            )
+          : undefined,
+      },
+      units,
+    );
     d.keys.forEach((key, i) => d.facts.set(key, facts[i]!));
     if (!d.record.partitionsDeclared) keepJudged(d);
   }
@@ -115,17 +138,18 @@ function upstreamResolver(graph: LineageGraph, d: ClosureDataset, latest: Map<st
   const writerIdx = d.writer ? graph.index.get(d.writer.nodeId as NodeId) : undefined;
   if (writerIdx === undefined) return () => [];
   const reads = graph.in[writerIdx]!.filter((e) => e.kind === "reads" && e.mapping.type !== "latest");
-  return (ordinal) => reads.flatMap((edge) => {
-    const up = graph.nodes[edge.from]!;
-    const published = latest.get(up.id);
-    let best: UpstreamPublish | null = null;
-    edge.up(UnitSet.of(ordinal)).forEachRange((lo, hi) => {
-      for (let o = lo; o <= hi; o++) {
-        const key = up.space.keyAt(o);
-        const at = published?.get(key);
-        if (at !== undefined && (best === null || at > best.publishedAt)) best = { dataset: up.id, unitKey: key, publishedAt: at };
-      }
+  return (ordinal) =>
+    reads.flatMap((edge) => {
+      const up = graph.nodes[edge.from]!;
+      const published = latest.get(up.id);
+      let best: UpstreamPublish | null = null;
+      edge.up(UnitSet.of(ordinal)).forEachRange((lo, hi) => {
+        for (let o = lo; o <= hi; o++) {
+          const key = up.space.keyAt(o);
+          const at = published?.get(key);
+          if (at !== undefined && (best === null || at > best.publishedAt)) best = { dataset: up.id, unitKey: key, publishedAt: at };
+        }
+      });
+      return best ? [best] : [];
     });
-    return best ? [best] : [];
-  });
 }

@@ -16,10 +16,18 @@ export async function putFrontierCertificate(input: FrontierCertificatePut, now:
   return inTransaction(db, async (tx) => {
     const current = await findCertificate(tx, input.source, input.partition);
     const update = advanceCheckpoint(current, { ...input });
-    const view = (c: typeof update.checkpoint) => c === null ? null : {
-      partition: c.partition, coordinate: c.coordinate, inclusive: c.inclusive, domain: c.domain,
-      generation: c.generation, epoch: c.epoch, updatedAt: (update.outcome === "advanced" ? now : (current?.updatedAt ?? now)).toISOString(),
-    };
+    const view = (c: typeof update.checkpoint) =>
+      c === null
+        ? null
+        : {
+            partition: c.partition,
+            coordinate: c.coordinate,
+            inclusive: c.inclusive,
+            domain: c.domain,
+            generation: c.generation,
+            epoch: c.epoch,
+            updatedAt: (update.outcome === "advanced" ? now : (current?.updatedAt ?? now)).toISOString(),
+          };
     if (update.outcome === "stale-generation") {
       throw new ConflictError(update.reason, { outcome: update.outcome, certificate: view(current) });
     }

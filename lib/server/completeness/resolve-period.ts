@@ -18,9 +18,17 @@ export function findDataset(datasets: DatasetRecord[], wanted: string): DatasetR
  * `now`: a key the definition rejects is a 400 naming the bound and the reason (seed 002), never
  * an empty — and therefore vacuously complete — period.
  */
-export function resolvePeriod(dataset: DatasetRecord, now: Date, from?: string, to?: string): { space: PartitionSpace; units: UnitSet; from: string; to: string } {
+export function resolvePeriod(
+  dataset: DatasetRecord,
+  now: Date,
+  from?: string,
+  to?: string,
+): { space: PartitionSpace; units: UnitSet; from: string; to: string } {
   const space = resolvePartitions(dataset.partitionDef, { asOf: now.getTime() });
-  for (const [field, key] of [["query.from", from], ["query.to", to]] as const) {
+  for (const [field, key] of [
+    ["query.from", from],
+    ["query.to", to],
+  ] as const) {
     if (key === undefined) continue;
     const verdict = space.validate(key);
     if (!verdict.valid) throw new InvalidFieldError(field, verdict.reason);

@@ -12,7 +12,9 @@ import { createTestDatabase, providersUnderTest, type TestDatabase } from "../te
  */
 describe("SQLite transactions beside another writer", () => {
   let t: TestDatabase;
-  beforeAll(async () => { t = await createTestDatabase("sqlite"); });
+  beforeAll(async () => {
+    t = await createTestDatabase("sqlite");
+  });
   afterAll(async () => t.drop());
 
   it("commits though another connection tries to write before the transaction's first write", async () => {
@@ -40,7 +42,9 @@ describe("SQLite transactions beside another writer", () => {
 
 describe.each(providersUnderTest())("the provider of a %s client", (provider) => {
   let t: TestDatabase;
-  beforeAll(async () => { t = await createTestDatabase(provider); });
+  beforeAll(async () => {
+    t = await createTestDatabase(provider);
+  });
   afterAll(async () => t.drop());
 
   it("is the one its configuration named, for the client and for its transactions", async () => {

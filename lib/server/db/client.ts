@@ -12,9 +12,10 @@ export type Db = SqliteClient;
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
 export function createDb(target: DatabaseTarget): Db {
-  const db = target.provider === "sqlite"
-    ? new SqliteClient({ adapter: new ImmediateTransactions({ url: target.url, timeout: 10_000 }) })
-    : (new PgClient({ adapter: new PrismaPg({ connectionString: target.url }) }) as unknown as Db);
+  const db =
+    target.provider === "sqlite"
+      ? new SqliteClient({ adapter: new ImmediateTransactions({ url: target.url, timeout: 10_000 }) })
+      : (new PgClient({ adapter: new PrismaPg({ connectionString: target.url }) }) as unknown as Db);
   Object.defineProperty(db, PROVIDER, { value: target.provider });
   return db;
 }

@@ -4,7 +4,9 @@ import { DatabaseConfigError, redact, resolveDatabaseTarget } from "./database-u
 describe("resolveDatabaseTarget", () => {
   it("defaults to the embedded SQLite file, as an absolute path", () => {
     expect(resolveDatabaseTarget(undefined, "/srv/reparo")).toEqual({
-      provider: "sqlite", file: "/srv/reparo/data/reparo.db", url: "file:/srv/reparo/data/reparo.db",
+      provider: "sqlite",
+      file: "/srv/reparo/data/reparo.db",
+      url: "file:/srv/reparo/data/reparo.db",
     });
     expect(resolveDatabaseTarget("  ", "/srv/reparo").provider).toBe("sqlite");
   });
@@ -16,7 +18,9 @@ describe("resolveDatabaseTarget", () => {
 
   it("accepts postgres:// and postgresql:// with a database name", () => {
     expect(resolveDatabaseTarget("postgresql://u@127.0.0.1:5432/reparo")).toEqual({
-      provider: "postgresql", url: "postgresql://u@127.0.0.1:5432/reparo", database: "reparo",
+      provider: "postgresql",
+      url: "postgresql://u@127.0.0.1:5432/reparo",
+      database: "reparo",
     });
     expect(resolveDatabaseTarget("postgres://u:p@db/prod").provider).toBe("postgresql");
   });

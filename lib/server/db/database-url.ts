@@ -1,9 +1,7 @@
 import path from "node:path";
 
 /** Where Reparo keeps its data: the embedded SQLite file, or a shared PostgreSQL database. */
-export type DatabaseTarget =
-  | { provider: "sqlite"; file: string; url: string }
-  | { provider: "postgresql"; url: string; database: string };
+export type DatabaseTarget = { provider: "sqlite"; file: string; url: string } | { provider: "postgresql"; url: string; database: string };
 
 export const DEFAULT_SQLITE_FILE = "data/reparo.db";
 
@@ -25,7 +23,8 @@ export function resolveDatabaseTarget(raw: string | undefined = process.env.DATA
   }
   if (value.startsWith("file:")) {
     const rest = value.slice("file:".length).replace(/^\/\/(?=\/)/, "");
-    if (!rest || rest.includes("?")) throw new DatabaseConfigError(`DATABASE_URL: "${value}" must name a SQLite file, like file:./data/reparo.db (no query string)`);
+    if (!rest || rest.includes("?"))
+      throw new DatabaseConfigError(`DATABASE_URL: "${value}" must name a SQLite file, like file:./data/reparo.db (no query string)`);
     const file = path.resolve(cwd, rest);
     return { provider: "sqlite", file, url: `file:${file}` };
   }

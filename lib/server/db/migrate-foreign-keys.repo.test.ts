@@ -66,7 +66,12 @@ async function query<T>(target: DatabaseTarget, sql: string, params: unknown[] =
   await client.connect();
   try {
     let i = 0;
-    return (await client.query(sql.replace(/\?/g, () => `$${++i}`), params)).rows as T[];
+    return (
+      await client.query(
+        sql.replace(/\?/g, () => `$${++i}`),
+        params,
+      )
+    ).rows as T[];
   } finally {
     await client.end();
   }
@@ -75,8 +80,20 @@ async function query<T>(target: DatabaseTarget, sql: string, params: unknown[] =
 async function seedChildren(target: DatabaseTarget): Promise<void> {
   for (const n of [1, 2, 3]) {
     await query(target, `INSERT INTO "Pipeline" ("id", "namespace", "name", "owner") VALUES (?, 'ns', ?, 'data-eng')`, [`p-${n}`, `pipe${n}`]);
-    await query(target, `INSERT INTO "Task" ("id", "nodeId", "namespace", "name", "pipelineId", "updatedAt") VALUES (?, ?, 'ns', ?, ?, ?)`, [`t-${n}`, `job:ns:t${n}`, `t${n}`, `p-${n}`, "2026-12-01T00:00:00.000Z"]);
-    await query(target, `INSERT INTO "Dataset" ("id", "nodeId", "namespace", "name", "pipelineId", "updatedAt") VALUES (?, ?, 'ns', ?, ?, ?)`, [`d-${n}`, `dataset:ns:d${n}`, `d${n}`, `p-${n}`, "2026-12-01T00:00:00.000Z"]);
+    await query(target, `INSERT INTO "Task" ("id", "nodeId", "namespace", "name", "pipelineId", "updatedAt") VALUES (?, ?, 'ns', ?, ?, ?)`, [
+      `t-${n}`,
+      `job:ns:t${n}`,
+      `t${n}`,
+      `p-${n}`,
+      "2026-12-01T00:00:00.000Z",
+    ]);
+    await query(target, `INSERT INTO "Dataset" ("id", "nodeId", "namespace", "name", "pipelineId", "updatedAt") VALUES (?, ?, 'ns', ?, ?, ?)`, [
+      `d-${n}`,
+      `dataset:ns:d${n}`,
+      `d${n}`,
+      `p-${n}`,
+      "2026-12-01T00:00:00.000Z",
+    ]);
     await query(target, `INSERT INTO "Run" ("id", "pipelineId", "kind", "status") VALUES (?, ?, 'scheduled', 'succeeded')`, [`r-${n}`, `p-${n}`]);
   }
 }
@@ -115,30 +132,43 @@ describe.each(providersUnderTest())("a migration of a parent table on a %s datab
     expect(result.applied).toEqual(["29991231000000_pipeline_owner_optional"]);
     expect(await childLinks(target)).toEqual(LINKS);
     const pipelines = await query<{ id: string; owner: string | null }>(target, `SELECT "id", "owner" FROM "Pipeline" ORDER BY "id"`);
-    expect(pipelines).toEqual([{ id: "p-1", owner: "data-eng" }, { id: "p-2", owner: "data-eng" }, { id: "p-3", owner: "data-eng" }]);
+    expect(pipelines).toEqual([
+      { id: "p-1", owner: "data-eng" },
+      { id: "p-2", owner: "data-eng" },
+      { id: "p-3", owner: "data-eng" },
+    ]);
     // The constraint is still enforced after the migration: deleting a parent nulls its children.
     await query(target, `DELETE FROM "Pipeline" WHERE "id" = 'p-3'`);
     expect(await childLinks(target)).toEqual(["d-1→p-1", "d-2→p-2", "d-3→null", "r-1→p-1", "r-2→p-2", "r-3→null", "t-1→p-1", "t-2→p-2", "t-3→null"]);
-    const recorded = await query<{ migration_name: string }>(target, `SELECT migration_name FROM "_prisma_migrations" WHERE migration_name = ?`, [rebuild.name]);
+    const recorded = await query<{ migration_name: string }>(target, `SELECT migration_name FROM "_prisma_migrations" WHERE migration_name = ?`, [
+      rebuild.name,
+    ]);
     expect(recorded).toEqual([{ migration_name: rebuild.name }]);
   });
 
   it("refuses a migration that leaves a dangling reference, with nothing of it applied", async () => {
     const bad = migrationFile("29991231000000_loses_pipeline_p2", DANGLING[provider]);
-    const expected = provider === "sqlite"
-      ? "migration 29991231000000_loses_pipeline_p2 refused, nothing applied: 3 foreign keys would point at no row: Dataset → Pipeline (1 row, rowid 2); Run → Pipeline (1 row, rowid 2); Task → Pipeline (1 row, rowid 2)"
-      : /^migration 29991231000000_loses_pipeline_p2 failed: insert or update on table "Task" violates foreign key constraint "Task_pipelineId_fkey"/;
+    const expected =
+      provider === "sqlite"
+        ? "migration 29991231000000_loses_pipeline_p2 refused, nothing applied: 3 foreign keys would point at no row: Dataset → Pipeline (1 row, rowid 2); Run → Pipeline (1 row, rowid 2); Task → Pipeline (1 row, rowid 2)"
+        : /^migration 29991231000000_loses_pipeline_p2 failed: insert or update on table "Task" violates foreign key constraint "Task_pipelineId_fkey"/;
     await expect(applyWith(target, [...committed, bad])).rejects.toThrow(expected);
     expect(await childLinks(target)).toEqual(LINKS);
     const pipelines = await query<{ id: string; owner: string | null }>(target, `SELECT "id", "owner" FROM "Pipeline" ORDER BY "id"`);
     expect(pipelines.map((p) => p.id)).toEqual(["p-1", "p-2", "p-3"]);
-    const tables = provider === "sqlite"
-      ? await query<{ name: string }>(target, `SELECT name FROM sqlite_master WHERE name = 'new_Pipeline'`)
-      : await query<{ name: string }>(target, `SELECT table_name AS name FROM information_schema.tables WHERE table_name = 'new_Pipeline'`);
+    const tables =
+      provider === "sqlite"
+        ? await query<{ name: string }>(target, `SELECT name FROM sqlite_master WHERE name = 'new_Pipeline'`)
+        : await query<{ name: string }>(target, `SELECT table_name AS name FROM information_schema.tables WHERE table_name = 'new_Pipeline'`);
     expect(tables).toEqual([]);
     const recorded = await query<{ n: number | string }>(target, `SELECT count(*) AS n FROM "_prisma_migrations" WHERE migration_name = ?`, [bad.name]);
     expect(Number(recorded[0]?.n)).toBe(0);
     // The constraint itself survived the refused migration.
-    await expect(query(target, `INSERT INTO "Task" ("id", "nodeId", "namespace", "name", "pipelineId", "updatedAt") VALUES ('t-9', 'job:ns:t9', 'ns', 't9', 'p-404', '2026-12-01T00:00:00.000Z')`)).rejects.toThrow(/FOREIGN KEY constraint failed|violates foreign key constraint/);
+    await expect(
+      query(
+        target,
+        `INSERT INTO "Task" ("id", "nodeId", "namespace", "name", "pipelineId", "updatedAt") VALUES ('t-9', 'job:ns:t9', 'ns', 't9', 'p-404', '2026-12-01T00:00:00.000Z')`,
+      ),
+    ).rejects.toThrow(/FOREIGN KEY constraint failed|violates foreign key constraint/);
   });
 });

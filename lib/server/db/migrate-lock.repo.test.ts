@@ -27,12 +27,21 @@ describe.skipIf(!providersUnderTest().includes("postgresql"))("PostgreSQL: a mig
       const holderPid = (await holder.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]?.pid;
 
       const started = Date.now();
-      const error = await migrate(target, root, { lockWaitMs: 1_500 }).then(() => null, (e: Error) => e);
+      const error = await migrate(target, root, { lockWaitMs: 1_500 }).then(
+        () => null,
+        (e: Error) => e,
+      );
       const waited = Date.now() - started;
-      expect(error?.message).toContain("waited 1.5 s for the migration lock (PostgreSQL advisory lock 72707369, Prisma Migrate's): held by PostgreSQL backend pid ");
+      expect(error?.message).toContain(
+        "waited 1.5 s for the migration lock (PostgreSQL advisory lock 72707369, Prisma Migrate's): held by PostgreSQL backend pid ",
+      );
       const user = decodeURIComponent(new URL(target.url).username);
-      expect(error?.message).toMatch(new RegExp(`pid ${holderPid} \\(application "stuck prisma migrate", user ${user}, (from [0-9a-f.:]+|local socket), connected since 20\\d\\d-`));
-      expect(error?.message).toContain(`last query: "SELECT pg_backend_pid() AS pid") — let it finish, or end it with SELECT pg_terminate_backend(${holderPid})`);
+      expect(error?.message).toMatch(
+        new RegExp(`pid ${holderPid} \\(application "stuck prisma migrate", user ${user}, (from [0-9a-f.:]+|local socket), connected since 20\\d\\d-`),
+      );
+      expect(error?.message).toContain(
+        `last query: "SELECT pg_backend_pid() AS pid") — let it finish, or end it with SELECT pg_terminate_backend(${holderPid})`,
+      );
       expect(waited).toBeGreaterThanOrEqual(1_500);
       expect(waited).toBeLessThan(10_000);
       const tables = await holder.query(`SELECT 1 FROM information_schema.tables WHERE table_name = 'Pipeline'`);

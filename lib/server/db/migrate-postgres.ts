@@ -21,7 +21,8 @@ export const MIGRATION_LOCK_KEY = 72707369;
 export function migrationLockWaitMs(raw = process.env.REPARO_MIGRATION_LOCK_WAIT_SECONDS): number {
   if (raw === undefined || raw.trim() === "") return 120_000;
   const seconds = Number(raw);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new DatabaseConfigError(`REPARO_MIGRATION_LOCK_WAIT_SECONDS: "${raw}" is not a positive number of seconds`);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new DatabaseConfigError(`REPARO_MIGRATION_LOCK_WAIT_SECONDS: "${raw}" is not a positive number of seconds`);
   return Math.round(seconds * 1000);
 }
 
@@ -83,7 +84,9 @@ async function takeMigrationLock(client: pg.Client, waitMs: number): Promise<voi
     await client.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
   } catch (e) {
     if ((e as { code?: string }).code !== "55P03") throw e;
-    throw new MigrationError(`waited ${formatSeconds(waitMs)} for the migration lock (PostgreSQL advisory lock ${MIGRATION_LOCK_KEY}, Prisma Migrate's): ${await describeHolder(client)}`);
+    throw new MigrationError(
+      `waited ${formatSeconds(waitMs)} for the migration lock (PostgreSQL advisory lock ${MIGRATION_LOCK_KEY}, Prisma Migrate's): ${await describeHolder(client)}`,
+    );
   } finally {
     await client.query("RESET lock_timeout");
   }
@@ -111,7 +114,11 @@ async function describeHolder(client: pg.Client): Promise<string> {
   if (!rows.length) return "its holder let go just now; start again";
   return rows
     .map((h) => {
-      const who = [h.application_name ? `application "${h.application_name}"` : "no application name", h.usename && `user ${h.usename}`, h.client_addr ? `from ${h.client_addr}` : "local socket"]
+      const who = [
+        h.application_name ? `application "${h.application_name}"` : "no application name",
+        h.usename && `user ${h.usename}`,
+        h.client_addr ? `from ${h.client_addr}` : "local socket",
+      ]
         .filter(Boolean)
         .join(", ");
       const since = h.backend_start ? `, connected since ${h.backend_start.toISOString()}` : "";

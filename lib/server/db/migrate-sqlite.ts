@@ -56,21 +56,24 @@ function applySqliteMigration(db: Database.Database, m: MigrationFile): boolean 
   db.pragma("foreign_keys = OFF");
   try {
     if (db.pragma("foreign_keys", { simple: true }) !== 0) throw new MigrationError(`migration ${m.name}: could not turn SQLite foreign keys off`);
-    return db.transaction(() => {
-      if (db.prepare(`SELECT 1 FROM "_prisma_migrations" WHERE migration_name = ? AND finished_at IS NOT NULL AND rolled_back_at IS NULL`).get(m.name)) return false;
-      const startedAt = new Date().toISOString();
-      try {
-        db.exec(m.sql);
-      } catch (e) {
-        throw new MigrationError(`migration ${m.name} failed: ${(e as Error).message}`);
-      }
-      const violations = db.pragma("foreign_key_check") as ForeignKeyViolation[];
-      if (violations.length) throw new MigrationError(`migration ${m.name} refused, nothing applied: ${describeViolations(violations)}`);
-      db.prepare(
-        `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, logs, started_at, applied_steps_count) VALUES (?, ?, ?, ?, NULL, ?, 1)`,
-      ).run(crypto.randomUUID(), m.checksum, new Date().toISOString(), m.name, startedAt);
-      return true;
-    }).immediate();
+    return db
+      .transaction(() => {
+        if (db.prepare(`SELECT 1 FROM "_prisma_migrations" WHERE migration_name = ? AND finished_at IS NOT NULL AND rolled_back_at IS NULL`).get(m.name))
+          return false;
+        const startedAt = new Date().toISOString();
+        try {
+          db.exec(m.sql);
+        } catch (e) {
+          throw new MigrationError(`migration ${m.name} failed: ${(e as Error).message}`);
+        }
+        const violations = db.pragma("foreign_key_check") as ForeignKeyViolation[];
+        if (violations.length) throw new MigrationError(`migration ${m.name} refused, nothing applied: ${describeViolations(violations)}`);
+        db.prepare(
+          `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, logs, started_at, applied_steps_count) VALUES (?, ?, ?, ?, NULL, ?, 1)`,
+        ).run(crypto.randomUUID(), m.checksum, new Date().toISOString(), m.name, startedAt);
+        return true;
+      })
+      .immediate();
   } finally {
     db.pragma("foreign_keys = ON");
   }
@@ -82,6 +85,11 @@ function describeViolations(violations: ForeignKeyViolation[]): string {
     const key = `${v.table} → ${v.parent}`;
     byReference.set(key, [...(byReference.get(key) ?? []), v.rowid]);
   }
-  const parts = [...byReference].sort(([a], [b]) => a.localeCompare(b)).map(([ref, rowids]) => `${ref} (${rowids.length} row${rowids.length === 1 ? "" : "s"}, rowid ${rowids.slice(0, 5).join(", ")}${rowids.length > 5 ? ", …" : ""})`);
+  const parts = [...byReference]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(
+      ([ref, rowids]) =>
+        `${ref} (${rowids.length} row${rowids.length === 1 ? "" : "s"}, rowid ${rowids.slice(0, 5).join(", ")}${rowids.length > 5 ? ", …" : ""})`,
+    );
   return `${violations.length} foreign key${violations.length === 1 ? "" : "s"} would point at no row: ${parts.join("; ")}`;
 }

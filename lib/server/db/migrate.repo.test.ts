@@ -7,16 +7,50 @@ import { emptyTarget, providersUnderTest } from "../testing/test-database";
 
 const root = path.resolve(__dirname, "../../..");
 const EXPECTED_TABLES = [
-  "AlertDelivery", "AlertSend", "ApiToken", "AuditEntry", "Attempt", "Dataset", "ExternalDelivery", "Incident", "IngestedEvent", "InvalidKey", "OrchestratorConnection",
-  "FrontierCertificate", "LineageEdge", "PartitionKey", "Pipeline", "Publish", "RejectedEvent", "RepairClaim", "RepairPlan",
-  "Run", "Setting", "SourceCount", "Task", "UnitChange", "UnitMark", "UnitStateSnapshot", "User", "WarehouseConnection", "WarehouseCount", "WarehouseRow", "_prisma_migrations",
+  "AlertDelivery",
+  "AlertSend",
+  "ApiToken",
+  "AuditEntry",
+  "Attempt",
+  "Dataset",
+  "ExternalDelivery",
+  "Incident",
+  "IngestedEvent",
+  "InvalidKey",
+  "OrchestratorConnection",
+  "FrontierCertificate",
+  "LineageEdge",
+  "PartitionKey",
+  "Pipeline",
+  "Publish",
+  "RejectedEvent",
+  "RepairClaim",
+  "RepairPlan",
+  "Run",
+  "Setting",
+  "SourceCount",
+  "Task",
+  "UnitChange",
+  "UnitMark",
+  "UnitStateSnapshot",
+  "User",
+  "WarehouseConnection",
+  "WarehouseCount",
+  "WarehouseRow",
+  "_prisma_migrations",
 ];
 
 async function tablesAndLedger(target: Awaited<ReturnType<typeof emptyTarget>>["target"]) {
   if (target.provider === "sqlite") {
     const db = new Database(target.file, { readonly: true });
-    const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'`).all() as { name: string }[]).map((r) => r.name);
-    const rows = db.prepare(`SELECT migration_name, checksum, finished_at FROM _prisma_migrations`).all() as { migration_name: string; checksum: string; finished_at: string | null }[];
+    const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'`).all() as { name: string }[]).map(
+      (r) => r.name,
+    );
+    const rows = db.prepare(`SELECT migration_name, checksum, finished_at FROM _prisma_migrations`).all() as {
+      migration_name: string;
+      checksum: string;
+      finished_at: string | null;
+    }[];
     db.close();
     return { tables: tables.sort(), rows };
   }

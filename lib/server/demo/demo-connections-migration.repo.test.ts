@@ -5,8 +5,11 @@ import { createTestDatabase, providersUnderTest, type TestDatabase } from "../te
 import { loadDemo } from "./load-demo";
 
 const statements = (provider: string) =>
-  fs.readFileSync(path.resolve(__dirname, `../../../prisma/${provider}/migrations/20261201230000_demo_connections/migration.sql`), "utf8")
-    .split(/;\s*\n/).map((s) => s.replace(/^--.*$/gm, "").trim()).filter(Boolean);
+  fs
+    .readFileSync(path.resolve(__dirname, `../../../prisma/${provider}/migrations/20261201230000_demo_connections/migration.sql`), "utf8")
+    .split(/;\s*\n/)
+    .map((s) => s.replace(/^--.*$/gm, "").trim())
+    .filter(Boolean);
 
 /**
  * A demo world loaded before connections existed gets, from the migration, the connections a
@@ -30,12 +33,14 @@ describe.each(providersUnderTest())("the demo-connections migration (%s)", (prov
     // As a database loaded before the change: no connections at all, but ml is pointed at Airflow since.
     await t.db.orchestratorConnection.deleteMany();
     await t.db.warehouseConnection.deleteMany();
-    await t.db.orchestratorConnection.create({ data: { pipelineId: connected, kind: "airflow", config: "{\"kind\":\"airflow\"}", updatedBy: "ada", updatedAt: new Date() } });
+    await t.db.orchestratorConnection.create({
+      data: { pipelineId: connected, kind: "airflow", config: '{"kind":"airflow"}', updatedBy: "ada", updatedAt: new Date() },
+    });
     for (const sql of statements(provider)) await t.db.$executeRawUnsafe(sql);
     const after = await t.db.orchestratorConnection.findMany({ orderBy: { pipelineId: "asc" } });
     expect(after.map((c) => [c.pipelineId, c.kind])).toEqual(fresh.map(([id, kind]) => [id, id === connected ? "airflow" : kind]));
     expect(after.find((c) => c.pipelineId === real.id)).toBeUndefined();
-    expect(after.filter((c) => c.kind === "local").every((c) => c.config === "{\"kind\":\"local\"}" && c.updatedBy === "migration")).toBe(true);
+    expect(after.filter((c) => c.kind === "local").every((c) => c.config === '{"kind":"local"}' && c.updatedBy === "migration")).toBe(true);
     expect((await t.db.warehouseConnection.findMany({ orderBy: { namespace: "asc" } })).map((w) => [w.namespace, w.kind])).toEqual(freshWarehouses);
   });
 });

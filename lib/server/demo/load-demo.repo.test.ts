@@ -14,8 +14,7 @@ describe.each(providersUnderTest())("the demo world on %s, read back from the re
   afterAll(async () => t.drop());
 
   const rows = (nodeId: string, unitKey: string) => t.db.warehouseRow.count({ where: { dataset: { nodeId }, unitKey } });
-  const source = async (nodeId: string, unitKey: string) =>
-    (await t.db.sourceCount.findFirstOrThrow({ where: { dataset: { nodeId }, unitKey } })).rowCount;
+  const source = async (nodeId: string, unitKey: string) => (await t.db.sourceCount.findFirstOrThrow({ where: { dataset: { nodeId }, unitKey } })).rowCount;
   const attempts = (nodeId: string, unitKey: string) =>
     t.db.attempt.findMany({ where: { task: { nodeId }, unitKey }, orderBy: { tryNumber: "asc" }, include: { run: true } });
 
@@ -45,18 +44,34 @@ describe.each(providersUnderTest())("the demo world on %s, read back from the re
 
   it("(b) stg_orders 2026-08-23 failed cleanly: nothing written, nothing published", async () => {
     expect(await rows(D.stgOrders, "2026-08-23")).toBe(0);
-    expect((await attempts(T.stgOrders, "2026-08-23")).map((a) => [a.status, a.rowsWritten])).toEqual([["failed", 0], ["failed", 0]]);
+    expect((await attempts(T.stgOrders, "2026-08-23")).map((a) => [a.status, a.rowsWritten])).toEqual([
+      ["failed", 0],
+      ["failed", 0],
+    ]);
     expect(await t.db.publish.count({ where: { dataset: { nodeId: D.stgOrders }, unitKey: "2026-08-23" } })).toBe(0);
   });
 
   it("the closure never ran for those days: downstream and cross-pipeline attempts are upstream_failed", async () => {
     for (const day of ["2026-08-17", "2026-08-23"]) {
       for (const task of [T.fctOrders, T.revenueDaily, T.refreshDashboard, T.orderFeatures]) {
-        expect((await attempts(task, day)).map((a) => a.status), `${task} ${day}`).toEqual(["upstream_failed"]);
+        expect(
+          (await attempts(task, day)).map((a) => a.status),
+          `${task} ${day}`,
+        ).toEqual(["upstream_failed"]);
       }
     }
     const balance = await t.db.attempt.findMany({ where: { task: { nodeId: T.runningBalance }, status: "upstream_failed" }, orderBy: { unitKey: "asc" } });
-    expect(balance.map((a) => a.unitKey)).toEqual(["2026-08-17", "2026-08-18", "2026-08-19", "2026-08-20", "2026-08-21", "2026-08-22", "2026-08-23", "2026-08-24", "2026-08-25"]);
+    expect(balance.map((a) => a.unitKey)).toEqual([
+      "2026-08-17",
+      "2026-08-18",
+      "2026-08-19",
+      "2026-08-20",
+      "2026-08-21",
+      "2026-08-22",
+      "2026-08-23",
+      "2026-08-24",
+      "2026-08-25",
+    ]);
     expect((await attempts(T.weeklyExport, "2026-W34")).map((a) => a.status)).toEqual(["upstream_failed"]);
   });
 
@@ -65,7 +80,10 @@ describe.each(providersUnderTest())("the demo world on %s, read back from the re
     expect(raw).toBe(44);
     expect(await rows(D.stgOrders, "2026-08-10")).toBe(66);
     const tries = await attempts(T.stgOrders, "2026-08-10");
-    expect(tries.map((a) => [a.status, a.rowsWritten])).toEqual([["failed", 22], ["succeeded", 44]]);
+    expect(tries.map((a) => [a.status, a.rowsWritten])).toEqual([
+      ["failed", 22],
+      ["succeeded", 44],
+    ]);
     expect(tries[1]!.run.status).toBe("succeeded");
     const fct = await t.db.publish.findMany({ where: { dataset: { nodeId: D.fctOrders }, unitKey: "2026-08-10" } });
     expect(fct.map((p) => p.rowCount)).toEqual([66]);
@@ -99,7 +117,9 @@ describe.each(providersUnderTest())("the demo world on %s, read back from the re
       [T.orderFeatures, "2026-8-24", '"2026-8-24" is not a day key (expected yyyy-MM-dd)'],
     ]);
     expect(await t.db.user.findMany({ orderBy: { id: "asc" }, select: { id: true, role: true } })).toEqual([
-      { id: "demo-commander", role: "commander" }, { id: "demo-operator", role: "operator" }, { id: "demo-viewer", role: "viewer" },
+      { id: "demo-commander", role: "commander" },
+      { id: "demo-operator", role: "operator" },
+      { id: "demo-viewer", role: "viewer" },
     ]);
   });
 });

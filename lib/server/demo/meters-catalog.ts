@@ -12,9 +12,21 @@ const FROM_SECOND: PartitionDef = { kind: "time", grain: "month", start: "2026-0
  */
 export function metersCatalog(landingWriteMode: "append" | "merge"): CatalogSpec {
   const task = (nodeId: string, writeMode: "replace" | "merge" | "append", description: string) => ({
-    nodeId, pipeline: "meters", writeMode, sideEffect: "none" as const, dependsOnOwnPast: false, owner: "utilities-team", description,
+    nodeId,
+    pipeline: "meters",
+    writeMode,
+    sideEffect: "none" as const,
+    dependsOnOwnPast: false,
+    owner: "utilities-team",
+    description,
   });
-  const table = (nodeId: string, partitionDef: PartitionDef, description: string) => ({ nodeId, pipeline: "meters", kind: "table" as const, partitionDef, description });
+  const table = (nodeId: string, partitionDef: PartitionDef, description: string) => ({
+    nodeId,
+    pipeline: "meters",
+    kind: "table" as const,
+    partitionDef,
+    description,
+  });
   return {
     pipelines: [{ namespace: "meters", description: "Monthly water-meter readings to regional consumption averages", owner: "utilities-team" }],
     datasets: [

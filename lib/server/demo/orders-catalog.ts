@@ -10,12 +10,29 @@ export const ORDERS_LAST_FULL_WEEK_DAY = "2026-08-23";
 
 const DAILY: PartitionDef = { kind: "time", grain: "day", start: ORDERS_FIRST_DAY, end: ORDERS_LAST_DAY, timezone: "UTC" };
 const WEEKLY: PartitionDef = {
-  kind: "time", grain: "week", start: isoWeekOfDay(ORDERS_FIRST_DAY)!, end: isoWeekOfDay(ORDERS_LAST_FULL_WEEK_DAY)!, timezone: "UTC",
+  kind: "time",
+  grain: "week",
+  start: isoWeekOfDay(ORDERS_FIRST_DAY)!,
+  end: isoWeekOfDay(ORDERS_LAST_FULL_WEEK_DAY)!,
+  timezone: "UTC",
 };
 const NONE: PartitionDef = { kind: "none" };
 
-const task = (nodeId: string, pipeline: string, writeMode: "replace" | "merge" | "append", description: string, extra: Partial<CatalogSpec["tasks"][number]> = {}) => ({
-  nodeId, pipeline, writeMode, sideEffect: "none" as const, dependsOnOwnPast: false, owner: `${pipeline}-team`, description, ...extra,
+const task = (
+  nodeId: string,
+  pipeline: string,
+  writeMode: "replace" | "merge" | "append",
+  description: string,
+  extra: Partial<CatalogSpec["tasks"][number]> = {},
+) => ({
+  nodeId,
+  pipeline,
+  writeMode,
+  sideEffect: "none" as const,
+  dependsOnOwnPast: false,
+  owner: `${pipeline}-team`,
+  description,
+  ...extra,
 });
 
 /**
@@ -32,14 +49,36 @@ export function ordersCatalog(): CatalogSpec {
       { namespace: "ml", description: "Feature pipeline for the churn model", owner: "ml-team" },
     ],
     datasets: [
-      { nodeId: D.rawOrders, pipeline: "orders", kind: "table", partitionDef: DAILY, sourceImmutable: true, retentionDays: 400, description: "Immutable daily extracts of the order system" },
-      { nodeId: D.dimCustomers, pipeline: "orders", kind: "table", partitionDef: NONE, sourceImmutable: false, description: "Current customer snapshot (no history)" },
+      {
+        nodeId: D.rawOrders,
+        pipeline: "orders",
+        kind: "table",
+        partitionDef: DAILY,
+        sourceImmutable: true,
+        retentionDays: 400,
+        description: "Immutable daily extracts of the order system",
+      },
+      {
+        nodeId: D.dimCustomers,
+        pipeline: "orders",
+        kind: "table",
+        partitionDef: NONE,
+        sourceImmutable: false,
+        description: "Current customer snapshot (no history)",
+      },
       { nodeId: D.stgOrders, pipeline: "orders", kind: "table", partitionDef: DAILY, description: "Typed orders, one row per order" },
       { nodeId: D.fctOrders, pipeline: "orders", kind: "table", partitionDef: DAILY, description: "Orders joined with customer country and segment" },
       { nodeId: D.revenueDaily, pipeline: "orders", kind: "table", partitionDef: DAILY, description: "Revenue per country and day" },
       { nodeId: D.runningBalance, pipeline: "orders", kind: "table", partitionDef: DAILY, description: "Cumulative revenue to date" },
       { nodeId: D.dashboard, pipeline: "orders", kind: "dashboard", partitionDef: DAILY, description: "Executive revenue dashboard, daily headline" },
-      { nodeId: D.weeklyExport, pipeline: "finance", kind: "export", partitionDef: WEEKLY, external: true, description: "Weekly revenue file sent to the finance ledger" },
+      {
+        nodeId: D.weeklyExport,
+        pipeline: "finance",
+        kind: "export",
+        partitionDef: WEEKLY,
+        external: true,
+        description: "Weekly revenue file sent to the finance ledger",
+      },
       { nodeId: D.orderFeatures, pipeline: "ml", kind: "feature_set", partitionDef: DAILY, description: "Customer-day features for the churn model" },
     ],
     tasks: [

@@ -16,6 +16,7 @@ export function ordersDemoFailure(taskNodeId: string, unitKey: string, tryNumber
   const refused = { failBeforeWrite: true, error: "could not open a warehouse session: too many connections for role etl_orders" };
   if (unitKey === "2026-08-10") return tryNumber === 1 ? midWrite : undefined;
   if (unitKey === "2026-08-17") return tryNumber === 1 ? midWrite : refused;
-  if (unitKey === "2026-08-23") return { failBeforeWrite: true, error: "raw_orders 2026-08-23: object store returned 503 SlowDown while listing the partition" };
+  if (unitKey === "2026-08-23")
+    return { failBeforeWrite: true, error: "raw_orders 2026-08-23: object store returned 503 SlowDown while listing the partition" };
   return undefined;
 }

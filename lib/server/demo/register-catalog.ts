@@ -33,25 +33,55 @@ export async function registerCatalog(db: Db, spec: CatalogSpec, validFrom: Date
     };
     for (const d of spec.datasets) {
       const { namespace, name } = parseNodeId(d.nodeId)!;
-      out.datasets.set(d.nodeId, await createDeclaredDataset(tx, {
-        nodeId: d.nodeId, namespace, name, pipelineId: pipelineId(d.pipeline), kind: d.kind, external: d.external ?? false,
-        partitionDef: d.partitionDef, rowCountTolerance: d.tolerance ?? 0.05, sourceImmutable: d.sourceImmutable ?? null,
-        retentionDays: d.retentionDays ?? null, description: d.description,
-      }));
+      out.datasets.set(
+        d.nodeId,
+        await createDeclaredDataset(tx, {
+          nodeId: d.nodeId,
+          namespace,
+          name,
+          pipelineId: pipelineId(d.pipeline),
+          kind: d.kind,
+          external: d.external ?? false,
+          partitionDef: d.partitionDef,
+          rowCountTolerance: d.tolerance ?? 0.05,
+          sourceImmutable: d.sourceImmutable ?? null,
+          retentionDays: d.retentionDays ?? null,
+          description: d.description,
+        }),
+      );
     }
     // The demo's datasets live in the demo's own warehouse table.
-    for (const namespace of new Set(spec.datasets.map((d) => parseNodeId(d.nodeId)!.namespace))) await saveWarehouse(tx, namespace, { kind: "demo" }, "demo", validFrom);
+    for (const namespace of new Set(spec.datasets.map((d) => parseNodeId(d.nodeId)!.namespace)))
+      await saveWarehouse(tx, namespace, { kind: "demo" }, "demo", validFrom);
     for (const t of spec.tasks) {
       const { namespace, name } = parseNodeId(t.nodeId)!;
-      out.tasks.set(t.nodeId, await createDeclaredTask(tx, {
-        nodeId: t.nodeId, namespace, name, pipelineId: pipelineId(t.pipeline), writeMode: t.writeMode, sideEffect: t.sideEffect,
-        dependsOnOwnPast: t.dependsOnOwnPast, publishMode: "per_unit", owner: t.owner, description: t.description,
-      }));
+      out.tasks.set(
+        t.nodeId,
+        await createDeclaredTask(tx, {
+          nodeId: t.nodeId,
+          namespace,
+          name,
+          pipelineId: pipelineId(t.pipeline),
+          writeMode: t.writeMode,
+          sideEffect: t.sideEffect,
+          dependsOnOwnPast: t.dependsOnOwnPast,
+          publishMode: "per_unit",
+          owner: t.owner,
+          description: t.description,
+        }),
+      );
     }
-    await createEdges(tx, spec.edges.map((e) => ({
-      taskId: out.tasks.get(e.task)!, datasetId: out.datasets.get(e.dataset)!, direction: e.direction,
-      mapping: e.mapping ?? "identity", mappingParams: e.mappingParams ?? {}, validFrom,
-    })));
+    await createEdges(
+      tx,
+      spec.edges.map((e) => ({
+        taskId: out.tasks.get(e.task)!,
+        datasetId: out.datasets.get(e.dataset)!,
+        direction: e.direction,
+        mapping: e.mapping ?? "identity",
+        mappingParams: e.mappingParams ?? {},
+        validFrom,
+      })),
+    );
     return out;
   });
 }

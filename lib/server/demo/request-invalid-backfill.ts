@@ -11,8 +11,16 @@ import { demoClock } from "./demo-clock";
  */
 export async function requestInvalidBackfill(db: Db, lineage: ExecutorLineage, pipelineId: string | null) {
   return executeRun(db, {
-    pipelineId, kind: "backfill", triggeredBy: "demo-operator", lineage, clock: demoClock(new Date("2026-08-25T15:10:00Z")),
-    pairs: [{ taskNodeId: ORDERS_TASKS.orderFeatures, unitKey: "2026-08-31" }, { taskNodeId: ORDERS_TASKS.orderFeatures, unitKey: "2026-8-24" }],
-    invalidKeySource: "demo", parameters: { note: "backfill the last week of features before retraining" },
+    pipelineId,
+    kind: "backfill",
+    triggeredBy: "demo-operator",
+    lineage,
+    clock: demoClock(new Date("2026-08-25T15:10:00Z")),
+    pairs: [
+      { taskNodeId: ORDERS_TASKS.orderFeatures, unitKey: "2026-08-31" },
+      { taskNodeId: ORDERS_TASKS.orderFeatures, unitKey: "2026-8-24" },
+    ],
+    invalidKeySource: "demo",
+    parameters: { note: "backfill the last week of features before retraining" },
   });
 }

@@ -24,7 +24,11 @@ export const FAILING_PERIOD = "2026-07";
  */
 export async function runMetersHistory(db: Db, lineage: ExecutorLineage, pipelineId: string | null, scenario: MetersScenario) {
   const landing = await executeRun(db, {
-    pipelineId, kind: "backfill", triggeredBy: "demo-operator", lineage, clock: demoClock(new Date("2026-08-20T09:00:00Z")),
+    pipelineId,
+    kind: "backfill",
+    triggeredBy: "demo-operator",
+    lineage,
+    clock: demoClock(new Date("2026-08-20T09:00:00Z")),
     pairs: METER_PERIODS.map((unitKey) => ({ taskNodeId: T.land, unitKey })),
     retries: { [T.land]: { maxTries: scenario.cutoffs.length } },
     atomic: { [T.land]: scenario.atomic },
@@ -35,10 +39,17 @@ export async function runMetersHistory(db: Db, lineage: ExecutorLineage, pipelin
     parameters: { scenario: { ...scenario } },
   });
   const stages = [T.screen, T.dedupe, T.consumption, T.summary].flatMap((taskNodeId) =>
-    METER_PERIODS.map((unitKey) => ({ taskNodeId, unitKey })).filter((p) => lineage.tasks.get(p.taskNodeId)!.space.validate(p.unitKey).valid));
+    METER_PERIODS.map((unitKey) => ({ taskNodeId, unitKey })).filter((p) => lineage.tasks.get(p.taskNodeId)!.space.validate(p.unitKey).valid),
+  );
   const processing = await executeRun(db, {
-    pipelineId, kind: "scheduled", triggeredBy: "schedule:meters_monthly", lineage, clock: demoClock(new Date("2026-08-21T03:00:00Z")),
-    pairs: [...stages, { taskNodeId: T.serve, unitKey: UNPARTITIONED_KEY }], externalInputs: "read_available", concurrency: 4,
+    pipelineId,
+    kind: "scheduled",
+    triggeredBy: "schedule:meters_monthly",
+    lineage,
+    clock: demoClock(new Date("2026-08-21T03:00:00Z")),
+    pairs: [...stages, { taskNodeId: T.serve, unitKey: UNPARTITIONED_KEY }],
+    externalInputs: "read_available",
+    concurrency: 4,
   });
   return { landing, processing };
 }

@@ -26,26 +26,66 @@ const RETRIES = Object.fromEntries([...DAILY_TASKS, T.orderFeatures, T.weeklyExp
  */
 export async function runOrdersHistory(db: Db, ctx: OrdersHistoryContext): Promise<number> {
   const days = resolvePartitions({ kind: "time", grain: "day", start: ORDERS_FIRST_DAY, end: ORDERS_LAST_DAY, timezone: "UTC" });
-  await run(db, ctx, "orders", "manual", [{ taskNodeId: T.snapshotCustomers, unitKey: UNPARTITIONED_KEY }], new Date(`${ORDERS_FIRST_DAY}T01:00:00Z`), "demo-operator");
+  await run(
+    db,
+    ctx,
+    "orders",
+    "manual",
+    [{ taskNodeId: T.snapshotCustomers, unitKey: UNPARTITIONED_KEY }],
+    new Date(`${ORDERS_FIRST_DAY}T01:00:00Z`),
+    "demo-operator",
+  );
   let runs = 1;
   for (let o = 0; o < days.size; o++) {
     const day = days.keyAt(o);
     const morning = Date.parse(`${day}T00:00:00Z`) + 24 * HOUR;
-    await run(db, ctx, "orders", "scheduled", DAILY_TASKS.map((taskNodeId) => ({ taskNodeId, unitKey: day })), new Date(morning + 2 * HOUR), "schedule:orders_daily");
+    await run(
+      db,
+      ctx,
+      "orders",
+      "scheduled",
+      DAILY_TASKS.map((taskNodeId) => ({ taskNodeId, unitKey: day })),
+      new Date(morning + 2 * HOUR),
+      "schedule:orders_daily",
+    );
     await run(db, ctx, "ml", "scheduled", [{ taskNodeId: T.orderFeatures, unitKey: day }], new Date(morning + 4 * HOUR), "sensor:fct_orders_published");
     runs += 2;
     if (new Date(`${day}T00:00:00Z`).getUTCDay() === 0 && day <= ORDERS_LAST_FULL_WEEK_DAY) {
-      await run(db, ctx, "finance", "scheduled", [{ taskNodeId: T.weeklyExport, unitKey: isoWeekOfDay(day)! }], new Date(morning + 6 * HOUR), "schedule:finance_weekly");
+      await run(
+        db,
+        ctx,
+        "finance",
+        "scheduled",
+        [{ taskNodeId: T.weeklyExport, unitKey: isoWeekOfDay(day)! }],
+        new Date(morning + 6 * HOUR),
+        "schedule:finance_weekly",
+      );
       runs += 1;
     }
   }
   return runs;
 }
 
-async function run(db: Db, ctx: OrdersHistoryContext, pipeline: string, kind: "manual" | "scheduled", pairs: { taskNodeId: string; unitKey: string }[], start: Date, triggeredBy: string) {
+async function run(
+  db: Db,
+  ctx: OrdersHistoryContext,
+  pipeline: string,
+  kind: "manual" | "scheduled",
+  pairs: { taskNodeId: string; unitKey: string }[],
+  start: Date,
+  triggeredBy: string,
+) {
   return executeRun(db, {
-    pipelineId: ctx.pipelines.get(pipeline) ?? null, kind, pairs, triggeredBy, clock: demoClock(start),
-    nominalTime: new Date(Math.floor(start.getTime() / (24 * HOUR)) * 24 * HOUR), codeVersion: `${pipeline}@2026.08`,
-    retries: RETRIES, failures: ordersDemoFailure, lineage: ctx.lineage, concurrency: 4,
+    pipelineId: ctx.pipelines.get(pipeline) ?? null,
+    kind,
+    pairs,
+    triggeredBy,
+    clock: demoClock(start),
+    nominalTime: new Date(Math.floor(start.getTime() / (24 * HOUR)) * 24 * HOUR),
+    codeVersion: `${pipeline}@2026.08`,
+    retries: RETRIES,
+    failures: ordersDemoFailure,
+    lineage: ctx.lineage,
+    concurrency: 4,
   });
 }

@@ -8,7 +8,10 @@ import { recordInvalidKeys } from "./record-invalid-keys";
 import { runPair, type PairOutcome } from "./run-pair";
 import { runWithConcurrency } from "./run-with-concurrency";
 
-export type ExistingRunRequest = Omit<RunRequest, "pipelineId" | "kind" | "rootRunId" | "parentRunId" | "repairNumber" | "incidentId" | "nominalTime" | "codeVersion" | "triggeredBy"> & {
+export type ExistingRunRequest = Omit<
+  RunRequest,
+  "pipelineId" | "kind" | "rootRunId" | "parentRunId" | "repairNumber" | "incidentId" | "nominalTime" | "codeVersion" | "triggeredBy"
+> & {
   runId: string;
   /** Start no pair after this instant (ms since the epoch): the slice ends and the run is continued later. */
   deadline?: number;
@@ -75,7 +78,13 @@ export async function executeRunSlice(db: Db, req: ExistingRunRequest): Promise<
  * The pairs of a run whose keys the partition definitions reject, recorded as invalid keys
  * (seed 002): they are not run. Returns their pair keys.
  */
-export async function recordRejectedPairs(db: Db, runId: string, pairs: readonly { taskNodeId: string; unitKey: string }[], at: Date, source = "api"): Promise<Set<string>> {
+export async function recordRejectedPairs(
+  db: Db,
+  runId: string,
+  pairs: readonly { taskNodeId: string; unitKey: string }[],
+  at: Date,
+  source = "api",
+): Promise<Set<string>> {
   const lineage = await loadExecutorLineage(db, at);
   const { rejected } = splitValid(lineage, pairs);
   await recordInvalidKeys(db, runId, rejected, source, at);
@@ -93,7 +102,10 @@ function settledPairs(attempts: Awaited<ReturnType<typeof attemptsOfRun>>, pairs
   const byPair = new Map<string, RecordedTry[]>();
   for (const a of attempts) {
     const key = pairKey(a.taskNodeId, a.unitKey);
-    byPair.set(key, [...(byPair.get(key) ?? []), { tryNumber: a.tryNumber, status: a.status, rowsWritten: a.rowsWritten, interrupted: (a.error ?? "").startsWith(INTERRUPTED_ATTEMPT) }]);
+    byPair.set(key, [
+      ...(byPair.get(key) ?? []),
+      { tryNumber: a.tryNumber, status: a.status, rowsWritten: a.rowsWritten, interrupted: (a.error ?? "").startsWith(INTERRUPTED_ATTEMPT) },
+    ]);
   }
   const settled = new Map<string, PairOutcome>();
   for (const pair of pairs) {

@@ -13,7 +13,13 @@ describe.each(providersUnderTest())("executeRun on %s", (provider) => {
   let t: TestDatabase;
   let lineage: ExecutorLineage;
   const request = (pairs: RunRequest["pairs"], over: Partial<RunRequest> = {}): RunRequest => ({
-    pipelineId: null, kind: "manual", pairs, triggeredBy: "test", clock: demoClock(new Date("2026-08-18T02:00:00Z")), lineage, ...over,
+    pipelineId: null,
+    kind: "manual",
+    pairs,
+    triggeredBy: "test",
+    clock: demoClock(new Date("2026-08-18T02:00:00Z")),
+    lineage,
+    ...over,
   });
   const day = (unitKey: string, tasks: string[]) => tasks.map((taskNodeId) => ({ taskNodeId, unitKey }));
   beforeAll(async () => {
@@ -33,9 +39,13 @@ describe.each(providersUnderTest())("executeRun on %s", (provider) => {
   });
 
   it("retries per task policy, and blocks downstream pairs of a pair that kept failing", async () => {
-    const r = await executeRun(t.db, request(day("2026-06-02", [T.landRawOrders, T.stgOrders, T.fctOrders]), {
-      retries: { [T.stgOrders]: { maxTries: 3 } }, failures: (task) => (task === T.stgOrders ? { failBeforeWrite: true, error: "down" } : undefined),
-    }));
+    const r = await executeRun(
+      t.db,
+      request(day("2026-06-02", [T.landRawOrders, T.stgOrders, T.fctOrders]), {
+        retries: { [T.stgOrders]: { maxTries: 3 } },
+        failures: (task) => (task === T.stgOrders ? { failBeforeWrite: true, error: "down" } : undefined),
+      }),
+    );
     expect(r.status).toBe("partial");
     const a = await t.db.attempt.findMany({ where: { runId: r.runId }, include: { task: true }, orderBy: [{ tryNumber: "asc" }] });
     expect(a.filter((x) => x.task.nodeId === T.stgOrders).map((x) => x.status)).toEqual(["failed", "failed", "failed"]);

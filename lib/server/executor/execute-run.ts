@@ -57,11 +57,21 @@ export async function executeRun(db: Db, req: RunRequest): Promise<RunResult> {
   const startedAt = req.clock({ phase: "run-start" });
   const lineage = req.lineage ?? (await loadExecutorLineage(db, startedAt));
   const { valid, rejected } = splitValid(lineage, req.pairs);
-  const run = await inTransaction(db, (tx) => createExecutorRun(tx, {
-    pipelineId: req.pipelineId, kind: req.kind, rootRunId: req.rootRunId ?? null, parentRunId: req.parentRunId ?? null,
-    repairNumber: req.repairNumber ?? 0, incidentId: req.incidentId ?? null, parameters: runParameters(req),
-    codeVersion: req.codeVersion ?? "", triggeredBy: req.triggeredBy, nominalTime: req.nominalTime ?? null, startedAt,
-  }));
+  const run = await inTransaction(db, (tx) =>
+    createExecutorRun(tx, {
+      pipelineId: req.pipelineId,
+      kind: req.kind,
+      rootRunId: req.rootRunId ?? null,
+      parentRunId: req.parentRunId ?? null,
+      repairNumber: req.repairNumber ?? 0,
+      incidentId: req.incidentId ?? null,
+      parameters: runParameters(req),
+      codeVersion: req.codeVersion ?? "",
+      triggeredBy: req.triggeredBy,
+      nominalTime: req.nominalTime ?? null,
+      startedAt,
+    }),
+  );
   await recordInvalidKeys(db, run.id, rejected, req.invalidKeySource ?? "api", startedAt);
   const waves = planRunPairs(lineage, valid);
   const ctx = pairContext(req, run.id, lineage);
@@ -98,12 +108,17 @@ function runParameters(req: RunRequest): Record<string, unknown> {
 
 export function pairContext(req: RunRequest, runId: string, lineage: ExecutorLineage): PairContext {
   return {
-    runId, clock: req.clock, datasets: lineage.datasets, codeFor: req.taskCode ?? taskCodeFor,
+    runId,
+    clock: req.clock,
+    datasets: lineage.datasets,
+    codeFor: req.taskCode ?? taskCodeFor,
     maxTries: (nodeId) => req.retries?.[nodeId]?.maxTries ?? 1,
     atomic: (nodeId, code) => req.atomic?.[nodeId] ?? code.atomicWrite,
     failure: (nodeId, unitKey, tryNumber) => req.failures?.(nodeId, unitKey, tryNumber),
-    externalInputs: req.externalInputs ?? "require_published", parameters: req.parameters ?? {},
-    idempotencyKey: req.idempotencyKey, outcomes: new Map(),
+    externalInputs: req.externalInputs ?? "require_published",
+    parameters: req.parameters ?? {},
+    idempotencyKey: req.idempotencyKey,
+    outcomes: new Map(),
   };
 }
 

@@ -18,7 +18,11 @@ export async function loadExecutorLineage(db: Db, asOf: Date): Promise<ExecutorL
   const tasks = new Map<string, ExecutorTask>();
   const writerOf = new Map<string, string>();
   for (const t of taskRows) {
-    const task = compileTask(t, edges.filter((e) => e.taskId === t.id), datasetsById);
+    const task = compileTask(
+      t,
+      edges.filter((e) => e.taskId === t.id),
+      datasetsById,
+    );
     if (!task) continue;
     tasks.set(task.nodeId, task);
     writerOf.set(task.output.nodeId, task.nodeId);
@@ -38,15 +42,17 @@ function compileTask(t: TaskRecord, edges: EdgeRecord[], datasets: Map<string, E
   if (writes.length !== 1) return null;
   const output = datasets.get(writes[0]!.datasetId);
   if (!output) return null;
-  const reads: ExecutorRead[] = edges.filter((e) => e.direction === "read").map((e) => {
-    const dataset = datasets.get(e.datasetId);
-    if (!dataset) throw new Error(`${t.nodeId} reads an unknown dataset ${e.datasetId}`);
-    const mapping = { type: e.mapping, ...e.mappingParams } as PartitionMapping;
-    try {
-      return { dataset, mapping: e.mapping, compiled: compileMapping(mapping, dataset.space, output.space) };
-    } catch (err) {
-      throw new Error(`${t.nodeId} reads ${dataset.nodeId} with ${e.mapping}: ${(err as Error).message}`);
-    }
-  });
+  const reads: ExecutorRead[] = edges
+    .filter((e) => e.direction === "read")
+    .map((e) => {
+      const dataset = datasets.get(e.datasetId);
+      if (!dataset) throw new Error(`${t.nodeId} reads an unknown dataset ${e.datasetId}`);
+      const mapping = { type: e.mapping, ...e.mappingParams } as PartitionMapping;
+      try {
+        return { dataset, mapping: e.mapping, compiled: compileMapping(mapping, dataset.space, output.space) };
+      } catch (err) {
+        throw new Error(`${t.nodeId} reads ${dataset.nodeId} with ${e.mapping}: ${(err as Error).message}`);
+      }
+    });
   return { id: t.id, nodeId: t.nodeId, writeMode: t.writeMode, sideEffect: t.sideEffect, output, space: output.space, reads };
 }

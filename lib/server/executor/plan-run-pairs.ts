@@ -26,7 +26,15 @@ export function planRunPairs(lineage: ExecutorLineage, pairs: readonly { taskNod
   for (const { taskNodeId, unitKey } of pairs) {
     const task = lineage.tasks.get(taskNodeId);
     if (!task) throw new Error(`unknown task ${taskNodeId}`);
-    planned.set(pairKey(taskNodeId, unitKey), { key: pairKey(taskNodeId, unitKey), task, unitKey, reads: resolvePairInputs(task, unitKey), dependsOn: [], external: [], wave: -1 });
+    planned.set(pairKey(taskNodeId, unitKey), {
+      key: pairKey(taskNodeId, unitKey),
+      task,
+      unitKey,
+      reads: resolvePairInputs(task, unitKey),
+      dependsOn: [],
+      external: [],
+      wave: -1,
+    });
   }
   for (const pair of planned.values()) splitInputs(pair, lineage, planned);
   const waveOf = (pair: PlannedPair, path: Set<string>): number => {

@@ -27,9 +27,10 @@ export async function readPairInputs(db: Tx, reads: readonly ResolvedRead[]): Pr
   const unpublished: string[] = [];
   for (const read of reads) {
     inputs[read.dataset.nodeId] = {
-      datasetNodeId: read.dataset.nodeId, mapping: read.mapping, unitKeys: read.unitKeys,
-      rows: rows.filter((r) => r.datasetId === read.dataset.id)
-        .map((r) => ({ unitKey: r.unitKey, rowKey: r.rowKey, payload: r.payload })),
+      datasetNodeId: read.dataset.nodeId,
+      mapping: read.mapping,
+      unitKeys: read.unitKeys,
+      rows: rows.filter((r) => r.datasetId === read.dataset.id).map((r) => ({ unitKey: r.unitKey, rowKey: r.rowKey, payload: r.payload })),
     };
     let generation = 0;
     for (const key of read.unitKeys) {

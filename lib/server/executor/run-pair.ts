@@ -40,9 +40,18 @@ export async function runPair(db: Db, ctx: PairContext, pair: PlannedPair, first
   const tries = Math.max(1, ctx.maxTries(pair.task.nodeId));
   for (let tryNumber = firstTry; tryNumber < firstTry + tries; tryNumber++) {
     const result = await runTaskAttempt(db, {
-      runId: ctx.runId, task: pair.task, code, unitKey: pair.unitKey, tryNumber, wave: pair.wave, reads: pair.reads,
-      failure: ctx.failure(pair.task.nodeId, pair.unitKey, tryNumber), atomic: ctx.atomic(pair.task.nodeId, code),
-      parameters: ctx.parameters, clock: ctx.clock, datasets: ctx.datasets,
+      runId: ctx.runId,
+      task: pair.task,
+      code,
+      unitKey: pair.unitKey,
+      tryNumber,
+      wave: pair.wave,
+      reads: pair.reads,
+      failure: ctx.failure(pair.task.nodeId, pair.unitKey, tryNumber),
+      atomic: ctx.atomic(pair.task.nodeId, code),
+      parameters: ctx.parameters,
+      clock: ctx.clock,
+      datasets: ctx.datasets,
       idempotencyKey: ctx.idempotencyKey?.(pair.task.nodeId, pair.unitKey),
     });
     if (result.status === "succeeded") return "succeeded";
@@ -53,6 +62,9 @@ export async function runPair(db: Db, ctx: PairContext, pair: PlannedPair, first
 /** Inputs produced outside the run with no publish in the ledger, as "dataset unit". */
 async function unpublishedInputs(db: Db, pair: PlannedPair): Promise<string[]> {
   if (pair.external.length === 0) return [];
-  const have = await publishCounts(db, pair.external.map((e) => ({ datasetId: e.datasetId, unitKeys: e.unitKeys })));
+  const have = await publishCounts(
+    db,
+    pair.external.map((e) => ({ datasetId: e.datasetId, unitKeys: e.unitKeys })),
+  );
   return pair.external.flatMap((e) => e.unitKeys.filter((k) => !have.has(compositeKey(e.datasetId, k))).map((k) => `${e.datasetNodeId} ${k}`));
 }

@@ -1,4 +1,11 @@
-import { failAttempt, recordDeliveryOnce, recordExecutorPublish, recordSourceCounts as saveSourceCounts, startAttempt, succeedRunningAttempt } from "../repositories/ledger/executor-runs";
+import {
+  failAttempt,
+  recordDeliveryOnce,
+  recordExecutorPublish,
+  recordSourceCounts as saveSourceCounts,
+  startAttempt,
+  succeedRunningAttempt,
+} from "../repositories/ledger/executor-runs";
 import { inTransaction, type Db, type Tx } from "../repositories/database";
 import type { ExecutorDataset, ExecutorTask } from "./executor-lineage";
 import { readPairInputs } from "./read-pair-inputs";
@@ -42,7 +49,9 @@ export interface TaskAttemptResult {
 export async function runTaskAttempt(db: Db, spec: TaskAttemptSpec): Promise<TaskAttemptResult> {
   const { task, unitKey, tryNumber, wave } = spec;
   const startedAt = spec.clock({ phase: "attempt-start", wave, tryNumber, taskNodeId: task.nodeId, unitKey });
-  const attempt = await inTransaction(db, (tx) => startAttempt(tx, { runId: spec.runId, taskId: task.id, unitKey, tryNumber, codeVersion: spec.code.codeVersion, startedAt }));
+  const attempt = await inTransaction(db, (tx) =>
+    startAttempt(tx, { runId: spec.runId, taskId: task.id, unitKey, tryNumber, codeVersion: spec.code.codeVersion, startedAt }),
+  );
   const endedAt = () => spec.clock({ phase: "attempt-end", wave, tryNumber, taskNodeId: task.nodeId, unitKey });
   const fail = async (error: string, rowsWritten: number): Promise<TaskAttemptResult> => {
     await inTransaction(db, (tx) => failAttempt(tx, { id: attempt.id, taskId: task.id, unitKey, error, rowsWritten, endedAt: endedAt() }));
@@ -59,8 +68,14 @@ export async function runTaskAttempt(db: Db, spec: TaskAttemptSpec): Promise<Tas
   if (output.sourceCount !== undefined) await recordSourceCounts(db, spec, output.sourceCount, startedAt);
   const finishedAt = endedAt();
   const result = await writeUnit(db, {
-    datasetId: task.output.id, unitKey, mode: task.writeMode, rows: output.rows, atomic: spec.atomic,
-    failure: spec.failure, attemptId: attempt.id, writtenAt: startedAt,
+    datasetId: task.output.id,
+    unitKey,
+    mode: task.writeMode,
+    rows: output.rows,
+    atomic: spec.atomic,
+    failure: spec.failure,
+    attemptId: attempt.id,
+    writtenAt: startedAt,
     onCommit: (tx, unitRowCount) => recordPublish(tx, spec, { attemptId: attempt.id, output, inputVersion, unitRowCount, at: finishedAt }),
   });
   if (result.error !== null) return fail(result.error, result.rowsWritten);
@@ -80,10 +95,18 @@ async function recordPublish(tx: Tx, spec: TaskAttemptSpec, p: Published): Promi
   const { task, unitKey } = spec;
   // Only a running attempt may succeed: if its process was presumed dead and another instance
   // took the run over (failing this attempt), this late write rolls back instead of publishing twice.
-  if (!(await succeedRunningAttempt(tx, p.attemptId, p.output.rows.length, p.at))) throw new Error(`attempt ${p.attemptId} is no longer running (the repair was taken over): its write is rolled back`);
+  if (!(await succeedRunningAttempt(tx, p.attemptId, p.output.rows.length, p.at)))
+    throw new Error(`attempt ${p.attemptId} is no longer running (the repair was taken over): its write is rolled back`);
   await recordExecutorPublish(tx, {
-    datasetId: task.output.id, taskId: task.id, unitKey, runId: spec.runId, attemptId: p.attemptId, publishedAt: p.at,
-    inputVersion: p.inputVersion, codeVersion: spec.code.codeVersion, rowCount: p.unitRowCount,
+    datasetId: task.output.id,
+    taskId: task.id,
+    unitKey,
+    runId: spec.runId,
+    attemptId: p.attemptId,
+    publishedAt: p.at,
+    inputVersion: p.inputVersion,
+    codeVersion: spec.code.codeVersion,
+    rowCount: p.unitRowCount,
   });
   if (p.output.delivery && task.sideEffect === "external") await deliver(tx, spec, p.output.delivery, p.inputVersion, p.at);
 }
@@ -103,5 +126,13 @@ function datasetIdOf(spec: TaskAttemptSpec, nodeId: string): string {
 /** Sends at most once per idempotency key: a replay with the same key records nothing new. */
 async function deliver(tx: Tx, spec: TaskAttemptSpec, delivery: NonNullable<TaskOutput["delivery"]>, inputVersion: string, sentAt: Date): Promise<void> {
   const idempotencyKey = spec.idempotencyKey ?? `${spec.task.nodeId}/${spec.unitKey}/${inputVersion}`;
-  await recordDeliveryOnce(tx, { taskId: spec.task.id, unitKey: spec.unitKey, runId: spec.runId, idempotencyKey, destination: delivery.destination, payload: delivery.payload, sentAt });
+  await recordDeliveryOnce(tx, {
+    taskId: spec.task.id,
+    unitKey: spec.unitKey,
+    runId: spec.runId,
+    idempotencyKey,
+    destination: delivery.destination,
+    payload: delivery.payload,
+    sentAt,
+  });
 }

@@ -3,8 +3,7 @@ import { createTestDatabase, providersUnderTest, type TestDatabase } from "../te
 import { writeUnit, type WriteUnitSpec } from "./write-unit";
 
 const AT = new Date("2026-08-18T02:00:00Z");
-const rows = (n: number, tag = "v1", from = 0) =>
-  Array.from({ length: n }, (_, i) => ({ rowKey: `k${from + i}`, payload: { n: from + i, tag } }));
+const rows = (n: number, tag = "v1", from = 0) => Array.from({ length: n }, (_, i) => ({ rowKey: `k${from + i}`, payload: { n: from + i, tag } }));
 
 describe.each(providersUnderTest())("writeUnit on %s", (provider) => {
   let t: TestDatabase;
@@ -18,7 +17,14 @@ describe.each(providersUnderTest())("writeUnit on %s", (provider) => {
 
   // Each case writes its own unit, so the cases stay independent.
   const spec = (over: Partial<WriteUnitSpec>): WriteUnitSpec => ({
-    datasetId, unitKey: `u${unit}`, mode: "append", rows: rows(10), atomic: false, attemptId: null, writtenAt: AT, ...over,
+    datasetId,
+    unitKey: `u${unit}`,
+    mode: "append",
+    rows: rows(10),
+    atomic: false,
+    attemptId: null,
+    writtenAt: AT,
+    ...over,
   });
   const count = (unitKey: string) => t.db.warehouseRow.count({ where: { datasetId, unitKey } });
 

@@ -55,12 +55,16 @@ export async function writeUnit(db: Db, spec: WriteUnitSpec): Promise<WriteUnitR
 
 async function writeAtomically(db: Db, spec: WriteUnitSpec, rows: readonly OutputRow[], error: string | null): Promise<WriteUnitResult> {
   try {
-    const unitRowCount = await inTransaction(db, async (tx) => {
-      if (spec.mode === "replace") await clearUnit(tx, spec);
-      for (let i = 0; i < rows.length; i += CHUNK) await insertRows(tx, spec, rows.slice(i, i + CHUNK));
-      if (error !== null) throw new InjectedFailure(error);
-      return commitWrite(tx, spec);
-    }, TX);
+    const unitRowCount = await inTransaction(
+      db,
+      async (tx) => {
+        if (spec.mode === "replace") await clearUnit(tx, spec);
+        for (let i = 0; i < rows.length; i += CHUNK) await insertRows(tx, spec, rows.slice(i, i + CHUNK));
+        if (error !== null) throw new InjectedFailure(error);
+        return commitWrite(tx, spec);
+      },
+      TX,
+    );
     return { rowsWritten: rows.length, unitRowCount, error: null };
   } catch (e) {
     if (!(e instanceof InjectedFailure)) throw e;

@@ -25,7 +25,11 @@ export function buildRepairRows({ runs, incidents, failures }: Sources): RepairR
   return runs.map((run) => {
     const incident = run.incidentId ? (incidents.get(run.incidentId) ?? null) : null;
     const rootFailures = failures.filter((f) => f.runId === run.rootRunId);
-    const failedAt = rootFailures.map((f) => f.endedAt).filter((d): d is Date => d !== null).sort((a, b) => a.getTime() - b.getTime())[0] ?? null;
+    const failedAt =
+      rootFailures
+        .map((f) => f.endedAt)
+        .filter((d): d is Date => d !== null)
+        .sort((a, b) => a.getTime() - b.getTime())[0] ?? null;
     const failureAt = failedAt ?? incident?.detectedAt ?? null;
     const detectedAt = incident?.detectedAt ?? null;
     const openedAt = incident?.openedAt ?? null;
@@ -33,13 +37,22 @@ export function buildRepairRows({ runs, incidents, failures }: Sources): RepairR
     const named = incident ? incident.failedPairs.map((p) => p.nodeId) : [];
     const tasks = [...new Set(named.length > 0 ? named : run.tasks.map((t) => t.nodeId))].sort();
     return {
-      runId: run.id, repairNumber: run.repairNumber, status: run.status, pipeline: run.pipeline, rootRunId: run.rootRunId,
+      runId: run.id,
+      repairNumber: run.repairNumber,
+      status: run.status,
+      pipeline: run.pipeline,
+      rootRunId: run.rootRunId,
       incident: incident ? { id: incident.id, title: incident.title, status: incident.status, href: `/incidents/${incident.id}` } : null,
       tasks,
       owners: [...new Set(run.tasks.map((t) => t.owner).filter(Boolean))].sort(),
       failureCategories: [...new Set(rootFailures.filter((f) => tasks.includes(f.taskNodeId)).map((f) => categoriseFailure(f.error)))].sort(),
-      failureAt: iso(failureAt), detectedAt: iso(detectedAt), openedAt: iso(openedAt), repairStartedAt: iso(run.startedAt), repairEndedAt: iso(run.endedAt),
-      validatedAt: iso(validatedAt), resolvedAt: iso(incident?.resolvedAt ?? null),
+      failureAt: iso(failureAt),
+      detectedAt: iso(detectedAt),
+      openedAt: iso(openedAt),
+      repairStartedAt: iso(run.startedAt),
+      repairEndedAt: iso(run.endedAt),
+      validatedAt: iso(validatedAt),
+      resolvedAt: iso(incident?.resolvedAt ?? null),
       timeToDetectMs: diffMs(openedAt, failureAt),
       timeToRepairMs: diffMs(run.endedAt, openedAt),
       timeToValidateMs: diffMs(validatedAt, run.endedAt),

@@ -9,7 +9,9 @@ let seq = 0;
 
 async function audit(db: TestDatabase["db"], kind: string, at: string, incidentId: string | null) {
   seq += 1;
-  await db.auditEntry.create({ data: { kind, actor: "demo-commander", actorRole: "commander", at: t(at), reason: "test", incidentId, prevHash: `h${seq - 1}`, hash: `h${seq}` } });
+  await db.auditEntry.create({
+    data: { kind, actor: "demo-commander", actorRole: "commander", at: t(at), reason: "test", incidentId, prevHash: `h${seq - 1}`, hash: `h${seq}` },
+  });
 }
 
 /**
@@ -21,29 +23,87 @@ async function audit(db: TestDatabase["db"], kind: string, at: string, incidentI
  */
 async function seed(db: TestDatabase["db"]) {
   const pipeline = await db.pipeline.create({ data: { namespace: "orders", name: "orders", owner: "orders-team" } });
-  const stg = await db.task.create({ data: { nodeId: "job:orders:stg_orders", namespace: "orders", name: "stg_orders", pipelineId: pipeline.id, owner: "orders-team", writeMode: "append" } });
-  const fct = await db.task.create({ data: { nodeId: "job:orders:fct_orders", namespace: "orders", name: "fct_orders", pipelineId: pipeline.id, owner: "facts-team", writeMode: "replace" } });
+  const stg = await db.task.create({
+    data: { nodeId: "job:orders:stg_orders", namespace: "orders", name: "stg_orders", pipelineId: pipeline.id, owner: "orders-team", writeMode: "append" },
+  });
+  const fct = await db.task.create({
+    data: { nodeId: "job:orders:fct_orders", namespace: "orders", name: "fct_orders", pipelineId: pipeline.id, owner: "facts-team", writeMode: "replace" },
+  });
   const root = async (id: string, unit: string, failedAt: string, error: string) => {
     await db.run.create({ data: { id, pipelineId: pipeline.id, kind: "scheduled", status: "failed", startedAt: t(failedAt), endedAt: t(failedAt) } });
-    await db.attempt.create({ data: { runId: id, taskId: stg.id, unitKey: unit, tryNumber: 1, status: "failed", error, startedAt: new Date(t(failedAt).getTime() - MIN), endedAt: t(failedAt) } });
+    await db.attempt.create({
+      data: {
+        runId: id,
+        taskId: stg.id,
+        unitKey: unit,
+        tryNumber: 1,
+        status: "failed",
+        error,
+        startedAt: new Date(t(failedAt).getTime() - MIN),
+        endedAt: t(failedAt),
+      },
+    });
   };
   await root("root-a", "2026-08-17", "2026-08-18T10:00:00Z", "could not open a warehouse session: too many connections for role etl_orders");
   await root("root-b", "2026-08-23", "2026-08-25T09:00:00Z", "object store returned 503 SlowDown while listing the partition");
   const incident = async (id: string, unit: string, detectedAt: string, resolvedAt: string, fullRerunUnits: number) => {
-    await db.incident.create({ data: { id, title: `stg_orders ${unit} failed`, status: "resolved", pipelineId: pipeline.id, originRunId: `root-${id.slice(-1)}`, failedPairs: JSON.stringify([{ nodeId: "job:orders:stg_orders", units: [unit] }]), openedBy: "demo-operator", detectedAt: t(detectedAt), openedAt: t(detectedAt), resolvedAt: t(resolvedAt) } });
-    await db.repairPlan.create({ data: { incidentId: id, strategy: "repair_with_closure", plan: JSON.stringify({ cost: { unitsRecomputed: 3, fullRerunUnits, tasks: 2 } }), status: "launched", createdBy: "demo-operator" } });
+    await db.incident.create({
+      data: {
+        id,
+        title: `stg_orders ${unit} failed`,
+        status: "resolved",
+        pipelineId: pipeline.id,
+        originRunId: `root-${id.slice(-1)}`,
+        failedPairs: JSON.stringify([{ nodeId: "job:orders:stg_orders", units: [unit] }]),
+        openedBy: "demo-operator",
+        detectedAt: t(detectedAt),
+        openedAt: t(detectedAt),
+        resolvedAt: t(resolvedAt),
+      },
+    });
+    await db.repairPlan.create({
+      data: {
+        incidentId: id,
+        strategy: "repair_with_closure",
+        plan: JSON.stringify({ cost: { unitsRecomputed: 3, fullRerunUnits, tasks: 2 } }),
+        status: "launched",
+        createdBy: "demo-operator",
+      },
+    });
   };
   await incident("inc-a", "2026-08-17", "2026-08-18T10:30:00Z", "2026-08-18T12:00:00Z", 200);
   await incident("inc-b", "2026-08-23", "2026-08-25T09:05:00Z", "2026-08-25T11:05:00Z", 300);
   const repair = async (id: string, incidentId: string, rootRunId: string, n: number, start: string, end: string, pairs: [string, string][]) => {
-    await db.run.create({ data: { id, pipelineId: pipeline.id, kind: "repair", status: "succeeded", incidentId, rootRunId, parentRunId: rootRunId, repairNumber: n, startedAt: t(start), endedAt: t(end) } });
+    await db.run.create({
+      data: {
+        id,
+        pipelineId: pipeline.id,
+        kind: "repair",
+        status: "succeeded",
+        incidentId,
+        rootRunId,
+        parentRunId: rootRunId,
+        repairNumber: n,
+        startedAt: t(start),
+        endedAt: t(end),
+      },
+    });
     for (const [task, unit] of pairs) {
-      await db.attempt.create({ data: { runId: id, taskId: task, unitKey: unit, tryNumber: 1, status: "succeeded", rowsWritten: 10, startedAt: t(start), endedAt: t(end) } });
+      await db.attempt.create({
+        data: { runId: id, taskId: task, unitKey: unit, tryNumber: 1, status: "succeeded", rowsWritten: 10, startedAt: t(start), endedAt: t(end) },
+      });
     }
   };
-  await repair("rep-a1", "inc-a", "root-a", 1, "2026-08-18T11:00:00Z", "2026-08-18T11:20:00Z", [[stg.id, "2026-08-17"], [fct.id, "2026-08-17"]]);
+  await repair("rep-a1", "inc-a", "root-a", 1, "2026-08-18T11:00:00Z", "2026-08-18T11:20:00Z", [
+    [stg.id, "2026-08-17"],
+    [fct.id, "2026-08-17"],
+  ]);
   await repair("rep-b1", "inc-b", "root-b", 1, "2026-08-25T09:10:00Z", "2026-08-25T09:40:00Z", [[stg.id, "2026-08-23"]]);
-  await repair("rep-b2", "inc-b", "root-b", 2, "2026-08-25T10:00:00Z", "2026-08-25T10:10:00Z", [[stg.id, "2026-08-23"], [fct.id, "2026-08-23"], [fct.id, "2026-08-24"]]);
+  await repair("rep-b2", "inc-b", "root-b", 2, "2026-08-25T10:00:00Z", "2026-08-25T10:10:00Z", [
+    [stg.id, "2026-08-23"],
+    [fct.id, "2026-08-23"],
+    [fct.id, "2026-08-24"],
+  ]);
   await audit(db, "validation.passed", "2026-08-18T11:50:00Z", "inc-a");
   await audit(db, "unit.marked_success", "2026-08-18T11:55:00Z", "inc-a");
   await audit(db, "validation.passed", "2026-08-25T10:30:00Z", "inc-b");
@@ -67,24 +127,54 @@ describe.each(providersUnderTest())("repair history on %s", (provider) => {
     expect(h.repairs.map((r) => r.runId)).toEqual(["rep-b2", "rep-b1", "rep-a1"]);
     const a = h.repairs.find((r) => r.runId === "rep-a1")!;
     expect(a).toMatchObject({
-      repairNumber: 1, rootRunId: "root-a", pipeline: "orders", tasks: ["job:orders:stg_orders"], owners: ["facts-team", "orders-team"],
-      incident: { id: "inc-a", href: "/incidents/inc-a" }, failureCategories: ["connection"],
-      timeToDetectMs: 30 * MIN, timeToRepairMs: 50 * MIN, timeToValidateMs: 30 * MIN, timeToResolutionMs: 90 * MIN,
-      unitsRecomputed: 2, fullRerunUnits: 200,
+      repairNumber: 1,
+      rootRunId: "root-a",
+      pipeline: "orders",
+      tasks: ["job:orders:stg_orders"],
+      owners: ["facts-team", "orders-team"],
+      incident: { id: "inc-a", href: "/incidents/inc-a" },
+      failureCategories: ["connection"],
+      timeToDetectMs: 30 * MIN,
+      timeToRepairMs: 50 * MIN,
+      timeToValidateMs: 30 * MIN,
+      timeToResolutionMs: 90 * MIN,
+      unitsRecomputed: 2,
+      fullRerunUnits: 200,
     });
     const b2 = h.repairs.find((r) => r.runId === "rep-b2")!;
-    expect(b2).toMatchObject({ repairNumber: 2, failureCategories: ["throttling"], timeToDetectMs: 5 * MIN, timeToRepairMs: 65 * MIN, timeToValidateMs: 20 * MIN, timeToResolutionMs: 120 * MIN, unitsRecomputed: 3, fullRerunUnits: 300 });
+    expect(b2).toMatchObject({
+      repairNumber: 2,
+      failureCategories: ["throttling"],
+      timeToDetectMs: 5 * MIN,
+      timeToRepairMs: 65 * MIN,
+      timeToValidateMs: 20 * MIN,
+      timeToResolutionMs: 120 * MIN,
+      unitsRecomputed: 3,
+      fullRerunUnits: 300,
+    });
     expect(h.repairs.find((r) => r.runId === "rep-b1")).toMatchObject({ timeToRepairMs: 35 * MIN, timeToValidateMs: 50 * MIN });
   });
 
   it("aggregates: repairs per week, median and p90 resolution, offenders, compute, risky interventions", async () => {
     const h = await getRepairHistory({ format: "json" }, t("2026-09-01T00:00:00Z"), tdb.db);
-    expect(h.totals).toEqual({ repairs: 3, incidents: 2, medianResolutionMs: 120 * MIN, p90ResolutionMs: 120 * MIN, unitsRecomputed: 6, fullRerunUnits: 800, markSuccess: 1, skips: 2 });
+    expect(h.totals).toEqual({
+      repairs: 3,
+      incidents: 2,
+      medianResolutionMs: 120 * MIN,
+      p90ResolutionMs: 120 * MIN,
+      unitsRecomputed: 6,
+      fullRerunUnits: 800,
+      markSuccess: 1,
+      skips: 2,
+    });
     expect(h.weekly).toEqual([
       { week: "2026-W34", repairs: 1, medianResolutionHours: 1.5, p90ResolutionHours: 1.5 },
       { week: "2026-W35", repairs: 2, medianResolutionHours: 2, p90ResolutionHours: 2 },
     ]);
-    expect(h.compute).toEqual([{ week: "2026-W34", unitsRecomputed: 2, fullRerunUnits: 200 }, { week: "2026-W35", unitsRecomputed: 4, fullRerunUnits: 600 }]);
+    expect(h.compute).toEqual([
+      { week: "2026-W34", unitsRecomputed: 2, fullRerunUnits: 200 },
+      { week: "2026-W35", unitsRecomputed: 4, fullRerunUnits: 600 },
+    ]);
     expect(h.offenders).toEqual([{ task: "job:orders:stg_orders", repairs: 3, categories: { connection: 1, throttling: 2 } }]);
     // Interventions only: the validations, user.added and the mark on a reloaded-away incident are not counted.
     expect(h.interventionKinds).toEqual(["unit.skipped", "unit.marked_success"]);
@@ -96,7 +186,10 @@ describe.each(providersUnderTest())("repair history on %s", (provider) => {
 
   it("filters by period, owner and task, and exports the same rows as CSV", async () => {
     const now = t("2026-09-01T00:00:00Z");
-    expect((await getRepairHistory({ format: "json", from: "2026-08-25", to: "2026-08-25" }, now, tdb.db)).repairs.map((r) => r.runId)).toEqual(["rep-b2", "rep-b1"]);
+    expect((await getRepairHistory({ format: "json", from: "2026-08-25", to: "2026-08-25" }, now, tdb.db)).repairs.map((r) => r.runId)).toEqual([
+      "rep-b2",
+      "rep-b1",
+    ]);
     expect((await getRepairHistory({ format: "json", owner: "facts-team" }, now, tdb.db)).repairs.map((r) => r.runId)).toEqual(["rep-b2", "rep-a1"]);
     expect((await getRepairHistory({ format: "json", task: "fct_orders" }, now, tdb.db)).repairs).toEqual([]);
     // Filters that match nothing keep every choice in their dropdowns.

@@ -17,7 +17,11 @@ export async function getRepairHistory(q: HistoryQuery, now: Date, db: Db = getD
   const runs = await listRepairRuns(db, from, to);
   const incidentIds = [...new Set(runs.map((r) => r.incidentId).filter((id): id is string => id !== null))];
   const rootIds = [...new Set(runs.map((r) => r.rootRunId).filter((id): id is string => id !== null))];
-  const [incidents, failures, interventions] = await Promise.all([incidentsByIds(db, incidentIds), failedAttemptsOfRuns(db, rootIds), listInterventions(db, from, to)]);
+  const [incidents, failures, interventions] = await Promise.all([
+    incidentsByIds(db, incidentIds),
+    failedAttemptsOfRuns(db, rootIds),
+    listInterventions(db, from, to),
+  ]);
   const all = buildRepairRows({ runs, incidents, failures });
   const rows = all.filter((r) => matches(r, q));
   const filtered = q.pipeline || q.task || q.owner;

@@ -27,14 +27,18 @@ export function summariseRepairs(rows: RepairRow[], interventions: InterventionR
     },
     weekly: weekly(rows),
     offenders: offenders(rows),
-    compute: byWeek(rows.filter((r) => r.repairStartedAt !== null), (r) => new Date(r.repairStartedAt!)).map(([week, items]) => ({
+    compute: byWeek(
+      rows.filter((r) => r.repairStartedAt !== null),
+      (r) => new Date(r.repairStartedAt!),
+    ).map(([week, items]) => ({
       week,
       unitsRecomputed: items.reduce((n, r) => n + r.unitsRecomputed, 0),
       // Without a plan the full re-run's cost is unknown: counted as the repair itself, never inflated.
       fullRerunUnits: items.reduce((n, r) => n + (r.fullRerunUnits ?? r.unitsRecomputed), 0),
     })),
     interventions: byWeek(interventions, (i) => i.at).map(([week, items]) => ({
-      week, counts: Object.fromEntries(kinds.map((k) => [k, items.filter((i) => i.kind === k).length])),
+      week,
+      counts: Object.fromEntries(kinds.map((k) => [k, items.filter((i) => i.kind === k).length])),
     })),
     interventionKinds: kinds,
   };
@@ -59,7 +63,10 @@ function offenders(rows: RepairRow[]): Aggregates["offenders"] {
       byTask.set(task, entry);
     }
   }
-  return [...byTask].map(([task, v]) => ({ task, ...v })).sort((a, b) => b.repairs - a.repairs || a.task.localeCompare(b.task)).slice(0, 10);
+  return [...byTask]
+    .map(([task, v]) => ({ task, ...v }))
+    .sort((a, b) => b.repairs - a.repairs || a.task.localeCompare(b.task))
+    .slice(0, 10);
 }
 
 function byWeek<T>(items: T[], at: (t: T) => Date): [string, T[]][] {

@@ -23,7 +23,9 @@ let t: TestDatabase;
 const saved = process.env.DATABASE_URL;
 
 const send = (h: Handler, body: string, params: Record<string, string> = {}) =>
-  h(new Request("http://console.test/api/v1/x", { method: "POST", body, headers: { "content-type": "application/json", "x-reparo-user": "demo-commander" } }), { params: Promise.resolve(params) });
+  h(new Request("http://console.test/api/v1/x", { method: "POST", body, headers: { "content-type": "application/json", "x-reparo-user": "demo-commander" } }), {
+    params: Promise.resolve(params),
+  });
 
 const deep = (n: number) => "[".repeat(n) + "]".repeat(n);
 const CORPUS: [string, string][] = [
@@ -33,7 +35,17 @@ const CORPUS: [string, string][] = [
   ["50,000 NDJSON lines of x (100 KB)", "x\n".repeat(50_000)],
   ["9,000 NDJSON lines of junk", "{nope\n".repeat(9_000)],
   ["a lone surrogate in a string", '{"eventType":"COMPLETE","job":{"namespace":"\\ud800","name":"x"}}'],
-  ["a far-future event", JSON.stringify({ eventType: "COMPLETE", eventTime: "9999-12-31T00:00:00Z", producer: "https://x", schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent", run: { runId: "0190a8f3-1c2d-7e4f-8a9b-0c1d2e3f4a5b" }, job: { namespace: "a", name: "b" } })],
+  [
+    "a far-future event",
+    JSON.stringify({
+      eventType: "COMPLETE",
+      eventTime: "9999-12-31T00:00:00Z",
+      producer: "https://x",
+      schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent",
+      run: { runId: "0190a8f3-1c2d-7e4f-8a9b-0c1d2e3f4a5b" },
+      job: { namespace: "a", name: "b" },
+    }),
+  ],
   ["a NUL character", '{"x":"\\u0000"}'],
   ["an empty body", ""],
   ["a JSON string", '"hello"'],
@@ -50,7 +62,15 @@ describe("the edge: what a hostile or broken client sends", () => {
     await t.drop();
   });
 
-  const routes: [string, Handler][] = [["lineage", postLineage], ["lineage/batch", postBatch], ["publishes", postPublishes], ["source-counts", postSourceCounts], ["warehouse-counts", postWarehouseCounts], ["import/dbt", postDbt], ["incidents", postIncident]];
+  const routes: [string, Handler][] = [
+    ["lineage", postLineage],
+    ["lineage/batch", postBatch],
+    ["publishes", postPublishes],
+    ["source-counts", postSourceCounts],
+    ["warehouse-counts", postWarehouseCounts],
+    ["import/dbt", postDbt],
+    ["incidents", postIncident],
+  ];
   for (const [route, handler] of routes) {
     it(`${route}: every item of the corpus is a 4xx, never a 5xx, and the rejection log grows by at most ${REJECTIONS_PER_REQUEST + 1} rows a request`, async () => {
       for (const [name, body] of CORPUS) {
@@ -60,7 +80,7 @@ describe("the edge: what a hostile or broken client sends", () => {
         expect(res.status, `${route} ← ${name}`).toBeLessThan(500);
         const text = await res.text();
         expect(text.length, `${route} ← ${name}: answer size`).toBeLessThan(64_000);
-        expect(await t.db.rejectedEvent.count() - before, `${route} ← ${name}: rejection rows`).toBeLessThanOrEqual(REJECTIONS_PER_REQUEST + 1);
+        expect((await t.db.rejectedEvent.count()) - before, `${route} ← ${name}: rejection rows`).toBeLessThanOrEqual(REJECTIONS_PER_REQUEST + 1);
       }
     });
   }
@@ -79,7 +99,11 @@ describe("the edge: what a hostile or broken client sends", () => {
   });
 
   it("a busy database is a 503 with Retry-After, not a 500", async () => {
-    for (const e of [Object.assign(new Error("Operation has timed out"), { code: "P1008" }), { code: "P2034", message: "write conflict" }, new Error("could not serialize access due to concurrent update")]) {
+    for (const e of [
+      Object.assign(new Error("Operation has timed out"), { code: "P1008" }),
+      { code: "P2034", message: "write conflict" },
+      new Error("could not serialize access due to concurrent update"),
+    ]) {
       expect(isDatabaseBusy(e)).toBe(true);
       const res = errorResponse(e);
       expect(res.status).toBe(503);

@@ -18,7 +18,8 @@ export function checkJsonLimits(text: string, field = "body", maxDepth = MAX_JSO
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
       continue;
     }
@@ -26,13 +27,19 @@ export function checkJsonLimits(text: string, field = "body", maxDepth = MAX_JSO
     else if (c === 0x5b || c === 0x7b) {
       isArray.push(c === 0x5b);
       counts.push(0);
-      if (isArray.length > maxDepth) throw new HttpError(400, "invalid_request", `${field}: nested deeper than ${maxDepth} levels`, { issues: [{ path: field, message: `nested deeper than ${maxDepth} levels` }] });
+      if (isArray.length > maxDepth)
+        throw new HttpError(400, "invalid_request", `${field}: nested deeper than ${maxDepth} levels`, {
+          issues: [{ path: field, message: `nested deeper than ${maxDepth} levels` }],
+        });
     } else if (c === 0x5d || c === 0x7d) {
       isArray.pop();
       counts.pop();
     } else if (c === 0x2c && isArray.length > 0 && isArray[isArray.length - 1]) {
       const n = ++counts[counts.length - 1]!;
-      if (n >= maxArray) throw new HttpError(400, "invalid_request", `${field}: an array longer than ${maxArray} elements`, { issues: [{ path: field, message: `an array longer than ${maxArray} elements` }] });
+      if (n >= maxArray)
+        throw new HttpError(400, "invalid_request", `${field}: an array longer than ${maxArray} elements`, {
+          issues: [{ path: field, message: `an array longer than ${maxArray} elements` }],
+        });
     }
   }
 }

@@ -10,7 +10,12 @@ const saved = process.env.DATABASE_URL;
 beforeAll(async () => {
   t = await createTestDatabase("sqlite");
   process.env.DATABASE_URL = t.target.url;
-  await t.db.user.createMany({ data: [{ id: "vic", displayName: "Vic", role: "viewer" }, { id: "ola", displayName: "Ola", role: "operator" }] });
+  await t.db.user.createMany({
+    data: [
+      { id: "vic", displayName: "Vic", role: "viewer" },
+      { id: "ola", displayName: "Ola", role: "operator" },
+    ],
+  });
 });
 afterAll(async () => {
   process.env.DATABASE_URL = saved;
@@ -19,7 +24,11 @@ afterAll(async () => {
 
 const ctx = { params: Promise.resolve({}) };
 const post = (body: string, headers: Record<string, string> = {}) =>
-  new Request("http://console.test/api/x", { method: "POST", body, headers: { host: "console.test", "content-type": "application/json", "x-reparo-user": "ola", ...headers } });
+  new Request("http://console.test/api/x", {
+    method: "POST",
+    body,
+    headers: { host: "console.test", "content-type": "application/json", "x-reparo-user": "ola", ...headers },
+  });
 
 describe("route()", () => {
   const handler = vi.fn(async ({ body }: { body: { name: string; count: number } }) => ({ ok: body.name }));

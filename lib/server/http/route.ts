@@ -64,35 +64,36 @@ export function route<Q = undefined, B = undefined, P = undefined, R = unknown>(
     const reqId = requestId(req);
     let rawParams: Record<string, string | string[]> | undefined;
     const response = await (async () => {
-    try {
-      rawParams = await ctx?.params;
-      const mutating = MUTATING.has(req.method);
-      const actor = await resolveActor(req.headers);
-      await spendTokenBudget(actor);
-      // A token is no ambient credential (a browser never attaches one): no cross-site check.
-      if (mutating && actor.source !== "token") checkSameOrigin(req);
-      if (!options.public) authorize(actor, options.role ?? (mutating ? "operator" : "viewer"), options.tokens ?? []);
-      if (actor.source === "anonymous" && process.env.REPARO_ANONYMOUS_READ === "0" && !options.public) throw new UnauthenticatedError("sign in to read this console (REPARO_ANONYMOUS_READ=0)");
-      const params = parseWith(options.params, await ctx.params, "params");
-      const query = parseWith(options.query, Object.fromEntries(new URL(req.url).searchParams), "query");
-      const body = options.body ? parseWith(options.body, requireWellFormed(await readJsonBody(req, options.maxBodyBytes)), "body") : (undefined as B);
-      if (mutating) await requireNamespaces(actor, new URL(req.url).pathname, params, body);
-      // Handlers that read the raw body themselves get a fresh copy on a retry.
-      // (Bodies over 1 MiB are not kept twice: such a request is answered 503 at once when busy.)
-      const declared = Number(req.headers.get("content-length") ?? NaN);
-      const spares = mutating && !options.body && declared <= 1_048_576 ? Array.from({ length: BUSY_RETRIES }, () => req.clone()) : [];
-      const retries = options.retryWhenBusy === false ? 0 : mutating && !options.body ? spares.length : BUSY_RETRIES;
-      const result = await withBusyRetries(retries, (attempt) => handler({ req: attempt === 0 ? req : spares[attempt - 1]!, query, body, params, actor }));
-      if (result instanceof Response) return result;
-      if (options.response && process.env.NODE_ENV !== "production") {
-        // As the browser receives it: after JSON (instants become strings).
-        const checked = options.response.safeParse(JSON.parse(JSON.stringify(result)));
-        if (!checked.success) throw new Error(`the answer breaks its contract: ${describeIssues(fieldIssues(checked.error, "response"))}`);
+      try {
+        rawParams = await ctx?.params;
+        const mutating = MUTATING.has(req.method);
+        const actor = await resolveActor(req.headers);
+        await spendTokenBudget(actor);
+        // A token is no ambient credential (a browser never attaches one): no cross-site check.
+        if (mutating && actor.source !== "token") checkSameOrigin(req);
+        if (!options.public) authorize(actor, options.role ?? (mutating ? "operator" : "viewer"), options.tokens ?? []);
+        if (actor.source === "anonymous" && process.env.REPARO_ANONYMOUS_READ === "0" && !options.public)
+          throw new UnauthenticatedError("sign in to read this console (REPARO_ANONYMOUS_READ=0)");
+        const params = parseWith(options.params, await ctx.params, "params");
+        const query = parseWith(options.query, Object.fromEntries(new URL(req.url).searchParams), "query");
+        const body = options.body ? parseWith(options.body, requireWellFormed(await readJsonBody(req, options.maxBodyBytes)), "body") : (undefined as B);
+        if (mutating) await requireNamespaces(actor, new URL(req.url).pathname, params, body);
+        // Handlers that read the raw body themselves get a fresh copy on a retry.
+        // (Bodies over 1 MiB are not kept twice: such a request is answered 503 at once when busy.)
+        const declared = Number(req.headers.get("content-length") ?? NaN);
+        const spares = mutating && !options.body && declared <= 1_048_576 ? Array.from({ length: BUSY_RETRIES }, () => req.clone()) : [];
+        const retries = options.retryWhenBusy === false ? 0 : mutating && !options.body ? spares.length : BUSY_RETRIES;
+        const result = await withBusyRetries(retries, (attempt) => handler({ req: attempt === 0 ? req : spares[attempt - 1]!, query, body, params, actor }));
+        if (result instanceof Response) return result;
+        if (options.response && process.env.NODE_ENV !== "production") {
+          // As the browser receives it: after JSON (instants become strings).
+          const checked = options.response.safeParse(JSON.parse(JSON.stringify(result)));
+          if (!checked.success) throw new Error(`the answer breaks its contract: ${describeIssues(fieldIssues(checked.error, "response"))}`);
+        }
+        return NextResponse.json(result);
+      } catch (e) {
+        return errorResponse(e, reqId);
       }
-      return NextResponse.json(result);
-    } catch (e) {
-      return errorResponse(e, reqId);
-    }
     })();
     observe(req, response, rawParams, reqId, started);
     return response;
@@ -140,7 +141,9 @@ async function withBusyRetries<T>(retries: number, run: (attempt: number) => Pro
 
 function authorize(actor: Actor, needed: Role, scopes: readonly TokenScope[]): void {
   if (actor.tokenScope && !scopes.includes(actor.tokenScope)) {
-    throw new ForbiddenError(`${actor.id} is a machine token of scope ${actor.tokenScope}: it may call only the ${actor.tokenScope} routes (lineage, lineage/batch, publishes, source-counts, warehouse-counts, datasets/{id}/partitions, frontier-certificates, import/dbt)`);
+    throw new ForbiddenError(
+      `${actor.id} is a machine token of scope ${actor.tokenScope}: it may call only the ${actor.tokenScope} routes (lineage, lineage/batch, publishes, source-counts, warehouse-counts, datasets/{id}/partitions, frontier-certificates, import/dbt)`,
+    );
   }
   if (hasRole(actor, needed)) return;
   if (actor.source === "anonymous") throw new UnauthenticatedError(`sign in, or send a machine token as Authorization: Bearer: this needs the ${needed} role`);
@@ -185,19 +188,30 @@ export function errorResponse(e: unknown, reqId?: string): Response {
     return NextResponse.json({ error: code, message: e.message, ...(e.details ? { details: e.details } : {}) }, { status });
   }
   if (e instanceof HttpError) {
-    const headers: Record<string, string> = e instanceof UnauthenticatedError ? { "www-authenticate": e.challenge } : e instanceof TooManyRequestsError ? { "retry-after": String(e.retryAfterSeconds) } : {};
+    const headers: Record<string, string> =
+      e instanceof UnauthenticatedError
+        ? { "www-authenticate": e.challenge }
+        : e instanceof TooManyRequestsError
+          ? { "retry-after": String(e.retryAfterSeconds) }
+          : {};
     return NextResponse.json({ error: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) }, { status: e.status, headers });
   }
   if (e instanceof DatabaseConfigError) {
     return NextResponse.json({ error: "database_unavailable", message: e.message }, { status: 503 });
   }
   if (isDatabaseBusy(e)) {
-    return NextResponse.json({ error: "database_busy", message: `the database is busy (another writer holds it): retry in ${BUSY_RETRY_AFTER_SECONDS} s` }, { status: 503, headers: { "retry-after": String(BUSY_RETRY_AFTER_SECONDS) } });
+    return NextResponse.json(
+      { error: "database_busy", message: `the database is busy (another writer holds it): retry in ${BUSY_RETRY_AFTER_SECONDS} s` },
+      { status: 503, headers: { "retry-after": String(BUSY_RETRY_AFTER_SECONDS) } },
+    );
   }
   if (isUniqueViolation(e)) {
     // A race the handler's own retries did not settle (another instance kept winning): the
     // request changed nothing and may be sent again.
-    return NextResponse.json({ error: "conflict", message: "another request wrote the same record at the same moment; nothing was changed: retry" }, { status: 409, headers: { "retry-after": "1" } });
+    return NextResponse.json(
+      { error: "conflict", message: "another request wrote the same record at the same moment; nothing was changed: retry" },
+      { status: 409, headers: { "retry-after": "1" } },
+    );
   }
   log.error({ reqId, err: e }, "internal error");
   return NextResponse.json({ error: "internal", message: `internal error; see the server log${reqId ? ` (request ${reqId})` : ""}` }, { status: 500 });

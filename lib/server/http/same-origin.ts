@@ -29,7 +29,9 @@ export function checkSameOrigin(req: Request): void {
   const host = req.headers.get("host") ?? "";
   if (o.host !== host) throw new ForbiddenError(`cross-site request refused: Origin ${origin} is not this console`);
   if (!isLiteralHost(o.hostname)) {
-    throw new ForbiddenError(`cross-site request refused: set REPARO_PUBLIC_URL to accept browser changes at ${o.origin} (a host name could be a rebound DNS name)`);
+    throw new ForbiddenError(
+      `cross-site request refused: set REPARO_PUBLIC_URL to accept browser changes at ${o.origin} (a host name could be a rebound DNS name)`,
+    );
   }
 }
 

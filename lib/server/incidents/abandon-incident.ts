@@ -9,7 +9,20 @@ export async function abandonIncident(id: string, reason: string, actor: Actor, 
   const incident = await requireIncident(db, id, "abandon");
   const entry = await inTransaction(db, async (tx) => {
     await moveIncident(tx, incident, "abandon", { resolvedAt: now, closedReason: reason });
-    return appendAudit(tx, { kind: "incident.abandoned", actor: actor.id, actorRole: actor.role, reason, incidentId: id, targets: incident.failedPairs, before: { status: incident.status }, after: { status: "abandoned" } }, now);
+    return appendAudit(
+      tx,
+      {
+        kind: "incident.abandoned",
+        actor: actor.id,
+        actorRole: actor.role,
+        reason,
+        incidentId: id,
+        targets: incident.failedPairs,
+        before: { status: incident.status },
+        after: { status: "abandoned" },
+      },
+      now,
+    );
   });
   return { ok: true as const, auditSeq: entry.seq };
 }

@@ -5,6 +5,8 @@ import { requireIncident } from "./require-incident";
 
 export async function addNote(id: string, note: string, actor: Actor, db: Db = getDb()) {
   await requireIncident(db, id, "add_note");
-  const entry = await inTransaction(db, (tx) => appendAudit(tx, { kind: "note.added", actor: actor.id, actorRole: actor.role, reason: note, incidentId: id, before: null, after: { note } }));
+  const entry = await inTransaction(db, (tx) =>
+    appendAudit(tx, { kind: "note.added", actor: actor.id, actorRole: actor.role, reason: note, incidentId: id, before: null, after: { note } }),
+  );
   return { ok: true as const, auditSeq: entry.seq };
 }

@@ -11,5 +11,11 @@ import { toSummary } from "./to-summary";
 export async function getIncident(id: string, db: Db = getDb()): Promise<IncidentDetail> {
   const incident = await requireIncident(db, id);
   const [entries, runs, plan] = await Promise.all([listAuditRows(db, { incidentId: id, limit: 500 }), repairRunsOf(db, id), currentPlan(db, id)]);
-  return { ...toSummary(incident, runs.filter((r) => r.kind === "repair").length), timeline: entries.reverse(), runs, confirmedPlanId: plan?.id ?? null, allowedActions: allowedActions(incident.status) };
+  return {
+    ...toSummary(incident, runs.filter((r) => r.kind === "repair").length),
+    timeline: entries.reverse(),
+    runs,
+    confirmedPlanId: plan?.id ?? null,
+    allowedActions: allowedActions(incident.status),
+  };
 }

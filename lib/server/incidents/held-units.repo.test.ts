@@ -19,8 +19,16 @@ const saved = process.env.DATABASE_URL;
 const STG_DS = "dataset:warehouse:stg_orders";
 
 const post = (h: Handler, body: unknown, headers: Record<string, string>) =>
-  h(new Request("http://console.test/api/v1/x", { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json", ...headers } }), { params: Promise.resolve({}) });
-const publish = (runId: string) => ({ dataset: { nodeId: STG_DS }, unitKey: "2026-08-23", run: { externalId: runId, job: { nodeId: STG } }, publishedAt: "2026-08-24T03:00:00Z", rowCount: 50 });
+  h(new Request("http://console.test/api/v1/x", { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json", ...headers } }), {
+    params: Promise.resolve({}),
+  });
+const publish = (runId: string) => ({
+  dataset: { nodeId: STG_DS },
+  unitKey: "2026-08-23",
+  run: { externalId: runId, job: { nodeId: STG } },
+  publishedAt: "2026-08-24T03:00:00Z",
+  rowCount: 50,
+});
 const stateOf = async () => (await loadUnitStateIndex(t.db, new Date(), [STG_DS])).get(STG_DS, "2026-08-23")!.result.state;
 
 describe("a unit an open incident holds", () => {
@@ -39,9 +47,15 @@ describe("a unit an open incident holds", () => {
     const before = await t.db.publish.count();
     const res = await post(postPublishes, publish("manual-1"), { "x-reparo-user": "demo-operator" });
     expect(res.status).toBe(422);
-    expect((await res.json()).message).toMatch(/^body\.unitKey: dataset:warehouse:stg_orders 2026-08-23 is held by incident \S+ \(.*, job:orders:stg_orders\): only its repair or a commander's mark-success publishes it \(demo-operator's role is operator\)$/);
+    expect((await res.json()).message).toMatch(
+      /^body\.unitKey: dataset:warehouse:stg_orders 2026-08-23 is held by incident \S+ \(.*, job:orders:stg_orders\): only its repair or a commander's mark-success publishes it \(demo-operator's role is operator\)$/,
+    );
     // Under another job name it is the same unit of the same dataset: refused the same way.
-    const renamed = await post(postPublishes, { ...publish("manual-2"), run: { externalId: "manual-2", job: { nodeId: "job:orders:hand_fix" } } }, { "x-reparo-user": "demo-operator" });
+    const renamed = await post(
+      postPublishes,
+      { ...publish("manual-2"), run: { externalId: "manual-2", job: { nodeId: "job:orders:hand_fix" } } },
+      { "x-reparo-user": "demo-operator" },
+    );
     expect(renamed.status).toBe(422);
     expect(await t.db.publish.count()).toBe(before);
     expect(await stateOf()).toBe("failed");
@@ -49,10 +63,35 @@ describe("a unit an open incident holds", () => {
 
   it("an operator's COMPLETE event that publishes it is a 403, and nothing is written", async () => {
     const event = {
-      eventType: "COMPLETE", eventTime: "2026-08-24T03:00:00Z", producer: "https://example.com/manual", schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent",
-      run: { runId: "0190a8f3-1c2d-7e4f-8a9b-0c1d2e3f4a99", facets: { nominalTime: { _producer: "https://example.com/manual", _schemaURL: "https://openlineage.io/spec/facets/1-0-1/NominalTimeRunFacet.json", nominalStartTime: "2026-08-23T00:00:00Z" } } },
-      job: { namespace: "orders", name: "stg_orders" }, inputs: [],
-      outputs: [{ namespace: "warehouse", name: "stg_orders", outputFacets: { outputStatistics: { _producer: "https://example.com/manual", _schemaURL: "https://openlineage.io/spec/facets/1-0-2/OutputStatisticsOutputDatasetFacet.json", rowCount: 50 } } }],
+      eventType: "COMPLETE",
+      eventTime: "2026-08-24T03:00:00Z",
+      producer: "https://example.com/manual",
+      schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent",
+      run: {
+        runId: "0190a8f3-1c2d-7e4f-8a9b-0c1d2e3f4a99",
+        facets: {
+          nominalTime: {
+            _producer: "https://example.com/manual",
+            _schemaURL: "https://openlineage.io/spec/facets/1-0-1/NominalTimeRunFacet.json",
+            nominalStartTime: "2026-08-23T00:00:00Z",
+          },
+        },
+      },
+      job: { namespace: "orders", name: "stg_orders" },
+      inputs: [],
+      outputs: [
+        {
+          namespace: "warehouse",
+          name: "stg_orders",
+          outputFacets: {
+            outputStatistics: {
+              _producer: "https://example.com/manual",
+              _schemaURL: "https://openlineage.io/spec/facets/1-0-2/OutputStatisticsOutputDatasetFacet.json",
+              rowCount: 50,
+            },
+          },
+        },
+      ],
     };
     const before = await t.db.ingestedEvent.count();
     const res = await post(postLineage, event, { "x-reparo-user": "demo-operator" });

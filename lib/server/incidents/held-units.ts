@@ -17,7 +17,11 @@ export function mayPublishHeldUnits(s: Submitter | undefined): boolean {
   return s === undefined || s.source === "token" || hasRole(s, "commander");
 }
 
-export interface Holder { id: string; title: string; taskNodeId: string }
+export interface Holder {
+  id: string;
+  title: string;
+  taskNodeId: string;
+}
 
 /** Every held (dataset, unit), by dataset id and by dataset node id. */
 export async function heldDatasetUnits(tx: Tx): Promise<Map<string, Holder>> {
@@ -25,10 +29,13 @@ export async function heldDatasetUnits(tx: Tx): Promise<Map<string, Holder>> {
   const incidents = await pairsHeldByOpenIncidents(tx);
   if (incidents.length === 0) return out;
   const outputs = await outputsOfTasks(tx, [...new Set(incidents.flatMap((i) => i.failedPairs.map((p) => p.nodeId)))]);
-  for (const inc of incidents) for (const pair of inc.failedPairs) for (const d of outputs.get(pair.nodeId) ?? []) for (const unit of pair.units) {
-    const holder = { id: inc.id, title: inc.title, taskNodeId: pair.nodeId };
-    for (const key of [heldKey(d.id, unit), heldKey(d.nodeId, unit)]) if (!out.has(key)) out.set(key, holder);
-  }
+  for (const inc of incidents)
+    for (const pair of inc.failedPairs)
+      for (const d of outputs.get(pair.nodeId) ?? [])
+        for (const unit of pair.units) {
+          const holder = { id: inc.id, title: inc.title, taskNodeId: pair.nodeId };
+          for (const key of [heldKey(d.id, unit), heldKey(d.nodeId, unit)]) if (!out.has(key)) out.set(key, holder);
+        }
   return out;
 }
 
@@ -39,7 +46,12 @@ export function heldMessage(s: Submitter, datasetNodeId: string, unitKey: string
 }
 
 /** For writes that are all or nothing (events, dbt run results): the first held unit refuses the request, 403. */
-export async function refuseHeldPublishes(tx: Tx, rows: { datasetId: string; unitKey: string }[], submitter: Submitter | undefined, nodeIdOf: (datasetId: string) => string): Promise<void> {
+export async function refuseHeldPublishes(
+  tx: Tx,
+  rows: { datasetId: string; unitKey: string }[],
+  submitter: Submitter | undefined,
+  nodeIdOf: (datasetId: string) => string,
+): Promise<void> {
   if (mayPublishHeldUnits(submitter) || rows.length === 0) return;
   const held = await heldDatasetUnits(tx);
   for (const r of rows) {

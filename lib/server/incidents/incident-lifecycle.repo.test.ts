@@ -22,8 +22,11 @@ const reason = "a reason that is long enough";
 /** Everything a refused step could have written. */
 async function snapshot(db: Db) {
   const [audit, incidents, marksWritten, plans, runs] = await Promise.all([
-    db.auditEntry.count(), db.incident.findMany({ orderBy: { id: "asc" }, select: { id: true, status: true, failedPairs: true } }), db.unitMark.count(),
-    db.repairPlan.findMany({ select: { id: true, status: true }, orderBy: { id: "asc" } }), db.run.count(),
+    db.auditEntry.count(),
+    db.incident.findMany({ orderBy: { id: "asc" }, select: { id: true, status: true, failedPairs: true } }),
+    db.unitMark.count(),
+    db.repairPlan.findMany({ select: { id: true, status: true }, orderBy: { id: "asc" } }),
+    db.run.count(),
   ]);
   return { audit, incidents, marksWritten, plans, runs };
 }
@@ -49,20 +52,64 @@ describe.each(providersUnderTest())("the incident lifecycle through the API (%s)
   });
 
   const call = (handler: Handler, id: string, body: unknown, user: string, method = "POST") =>
-    handler(new Request("http://console.test/api/v1/x", { method, ...(method === "POST" ? { body: JSON.stringify(body) } : {}), headers: { host: "console.test", "content-type": "application/json", "x-reparo-user": user } }), { params: Promise.resolve({ id }) });
+    handler(
+      new Request("http://console.test/api/v1/x", {
+        method,
+        ...(method === "POST" ? { body: JSON.stringify(body) } : {}),
+        headers: { host: "console.test", "content-type": "application/json", "x-reparo-user": user },
+      }),
+      { params: Promise.resolve({ id }) },
+    );
 
   it("the detail of a planned incident carries the actions its status allows", async () => {
     const res = await call(detail.GET, planned, undefined, "demo-viewer", "GET");
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.status).toBe("planned");
-    expect(body.allowedActions).toEqual(["scope", "review_preconditions", "dry_run_plan", "confirm_plan", "dry_run", "launch", "mark_units", "clean_unit", "declare_cleaned", "declare_replace", "abandon", "add_note"]);
+    expect(body.allowedActions).toEqual([
+      "scope",
+      "review_preconditions",
+      "dry_run_plan",
+      "confirm_plan",
+      "dry_run",
+      "launch",
+      "mark_units",
+      "clean_unit",
+      "declare_cleaned",
+      "declare_replace",
+      "abandon",
+      "add_note",
+    ]);
   });
 
   it.each([
-    { name: "resolve", handler: resolve.POST, user: "demo-operator", body: { reason }, action: "resolve", message: "is planned: resolve needs it validating", allowedFrom: ["validating"] },
-    { name: "override", handler: override.POST, user: "demo-commander", body: { reason }, action: "override_validation", message: "is planned: override validation needs it validating", allowedFrom: ["validating"] },
-    { name: "cancel-repair", handler: cancelRepair.POST, user: "demo-operator", body: { reason }, action: "cancel_repair", message: "is planned: cancel repair needs it repairing", allowedFrom: ["repairing"] },
+    {
+      name: "resolve",
+      handler: resolve.POST,
+      user: "demo-operator",
+      body: { reason },
+      action: "resolve",
+      message: "is planned: resolve needs it validating",
+      allowedFrom: ["validating"],
+    },
+    {
+      name: "override",
+      handler: override.POST,
+      user: "demo-commander",
+      body: { reason },
+      action: "override_validation",
+      message: "is planned: override validation needs it validating",
+      allowedFrom: ["validating"],
+    },
+    {
+      name: "cancel-repair",
+      handler: cancelRepair.POST,
+      user: "demo-operator",
+      body: { reason },
+      action: "cancel_repair",
+      message: "is planned: cancel repair needs it repairing",
+      allowedFrom: ["repairing"],
+    },
   ])("POST $name on a planned incident: 409 naming its status and the action, nothing written", async (c) => {
     const before = await snapshot(t.db);
     const res = await call(c.handler, planned, c.body, c.user);
@@ -103,7 +150,10 @@ describe.each(providersUnderTest())("the incident lifecycle through the API (%s)
     const incident = await openIncident({ taskNodeId: STG, units: ["2026-08-17"], reason: "stale read" }, OPERATOR, new Date(), t.db);
     const read = await requireIncident(t.db, incident.id, "scope");
     await t.db.incident.update({ where: { id: incident.id }, data: { status: "abandoned" } });
-    await expect(t.db.$transaction((tx) => moveIncident(tx, read, "scope"))).rejects.toMatchObject({ problem: "conflict", message: `incident ${incident.id} changed state meanwhile; reload it` });
+    await expect(t.db.$transaction((tx) => moveIncident(tx, read, "scope"))).rejects.toMatchObject({
+      problem: "conflict",
+      message: `incident ${incident.id} changed state meanwhile; reload it`,
+    });
     expect((await t.db.incident.findUnique({ where: { id: incident.id } }))!.status).toBe("abandoned");
   });
 });

@@ -8,6 +8,9 @@ import { toSummary } from "./to-summary";
 export async function listIncidents(q: IncidentListQuery, actor: Actor, db: Db = getDb()): Promise<{ incidents: IncidentSummary[] }> {
   const statuses = q.status === "open" ? [...ACTIVE_STATUSES] : q.status === "closed" ? [...CLOSED_STATUSES] : undefined;
   const records = await listIncidentRecords(db, { statuses, openedBy: q.mine === "1" ? actor.id : undefined, pipelineName: q.pipeline || undefined });
-  const repairs = await repairCountsByIncident(db, records.map((r) => r.id));
+  const repairs = await repairCountsByIncident(
+    db,
+    records.map((r) => r.id),
+  );
   return { incidents: records.map((r) => toSummary(r, repairs.get(r.id) ?? 0)) };
 }

@@ -9,8 +9,14 @@ import { transitionIncident } from "../repositories/incidents/incidents";
  * cannot both move it, and a step never acts on a status it did not read). Returns the new
  * status; 409 when another request moved the incident first.
  */
-export async function moveIncident(tx: Tx, incident: { id: string; status: IncidentStatus }, action: IncidentAction, extra?: Parameters<typeof transitionIncident>[4]): Promise<IncidentStatus> {
+export async function moveIncident(
+  tx: Tx,
+  incident: { id: string; status: IncidentStatus },
+  action: IncidentAction,
+  extra?: Parameters<typeof transitionIncident>[4],
+): Promise<IncidentStatus> {
   const to = requireTransition(incident.status, action, incident.id);
-  if (!(await transitionIncident(tx, incident.id, [incident.status], to, extra))) throw new ConflictError(`incident ${incident.id} changed state meanwhile; reload it`);
+  if (!(await transitionIncident(tx, incident.id, [incident.status], to, extra)))
+    throw new ConflictError(`incident ${incident.id} changed state meanwhile; reload it`);
   return to;
 }

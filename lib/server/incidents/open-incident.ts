@@ -15,7 +15,7 @@ const MAX_UNITS = 2000;
 
 /** A key, or an inclusive range "from..to" (as the lineage and matrix links write them), validated. */
 function expandEntry(space: PartitionSpace, entry: string, field: string, task: string): string[] {
-  const [from, to] = entry.includes("..") ? entry.split("..", 2).map((k) => k.trim()) as [string, string] : [entry, entry];
+  const [from, to] = entry.includes("..") ? (entry.split("..", 2).map((k) => k.trim()) as [string, string]) : [entry, entry];
   const [a, z] = [space.validate(from), space.validate(to)];
   if (!a.valid) throw new InvalidFieldError(field, `"${from}" is not a unit of ${task}: ${a.reason}`);
   if (!z.valid) throw new InvalidFieldError(field, `"${to}" is not a unit of ${task}: ${z.reason}`);
@@ -43,13 +43,28 @@ export async function openIncident(req: OpenIncidentRequest, actor: Actor, now =
   const failedPairs = [{ nodeId: req.taskNodeId, units: keys }];
   const incident = await inTransaction(db, async (tx) => {
     const created = await createIncident(tx, {
-      title, pipelineId: origin?.pipelineId ?? null, originRunId: origin?.id ?? null, failedPairs, openedBy: actor.id,
-      detectedAt: origin?.startedAt ?? now, openedAt: now,
+      title,
+      pipelineId: origin?.pipelineId ?? null,
+      originRunId: origin?.id ?? null,
+      failedPairs,
+      openedBy: actor.id,
+      detectedAt: origin?.startedAt ?? now,
+      openedAt: now,
     });
-    await appendAudit(tx, {
-      kind: "incident.opened", actor: actor.id, actorRole: actor.role, reason: req.reason, incidentId: created.id,
-      targets: failedPairs, before: null, after: { status: "open", title, failedPairs },
-    }, now);
+    await appendAudit(
+      tx,
+      {
+        kind: "incident.opened",
+        actor: actor.id,
+        actorRole: actor.role,
+        reason: req.reason,
+        incidentId: created.id,
+        targets: failedPairs,
+        before: null,
+        after: { status: "open", title, failedPairs },
+      },
+      now,
+    );
     return created;
   });
   return toSummary(incident, 0);

@@ -14,7 +14,12 @@ import { UnitKeyResolver } from "./resolve-unit-keys";
 import { stableId } from "./stable-id";
 
 type Outcome = SourceCountsResult["accepted"][number]["outcome"];
-interface Planned { index: number; entry: SourceCountEntry; dataset: NodeRef; unitKey: string }
+interface Planned {
+  index: number;
+  entry: SourceCountEntry;
+  dataset: NodeRef;
+  unitKey: string;
+}
 
 export interface CountsOutcome {
   accepted: { index: number; outcome: Outcome }[];
@@ -27,13 +32,27 @@ export interface CountsOutcome {
  * latest measurement wins, whatever order they arrive in — an older measurement than the stored
  * one is accepted but not applied (`older`); at the same instant the later entry in the request wins.
  */
-export async function applyCounts(tx: Tx, table: CountTable, items: BatchItem<SourceCountEntry>[], pathOf: (i: number) => string, now: Date, submitter: { id: string; role: string } | null = null): Promise<CountsOutcome> {
+export async function applyCounts(
+  tx: Tx,
+  table: CountTable,
+  items: BatchItem<SourceCountEntry>[],
+  pathOf: (i: number) => string,
+  now: Date,
+  submitter: { id: string; role: string } | null = null,
+): Promise<CountsOutcome> {
   const submittedBy = submitter?.id ?? null;
   const refused: CountsOutcome["refused"] = [];
   const invalid: InvalidKeyRow[] = [];
   const planned = await planCounts(tx, items, pathOf, refused, invalid, now);
-  const datasets = await ensureDatasets(tx, planned.map((p) => p.dataset));
-  const stored = await countsOf(tx, table, [...datasets.values()].map((d) => d.id));
+  const datasets = await ensureDatasets(
+    tx,
+    planned.map((p) => p.dataset),
+  );
+  const stored = await countsOf(
+    tx,
+    table,
+    [...datasets.values()].map((d) => d.id),
+  );
   const changed = new Map<string, StoredCount & { created: boolean }>();
   const accepted: CountsOutcome["accepted"] = [];
   for (const p of planned) {
@@ -41,13 +60,33 @@ export async function applyCounts(tx: Tx, table: CountTable, items: BatchItem<So
     const key = compositeKey(datasetId, p.unitKey);
     const current = changed.get(key) ?? stored.get(key);
     const measuredAt = new Date(p.entry.measuredAt);
-    const next = { id: current?.id ?? stableId(table === "SourceCount" ? "srccount" : "whcount", datasetId, p.unitKey), datasetId, unitKey: p.unitKey, rowCount: p.entry.rowCount, measuredAt, source: p.entry.source, submittedBy };
+    const next = {
+      id: current?.id ?? stableId(table === "SourceCount" ? "srccount" : "whcount", datasetId, p.unitKey),
+      datasetId,
+      unitKey: p.unitKey,
+      rowCount: p.entry.rowCount,
+      measuredAt,
+      source: p.entry.source,
+      submittedBy,
+    };
     accepted.push({ index: p.index, outcome: outcomeOf(current, next) });
     if (!current || (measuredAt >= current.measuredAt && !same(current, next))) changed.set(key, { ...next, created: !stored.has(key) });
   }
   const rows = [...changed.values()];
-  await writeCounts(tx, table, rows.filter((r) => r.created), rows.filter((r) => !r.created));
-  if (table === "WarehouseCount") await evidenceCleanings(tx, rows.filter((r) => evidenceOf({ rows: r.rowCount, measuredAt: r.measuredAt.getTime() }) !== null), datasets, submitter, now);
+  await writeCounts(
+    tx,
+    table,
+    rows.filter((r) => r.created),
+    rows.filter((r) => !r.created),
+  );
+  if (table === "WarehouseCount")
+    await evidenceCleanings(
+      tx,
+      rows.filter((r) => evidenceOf({ rows: r.rowCount, measuredAt: r.measuredAt.getTime() }) !== null),
+      datasets,
+      submitter,
+      now,
+    );
   return { accepted, refused, written: { counts: rows.length, invalidKeys: await reportInvalidKeys(tx, invalid) } };
 }
 
@@ -59,9 +98,19 @@ function outcomeOf(current: StoredCount | undefined, next: StoredCount): Outcome
   return same(current, next) ? "unchanged" : "updated";
 }
 
-async function planCounts(tx: Tx, items: BatchItem<SourceCountEntry>[], pathOf: (i: number) => string, refused: CountsOutcome["refused"], invalid: InvalidKeyRow[], now: Date): Promise<Planned[]> {
+async function planCounts(
+  tx: Tx,
+  items: BatchItem<SourceCountEntry>[],
+  pathOf: (i: number) => string,
+  refused: CountsOutcome["refused"],
+  invalid: InvalidKeyRow[],
+  now: Date,
+): Promise<Planned[]> {
   const refs = items.map((it) => ({ it, dataset: nodeRefOf("dataset", it.value.dataset) }));
-  const defs = await partitionDefsByNodeId(tx, refs.flatMap((r) => (r.dataset ? [r.dataset.nodeId] : [])));
+  const defs = await partitionDefsByNodeId(
+    tx,
+    refs.flatMap((r) => (r.dataset ? [r.dataset.nodeId] : [])),
+  );
   const resolver = new UnitKeyResolver();
   const planned: Planned[] = [];
   for (const { it, dataset } of refs) {

@@ -11,18 +11,33 @@ import { runRowId } from "./stable-id";
 import type { Submitter } from "../auth/roles";
 import { refuseHeldPublishes } from "../incidents/held-units";
 
-export interface AppliedCounts { runs: number; attempts: number; publishes: number; invalidKeys: number; edges: number }
+export interface AppliedCounts {
+  runs: number;
+  attempts: number;
+  publishes: number;
+  invalidKeys: number;
+  edges: number;
+}
 
 /** Writes what the folded runs imply, with batch reads and createMany: one round trip per table, not per event. */
 export async function applyFoldedRuns(tx: Tx, runs: FoldedRun[], submitter?: Submitter): Promise<AppliedCounts> {
   const ordered = [...runs].sort((a, b) => a.tries[0]!.startedAt - b.tries[0]!.startedAt);
-  const tasks = await ensureTasks(tx, ordered.map((r) => ({ nodeId: r.jobNodeId, namespace: r.namespace, name: r.name })));
-  const datasets = await ensureDatasets(tx, ordered.flatMap((r) => [...r.inputs, ...r.outputs]));
+  const tasks = await ensureTasks(
+    tx,
+    ordered.map((r) => ({ nodeId: r.jobNodeId, namespace: r.namespace, name: r.name })),
+  );
+  const datasets = await ensureDatasets(
+    tx,
+    ordered.flatMap((r) => [...r.inputs, ...r.outputs]),
+  );
   const ids = ordered.map((r) => runRowId(r.jobNodeId, r.runId));
   const parentIds = ordered.flatMap((r) => (r.parent ? [runRowId(r.parent.jobNodeId, r.parent.runId)] : []));
   const stored = await runsByIds(tx, [...new Set([...ids, ...parentIds])]);
   const links = linkRuns(ordered, stored);
-  const pipelines = await ensurePipelines(tx, [...links.values()].flatMap((l) => (l.pipeline && "ref" in l.pipeline ? [l.pipeline.ref] : [])));
+  const pipelines = await ensurePipelines(
+    tx,
+    [...links.values()].flatMap((l) => (l.pipeline && "ref" in l.pipeline ? [l.pipeline.ref] : [])),
+  );
   const pipelineIdOf = (p: PipelineRef) => (p === null ? null : "id" in p ? p.id : pipelines.get(pipelineKey(p.ref.namespace, p.ref.name))!);
   const resolver = new UnitKeyResolver();
   const rows: RunRows[] = ordered.map((run, i) => {
@@ -32,16 +47,40 @@ export async function applyFoldedRuns(tx: Tx, runs: FoldedRun[], submitter?: Sub
     return buildRunRows(run, { task, datasets, resolver, parentRunId: link.parentRunId, rootRunId: link.rootRunId, pipelineId });
   });
   const nodeIdOfDataset = new Map([...datasets].map(([nodeId, d]) => [d.id, nodeId]));
-  await refuseHeldPublishes(tx, rows.flatMap((r) => r.publishes), submitter, (id) => nodeIdOfDataset.get(id) ?? id);
-  await markChecks(tx, ordered.filter((r) => r.isCheck).map((r) => tasks.get(r.jobNodeId)!.id));
-  const runCount = await upsertRuns(tx, rows.map((r) => r.run), stored);
+  await refuseHeldPublishes(
+    tx,
+    rows.flatMap((r) => r.publishes),
+    submitter,
+    (id) => nodeIdOfDataset.get(id) ?? id,
+  );
+  await markChecks(
+    tx,
+    ordered.filter((r) => r.isCheck).map((r) => tasks.get(r.jobNodeId)!.id),
+  );
+  const runCount = await upsertRuns(
+    tx,
+    rows.map((r) => r.run),
+    stored,
+  );
   await linkRootsToPipelines(tx, rows);
-  await assignTaskPipelines(tx, new Map(rows.flatMap((r, i) => (r.run.pipelineId ? [[tasks.get(ordered[i]!.jobNodeId)!.id, r.run.pipelineId] as [string, string]] : []))));
+  await assignTaskPipelines(
+    tx,
+    new Map(rows.flatMap((r, i) => (r.run.pipelineId ? [[tasks.get(ordered[i]!.jobNodeId)!.id, r.run.pipelineId] as [string, string]] : []))),
+  );
   return {
     runs: runCount,
-    attempts: await upsertAttempts(tx, rows.flatMap((r) => r.attempts)),
-    publishes: await appendPublishes(tx, rows.flatMap((r) => r.publishes).map((p) => ({ ...p, submittedBy: submitter?.id ?? null }))),
-    invalidKeys: await reportInvalidKeys(tx, rows.flatMap((r) => r.invalidKeys)),
+    attempts: await upsertAttempts(
+      tx,
+      rows.flatMap((r) => r.attempts),
+    ),
+    publishes: await appendPublishes(
+      tx,
+      rows.flatMap((r) => r.publishes).map((p) => ({ ...p, submittedBy: submitter?.id ?? null })),
+    ),
+    invalidKeys: await reportInvalidKeys(
+      tx,
+      rows.flatMap((r) => r.invalidKeys),
+    ),
     edges: await applyLineage(tx, rows),
   };
 }
@@ -59,7 +98,10 @@ async function linkRootsToPipelines(tx: Tx, rows: RunRows[]): Promise<void> {
 }
 
 async function applyLineage(tx: Tx, rows: RunRows[]): Promise<number> {
-  return applyObservedLineage(tx, rows.map((r) => r.lineage));
+  return applyObservedLineage(
+    tx,
+    rows.map((r) => r.lineage),
+  );
 }
 
 /** Folds runs' observed edges into the versioned lineage of their tasks (also used by the ledger API and the dbt import). */

@@ -10,12 +10,20 @@ let t: TestDatabase;
 const saved = process.env.DATABASE_URL;
 const ctx = { params: Promise.resolve({}) };
 const post = (body: string, user = "ingest-bot") =>
-  POST(new Request("http://console.test/api/v1/lineage", { method: "POST", body, headers: { "content-type": "application/json", "x-reparo-user": user } }), ctx);
+  POST(
+    new Request("http://console.test/api/v1/lineage", { method: "POST", body, headers: { "content-type": "application/json", "x-reparo-user": user } }),
+    ctx,
+  );
 
 beforeAll(async () => {
   t = await createTestDatabase("sqlite");
   process.env.DATABASE_URL = t.target.url;
-  await t.db.user.createMany({ data: [{ id: "ingest-bot", displayName: "Ingestion", role: "operator" }, { id: "vic", displayName: "Vic", role: "viewer" }] });
+  await t.db.user.createMany({
+    data: [
+      { id: "ingest-bot", displayName: "Ingestion", role: "operator" },
+      { id: "vic", displayName: "Vic", role: "viewer" },
+    ],
+  });
   // A populated database, so "unchanged" means something.
   expect((await post(fixtureText("openlineage/compat_spark_dataproc_hive_t1_t2.ndjson"))).status).toBe(200);
 });
@@ -61,7 +69,10 @@ describe("POST /api/v1/lineage refuses broken input and writes nothing", () => {
     const res = await post([good[0], bad, good[1]].map((e) => JSON.stringify(e)).join("\n"));
     expect(res.status).toBe(207);
     const json = await res.json();
-    expect(json.accepted).toEqual([{ index: 0, duplicate: false }, { index: 2, duplicate: false }]);
+    expect(json.accepted).toEqual([
+      { index: 0, duplicate: false },
+      { index: 2, duplicate: false },
+    ]);
     expect(json.rejected).toEqual([{ index: 1, issues: [{ path: "body[1].job.name", message: "must be a non-empty string" }] }]);
     expect(await t.db.run.count({ where: { externalId: "run-c" } })).toBe(0);
     expect(await t.db.run.count({ where: { externalId: { in: ["run-a", "run-b"] } } })).toBe(2);

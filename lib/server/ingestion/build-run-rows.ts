@@ -38,17 +38,28 @@ export function buildRunRows(run: FoldedRun, ctx: RowContext): RunRows {
   const last = run.tries[run.tries.length - 1]!;
   return {
     run: {
-      id, externalId: run.runId, pipelineId: ctx.pipelineId, kind: run.kind, status: runStatus(last), rootRunId: ctx.rootRunId,
-      parentRunId: ctx.parentRunId, codeVersion: run.codeVersion, triggeredBy: "openlineage",
+      id,
+      externalId: run.runId,
+      pipelineId: ctx.pipelineId,
+      kind: run.kind,
+      status: runStatus(last),
+      rootRunId: ctx.rootRunId,
+      parentRunId: ctx.parentRunId,
+      codeVersion: run.codeVersion,
+      triggeredBy: "openlineage",
       nominalTime: run.nominalStart === null ? null : new Date(run.nominalStart),
-      startedAt: new Date(run.tries[0]!.startedAt), endedAt: last.endedAt === null ? null : new Date(last.endedAt),
+      startedAt: new Date(run.tries[0]!.startedAt),
+      endedAt: last.endedAt === null ? null : new Date(last.endedAt),
       ...(run.databricksJobRunId !== null ? { parameters: JSON.stringify({ databricks: { jobRunId: run.databricksJobRunId } }) } : {}),
     },
     attempts,
     publishes: publishRows(run, id, ctx, verdicts, attempts),
     invalidKeys: [...invalidKeyRows(run, id, verdicts), ...invalidInputKeys(run, id, ctx)],
     lineage: {
-      runId: id, taskId: ctx.task.id, at: run.tries[0]!.startedAt, authoritative: last.terminal === "COMPLETE",
+      runId: id,
+      taskId: ctx.task.id,
+      at: run.tries[0]!.startedAt,
+      authoritative: last.terminal === "COMPLETE",
       edges: [
         ...run.inputs.map((i) => ({ datasetId: ctx.datasets.get(i.nodeId)!.id, direction: "read" as const })),
         ...run.outputs.map((o) => ({ datasetId: ctx.datasets.get(o.nodeId)!.id, direction: "write" as const })),
@@ -64,9 +75,17 @@ function runStatus(t: FoldedTry): string {
 
 function attemptRow(run: FoldedRun, t: FoldedTry, runId: string, taskId: string, unitKey: string, verdicts: Map<string, UnitVerdict[]>): AttemptRow {
   return {
-    id: stableId("olatt", runId, taskId, unitKey, t.tryNumber), runId, taskId, unitKey, tryNumber: t.tryNumber,
-    status: t.status, rowsWritten: rowsFor(run.outputs, verdicts, unitKey), error: t.error, codeVersion: run.codeVersion,
-    startedAt: new Date(t.startedAt), endedAt: t.endedAt === null ? null : new Date(t.endedAt),
+    id: stableId("olatt", runId, taskId, unitKey, t.tryNumber),
+    runId,
+    taskId,
+    unitKey,
+    tryNumber: t.tryNumber,
+    status: t.status,
+    rowsWritten: rowsFor(run.outputs, verdicts, unitKey),
+    error: t.error,
+    codeVersion: run.codeVersion,
+    startedAt: new Date(t.startedAt),
+    endedAt: t.endedAt === null ? null : new Date(t.endedAt),
   };
 }
 
@@ -81,7 +100,11 @@ function rowsFor(outputs: FoldedOutput[], verdicts: Map<string, UnitVerdict[]>, 
 }
 
 function publishRows(run: FoldedRun, runId: string, ctx: RowContext, verdicts: Map<string, UnitVerdict[]>, attempts: AttemptRow[]): PublishRow[] {
-  const inputVersion = run.inputs.filter((i) => i.version !== null).map((i) => `${i.namespace}/${i.name}@${i.version}`).sort().join(",");
+  const inputVersion = run.inputs
+    .filter((i) => i.version !== null)
+    .map((i) => `${i.namespace}/${i.name}@${i.version}`)
+    .sort()
+    .join(",");
   const rows: PublishRow[] = [];
   for (const t of run.tries) {
     if (t.terminal !== "COMPLETE" || t.endedAt === null) continue;
@@ -92,8 +115,15 @@ function publishRows(run: FoldedRun, runId: string, ctx: RowContext, verdicts: M
       const attempt = attempts.find((a) => a.tryNumber === t.tryNumber && a.unitKey === only.key)!;
       const datasetId = ctx.datasets.get(o.nodeId)!.id;
       rows.push({
-        id: stableId("olpub", attempt.id, datasetId, only.key), datasetId, unitKey: only.key, runId, attemptId: attempt.id,
-        publishedAt: new Date(t.endedAt), inputVersion, codeVersion: run.codeVersion, rowCount: o.rowCount,
+        id: stableId("olpub", attempt.id, datasetId, only.key),
+        datasetId,
+        unitKey: only.key,
+        runId,
+        attemptId: attempt.id,
+        publishedAt: new Date(t.endedAt),
+        inputVersion,
+        codeVersion: run.codeVersion,
+        rowCount: o.rowCount,
       });
     }
   }
@@ -106,7 +136,9 @@ function invalidInputKeys(run: FoldedRun, runId: string, ctx: RowContext): Inval
   return run.inputs.flatMap((i) => {
     if (i.keys.length === 0) return [];
     const verdicts = ctx.resolver.resolve(i.nodeId, ctx.datasets.get(i.nodeId)!.partitionDef, i.keys);
-    return verdicts.flatMap((v) => (v.valid ? [] : [{ nodeId: i.nodeId, unitKey: v.key, reason: `read by ${run.jobNodeId}: ${v.reason}`, source: "ingestion", runId, observedAt: at }]));
+    return verdicts.flatMap((v) =>
+      v.valid ? [] : [{ nodeId: i.nodeId, unitKey: v.key, reason: `read by ${run.jobNodeId}: ${v.reason}`, source: "ingestion", runId, observedAt: at }],
+    );
   });
 }
 

@@ -23,12 +23,16 @@ describe.each(providersUnderTest())("PUT partitions and task properties on %s", 
   let t: TestDatabase;
   beforeEach(async () => {
     t = await createTestDatabase(provider);
-    await t.db.dataset.createMany({ data: [
-      { nodeId: "dataset:postgres://db:5432:public.orders", namespace: "postgres://db:5432", name: "public.orders" },
-      { nodeId: "dataset:a:b/c", namespace: "a", name: "b/c" },
-      { nodeId: "dataset:a/b:c", namespace: "a/b", name: "c" },
-    ] });
-    await t.db.task.create({ data: { nodeId: "job:airflow:orders.stg_orders", namespace: "airflow", name: "orders.stg_orders", writeMode: "replace", owner: "data-eng" } });
+    await t.db.dataset.createMany({
+      data: [
+        { nodeId: "dataset:postgres://db:5432:public.orders", namespace: "postgres://db:5432", name: "public.orders" },
+        { nodeId: "dataset:a:b/c", namespace: "a", name: "b/c" },
+        { nodeId: "dataset:a/b:c", namespace: "a/b", name: "c" },
+      ],
+    });
+    await t.db.task.create({
+      data: { nodeId: "job:airflow:orders.stg_orders", namespace: "airflow", name: "orders.stg_orders", writeMode: "replace", owner: "data-eng" },
+    });
   });
   afterEach(async () => t.drop());
 
@@ -49,16 +53,38 @@ describe.each(providersUnderTest())("PUT partitions and task properties on %s", 
   it("a dataset no producer has sent yet is declared by its node id: created, with its audit entry", async () => {
     const r = await setDatasetPartitions("dataset:s3://lake:events", { partitionDef: AUGUST, reason: "declared before the first load" }, OLA, t.db, NOW);
     expect(r).toMatchObject({ nodeId: "dataset:s3://lake:events", changed: true, before: null, after: AUGUST });
-    expect(await t.db.dataset.findUniqueOrThrow({ where: { nodeId: "dataset:s3://lake:events" } })).toMatchObject({ namespace: "s3://lake", name: "events", partitionsDeclared: true });
+    expect(await t.db.dataset.findUniqueOrThrow({ where: { nodeId: "dataset:s3://lake:events" } })).toMatchObject({
+      namespace: "s3://lake",
+      name: "events",
+      partitionsDeclared: true,
+    });
     expect(await t.db.auditEntry.count()).toBe(1);
   });
 
   it("declaring the definition a dataset already had (unpartitioned) is a change: its expected units become known", async () => {
-    const declared = await setDatasetPartitions("dataset:postgres://db:5432:public.orders", { partitionDef: { kind: "none" }, reason: "one table, loaded whole" }, OLA, t.db, NOW);
+    const declared = await setDatasetPartitions(
+      "dataset:postgres://db:5432:public.orders",
+      { partitionDef: { kind: "none" }, reason: "one table, loaded whole" },
+      OLA,
+      t.db,
+      NOW,
+    );
     expect(declared).toMatchObject({ changed: true, before: null, after: { kind: "none" }, expectedUnits: 1 });
-    const lateness = await setDatasetPartitions("dataset:postgres://db:5432:public.orders", { partitionDef: { ...AUGUST, lateness: "PT6H" }, reason: "lands at 06:00" }, OLA, t.db, NOW);
+    const lateness = await setDatasetPartitions(
+      "dataset:postgres://db:5432:public.orders",
+      { partitionDef: { ...AUGUST, lateness: "PT6H" }, reason: "lands at 06:00" },
+      OLA,
+      t.db,
+      NOW,
+    );
     expect(lateness).toMatchObject({ changed: true, before: { kind: "none" } });
-    const laterStill = await setDatasetPartitions("dataset:postgres://db:5432:public.orders", { partitionDef: { ...AUGUST, lateness: "P2D" }, reason: "lands two days late" }, OLA, t.db, NOW);
+    const laterStill = await setDatasetPartitions(
+      "dataset:postgres://db:5432:public.orders",
+      { partitionDef: { ...AUGUST, lateness: "P2D" }, reason: "lands two days late" },
+      OLA,
+      t.db,
+      NOW,
+    );
     expect(laterStill).toMatchObject({ changed: true, before: { ...AUGUST, lateness: "PT6H" } });
   });
 
@@ -70,24 +96,48 @@ describe.each(providersUnderTest())("PUT partitions and task properties on %s", 
   });
 
   it("refuses an unknown, an ambiguous, or an unresolvable target and writes nothing", async () => {
-    expect(await statusOf(setDatasetPartitions("warehouse/nope", { partitionDef: AUGUST, reason: "re-declared" }, OLA, t.db, NOW))).toEqual([404, expect.stringMatching(/^params\.id: no dataset is named/)]);
-    expect(await statusOf(setDatasetPartitions("a/b/c", { partitionDef: AUGUST, reason: "re-declared" }, OLA, t.db, NOW))).toEqual([409, expect.stringMatching(/^params\.id: "a\/b\/c" names several datasets/)]);
+    expect(await statusOf(setDatasetPartitions("warehouse/nope", { partitionDef: AUGUST, reason: "re-declared" }, OLA, t.db, NOW))).toEqual([
+      404,
+      expect.stringMatching(/^params\.id: no dataset is named/),
+    ]);
+    expect(await statusOf(setDatasetPartitions("a/b/c", { partitionDef: AUGUST, reason: "re-declared" }, OLA, t.db, NOW))).toEqual([
+      409,
+      expect.stringMatching(/^params\.id: "a\/b\/c" names several datasets/),
+    ]);
     const badZone = { ...AUGUST, timezone: "Mars/Olympus" };
-    expect(await statusOf(setDatasetPartitions("a/b:c".replace(":", "/"), { partitionDef: badZone, reason: "re-declared" }, OLA, t.db, NOW))).toEqual([400, 'body.partitionDef: does not resolve: unknown IANA time zone "Mars/Olympus"']);
+    expect(await statusOf(setDatasetPartitions("a/b:c".replace(":", "/"), { partitionDef: badZone, reason: "re-declared" }, OLA, t.db, NOW))).toEqual([
+      400,
+      'body.partitionDef: does not resolve: unknown IANA time zone "Mars/Olympus"',
+    ]);
     const backwards = { ...AUGUST, start: "2026-08-31", end: "2026-08-01" };
-    expect(await statusOf(setDatasetPartitions("dataset:a:b%2Fc", { partitionDef: backwards, reason: "re-declared" }, OLA, t.db, NOW))).toEqual([400, "body.partitionDef.end: is before start: the definition has no units"]);
+    expect(await statusOf(setDatasetPartitions("dataset:a:b%2Fc", { partitionDef: backwards, reason: "re-declared" }, OLA, t.db, NOW))).toEqual([
+      400,
+      "body.partitionDef.end: is before start: the definition has no units",
+    ]);
     expect(await t.db.auditEntry.count()).toBe(0);
     expect((await t.db.dataset.findMany()).map((d) => d.partitionDef)).toEqual(['{"kind":"none"}', '{"kind":"none"}', '{"kind":"none"}']);
   });
 
   it("sets task properties present in the body, keeps the others, and audits before → after", async () => {
-    const result = await setTaskProperties("airflow/orders.stg_orders", { writeMode: "append", sideEffect: "external", reason: "it inserts and emails" }, OLA, t.db, NOW);
+    const result = await setTaskProperties(
+      "airflow/orders.stg_orders",
+      { writeMode: "append", sideEffect: "external", reason: "it inserts and emails" },
+      OLA,
+      t.db,
+      NOW,
+    );
     const before = { writeMode: "replace", sideEffect: null, dependsOnOwnPast: null, publishMode: null, owner: "data-eng" };
     const after = { ...before, writeMode: "append", sideEffect: "external" };
     expect(result).toMatchObject({ nodeId: "job:airflow:orders.stg_orders", changed: true, before, after });
     const [entry] = await t.db.auditEntry.findMany();
     expect([entry!.kind, JSON.parse(entry!.before), JSON.parse(entry!.after)]).toEqual(["task.properties_changed", before, after]);
-    const reset = await setTaskProperties("job:airflow:orders.stg_orders", { writeMode: null, dependsOnOwnPast: true, reason: "unknown until reviewed" }, OLA, t.db, NOW);
+    const reset = await setTaskProperties(
+      "job:airflow:orders.stg_orders",
+      { writeMode: null, dependsOnOwnPast: true, reason: "unknown until reviewed" },
+      OLA,
+      t.db,
+      NOW,
+    );
     expect(reset.after).toEqual({ ...after, writeMode: null, dependsOnOwnPast: true });
     const task = await t.db.task.findUniqueOrThrow({ where: { nodeId: "job:airflow:orders.stg_orders" } });
     expect([task.writeMode, task.sideEffect, task.dependsOnOwnPast, task.owner]).toEqual([null, "external", true, "data-eng"]);

@@ -11,7 +11,8 @@ import { validEvent } from "./testing/broken-events";
 // retry, so one identical payload sent 40 times at once, spread over both, is ordinary traffic:
 // it must be stored once and every answer must be 200 (issue 15: 19 of 40 answered 500).
 const SENDS = 40;
-const request = (path: string, body: string) => new Request(`http://console.test${path}`, { method: "POST", body, headers: { "content-type": "application/json" } });
+const request = (path: string, body: string) =>
+  new Request(`http://console.test${path}`, { method: "POST", body, headers: { "content-type": "application/json" } });
 const answer = (p: Promise<Response>) => p.catch((e: unknown) => errorResponse(e));
 
 describe.each(providersUnderTest())("%s: two consoles, one database, the same write 40 times at once", (provider) => {
@@ -31,7 +32,9 @@ describe.each(providersUnderTest())("%s: two consoles, one database, the same wr
 
   it("one OpenLineage event: stored once, every answer 200, exactly one of them not a duplicate", async () => {
     const body = JSON.stringify(validEvent());
-    const answers = await Promise.all(Array.from({ length: SENDS }, (_, i) => answer(receiveLineageRequest(request("/api/v1/lineage", body), consoles()[i % 2]!))));
+    const answers = await Promise.all(
+      Array.from({ length: SENDS }, (_, i) => answer(receiveLineageRequest(request("/api/v1/lineage", body), consoles()[i % 2]!))),
+    );
     expect(answers.map((r) => r.status)).toEqual(Array(SENDS).fill(200));
     const results = await Promise.all(answers.map((r) => r.json() as Promise<{ accepted: { duplicate: boolean }[] }>));
     expect(results.filter((r) => !r.accepted[0]!.duplicate)).toHaveLength(1);
@@ -41,15 +44,40 @@ describe.each(providersUnderTest())("%s: two consoles, one database, the same wr
   });
 
   it("one publish and one source count: stored once each, every answer 200", async () => {
-    await t.db.dataset.create({ data: { nodeId: "dataset:warehouse:orders", namespace: "warehouse", name: "orders", partitionDef: JSON.stringify({ kind: "time", grain: "day", start: "2026-08-01", timezone: "UTC" }), partitionsDeclared: true } });
-    const publish = JSON.stringify({
-      dataset: { namespace: "warehouse", name: "orders" }, unitKey: "2026-08-17", run: { externalId: "scheduled__2026-08-17", job: { namespace: "cron", name: "load_orders" } },
-      publishedAt: "2026-08-18T02:10:00Z", inputVersion: "snap-0817", codeVersion: "v41", rowCount: 120,
+    await t.db.dataset.create({
+      data: {
+        nodeId: "dataset:warehouse:orders",
+        namespace: "warehouse",
+        name: "orders",
+        partitionDef: JSON.stringify({ kind: "time", grain: "day", start: "2026-08-01", timezone: "UTC" }),
+        partitionsDeclared: true,
+      },
     });
-    const count = JSON.stringify({ dataset: { namespace: "warehouse", name: "orders" }, unitKey: "2026-08-17", rowCount: 120, measuredAt: "2026-08-18T02:00:00Z", source: "orders-db" });
-    const answers = await Promise.all(Array.from({ length: SENDS }, (_, i) => answer(i % 4 < 2
-      ? receivePublishesRequest(request("/api/v1/publishes", publish), consoles()[i % 2]!)
-      : receiveSourceCountsRequest(request("/api/v1/source-counts", count), consoles()[i % 2]!))));
+    const publish = JSON.stringify({
+      dataset: { namespace: "warehouse", name: "orders" },
+      unitKey: "2026-08-17",
+      run: { externalId: "scheduled__2026-08-17", job: { namespace: "cron", name: "load_orders" } },
+      publishedAt: "2026-08-18T02:10:00Z",
+      inputVersion: "snap-0817",
+      codeVersion: "v41",
+      rowCount: 120,
+    });
+    const count = JSON.stringify({
+      dataset: { namespace: "warehouse", name: "orders" },
+      unitKey: "2026-08-17",
+      rowCount: 120,
+      measuredAt: "2026-08-18T02:00:00Z",
+      source: "orders-db",
+    });
+    const answers = await Promise.all(
+      Array.from({ length: SENDS }, (_, i) =>
+        answer(
+          i % 4 < 2
+            ? receivePublishesRequest(request("/api/v1/publishes", publish), consoles()[i % 2]!)
+            : receiveSourceCountsRequest(request("/api/v1/source-counts", count), consoles()[i % 2]!),
+        ),
+      ),
+    );
     expect(answers.map((r) => r.status)).toEqual(Array(SENDS).fill(200));
     expect(await t.db.publish.count()).toBe(1);
     expect(await t.db.run.count()).toBe(1);

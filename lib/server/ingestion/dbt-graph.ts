@@ -43,7 +43,11 @@ const OTHER_SECTIONS = ["exposures", "metrics", "semantic_models", "saved_querie
  */
 export function buildDbtGraph(manifest: DbtManifest, namespace: string, datasetNamespace: string): DbtGraph {
   const sources = manifest.sources ?? {};
-  const known = new Set([...Object.keys(manifest.nodes), ...Object.keys(sources), ...OTHER_SECTIONS.flatMap((s) => Object.keys((manifest as Record<string, unknown>)[s] ?? {}))]);
+  const known = new Set([
+    ...Object.keys(manifest.nodes),
+    ...Object.keys(sources),
+    ...OTHER_SECTIONS.flatMap((s) => Object.keys((manifest as Record<string, unknown>)[s] ?? {})),
+  ]);
   const parentsOf = collectParents(manifest);
   const dangling = new Set<string>();
   for (const [child, parents] of parentsOf) for (const id of [child, ...parents]) if (!known.has(id)) dangling.add(id);
@@ -55,16 +59,30 @@ export function buildDbtGraph(manifest: DbtManifest, namespace: string, datasetN
     const inputs = [...(parentsOf.get(n.unique_id) ?? [])].flatMap((p) => (datasetOf.has(p) && p !== n.unique_id ? [datasetOf.get(p)!] : []));
     dependencies += inputs.length;
     const output = n.resource_type === "test" ? null : datasetOf.get(n.unique_id)!;
-    return { uniqueId: n.unique_id, resourceType: n.resource_type, task: taskRefOf(namespace, n.unique_id), output, inputs, writeMode: output ? writeModeOf(n) : null };
+    return {
+      uniqueId: n.unique_id,
+      resourceType: n.resource_type,
+      task: taskRefOf(namespace, n.unique_id),
+      output,
+      inputs,
+      writeMode: output ? writeModeOf(n) : null,
+    };
   });
   return {
     project: manifest.metadata.project_name ?? Object.keys(manifest.nodes)[0]?.split(".")[1] ?? "dbt",
     adapter: manifest.metadata.adapter_type ?? "unknown",
     manifestVersion: Number(/\/v(\d+)\.json$/.exec(manifest.metadata.dbt_schema_version)![1]),
-    tasks, sources: Object.values(sources).map((s) => datasetOf.get(s.unique_id)!),
+    tasks,
+    sources: Object.values(sources).map((s) => datasetOf.get(s.unique_id)!),
     nodeCounts: countBy([...Object.values(manifest.nodes).map((n) => n.resource_type), ...Object.keys(sources).map(() => "source")]),
-    ignored: countBy(Object.values(manifest.nodes).filter((n) => !TASK_TYPES.has(n.resource_type)).map((n) => n.resource_type)),
-    dependencies, dangling: [...dangling].sort(), parentsOf,
+    ignored: countBy(
+      Object.values(manifest.nodes)
+        .filter((n) => !TASK_TYPES.has(n.resource_type))
+        .map((n) => n.resource_type),
+    ),
+    dependencies,
+    dangling: [...dangling].sort(),
+    parentsOf,
   };
 }
 

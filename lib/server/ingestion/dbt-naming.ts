@@ -24,12 +24,15 @@ export function datasetNamespaceOf(adapter: string, given: string | undefined): 
   const spell = NAMESPACES[adapter] ?? ((h: string) => `${adapter}://${h}`);
   const namespace = spell("localhost");
   if (namespace === spell("x")) return { namespace, warning: null };
-  return { namespace, warning: `datasetNamespace not given: datasets are named under "${namespace}"; dbt-ol names ${adapter} datasets from profiles.yml (e.g. ${spell("<host>")}) — pass the same value so dbt import and dbt-ol events land on the same datasets` };
+  return {
+    namespace,
+    warning: `datasetNamespace not given: datasets are named under "${namespace}"; dbt-ol names ${adapter} datasets from profiles.yml (e.g. ${spell("<host>")}) — pass the same value so dbt import and dbt-ol events land on the same datasets`,
+  };
 }
 
 /** dbt-ol's dataset name: database.schema.relation, leaving out what the adapter has not got (Spark has no database). */
 export function relationName(node: DbtNode | DbtSource): string {
-  const table = "identifier" in node && node.identifier ? node.identifier : ("alias" in node && node.alias ? node.alias : node.name);
+  const table = "identifier" in node && node.identifier ? node.identifier : "alias" in node && node.alias ? node.alias : node.name;
   return [node.database, node.schema, table].filter((p): p is string => Boolean(p)).join(".");
 }
 

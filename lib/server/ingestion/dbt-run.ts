@@ -3,7 +3,10 @@ import type { DbtRunResult, DbtRunResults } from "@/lib/contracts/ingestion-dbt"
 export type DbtAttemptStatus = "succeeded" | "failed" | "upstream_failed" | "skipped";
 
 /** One batch of a microbatch model: the instant its window starts, and whether it succeeded. */
-export interface DbtBatch { start: number; ok: boolean }
+export interface DbtBatch {
+  start: number;
+  ok: boolean;
+}
 
 export interface DbtAttemptPlan {
   uniqueId: string;
@@ -60,14 +63,23 @@ export function planDbtRun(results: DbtRunResults, parentsOf: Map<string, Set<st
 
 function attemptOf(r: DbtRunResult, failedAncestor: (id: string) => boolean): DbtAttemptPlan {
   const execute = r.timing?.find((t) => t.name === "execute");
-  const status: DbtAttemptStatus = FAILED.has(r.status) ? "failed" : SUCCEEDED.has(r.status) ? "succeeded" : failedAncestor(r.unique_id) ? "upstream_failed" : "skipped";
+  const status: DbtAttemptStatus = FAILED.has(r.status)
+    ? "failed"
+    : SUCCEEDED.has(r.status)
+      ? "succeeded"
+      : failedAncestor(r.unique_id)
+        ? "upstream_failed"
+        : "skipped";
   const rows = r.adapter_response?.rows_affected;
   const batches = batchesOf(r);
   return {
-    uniqueId: r.unique_id, status, batches,
+    uniqueId: r.unique_id,
+    status,
+    batches,
     error: status === "failed" ? (r.message ?? `dbt status ${r.status}`) : null,
     rowsWritten: typeof rows === "number" && Number.isInteger(rows) && rows >= 0 ? rows : null,
-    startedAt: instant(execute?.started_at), endedAt: instant(execute?.completed_at),
+    startedAt: instant(execute?.started_at),
+    endedAt: instant(execute?.completed_at),
   };
 }
 

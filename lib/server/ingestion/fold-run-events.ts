@@ -2,10 +2,27 @@ import { formatNodeId } from "@/lib/domain/ids";
 import type { EventType, RunEvent } from "@/lib/contracts/openlineage";
 import { explicitPartitionKeys } from "./partition-facets";
 
-export interface RunRef { jobNodeId: string; namespace: string; name: string; runId: string }
+export interface RunRef {
+  jobNodeId: string;
+  namespace: string;
+  name: string;
+  runId: string;
+}
 /** An input, with the units its subset facet says were read (none when it does not say). */
-export interface FoldedInput { nodeId: string; namespace: string; name: string; version: string | null; keys: string[] }
-export interface FoldedOutput { nodeId: string; namespace: string; name: string; rowCount: number | null; keys: string[] }
+export interface FoldedInput {
+  nodeId: string;
+  namespace: string;
+  name: string;
+  version: string | null;
+  keys: string[];
+}
+export interface FoldedOutput {
+  nodeId: string;
+  namespace: string;
+  name: string;
+  rowCount: number | null;
+  keys: string[];
+}
 
 export type TryStatus = "running" | "succeeded" | "failed";
 
@@ -44,7 +61,12 @@ const CHECK_JOB_TYPES = new Set(["TEST", "CHECK"]);
 const ORDER: Record<EventType, number> = { START: 0, RUNNING: 1, OTHER: 2, COMPLETE: 3, FAIL: 3, ABORT: 3 };
 const TERMINAL = new Set<EventType>(["COMPLETE", "FAIL", "ABORT"]);
 
-export const runRefOf = (namespace: string, name: string, runId: string): RunRef => ({ jobNodeId: formatNodeId("job", namespace, name), namespace, name, runId });
+export const runRefOf = (namespace: string, name: string, runId: string): RunRef => ({
+  jobNodeId: formatNodeId("job", namespace, name),
+  namespace,
+  name,
+  runId,
+});
 
 /**
  * Everything known about one OpenLineage run, from all its events in event-time order — so the
@@ -56,15 +78,28 @@ export function foldRunEvents(events: RunEvent[]): FoldedRun {
   const first = sorted[0]!;
   const run: FoldedRun = {
     ...runRefOf(first.job.namespace, first.job.name, first.run.runId),
-    tries: [], inputs: [], outputs: [], nominalStart: null, partitionKey: null, partitionDate: null, parent: null, root: null, kind: "manual", codeVersion: "", isCheck: false, databricksJobRunId: null,
+    tries: [],
+    inputs: [],
+    outputs: [],
+    nominalStart: null,
+    partitionKey: null,
+    partitionDate: null,
+    parent: null,
+    root: null,
+    kind: "manual",
+    codeVersion: "",
+    isCheck: false,
+    databricksJobRunId: null,
   };
   const inputs = new Map<string, FoldedInput>();
   const outputs = new Map<string, FoldedOutput>();
   for (const event of sorted) {
     foldTry(run.tries, event, explicitTry(event));
     foldFacets(run, event);
-    for (const i of event.inputs ?? []) mergeInput(inputs, i.namespace, i.name, i.facets?.version?.datasetVersion ?? null, explicitPartitionKeys(i.inputFacets?.subset));
-    for (const o of event.outputs ?? []) mergeOutput(outputs, o.namespace, o.name, o.outputFacets?.outputStatistics?.rowCount ?? null, explicitPartitionKeys(o.outputFacets?.subset));
+    for (const i of event.inputs ?? [])
+      mergeInput(inputs, i.namespace, i.name, i.facets?.version?.datasetVersion ?? null, explicitPartitionKeys(i.inputFacets?.subset));
+    for (const o of event.outputs ?? [])
+      mergeOutput(outputs, o.namespace, o.name, o.outputFacets?.outputStatistics?.rowCount ?? null, explicitPartitionKeys(o.outputFacets?.subset));
   }
   run.inputs = [...inputs.values()];
   run.outputs = run.isCheck ? [] : [...outputs.values()];

@@ -11,16 +11,31 @@ const RECENT = 25;
  * holds that closures cannot take as declared, for the ingestion page.
  */
 export async function getIngestionStatus(db = getDb(), now = new Date()): Promise<IngestionStatus> {
-  const [totals, events, rejections, lineage] = await Promise.all([ingestionCounts(db), recentIngestedEvents(db, RECENT), recentRejections(db, RECENT), loadLineageGraph(db, now)]);
+  const [totals, events, rejections, lineage] = await Promise.all([
+    ingestionCounts(db),
+    recentIngestedEvents(db, RECENT),
+    recentRejections(db, RECENT),
+    loadLineageGraph(db, now),
+  ]);
   return {
     lineageProblems: lineage.graph.problems.map((p) => ({ code: p.code, message: p.message, nodeIds: nodesOf(p) })),
     totals,
     recentEvents: events.map((e) => ({
-      eventHash: e.eventHash, eventType: e.eventType, jobNodeId: e.jobNodeId, runId: e.externalRun,
-      eventTime: e.eventTime.toISOString(), receivedAt: e.receivedAt.toISOString(), submittedBy: e.submittedBy,
+      eventHash: e.eventHash,
+      eventType: e.eventType,
+      jobNodeId: e.jobNodeId,
+      runId: e.externalRun,
+      eventTime: e.eventTime.toISOString(),
+      receivedAt: e.receivedAt.toISOString(),
+      submittedBy: e.submittedBy,
     })),
     rejectedEvents: rejections.map((r) => ({
-      id: r.id, receivedAt: r.receivedAt.toISOString(), endpoint: r.endpoint, fieldPath: r.fieldPath, reason: r.reason, excerpt: r.body.slice(0, 200),
+      id: r.id,
+      receivedAt: r.receivedAt.toISOString(),
+      endpoint: r.endpoint,
+      fieldPath: r.fieldPath,
+      reason: r.reason,
+      excerpt: r.body.slice(0, 200),
     })),
   };
 }

@@ -2,7 +2,19 @@ import type { Submitter } from "../auth/roles";
 import type { DbtImportBody, DbtImportResult } from "@/lib/contracts/ingestion-dbt";
 import { formatNodeId } from "@/lib/domain/ids";
 import type { Db, Tx } from "../repositories/database";
-import { assignTaskPipelines, countKnownNodes, ensureDatasets, ensurePipelines, ensureTasks, fillWriteModes, markChecks, markSources, pipelineKey, type DatasetHandle, type TaskHandle } from "../repositories/catalog/catalog-writes";
+import {
+  assignTaskPipelines,
+  countKnownNodes,
+  ensureDatasets,
+  ensurePipelines,
+  ensureTasks,
+  fillWriteModes,
+  markChecks,
+  markSources,
+  pipelineKey,
+  type DatasetHandle,
+  type TaskHandle,
+} from "../repositories/catalog/catalog-writes";
 import { applyObservedLineage } from "./apply-folded-runs";
 import { buildDbtGraph, type DbtGraph } from "./dbt-graph";
 import { commandJobName, datasetNamespaceOf } from "./dbt-naming";
@@ -36,25 +48,53 @@ export async function importDbtArtifacts(db: Db, body: DbtImportBody, now = new 
     const catalog = await writeCatalog(tx, graph, namespace, runId ?? `dbt-manifest:${body.manifest.metadata.invocation_id ?? at}`, at);
     const run = plan && runId && invocationId ? await writeDbtRun(tx, graph, plan, { runId, externalId: invocationId, ...catalog }, submitter) : null;
     return {
-      project: graph.project, adapter: graph.adapter, manifestVersion: graph.manifestVersion, namespace, datasetNamespace: ns.namespace,
-      pipeline: pipelineJob, warnings: ns.warning ? [ns.warning] : [], nodes: graph.nodeCounts, ignored: graph.ignored,
-      tasks: graph.tasks.length, datasets: catalog.datasets.size, dependencies: graph.dependencies, dangling: graph.dangling,
-      run: run && plan ? { id: runId!, invocationId: invocationId!, command: plan.command, status: plan.status, attempts: run.byStatus, unknownNodes: run.unknownNodes } : null,
+      project: graph.project,
+      adapter: graph.adapter,
+      manifestVersion: graph.manifestVersion,
+      namespace,
+      datasetNamespace: ns.namespace,
+      pipeline: pipelineJob,
+      warnings: ns.warning ? [ns.warning] : [],
+      nodes: graph.nodeCounts,
+      ignored: graph.ignored,
+      tasks: graph.tasks.length,
+      datasets: catalog.datasets.size,
+      dependencies: graph.dependencies,
+      dangling: graph.dangling,
+      run:
+        run && plan
+          ? { id: runId!, invocationId: invocationId!, command: plan.command, status: plan.status, attempts: run.byStatus, unknownNodes: run.unknownNodes }
+          : null,
       written: { ...catalog.written, ...runCounts(run) },
     };
   });
 }
 
-interface Catalog { tasks: Map<string, TaskHandle>; datasets: Map<string, DatasetHandle>; pipelineId: string; written: { tasks: number; datasets: number; edges: number } }
+interface Catalog {
+  tasks: Map<string, TaskHandle>;
+  datasets: Map<string, DatasetHandle>;
+  pipelineId: string;
+  written: { tasks: number; datasets: number; edges: number };
+}
 
 async function writeCatalog(tx: Tx, graph: DbtGraph, namespace: string, observedRunId: string, at: number): Promise<Catalog> {
   const taskRefs = graph.tasks.map((t) => t.task);
   const datasetRefs = [...graph.sources, ...graph.tasks.flatMap((t) => [...(t.output ? [t.output] : []), ...t.inputs])];
-  const before = await countKnownNodes(tx, taskRefs.map((r) => r.nodeId), datasetRefs.map((r) => r.nodeId));
+  const before = await countKnownNodes(
+    tx,
+    taskRefs.map((r) => r.nodeId),
+    datasetRefs.map((r) => r.nodeId),
+  );
   const tasks = await ensureTasks(tx, taskRefs);
   const datasets = await ensureDatasets(tx, datasetRefs);
-  await markSources(tx, graph.sources.map((s) => s.nodeId));
-  await markChecks(tx, graph.tasks.filter((t) => t.output === null).map((t) => tasks.get(t.task.nodeId)!.id));
+  await markSources(
+    tx,
+    graph.sources.map((s) => s.nodeId),
+  );
+  await markChecks(
+    tx,
+    graph.tasks.filter((t) => t.output === null).map((t) => tasks.get(t.task.nodeId)!.id),
+  );
   for (const mode of ["replace", "merge", "append"] as const) {
     const ids = graph.tasks.filter((t) => t.writeMode === mode).map((t) => tasks.get(t.task.nodeId)!.id);
     await fillWriteModes(tx, ids, mode);
@@ -62,14 +102,25 @@ async function writeCatalog(tx: Tx, graph: DbtGraph, namespace: string, observed
   const pipelineName = commandJobName(graph.project);
   const pipelineId = (await ensurePipelines(tx, [{ namespace, name: pipelineName }])).get(pipelineKey(namespace, pipelineName))!;
   await assignTaskPipelines(tx, new Map([...tasks.values()].map((t) => [t.id, pipelineId])));
-  const edges = await applyObservedLineage(tx, graph.tasks.map((t) => ({
-    runId: observedRunId, taskId: tasks.get(t.task.nodeId)!.id, at, authoritative: true,
-    edges: [
-      ...t.inputs.map((i) => ({ datasetId: datasets.get(i.nodeId)!.id, direction: "read" as const })),
-      ...(t.output ? [{ datasetId: datasets.get(t.output.nodeId)!.id, direction: "write" as const }] : []),
-    ],
-  })));
+  const edges = await applyObservedLineage(
+    tx,
+    graph.tasks.map((t) => ({
+      runId: observedRunId,
+      taskId: tasks.get(t.task.nodeId)!.id,
+      at,
+      authoritative: true,
+      edges: [
+        ...t.inputs.map((i) => ({ datasetId: datasets.get(i.nodeId)!.id, direction: "read" as const })),
+        ...(t.output ? [{ datasetId: datasets.get(t.output.nodeId)!.id, direction: "write" as const }] : []),
+      ],
+    })),
+  );
   return { tasks, datasets, pipelineId, written: { tasks: tasks.size - before[0], datasets: datasets.size - before[1], edges } };
 }
 
-const runCounts = (run: DbtRunWritten | null) => ({ runs: run?.runs ?? 0, attempts: run?.attempts ?? 0, publishes: run?.publishes ?? 0, invalidKeys: run?.invalidKeys ?? 0 });
+const runCounts = (run: DbtRunWritten | null) => ({
+  runs: run?.runs ?? 0,
+  attempts: run?.attempts ?? 0,
+  publishes: run?.publishes ?? 0,
+  invalidKeys: run?.invalidKeys ?? 0,
+});

@@ -34,16 +34,32 @@ export async function ingestOpenLineageEvents(db: Db, events: ParsedEvent[], rec
     const candidates = hashed.filter((e) => !seen.has(e.hash) && Boolean(seen.add(e.hash)));
     // Only what this transaction really inserted is fresh: a concurrent request may have stored
     // the same event between the read above and the insert.
-    const inserted = candidates.length > 0 ? await insertIngestedEvents(tx, candidates.map((e) => ({ ...storedRow(e, receivedAt), submittedBy: submitter?.id ?? null }))) : new Set<string>();
+    const inserted =
+      candidates.length > 0
+        ? await insertIngestedEvents(
+            tx,
+            candidates.map((e) => ({ ...storedRow(e, receivedAt), submittedBy: submitter?.id ?? null })),
+          )
+        : new Set<string>();
     const fresh = candidates.filter((e) => inserted.has(e.hash));
     const freshIndexes = new Set(fresh.map((e) => e.index));
     const accepted = hashed.map((e) => ({ index: e.index, duplicate: !freshIndexes.has(e.index) }));
     const written = { events: fresh.length, runs: 0, attempts: 0, publishes: 0, invalidKeys: 0, edges: 0 };
     if (fresh.length === 0) return { accepted, written };
-    const runCounts = await refoldRuns(tx, fresh.filter((e): e is ParsedRunEvent & { hash: string } => e.kind === "RunEvent"), submitter);
-    const jobEdges = await applyJobEvents(tx, fresh.flatMap((e) => (e.kind === "JobEvent" ? [{ event: e.event, hash: e.hash }] : [])));
+    const runCounts = await refoldRuns(
+      tx,
+      fresh.filter((e): e is ParsedRunEvent & { hash: string } => e.kind === "RunEvent"),
+      submitter,
+    );
+    const jobEdges = await applyJobEvents(
+      tx,
+      fresh.flatMap((e) => (e.kind === "JobEvent" ? [{ event: e.event, hash: e.hash }] : [])),
+    );
     const datasetEvents = fresh.flatMap((e) => (e.kind === "DatasetEvent" ? [e.event.dataset] : []));
-    await ensureDatasets(tx, datasetEvents.map((d) => ({ nodeId: formatNodeId("dataset", d.namespace, d.name), namespace: d.namespace, name: d.name })));
+    await ensureDatasets(
+      tx,
+      datasetEvents.map((d) => ({ nodeId: formatNodeId("dataset", d.namespace, d.name), namespace: d.namespace, name: d.name })),
+    );
     return { accepted, written: { ...written, ...runCounts, edges: runCounts.edges + jobEdges } };
   });
   const stored = outcome.written.events;
@@ -57,7 +73,12 @@ function storedRow(e: Hashed, receivedAt: Date): IngestedEventRow {
   const base = { eventHash: e.hash, eventTime: new Date(e.event.eventTime), receivedAt, body: e.json };
   switch (e.kind) {
     case "RunEvent":
-      return { ...base, eventType: e.event.eventType ?? "OTHER", jobNodeId: formatNodeId("job", e.event.job.namespace, e.event.job.name), externalRun: e.event.run.runId };
+      return {
+        ...base,
+        eventType: e.event.eventType ?? "OTHER",
+        jobNodeId: formatNodeId("job", e.event.job.namespace, e.event.job.name),
+        externalRun: e.event.run.runId,
+      };
     case "JobEvent":
       return { ...base, eventType: "JOB", jobNodeId: formatNodeId("job", e.event.job.namespace, e.event.job.name), externalRun: "" };
     case "DatasetEvent":
@@ -67,10 +88,14 @@ function storedRow(e: Hashed, receivedAt: Date): IngestedEventRow {
 
 async function refoldRuns(tx: Tx, fresh: ParsedRunEvent[], submitter: Submitter | undefined): Promise<AppliedCounts> {
   if (fresh.length === 0) return { runs: 0, attempts: 0, publishes: 0, invalidKeys: 0, edges: 0 };
-  const touched = [...new Map(fresh.map((e) => {
-    const ref = runRefOf(e.event.job.namespace, e.event.job.name, e.event.run.runId);
-    return [pairKey(ref.jobNodeId, ref.runId), ref];
-  })).values()];
+  const touched = [
+    ...new Map(
+      fresh.map((e) => {
+        const ref = runRefOf(e.event.job.namespace, e.event.job.name, e.event.run.runId);
+        return [pairKey(ref.jobNodeId, ref.runId), ref];
+      }),
+    ).values(),
+  ];
   const bodies = await bodiesOfRuns(tx, touched);
   const byRun = new Map<string, RunEvent[]>();
   // A run with events past retention (body pruned) is kept as it was recorded: folding it from
@@ -88,17 +113,26 @@ async function refoldRuns(tx: Tx, fresh: ParsedRunEvent[], submitter: Submitter 
 async function applyJobEvents(tx: Tx, events: { event: JobEvent; hash: string }[]): Promise<number> {
   if (events.length === 0) return 0;
   const ref = (ns: string, name: string, kind: "job" | "dataset") => ({ nodeId: formatNodeId(kind, ns, name), namespace: ns, name });
-  const tasks = await ensureTasks(tx, events.map(({ event }) => ref(event.job.namespace, event.job.name, "job")));
-  const datasets = await ensureDatasets(tx, events.flatMap(({ event }) => [...(event.inputs ?? []), ...(event.outputs ?? [])].map((d) => ref(d.namespace, d.name, "dataset"))));
+  const tasks = await ensureTasks(
+    tx,
+    events.map(({ event }) => ref(event.job.namespace, event.job.name, "job")),
+  );
+  const datasets = await ensureDatasets(
+    tx,
+    events.flatMap(({ event }) => [...(event.inputs ?? []), ...(event.outputs ?? [])].map((d) => ref(d.namespace, d.name, "dataset"))),
+  );
   const idOf = (d: { namespace: string; name: string }) => datasets.get(formatNodeId("dataset", d.namespace, d.name))!.id;
-  return applyObservedLineage(tx, events.map(({ event, hash }) => ({
-    runId: `jobevent:${hash.slice(0, 32)}`,
-    taskId: tasks.get(formatNodeId("job", event.job.namespace, event.job.name))!.id,
-    at: Date.parse(event.eventTime),
-    authoritative: true,
-    edges: [
-      ...(event.inputs ?? []).map((d) => ({ datasetId: idOf(d), direction: "read" as const })),
-      ...(event.outputs ?? []).map((d) => ({ datasetId: idOf(d), direction: "write" as const })),
-    ],
-  })));
+  return applyObservedLineage(
+    tx,
+    events.map(({ event, hash }) => ({
+      runId: `jobevent:${hash.slice(0, 32)}`,
+      taskId: tasks.get(formatNodeId("job", event.job.namespace, event.job.name))!.id,
+      at: Date.parse(event.eventTime),
+      authoritative: true,
+      edges: [
+        ...(event.inputs ?? []).map((d) => ({ datasetId: idOf(d), direction: "read" as const })),
+        ...(event.outputs ?? []).map((d) => ({ datasetId: idOf(d), direction: "write" as const })),
+      ],
+    })),
+  );
 }

@@ -10,13 +10,63 @@ import { fixtureEvents, fixtureText, lineageRequest } from "./testing/fixtures";
 // of what they read: their store-failures outputs are not datasets (build: 12 of 21, test: 4 of 6).
 const CASES = [
   { file: "openlineage/compat_airflow_3dags.ndjson", events: 32, tasks: 16, datasets: 13, runs: 16, edges: 24, pipelines: 3, parentLinks: 13, publishes: 0 },
-  { file: "openlineage/compat_spark_bigquery_shakespeare.ndjson", events: 12, tasks: 3, datasets: 2, runs: 3, edges: 3, pipelines: 1, parentLinks: 2, publishes: 1 },
+  {
+    file: "openlineage/compat_spark_bigquery_shakespeare.ndjson",
+    events: 12,
+    tasks: 3,
+    datasets: 2,
+    runs: 3,
+    edges: 3,
+    pipelines: 1,
+    parentLinks: 2,
+    publishes: 1,
+  },
   { file: "openlineage/compat_spark_cll.ndjson", events: 9, tasks: 4, datasets: 3, runs: 4, edges: 5, pipelines: 1, parentLinks: 3, publishes: 1 },
-  { file: "openlineage/compat_spark_dataproc_hive_t1_t2.ndjson", events: 16, tasks: 6, datasets: 2, runs: 7, edges: 7, pipelines: 1, parentLinks: 6, publishes: 2 },
-  { file: "openlineage/dbt_ol_postgres_build_events.json", events: 186, tasks: 93, datasets: 9, runs: 93, edges: 28, pipelines: 1, parentLinks: 92, publishes: 0 },
-  { file: "openlineage/dbt_ol_postgres_failed_run_events.json", events: 8, tasks: 4, datasets: 3, runs: 4, edges: 3, pipelines: 1, parentLinks: 3, publishes: 0 },
+  {
+    file: "openlineage/compat_spark_dataproc_hive_t1_t2.ndjson",
+    events: 16,
+    tasks: 6,
+    datasets: 2,
+    runs: 7,
+    edges: 7,
+    pipelines: 1,
+    parentLinks: 6,
+    publishes: 2,
+  },
+  {
+    file: "openlineage/dbt_ol_postgres_build_events.json",
+    events: 186,
+    tasks: 93,
+    datasets: 9,
+    runs: 93,
+    edges: 28,
+    pipelines: 1,
+    parentLinks: 92,
+    publishes: 0,
+  },
+  {
+    file: "openlineage/dbt_ol_postgres_failed_run_events.json",
+    events: 8,
+    tasks: 4,
+    datasets: 3,
+    runs: 4,
+    edges: 3,
+    pipelines: 1,
+    parentLinks: 3,
+    publishes: 0,
+  },
   { file: "openlineage/dbt_ol_postgres_test_events.json", events: 26, tasks: 13, datasets: 2, runs: 13, edges: 5, pipelines: 1, parentLinks: 12, publishes: 0 },
-  { file: "openlineage/ol_client_python_example_full_event.json", events: 1, tasks: 1, datasets: 1, runs: 1, edges: 2, pipelines: 1, parentLinks: 1, publishes: 1 },
+  {
+    file: "openlineage/ol_client_python_example_full_event.json",
+    events: 1,
+    tasks: 1,
+    datasets: 1,
+    runs: 1,
+    edges: 2,
+    pipelines: 1,
+    parentLinks: 1,
+    publishes: 1,
+  },
   { file: "marquez/apples.ndjson", events: 8, tasks: 5, datasets: 9, runs: 8, edges: 14, pipelines: 0, parentLinks: 0, publishes: 0 },
   { file: "marquez/metadata.json", events: 26, tasks: 13, datasets: 13, runs: 13, edges: 27, pipelines: 0, parentLinks: 0, publishes: 0 },
 ];
@@ -33,7 +83,16 @@ describe.each(providersUnderTest())("OpenLineage fixtures on %s", (provider) => 
     const res = await post(fixtureText(c.file));
     expect(res.status).toBe(200);
     const counts = await tableCounts(t.db);
-    expect(counts).toMatchObject({ events: c.events, tasks: c.tasks, datasets: c.datasets, runs: c.runs, edges: c.edges, pipelines: c.pipelines, publishes: c.publishes, invalidKeys: 0 });
+    expect(counts).toMatchObject({
+      events: c.events,
+      tasks: c.tasks,
+      datasets: c.datasets,
+      runs: c.runs,
+      edges: c.edges,
+      pipelines: c.pipelines,
+      publishes: c.publishes,
+      invalidKeys: 0,
+    });
     expect(await t.db.run.count({ where: { parentRunId: { not: null } } })).toBe(c.parentLinks);
     const again = await (await post(fixtureText(c.file))).json();
     expect(again.written.events).toBe(0);
@@ -44,7 +103,11 @@ describe.each(providersUnderTest())("OpenLineage fixtures on %s", (provider) => 
   it("Airflow: three DAG runs own their task runs, every run and attempt succeeded", async () => {
     await post(fixtureText("openlineage/compat_airflow_3dags.ndjson"));
     const pipelines = await t.db.pipeline.findMany({ include: { runs: true, tasks: true }, orderBy: { name: "asc" } });
-    expect(pipelines.map((p) => [p.name, p.runs.length, p.tasks.length])).toEqual([["BQ", 4, 4], ["dag", 2, 2], ["gcs_hook", 10, 10]]);
+    expect(pipelines.map((p) => [p.name, p.runs.length, p.tasks.length])).toEqual([
+      ["BQ", 4, 4],
+      ["dag", 2, 2],
+      ["gcs_hook", 10, 10],
+    ]);
     const dagRuns = await t.db.run.findMany({ where: { parentRunId: null } });
     expect(dagRuns).toHaveLength(3);
     const children = await t.db.run.findMany({ where: { parentRunId: { not: null } } });
@@ -63,7 +126,10 @@ describe.each(providersUnderTest())("OpenLineage fixtures on %s", (provider) => 
   it("Spark on Dataproc: RUNNING-only statistics publish t1 and t2 with 2 rows each", async () => {
     await post(fixtureText("openlineage/compat_spark_dataproc_hive_t1_t2.ndjson"));
     const rows = await t.db.publish.findMany({ include: { dataset: true }, orderBy: { publishedAt: "asc" } });
-    expect(rows.map((p) => [p.dataset.name, p.rowCount])).toEqual([["/user/hive/warehouse/t1", 2], ["/user/hive/warehouse/t2", 2]]);
+    expect(rows.map((p) => [p.dataset.name, p.rowCount])).toEqual([
+      ["/user/hive/warehouse/t1", 2],
+      ["/user/hive/warehouse/t2", 2],
+    ]);
     const drop = await t.db.task.findFirstOrThrow({ where: { name: "cl_i_test_application.drop_table" } });
     expect(await t.db.run.count({ where: { attempts: { some: { taskId: drop.id } } } })).toBe(2);
   });
@@ -71,7 +137,10 @@ describe.each(providersUnderTest())("OpenLineage fixtures on %s", (provider) => 
   it("dbt-ol failed run: the error message reaches the attempt; query, model and command fail", async () => {
     await post(fixtureText("openlineage/dbt_ol_postgres_failed_run_events.json"));
     const attempts = await t.db.attempt.findMany({ include: { task: true } });
-    const failed = attempts.filter((a) => a.status === "failed").map((a) => a.task.name).sort();
+    const failed = attempts
+      .filter((a) => a.status === "failed")
+      .map((a) => a.task.name)
+      .sort();
     expect(failed).toEqual(["dbt-run-jaffle_shop", "model.jaffle_shop.orders", "model.jaffle_shop.orders.sql.2"]);
     const model = attempts.find((a) => a.task.name === "model.jaffle_shop.orders")!;
     expect(model.error).toContain('syntax error at or near "final"');

@@ -14,9 +14,17 @@ const saved = process.env.DATABASE_URL;
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
 const call = (handler: Handler, method: string, body: string, params: Record<string, string> = {}, user = "ingest-bot") =>
-  handler(new Request("http://console.test/api/v1/x", { method, body, headers: { "content-type": "application/json", "x-reparo-user": user } }), { params: Promise.resolve(params) });
+  handler(new Request("http://console.test/api/v1/x", { method, body, headers: { "content-type": "application/json", "x-reparo-user": user } }), {
+    params: Promise.resolve(params),
+  });
 
-const publish = { dataset: { namespace: "warehouse", name: "orders" }, unitKey: "2026-08-17", run: { externalId: "r1", job: { namespace: "cron", name: "load" } }, publishedAt: "2026-08-18T02:10:00Z", rowCount: 120 };
+const publish = {
+  dataset: { namespace: "warehouse", name: "orders" },
+  unitKey: "2026-08-17",
+  run: { externalId: "r1", job: { namespace: "cron", name: "load" } },
+  publishedAt: "2026-08-18T02:10:00Z",
+  rowCount: 120,
+};
 const count = { dataset: { nodeId: "dataset:warehouse:orders" }, unitKey: "2026-08-17", rowCount: 118, measuredAt: "2026-08-18T01:00:00Z", source: "oltp" };
 const daily = { partitionDef: { kind: "time", grain: "day", start: "2026-08-01", timezone: "UTC" }, reason: "daily" };
 const manifest = JSON.parse(fixtureText("dbt/ol_fixture_fail/manifest.json"));
@@ -42,11 +50,35 @@ const FAULTS: [string, Handler, string, string, Record<string, string>, number, 
   ["source-counts: missing measuredAt", postSourceCounts, "POST", j(without(count, "measuredAt")), {}, 400, "body.measuredAt"],
   ["source-counts: fractional rowCount", postSourceCounts, "POST", j({ ...count, rowCount: 1.5 }), {}, 400, "body.rowCount"],
   ["source-counts: a JSON number", postSourceCounts, "POST", "42", {}, 400, "body"],
-  ["partitions: unknown grain", putPartitions, "PUT", j({ ...daily, partitionDef: { ...daily.partitionDef, grain: "fortnight" } }), ORDERS, 400, "body.partitionDef.grain"],
+  [
+    "partitions: unknown grain",
+    putPartitions,
+    "PUT",
+    j({ ...daily, partitionDef: { ...daily.partitionDef, grain: "fortnight" } }),
+    ORDERS,
+    400,
+    "body.partitionDef.grain",
+  ],
   ["partitions: unknown kind", putPartitions, "PUT", j({ ...daily, partitionDef: { kind: "hourly" } }), ORDERS, 400, "body.partitionDef.kind"],
   ["partitions: no reason", putPartitions, "PUT", j(without(daily, "reason")), ORDERS, 400, "body.reason"],
-  ["partitions: does not resolve", putPartitions, "PUT", j({ ...daily, partitionDef: { ...daily.partitionDef, start: "01/08/2026" } }), ORDERS, 400, "body.partitionDef"],
-  ["partitions: unknown dataset by <namespace>/<name> (only a node id declares one)", putPartitions, "PUT", j(daily), { id: "warehouse/nope" }, 404, "params.id"],
+  [
+    "partitions: does not resolve",
+    putPartitions,
+    "PUT",
+    j({ ...daily, partitionDef: { ...daily.partitionDef, start: "01/08/2026" } }),
+    ORDERS,
+    400,
+    "body.partitionDef",
+  ],
+  [
+    "partitions: unknown dataset by <namespace>/<name> (only a node id declares one)",
+    putPartitions,
+    "PUT",
+    j(daily),
+    { id: "warehouse/nope" },
+    404,
+    "params.id",
+  ],
   ["partitions: a job node id where a dataset is meant", putPartitions, "PUT", j(daily), { id: "job:warehouse:nope" }, 404, "params.id"],
   ["tasks: unknown write mode", putTask, "PUT", j({ writeMode: "upsert", reason: "re-declared" }), STG, 400, "body.writeMode"],
   ["tasks: dependsOnOwnPast as text", putTask, "PUT", j({ dependsOnOwnPast: "yes", reason: "re-declared" }), STG, 400, "body.dependsOnOwnPast"],
@@ -54,16 +86,40 @@ const FAULTS: [string, Handler, string, string, Record<string, string>, number, 
   ["tasks: blank reason", putTask, "PUT", j({ writeMode: "replace", reason: "  " }), STG, 400, "body.reason"],
   ["tasks: unknown task", putTask, "PUT", j({ writeMode: "replace", reason: "re-declared" }), { id: "airflow/orders.nope" }, 404, "params.id"],
   ["dbt: no manifest", postDbt, "POST", j({ run_results: null }), {}, 400, "body.manifest"],
-  ["dbt: not a manifest schema", postDbt, "POST", j({ manifest: { ...manifest, metadata: { ...manifest.metadata, dbt_schema_version: "https://schemas.getdbt.com/dbt/catalog/v1.json" } } }), {}, 400, "body.manifest.metadata.dbt_schema_version"],
+  [
+    "dbt: not a manifest schema",
+    postDbt,
+    "POST",
+    j({ manifest: { ...manifest, metadata: { ...manifest.metadata, dbt_schema_version: "https://schemas.getdbt.com/dbt/catalog/v1.json" } } }),
+    {},
+    400,
+    "body.manifest.metadata.dbt_schema_version",
+  ],
   ["dbt: nodes as a list", postDbt, "POST", j({ manifest: { ...manifest, nodes: [] } }), {}, 400, "body.manifest.nodes"],
-  ["dbt: run results without results", postDbt, "POST", j({ manifest, run_results: { metadata: { dbt_schema_version: "https://schemas.getdbt.com/dbt/run-results/v4.json", generated_at: "2022-12-14T21:28:17Z" } } }), {}, 400, "body.run_results.results"],
-  ["dbt: malformed JSON", postDbt, "POST", "{\"manifest\":", {}, 400, "body"],
+  [
+    "dbt: run results without results",
+    postDbt,
+    "POST",
+    j({
+      manifest,
+      run_results: { metadata: { dbt_schema_version: "https://schemas.getdbt.com/dbt/run-results/v4.json", generated_at: "2022-12-14T21:28:17Z" } },
+    }),
+    {},
+    400,
+    "body.run_results.results",
+  ],
+  ["dbt: malformed JSON", postDbt, "POST", '{"manifest":', {}, 400, "body"],
 ];
 
 beforeAll(async () => {
   t = await createTestDatabase("sqlite");
   process.env.DATABASE_URL = t.target.url;
-  await t.db.user.createMany({ data: [{ id: "ingest-bot", displayName: "Ingestion", role: "operator" }, { id: "vic", displayName: "Vic", role: "viewer" }] });
+  await t.db.user.createMany({
+    data: [
+      { id: "ingest-bot", displayName: "Ingestion", role: "operator" },
+      { id: "vic", displayName: "Vic", role: "viewer" },
+    ],
+  });
   await t.db.dataset.create({ data: { nodeId: "dataset:warehouse:orders", namespace: "warehouse", name: "orders" } });
   await t.db.task.create({ data: { nodeId: "job:airflow:orders.stg_orders", namespace: "airflow", name: "orders.stg_orders" } });
 });

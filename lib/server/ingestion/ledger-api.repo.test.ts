@@ -10,11 +10,18 @@ import { lineageRequest } from "./testing/fixtures";
 
 const DAILY = JSON.stringify({ kind: "time", grain: "day", start: "2026-08-01", timezone: "UTC" });
 const ORDERS = { namespace: "warehouse", name: "orders" };
-const request = (path: string, body: unknown) => new Request(`http://console.test${path}`, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+const request = (path: string, body: unknown) =>
+  new Request(`http://console.test${path}`, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
 
 const publish = (over: Record<string, unknown> = {}) => ({
-  dataset: ORDERS, unitKey: "2026-08-17", run: { externalId: "scheduled__2026-08-17", job: { namespace: "cron", name: "load_orders" } },
-  publishedAt: "2026-08-18T02:10:00Z", inputVersion: "snap-0817", codeVersion: "v41", rowCount: 120, ...over,
+  dataset: ORDERS,
+  unitKey: "2026-08-17",
+  run: { externalId: "scheduled__2026-08-17", job: { namespace: "cron", name: "load_orders" } },
+  publishedAt: "2026-08-18T02:10:00Z",
+  inputVersion: "snap-0817",
+  codeVersion: "v41",
+  rowCount: 120,
+  ...over,
 });
 
 describe.each(providersUnderTest())("POST /api/v1/publishes and /api/v1/source-counts on %s", (provider) => {
@@ -71,7 +78,11 @@ describe.each(providersUnderTest())("POST /api/v1/publishes and /api/v1/source-c
   });
 
   it("a batch: an invalid unit key is recorded as an invalid key and refused; the rest is written", async () => {
-    const res = await publishes([publish(), publish({ unitKey: "2026-13-01" }), publish({ unitKey: "2026-08-18", dataset: { nodeId: "dataset:warehouse:orders" } })]);
+    const res = await publishes([
+      publish(),
+      publish({ unitKey: "2026-13-01" }),
+      publish({ unitKey: "2026-08-18", dataset: { nodeId: "dataset:warehouse:orders" } }),
+    ]);
     expect(res.status).toBe(207);
     const json = await res.json();
     expect(json.accepted.map((a: { index: number }) => a.index)).toEqual([0, 2]);
@@ -89,14 +100,26 @@ describe.each(providersUnderTest())("POST /api/v1/publishes and /api/v1/source-c
     expect((await publishes(publish({ inputVersion: odd, codeVersion: "v\u001e2", rowCount: 10 }))).status).toBe(200);
     const [orders] = await loadUnitStates(t.db, new Date("2026-08-20T12:00:00Z"), { datasetNodeIds: ["dataset:warehouse:orders"] });
     const unit = orders!.units.find((u) => u.key === "2026-08-17")!;
-    expect([unit.result.state, unit.result.facts.publishCount, unit.result.facts.inputVersion, unit.result.facts.codeVersion, unit.facts.ledger[0]!.rowCount]).toEqual(["published", 1, odd, "v\u001e2", 10]);
+    expect([
+      unit.result.state,
+      unit.result.facts.publishCount,
+      unit.result.facts.inputVersion,
+      unit.result.facts.codeVersion,
+      unit.facts.ledger[0]!.rowCount,
+    ]).toEqual(["published", 1, odd, "v\u001e2", 10]);
   });
 
   it("a publish naming an OpenLineage run (job + run id) lands on that run", async () => {
     const event = validEvent("ol-run-7");
     expect((await receiveLineageRequest(lineageRequest(JSON.stringify(event)), t.db)).status).toBe(200);
     const runsBefore = await t.db.run.count();
-    const res = await publishes(publish({ dataset: { namespace: "postgres://db:5432", name: "public.stg_orders" }, unitKey: "*", run: { externalId: "ol-run-7", job: { nodeId: "job:airflow:orders.stg_orders" } } }));
+    const res = await publishes(
+      publish({
+        dataset: { namespace: "postgres://db:5432", name: "public.stg_orders" },
+        unitKey: "*",
+        run: { externalId: "ol-run-7", job: { nodeId: "job:airflow:orders.stg_orders" } },
+      }),
+    );
     expect(res.status).toBe(200);
     expect(await t.db.run.count()).toBe(runsBefore);
     const rows = await t.db.publish.findMany({ where: { runId: (await t.db.run.findFirstOrThrow({ where: { externalId: "ol-run-7" } })).id } });
@@ -110,7 +133,9 @@ describe.each(providersUnderTest())("POST /api/v1/publishes and /api/v1/source-c
     expect(res.status).toBe(200);
     expect((await res.json()).accepted.map((a: { outcome: string }) => a.outcome)).toEqual(["updated", "older", "unchanged"]);
     const rows = await t.db.sourceCount.findMany();
-    expect(rows.map((r) => [r.unitKey, r.rowCount, r.measuredAt.toISOString(), r.source])).toEqual([["2026-08-17", 120, "2026-08-18T03:00:00.000Z", "oltp count(*)"]]);
+    expect(rows.map((r) => [r.unitKey, r.rowCount, r.measuredAt.toISOString(), r.source])).toEqual([
+      ["2026-08-17", 120, "2026-08-18T03:00:00.000Z", "oltp count(*)"],
+    ]);
   });
 
   it("source counts: an invalid unit key is recorded and refused (422 when nothing was accepted)", async () => {
@@ -123,11 +148,23 @@ describe.each(providersUnderTest())("POST /api/v1/publishes and /api/v1/source-c
   });
 
   it("warehouse counts (the rows the unit holds now) are kept apart from source counts, the latest measurement winning", async () => {
-    const count = (rowCount: number, measuredAt: string) => ({ dataset: ORDERS, unitKey: "2026-08-17", rowCount, measuredAt, source: "select count(*) from orders where day = '2026-08-17'" });
+    const count = (rowCount: number, measuredAt: string) => ({
+      dataset: ORDERS,
+      unitKey: "2026-08-17",
+      rowCount,
+      measuredAt,
+      source: "select count(*) from orders where day = '2026-08-17'",
+    });
     await counts(count(120, "2026-08-18T01:00:00Z"));
     const res = await warehouseCounts([count(20, "2026-08-18T03:00:00Z"), count(0, "2026-08-18T04:00:00Z"), count(7, "2026-08-18T02:00:00Z")]);
-    expect(await res.json()).toMatchObject({ received: 3, accepted: [{ outcome: "created" }, { outcome: "updated" }, { outcome: "older" }], written: { warehouseCounts: 1, invalidKeys: 0 } });
-    expect((await t.db.warehouseCount.findMany()).map((r) => [r.unitKey, r.rowCount, r.measuredAt.toISOString()])).toEqual([["2026-08-17", 0, "2026-08-18T04:00:00.000Z"]]);
+    expect(await res.json()).toMatchObject({
+      received: 3,
+      accepted: [{ outcome: "created" }, { outcome: "updated" }, { outcome: "older" }],
+      written: { warehouseCounts: 1, invalidKeys: 0 },
+    });
+    expect((await t.db.warehouseCount.findMany()).map((r) => [r.unitKey, r.rowCount, r.measuredAt.toISOString()])).toEqual([
+      ["2026-08-17", 0, "2026-08-18T04:00:00.000Z"],
+    ]);
     expect((await t.db.sourceCount.findMany()).map((r) => r.rowCount)).toEqual([120]);
   });
 

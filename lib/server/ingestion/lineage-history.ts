@@ -82,8 +82,15 @@ function nextChangeAfter(rows: EdgeRow[], at: number): number | null {
 function newRow(rows: EdgeRow[], run: RunLineage, e: RunLineage["edges"][number], validTo: number | null): EdgeRow {
   const previous = rows.filter((r) => keyOf(r) === keyOf(e)).sort((a, b) => b.validFrom - a.validFrom)[0];
   return {
-    id: null, taskId: run.taskId, datasetId: e.datasetId, direction: e.direction,
-    mapping: previous?.mapping ?? "identity", mappingParams: previous?.mappingParams ?? "{}",
-    validFrom: run.at, validTo, observedRunId: run.runId, changed: true,
+    id: null,
+    taskId: run.taskId,
+    datasetId: e.datasetId,
+    direction: e.direction,
+    mapping: previous?.mapping ?? "identity",
+    mappingParams: previous?.mappingParams ?? "{}",
+    validFrom: run.at,
+    validTo,
+    observedRunId: run.runId,
+    changed: true,
   };
 }

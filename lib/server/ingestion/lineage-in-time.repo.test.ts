@@ -28,7 +28,10 @@ describe.each(providersUnderTest())("lineage versioned in time on %s", (provider
     };
   }
 
-  it.each([["file order", false], ["reverse order", true]])("gives each past instant its own edges (%s)", async (_, reverse) => {
+  it.each([
+    ["file order", false],
+    ["reverse order", true],
+  ])("gives each past instant its own edges (%s)", async (_, reverse) => {
     const events = fixtureEvents("marquez/apples.ndjson");
     for (const e of reverse ? events.reverse() : events) await receiveLineageRequest(lineageRequest(JSON.stringify(e)), t.db);
     const s = await snapshot();

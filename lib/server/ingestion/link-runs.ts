@@ -10,7 +10,10 @@ export interface RunLinks {
   pipeline: PipelineRef;
 }
 
-export interface StoredRunLink { rootRunId: string | null; pipelineId: string | null }
+export interface StoredRunLink {
+  rootRunId: string | null;
+  pipelineId: string | null;
+}
 
 const keyOf = (r: RunRef) => runRowId(r.jobNodeId, r.runId);
 const refOf = (r: RunRef): PipelineRef => ({ ref: { namespace: r.namespace, name: r.name } });

@@ -26,7 +26,10 @@ function lenientCopy(spec: Json): Json {
   };
   dropRequired(defs.BaseEvent!, ["producer", "schemaURL"]);
   dropRequired(defs.BaseFacet!, ["_producer", "_schemaURL"]);
-  for (const [def, names] of [[defs.BaseEvent!, ["producer", "schemaURL"]], [defs.BaseFacet!, ["_producer", "_schemaURL"]]] as const) {
+  for (const [def, names] of [
+    [defs.BaseEvent!, ["producer", "schemaURL"]],
+    [defs.BaseFacet!, ["_producer", "_schemaURL"]],
+  ] as const) {
     for (const name of names) delete ((def.properties as Json)[name] as Json).format;
   }
   delete ((defs.Run!.properties as Json).runId as Json).format;
@@ -78,13 +81,24 @@ export function checkAgainstSpec(value: unknown, prefix: string): { kind: OpenLi
   if (all.any(value)) return { kind, issues: [] };
   const meant = all[kind];
   if (!meant(value)) return { kind, issues: issuesOf(meant.errors ?? [], prefix, kind) };
-  return { kind, issues: [{ path: prefix, message: "matches more than one of RunEvent, DatasetEvent and JobEvent (a dataset with a job but no run); the schema needs exactly one (OpenLineage schema)" }] };
+  return {
+    kind,
+    issues: [
+      {
+        path: prefix,
+        message:
+          "matches more than one of RunEvent, DatasetEvent and JobEvent (a dataset with a job but no run); the schema needs exactly one (OpenLineage schema)",
+      },
+    ],
+  };
 }
 
 const WRAPPERS = new Set(["anyOf", "allOf", "oneOf", "if"]);
 
 function issuesOf(errors: ErrorObject[], prefix: string, kind: OpenLineageEventKind): FieldIssue[] {
-  const precise = errors.filter((e) => !WRAPPERS.has(e.keyword) || !errors.some((o) => o !== e && !WRAPPERS.has(o.keyword) && o.instancePath.startsWith(e.instancePath)));
+  const precise = errors.filter(
+    (e) => !WRAPPERS.has(e.keyword) || !errors.some((o) => o !== e && !WRAPPERS.has(o.keyword) && o.instancePath.startsWith(e.instancePath)),
+  );
   const seen = new Set<string>();
   const out: FieldIssue[] = [];
   for (const e of precise) {

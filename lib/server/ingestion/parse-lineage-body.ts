@@ -1,6 +1,14 @@
 import type { ZodType } from "zod";
 import { fieldIssues } from "@/lib/contracts/field-issues";
-import { DatasetEventSchema, JobEventSchema, RunEventSchema, type DatasetEvent, type FieldIssue, type JobEvent, type RunEvent } from "@/lib/contracts/openlineage";
+import {
+  DatasetEventSchema,
+  JobEventSchema,
+  RunEventSchema,
+  type DatasetEvent,
+  type FieldIssue,
+  type JobEvent,
+  type RunEvent,
+} from "@/lib/contracts/openlineage";
 import { HttpError } from "../http/errors";
 import { checkJsonLimits, MAX_JSON_DEPTH } from "../http/json-limits";
 import { illFormedTextAt } from "../http/well-formed-text";
@@ -49,16 +57,25 @@ export function parseLineageBody(text: string, now: Date): ParsedLineageBody {
   const whole = tryParse(trimmed);
   if (whole.ok) {
     if (Array.isArray(whole.value) && whole.value.length === 0) throw new HttpError(400, "invalid_request", "body: the batch is empty");
-    if (Array.isArray(whole.value)) return validateAll(whole.value.map((v) => ({ value: v, text: JSON.stringify(v) })), true, now);
+    if (Array.isArray(whole.value))
+      return validateAll(
+        whole.value.map((v) => ({ value: v, text: JSON.stringify(v) })),
+        true,
+        now,
+      );
     return validateAll([{ value: whole.value, text: trimmed }], false, now);
   }
   const lines = trimmed.split(/\r?\n/).filter((l) => l.trim() !== "");
   if (lines.length > MAX_EVENTS) throw new HttpError(400, "invalid_request", `body: at most ${MAX_EVENTS} events per request (${lines.length} lines)`);
   if (lines.length < 2) throw new HttpError(400, "invalid_request", `body: malformed JSON (${whole.error})`);
-  return validateAll(lines.map((line) => {
-    const parsed = tryParse(line);
-    return parsed.ok ? { value: parsed.value, text: line } : { error: parsed.error, text: line };
-  }), true, now);
+  return validateAll(
+    lines.map((line) => {
+      const parsed = tryParse(line);
+      return parsed.ok ? { value: parsed.value, text: line } : { error: parsed.error, text: line };
+    }),
+    true,
+    now,
+  );
 }
 
 /**
@@ -71,7 +88,11 @@ export function parseEventBatch(text: string, now: Date): ParsedLineageBody {
   if (!whole.ok) throw new HttpError(400, "invalid_request", `body: malformed JSON (${whole.error})`);
   if (!Array.isArray(whole.value)) throw new HttpError(400, "invalid_request", "body: the batch endpoint takes a JSON array of OpenLineage events");
   if (whole.value.length === 0) throw new HttpError(400, "invalid_request", "body: the batch is empty");
-  return validateAll(whole.value.map((v) => ({ value: v, text: JSON.stringify(v) })), true, now);
+  return validateAll(
+    whole.value.map((v) => ({ value: v, text: JSON.stringify(v) })),
+    true,
+    now,
+  );
 }
 
 /**
@@ -79,8 +100,13 @@ export function parseEventBatch(text: string, now: Date): ParsedLineageBody {
  * Reparo reads of it, then an event time close enough to now to be true (a year-9999 event would
  * otherwise be the newest of everything forever).
  */
-export function checkEvent(value: unknown, prefix: string, now: Date): { ok: true; kind: OpenLineageEventKind; event: unknown } | { ok: false; issues: FieldIssue[] } {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return { ok: false, issues: [{ path: prefix, message: "must be an OpenLineage event (a JSON object)" }] };
+export function checkEvent(
+  value: unknown,
+  prefix: string,
+  now: Date,
+): { ok: true; kind: OpenLineageEventKind; event: unknown } | { ok: false; issues: FieldIssue[] } {
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    return { ok: false, issues: [{ path: prefix, message: "must be an OpenLineage event (a JSON object)" }] };
   const text = illFormedTextAt(value, prefix);
   if (text) return { ok: false, issues: [text] };
   const spec = checkAgainstSpec(value, prefix);
@@ -133,7 +159,12 @@ export function keepNamespaces(parsed: ParsedLineageBody, allowed: readonly stri
   for (const e of parsed.events) {
     const prefix = parsed.batch ? `body[${e.index}]` : "body";
     const outside = namespacesOf(e).find(([, ns]) => !allowed.includes(ns));
-    if (outside) refused.push({ index: e.index, excerpt: e.json.slice(0, EXCERPT_CHARS), issues: [{ path: `${prefix}.${outside[0]}`, message: `namespace ${outside[1]} is outside this token's namespaces (${allowed.join(", ")})` }] });
+    if (outside)
+      refused.push({
+        index: e.index,
+        excerpt: e.json.slice(0, EXCERPT_CHARS),
+        issues: [{ path: `${prefix}.${outside[0]}`, message: `namespace ${outside[1]} is outside this token's namespaces (${allowed.join(", ")})` }],
+      });
     else events.push(e);
   }
   refused.sort((a, b) => a.index - b.index);

@@ -13,8 +13,16 @@ import { parseNodeId } from "@/lib/domain/ids";
 export const LEDGER_MAX_BODY_BYTES = 8 * 1024 * 1024;
 export const LEDGER_MAX_ITEMS = 10_000;
 
-export interface BatchItem<T> { index: number; value: T; raw: unknown }
-export interface RefusedItem { index: number; issues: FieldIssue[]; raw: unknown }
+export interface BatchItem<T> {
+  index: number;
+  value: T;
+  raw: unknown;
+}
+export interface RefusedItem {
+  index: number;
+  issues: FieldIssue[];
+  raw: unknown;
+}
 
 export interface IngestionBatch<T> {
   items: BatchItem<T>[];
@@ -30,7 +38,11 @@ export interface IngestionBatch<T> {
  * refuses the whole request; every refusal goes to the rejection log the ingestion page shows.
  */
 export async function readIngestionBatch<T>(
-  req: Request, db: Db, endpoint: string, schema: ZodType<T>, now: Date,
+  req: Request,
+  db: Db,
+  endpoint: string,
+  schema: ZodType<T>,
+  now: Date,
   /** The item's producer instants (field name → ISO text), refused when implausible (plausible-instant.ts). */
   instantsOf: (item: T) => Record<string, string> = () => ({}),
   /** A namespace-limited token's namespaces (empty = all), and the item's namespaced fields. */
@@ -40,7 +52,8 @@ export async function readIngestionBatch<T>(
   try {
     body = await readJsonBody(req, LEDGER_MAX_BODY_BYTES);
     if (Array.isArray(body) && body.length === 0) throw new HttpError(400, "invalid_request", "body: the batch is empty");
-    if (Array.isArray(body) && body.length > LEDGER_MAX_ITEMS) throw new HttpError(400, "invalid_request", `body: at most ${LEDGER_MAX_ITEMS} items per request`);
+    if (Array.isArray(body) && body.length > LEDGER_MAX_ITEMS)
+      throw new HttpError(400, "invalid_request", `body: at most ${LEDGER_MAX_ITEMS} items per request`);
   } catch (e) {
     if (e instanceof HttpError) await recordRejections(db, [{ endpoint, fieldPath: "body", reason: e.message, body: "" }], now);
     throw e;
@@ -57,12 +70,25 @@ export async function readIngestionBatch<T>(
       return;
     }
     const parsed = schema.safeParse(raw);
-    const timeIssues = parsed.success ? Object.entries(instantsOf(parsed.data)).flatMap(([field, iso]) => {
-      const why = implausibleInstant(iso, now);
-      return why ? [{ path: `${pathOf(index)}.${field}`, message: why }] : [];
-    }) : [];
-    const outside = parsed.success && limit.namespaces.length > 0 ? limit.of(parsed.data).find(([, ns]) => ns === null || !limit.namespaces.includes(ns)) : undefined;
-    if (outside) refused.push({ index, raw, issues: [{ path: `${pathOf(index)}.${outside[0]}`, message: `namespace ${outside[1] ?? "(unreadable)"} is outside this token's namespaces (${limit.namespaces.join(", ")})` }] });
+    const timeIssues = parsed.success
+      ? Object.entries(instantsOf(parsed.data)).flatMap(([field, iso]) => {
+          const why = implausibleInstant(iso, now);
+          return why ? [{ path: `${pathOf(index)}.${field}`, message: why }] : [];
+        })
+      : [];
+    const outside =
+      parsed.success && limit.namespaces.length > 0 ? limit.of(parsed.data).find(([, ns]) => ns === null || !limit.namespaces.includes(ns)) : undefined;
+    if (outside)
+      refused.push({
+        index,
+        raw,
+        issues: [
+          {
+            path: `${pathOf(index)}.${outside[0]}`,
+            message: `namespace ${outside[1] ?? "(unreadable)"} is outside this token's namespaces (${limit.namespaces.join(", ")})`,
+          },
+        ],
+      });
     else if (timeIssues.length > 0) refused.push({ index, raw, issues: timeIssues });
     else if (parsed.success) items.push({ index, value: parsed.data, raw });
     else refused.push({ index, raw, issues: fieldIssues(parsed.error, pathOf(index)) });
@@ -78,7 +104,10 @@ export function refNamespace(ref: { nodeId: string } | { namespace: string; name
 /** Writes refused items (schema faults and semantic refusals alike) to the rejection log. */
 export async function logRefusals(db: Db, endpoint: string, refused: RefusedItem[], now: Date): Promise<void> {
   const rows: RejectionRow[] = refused.map((r) => ({
-    endpoint, fieldPath: r.issues[0]?.path ?? "body", reason: r.issues.map(issueText).join("; "), body: JSON.stringify(r.raw) ?? "",
+    endpoint,
+    fieldPath: r.issues[0]?.path ?? "body",
+    reason: r.issues.map(issueText).join("; "),
+    body: JSON.stringify(r.raw) ?? "",
   }));
   await recordRejections(db, rows, now);
 }
@@ -91,7 +120,10 @@ export function batchResponse<R extends { accepted: unknown[]; rejected: { issue
   if (result.accepted.length > 0) return NextResponse.json(result, { status: result.rejected.length > 0 ? 207 : 200 });
   const issues = result.rejected.flatMap((r) => r.issues);
   const message = describeIssues(issues);
-  return NextResponse.json({ error: malformed ? "invalid_request" : "unprocessable", message, details: { issues }, ...result }, { status: malformed ? 400 : 422 });
+  return NextResponse.json(
+    { error: malformed ? "invalid_request" : "unprocessable", message, details: { issues }, ...result },
+    { status: malformed ? 400 : 422 },
+  );
 }
 
 /** The request's schema refusals and the use case's refusals, in request order, each with its raw item for the log. */

@@ -10,14 +10,24 @@ import { allRefusals, batchResponse, logRefusals, readIngestionBatch, refNamespa
 /** The framing both count endpoints share (one object or an array; one transaction; latest measurement wins). */
 async function receiveCounts(table: CountTable, endpoint: string, metric: string, req: Request, db: Db, now: Date, submitter?: Submitter) {
   const batch = await readIngestionBatch(req, db, endpoint, SourceCountEntrySchema, now, (c) => ({ measuredAt: c.measuredAt }), {
-    namespaces: submitter?.namespaces ?? [], of: (c) => [["dataset", refNamespace(c.dataset)]],
+    namespaces: submitter?.namespaces ?? [],
+    of: (c) => [["dataset", refNamespace(c.dataset)]],
   });
-  const outcome: CountsOutcome | null = batch.items.length > 0 ? await inOneTransaction(db, (tx) => applyCounts(tx, table, batch.items, batch.pathOf, now, submitter ? { id: submitter.id, role: submitter.role } : null)) : null;
+  const outcome: CountsOutcome | null =
+    batch.items.length > 0
+      ? await inOneTransaction(db, (tx) =>
+          applyCounts(tx, table, batch.items, batch.pathOf, now, submitter ? { id: submitter.id, role: submitter.role } : null),
+        )
+      : null;
   const refused = allRefusals(batch, outcome?.refused ?? []);
   metrics().ingested.inc({ kind: metric, outcome: "accepted" }, outcome?.accepted.length ?? 0);
   metrics().ingested.inc({ kind: metric, outcome: "refused" }, refused.length);
   await logRefusals(db, endpoint, refused, now);
-  const base = { received: batch.items.length + batch.refused.length, accepted: outcome?.accepted ?? [], rejected: refused.map(({ index, issues }) => ({ index, issues })) };
+  const base = {
+    received: batch.items.length + batch.refused.length,
+    accepted: outcome?.accepted ?? [],
+    rejected: refused.map(({ index, issues }) => ({ index, issues })),
+  };
   return { base, written: outcome?.written ?? { counts: 0, invalidKeys: 0 }, malformed: batch.refused.length > 0 };
 }
 

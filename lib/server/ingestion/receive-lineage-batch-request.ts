@@ -29,7 +29,11 @@ export async function receiveLineageBatchRequest(req: Request, db: Db = getDb(),
     throw e;
   }
   const outcome = parsed.events.length > 0 ? await ingestOpenLineageEvents(db, parsed.events, now, submitter) : null;
-  await recordRejections(db, parsed.refused.map((r) => ({ ...rejectionRow(r), endpoint: ENDPOINT })), now);
+  await recordRejections(
+    db,
+    parsed.refused.map((r) => ({ ...rejectionRow(r), endpoint: ENDPOINT })),
+    now,
+  );
   const failed = parsed.refused.map((r) => ({ index: r.index, reason: r.issues.map(issueText).join("; "), retriable: false }));
   const received = parsed.events.length + parsed.refused.length;
   const result: LineageBatchResult = {
@@ -37,7 +41,15 @@ export async function receiveLineageBatchRequest(req: Request, db: Db = getDb(),
     summary: { received, successful: parsed.events.length, failed: failed.length, retriable: 0, non_retriable: failed.length },
     failed_events: failed,
     accepted: outcome?.accepted ?? [],
-    written: outcome ? { events: outcome.written.events, runs: outcome.written.runs, attempts: outcome.written.attempts, publishes: outcome.written.publishes, invalidKeys: outcome.written.invalidKeys } : { events: 0, runs: 0, attempts: 0, publishes: 0, invalidKeys: 0 },
+    written: outcome
+      ? {
+          events: outcome.written.events,
+          runs: outcome.written.runs,
+          attempts: outcome.written.attempts,
+          publishes: outcome.written.publishes,
+          invalidKeys: outcome.written.invalidKeys,
+        }
+      : { events: 0, runs: 0, attempts: 0, publishes: 0, invalidKeys: 0 },
   };
   if (!outcome) return NextResponse.json({ error: "invalid_request", message: summarise(failed.map((f) => f.reason)), ...result }, { status: 400 });
   return NextResponse.json(result, { status: 200 });

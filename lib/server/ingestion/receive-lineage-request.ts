@@ -28,12 +28,24 @@ export async function receiveLineageRequest(req: Request, db: Db = getDb(), now 
     throw e;
   }
   const outcome = parsed.events.length > 0 ? await ingestOpenLineageEvents(db, parsed.events, now, submitter) : null;
-  await recordRejections(db, parsed.refused.map((r) => rejectionRow(r)), now);
+  await recordRejections(
+    db,
+    parsed.refused.map((r) => rejectionRow(r)),
+    now,
+  );
   const result: LineageIngestResult = {
     received: parsed.events.length + parsed.refused.length,
     accepted: outcome?.accepted ?? [],
     rejected: parsed.refused.map(({ index, issues }) => ({ index, issues })),
-    written: outcome ? { events: outcome.written.events, runs: outcome.written.runs, attempts: outcome.written.attempts, publishes: outcome.written.publishes, invalidKeys: outcome.written.invalidKeys } : { events: 0, runs: 0, attempts: 0, publishes: 0, invalidKeys: 0 },
+    written: outcome
+      ? {
+          events: outcome.written.events,
+          runs: outcome.written.runs,
+          attempts: outcome.written.attempts,
+          publishes: outcome.written.publishes,
+          invalidKeys: outcome.written.invalidKeys,
+        }
+      : { events: 0, runs: 0, attempts: 0, publishes: 0, invalidKeys: 0 },
   };
   if (!outcome) return refusedResponse(result);
   return NextResponse.json(result, { status: parsed.refused.length > 0 ? 207 : 200 });
@@ -49,4 +61,3 @@ export function rejectionRow(r: RefusedEvent) {
   const first = r.issues[0]!;
   return { endpoint: ENDPOINT, fieldPath: first.path, reason: r.issues.map(issueText).join("; "), body: r.excerpt };
 }
-

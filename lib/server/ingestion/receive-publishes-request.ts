@@ -15,7 +15,11 @@ const ENDPOINT = "/api/v1/publishes";
  */
 export async function receivePublishesRequest(req: Request, db: Db = getDb(), now = new Date(), submitter?: Submitter): Promise<Response> {
   const batch = await readIngestionBatch(req, db, ENDPOINT, PublishEntrySchema, now, (p) => ({ publishedAt: p.publishedAt }), {
-    namespaces: submitter?.namespaces ?? [], of: (p) => [["dataset", refNamespace(p.dataset)], ["run.job", refNamespace(p.run.job)]],
+    namespaces: submitter?.namespaces ?? [],
+    of: (p) => [
+      ["dataset", refNamespace(p.dataset)],
+      ["run.job", refNamespace(p.run.job)],
+    ],
   });
   const outcome = batch.items.length > 0 ? await inOneTransaction(db, (tx) => applyPublishes(tx, batch.items, batch.pathOf, now, submitter)) : null;
   const refused = allRefusals(batch, outcome?.refused ?? []);

@@ -39,7 +39,13 @@ export class UnitKeyResolver {
     const instant = hints.partitionDate ?? (byKey ? null : hints.nominalStart);
     if (space.time && instant !== null) return [verdictOf(space, space.time.keyAt(space.time.ordinalAtMs(instant)))];
     if (byKey) return [byKey];
-    return [{ key: UNPARTITIONED_KEY, valid: false, reason: `the dataset is partitioned (${def.kind}) but the event names no partition: send a subset facet${def.kind === "time" ? " or a nominal time" : ""}` }];
+    return [
+      {
+        key: UNPARTITIONED_KEY,
+        valid: false,
+        reason: `the dataset is partitioned (${def.kind}) but the event names no partition: send a subset facet${def.kind === "time" ? " or a nominal time" : ""}`,
+      },
+    ];
   }
 
   private spaceOf(nodeId: string, def: PartitionDef): PartitionSpace | Error {

@@ -24,10 +24,19 @@ export async function setDatasetPartitions(id: string, body: PartitionsPut, acto
     let auditSeq: number | null = null;
     if (changed) {
       await saveDatasetPartitionDef(tx, dataset.id, body.partitionDef);
-      const entry = await appendAudit(tx, {
-        kind: "dataset.partitions_changed", actor: actor.id, actorRole: actor.role, reason: body.reason,
-        targets: [{ nodeId: dataset.nodeId, units: [] }], before: { partitionDef: before }, after: { partitionDef: body.partitionDef },
-      }, now);
+      const entry = await appendAudit(
+        tx,
+        {
+          kind: "dataset.partitions_changed",
+          actor: actor.id,
+          actorRole: actor.role,
+          reason: body.reason,
+          targets: [{ nodeId: dataset.nodeId, units: [] }],
+          before: { partitionDef: before },
+          after: { partitionDef: body.partitionDef },
+        },
+        now,
+      );
       auditSeq = entry.seq;
     }
     return { nodeId: dataset.nodeId, changed, before, after: body.partitionDef, expectedUnits: space.due.size, auditSeq };
@@ -41,6 +50,7 @@ function resolveOrRefuse(def: PartitionDef, now: Date): PartitionSpace {
   } catch (e) {
     throw new InvalidFieldError("body.partitionDef", `does not resolve: ${(e as Error).message}`);
   }
-  if (def.kind === "time" && def.end !== undefined && space.size === 0) throw new InvalidFieldError("body.partitionDef.end", "is before start: the definition has no units");
+  if (def.kind === "time" && def.end !== undefined && space.size === 0)
+    throw new InvalidFieldError("body.partitionDef.end", "is before start: the definition has no units");
   return space;
 }

@@ -22,10 +22,19 @@ export async function setTaskProperties(id: string, body: TaskPropertiesPut, act
     let auditSeq: number | null = null;
     if (changed) {
       await saveTaskProperties(tx, task.id, after);
-      const entry = await appendAudit(tx, {
-        kind: "task.properties_changed", actor: actor.id, actorRole: actor.role, reason: body.reason,
-        targets: [{ nodeId: task.nodeId, units: [] }], before, after,
-      }, now);
+      const entry = await appendAudit(
+        tx,
+        {
+          kind: "task.properties_changed",
+          actor: actor.id,
+          actorRole: actor.role,
+          reason: body.reason,
+          targets: [{ nodeId: task.nodeId, units: [] }],
+          before,
+          after,
+        },
+        now,
+      );
       auditSeq = entry.seq;
     }
     return { nodeId: task.nodeId, changed, before, after, auditSeq };

@@ -2,7 +2,16 @@ import type { Submitter } from "../auth/roles";
 import { refuseHeldPublishes } from "../incidents/held-units";
 import type { Tx } from "../repositories/database";
 import type { DatasetHandle, TaskHandle } from "../repositories/catalog/catalog-writes";
-import { appendPublishes, reportInvalidKeys, runsByIds, upsertAttempts, upsertRuns, type AttemptRow, type InvalidKeyRow, type PublishRow } from "../repositories/ledger/ingested-runs";
+import {
+  appendPublishes,
+  reportInvalidKeys,
+  runsByIds,
+  upsertAttempts,
+  upsertRuns,
+  type AttemptRow,
+  type InvalidKeyRow,
+  type PublishRow,
+} from "../repositories/ledger/ingested-runs";
 import type { DbtGraph } from "./dbt-graph";
 import type { DbtRunPlan } from "./dbt-run";
 import { UNPARTITIONED_KEY, type PartitionDef } from "@/lib/domain/partitions";
@@ -18,7 +27,14 @@ export interface DbtRunWrite {
   datasets: Map<string, DatasetHandle>;
 }
 
-export interface DbtRunWritten { runs: number; attempts: number; publishes: number; invalidKeys: number; byStatus: Record<string, number>; unknownNodes: string[] }
+export interface DbtRunWritten {
+  runs: number;
+  attempts: number;
+  publishes: number;
+  invalidKeys: number;
+  byStatus: Record<string, number>;
+  unknownNodes: string[];
+}
 
 /**
  * The run one `dbt run|build|test` was: one attempt per node (try 1; a new invocation is a new
@@ -34,15 +50,35 @@ export async function writeDbtRun(tx: Tx, graph: DbtGraph, plan: DbtRunPlan, w: 
   const nodeIdOf = new Map([...w.datasets].map(([nodeId, d]) => [d.id, nodeId]));
   await refuseHeldPublishes(tx, publishes, submitter, (id) => nodeIdOf.get(id) ?? id);
   const stored = await runsByIds(tx, [w.runId]);
-  const runs = await upsertRuns(tx, [{
-    id: w.runId, externalId: w.externalId, pipelineId: w.pipelineId, kind: "manual", status: plan.status, rootRunId: null, parentRunId: null,
-    codeVersion: "", triggeredBy: "dbt", nominalTime: null, startedAt: new Date(plan.startedAt), endedAt: new Date(plan.endedAt),
-  }], stored);
+  const runs = await upsertRuns(
+    tx,
+    [
+      {
+        id: w.runId,
+        externalId: w.externalId,
+        pipelineId: w.pipelineId,
+        kind: "manual",
+        status: plan.status,
+        rootRunId: null,
+        parentRunId: null,
+        codeVersion: "",
+        triggeredBy: "dbt",
+        nominalTime: null,
+        startedAt: new Date(plan.startedAt),
+        endedAt: new Date(plan.endedAt),
+      },
+    ],
+    stored,
+  );
   const byStatus: Record<string, number> = {};
   for (const a of attempts) byStatus[a.status] = (byStatus[a.status] ?? 0) + 1;
   return {
-    runs, attempts: await upsertAttempts(tx, attempts), publishes: await appendPublishes(tx, publishes),
-    invalidKeys: await reportInvalidKeys(tx, invalid), byStatus, unknownNodes,
+    runs,
+    attempts: await upsertAttempts(tx, attempts),
+    publishes: await appendPublishes(tx, publishes),
+    invalidKeys: await reportInvalidKeys(tx, invalid),
+    byStatus,
+    unknownNodes,
   };
 }
 
@@ -61,8 +97,17 @@ function rowsOfRun(graph: DbtGraph, plan: DbtRunPlan, w: DbtRunWrite) {
     }
     const taskId = w.tasks.get(node.task.nodeId)!.id;
     const attemptOf = (unitKey: string, status: DbtAttemptPlan["status"], rowsWritten: number | null, error: string | null): AttemptRow => ({
-      id: stableId("dbtatt", w.runId, taskId, unitKey, 1), runId: w.runId, taskId, unitKey, tryNumber: 1, status,
-      rowsWritten, error, codeVersion: "", startedAt: date(a.startedAt), endedAt: date(a.endedAt),
+      id: stableId("dbtatt", w.runId, taskId, unitKey, 1),
+      runId: w.runId,
+      taskId,
+      unitKey,
+      tryNumber: 1,
+      status,
+      rowsWritten,
+      error,
+      codeVersion: "",
+      startedAt: date(a.startedAt),
+      endedAt: date(a.endedAt),
     });
     // A test is a check of what it reads: its attempt is its verdict, on its one unit.
     if (!node.output) {
@@ -74,19 +119,36 @@ function rowsOfRun(graph: DbtGraph, plan: DbtRunPlan, w: DbtRunWrite) {
     const units = a.batches ? batchUnits(resolver, output.nodeId, dataset.partitionDef, a.batches) : null;
     if (units) {
       for (const b of units) {
-        if (!b.verdict.valid) invalid.push({ nodeId: output.nodeId, unitKey: b.verdict.key, reason: b.verdict.reason, source: "ingestion", runId: w.runId, observedAt: new Date(plan.endedAt) });
+        if (!b.verdict.valid)
+          invalid.push({
+            nodeId: output.nodeId,
+            unitKey: b.verdict.key,
+            reason: b.verdict.reason,
+            source: "ingestion",
+            runId: w.runId,
+            observedAt: new Date(plan.endedAt),
+          });
         else attempts.push(attemptOf(b.verdict.key, b.ok ? "succeeded" : "failed", null, b.ok ? null : (a.error ?? "the batch failed")));
       }
       // One count for several batches cannot be split: only a lone successful batch is published.
       const ok = units.filter((b) => b.ok && b.verdict.valid);
-      if (ok.length === 1 && units.length === 1 && a.rowsWritten !== null) publishes.push(publishOf(attempts[attempts.length - 1]!, dataset.id, a.rowsWritten, a.endedAt ?? plan.endedAt));
+      if (ok.length === 1 && units.length === 1 && a.rowsWritten !== null)
+        publishes.push(publishOf(attempts[attempts.length - 1]!, dataset.id, a.rowsWritten, a.endedAt ?? plan.endedAt));
       continue;
     }
     const [verdict] = resolver.resolve(output.nodeId, dataset.partitionDef, []);
     const attempt = attemptOf(verdict!.key, a.status, a.rowsWritten, a.error);
     attempts.push(attempt);
     if (a.status !== "succeeded") continue;
-    if (!verdict!.valid) invalid.push({ nodeId: output.nodeId, unitKey: verdict!.key, reason: verdict!.reason, source: "ingestion", runId: w.runId, observedAt: new Date(plan.endedAt) });
+    if (!verdict!.valid)
+      invalid.push({
+        nodeId: output.nodeId,
+        unitKey: verdict!.key,
+        reason: verdict!.reason,
+        source: "ingestion",
+        runId: w.runId,
+        observedAt: new Date(plan.endedAt),
+      });
     else if (a.rowsWritten !== null) publishes.push(publishOf(attempt, dataset.id, a.rowsWritten, a.endedAt ?? plan.endedAt));
   }
   return { attempts, publishes, invalid, unknownNodes };
@@ -94,8 +156,15 @@ function rowsOfRun(graph: DbtGraph, plan: DbtRunPlan, w: DbtRunWrite) {
 
 function publishOf(attempt: AttemptRow, datasetId: string, rowCount: number, at: number): PublishRow {
   return {
-    id: stableId("dbtpub", attempt.id, datasetId, attempt.unitKey), datasetId, unitKey: attempt.unitKey, runId: attempt.runId, attemptId: attempt.id,
-    publishedAt: new Date(at), inputVersion: "", codeVersion: "", rowCount,
+    id: stableId("dbtpub", attempt.id, datasetId, attempt.unitKey),
+    datasetId,
+    unitKey: attempt.unitKey,
+    runId: attempt.runId,
+    attemptId: attempt.id,
+    publishedAt: new Date(at),
+    inputVersion: "",
+    codeVersion: "",
+    rowCount,
   };
 }
 

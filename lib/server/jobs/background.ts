@@ -22,7 +22,8 @@ export function jobHandlers(queue: JobQueue): Record<QueueName, JobHandler> {
       const runId = String(data.runId ?? "");
       const outcome = await runRepairSlice(runId, getDb(), { jobId: job.id });
       // A run waiting on its orchestrator polls it again in a few seconds; a local one goes straight on.
-      if (outcome.state === "continue") await queue.send("repair-run", { runId }, { key: runId, ...(outcome.afterSeconds ? { startAfterSeconds: outcome.afterSeconds } : {}) });
+      if (outcome.state === "continue")
+        await queue.send("repair-run", { runId }, { key: runId, ...(outcome.afterSeconds ? { startAfterSeconds: outcome.afterSeconds } : {}) });
     },
     "repair-watchdog": async (data) => {
       const everyRun = data.atStart === true && queue.backend === "in-process";

@@ -2,7 +2,14 @@ import crypto from "node:crypto";
 import type { JobHandler, JobQueue, QueueDepth, QueueName, QueueSpec, SendOptions } from "./job-queue";
 import { log } from "../observability/log";
 
-interface Job { id: string; queue: QueueName; data: Record<string, unknown>; key?: string; tries: number; notBefore: number }
+interface Job {
+  id: string;
+  queue: QueueName;
+  data: Record<string, unknown>;
+  key?: string;
+  tries: number;
+  notBefore: number;
+}
 
 /**
  * The single console on the embedded SQLite database: the same queues, run in this process.
@@ -43,7 +50,9 @@ export class InProcessQueue implements JobQueue {
 
   async depth(): Promise<QueueDepth[]> {
     return [...this.specs.keys()].map((queue) => ({
-      queue, queued: this.queued.filter((j) => j.queue === queue).length, active: [...this.active.values()].filter((a) => a.job.queue === queue).length,
+      queue,
+      queued: this.queued.filter((j) => j.queue === queue).length,
+      active: [...this.active.values()].filter((a) => a.job.queue === queue).length,
     }));
   }
 

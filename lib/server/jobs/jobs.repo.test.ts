@@ -143,11 +143,13 @@ describe.runIf(PG_BASE_URL)("background jobs, two workers on one PostgreSQL data
     const spec: QueueSpec = { name: "retention", expireInSeconds: 60, retryLimit: 0, retryDelaySeconds: 1, everySeconds: 2 };
     const counting = async () => {
       const q = new PgBossQueue(t.target.url, { pollingIntervalSeconds: 0.5 });
-      await q.start([spec], { retention: async () => {
-        const start = Date.now();
-        await sleep(300);
-        runs.push({ start, end: Date.now() });
-      } });
+      await q.start([spec], {
+        retention: async () => {
+          const start = Date.now();
+          await sleep(300);
+          runs.push({ start, end: Date.now() });
+        },
+      });
       queues.push(q);
     };
     await Promise.all([counting(), counting()]);
@@ -167,19 +169,25 @@ describe("the SQLite console's in-process queue", () => {
     let active = 0;
     let maxActive = 0;
     let fails = 2;
-    await q.start([{ name: "repair-run", expireInSeconds: 10, retryLimit: 3, retryDelaySeconds: 0 }, { name: "retention", expireInSeconds: 10, retryLimit: 2, retryDelaySeconds: 0 }], {
-      "repair-run": async (data) => {
-        active += 1;
-        maxActive = Math.max(maxActive, active);
-        await sleep(30);
-        active -= 1;
-        seen.push(String(data.runId));
+    await q.start(
+      [
+        { name: "repair-run", expireInSeconds: 10, retryLimit: 3, retryDelaySeconds: 0 },
+        { name: "retention", expireInSeconds: 10, retryLimit: 2, retryDelaySeconds: 0 },
+      ],
+      {
+        "repair-run": async (data) => {
+          active += 1;
+          maxActive = Math.max(maxActive, active);
+          await sleep(30);
+          active -= 1;
+          seen.push(String(data.runId));
+        },
+        retention: async () => {
+          if (fails-- > 0) throw new Error("transient");
+          seen.push("retention");
+        },
       },
-      retention: async () => {
-        if (fails-- > 0) throw new Error("transient");
-        seen.push("retention");
-      },
-    });
+    );
     for (let i = 0; i < 5; i++) await q.send("repair-run", { runId: "r1" }, { key: "r1" });
     await q.send("retention", {});
     await sleep(300);

@@ -21,9 +21,15 @@ export class PgBossQueue implements JobQueue {
 
   constructor(connectionString: string, options: { maintenanceIntervalSeconds?: number; pollingIntervalSeconds?: number } = {}) {
     this.boss = new PgBoss({
-      connectionString, schema: "pgboss", application_name: "reparo-jobs", max: 4,
-      maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 5, monitorStateIntervalSeconds: 60,
-      archiveCompletedAfterSeconds: 3_600, deleteAfterDays: 7, schedule: false,
+      connectionString,
+      schema: "pgboss",
+      application_name: "reparo-jobs",
+      max: 4,
+      maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 5,
+      monitorStateIntervalSeconds: 60,
+      archiveCompletedAfterSeconds: 3_600,
+      deleteAfterDays: 7,
+      schedule: false,
     });
     this.polling = options.pollingIntervalSeconds ?? 1;
     this.boss.on("error", (e: Error) => log.error(`job queue: ${e.message}`));
@@ -36,7 +42,13 @@ export class PgBossQueue implements JobQueue {
     this.started = true;
     for (const spec of specs) {
       // createQueue is idempotent in effect: a second instance finds the queue there.
-      const options = { name: spec.name, policy: "standard" as const, retryLimit: spec.retryLimit, retryDelay: spec.retryDelaySeconds, expireInSeconds: spec.expireInSeconds };
+      const options = {
+        name: spec.name,
+        policy: "standard" as const,
+        retryLimit: spec.retryLimit,
+        retryDelay: spec.retryDelaySeconds,
+        expireInSeconds: spec.expireInSeconds,
+      };
       await this.boss.createQueue(spec.name, options).catch(async (e: unknown) => {
         if (!/already exists|duplicate key/i.test((e as Error).message)) throw e;
         await this.boss.updateQueue(spec.name, options); // another instance (or an older version) created it
@@ -50,7 +62,10 @@ export class PgBossQueue implements JobQueue {
       });
       if (spec.everySeconds) {
         const every = spec.everySeconds;
-        const tick = () => void this.boss.send(spec.name, {}, { singletonKey: spec.name, singletonSeconds: every, expireInSeconds: spec.expireInSeconds }).catch(() => undefined);
+        const tick = () =>
+          void this.boss
+            .send(spec.name, {}, { singletonKey: spec.name, singletonSeconds: every, expireInSeconds: spec.expireInSeconds })
+            .catch(() => undefined);
         tick();
         const t = setInterval(tick, every * 1000);
         t.unref();
@@ -74,11 +89,13 @@ export class PgBossQueue implements JobQueue {
   }
 
   async depth(): Promise<QueueDepth[]> {
-    return Promise.all(this.specs.map(async (s) => ({
-      queue: s.name,
-      queued: await this.boss.getQueueSize(s.name, { before: "active" }),
-      active: (await this.boss.getQueueSize(s.name, { before: "completed" })) - (await this.boss.getQueueSize(s.name, { before: "active" })),
-    })));
+    return Promise.all(
+      this.specs.map(async (s) => ({
+        queue: s.name,
+        queued: await this.boss.getQueueSize(s.name, { before: "active" }),
+        active: (await this.boss.getQueueSize(s.name, { before: "completed" })) - (await this.boss.getQueueSize(s.name, { before: "active" })),
+      })),
+    );
   }
 
   async stop(timeoutMs: number): Promise<void> {

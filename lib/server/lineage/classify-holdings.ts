@@ -78,7 +78,12 @@ export function classifyHoldings(units: UnitSet, dataset: DatasetNode, record: D
   return ORDER.flatMap((kind) => {
     const set = sets.get(kind)!;
     if (set.isEmpty) return [];
-    const where = kind === "sent_outside" && destinations.size > 0 ? ` (sent to ${[...destinations].join("; ")})` : kind === "partial_write" ? ` (${partialRows} rows)` : "";
+    const where =
+      kind === "sent_outside" && destinations.size > 0
+        ? ` (sent to ${[...destinations].join("; ")})`
+        : kind === "partial_write"
+          ? ` (${partialRows} rows)`
+          : "";
     return [{ kind, units: toKeyRanges(set, dataset.space), unitsText: describeUnitSet(set, dataset.space), detail: DETAIL[kind] + where }];
   });
 }

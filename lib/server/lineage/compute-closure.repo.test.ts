@@ -37,14 +37,22 @@ describe.each(providersUnderTest())("the closure API on the demo world (%s)", (p
       "job:finance:weekly_revenue_export": { units: [day("2026-W34")], text: "2026-W34", via: ["dataset:warehouse:revenue_daily"] },
       "dataset:finance:weekly_revenue_export": { units: [day("2026-W34")], text: "2026-W34", via: ["job:finance:weekly_revenue_export"] },
       "job:orders:running_balance": { units: [["2026-08-17", "2026-08-25"]], text: "2026-08-17 → 2026-08-25 (9 units)", via: ["dataset:warehouse:fct_orders"] },
-      "dataset:warehouse:running_balance": { units: [["2026-08-17", "2026-08-25"]], text: "2026-08-17 → 2026-08-25 (9 units)", via: ["job:orders:running_balance"] },
+      "dataset:warehouse:running_balance": {
+        units: [["2026-08-17", "2026-08-25"]],
+        text: "2026-08-17 → 2026-08-25 (9 units)",
+        via: ["job:orders:running_balance"],
+      },
     });
     expect(closure.waves[0]).toEqual(["job:orders:stg_orders"]);
     expect(closure.waves.flat()).toHaveLength(14);
   });
 
   it("upstream of revenue_daily for August: all of 2026-08 back to raw_orders, and the whole customer snapshot", async () => {
-    const closure = await computeClosure(query({ nodeId: "dataset:warehouse:revenue_daily", units: "2026-08-01..2026-08-25", direction: "upstream" }), NOW, t.db);
+    const closure = await computeClosure(
+      query({ nodeId: "dataset:warehouse:revenue_daily", units: "2026-08-01..2026-08-25", direction: "upstream" }),
+      NOW,
+      t.db,
+    );
     const byId = Object.fromEntries(closure.nodes.map((n) => [n.nodeId, n.unitsText]));
     expect(byId["dataset:warehouse:raw_orders"]).toBe("2026-08-01 → 2026-08-25 (25 units)");
     expect(byId["dataset:warehouse:dim_customers"]).toBe("the whole dataset (unpartitioned)");
@@ -74,8 +82,13 @@ describe.each(providersUnderTest())("the closure API on the demo world (%s)", (p
     const sent = await getClosureHoldings(query({ nodeId: "job:orders:stg_orders", units: "2026-08-10" }), NOW, t.db);
     const exportHolds = sent.nodes.find((n) => n.nodeId === "dataset:finance:weekly_revenue_export")!.holdings;
     // Sent outside, and on figures built from stg_orders' duplicated 08-10 (seed 001: "B is green, its table is wrong").
-    expect(exportHolds.map((h) => [h.kind, h.unitsText])).toEqual([["sent_outside", "2026-W33"], ["suspect", "2026-W33"]]);
-    expect(exportHolds[1]!.detail).toMatch(/^published, but built on bad input: 2026-W33 built from upstream dataset:warehouse:revenue_daily 2026-08-10, which is itself suspect/);
+    expect(exportHolds.map((h) => [h.kind, h.unitsText])).toEqual([
+      ["sent_outside", "2026-W33"],
+      ["suspect", "2026-W33"],
+    ]);
+    expect(exportHolds[1]!.detail).toMatch(
+      /^published, but built on bad input: 2026-W33 built from upstream dataset:warehouse:revenue_daily 2026-08-10, which is itself suspect/,
+    );
     const revenue = sent.nodes.find((n) => n.nodeId === "dataset:warehouse:revenue_daily")!.holdings;
     expect(revenue.find((h) => h.kind === "suspect")?.unitsText).toBe("2026-08-10");
     const failed = await getClosureHoldings(query({ nodeId: "job:orders:stg_orders", units: "2026-08-17" }), NOW, t.db);

@@ -69,10 +69,14 @@ function suspectHolding(entry: ClosureEntry, output: DatasetNode, kept: DatasetS
   const set = builder.build();
   if (first === null || set.isEmpty) return [];
   const reason = kept.problems.get(first)?.reasons.find((r) => r.startsWith("built from upstream")) ?? "built from a bad upstream unit";
-  return [{
-    kind: "suspect", units: toKeyRanges(set, output.space), unitsText: describeUnitSet(set, output.space),
-    detail: `published, but built on bad input: ${output.space.keyAt(first)} ${reason}${set.size > 1 ? ` (and ${set.size - 1} more)` : ""}`,
-  }];
+  return [
+    {
+      kind: "suspect",
+      units: toKeyRanges(set, output.space),
+      unitsText: describeUnitSet(set, output.space),
+      detail: `published, but built on bad input: ${output.space.keyAt(first)} ${reason}${set.size > 1 ? ` (and ${set.size - 1} more)` : ""}`,
+    },
+  ];
 }
 
 /** The dataset a node holds: itself, or for a task the (first) dataset it writes. */

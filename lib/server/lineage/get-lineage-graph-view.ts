@@ -64,24 +64,41 @@ function viewOfGraph(graph: LineageGraph): Omit<LineageGraphView, "asOf"> {
     const task = graph.nodes[taskIndex]!;
     push(self.dataset, task.id, "reads", describeMapping(self.mapping), "self", selfNote(self));
   }
-  for (const c of graph.cutEdges) push(c.dataset, c.task, "reads", describeMapping(c.mapping), "cut", `left out of closures to break the cycle ${c.cycle.map(nodeNameOrId).join(" → ")}`);
+  for (const c of graph.cutEdges)
+    push(c.dataset, c.task, "reads", describeMapping(c.mapping), "cut", `left out of closures to break the cycle ${c.cycle.map(nodeNameOrId).join(" → ")}`);
   nodes.sort((a, b) => a.pipeline.localeCompare(b.pipeline) || a.id.localeCompare(b.id));
-  const hash = createHash("sha1").update(JSON.stringify([nodes, edges])).digest("hex").slice(0, 16);
+  const hash = createHash("sha1")
+    .update(JSON.stringify([nodes, edges]))
+    .digest("hex")
+    .slice(0, 16);
   return { hash, nodes, edges };
 }
 
 const ROLE_OF_KIND: Record<string, NodeRole> = { dashboard: "dashboard", export: "export", feature_set: "model", model: "model" };
 
 function selfNote(self: SelfRead): string {
-  return self.kind === "in_place" ? "reads the unit it writes: updates it in place (merge, upsert)" : `reads its own past (${describeMapping(self.mapping)}): its units are sequential`;
+  return self.kind === "in_place"
+    ? "reads the unit it writes: updates it in place (merge, upsert)"
+    : `reads its own past (${describeMapping(self.mapping)}): its units are sequential`;
 }
 
 const nodeNameOrId = (id: string) => parseNodeId(id)?.name ?? id;
 
 function viewOf(node: GraphNode, graph: LineageGraph): LineageNode {
-  const base = { id: node.id, name: nodeName(node.id), namespace: parseNodeId(node.id)?.namespace ?? "", pipeline: node.pipeline, partitions: describePartitions(node.space.def) };
+  const base = {
+    id: node.id,
+    name: nodeName(node.id),
+    namespace: parseNodeId(node.id)?.namespace ?? "",
+    pipeline: node.pipeline,
+    partitions: describePartitions(node.space.def),
+  };
   if (node.nodeKind === "dataset") {
-    return { ...base, kind: "dataset", role: ROLE_OF_KIND[node.kind] ?? "dataset", traits: [node.kind.replace("_", " "), ...(node.externalConsumer ? ["consumed outside the platform"] : [])] };
+    return {
+      ...base,
+      kind: "dataset",
+      role: ROLE_OF_KIND[node.kind] ?? "dataset",
+      traits: [node.kind.replace("_", " "), ...(node.externalConsumer ? ["consumed outside the platform"] : [])],
+    };
   }
   const traits = [
     node.writeMode ? (node.writeMode === "append" ? "append: not idempotent" : node.writeMode) : "write mode unknown",

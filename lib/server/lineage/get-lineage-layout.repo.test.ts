@@ -84,9 +84,18 @@ describe.each(providersUnderTest())("the lineage layout on the server (%s)", (pr
 describe("a layout thread", () => {
   it("rejects what ELK refuses, with ELK's reason, and goes on laying out", async () => {
     const elk = new ElkThread();
-    await expect(elk.layout({ id: "g", children: [{ id: "a", width: 10, height: 10 }], edges: [{ id: "e", sources: ["a"], targets: ["missing"] }] }))
-      .rejects.toThrow(/ELK could not lay the lineage out: .*missing/);
-    const laid = await elk.layout({ id: "g", layoutOptions: { "elk.algorithm": "layered", "elk.direction": "RIGHT" }, children: [{ id: "a", width: 10, height: 10 }, { id: "b", width: 10, height: 10 }], edges: [{ id: "e", sources: ["a"], targets: ["b"] }] });
+    await expect(
+      elk.layout({ id: "g", children: [{ id: "a", width: 10, height: 10 }], edges: [{ id: "e", sources: ["a"], targets: ["missing"] }] }),
+    ).rejects.toThrow(/ELK could not lay the lineage out: .*missing/);
+    const laid = await elk.layout({
+      id: "g",
+      layoutOptions: { "elk.algorithm": "layered", "elk.direction": "RIGHT" },
+      children: [
+        { id: "a", width: 10, height: 10 },
+        { id: "b", width: 10, height: 10 },
+      ],
+      edges: [{ id: "e", sources: ["a"], targets: ["b"] }],
+    });
     const [a, b] = laid.children!;
     expect(a!.x!).toBeLessThan(b!.x!);
   });

@@ -18,12 +18,14 @@ export async function getLineageLayout(query: { asOf?: string; collapsed?: strin
   const pipelines = new Set(view.nodes.map((n) => n.pipeline));
   const collapsed = [...new Set((query.collapsed ?? "").split(",").map((p) => p.trim()))].filter((p) => pipelines.has(p)).sort();
   const key = `${view.hash}|${collapsed.join(",")}`;
-  const layout = remember(layouts, key, KEPT_LAYOUTS, () => layoutLineage(elkThreads(), {
-    nodes: view.nodes.map((n) => ({ id: n.id, pipeline: n.pipeline })),
-    // Self-reads and cut edges close cycles; the layout is of the lineage closures walk.
-    edges: view.edges.filter((e) => e.status === "exact" || e.status === "degraded").map((e) => ({ source: e.source, target: e.target })),
-    collapsed,
-  }));
+  const layout = remember(layouts, key, KEPT_LAYOUTS, () =>
+    layoutLineage(elkThreads(), {
+      nodes: view.nodes.map((n) => ({ id: n.id, pipeline: n.pipeline })),
+      // Self-reads and cut edges close cycles; the layout is of the lineage closures walk.
+      edges: view.edges.filter((e) => e.status === "exact" || e.status === "degraded").map((e) => ({ source: e.source, target: e.target })),
+      collapsed,
+    }),
+  );
   return { hash: view.hash, collapsed, ...(await layout) };
 }
 

@@ -17,7 +17,8 @@ export function buildLineageSpec(tasks: readonly TaskRecord[], datasets: readonl
   const datasetNode = new Map(datasets.map((d) => [d.id, d.nodeId as DatasetId]));
   const known = edges.filter((e) => taskNode.has(e.taskId) && datasetNode.has(e.datasetId));
   const pipelineOfTask = (t: TaskRecord) => t.pipeline ?? t.namespace;
-  const edgesOf = (direction: EdgeRecord["direction"]) => known.filter((e) => e.direction === direction).map((e) => ({ task: taskNode.get(e.taskId)!, dataset: datasetNode.get(e.datasetId)! }));
+  const edgesOf = (direction: EdgeRecord["direction"]) =>
+    known.filter((e) => e.direction === direction).map((e) => ({ task: taskNode.get(e.taskId)!, dataset: datasetNode.get(e.datasetId)! }));
   // A dataset nobody declared a pipeline for is drawn with the job that writes it (lib/domain/lineage-groups.ts).
   const datasetPipeline = datasetPipelines({
     tasks: tasks.map((t) => ({ id: t.nodeId, pipeline: pipelineOfTask(t) })),
@@ -43,12 +44,14 @@ export function buildLineageSpec(tasks: readonly TaskRecord[], datasets: readonl
       externalConsumer: d.external,
       sourceMutable: d.sourceImmutable === null ? undefined : !d.sourceImmutable,
     })),
-    reads: known.filter((e) => e.direction === "read").map((e) => ({
-      task: taskNode.get(e.taskId)!,
-      dataset: datasetNode.get(e.datasetId)!,
-      mapping: { type: e.mapping, ...e.mappingParams } as PartitionMapping,
-      since: e.validFrom.getTime(),
-    })),
+    reads: known
+      .filter((e) => e.direction === "read")
+      .map((e) => ({
+        task: taskNode.get(e.taskId)!,
+        dataset: datasetNode.get(e.datasetId)!,
+        mapping: { type: e.mapping, ...e.mappingParams } as PartitionMapping,
+        since: e.validFrom.getTime(),
+      })),
     writes: edgesOf("write"),
   };
 }

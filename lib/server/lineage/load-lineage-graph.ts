@@ -42,20 +42,23 @@ async function unitEpoch(db: Db, fingerprint: string, asOf: Date): Promise<strin
   let perDb = openDefsOf.get(db);
   if (!perDb) openDefsOf.set(db, (perDb = new Map()));
   const defs = await remember(perDb, fingerprint, 2, async () => (await distinctPartitionDefs(db)).flatMap(openEnded));
-  return defs.map((def) => {
-    try {
-      return resolvePartitions(def, { asOf: asOf.getTime() }).size;
-    } catch {
-      return -1;
-    }
-  }).join(",");
+  return defs
+    .map((def) => {
+      try {
+        return resolvePartitions(def, { asOf: asOf.getTime() }).size;
+      } catch {
+        return -1;
+      }
+    })
+    .join(",");
 }
 
 function openEnded(json: string): PartitionDef[] {
   const parsed = PartitionDefSchema.safeParse(safeJson(json));
   if (!parsed.success) return [];
   const def = parsed.data;
-  const open = def.kind === "time" ? def.end === undefined : def.kind === "multi" && def.dimensions.some((d) => d.def.kind === "time" && d.def.end === undefined);
+  const open =
+    def.kind === "time" ? def.end === undefined : def.kind === "multi" && def.dimensions.some((d) => d.def.kind === "time" && d.def.end === undefined);
   return open ? [def] : [];
 }
 
@@ -78,7 +81,11 @@ async function compileLineage(db: Db, asOf: Date): Promise<LoadedLineage> {
   const [taskRows, datasetRows, edges] = await Promise.all([listTasks(db), listDatasets(db), listEdgesAt(db, asOf)]);
   // A node is in the lineage of `asOf` when an edge of that time touches it.
   const live = new Set(edges.flatMap((e) => [e.taskId, e.datasetId]));
-  const spec = buildLineageSpec(taskRows.filter((t) => live.has(t.id)), datasetRows.filter((d) => live.has(d.id)), edges);
+  const spec = buildLineageSpec(
+    taskRows.filter((t) => live.has(t.id)),
+    datasetRows.filter((d) => live.has(d.id)),
+    edges,
+  );
   const graph = buildLineageGraph(spec, { asOf: asOf.getTime() });
   return {
     graph,

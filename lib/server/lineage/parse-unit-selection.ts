@@ -9,7 +9,10 @@ import { InvalidFieldError } from "@/lib/domain/errors";
  * one is refused with the domain's reason — an invalid key cannot seed a closure (seed 002).
  */
 export function parseUnitSelection(space: PartitionSpace, text: string | undefined): UnitSet {
-  const parts = (text ?? "").split(",").map((p) => p.trim()).filter((p) => p.length > 0);
+  const parts = (text ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
   if (parts.length === 0) return space.expected;
   const ranges: [number, number][] = [];
   for (const part of parts) {

@@ -22,11 +22,31 @@ export function metrics(): Metrics {
   collectDefaultMetrics({ register: registry, prefix: "reparo_" });
   const m: Metrics = {
     registry,
-    requestSeconds: new Histogram({ name: "reparo_http_request_duration_seconds", help: "API request latency by route template", labelNames: ["method", "route", "status"], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [registry] }),
-    ingested: new Counter({ name: "reparo_ingested_total", help: "Items received by the ingestion routes (events, publishes, source counts), by outcome", labelNames: ["kind", "outcome"], registers: [registry] }),
-    queueDepth: new Gauge({ name: "reparo_job_queue_jobs", help: "Background jobs by queue and state (queued, active)", labelNames: ["queue", "state"], registers: [registry] }),
+    requestSeconds: new Histogram({
+      name: "reparo_http_request_duration_seconds",
+      help: "API request latency by route template",
+      labelNames: ["method", "route", "status"],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    ingested: new Counter({
+      name: "reparo_ingested_total",
+      help: "Items received by the ingestion routes (events, publishes, source counts), by outcome",
+      labelNames: ["kind", "outcome"],
+      registers: [registry],
+    }),
+    queueDepth: new Gauge({
+      name: "reparo_job_queue_jobs",
+      help: "Background jobs by queue and state (queued, active)",
+      labelNames: ["queue", "state"],
+      registers: [registry],
+    }),
     repairRuns: new Gauge({ name: "reparo_repair_runs", help: "Repair runs by status", labelNames: ["status"], registers: [registry] }),
-    unitStateLag: new Gauge({ name: "reparo_unit_state_lag_changes", help: "Changes recorded that this instance's unit states do not include yet (-1: not computed yet)", registers: [registry] }),
+    unitStateLag: new Gauge({
+      name: "reparo_unit_state_lag_changes",
+      help: "Changes recorded that this instance's unit states do not include yet (-1: not computed yet)",
+      registers: [registry],
+    }),
   };
   holder.__reparoMetrics = m;
   return m;
@@ -37,14 +57,17 @@ export function routeTemplate(pathname: string, params: Record<string, string | 
   if (!params) return pathname;
   const byValue = new Map<string, string>();
   for (const [name, value] of Object.entries(params)) for (const v of Array.isArray(value) ? value : [value]) byValue.set(v, name);
-  return pathname.split("/").map((seg) => {
-    let decoded = seg;
-    try {
-      decoded = decodeURIComponent(seg);
-    } catch {
-      // proxy.ts answers malformed encodings 400 before a route runs
-    }
-    const name = byValue.get(decoded) ?? byValue.get(seg);
-    return name ? `[${name}]` : seg;
-  }).join("/");
+  return pathname
+    .split("/")
+    .map((seg) => {
+      let decoded = seg;
+      try {
+        decoded = decodeURIComponent(seg);
+      } catch {
+        // proxy.ts answers malformed encodings 400 before a route runs
+      }
+      const name = byValue.get(decoded) ?? byValue.get(seg);
+      return name ? `[${name}]` : seg;
+    })
+    .join("/");
 }

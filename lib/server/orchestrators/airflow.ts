@@ -80,7 +80,8 @@ export function airflowTaskOf(connection: AirflowConnection, task: TaskFacts): {
 
 const tiKey = (dagId: string, taskId: string, at: string) => `${dagId}|${taskId}|${new Date(at).toISOString()}`;
 /** A mapped task has one instance per map index: each is cleared and re-run on its own. */
-const mappedKey = (ti: Pick<TaskInstance, "dag_id" | "task_id" | "logical_date" | "map_index">) => `${tiKey(ti.dag_id, ti.task_id, ti.logical_date!)}|${ti.map_index}`;
+const mappedKey = (ti: Pick<TaskInstance, "dag_id" | "task_id" | "logical_date" | "map_index">) =>
+  `${tiKey(ti.dag_id, ti.task_id, ti.logical_date!)}|${ti.map_index}`;
 
 export function airflowOrchestrator(connection: AirflowConnection): Orchestrator {
   const base = connection.baseUrl;
@@ -121,11 +122,15 @@ export function airflowOrchestrator(connection: AirflowConnection): Orchestrator
       const { taskNodeId, wave } = pairs[0]!;
       const task = plan.tasks.get(taskNodeId);
       const windows = pairs.map((p) => ({ unit: p.unitKey, w: plan.windowOf(taskNodeId, p.unitKey) }));
-      const why = !task ? "the task is not in the catalog"
-        : windows.some((x) => !x.w) ? "Airflow clears task instances by logical date, and this task's units are not time windows"
-        : plan.idempotencyKeys[taskNodeId] ? "a cleared task instance cannot carry Reparo's idempotency key: replay this side-effecting task in Airflow yourself, with the key"
-        : Object.keys(plan.parameterOverrides).length > 0 ? `clearing a task instance re-runs it with its DAG run's conf: the overrides (${Object.keys(plan.parameterOverrides).join(", ")}) cannot be passed`
-        : null;
+      const why = !task
+        ? "the task is not in the catalog"
+        : windows.some((x) => !x.w)
+          ? "Airflow clears task instances by logical date, and this task's units are not time windows"
+          : plan.idempotencyKeys[taskNodeId]
+            ? "a cleared task instance cannot carry Reparo's idempotency key: replay this side-effecting task in Airflow yourself, with the key"
+            : Object.keys(plan.parameterOverrides).length > 0
+              ? `clearing a task instance re-runs it with its DAG run's conf: the overrides (${Object.keys(plan.parameterOverrides).join(", ")}) cannot be passed`
+              : null;
       if (why) {
         unsupported.push({ taskNodeId, units: pairs.map((p) => p.unitKey), reason: why });
         continue;
@@ -155,9 +160,17 @@ export function airflowOrchestrator(connection: AirflowConnection): Orchestrator
   }
 
   const body = (g: ClearGroup, dryRun: boolean): AirflowClearBody => ({
-    dry_run: dryRun, task_ids: g.taskIds, start_date: g.start, end_date: g.end,
-    only_failed: false, only_running: false, reset_dag_runs: true,
-    include_upstream: false, include_downstream: false, include_future: false, include_past: false,
+    dry_run: dryRun,
+    task_ids: g.taskIds,
+    start_date: g.start,
+    end_date: g.end,
+    only_failed: false,
+    only_running: false,
+    reset_dag_runs: true,
+    include_upstream: false,
+    include_downstream: false,
+    include_future: false,
+    include_past: false,
   });
   const path = (g: ClearGroup) => `/api/v2/dags/${encodeURIComponent(g.dagId)}/clearTaskInstances`;
 
@@ -165,7 +178,8 @@ export function airflowOrchestrator(connection: AirflowConnection): Orchestrator
   function pairOf(plan: DispatchPlan, ti: TaskInstance): { task: TaskFacts; unitKey: string | null } | null {
     for (const task of plan.tasks.values()) {
       const mapped = airflowTaskOf(connection, task);
-      if (mapped.dagId === ti.dag_id && mapped.taskId === ti.task_id) return { task, unitKey: ti.logical_date ? plan.unitAt(task.taskNodeId, new Date(ti.logical_date)) : null };
+      if (mapped.dagId === ti.dag_id && mapped.taskId === ti.task_id)
+        return { task, unitKey: ti.logical_date ? plan.unitAt(task.taskNodeId, new Date(ti.logical_date)) : null };
     }
     return null;
   }
@@ -173,7 +187,14 @@ export function airflowOrchestrator(connection: AirflowConnection): Orchestrator
   function requests(plan: DispatchPlan): RequestsResult {
     const { groups, unsupported } = groupsOf(plan);
     const pipeline = (g: ClearGroup) => [...plan.tasks.values()].find((t) => airflowTaskOf(connection, t).dagId === g.dagId)?.pipeline ?? g.dagId;
-    const out: PlannedRequest[] = groups.map((g) => ({ orchestrator: "airflow", pipeline: pipeline(g), wave: g.wave, method: "POST", path: path(g), body: body(g, false) }));
+    const out: PlannedRequest[] = groups.map((g) => ({
+      orchestrator: "airflow",
+      pipeline: pipeline(g),
+      wave: g.wave,
+      method: "POST",
+      path: path(g),
+      body: body(g, false),
+    }));
     return { requests: out, unsupported };
   }
 
@@ -203,7 +224,12 @@ export function airflowOrchestrator(connection: AirflowConnection): Orchestrator
           seen.add(key);
           continue;
         }
-        extra.push({ label, taskNodeId: pair?.task.taskNodeId ?? null, unitKey: pair?.unitKey ?? null, sideEffect: !!pair && (pair.task.sideEffect === "external" || plan.excludedTasks.has(pair.task.taskNodeId)) });
+        extra.push({
+          label,
+          taskNodeId: pair?.task.taskNodeId ?? null,
+          unitKey: pair?.unitKey ?? null,
+          sideEffect: !!pair && (pair.task.sideEffect === "external" || plan.excludedTasks.has(pair.task.taskNodeId)),
+        });
       }
       const unsupportedKeys = new Set(unsupported.flatMap((u) => u.units.map((k) => `${u.taskNodeId}|${k}`)));
       const missing = plan.pairs.filter((p) => !seen.has(`${p.taskNodeId}|${p.unitKey}`) && !unsupportedKeys.has(`${p.taskNodeId}|${p.unitKey}`));
@@ -223,7 +249,12 @@ export function airflowOrchestrator(connection: AirflowConnection): Orchestrator
         }
       } catch (e) {
         // The clears that went through before this one are on the record too.
-        if (e instanceof OrchestratorError) throw new OrchestratorError(e.message, e.call, calls.filter((c) => c !== e.call));
+        if (e instanceof OrchestratorError)
+          throw new OrchestratorError(
+            e.message,
+            e.call,
+            calls.filter((c) => c !== e.call),
+          );
         throw e;
       }
       return { handle: handle as unknown as Record<string, unknown>, calls };
@@ -236,7 +267,12 @@ export function airflowOrchestrator(connection: AirflowConnection): Orchestrator
       for (const g of handle.groups) {
         for (let offset = 0; ; offset += PAGE) {
           const answer = await api<TaskInstanceCollection>(calls, "POST", "/api/v2/dags/~/dagRuns/~/taskInstances/list", {
-            dag_ids: [g.dagId], task_ids: g.taskIds, logical_date_gte: g.start, logical_date_lte: g.end, page_limit: PAGE, page_offset: offset,
+            dag_ids: [g.dagId],
+            task_ids: g.taskIds,
+            logical_date_gte: g.start,
+            logical_date_lte: g.end,
+            page_limit: PAGE,
+            page_offset: offset,
           });
           calls.push(answer.call);
           expectStatus(answer, [200], `reading the task instances of ${g.dagId}`);
@@ -257,20 +293,40 @@ export function airflowOrchestrator(connection: AirflowConnection): Orchestrator
         if (!ranAgain) return state === "success" ? "pending" : "running";
         return state === "success" ? "succeeded" : state && FINISHED_BAD.has(state) ? "failed" : "running";
       };
-      const pairs: PairProgress[] = plan.pairs.filter((p) => p.wave === wave).map((p) => {
-        const task = plan.tasks.get(p.taskNodeId)!;
-        const { dagId, taskId } = airflowTaskOf(connection, task);
-        const start = plan.windowOf(p.taskNodeId, p.unitKey)?.start.toISOString() ?? "";
-        const tis = seen.get(tiKey(dagId, taskId, start)) ?? [];
-        // The clear reset what exists; a unit with no task instance is one nothing will run.
-        if (tis.length === 0) return { taskNodeId: p.taskNodeId, unitKey: p.unitKey, status: "failed", detail: `Airflow has no task instance ${dagId}.${taskId} at ${start}: nothing ran this unit` };
-        // A mapped task's unit is done when every index ran again and succeeded; one failed index fails it.
-        const each = tis.map(statusOf);
-        const status: PairStatus = each.includes("failed") ? "failed" : each.every((x) => x === "succeeded") ? "succeeded" : each.some((x) => x !== "pending") ? "running" : "pending";
-        const ti = tis[0]!;
-        const states = [...new Set(tis.map((t) => t.state ?? "none"))].join(", ");
-        return { taskNodeId: p.taskNodeId, unitKey: p.unitKey, status, externalId: `${ti.dag_id} · ${ti.dag_run_id} · try ${ti.try_number}${tis.length > 1 ? ` · ${tis.length} mapped` : ""}`, detail: states };
-      });
+      const pairs: PairProgress[] = plan.pairs
+        .filter((p) => p.wave === wave)
+        .map((p) => {
+          const task = plan.tasks.get(p.taskNodeId)!;
+          const { dagId, taskId } = airflowTaskOf(connection, task);
+          const start = plan.windowOf(p.taskNodeId, p.unitKey)?.start.toISOString() ?? "";
+          const tis = seen.get(tiKey(dagId, taskId, start)) ?? [];
+          // The clear reset what exists; a unit with no task instance is one nothing will run.
+          if (tis.length === 0)
+            return {
+              taskNodeId: p.taskNodeId,
+              unitKey: p.unitKey,
+              status: "failed",
+              detail: `Airflow has no task instance ${dagId}.${taskId} at ${start}: nothing ran this unit`,
+            };
+          // A mapped task's unit is done when every index ran again and succeeded; one failed index fails it.
+          const each = tis.map(statusOf);
+          const status: PairStatus = each.includes("failed")
+            ? "failed"
+            : each.every((x) => x === "succeeded")
+              ? "succeeded"
+              : each.some((x) => x !== "pending")
+                ? "running"
+                : "pending";
+          const ti = tis[0]!;
+          const states = [...new Set(tis.map((t) => t.state ?? "none"))].join(", ");
+          return {
+            taskNodeId: p.taskNodeId,
+            unitKey: p.unitKey,
+            status,
+            externalId: `${ti.dag_id} · ${ti.dag_run_id} · try ${ti.try_number}${tis.length > 1 ? ` · ${tis.length} mapped` : ""}`,
+            detail: states,
+          };
+        });
       return { pairs, calls };
     },
 
@@ -280,13 +336,22 @@ export function airflowOrchestrator(connection: AirflowConnection): Orchestrator
       const calls: OrchestratorCall[] = [];
       for (const g of handle.groups) {
         const answer = await api<TaskInstanceCollection>(calls, "POST", "/api/v2/dags/~/dagRuns/~/taskInstances/list", {
-          dag_ids: [g.dagId], task_ids: g.taskIds, logical_date_gte: g.start, logical_date_lte: g.end, // null: cleared and not yet scheduled — it would still start.
-          state: [null, "scheduled", "queued", "running", "restarting", "up_for_retry", "up_for_reschedule", "deferred"], page_limit: PAGE,
+          dag_ids: [g.dagId],
+          task_ids: g.taskIds,
+          logical_date_gte: g.start,
+          logical_date_lte: g.end, // null: cleared and not yet scheduled — it would still start.
+          state: [null, "scheduled", "queued", "running", "restarting", "up_for_retry", "up_for_reschedule", "deferred"],
+          page_limit: PAGE,
         });
         calls.push(answer.call);
         if (answer.status !== 200) continue;
         for (const ti of answer.body.task_instances) {
-          const r = await api(calls, "PATCH", `/api/v2/dags/${encodeURIComponent(ti.dag_id)}/dagRuns/${encodeURIComponent(ti.dag_run_id)}/taskInstances/${encodeURIComponent(ti.task_id)}`, { new_state: "failed", note: "stopped by Reparo: the repair was cancelled" });
+          const r = await api(
+            calls,
+            "PATCH",
+            `/api/v2/dags/${encodeURIComponent(ti.dag_id)}/dagRuns/${encodeURIComponent(ti.dag_run_id)}/taskInstances/${encodeURIComponent(ti.task_id)}`,
+            { new_state: "failed", note: "stopped by Reparo: the repair was cancelled" },
+          );
           calls.push(r.call);
         }
       }

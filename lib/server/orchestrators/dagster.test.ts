@@ -10,7 +10,14 @@ const DAY = 86_400_000;
 
 const august = Array.from({ length: 31 }, (_, i) => `2026-08-${String(i + 1).padStart(2, "0")}`);
 
-const task = (taskNodeId: string, name: string, sideEffect: string | null = "none"): TaskFacts => ({ taskNodeId, name, namespace: "dagster://analytics", pipeline: "orders", sideEffect, writeMode: "overwrite" });
+const task = (taskNodeId: string, name: string, sideEffect: string | null = "none"): TaskFacts => ({
+  taskNodeId,
+  name,
+  namespace: "dagster://analytics",
+  pipeline: "orders",
+  sideEffect,
+  writeMode: "overwrite",
+});
 
 const TASKS = [
   task("task:stg_orders", "orders.stg_orders"),
@@ -20,26 +27,39 @@ const TASKS = [
 ];
 
 /** A plan by hand: wave 0 stg_orders {17, 23} and stg_payments {17, 18}, wave 1 fct_orders {17, 23}. */
-function buildPlan(pairs: readonly [string, string, number][] = [
-  ["task:stg_orders", "2026-08-17", 0], ["task:stg_orders", "2026-08-23", 0],
-  ["task:stg_payments", "2026-08-17", 0], ["task:stg_payments", "2026-08-18", 0],
-  ["task:fct_orders", "2026-08-17", 1], ["task:fct_orders", "2026-08-23", 1],
-]): DispatchPlan {
+function buildPlan(
+  pairs: readonly [string, string, number][] = [
+    ["task:stg_orders", "2026-08-17", 0],
+    ["task:stg_orders", "2026-08-23", 0],
+    ["task:stg_payments", "2026-08-17", 0],
+    ["task:stg_payments", "2026-08-18", 0],
+    ["task:fct_orders", "2026-08-17", 1],
+    ["task:fct_orders", "2026-08-23", 1],
+  ],
+): DispatchPlan {
   const refs: PairRef[] = pairs.map(([taskNodeId, unitKey, wave]) => ({ taskNodeId, unitKey, wave }));
   return {
-    incidentId: "inc_42", runId: "run_7", repairNumber: 1, pairs: refs,
+    incidentId: "inc_42",
+    runId: "run_7",
+    repairNumber: 1,
+    pairs: refs,
     waves: Math.max(...refs.map((p) => p.wave)) + 1,
     tasks: new Map(TASKS.map((t) => [t.taskNodeId, t])),
     excludedTasks: new Set(["task:email_report"]),
     windowOf: (_t, unit) => ({ start: new Date(`${unit}T00:00:00Z`), end: new Date(Date.parse(`${unit}T00:00:00Z`) + DAY) }),
     unitAt: (_t, at) => at.toISOString().slice(0, 10),
-    parameterOverrides: {}, idempotencyKeys: {}, previous: {}, launchedAt: null,
+    parameterOverrides: {},
+    idempotencyKeys: {},
+    previous: {},
+    launchedAt: null,
   };
 }
 
 const connectionFor = (fake: FakeDagster, assets: Record<string, string> = {}) =>
   DagsterConnectionSchema.parse({
-    kind: "dagster", baseUrl: fake.url, credentials: { env: TOKEN_ENV },
+    kind: "dagster",
+    baseUrl: fake.url,
+    credentials: { env: TOKEN_ENV },
     assets: { "task:stg_orders": "analytics/stg_orders", fct_orders: "analytics/fct_orders", ...assets },
   });
 
@@ -89,7 +109,11 @@ describe("dagsterOrchestrator against a fake Dagster executing its own schema.gr
   it("requests: one launchPartitionBackfill per wave and distinct partition set, downstream off", () => {
     const { requests, unsupported } = dagsterOrchestrator(connectionFor(fake)).requests(buildPlan());
     expect(unsupported).toEqual([]);
-    expect(requests.map((r) => [r.wave, r.method, r.path, r.pipeline])).toEqual([[0, "POST", "/graphql", "orders"], [0, "POST", "/graphql", "orders"], [1, "POST", "/graphql", "orders"]]);
+    expect(requests.map((r) => [r.wave, r.method, r.path, r.pipeline])).toEqual([
+      [0, "POST", "/graphql", "orders"],
+      [0, "POST", "/graphql", "orders"],
+      [1, "POST", "/graphql", "orders"],
+    ]);
     const params = requests.map((r) => (r.body as { variables: { backfillParams: DagsterBackfillParams } }).variables.backfillParams);
     expect(params.map((p) => [p.assetSelection, p.partitionNames, p.fromFailure])).toEqual([
       [[{ path: ["analytics", "stg_orders"] }], ["2026-08-17", "2026-08-23"], false],
@@ -102,13 +126,18 @@ describe("dagsterOrchestrator against a fake Dagster executing its own schema.gr
 
   it("requests: tasks with the same partitions in a wave share one backfill; a side-effecting replay is unsupported", async () => {
     const plan = buildPlan([
-      ["task:stg_orders", "2026-08-17", 0], ["task:stg_payments", "2026-08-17", 0],
-      ["task:fct_orders", "2026-08-17", 1], ["task:notify_finance", "2026-08-17", 1],
+      ["task:stg_orders", "2026-08-17", 0],
+      ["task:stg_payments", "2026-08-17", 0],
+      ["task:fct_orders", "2026-08-17", 1],
+      ["task:notify_finance", "2026-08-17", 1],
     ]);
     const orchestrator = dagsterOrchestrator(connectionFor(fake));
     const { requests, unsupported } = orchestrator.requests(plan);
     expect(requests).toHaveLength(2);
-    expect((requests[0]!.body as { variables: { backfillParams: DagsterBackfillParams } }).variables.backfillParams.assetSelection).toEqual([{ path: ["analytics", "stg_orders"] }, { path: ["analytics", "stg_payments"] }]);
+    expect((requests[0]!.body as { variables: { backfillParams: DagsterBackfillParams } }).variables.backfillParams.assetSelection).toEqual([
+      { path: ["analytics", "stg_orders"] },
+      { path: ["analytics", "stg_payments"] },
+    ]);
     expect(unsupported).toEqual([{ taskNodeId: "task:notify_finance", units: ["2026-08-17"], reason: expect.stringContaining("side-effecting") }]);
     await expect(orchestrator.dispatchWave(plan, 1)).rejects.toThrow(/cannot run: task:notify_finance/);
   });
@@ -125,7 +154,11 @@ describe("dagsterOrchestrator against a fake Dagster executing its own schema.gr
   });
 
   it("preview: an unknown asset key and an unknown partition are missing", async () => {
-    const plan = buildPlan([["task:stg_orders", "2026-08-17", 0], ["task:stg_orders", "2026-09-05", 0], ["task:stg_payments", "2026-08-17", 0]]);
+    const plan = buildPlan([
+      ["task:stg_orders", "2026-08-17", 0],
+      ["task:stg_orders", "2026-09-05", 0],
+      ["task:stg_payments", "2026-08-17", 0],
+    ]);
     const preview = await dagsterOrchestrator(connectionFor(fake, { "task:stg_payments": "analytics/stg_payments_v2" })).preview(plan);
     expect(preview.missing).toEqual([
       { taskNodeId: "task:stg_orders", unitKey: "2026-09-05", wave: 0 },
@@ -148,8 +181,14 @@ describe("dagsterOrchestrator against a fake Dagster executing its own schema.gr
     expect(w0.calls.map((c) => c.ids?.backfillId)).toEqual(h0.backfillIds);
     const launched = fake.backfills.slice(before);
     expect(launched.map((b) => b.id)).toEqual(h0.backfillIds);
-    expect(h0.pairsByBackfill[h0.backfillIds[0]!]).toEqual([["task:stg_orders", "2026-08-17"], ["task:stg_orders", "2026-08-23"]]);
-    expect(h0.pairsByBackfill[h0.backfillIds[1]!]).toEqual([["task:stg_payments", "2026-08-17"], ["task:stg_payments", "2026-08-18"]]);
+    expect(h0.pairsByBackfill[h0.backfillIds[0]!]).toEqual([
+      ["task:stg_orders", "2026-08-17"],
+      ["task:stg_orders", "2026-08-23"],
+    ]);
+    expect(h0.pairsByBackfill[h0.backfillIds[1]!]).toEqual([
+      ["task:stg_payments", "2026-08-17"],
+      ["task:stg_payments", "2026-08-18"],
+    ]);
     expect(launched.map((b) => [b.assets, b.partitionNames, b.fromFailure])).toEqual([
       [[["analytics", "stg_orders"]], ["2026-08-17", "2026-08-23"], false],
       [[["analytics", "stg_payments"]], ["2026-08-17", "2026-08-18"], false],
@@ -158,11 +197,20 @@ describe("dagsterOrchestrator against a fake Dagster executing its own schema.gr
     const seen0 = await pollUntilDone(() => orchestrator.poll(plan, 0, w0.handle, { deadline: Date.now() + 60_000 }), calls);
     expect(seen0.map((s) => [...new Set(s.map((p) => p.status))])).toEqual([["running"], ["succeeded"]]);
     expect(statusOf(seen0.at(-1)!)).toEqual({
-      "task:stg_orders@2026-08-17": "succeeded", "task:stg_orders@2026-08-23": "succeeded",
-      "task:stg_payments@2026-08-17": "succeeded", "task:stg_payments@2026-08-18": "succeeded",
+      "task:stg_orders@2026-08-17": "succeeded",
+      "task:stg_orders@2026-08-23": "succeeded",
+      "task:stg_payments@2026-08-17": "succeeded",
+      "task:stg_payments@2026-08-18": "succeeded",
     });
     expect(seen0[0]!.every((p) => p.externalId?.startsWith("run-"))).toBe(true);
-    expect(materialized).toEqual(expect.arrayContaining(["analytics/stg_orders@2026-08-17", "analytics/stg_orders@2026-08-23", "analytics/stg_payments@2026-08-17", "analytics/stg_payments@2026-08-18"]));
+    expect(materialized).toEqual(
+      expect.arrayContaining([
+        "analytics/stg_orders@2026-08-17",
+        "analytics/stg_orders@2026-08-23",
+        "analytics/stg_payments@2026-08-17",
+        "analytics/stg_payments@2026-08-18",
+      ]),
+    );
 
     const w1 = await orchestrator.dispatchWave(plan, 1);
     calls.push(...w1.calls);
@@ -216,7 +264,9 @@ describe("dagsterOrchestrator against a fake Dagster executing its own schema.gr
   it("a wrong token is a 401 surfaced as OrchestratorError, the token kept out of the call", async () => {
     process.env[TOKEN_ENV] = "not-the-token";
     try {
-      const error = await dagsterOrchestrator(connectionFor(fake)).dispatchWave(buildPlan(), 0).catch((e: unknown) => e);
+      const error = await dagsterOrchestrator(connectionFor(fake))
+        .dispatchWave(buildPlan(), 0)
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(OrchestratorError);
       expect((error as OrchestratorError).call.status).toBe(401);
       expect(JSON.stringify((error as OrchestratorError).call)).not.toContain("not-the-token");
@@ -228,7 +278,12 @@ describe("dagsterOrchestrator against a fake Dagster executing its own schema.gr
 
   it("the fake refuses what Dagster's schema refuses: a field that does not exist, a variable of the wrong type", async () => {
     const before = fake.violations.length;
-    const post = (body: unknown) => fetch(`${fake.url}/graphql`, { method: "POST", headers: { "content-type": "application/json", "Dagster-Cloud-Api-Token": TOKEN }, body: JSON.stringify(body) });
+    const post = (body: unknown) =>
+      fetch(`${fake.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "Dagster-Cloud-Api-Token": TOKEN },
+        body: JSON.stringify(body),
+      });
     const noField = await post({ query: `query { partitionBackfillOrError(backfillId: "x") { ... on PartitionBackfill { id numPartitionsDone } } }` });
     expect(noField.status).toBe(400);
     expect(JSON.stringify(await noField.json())).toContain("numPartitionsDone");

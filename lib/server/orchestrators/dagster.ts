@@ -54,7 +54,9 @@ export const LAUNCH_BACKFILL_MUTATION = `mutation ReparoLaunchBackfill($backfill
 /** The preview's read: which asset keys exist with which partition keys, and what Dagster adds to each selection. */
 const previewQuery = (backfills: number): string => {
   const vars = Array.from({ length: backfills }, (_, i) => `$selection${i}: [AssetKeyInput!]!`).join(", ");
-  const required = Array.from({ length: backfills }, (_, i) => `  required${i}: assetNodeAdditionalRequiredKeys(assetKeys: $selection${i}) { path }`).join("\n");
+  const required = Array.from({ length: backfills }, (_, i) => `  required${i}: assetNodeAdditionalRequiredKeys(assetKeys: $selection${i}) { path }`).join(
+    "\n",
+  );
   return `query ReparoPreviewAssets($assetKeys: [AssetKeyInput!]!${vars ? `, ${vars}` : ""}) {
   assetNodes(assetKeys: $assetKeys) { assetKey { path } isPartitioned partitionKeys }
 ${required}
@@ -113,7 +115,9 @@ interface UnionMember {
 
 type LaunchResult = UnionMember & { backfillId?: string; partitionKeys?: string[]; invalidStepKey?: string; stepKey?: string; errors?: { message: string }[] };
 
-interface AssetKeyOut { readonly path: readonly string[] }
+interface AssetKeyOut {
+  readonly path: readonly string[];
+}
 
 interface PreviewData {
   readonly assetNodes: readonly { assetKey: AssetKeyOut; isPartitioned: boolean; partitionKeys: readonly string[] }[];
@@ -160,10 +164,16 @@ const BACKFILL_DONE = new Set(["COMPLETED", "COMPLETED_SUCCESS", "COMPLETED_FAIL
 /** RunStatus → the pair's status. */
 function runPairStatus(status: string): PairStatus {
   switch (status) {
-    case "SUCCESS": return "succeeded";
-    case "FAILURE": case "CANCELED": return "failed";
-    case "STARTED": case "CANCELING": return "running";
-    default: return "pending"; // QUEUED, NOT_STARTED, MANAGED, STARTING
+    case "SUCCESS":
+      return "succeeded";
+    case "FAILURE":
+    case "CANCELED":
+      return "failed";
+    case "STARTED":
+    case "CANCELING":
+      return "running";
+    default:
+      return "pending"; // QUEUED, NOT_STARTED, MANAGED, STARTING
   }
 }
 
@@ -179,7 +189,8 @@ export function dagsterOrchestrator(connection: DagsterConnection): Orchestrator
     if (task.sideEffect !== null && task.sideEffect !== "none") {
       return "a deliberate replay of a side-effecting task: a Dagster backfill cannot carry Reparo's idempotency key to the asset; replay it with the local executor or by hand";
     }
-    if (assetPath(task).some((segment) => segment.trim() === "")) return `the asset key "${assetPath(task).join("/")}" has an empty path segment: set the task's asset on the pipeline's connection`;
+    if (assetPath(task).some((segment) => segment.trim() === ""))
+      return `the asset key "${assetPath(task).join("/")}" has an empty path segment: set the task's asset on the pipeline's connection`;
     return null;
   }
 
@@ -239,9 +250,18 @@ export function dagsterOrchestrator(connection: DagsterConnection): Orchestrator
   }
 
   /** One GraphQL operation: HTTP 200 with `data` and no `errors`, else an OrchestratorError carrying the call. */
-  async function graphql<T>(query: string, variables: Record<string, unknown>, what: string, options: { dryRun?: boolean } = {}): Promise<{ data: T; call: OrchestratorCall }> {
+  async function graphql<T>(
+    query: string,
+    variables: Record<string, unknown>,
+    what: string,
+    options: { dryRun?: boolean } = {},
+  ): Promise<{ data: T; call: OrchestratorCall }> {
     const answer = expectStatus(
-      await requestJson<GraphQLAnswer<T>>("dagster", "POST", endpoint, { headers: await headers(what), body: { query, variables }, ...(options.dryRun ? { dryRun: true } : {}) }),
+      await requestJson<GraphQLAnswer<T>>("dagster", "POST", endpoint, {
+        headers: await headers(what),
+        body: { query, variables },
+        ...(options.dryRun ? { dryRun: true } : {}),
+      }),
       [200],
       what,
     );
@@ -256,10 +276,14 @@ export function dagsterOrchestrator(connection: DagsterConnection): Orchestrator
 
   /** A non-success member of a result union, in Dagster's words. */
   const memberError = (m: LaunchResult): string =>
-    `${m.__typename}: ${m.message ?? (m.partitionKeys ? `partition keys not found: ${m.partitionKeys.join(", ")}` : m.invalidStepKey ?? m.stepKey ?? m.errors?.map((e) => e.message).join("; ") ?? "error")}`;
+    `${m.__typename}: ${m.message ?? (m.partitionKeys ? `partition keys not found: ${m.partitionKeys.join(", ")}` : (m.invalidStepKey ?? m.stepKey ?? m.errors?.map((e) => e.message).join("; ") ?? "error"))}`;
 
   async function cancelBackfill(backfillId: string): Promise<OrchestratorCall> {
-    const { data, call } = await graphql<{ cancelPartitionBackfill: UnionMember & { backfillId?: string } }>(CANCEL_BACKFILL_MUTATION, { backfillId }, `cancelling Dagster backfill ${backfillId}`);
+    const { data, call } = await graphql<{ cancelPartitionBackfill: UnionMember & { backfillId?: string } }>(
+      CANCEL_BACKFILL_MUTATION,
+      { backfillId },
+      `cancelling Dagster backfill ${backfillId}`,
+    );
     const result = data.cancelPartitionBackfill;
     const withIds: OrchestratorCall = { ...call, ids: { backfillId } };
     if (result.__typename !== "CancelBackfillSuccess") {
@@ -317,7 +341,12 @@ export function dagsterOrchestrator(connection: DagsterConnection): Orchestrator
         (data[`required${i}`] ?? []).flatMap((key) => {
           const taskNodeId = byAsset.get(keyOf(key.path)) ?? null;
           const sideEffect = taskNodeId !== null && (p.excludedTasks.has(taskNodeId) || (p.tasks.get(taskNodeId)?.sideEffect ?? "none") !== "none");
-          return b.params.partitionNames.map((unitKey) => ({ label: `${key.path.join("/")} @ ${unitKey} (materialized with the selection)`, taskNodeId, unitKey, sideEffect }));
+          return b.params.partitionNames.map((unitKey) => ({
+            label: `${key.path.join("/")} @ ${unitKey} (materialized with the selection)`,
+            taskNodeId,
+            unitKey,
+            sideEffect,
+          }));
         }),
       );
       return { requests: planned, unsupported, extra, missing, calls: [call] };
@@ -336,7 +365,11 @@ export function dagsterOrchestrator(connection: DagsterConnection): Orchestrator
       const handle: DagsterWaveHandle = { backfillIds: [], pairsByBackfill: {} };
       for (const b of backfills.filter((x) => x.wave === wave)) {
         try {
-          const { data, call } = await graphql<{ launchPartitionBackfill: LaunchResult }>(LAUNCH_BACKFILL_MUTATION, { backfillParams: b.params }, `launching a Dagster backfill of wave ${wave}`);
+          const { data, call } = await graphql<{ launchPartitionBackfill: LaunchResult }>(
+            LAUNCH_BACKFILL_MUTATION,
+            { backfillParams: b.params },
+            `launching a Dagster backfill of wave ${wave}`,
+          );
           const result = data.launchPartitionBackfill;
           if (result.__typename !== "LaunchBackfillSuccess" || !result.backfillId) {
             const error = memberError(result);
@@ -387,21 +420,48 @@ export function dagsterOrchestrator(connection: DagsterConnection): Orchestrator
           const task = p.tasks.get(taskNodeId);
           const asset = keyOf(task ? assetPath(task) : []);
           const count = counts.get(asset);
-          if (count && count.numPartitionsTargeted !== undefined && count.numPartitionsTargeted > 0 && count.numPartitionsMaterialized === count.numPartitionsTargeted) {
-            pairs.push({ taskNodeId, unitKey, status: "succeeded", externalId: backfillId, detail: `backfill ${backfillId}: every targeted partition materialized` });
+          if (
+            count &&
+            count.numPartitionsTargeted !== undefined &&
+            count.numPartitionsTargeted > 0 &&
+            count.numPartitionsMaterialized === count.numPartitionsTargeted
+          ) {
+            pairs.push({
+              taskNodeId,
+              unitKey,
+              status: "succeeded",
+              externalId: backfillId,
+              detail: `backfill ${backfillId}: every targeted partition materialized`,
+            });
             continue;
           }
           const run = runs.find((r) => covers(r, asset, unitKey));
           if (run) {
-            pairs.push({ taskNodeId, unitKey, status: runPairStatus(run.status), externalId: run.runId, detail: `run ${run.runId} of backfill ${backfillId}: ${run.status}` });
+            pairs.push({
+              taskNodeId,
+              unitKey,
+              status: runPairStatus(run.status),
+              externalId: run.runId,
+              detail: `run ${run.runId} of backfill ${backfillId}: ${run.status}`,
+            });
             continue;
           }
-          const failed = count !== undefined && count.numPartitionsTargeted !== undefined && count.numPartitionsTargeted > 0 && count.numPartitionsFailed === count.numPartitionsTargeted;
+          const failed =
+            count !== undefined &&
+            count.numPartitionsTargeted !== undefined &&
+            count.numPartitionsTargeted > 0 &&
+            count.numPartitionsFailed === count.numPartitionsTargeted;
           const done = BACKFILL_DONE.has(status);
           pairs.push({
-            taskNodeId, unitKey, externalId: backfillId,
+            taskNodeId,
+            unitKey,
+            externalId: backfillId,
             status: failed || done ? "failed" : "pending",
-            detail: failed ? `backfill ${backfillId}: every targeted partition failed` : done ? `backfill ${backfillId} ended (${status}) without a run of this partition` : `backfill ${backfillId}: ${status}`,
+            detail: failed
+              ? `backfill ${backfillId}: every targeted partition failed`
+              : done
+                ? `backfill ${backfillId} ended (${status}) without a run of this partition`
+                : `backfill ${backfillId}: ${status}`,
           });
         }
       }

@@ -9,7 +9,14 @@ const TOKEN_ENV = "REPARO_TEST_DATABRICKS_TOKEN";
 const RUN_ID = 731_155_402;
 const DAY = 86_400_000;
 
-const task = (taskNodeId: string, name: string, sideEffect: string | null = "none"): TaskFacts => ({ taskNodeId, name, namespace: "databricks://adb-1", pipeline: "orders", sideEffect, writeMode: "overwrite" });
+const task = (taskNodeId: string, name: string, sideEffect: string | null = "none"): TaskFacts => ({
+  taskNodeId,
+  name,
+  namespace: "databricks://adb-1",
+  pipeline: "orders",
+  sideEffect,
+  writeMode: "overwrite",
+});
 
 const TASKS = [
   task("task:stg_orders", "stg_orders"),
@@ -22,26 +29,41 @@ const TASKS = [
 /** A plan by hand: wave 0 stg_orders {17, 23} and stg_payments {17, 18}, wave 1 fct_orders {17, 23}. */
 function buildPlan(
   pairs: readonly [string, string, number][] = [
-    ["task:stg_orders", "2026-08-17", 0], ["task:stg_orders", "2026-08-23", 0],
-    ["task:stg_payments", "2026-08-17", 0], ["task:stg_payments", "2026-08-18", 0],
-    ["task:fct_orders", "2026-08-17", 1], ["task:fct_orders", "2026-08-23", 1],
+    ["task:stg_orders", "2026-08-17", 0],
+    ["task:stg_orders", "2026-08-23", 0],
+    ["task:stg_payments", "2026-08-17", 0],
+    ["task:stg_payments", "2026-08-18", 0],
+    ["task:fct_orders", "2026-08-17", 1],
+    ["task:fct_orders", "2026-08-23", 1],
   ],
   previous: Record<string, unknown> = { "databricks.runId": RUN_ID },
 ): DispatchPlan {
   const refs: PairRef[] = pairs.map(([taskNodeId, unitKey, wave]) => ({ taskNodeId, unitKey, wave }));
   return {
-    incidentId: "inc_42", runId: "run_7", repairNumber: 1, pairs: refs,
+    incidentId: "inc_42",
+    runId: "run_7",
+    repairNumber: 1,
+    pairs: refs,
     waves: Math.max(...refs.map((p) => p.wave)) + 1,
     tasks: new Map(TASKS.map((t) => [t.taskNodeId, t])),
     excludedTasks: new Set(["task:notify_finance"]),
     windowOf: (_t, unit) => ({ start: new Date(`${unit}T00:00:00Z`), end: new Date(Date.parse(`${unit}T00:00:00Z`) + DAY) }),
     unitAt: (_t, at) => at.toISOString().slice(0, 10),
-    parameterOverrides: { env: "prod" }, idempotencyKeys: {}, previous, launchedAt: null,
+    parameterOverrides: { env: "prod" },
+    idempotencyKeys: {},
+    previous,
+    launchedAt: null,
   };
 }
 
 const connectionFor = (fake: FakeDatabricks, extra: Record<string, unknown> = {}) =>
-  DatabricksConnectionSchema.parse({ kind: "databricks", baseUrl: fake.url, credentials: { env: TOKEN_ENV }, tasks: { "task:stg_payments": "stg_payments" }, ...extra });
+  DatabricksConnectionSchema.parse({
+    kind: "databricks",
+    baseUrl: fake.url,
+    credentials: { env: TOKEN_ENV },
+    tasks: { "task:stg_payments": "stg_payments" },
+    ...extra,
+  });
 
 async function pollUntilDone(run: () => Promise<{ pairs: readonly PairProgress[]; calls: readonly OrchestratorCall[] }>, calls: OrchestratorCall[]) {
   const seen: PairProgress[][] = [];
@@ -55,7 +77,8 @@ async function pollUntilDone(run: () => Promise<{ pairs: readonly PairProgress[]
 }
 
 const statusOf = (pairs: readonly PairProgress[]) => Object.fromEntries(pairs.map((p) => [`${p.taskNodeId}@${p.unitKey}`, p.status]));
-const repairBodies = (fake: FakeDatabricks) => fake.requests.filter((r) => r.path === "/api/2.2/jobs/runs/repair").map((r) => r.body as Record<string, unknown>);
+const repairBodies = (fake: FakeDatabricks) =>
+  fake.requests.filter((r) => r.path === "/api/2.2/jobs/runs/repair").map((r) => r.body as Record<string, unknown>);
 
 describe("databricksOrchestrator against a fake Jobs API validated with databricks-sdk-go's model.go", () => {
   let fake: FakeDatabricks;
@@ -71,7 +94,17 @@ describe("databricksOrchestrator against a fake Jobs API validated with databric
     outcomes.clear();
     fake = await startFakeDatabricks({
       token: TOKEN,
-      runs: [{ runId: RUN_ID, tasks: [{ taskKey: "stg_orders" }, { taskKey: "stg_payments", result: "FAILED" }, { taskKey: "fct_orders", result: "FAILED" }, { taskKey: "notify_finance" }] }],
+      runs: [
+        {
+          runId: RUN_ID,
+          tasks: [
+            { taskKey: "stg_orders" },
+            { taskKey: "stg_payments", result: "FAILED" },
+            { taskKey: "fct_orders", result: "FAILED" },
+            { taskKey: "notify_finance" },
+          ],
+        },
+      ],
       outcome: (taskKey) => outcomes.get(taskKey) ?? "SUCCESS",
       onTaskFinished: (taskKey, result, repair) => {
         finished.push({ taskKey, result, units: repair.jobParameters.reparo_units });
@@ -95,10 +128,15 @@ describe("databricksOrchestrator against a fake Jobs API validated with databric
   it("requests: one runs/repair per wave, exact tasks, dependents off, units as one JSON job parameter", () => {
     const { requests, unsupported } = databricksOrchestrator(connectionFor(fake)).requests(buildPlan());
     expect(unsupported).toEqual([]);
-    expect(requests.map((r) => [r.wave, r.method, r.path, r.pipeline])).toEqual([[0, "POST", "/api/2.2/jobs/runs/repair", "orders"], [1, "POST", "/api/2.2/jobs/runs/repair", "orders"]]);
+    expect(requests.map((r) => [r.wave, r.method, r.path, r.pipeline])).toEqual([
+      [0, "POST", "/api/2.2/jobs/runs/repair", "orders"],
+      [1, "POST", "/api/2.2/jobs/runs/repair", "orders"],
+    ]);
     const [w0, w1] = requests.map((r) => r.body as DatabricksRepairRun);
     expect(w0).toEqual({
-      run_id: RUN_ID, rerun_tasks: ["stg_orders", "stg_payments"], rerun_dependent_tasks: false,
+      run_id: RUN_ID,
+      rerun_tasks: ["stg_orders", "stg_payments"],
+      rerun_dependent_tasks: false,
       job_parameters: { env: "prod", reparo_units: JSON.stringify({ stg_orders: ["2026-08-17", "2026-08-23"], stg_payments: ["2026-08-17..2026-08-18"] }) },
     });
     expect(w1!.rerun_tasks).toEqual(["fct_orders"]);
@@ -109,22 +147,38 @@ describe("databricksOrchestrator against a fake Jobs API validated with databric
     const none = databricksOrchestrator(connectionFor(fake)).requests(buildPlan(undefined, {}));
     expect(none.requests).toEqual([]);
     expect(none.unsupported.map((u) => [u.taskNodeId, u.units, u.reason])).toEqual([
-      ["task:stg_orders", ["2026-08-17", "2026-08-23"], NO_RUN_ID], ["task:stg_payments", ["2026-08-17", "2026-08-18"], NO_RUN_ID], ["task:fct_orders", ["2026-08-17", "2026-08-23"], NO_RUN_ID],
+      ["task:stg_orders", ["2026-08-17", "2026-08-23"], NO_RUN_ID],
+      ["task:stg_payments", ["2026-08-17", "2026-08-18"], NO_RUN_ID],
+      ["task:fct_orders", ["2026-08-17", "2026-08-23"], NO_RUN_ID],
     ]);
     const fallback = databricksOrchestrator(connectionFor(fake, { jobRunId: 42 })).requests(buildPlan(undefined, {}));
     expect(fallback.requests.map((r) => (r.body as DatabricksRepairRun).run_id)).toEqual([42, 42]);
-    const plan = buildPlan([["task:fct_orders", "2026-08-17", 0], ["task:notify_finance", "2026-08-17", 0]]);
+    const plan = buildPlan([
+      ["task:fct_orders", "2026-08-17", 0],
+      ["task:notify_finance", "2026-08-17", 0],
+    ]);
     const withSideEffect = databricksOrchestrator(connectionFor(fake)).requests(plan);
-    expect(withSideEffect.unsupported).toEqual([{ taskNodeId: "task:notify_finance", units: ["2026-08-17"], reason: expect.stringContaining("side-effecting") }]);
+    expect(withSideEffect.unsupported).toEqual([
+      { taskNodeId: "task:notify_finance", units: ["2026-08-17"], reason: expect.stringContaining("side-effecting") },
+    ]);
     await expect(databricksOrchestrator(connectionFor(fake)).dispatchWave(plan, 0)).rejects.toThrow(/cannot run: task:notify_finance/);
   });
 
   it("preview: runs/get with include_history; a task key the run does not have is missing", async () => {
-    const plan = buildPlan([["task:stg_orders", "2026-08-17", 0], ["task:ghost", "2026-08-17", 0], ["task:ghost", "2026-08-23", 0]]);
+    const plan = buildPlan([
+      ["task:stg_orders", "2026-08-17", 0],
+      ["task:ghost", "2026-08-17", 0],
+      ["task:ghost", "2026-08-23", 0],
+    ]);
     const preview = await databricksOrchestrator(connectionFor(fake)).preview(plan);
-    expect(preview.missing).toEqual([{ taskNodeId: "task:ghost", unitKey: "2026-08-17", wave: 0 }, { taskNodeId: "task:ghost", unitKey: "2026-08-23", wave: 0 }]);
+    expect(preview.missing).toEqual([
+      { taskNodeId: "task:ghost", unitKey: "2026-08-17", wave: 0 },
+      { taskNodeId: "task:ghost", unitKey: "2026-08-23", wave: 0 },
+    ]);
     expect(preview.extra).toEqual([]);
-    expect(preview.calls).toEqual([{ orchestrator: "databricks", method: "GET", url: `${fake.url}/api/2.2/jobs/runs/get`, status: 200, dryRun: true, ids: { run_id: RUN_ID } }]);
+    expect(preview.calls).toEqual([
+      { orchestrator: "databricks", method: "GET", url: `${fake.url}/api/2.2/jobs/runs/get`, status: 200, dryRun: true, ids: { run_id: RUN_ID } },
+    ]);
     expect(fake.requests[0]!.query).toEqual({ run_id: String(RUN_ID), include_history: "true" });
     expect(fake.violations).toEqual([]);
   });
@@ -148,17 +202,23 @@ describe("databricksOrchestrator against a fake Jobs API validated with databric
     const seen0 = await pollUntilDone(() => orchestrator.poll(plan, 0, w0.handle, { deadline: Date.now() + 60_000 }), calls);
     expect(seen0.map((s) => [...new Set(s.map((p) => p.status))])).toEqual([["running"], ["succeeded"]]);
     expect(statusOf(seen0.at(-1)!)).toEqual({
-      "task:stg_orders@2026-08-17": "succeeded", "task:stg_orders@2026-08-23": "succeeded",
-      "task:stg_payments@2026-08-17": "succeeded", "task:stg_payments@2026-08-18": "succeeded",
+      "task:stg_orders@2026-08-17": "succeeded",
+      "task:stg_orders@2026-08-23": "succeeded",
+      "task:stg_payments@2026-08-17": "succeeded",
+      "task:stg_payments@2026-08-18": "succeeded",
     });
     const taskRuns = new Set(fake.runs[0]!.history.find((h) => h.id === h0.repairId)!.taskRunIds.map(String));
     expect(seen0.at(-1)!.every((p) => p.externalId !== undefined && taskRuns.has(p.externalId))).toBe(true);
-    expect(finished.map((f) => [f.taskKey, f.result])).toEqual([["stg_orders", "SUCCESS"], ["stg_payments", "SUCCESS"]]);
+    expect(finished.map((f) => [f.taskKey, f.result])).toEqual([
+      ["stg_orders", "SUCCESS"],
+      ["stg_payments", "SUCCESS"],
+    ]);
     expect(JSON.parse(finished[0]!.units!)).toEqual({ stg_orders: ["2026-08-17", "2026-08-23"], stg_payments: ["2026-08-17..2026-08-18"] });
 
     // Databricks refuses a second repair of the run without latest_repair_id: so does the fake.
     const refused = await fetch(`${fake.url}/api/2.2/jobs/runs/repair`, {
-      method: "POST", headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
       body: JSON.stringify({ run_id: RUN_ID, rerun_tasks: ["fct_orders"], rerun_dependent_tasks: false }),
     });
     expect(refused.status).toBe(400);
@@ -169,7 +229,12 @@ describe("databricksOrchestrator against a fake Jobs API validated with databric
     const w1 = await orchestrator.dispatchWave(plan, 1);
     calls.push(...w1.calls);
     const h1 = w1.handle as unknown as DatabricksWaveHandle;
-    expect(repairBodies(fake).at(-1)).toMatchObject({ run_id: RUN_ID, rerun_tasks: ["fct_orders"], rerun_dependent_tasks: false, latest_repair_id: h0.repairId });
+    expect(repairBodies(fake).at(-1)).toMatchObject({
+      run_id: RUN_ID,
+      rerun_tasks: ["fct_orders"],
+      rerun_dependent_tasks: false,
+      latest_repair_id: h0.repairId,
+    });
     expect(h1.repairId).not.toBe(h0.repairId);
     const seen1 = await pollUntilDone(() => orchestrator.poll(plan, 1, w1.handle, { deadline: Date.now() + 60_000 }), calls);
     expect(statusOf(seen1[0]!)).toEqual({ "task:fct_orders@2026-08-17": "running", "task:fct_orders@2026-08-23": "running" });
@@ -199,15 +264,23 @@ describe("databricksOrchestrator against a fake Jobs API validated with databric
   });
 
   it("a repair of task keys the run does not have is refused (400) and surfaces as OrchestratorError", async () => {
-    const error = await databricksOrchestrator(connectionFor(fake)).dispatchWave(buildPlan([["task:ghost", "2026-08-17", 0]]), 0).catch((e: unknown) => e);
+    const error = await databricksOrchestrator(connectionFor(fake))
+      .dispatchWave(buildPlan([["task:ghost", "2026-08-17", 0]]), 0)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OrchestratorError);
-    expect((error as OrchestratorError).call).toMatchObject({ status: 400, error: expect.stringMatching(/^INVALID_PARAMETER_VALUE: .*ghost_task/), ids: { run_id: RUN_ID } });
+    expect((error as OrchestratorError).call).toMatchObject({
+      status: 400,
+      error: expect.stringMatching(/^INVALID_PARAMETER_VALUE: .*ghost_task/),
+      ids: { run_id: RUN_ID },
+    });
   });
 
   it("a wrong token is a 401 surfaced as OrchestratorError, the token kept out of the call", async () => {
     process.env[TOKEN_ENV] = "dapi-wrong";
     try {
-      const error = await databricksOrchestrator(connectionFor(fake)).dispatchWave(buildPlan(), 0).catch((e: unknown) => e);
+      const error = await databricksOrchestrator(connectionFor(fake))
+        .dispatchWave(buildPlan(), 0)
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(OrchestratorError);
       expect((error as OrchestratorError).call.status).toBe(401);
       expect(JSON.stringify((error as OrchestratorError).call)).not.toContain("dapi-wrong");
@@ -218,10 +291,18 @@ describe("databricksOrchestrator against a fake Jobs API validated with databric
   });
 
   it("the fake refuses what the RepairRun and GetRunRequest structs refuse: a wrong type, an unknown field, a bad query parameter", async () => {
-    const post = (body: unknown) => fetch(`${fake.url}/api/2.2/jobs/runs/repair`, { method: "POST", headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const post = (body: unknown) =>
+      fetch(`${fake.url}/api/2.2/jobs/runs/repair`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
     const wrongType = await post({ run_id: RUN_ID, rerun_tasks: "stg_orders" });
     expect(wrongType.status).toBe(400);
-    expect(await wrongType.json()).toMatchObject({ error_code: "INVALID_PARAMETER_VALUE", message: expect.stringContaining("RepairRun.rerun_tasks: expected an array") });
+    expect(await wrongType.json()).toMatchObject({
+      error_code: "INVALID_PARAMETER_VALUE",
+      message: expect.stringContaining("RepairRun.rerun_tasks: expected an array"),
+    });
     const unknown = await post({ run_id: RUN_ID, rerun_tasks: ["stg_orders"], include_downstream: true, job_parameters: { n: 3 } });
     expect(unknown.status).toBe(400);
     const get = await fetch(`${fake.url}/api/2.2/jobs/runs/get?run_id=abc&history=true`, { headers: { authorization: `Bearer ${TOKEN}` } });

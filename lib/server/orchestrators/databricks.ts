@@ -100,17 +100,26 @@ export function databricksStatus(state: RunState | undefined, status: RunStatus 
         const ok = t?.code === "SUCCESS" || (t?.code === undefined && t?.type === "SUCCESS");
         return { status: ok ? "succeeded" : "failed", detail: `TERMINATED${t?.code ? ` ${t.code}` : ""}${t?.message ? `: ${t.message}` : ""}` };
       }
-      case "RUNNING": case "TERMINATING": return { status: "running", detail: status.state };
-      default: return { status: "pending", detail: status.state }; // PENDING, QUEUED, BLOCKED, WAITING
+      case "RUNNING":
+      case "TERMINATING":
+        return { status: "running", detail: status.state };
+      default:
+        return { status: "pending", detail: status.state }; // PENDING, QUEUED, BLOCKED, WAITING
     }
   }
   const life = state?.life_cycle_state;
   const message = state?.state_message ? `: ${state.state_message}` : "";
   switch (life) {
-    case "TERMINATED": return { status: state?.result_state === "SUCCESS" ? "succeeded" : "failed", detail: `TERMINATED ${state?.result_state ?? ""}${message}`.trim() };
-    case "SKIPPED": case "INTERNAL_ERROR": return { status: "failed", detail: `${life}${message}` };
-    case "RUNNING": case "TERMINATING": return { status: "running", detail: life };
-    default: return { status: "pending", detail: life ?? "no state yet" }; // PENDING, QUEUED, BLOCKED, WAITING_FOR_RETRY
+    case "TERMINATED":
+      return { status: state?.result_state === "SUCCESS" ? "succeeded" : "failed", detail: `TERMINATED ${state?.result_state ?? ""}${message}`.trim() };
+    case "SKIPPED":
+    case "INTERNAL_ERROR":
+      return { status: "failed", detail: `${life}${message}` };
+    case "RUNNING":
+    case "TERMINATING":
+      return { status: "running", detail: life };
+    default:
+      return { status: "pending", detail: life ?? "no state yet" }; // PENDING, QUEUED, BLOCKED, WAITING_FOR_RETRY
   }
 }
 
@@ -155,40 +164,46 @@ export function databricksOrchestrator(connection: DatabricksConnection): Orches
     const supported: { pair: PairRef; task: TaskFacts }[] = [];
     for (const pair of p.pairs) {
       const task = p.tasks.get(pair.taskNodeId);
-      const reason = runId === null ? NO_RUN_ID
-        : !task ? "the task is not known to this adapter (no facts in the plan)"
-        : task.sideEffect !== null && task.sideEffect !== "none" ? "a deliberate replay of a side-effecting task: a Databricks repair cannot carry Reparo's idempotency key to the task; replay it with the local executor or by hand"
-        : null;
+      const reason =
+        runId === null
+          ? NO_RUN_ID
+          : !task
+            ? "the task is not known to this adapter (no facts in the plan)"
+            : task.sideEffect !== null && task.sideEffect !== "none"
+              ? "a deliberate replay of a side-effecting task: a Databricks repair cannot carry Reparo's idempotency key to the task; replay it with the local executor or by hand"
+              : null;
       if (reason !== null || !task) {
         const u = unsupported.get(pair.taskNodeId) ?? { reason: reason ?? "unknown task", units: [] };
         u.units.push(pair.unitKey);
         unsupported.set(pair.taskNodeId, u);
       } else supported.push({ pair, task });
     }
-    const repairs = [...new Set(supported.map((s) => s.pair.wave))].sort((a, b) => a - b).map((wave) => {
-      const ofWave = supported.filter((s) => s.pair.wave === wave);
-      const units = new Map<string, { taskNodeId: string; units: string[] }[]>();
-      for (const { pair, task } of ofWave) {
-        const key = taskKey(task);
-        const list = units.get(key) ?? [];
-        const entry = list.find((e) => e.taskNodeId === pair.taskNodeId) ?? (list.push({ taskNodeId: pair.taskNodeId, units: [] }), list[list.length - 1]!);
-        entry.units.push(pair.unitKey);
-        units.set(key, list);
-      }
-      const unitsParameter = Object.fromEntries([...units].map(([key, list]) => [key, list.flatMap((e) => ranges(p, e.taskNodeId, e.units))]));
-      const pipelines = [...new Set(ofWave.map((s) => s.task.pipeline))];
-      return {
-        wave,
-        pipeline: pipelines.join(", "),
-        pairs: ofWave.map((s) => s.pair),
-        body: {
-          run_id: runId!,
-          rerun_tasks: [...units.keys()],
-          rerun_dependent_tasks: false as const,
-          job_parameters: { ...p.parameterOverrides, [connection.unitsParameter]: JSON.stringify(unitsParameter) },
-        },
-      };
-    });
+    const repairs = [...new Set(supported.map((s) => s.pair.wave))]
+      .sort((a, b) => a - b)
+      .map((wave) => {
+        const ofWave = supported.filter((s) => s.pair.wave === wave);
+        const units = new Map<string, { taskNodeId: string; units: string[] }[]>();
+        for (const { pair, task } of ofWave) {
+          const key = taskKey(task);
+          const list = units.get(key) ?? [];
+          const entry = list.find((e) => e.taskNodeId === pair.taskNodeId) ?? (list.push({ taskNodeId: pair.taskNodeId, units: [] }), list[list.length - 1]!);
+          entry.units.push(pair.unitKey);
+          units.set(key, list);
+        }
+        const unitsParameter = Object.fromEntries([...units].map(([key, list]) => [key, list.flatMap((e) => ranges(p, e.taskNodeId, e.units))]));
+        const pipelines = [...new Set(ofWave.map((s) => s.task.pipeline))];
+        return {
+          wave,
+          pipeline: pipelines.join(", "),
+          pairs: ofWave.map((s) => s.pair),
+          body: {
+            run_id: runId!,
+            rerun_tasks: [...units.keys()],
+            rerun_dependent_tasks: false as const,
+            job_parameters: { ...p.parameterOverrides, [connection.unitsParameter]: JSON.stringify(unitsParameter) },
+          },
+        };
+      });
     return { repairs, unsupported: [...unsupported].map(([taskNodeId, u]) => ({ taskNodeId, units: u.units, reason: u.reason })) };
   }
 
@@ -266,7 +281,8 @@ export function databricksOrchestrator(connection: DatabricksConnection): Orches
     async dispatchWave(p, wave) {
       const { repairs, unsupported } = plan(p);
       const blocked = unsupported.filter((u) => p.pairs.some((x) => x.wave === wave && x.taskNodeId === u.taskNodeId));
-      if (blocked.length > 0) throw new Error(`wave ${wave} has pairs Databricks cannot run: ${blocked.map((u) => `${u.taskNodeId} (${u.reason})`).join("; ")}`);
+      if (blocked.length > 0)
+        throw new Error(`wave ${wave} has pairs Databricks cannot run: ${blocked.map((u) => `${u.taskNodeId} (${u.reason})`).join("; ")}`);
       const repair = repairs.find((r) => r.wave === wave);
       if (!repair) return { handle: { runId: jobRunId(p), repairId: null, taskKeys: [] }, calls: [] };
       const runId = repair.body.run_id;
@@ -274,7 +290,10 @@ export function databricksOrchestrator(connection: DatabricksConnection): Orches
       const { run, calls } = await getRun(runId, what);
       const latest = latestRepairId(run);
       const body: DatabricksRepairRun = { ...repair.body, ...(latest !== undefined ? { latest_repair_id: latest } : {}) };
-      const answer = await requestJson<{ repair_id?: number }>("databricks", "POST", `${base}${REPAIR_PATH}`, { headers: await headers("POST", REPAIR_PATH, what), body });
+      const answer = await requestJson<{ repair_id?: number }>("databricks", "POST", `${base}${REPAIR_PATH}`, {
+        headers: await headers("POST", REPAIR_PATH, what),
+        body,
+      });
       const repairId = answer.body && typeof answer.body === "object" ? answer.body.repair_id : undefined;
       const call: OrchestratorCall = { ...answer.call, ids: { run_id: runId, ...(typeof repairId === "number" ? { repair_id: repairId } : {}) } };
       expectStatus({ ...answer, call }, [200], what);
@@ -298,23 +317,41 @@ export function databricksOrchestrator(connection: DatabricksConnection): Orches
         if (t.run_id !== undefined && taskRuns.has(t.run_id)) byKey.set(t.task_key, t);
       }
       const repairState = item ? databricksStatus(item.state, item.status) : null;
-      const pairs: PairProgress[] = p.pairs.filter((x) => x.wave === wave).flatMap((pair) => {
-        const task = p.tasks.get(pair.taskNodeId);
-        if (!task) return [];
-        const key = taskKey(task);
-        if (!handle.taskKeys.includes(key)) return [];
-        const t = byKey.get(key);
-        if (t) {
-          const s = databricksStatus(t.state, t.status);
-          return [{ taskNodeId: pair.taskNodeId, unitKey: pair.unitKey, status: s.status, externalId: String(t.run_id), detail: `task ${key} (run ${t.run_id}, repair ${handle.repairId}): ${s.detail}` }];
-        }
-        const ended = repairState !== null && (repairState.status === "succeeded" || repairState.status === "failed");
-        return [{
-          taskNodeId: pair.taskNodeId, unitKey: pair.unitKey, externalId: String(handle.repairId),
-          status: ended ? "failed" : "pending",
-          detail: !item ? `repair ${handle.repairId} is not in the run's repair history yet` : ended ? `repair ${handle.repairId} ended (${repairState.detail}) without a run of task ${key}` : `repair ${handle.repairId}: ${repairState?.detail ?? "pending"}`,
-        }];
-      });
+      const pairs: PairProgress[] = p.pairs
+        .filter((x) => x.wave === wave)
+        .flatMap((pair) => {
+          const task = p.tasks.get(pair.taskNodeId);
+          if (!task) return [];
+          const key = taskKey(task);
+          if (!handle.taskKeys.includes(key)) return [];
+          const t = byKey.get(key);
+          if (t) {
+            const s = databricksStatus(t.state, t.status);
+            return [
+              {
+                taskNodeId: pair.taskNodeId,
+                unitKey: pair.unitKey,
+                status: s.status,
+                externalId: String(t.run_id),
+                detail: `task ${key} (run ${t.run_id}, repair ${handle.repairId}): ${s.detail}`,
+              },
+            ];
+          }
+          const ended = repairState !== null && (repairState.status === "succeeded" || repairState.status === "failed");
+          return [
+            {
+              taskNodeId: pair.taskNodeId,
+              unitKey: pair.unitKey,
+              externalId: String(handle.repairId),
+              status: ended ? "failed" : "pending",
+              detail: !item
+                ? `repair ${handle.repairId} is not in the run's repair history yet`
+                : ended
+                  ? `repair ${handle.repairId} ended (${repairState.detail}) without a run of task ${key}`
+                  : `repair ${handle.repairId}: ${repairState?.detail ?? "pending"}`,
+            },
+          ];
+        });
       return { pairs, calls };
     },
 
@@ -322,7 +359,10 @@ export function databricksOrchestrator(connection: DatabricksConnection): Orches
       const handle = raw as unknown as DatabricksWaveHandle;
       if (!handle.runId) return { calls: [] };
       const what = `cancelling Databricks run ${handle.runId}`;
-      const answer = await requestJson("databricks", "POST", `${base}${CANCEL_PATH}`, { headers: await headers("POST", CANCEL_PATH, what), body: { run_id: handle.runId } });
+      const answer = await requestJson("databricks", "POST", `${base}${CANCEL_PATH}`, {
+        headers: await headers("POST", CANCEL_PATH, what),
+        body: { run_id: handle.runId },
+      });
       const call: OrchestratorCall = { ...answer.call, ids: { run_id: handle.runId, ...(handle.repairId ? { repair_id: handle.repairId } : {}) } };
       expectStatus({ ...answer, call }, [200], what);
       return { calls: [call] };

@@ -55,7 +55,11 @@ export function dbtOrchestrator(connection: DbtConnection, outcomesSince: Outcom
     }
     const units = Object.fromEntries([...byModel].filter(([, keys]) => keys.some((k) => !WHOLE.has(k))).map(([m, keys]) => [m, keys]));
     // A side-effecting model replayed on purpose gets its idempotency key (var reparo_idempotency_keys).
-    const keys = Object.fromEntries(pairs.filter((p) => plan.idempotencyKeys[p.taskNodeId]).map((p) => [dbtSelectorOf(connection, plan.tasks.get(p.taskNodeId)!), plan.idempotencyKeys[p.taskNodeId]!]));
+    const keys = Object.fromEntries(
+      pairs
+        .filter((p) => plan.idempotencyKeys[p.taskNodeId])
+        .map((p) => [dbtSelectorOf(connection, plan.tasks.get(p.taskNodeId)!), plan.idempotencyKeys[p.taskNodeId]!]),
+    );
     const vars = {
       ...plan.parameterOverrides,
       ...(Object.keys(units).length > 0 ? { [connection.unitsVar]: units } : {}),
@@ -84,14 +88,21 @@ export function dbtOrchestrator(connection: DbtConnection, outcomesSince: Outcom
     return { command: words.join(" ") };
   };
   const requests = (plan: DispatchPlan): RequestsResult => {
-    const unsupported = plan.pairs.filter((p) => !plan.tasks.has(p.taskNodeId)).map((p) => ({ taskNodeId: p.taskNodeId, units: [p.unitKey], reason: "the task is not in the catalog" }));
+    const unsupported = plan.pairs
+      .filter((p) => !plan.tasks.has(p.taskNodeId))
+      .map((p) => ({ taskNodeId: p.taskNodeId, units: [p.unitKey], reason: "the task is not in the catalog" }));
     const out: PlannedRequest[] = [];
     const retry = retryOf(plan);
     for (let w = 0; w < plan.waves; w++) {
       const command = commandOf(plan, w);
       if (!command) continue;
       out.push({
-        orchestrator: "dbt", pipeline: plan.tasks.get(plan.pairs.find((p) => p.wave === w)!.taskNodeId)?.pipeline ?? "", wave: w, method: "RUN", path: command, body: null,
+        orchestrator: "dbt",
+        pipeline: plan.tasks.get(plan.pairs.find((p) => p.wave === w)!.taskNodeId)?.pipeline ?? "",
+        wave: w,
+        method: "RUN",
+        path: command,
+        body: null,
         ...(retry && out.length === 0 ? { alternative: retry.command } : {}),
       });
     }
@@ -108,7 +119,11 @@ export function dbtOrchestrator(connection: DbtConnection, outcomesSince: Outcom
     async dispatchWave(plan, wave) {
       // `dbt retry` does every wave at once: it is offered with the first only.
       const retry = wave === 0 ? retryOf(plan) : null;
-      const handle: DbtHandle = { dispatchedAt: new Date().toISOString(), command: commandOf(plan, wave) ?? "", ...(retry ? { alternative: retry.command } : {}) };
+      const handle: DbtHandle = {
+        dispatchedAt: new Date().toISOString(),
+        command: commandOf(plan, wave) ?? "",
+        ...(retry ? { alternative: retry.command } : {}),
+      };
       return { handle: handle as unknown as Record<string, unknown>, calls: [] };
     },
     async poll(plan, wave, raw) {
@@ -122,7 +137,12 @@ export function dbtOrchestrator(connection: DbtConnection, outcomesSince: Outcom
       const outcomes = await outcomesSince(inWave, since);
       const pairs: PairProgress[] = inWave.map((p) => {
         const o = outcomes.get(compositeKey(p.taskNodeId, p.unitKey));
-        return { taskNodeId: p.taskNodeId, unitKey: p.unitKey, status: o ?? "pending", detail: o ? `dbt reported ${o}` : "waiting for dbt to report it (the command is above)" };
+        return {
+          taskNodeId: p.taskNodeId,
+          unitKey: p.unitKey,
+          status: o ?? "pending",
+          detail: o ? `dbt reported ${o}` : "waiting for dbt to report it (the command is above)",
+        };
       });
       return { pairs, calls: [] };
     },

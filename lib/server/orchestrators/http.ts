@@ -46,7 +46,14 @@ export async function requestJson<T = unknown>(
     body = text.slice(0, 500);
   }
   const error = res.status >= 400 ? errorText(body) : undefined;
-  const call: OrchestratorCall = { orchestrator, method, url: shown, status: res.status, ...(error ? { error } : {}), ...(options.dryRun ? { dryRun: true } : {}) };
+  const call: OrchestratorCall = {
+    orchestrator,
+    method,
+    url: shown,
+    status: res.status,
+    ...(error ? { error } : {}),
+    ...(options.dryRun ? { dryRun: true } : {}),
+  };
   return { status: res.status, body: body as T, call };
 }
 
@@ -56,15 +63,27 @@ export function errorText(body: unknown): string {
   if (body && typeof body === "object") {
     const b = body as Record<string, unknown>;
     if (typeof b.detail === "string") return b.detail.slice(0, 300);
-    if (Array.isArray(b.detail)) return b.detail.map((d) => (d && typeof d === "object" ? `${(d as { loc?: unknown[] }).loc?.join(".") ?? ""}: ${(d as { msg?: string }).msg ?? ""}` : String(d))).join("; ").slice(0, 300);
+    if (Array.isArray(b.detail))
+      return b.detail
+        .map((d) => (d && typeof d === "object" ? `${(d as { loc?: unknown[] }).loc?.join(".") ?? ""}: ${(d as { msg?: string }).msg ?? ""}` : String(d)))
+        .join("; ")
+        .slice(0, 300);
     if (typeof b.message === "string") return `${typeof b.error_code === "string" ? `${b.error_code}: ` : ""}${b.message}`.slice(0, 300);
-    if (Array.isArray(b.errors)) return b.errors.map((e) => (e as { message?: string }).message ?? "").join("; ").slice(0, 300);
+    if (Array.isArray(b.errors))
+      return b.errors
+        .map((e) => (e as { message?: string }).message ?? "")
+        .join("; ")
+        .slice(0, 300);
   }
   return "error";
 }
 
 /** Fails with the call attached unless the status is one of `ok`. */
 export function expectStatus<T>(answer: JsonAnswer<T>, ok: readonly number[], what: string): JsonAnswer<T> {
-  if (!ok.includes(answer.status)) throw new OrchestratorError(`${what}: ${answer.call.orchestrator} answered ${answer.status}${answer.call.error ? ` (${answer.call.error})` : ""}`, answer.call);
+  if (!ok.includes(answer.status))
+    throw new OrchestratorError(
+      `${what}: ${answer.call.orchestrator} answered ${answer.status}${answer.call.error ? ` (${answer.call.error})` : ""}`,
+      answer.call,
+    );
   return answer;
 }

@@ -34,7 +34,11 @@ export function localOrchestrator(run: LocalRunContext | null): Orchestrator {
     for (const p of plan.pairs) if (!known(p.taskNodeId)) byTask.set(p.taskNodeId, [...(byTask.get(p.taskNodeId) ?? []), p.unitKey]);
     return {
       requests: [],
-      unsupported: [...byTask].map(([taskNodeId, units]) => ({ taskNodeId, units, reason: "the local executor has no code for this task (it runs only the demo's tasks): connect the pipeline to its orchestrator" })),
+      unsupported: [...byTask].map(([taskNodeId, units]) => ({
+        taskNodeId,
+        units,
+        reason: "the local executor has no code for this task (it runs only the demo's tasks): connect the pipeline to its orchestrator",
+      })),
     };
   };
   const need = () => {
@@ -59,9 +63,16 @@ export function localOrchestrator(run: LocalRunContext | null): Orchestrator {
       const inWave = plan.pairs.filter((p) => p.wave === wave);
       const rejected = await rejectedPairs(r.db, plan.pairs, new Date());
       await executeRunSlice(r.db, {
-        runId, pairs: plan.pairs.filter((p) => !rejected.has(compositeKey(p.taskNodeId, p.unitKey))), clock: () => new Date(), concurrency: r.concurrency,
-        parameters: plan.parameterOverrides, taskCode: r.options?.taskCode, idempotencyKey: (task) => plan.idempotencyKeys[task],
-        deadline, stillOwner: r.stillOwner, only: new Set(inWave.map((p) => compositeKey(p.taskNodeId, p.unitKey))),
+        runId,
+        pairs: plan.pairs.filter((p) => !rejected.has(compositeKey(p.taskNodeId, p.unitKey))),
+        clock: () => new Date(),
+        concurrency: r.concurrency,
+        parameters: plan.parameterOverrides,
+        taskCode: r.options?.taskCode,
+        idempotencyKey: (task) => plan.idempotencyKeys[task],
+        deadline,
+        stillOwner: r.stillOwner,
+        only: new Set(inWave.map((p) => compositeKey(p.taskNodeId, p.unitKey))),
       });
       const latest = new Map<string, { status: string; error: string | null; id: string }>();
       for (const a of await attemptsOfRun(r.db, runId)) latest.set(compositeKey(a.taskNodeId, a.unitKey), a);
@@ -70,7 +81,13 @@ export function localOrchestrator(run: LocalRunContext | null): Orchestrator {
         const reason = rejected.get(key);
         if (reason) return { taskNodeId: p.taskNodeId, unitKey: p.unitKey, status: "failed", detail: `not run: ${reason}` };
         const a = latest.get(key);
-        return { taskNodeId: p.taskNodeId, unitKey: p.unitKey, status: a ? (STATUS[a.status] ?? "running") : "pending", ...(a ? { externalId: a.id } : {}), ...(a?.error ? { detail: a.error } : {}) };
+        return {
+          taskNodeId: p.taskNodeId,
+          unitKey: p.unitKey,
+          status: a ? (STATUS[a.status] ?? "running") : "pending",
+          ...(a ? { externalId: a.id } : {}),
+          ...(a?.error ? { detail: a.error } : {}),
+        };
       });
       return { pairs, calls: [] };
     },

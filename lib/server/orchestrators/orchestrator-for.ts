@@ -14,11 +14,17 @@ import type { Orchestrator } from "./port";
  */
 export function orchestratorFor(connection: OrchestratorConnection, run: LocalRunContext | null): Orchestrator | null {
   switch (connection.kind) {
-    case "airflow": return airflowOrchestrator(connection);
-    case "dagster": return dagsterOrchestrator(connection);
-    case "databricks": return databricksOrchestrator(connection);
-    case "local": return localOrchestrator(run);
-    case "dbt": return dbtOrchestrator(connection, run ? (pairs, since) => unitOutcomesSince(run.db, pairs, since) : null);
-    case "none": return null;
+    case "airflow":
+      return airflowOrchestrator(connection);
+    case "dagster":
+      return dagsterOrchestrator(connection);
+    case "databricks":
+      return databricksOrchestrator(connection);
+    case "local":
+      return localOrchestrator(run);
+    case "dbt":
+      return dbtOrchestrator(connection, run ? (pairs, since) => unitOutcomesSince(run.db, pairs, since) : null);
+    case "none":
+      return null;
   }
 }

@@ -124,14 +124,23 @@ export interface Orchestrator {
   requests(plan: DispatchPlan): RequestsResult;
   preview(plan: DispatchPlan): Promise<PreviewResult>;
   dispatchWave(plan: DispatchPlan, wave: number): Promise<{ handle: WaveHandle; calls: readonly OrchestratorCall[] }>;
-  poll(plan: DispatchPlan, wave: number, handle: WaveHandle, options: PollOptions): Promise<{ pairs: readonly PairProgress[]; calls: readonly OrchestratorCall[] }>;
+  poll(
+    plan: DispatchPlan,
+    wave: number,
+    handle: WaveHandle,
+    options: PollOptions,
+  ): Promise<{ pairs: readonly PairProgress[]; calls: readonly OrchestratorCall[] }>;
   cancel(plan: DispatchPlan, handle: WaveHandle): Promise<{ calls: readonly OrchestratorCall[] }>;
 }
 
 /** An orchestrator answered with an error, or could not be reached: the run records it and stops. */
 export class OrchestratorError extends Error {
   /** @param earlier the calls the same operation made before this one failed (a wave's first clears that went through). */
-  constructor(message: string, readonly call: OrchestratorCall, readonly earlier: readonly OrchestratorCall[] = []) {
+  constructor(
+    message: string,
+    readonly call: OrchestratorCall,
+    readonly earlier: readonly OrchestratorCall[] = [],
+  ) {
     super(message);
   }
 }

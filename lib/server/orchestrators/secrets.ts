@@ -25,5 +25,8 @@ export async function readSecret(ref: SecretRef): Promise<string> {
 
 /** Whether the secret can be read now (for the connection's page: its value is never shown). */
 export async function secretReadable(ref: SecretRef): Promise<boolean> {
-  return readSecret(ref).then(() => true, () => false);
+  return readSecret(ref).then(
+    () => true,
+    () => false,
+  );
 }

@@ -24,7 +24,14 @@ export async function getOverview(now: Date, db: Db = getDb()): Promise<Overview
   const blockedUnits = states.reduce((n, d) => n + blockedOnce(d), 0);
   const invalidKeys = [
     ...invalid.map((k) => ({ nodeId: k.nodeId, unitKey: k.unitKey, reason: k.reason, observedAt: k.observedAt.toISOString() })),
-    ...states.flatMap((d) => d.invalidLedgerKeys.map((k) => ({ nodeId: d.dataset.nodeId, unitKey: k.key, reason: `in the ledger, but ${k.reason}`, observedAt: snapshot.computedAt.toISOString() }))),
+    ...states.flatMap((d) =>
+      d.invalidLedgerKeys.map((k) => ({
+        nodeId: d.dataset.nodeId,
+        unitKey: k.key,
+        reason: `in the ledger, but ${k.reason}`,
+        observedAt: snapshot.computedAt.toISOString(),
+      })),
+    ),
   ];
   return {
     generatedAt: now.toISOString(),
@@ -48,7 +55,11 @@ export async function getOverview(now: Date, db: Db = getDb()): Promise<Overview
 const SEVERITY: LedgerFinding["finding"][] = ["missing", "duplicate", "divergent", "empty", "suspect"];
 
 function byPipelineThenSeverity(a: LedgerFinding, b: LedgerFinding): number {
-  return (a.pipeline ?? "").localeCompare(b.pipeline ?? "") || SEVERITY.indexOf(a.finding) - SEVERITY.indexOf(b.finding) || a.datasetName.localeCompare(b.datasetName);
+  return (
+    (a.pipeline ?? "").localeCompare(b.pipeline ?? "") ||
+    SEVERITY.indexOf(a.finding) - SEVERITY.indexOf(b.finding) ||
+    a.datasetName.localeCompare(b.datasetName)
+  );
 }
 
 const FINDING_OF: Partial<Record<UnitState, LedgerFinding["finding"]>> = { duplicate: "duplicate", empty: "empty", divergent: "divergent", suspect: "suspect" };

@@ -7,7 +7,14 @@ import { NotFoundError, RefusedError } from "@/lib/domain/errors";
 import { localOrchestrator } from "../orchestrators/local";
 import { secretName, secretReadable } from "../orchestrators/secrets";
 import { listTasks } from "../repositories/catalog/catalog-reads";
-import { findConnection, findPipeline, listConnections, listPipelines, saveConnection, type PipelineRecord } from "../repositories/connections/orchestrator-connections";
+import {
+  findConnection,
+  findPipeline,
+  listConnections,
+  listPipelines,
+  saveConnection,
+  type PipelineRecord,
+} from "../repositories/connections/orchestrator-connections";
 
 async function requirePipeline(db: Db, idOrName: string): Promise<PipelineRecord> {
   const found = await findPipeline(db, idOrName);
@@ -20,9 +27,12 @@ async function view(pipeline: PipelineRecord, stored: Awaited<ReturnType<typeof 
   const connection: OrchestratorConnection = stored?.connection ?? { kind: "none" };
   const credentials = "credentials" in connection ? connection.credentials : undefined;
   return {
-    pipelineId: pipeline.id, pipeline: pipeline.name, connection,
+    pipelineId: pipeline.id,
+    pipeline: pipeline.name,
+    connection,
     secret: credentials ? { name: secretName(credentials), readable: await secretReadable(credentials) } : null,
-    updatedBy: stored?.updatedBy ?? null, updatedAt: stored?.updatedAt.toISOString() ?? null,
+    updatedBy: stored?.updatedBy ?? null,
+    updatedAt: stored?.updatedAt.toISOString() ?? null,
   };
 }
 
@@ -43,21 +53,40 @@ export async function getPipelineConnection(idOrName: string, db: Db = getDb()):
  * demo's executor — is refused for a pipeline with a task it has no code for. The change and
  * its audit entry (before → after, no secret values: there are none) commit together.
  */
-export async function setPipelineConnection(idOrName: string, body: { connection: OrchestratorConnection; reason: string }, actor: Actor, now = new Date(), db: Db = getDb()): Promise<OrchestratorConnectionView> {
+export async function setPipelineConnection(
+  idOrName: string,
+  body: { connection: OrchestratorConnection; reason: string },
+  actor: Actor,
+  now = new Date(),
+  db: Db = getDb(),
+): Promise<OrchestratorConnectionView> {
   const pipeline = await requirePipeline(db, idOrName);
   if (body.connection.kind === "local") {
     const tasks = (await listTasks(db)).filter((t) => t.pipelineId === pipeline.id && t.kind === "task");
     const plan = { pairs: tasks.map((t) => ({ taskNodeId: t.nodeId, unitKey: "", wave: 0 })) };
-    const missing = localOrchestrator(null).requests(plan as never).unsupported.map((u) => nodeName(u.taskNodeId as NodeId));
-    if (missing.length > 0) throw new RefusedError(`body.connection.kind: the local executor has no code for ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""} — it runs only the demo's tasks`);
+    const missing = localOrchestrator(null)
+      .requests(plan as never)
+      .unsupported.map((u) => nodeName(u.taskNodeId as NodeId));
+    if (missing.length > 0)
+      throw new RefusedError(
+        `body.connection.kind: the local executor has no code for ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""} — it runs only the demo's tasks`,
+      );
   }
   const before = await findConnection(db, pipeline.id);
   await inTransaction(db, async (tx) => {
     await saveConnection(tx, pipeline.id, body.connection, actor.id, now);
-    await appendAudit(tx, {
-      kind: "pipeline.orchestrator_set", actor: actor.id, actorRole: actor.role, reason: body.reason,
-      before: { pipeline: pipeline.name, connection: before ? { ...before.connection } : null }, after: { pipeline: pipeline.name, connection: { ...body.connection } },
-    }, now);
+    await appendAudit(
+      tx,
+      {
+        kind: "pipeline.orchestrator_set",
+        actor: actor.id,
+        actorRole: actor.role,
+        reason: body.reason,
+        before: { pipeline: pipeline.name, connection: before ? { ...before.connection } : null },
+        after: { pipeline: pipeline.name, connection: { ...body.connection } },
+      },
+      now,
+    );
   });
   return view(pipeline, await findConnection(db, pipeline.id));
 }

@@ -37,14 +37,23 @@ describe.each(["3.0.0", "3.2.1"] as const)("a repair run in Airflow %s", (versio
     process.env.DATABASE_URL = t.target.url;
     await loadDemo(t.db);
     airflow = await startFakeAirflow({
-      version, users: { reparo: "s3cret-airflow-password" },
+      version,
+      users: { reparo: "s3cret-airflow-password" },
       // stg_orders 2026-08-23 fails again when re-run: what reads it must wait, the rest go on.
       outcome: (ti) => (ti.taskId === "stg_orders" && ti.logicalDate.startsWith("2026-08-23") ? "failed" : "success"),
       dags: {
         // A manual run on 2026-08-20 at noon: Airflow's clear of the range would re-run it too.
-        orders: { tasks: ORDERS_TASKS.map((taskId) => ({ taskId })), runs: [...days(1, 25).map((logicalDate) => ({ logicalDate })), { logicalDate: "2026-08-20T12:00:00.000Z", runId: "manual__2026-08-20T12:00:00" }] },
+        orders: {
+          tasks: ORDERS_TASKS.map((taskId) => ({ taskId })),
+          runs: [...days(1, 25).map((logicalDate) => ({ logicalDate })), { logicalDate: "2026-08-20T12:00:00.000Z", runId: "manual__2026-08-20T12:00:00" }],
+        },
         // The ml DAG has no run for 2026-08-23: that planned pair is one Airflow would not run.
-        ml: { tasks: [{ taskId: "build_order_features" }], runs: days(1, 25).filter((d) => !d.startsWith("2026-08-23")).map((logicalDate) => ({ logicalDate })) },
+        ml: {
+          tasks: [{ taskId: "build_order_features" }],
+          runs: days(1, 25)
+            .filter((d) => !d.startsWith("2026-08-23"))
+            .map((logicalDate) => ({ logicalDate })),
+        },
       },
     });
     process.env.TEST_AIRFLOW_PASSWORD = "s3cret-airflow-password";
@@ -59,18 +68,37 @@ describe.each(["3.0.0", "3.2.1"] as const)("a repair run in Airflow %s", (versio
 
   it("an admin points the orders and ml pipelines at Airflow; the password is named, never stored", async () => {
     for (const pipeline of ["orders", "ml"]) {
-      const view = await setPipelineConnection(pipeline, {
-        connection: { kind: "airflow", baseUrl: airflow.url, username: "reparo", credentials: { env: "TEST_AIRFLOW_PASSWORD" }, tasks: {} },
-        reason: "repairs of this pipeline run in our Airflow",
-      }, ADMIN, new Date(), t.db);
-      expect(view).toMatchObject({ pipeline, connection: { kind: "airflow" }, secret: { name: "env:TEST_AIRFLOW_PASSWORD", readable: true }, updatedBy: "ada" });
+      const view = await setPipelineConnection(
+        pipeline,
+        {
+          connection: { kind: "airflow", baseUrl: airflow.url, username: "reparo", credentials: { env: "TEST_AIRFLOW_PASSWORD" }, tasks: {} },
+          reason: "repairs of this pipeline run in our Airflow",
+        },
+        ADMIN,
+        new Date(),
+        t.db,
+      );
+      expect(view).toMatchObject({
+        pipeline,
+        connection: { kind: "airflow" },
+        secret: { name: "env:TEST_AIRFLOW_PASSWORD", readable: true },
+        updatedBy: "ada",
+      });
     }
     const stored = await t.db.orchestratorConnection.findMany();
     expect(JSON.stringify(stored)).not.toContain("s3cret");
   });
 
   it("the connection route: admins only, and a bad connection is a 400 naming the field", async () => {
-    const put = (body: unknown, user: string) => connectionRoute.PUT(new Request("http://console.test/x", { method: "PUT", body: JSON.stringify(body), headers: { host: "console.test", "content-type": "application/json", "x-reparo-user": user } }), { params: Promise.resolve({ id: "orders" }) });
+    const put = (body: unknown, user: string) =>
+      connectionRoute.PUT(
+        new Request("http://console.test/x", {
+          method: "PUT",
+          body: JSON.stringify(body),
+          headers: { host: "console.test", "content-type": "application/json", "x-reparo-user": user },
+        }),
+        { params: Promise.resolve({ id: "orders" }) },
+      );
     await t.db.user.upsert({ where: { id: "ada" }, create: { id: "ada", displayName: "Ada (admin)", role: "admin" }, update: {} });
     const good = { connection: { kind: "airflow", baseUrl: airflow.url, credentials: { env: "TEST_AIRFLOW_PASSWORD" } }, reason: "try it" };
     expect((await put(good, "demo-commander")).status).toBe(403);
@@ -80,7 +108,13 @@ describe.each(["3.0.0", "3.2.1"] as const)("a repair run in Airflow %s", (versio
     expect(paths).toContain("body.connection.baseUrl");
     expect(paths.some((p: string) => p.startsWith("body.connection.credentials"))).toBe(true);
     // A password in the URL would be stored, shown and audited: refused, naming the field.
-    const inUrl = await put({ connection: { kind: "airflow", baseUrl: "https://reparo:s3cret@airflow.example.com", credentials: { env: "TEST_AIRFLOW_PASSWORD" } }, reason: "try it" }, "ada");
+    const inUrl = await put(
+      {
+        connection: { kind: "airflow", baseUrl: "https://reparo:s3cret@airflow.example.com", credentials: { env: "TEST_AIRFLOW_PASSWORD" } },
+        reason: "try it",
+      },
+      "ada",
+    );
     expect(inUrl.status).toBe(400);
     expect(JSON.stringify(await inUrl.json())).toContain("body.connection.baseUrl");
     expect(await t.db.auditEntry.count({ where: { kind: "pipeline.orchestrator_set" } })).toBe(2); // only the two good PUTs above
@@ -90,11 +124,20 @@ describe.each(["3.0.0", "3.2.1"] as const)("a repair run in Airflow %s", (versio
     const preview = await previewDispatch(id, { resume: false }, OPERATOR, new Date(), t.db);
     expect(preview.unsupported).toEqual([]);
     expect(preview.requests.every((r) => (r.body as { dry_run: boolean }).dry_run === false)).toBe(true);
-    expect(preview.requests.map((r) => [r.wave, r.path, (r.body as { task_ids: string[] }).task_ids.join(",")])).toEqual(expect.arrayContaining([
-      [0, "/api/v2/dags/orders/clearTaskInstances", "stg_orders"],
-      [2, "/api/v2/dags/ml/clearTaskInstances", "build_order_features"],
-    ]));
-    expect(preview.extra).toEqual([expect.objectContaining({ taskNodeId: "job:orders:running_balance", unitKey: null, sideEffect: false, label: expect.stringContaining("orders.running_balance @ 2026-08-20T12:00") })]);
+    expect(preview.requests.map((r) => [r.wave, r.path, (r.body as { task_ids: string[] }).task_ids.join(",")])).toEqual(
+      expect.arrayContaining([
+        [0, "/api/v2/dags/orders/clearTaskInstances", "stg_orders"],
+        [2, "/api/v2/dags/ml/clearTaskInstances", "build_order_features"],
+      ]),
+    );
+    expect(preview.extra).toEqual([
+      expect.objectContaining({
+        taskNodeId: "job:orders:running_balance",
+        unitKey: null,
+        sideEffect: false,
+        label: expect.stringContaining("orders.running_balance @ 2026-08-20T12:00"),
+      }),
+    ]);
     expect(preview.missing).toEqual([{ taskNodeId: "job:ml:build_order_features", name: "build_order_features", unitKey: "2026-08-23" }]);
     expect(preview.calls.length).toBeGreaterThan(0);
     expect(preview.calls.every((c) => c.status === 200 || c.status === 201)).toBe(true);
@@ -108,7 +151,9 @@ describe.each(["3.0.0", "3.2.1"] as const)("a repair run in Airflow %s", (versio
 
   it("a launch without the reviewed dry run, or with a stale one, is refused", async () => {
     await expect(launchRepair(id, { resume: false, concurrency: 4 }, OPERATOR, new Date(), t.db)).rejects.toMatchObject({ problem: "invalid" });
-    await expect(launchRepair(id, { resume: false, concurrency: 4, preview: "0".repeat(32) }, OPERATOR, new Date(), t.db)).rejects.toMatchObject({ problem: "conflict" });
+    await expect(launchRepair(id, { resume: false, concurrency: 4, preview: "0".repeat(32) }, OPERATOR, new Date(), t.db)).rejects.toMatchObject({
+      problem: "conflict",
+    });
     expect(await t.db.run.count({ where: { kind: "repair" } })).toBe(0);
   });
 
@@ -126,7 +171,11 @@ describe.each(["3.0.0", "3.2.1"] as const)("a repair run in Airflow %s", (versio
     // 08-23, and running_balance from 08-23 on (it reads its own previous day).
     expect(cleared.slice(0, 2)).toEqual(["orders:stg_orders 08-17..08-17", "orders:stg_orders 08-23..08-23"]);
     expect(cleared[2]).toBe("orders:fct_orders 08-17..08-17");
-    expect(cleared.slice(3, 6).sort()).toEqual(["ml:build_order_features 08-17..08-17", "orders:revenue_daily 08-17..08-17", "orders:running_balance 08-17..08-22"]);
+    expect(cleared.slice(3, 6).sort()).toEqual([
+      "ml:build_order_features 08-17..08-17",
+      "orders:revenue_daily 08-17..08-17",
+      "orders:running_balance 08-17..08-22",
+    ]);
     expect(cleared.slice(6)).toEqual(["orders:refresh_executive_dashboard 08-17..08-17"]);
     // A wave's task instances were cleared only after every instance of the wave before had finished.
     const ti = (task: string, day: string) => airflow.taskInstance(task === "build_order_features" ? "ml" : "orders", task, `2026-08-${day}T00:00:00.000Z`)!;
@@ -155,7 +204,11 @@ describe.each(["3.0.0", "3.2.1"] as const)("a repair run in Airflow %s", (versio
     expect(kinds).toContain("repair.progress");
     expect(kinds.at(-1)).toBe("repair.finished");
     const dispatched = timeline.filter((e) => e.kind === "repair.dispatched");
-    expect(dispatched[0]!.after).toMatchObject({ wave: 0, orchestrator: "airflow", calls: expect.arrayContaining([expect.objectContaining({ method: "POST", url: `${airflow.url}/api/v2/dags/orders/clearTaskInstances`, status: 200 })]) });
+    expect(dispatched[0]!.after).toMatchObject({
+      wave: 0,
+      orchestrator: "airflow",
+      calls: expect.arrayContaining([expect.objectContaining({ method: "POST", url: `${airflow.url}/api/v2/dags/orders/clearTaskInstances`, status: 200 })]),
+    });
     const text = JSON.stringify(await t.db.auditEntry.findMany());
     expect(text).not.toContain("s3cret");
     expect(text).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}/); // no JWT
@@ -163,7 +216,9 @@ describe.each(["3.0.0", "3.2.1"] as const)("a repair run in Airflow %s", (versio
   });
 
   it("progress streams as server-sent events: the run's state, then `end` once it ended", async () => {
-    const res = await progressStreamRoute.GET(new Request("http://console.test/x", { headers: { host: "console.test", "x-reparo-user": "demo-viewer" } }), { params: Promise.resolve({ id }) });
+    const res = await progressStreamRoute.GET(new Request("http://console.test/x", { headers: { host: "console.test", "x-reparo-user": "demo-viewer" } }), {
+      params: Promise.resolve({ id }),
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     const text = await res.text();
@@ -187,8 +242,16 @@ describe("a wave whose second orchestrator is down when it is sent", () => {
   beforeAll(async () => {
     t = await createTestDatabase("sqlite");
     await loadDemo(t.db);
-    ordersAirflow = await startFakeAirflow({ version: "3.2.1", users: { reparo: "pw" }, dags: { orders: { tasks: ORDERS_TASKS.map((taskId) => ({ taskId })), runs: days(1, 25).map((logicalDate) => ({ logicalDate })) } } });
-    mlAirflow = await startFakeAirflow({ version: "3.2.1", users: { reparo: "pw" }, dags: { ml: { tasks: [{ taskId: "build_order_features" }], runs: days(1, 25).map((logicalDate) => ({ logicalDate })) } } });
+    ordersAirflow = await startFakeAirflow({
+      version: "3.2.1",
+      users: { reparo: "pw" },
+      dags: { orders: { tasks: ORDERS_TASKS.map((taskId) => ({ taskId })), runs: days(1, 25).map((logicalDate) => ({ logicalDate })) } },
+    });
+    mlAirflow = await startFakeAirflow({
+      version: "3.2.1",
+      users: { reparo: "pw" },
+      dags: { ml: { tasks: [{ taskId: "build_order_features" }], runs: days(1, 25).map((logicalDate) => ({ logicalDate })) } },
+    });
     // ml's Airflow behind a gate: connections are dropped until it is "up".
     const target = new URL(mlAirflow.url);
     gate = http.createServer((req, res) => {
@@ -202,8 +265,17 @@ describe("a wave whose second orchestrator is down when it is sent", () => {
     await new Promise<void>((r) => gate.listen(0, "127.0.0.1", r));
     process.env.TEST_AIRFLOW_PW = "pw";
     const port = (gate.address() as AddressInfo).port;
-    for (const [pipeline, baseUrl] of [["orders", ordersAirflow.url], ["ml", `http://127.0.0.1:${port}`]] as const) {
-      await setPipelineConnection(pipeline, { connection: { kind: "airflow", baseUrl, username: "reparo", credentials: { env: "TEST_AIRFLOW_PW" }, tasks: {} }, reason: "two Airflows" }, ADMIN, new Date(), t.db);
+    for (const [pipeline, baseUrl] of [
+      ["orders", ordersAirflow.url],
+      ["ml", `http://127.0.0.1:${port}`],
+    ] as const) {
+      await setPipelineConnection(
+        pipeline,
+        { connection: { kind: "airflow", baseUrl, username: "reparo", credentials: { env: "TEST_AIRFLOW_PW" }, tasks: {} }, reason: "two Airflows" },
+        ADMIN,
+        new Date(),
+        t.db,
+      );
     }
     id = await plannedIncident(t.db);
   }, 180_000);
@@ -220,9 +292,16 @@ describe("a wave whose second orchestrator is down when it is sent", () => {
     const { digest } = await previewDispatch(id, { resume: false }, OPERATOR, new Date(), t.db);
     const launched = await launchRepair(id, { resume: false, concurrency: 4, preview: digest, run: { pollMs: 200 } }, OPERATOR, new Date(), t.db);
     mlUp = false; // ml's Airflow goes down before wave 3, the first with ml's pairs
-    const clearsOf = (a: FakeAirflow, task: string) => a.requests.filter((r) => r.path.endsWith("/clearTaskInstances") && !(r.requestBody as { dry_run: boolean }).dry_run && (r.requestBody as { task_ids: string[] }).task_ids.includes(task)).length;
+    const clearsOf = (a: FakeAirflow, task: string) =>
+      a.requests.filter(
+        (r) =>
+          r.path.endsWith("/clearTaskInstances") &&
+          !(r.requestBody as { dry_run: boolean }).dry_run &&
+          (r.requestBody as { task_ids: string[] }).task_ids.includes(task),
+      ).length;
     // Wait until ml's share of wave 3 could not be sent.
-    for (let i = 0; i < 400 && (await t.db.auditEntry.count({ where: { kind: "repair.dispatch_failed" } })) === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 400 && (await t.db.auditEntry.count({ where: { kind: "repair.dispatch_failed" } })) === 0; i++)
+      await new Promise((r) => setTimeout(r, 25));
     expect(clearsOf(ordersAirflow, "revenue_daily")).toBe(2);
     const run = (await t.db.run.findFirst({ where: { incidentId: id, kind: "repair" } }))!;
     const handles = JSON.parse(run.parameters).dispatch.handles as Record<string, { wave: number }>;
@@ -251,10 +330,27 @@ describe("cancelling a dispatched repair from the console", () => {
     t = await createTestDatabase("sqlite");
     await loadDemo(t.db);
     // Cleared task instances stay queued: the first wave never finishes by itself.
-    airflow = await startFakeAirflow({ version: "3.2.1", users: { reparo: "pw" }, advanceOnPoll: false, dags: { orders: { tasks: ORDERS_TASKS.map((taskId) => ({ taskId })), runs: days(1, 25).map((logicalDate) => ({ logicalDate })) }, ml: { tasks: [{ taskId: "build_order_features" }], runs: days(1, 25).map((logicalDate) => ({ logicalDate })) } } });
+    airflow = await startFakeAirflow({
+      version: "3.2.1",
+      users: { reparo: "pw" },
+      advanceOnPoll: false,
+      dags: {
+        orders: { tasks: ORDERS_TASKS.map((taskId) => ({ taskId })), runs: days(1, 25).map((logicalDate) => ({ logicalDate })) },
+        ml: { tasks: [{ taskId: "build_order_features" }], runs: days(1, 25).map((logicalDate) => ({ logicalDate })) },
+      },
+    });
     process.env.TEST_AIRFLOW_PW = "pw";
     for (const pipeline of ["orders", "ml"]) {
-      await setPipelineConnection(pipeline, { connection: { kind: "airflow", baseUrl: airflow.url, username: "reparo", credentials: { env: "TEST_AIRFLOW_PW" }, tasks: {} }, reason: "our Airflow" }, ADMIN, new Date(), t.db);
+      await setPipelineConnection(
+        pipeline,
+        {
+          connection: { kind: "airflow", baseUrl: airflow.url, username: "reparo", credentials: { env: "TEST_AIRFLOW_PW" }, tasks: {} },
+          reason: "our Airflow",
+        },
+        ADMIN,
+        new Date(),
+        t.db,
+      );
     }
     id = await plannedIncident(t.db);
   }, 180_000);
@@ -285,7 +381,12 @@ describe("cancelling a dispatched repair from the console", () => {
     expect(incident.status).toBe("validating");
     const cancelSent = incident.timeline.find((e) => e.kind === "repair.cancel_sent")!;
     expect(cancelSent).toMatchObject({ actor: OPERATOR.id, reason: expect.stringContaining("wrong plan") });
-    expect(incident.timeline.at(-1)).toMatchObject({ kind: "repair.finished", actor: OPERATOR.id, reason: expect.stringContaining("cancelled by demo-operator"), after: { runStatus: "cancelled" } });
+    expect(incident.timeline.at(-1)).toMatchObject({
+      kind: "repair.finished",
+      actor: OPERATOR.id,
+      reason: expect.stringContaining("cancelled by demo-operator"),
+      after: { runStatus: "cancelled" },
+    });
     // The incident is validating now: the lifecycle refuses the cancel, and the API answers 409.
     const again = await cancelRepair(id, { reason: "again" }, OPERATOR, t.db).catch((e: unknown) => e);
     expect(again).toMatchObject({ incidentStatus: "validating", action: "cancel_repair" });

@@ -20,10 +20,15 @@ export async function cancelRepair(id: string, body: { reason: string }, actor: 
   if (!cancelled && !pending) throw new ConflictError(`repair #${run.repairNumber} (run ${run.id}) ended before it could be cancelled`);
   const unconfirmed = calls.filter((c) => c.status === null || c.status >= 400);
   return {
-    ok: true as const, runId: run.id, repairNumber: run.repairNumber,
+    ok: true as const,
+    runId: run.id,
+    repairNumber: run.repairNumber,
     // `cancelling`: the console running it has been told and stops it at its next step (within seconds).
     status: pending ? ("cancelling" as const) : ("cancelled" as const),
     stopRequests: calls.map((c) => ({ orchestrator: c.orchestrator, method: c.method, url: c.url, status: c.status })),
-    unconfirmed: unconfirmed.map((c) => `${c.orchestrator} ${c.method} ${c.url}: ${c.status === null ? `not reached${c.error ? ` (${c.error})` : ""}` : `answered ${c.status}`} — check what still runs there`),
+    unconfirmed: unconfirmed.map(
+      (c) =>
+        `${c.orchestrator} ${c.method} ${c.url}: ${c.status === null ? `not reached${c.error ? ` (${c.error})` : ""}` : `answered ${c.status}`} — check what still runs there`,
+    ),
   };
 }

@@ -44,7 +44,12 @@ describe.skipIf(!PG)("cleaning a unit in a real PostgreSQL warehouse", () => {
     // 2026-08-16 is whole (40 rows); 2026-08-17 holds the 20 rows a failed append left.
     await warehouse.query(`INSERT INTO analytics.stg_orders SELECT g, date '2026-08-16' FROM generate_series(1, 40) g`);
     await warehouse.query(`INSERT INTO analytics.stg_orders SELECT g, date '2026-08-17' FROM generate_series(1, 20) g`);
-    const incident = await openIncident({ taskNodeId: STG, units: ["2026-08-17"], reason: "stg_orders failed twice on 2026-08-17" }, OPERATOR, new Date(), t.db);
+    const incident = await openIncident(
+      { taskNodeId: STG, units: ["2026-08-17"], reason: "stg_orders failed twice on 2026-08-17" },
+      OPERATOR,
+      new Date(),
+      t.db,
+    );
     id = incident.id;
     await recordScope(id, { reason: "closure reviewed", addPairs: [] }, OPERATOR, new Date(), t.db);
   }, 180_000);
@@ -59,18 +64,33 @@ describe.skipIf(!PG)("cleaning a unit in a real PostgreSQL warehouse", () => {
   it("without a warehouse connection: the rows are unknown, cleaning is refused and nothing is recorded", async () => {
     await setWarehouseConnection("warehouse", { connection: { kind: "none" }, reason: "the demo table is not where the rows are" }, ADMIN, new Date(), t.db);
     const blocker = (await previewPlan(id, noOptions, new Date(), t.db)).blockers.find((b) => b.code === "append_unresolved")!;
-    expect(blocker.resolution).toMatchObject({ rowsInUnits: [{ unitKey: "2026-08-17", rows: null }], cleanable: { possible: false, why: expect.stringContaining("no warehouse connection") } });
+    expect(blocker.resolution).toMatchObject({
+      rowsInUnits: [{ unitKey: "2026-08-17", rows: null }],
+      cleanable: { possible: false, why: expect.stringContaining("no warehouse connection") },
+    });
     const marks = await t.db.unitMark.count();
-    await expect(cleanUnit(id, { taskNodeId: STG, unitKey: "2026-08-17", reason: "try" }, OPERATOR, new Date(), t.db)).rejects.toMatchObject({ problem: "refused" });
+    await expect(cleanUnit(id, { taskNodeId: STG, unitKey: "2026-08-17", reason: "try" }, OPERATOR, new Date(), t.db)).rejects.toMatchObject({
+      problem: "refused",
+    });
     expect(await t.db.unitMark.count()).toBe(marks);
     expect((await warehouse.query("SELECT count(*)::int AS n FROM analytics.stg_orders")).rows[0].n).toBe(60);
   });
 
   it("connected: the blocker shows the rows PostgreSQL counts and the delete it will run", async () => {
-    const view = await setWarehouseConnection("warehouse", {
-      connection: { kind: "postgresql", url: { env: "TEST_WAREHOUSE_URL" }, tables: { stg_orders: { table: "analytics.stg_orders", unitColumn: "order_day" } } },
-      reason: "the warehouse namespace is our PostgreSQL",
-    }, ADMIN, new Date(), t.db);
+    const view = await setWarehouseConnection(
+      "warehouse",
+      {
+        connection: {
+          kind: "postgresql",
+          url: { env: "TEST_WAREHOUSE_URL" },
+          tables: { stg_orders: { table: "analytics.stg_orders", unitColumn: "order_day" } },
+        },
+        reason: "the warehouse namespace is our PostgreSQL",
+      },
+      ADMIN,
+      new Date(),
+      t.db,
+    );
     expect(view).toMatchObject({ connection: { kind: "postgresql" }, secret: { name: "env:TEST_WAREHOUSE_URL", readable: true } });
     expect(JSON.stringify(await t.db.warehouseConnection.findMany())).not.toContain(dbName);
     const blocker = (await previewPlan(id, noOptions, new Date(), t.db)).blockers.find((b) => b.code === "append_unresolved")!;
@@ -81,12 +101,24 @@ describe.skipIf(!PG)("cleaning a unit in a real PostgreSQL warehouse", () => {
   });
 
   it("clean: exactly the unit's rows are deleted there, counted before and after, and the audit entry says so", async () => {
-    const result = await cleanUnit(id, { taskNodeId: STG, unitKey: "2026-08-17", reason: "remove the 20 partial rows before re-running the append" }, OPERATOR, new Date(), t.db);
+    const result = await cleanUnit(
+      id,
+      { taskNodeId: STG, unitKey: "2026-08-17", reason: "remove the 20 partial rows before re-running the append" },
+      OPERATOR,
+      new Date(),
+      t.db,
+    );
     expect(result).toMatchObject({ rowsRemoved: 20, rowsAfter: 0, warehouse: "postgresql" });
-    const left = await warehouse.query<{ day: string; n: number }>("SELECT order_day::text AS day, count(*)::int AS n FROM analytics.stg_orders GROUP BY 1 ORDER BY 1");
+    const left = await warehouse.query<{ day: string; n: number }>(
+      "SELECT order_day::text AS day, count(*)::int AS n FROM analytics.stg_orders GROUP BY 1 ORDER BY 1",
+    );
     expect(left.rows).toEqual([{ day: "2026-08-16", n: 40 }]);
     const entry = (await getIncident(id, t.db)).timeline.at(-1)!;
-    expect(entry).toMatchObject({ kind: "unit.deduplicated", before: { rows: 20 }, after: { rows: 0, warehouse: "postgresql", params: ["2026-08-17T00:00:00.000Z", "2026-08-18T00:00:00.000Z"] } });
+    expect(entry).toMatchObject({
+      kind: "unit.deduplicated",
+      before: { rows: 20 },
+      after: { rows: 0, warehouse: "postgresql", params: ["2026-08-17T00:00:00.000Z", "2026-08-18T00:00:00.000Z"] },
+    });
     // The blocker is lifted by the measured cleaning; the demo's own table was not touched.
     const plan = await previewPlan(id, noOptions, new Date(), t.db);
     expect(plan.blockers.filter((b) => b.code === "append_unresolved")).toEqual([]);

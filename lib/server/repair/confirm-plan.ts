@@ -19,10 +19,14 @@ import { toPlanView } from "./to-plan-view";
  */
 export async function confirmPlan(id: string, opts: PlanOptions & { strategy: Strategy; reason: string }, actor: Actor, now = new Date(), db: Db = getDb()) {
   const incident = await requireIncident(db, id, "confirm_plan");
-  if (!RECOMPUTING.has(opts.strategy)) throw new RefusedError(`${opts.strategy} recomputes nothing: record it with a mark (known-bad, skip or success) instead of a plan`);
+  if (!RECOMPUTING.has(opts.strategy))
+    throw new RefusedError(`${opts.strategy} recomputes nothing: record it with a mark (known-bad, skip or success) instead of a plan`);
   const ctx = await loadRepairContext(db, now);
   const plan = await planIncidentRepair(db, ctx, incident, opts);
-  if (!plan.runnable) throw new RefusedError(`the plan is blocked: ${plan.blockers.map((b) => b.message).join(" ")}`, { blockers: plan.blockers.map((b) => ({ code: b.code, message: b.message })) });
+  if (!plan.runnable)
+    throw new RefusedError(`the plan is blocked: ${plan.blockers.map((b) => b.message).join(" ")}`, {
+      blockers: plan.blockers.map((b) => ({ code: b.code, message: b.message })),
+    });
   const view = await toPlanView(db, ctx, plan, incident.originRunId);
   const { exports: _exports, options: _options, ...stored } = view;
   void _exports;
@@ -31,11 +35,28 @@ export async function confirmPlan(id: string, opts: PlanOptions & { strategy: St
     await moveIncident(tx, incident, "confirm_plan");
     const row = await confirmPlanRow(tx, { incidentId: id, strategy: opts.strategy, options: opts, plan: stored, createdBy: actor.id });
     const targets = plan.waves.flat().map((p) => ({ nodeId: p.task, units: p.keyRanges.map(([a, b]) => (a === b ? a : `${a}..${b}`)) }));
-    return appendAudit(tx, {
-      kind: "plan.confirmed", actor: actor.id, actorRole: actor.role, reason: opts.reason, incidentId: id, targets,
-      before: { status: incident.status },
-      after: { status: "planned", planId: row.id, strategy: opts.strategy, unitsRecomputed: plan.cost.unitsRecomputed, excluded: plan.excluded.map((e) => nodeName(e.task)), parameterOverrides: { ...plan.parameterOverrides }, replay: opts.replay.map((r) => ({ taskNodeId: r.taskNodeId, idempotencyKey: r.idempotencyKey })) },
-    }, now);
+    return appendAudit(
+      tx,
+      {
+        kind: "plan.confirmed",
+        actor: actor.id,
+        actorRole: actor.role,
+        reason: opts.reason,
+        incidentId: id,
+        targets,
+        before: { status: incident.status },
+        after: {
+          status: "planned",
+          planId: row.id,
+          strategy: opts.strategy,
+          unitsRecomputed: plan.cost.unitsRecomputed,
+          excluded: plan.excluded.map((e) => nodeName(e.task)),
+          parameterOverrides: { ...plan.parameterOverrides },
+          replay: opts.replay.map((r) => ({ taskNodeId: r.taskNodeId, idempotencyKey: r.idempotencyKey })),
+        },
+      },
+      now,
+    );
   });
   return { ok: true as const, auditSeq: entry.seq };
 }

@@ -20,7 +20,11 @@ const read = (f: string) => JSON.parse(fixtureText(`dbt/ol_fixture_fail/${f}`));
 
 /** The dbt project's failed run imported, its models declared free of side effects; the failed (model, unit). */
 async function failedDbtProject(t: TestDatabase): Promise<{ taskNodeId: string; unitKey: string }> {
-  await importDbtArtifacts(t.db, DbtImportBodySchema.parse({ manifest: read("manifest.json"), run_results: read("run_results.json") }), new Date("2026-11-30T12:00:00Z"));
+  await importDbtArtifacts(
+    t.db,
+    DbtImportBodySchema.parse({ manifest: read("manifest.json"), run_results: read("run_results.json") }),
+    new Date("2026-11-30T12:00:00Z"),
+  );
   // dbt does not say whether a model has side effects: unknown counts as external (excluded),
   // so the team declares its models' (PUT /api/v1/tasks/{id}).
   for (const task of await t.db.task.findMany({ where: { name: { startsWith: "model." } } })) {
@@ -47,11 +51,31 @@ describe("a repair of a dbt project, run by the operator", () => {
 
   it("the pipeline is connected to dbt; the plan's dry run is the command, with the project and target", async () => {
     const pipeline = (await t.db.pipeline.findFirst())!;
-    await setPipelineConnection(pipeline.id, { connection: { kind: "dbt", projectDir: "/srv/dbt/bigquery_test", target: "prod", unitsVar: "reparo_units", tasks: {} }, reason: "this project repairs with dbt build" }, ADMIN, new Date(), t.db);
-    const incident = await openIncident({ taskNodeId: failed.taskNodeId, units: [failed.unitKey], reason: "the model failed in last night's run" }, OPERATOR, new Date(), t.db);
+    await setPipelineConnection(
+      pipeline.id,
+      {
+        connection: { kind: "dbt", projectDir: "/srv/dbt/bigquery_test", target: "prod", unitsVar: "reparo_units", tasks: {} },
+        reason: "this project repairs with dbt build",
+      },
+      ADMIN,
+      new Date(),
+      t.db,
+    );
+    const incident = await openIncident(
+      { taskNodeId: failed.taskNodeId, units: [failed.unitKey], reason: "the model failed in last night's run" },
+      OPERATOR,
+      new Date(),
+      t.db,
+    );
     id = incident.id;
     await recordScope(id, { reason: "closure reviewed", addPairs: [] }, OPERATOR, new Date(), t.db);
-    await confirmPlan(id, { strategy: "targeted_with_closure", replay: [], parameterOverrides: {}, reason: "rebuild the failed model and what reads it" }, OPERATOR, new Date(), t.db);
+    await confirmPlan(
+      id,
+      { strategy: "targeted_with_closure", replay: [], parameterOverrides: {}, reason: "rebuild the failed model and what reads it" },
+      OPERATOR,
+      new Date(),
+      t.db,
+    );
     const preview = await previewDispatch(id, { resume: false }, OPERATOR, new Date(), t.db);
     expect(preview.unsupported).toEqual([]);
     expect(preview.requests.map((r) => r.path)).toEqual([
@@ -80,7 +104,12 @@ describe("a repair of a dbt project, run by the operator", () => {
         results.metadata = { ...results.metadata, invocation_id: `rerun-${ran.size}`, generated_at: at };
         results.results = results.results
           .filter((r: { unique_id: string }) => r.unique_id.endsWith(`.${model}`))
-          .map((r: object) => ({ ...r, status: "success", timing: [{ name: "execute", started_at: at, completed_at: at }], adapter_response: { rows_affected: 2 } }));
+          .map((r: object) => ({
+            ...r,
+            status: "success",
+            timing: [{ name: "execute", started_at: at, completed_at: at }],
+            adapter_response: { rows_affected: 2 },
+          }));
         await importDbtArtifacts(t.db, DbtImportBodySchema.parse({ manifest: read("manifest.json"), run_results: results }), new Date());
         ran.add(command);
       }
@@ -112,10 +141,22 @@ describe("a dbt repair done with one `dbt retry`", () => {
 
   it("the retry's run_results, imported once, finish every wave", async () => {
     const pipeline = (await t.db.pipeline.findFirst())!;
-    await setPipelineConnection(pipeline.id, { connection: { kind: "dbt", projectDir: "/srv/dbt/bigquery_test", target: "prod", unitsVar: "reparo_units", tasks: {} }, reason: "dbt" }, ADMIN, new Date(), t.db);
+    await setPipelineConnection(
+      pipeline.id,
+      { connection: { kind: "dbt", projectDir: "/srv/dbt/bigquery_test", target: "prod", unitsVar: "reparo_units", tasks: {} }, reason: "dbt" },
+      ADMIN,
+      new Date(),
+      t.db,
+    );
     const { id } = await openIncident({ taskNodeId: failed.taskNodeId, units: [failed.unitKey], reason: "failed last night" }, OPERATOR, new Date(), t.db);
     await recordScope(id, { reason: "closure reviewed", addPairs: [] }, OPERATOR, new Date(), t.db);
-    await confirmPlan(id, { strategy: "targeted_with_closure", replay: [], parameterOverrides: {}, reason: "retry the failed invocation" }, OPERATOR, new Date(), t.db);
+    await confirmPlan(
+      id,
+      { strategy: "targeted_with_closure", replay: [], parameterOverrides: {}, reason: "retry the failed invocation" },
+      OPERATOR,
+      new Date(),
+      t.db,
+    );
     const { digest } = await previewDispatch(id, { resume: false }, OPERATOR, new Date(), t.db);
     const launched = await launchRepair(id, { resume: false, concurrency: 4, preview: digest, run: { pollMs: 100 } }, OPERATOR, new Date(), t.db);
     let shown: { command: string | null; alternative: string | null } | undefined;
@@ -130,7 +171,12 @@ describe("a dbt repair done with one `dbt retry`", () => {
     results.metadata = { ...results.metadata, invocation_id: "retry-1", generated_at: at };
     results.results = results.results
       .filter((r: { status: string }) => r.status !== "success")
-      .map((r: object) => ({ ...r, status: "success", timing: [{ name: "execute", started_at: at, completed_at: at }], adapter_response: { rows_affected: 2 } }));
+      .map((r: object) => ({
+        ...r,
+        status: "success",
+        timing: [{ name: "execute", started_at: at, completed_at: at }],
+        adapter_response: { rows_affected: 2 },
+      }));
     expect(results.results).toHaveLength(2);
     await importDbtArtifacts(t.db, DbtImportBodySchema.parse({ manifest: read("manifest.json"), run_results: results }), new Date());
     expect(await launched.execution).toBe("succeeded");

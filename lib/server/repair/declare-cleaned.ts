@@ -39,25 +39,46 @@ export async function declareCleaned(id: string, body: DeclareCleanedBody, actor
   const warehouse = await warehouseFor(db, dataset);
   const statement = warehouse?.statement(unitRows(dataset, keys[0]!, now));
   if (warehouse && statement && !("unsupported" in statement)) {
-    throw new RefusedError(`${dataset.name}'s warehouse (${dataset.namespace}) is connected: clean the units from Reparo (POST …/clean-unit), which deletes and counts their rows itself`);
+    throw new RefusedError(
+      `${dataset.name}'s warehouse (${dataset.namespace}) is connected: clean the units from Reparo (POST …/clean-unit), which deletes and counts their rows itself`,
+    );
   }
   const units = [...new Set(keys)];
   const entry = await inTransaction(db, async (tx) => {
     await lockCleanings(tx, [dataset.id]);
-    const e = await appendAudit(tx, {
-      kind: "unit.clean_declared", actor: actor.id, actorRole: actor.role, reason: body.reason, incidentId: id,
-      targets: [{ nodeId: dataset.nodeId, units }], before: null,
-      after: { task: task.nodeId, units, statement: body.statement, believedWhen: "a warehouse count after the unit's latest attempt shows 0 rows" },
-    }, now);
+    const e = await appendAudit(
+      tx,
+      {
+        kind: "unit.clean_declared",
+        actor: actor.id,
+        actorRole: actor.role,
+        reason: body.reason,
+        incidentId: id,
+        targets: [{ nodeId: dataset.nodeId, units }],
+        before: null,
+        after: { task: task.nodeId, units, statement: body.statement, believedWhen: "a warehouse count after the unit's latest attempt shows 0 rows" },
+      },
+      now,
+    );
     await createUnitMarks(tx, dataset.id, units, "clean_declared", body.reason, e.seq, now);
     // A count of 0 that arrived before the declaration evidences it now.
-    const counts = await warehouseCountsOf(tx, units.map((unitKey) => ({ datasetId: dataset.id, unitKey })));
+    const counts = await warehouseCountsOf(
+      tx,
+      units.map((unitKey) => ({ datasetId: dataset.id, unitKey })),
+    );
     const zeros = units.flatMap((unitKey) => {
       const c = counts.get(compositeKey(dataset.id, unitKey));
-      return c && evidenceOf(c) !== null ? [{ datasetId: dataset.id, unitKey, rowCount: 0, measuredAt: new Date(c.measuredAt), source: c.source, submittedBy: null }] : [];
+      return c && evidenceOf(c) !== null
+        ? [{ datasetId: dataset.id, unitKey, rowCount: 0, measuredAt: new Date(c.measuredAt), source: c.source, submittedBy: null }]
+        : [];
     });
     await evidenceCleanings(tx, zeros, new Map([[dataset.nodeId, { id: dataset.id }]]), actor, now);
     return e;
   });
-  return { ok: true as const, auditSeq: entry.seq, units, awaiting: `POST /api/v1/warehouse-counts with each unit's rows in ${dataset.namespace}, counted now` };
+  return {
+    ok: true as const,
+    auditSeq: entry.seq,
+    units,
+    awaiting: `POST /api/v1/warehouse-counts with each unit's rows in ${dataset.namespace}, counted now`,
+  };
 }

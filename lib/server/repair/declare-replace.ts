@@ -17,10 +17,20 @@ export async function declareReplace(id: string, body: { taskNodeId: string; rea
   if (task.writeMode === "replace") throw new RefusedError(`${task.name} already replaces its unit`);
   const entry = await inTransaction(db, async (tx) => {
     await setWriteMode(tx, task.id, "replace");
-    return appendAudit(tx, {
-      kind: "task.declared_replace", actor: actor.id, actorRole: actor.role, reason: body.reason, incidentId: id,
-      targets: [{ nodeId: task.nodeId, units: [] }], before: { writeMode: task.writeMode }, after: { writeMode: "replace" },
-    }, now);
+    return appendAudit(
+      tx,
+      {
+        kind: "task.declared_replace",
+        actor: actor.id,
+        actorRole: actor.role,
+        reason: body.reason,
+        incidentId: id,
+        targets: [{ nodeId: task.nodeId, units: [] }],
+        before: { writeMode: task.writeMode },
+        after: { writeMode: "replace" },
+      },
+      now,
+    );
   });
   return { ok: true as const, auditSeq: entry.seq };
 }

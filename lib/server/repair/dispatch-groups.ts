@@ -52,8 +52,20 @@ export async function dispatchGroups(db: Db, ctx: RepairContext, input: Dispatch
     input.connections ? (input.connections[pipelineId] ?? { kind: "local" }) : (stored!.get(pipelineId)?.connection ?? { kind: "none" });
   // Side effects as the planner counts them (preconditions.ts sideEffects: undeclared is external), so
   // an adapter never dispatches, or exports, a replay the plan calls side-effecting as if it were not.
-  const facts = (t: { nodeId: string; name: string; namespace: string; pipeline: string | null; sideEffect: "none" | "external" | null; writeMode: string | null }): TaskFacts => ({
-    taskNodeId: t.nodeId, name: t.name, namespace: t.namespace, pipeline: t.pipeline ?? "", sideEffect: holds(sideEffects({ sideEffect: t.sideEffect ?? undefined })) ? "none" : "external", writeMode: t.writeMode,
+  const facts = (t: {
+    nodeId: string;
+    name: string;
+    namespace: string;
+    pipeline: string | null;
+    sideEffect: "none" | "external" | null;
+    writeMode: string | null;
+  }): TaskFacts => ({
+    taskNodeId: t.nodeId,
+    name: t.name,
+    namespace: t.namespace,
+    pipeline: t.pipeline ?? "",
+    sideEffect: holds(sideEffects({ sideEffect: t.sideEffect ?? undefined })) ? "none" : "external",
+    writeMode: t.writeMode,
   });
   const byPipeline = new Map<string, PairRef[]>();
   for (const [taskNodeId, unitKey, wave] of input.pairs) {
@@ -65,15 +77,36 @@ export async function dispatchGroups(db: Db, ctx: RepairContext, input: Dispatch
     const i = ctx.graph.index.get(taskNodeId as NodeId);
     return i === undefined ? undefined : ctx.graph.nodes[i]!.space;
   };
-  const groups = [...byPipeline].map(([pipelineId, pairs]) => ({ pipelineId, pairs, connection: pipelineId === NO_PIPELINE ? ({ kind: "none" } as const) : connectionOf(pipelineId) }));
+  const groups = [...byPipeline].map(([pipelineId, pairs]) => ({
+    pipelineId,
+    pairs,
+    connection: pipelineId === NO_PIPELINE ? ({ kind: "none" } as const) : connectionOf(pipelineId),
+  }));
   // A Databricks pipeline's job run, from ingested run facets (the connection's jobRunId is the fallback).
-  const jobRuns = new Map(await Promise.all(groups.filter((g) => g.connection.kind === "databricks").map(async (g) => [g.pipelineId, await databricksJobRunOf(db, g.pipelineId, input.failedRunId ?? null)] as const)));
+  const jobRuns = new Map(
+    await Promise.all(
+      groups
+        .filter((g) => g.connection.kind === "databricks")
+        .map(async (g) => [g.pipelineId, await databricksJobRunOf(db, g.pipelineId, input.failedRunId ?? null)] as const),
+    ),
+  );
   // A dbt pipeline's failed invocation, for `dbt retry` (offered when it does exactly the plan).
-  const retries = new Map(await Promise.all(groups.filter((g) => g.connection.kind === "dbt").map(async (g) => [g.pipelineId, await dbtRetrySourceOf(db, g.pipelineId, input.failedRunId ?? null)] as const)));
+  const retries = new Map(
+    await Promise.all(
+      groups
+        .filter((g) => g.connection.kind === "dbt")
+        .map(async (g) => [g.pipelineId, await dbtRetrySourceOf(db, g.pipelineId, input.failedRunId ?? null)] as const),
+    ),
+  );
   return groups.map(({ pipelineId, pairs, connection }) => {
     const tasks = new Map([...ctx.tasks.values()].filter((t) => (t.pipelineId ?? NO_PIPELINE) === pipelineId).map((t) => [t.nodeId, facts(t)]));
     const plan: DispatchPlan = {
-      incidentId: input.incidentId, runId: input.runId, repairNumber: input.repairNumber, pairs, waves, tasks,
+      incidentId: input.incidentId,
+      runId: input.runId,
+      repairNumber: input.repairNumber,
+      pairs,
+      waves,
+      tasks,
       excludedTasks: new Set(input.excluded.filter((t) => tasks.has(t))),
       windowOf(taskNodeId, unitKey) {
         const space = spaceOf(taskNodeId);
@@ -89,7 +122,9 @@ export async function dispatchGroups(db: Db, ctx: RepairContext, input: Dispatch
         const key = space.keyAt(ordinal);
         return space.validate(key).valid ? key : null;
       },
-      parameterOverrides: input.parameterOverrides, idempotencyKeys: input.idempotencyKeys, launchedAt: input.launchedAt ?? null,
+      parameterOverrides: input.parameterOverrides,
+      idempotencyKeys: input.idempotencyKeys,
+      launchedAt: input.launchedAt ?? null,
       previous: {
         ...(jobRuns.get(pipelineId) != null ? { "databricks.runId": jobRuns.get(pipelineId) } : {}),
         ...(retries.get(pipelineId) ? { "dbt.retry": retries.get(pipelineId) } : {}),

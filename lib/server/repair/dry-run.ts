@@ -42,12 +42,18 @@ export async function dryRun(groups: readonly DispatchGroup[]): Promise<{ previe
       throw new UpstreamFailedError(`the dry run in ${g.orchestrator.kind} for ${g.pipeline} failed: ${e.message}`, { calls: preview.calls });
     }
     preview.requests.push(...result.requests);
-    preview.unsupported.push(...result.unsupported.map((u) => ({ taskNodeId: u.taskNodeId, name: name(u.taskNodeId), pipeline: g.pipeline, units: [...u.units], reason: u.reason })));
+    preview.unsupported.push(
+      ...result.unsupported.map((u) => ({ taskNodeId: u.taskNodeId, name: name(u.taskNodeId), pipeline: g.pipeline, units: [...u.units], reason: u.reason })),
+    );
     preview.extra.push(...result.extra.map((x) => ({ ...x })));
     preview.missing.push(...result.missing.map((p) => ({ taskNodeId: p.taskNodeId, name: name(p.taskNodeId), unitKey: p.unitKey })));
     preview.calls.push(...result.calls.map(view));
   }
-  const digest = crypto.createHash("sha256").update(JSON.stringify([preview.requests, preview.unsupported, preview.extra, preview.missing])).digest("hex").slice(0, 32);
+  const digest = crypto
+    .createHash("sha256")
+    .update(JSON.stringify([preview.requests, preview.unsupported, preview.extra, preview.missing]))
+    .digest("hex")
+    .slice(0, 32);
   return { preview: { ...preview, digest, dispatchable: preview.unsupported.length === 0 }, digest };
 }
 
@@ -80,15 +86,43 @@ export async function previewPlanDispatch(id: string, opts: PlanOptions, actor: 
 }
 
 /** The dry run's audit entry: counts, the digest and every call it sent (never a secret). */
-async function recordPreview(db: Db, id: string, actor: Actor, { preview, digest }: Awaited<ReturnType<typeof dryRun>>, what: string, now: Date): Promise<DispatchPreview> {
-  await inTransaction(db, (tx) => appendAudit(tx, {
-    kind: "repair.previewed", actor: actor.id, actorRole: actor.role, incidentId: id,
-    reason: `dry run of ${what}: ${counted(preview.requests.length, "request")}, ${preview.extra.length} beyond the plan, ${counted(preview.missing.length, "planned pair")} not covered, ${counted(preview.unsupported.length, "task")} unsupported`,
-    before: null,
-    after: {
-      digest, requests: preview.requests.length, unsupported: preview.unsupported.length, extra: preview.extra.length, extraSideEffects: preview.extra.filter((x) => x.sideEffect).length,
-      missing: preview.missing.length, calls: preview.calls.map((c) => ({ orchestrator: c.orchestrator, method: c.method, url: c.url, status: c.status, ...(c.error ? { error: c.error } : {}), dryRun: true })),
-    },
-  }, now));
+async function recordPreview(
+  db: Db,
+  id: string,
+  actor: Actor,
+  { preview, digest }: Awaited<ReturnType<typeof dryRun>>,
+  what: string,
+  now: Date,
+): Promise<DispatchPreview> {
+  await inTransaction(db, (tx) =>
+    appendAudit(
+      tx,
+      {
+        kind: "repair.previewed",
+        actor: actor.id,
+        actorRole: actor.role,
+        incidentId: id,
+        reason: `dry run of ${what}: ${counted(preview.requests.length, "request")}, ${preview.extra.length} beyond the plan, ${counted(preview.missing.length, "planned pair")} not covered, ${counted(preview.unsupported.length, "task")} unsupported`,
+        before: null,
+        after: {
+          digest,
+          requests: preview.requests.length,
+          unsupported: preview.unsupported.length,
+          extra: preview.extra.length,
+          extraSideEffects: preview.extra.filter((x) => x.sideEffect).length,
+          missing: preview.missing.length,
+          calls: preview.calls.map((c) => ({
+            orchestrator: c.orchestrator,
+            method: c.method,
+            url: c.url,
+            status: c.status,
+            ...(c.error ? { error: c.error } : {}),
+            dryRun: true,
+          })),
+        },
+      },
+      now,
+    ),
+  );
   return preview;
 }

@@ -12,7 +12,8 @@ import { loadRepairContext } from "./load-repair-context";
 type Check = TaskPreconditions["checks"][number];
 const short = nodeName;
 const names = (ids: readonly string[]) => ids.map((id) => short(id)).join(", ");
-const declare = (what: string) => `Declare ${what}: PUT /api/v1/tasks/<task node id> with it and a reason (or send it in the OpenLineage job facet). Until then the planner counts it as unsafe.`;
+const declare = (what: string) =>
+  `Declare ${what}: PUT /api/v1/tasks/<task node id> with it and a reason (or send it in the OpenLineage job facet). Until then the planner counts it as unsafe.`;
 
 /**
  * The Preconditions step: per task in scope, the six questions of seeds 000/001 over the units
@@ -23,10 +24,18 @@ export async function getPreconditions(id: string, now = new Date(), db: Db = ge
   const incident = await requireIncident(db, id);
   const ctx = await loadRepairContext(db, now);
   const { scope } = planRepair({ graph: ctx.graph, targets: incidentTargets(incident), ledger: ctx.ledger });
-  const tasks = [...scope.entries.values()].filter((e) => e.nodeKind === "task").map((e) => {
-    const task = ctx.graph.nodes[ctx.graph.index.get(e.node)!] as TaskNode;
-    return { taskNodeId: task.id, name: short(task.id), pipeline: task.pipeline, units: toKeyRanges(e.units, task.space), checks: preconditionsOf(ctx.graph, ctx.ledger, task, e.units).map(inWords) };
-  });
+  const tasks = [...scope.entries.values()]
+    .filter((e) => e.nodeKind === "task")
+    .map((e) => {
+      const task = ctx.graph.nodes[ctx.graph.index.get(e.node)!] as TaskNode;
+      return {
+        taskNodeId: task.id,
+        name: short(task.id),
+        pipeline: task.pipeline,
+        units: toKeyRanges(e.units, task.space),
+        checks: preconditionsOf(ctx.graph, ctx.ledger, task, e.units).map(inWords),
+      };
+    });
   return { tasks };
 }
 
@@ -47,21 +56,30 @@ function inWords(a: PreconditionAnswer): Check {
     case "idempotent":
       if (a.writeMode === "replace") return check("replaces its unit: safe to repeat");
       if (a.writeMode === "merge") return check("upserts on the row key: a second run overwrites the same rows");
-      if (a.writeMode === "append") return check("appends: re-running adds a second copy. Clean the unit before the repair, or declare the task fixed to replace.");
+      if (a.writeMode === "append")
+        return check("appends: re-running adds a second copy. Clean the unit before the repair, or declare the task fixed to replace.");
       return check("no write mode declared: counted as append", declare("writeMode (replace, merge or append)"));
     case "independent":
       if (a.verdict === "unsafe") return check("sequential: reads its own previous unit, so a hole invalidates every later unit — recompute forward");
       if (a.verdict === "safe") return check("each unit is computed from inputs scoped to it");
       return check("independence not declared: counted as sequential", declare("dependsOnOwnPast"));
     case "source_reproducible": {
-      const bad = [...a.notRetained.map((n) => `${short(n.dataset)} (input version no longer retained)`), ...a.mutable.map((d) => `${short(d)} (mutable: the repair reads today's version)`)];
+      const bad = [
+        ...a.notRetained.map((n) => `${short(n.dataset)} (input version no longer retained)`),
+        ...a.mutable.map((d) => `${short(d)} (mutable: the repair reads today's version)`),
+      ];
       if (bad.length > 0) return check(`reads ${bad.join(", ")}: the repaired unit may differ from what the first attempt would have built`);
-      if (a.unknownMutability.length > 0) return check(`mutability of ${names(a.unknownMutability)} is not declared: counted as mutable`, "Declare sourceImmutable (and retentionDays) on the source dataset.");
+      if (a.unknownMutability.length > 0)
+        return check(
+          `mutability of ${names(a.unknownMutability)} is not declared: counted as mutable`,
+          "Declare sourceImmutable (and retentionDays) on the source dataset.",
+        );
       return check("reads immutable or ledger-versioned inputs");
     }
     case "side_effects":
       if (a.verdict === "safe") return check("no effect outside the platform");
-      if (a.verdict === "unsafe") return check("sends something outside the platform: excluded from the repair by default; replay it only deliberately, with an idempotency key");
+      if (a.verdict === "unsafe")
+        return check("sends something outside the platform: excluded from the repair by default; replay it only deliberately, with an idempotency key");
       return check("side effects not declared: counted as external and excluded", declare("sideEffect (none or external)"));
     case "atomic_set":
       if (a.publish === "atomic_set") return check("publishes the set atomically: the whole set is the unit and must be republished");

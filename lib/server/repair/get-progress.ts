@@ -7,7 +7,13 @@ import { progressKey } from "./dispatch-groups";
 import { listPipelines } from "../repositories/connections/orchestrator-connections";
 
 type PairStatus = ProgressView["pairs"][number]["status"];
-const STATUS: Record<string, PairStatus> = { succeeded: "succeeded", failed: "failed", upstream_failed: "upstream_failed", running: "running", queued: "running" };
+const STATUS: Record<string, PairStatus> = {
+  succeeded: "succeeded",
+  failed: "failed",
+  upstream_failed: "upstream_failed",
+  running: "running",
+  queued: "running",
+};
 
 /**
  * Per-unit progress of the incident's latest repair run, from its attempts (polled by the
@@ -24,13 +30,41 @@ export async function getProgress(id: string, db: Db = getDb()): Promise<Progres
     const a = latest.get(key);
     // A pair this console ran has attempts; one an orchestrator runs has what it last reported.
     const reported = run.params.progress[key];
-    if (!a && reported) return { taskNodeId: task, name: nodeName(task as NodeId), unitKey, wave, status: reported.status as PairStatus, rows: null, error: [reported.externalId, reported.detail].filter(Boolean).join(" · ") || null };
-    return { taskNodeId: task, name: nodeName(task as NodeId), unitKey, wave, status: a ? (STATUS[a.status] ?? "running") : ("pending" as PairStatus), rows: a?.rowsWritten ?? null, error: a?.error ?? null };
+    if (!a && reported)
+      return {
+        taskNodeId: task,
+        name: nodeName(task as NodeId),
+        unitKey,
+        wave,
+        status: reported.status as PairStatus,
+        rows: null,
+        error: [reported.externalId, reported.detail].filter(Boolean).join(" · ") || null,
+      };
+    return {
+      taskNodeId: task,
+      name: nodeName(task as NodeId),
+      unitKey,
+      wave,
+      status: a ? (STATUS[a.status] ?? "running") : ("pending" as PairStatus),
+      rows: a?.rowsWritten ?? null,
+      error: a?.error ?? null,
+    };
   });
   const count = (...s: PairStatus[]) => pairs.filter((p) => s.includes(p.status)).length;
   return {
-    run: { id: run.id, status: run.status, repairNumber: run.repairNumber, rootRunId: run.rootRunId, startedAt: run.startedAt?.toISOString() ?? null, endedAt: run.endedAt?.toISOString() ?? null },
-    total: pairs.length, done: count("succeeded", "failed", "upstream_failed"), succeeded: count("succeeded"), failed: count("failed", "upstream_failed"), pairs,
+    run: {
+      id: run.id,
+      status: run.status,
+      repairNumber: run.repairNumber,
+      rootRunId: run.rootRunId,
+      startedAt: run.startedAt?.toISOString() ?? null,
+      endedAt: run.endedAt?.toISOString() ?? null,
+    },
+    total: pairs.length,
+    done: count("succeeded", "failed", "upstream_failed"),
+    succeeded: count("succeeded"),
+    failed: count("failed", "upstream_failed"),
+    pairs,
     dispatched: await dispatchedNow(db, run),
   };
 }
@@ -43,7 +77,15 @@ async function dispatchedNow(db: Db, run: Awaited<ReturnType<typeof repairRunsOf
   return Object.entries(handles).flatMap(([pipelineId, sent]) => {
     const connection = run.params.connections[pipelineId];
     if (!connection || connection.kind === "local" || sent.wave !== wave || !sent.handle) return [];
-    return [{ pipeline: names.get(pipelineId) ?? pipelineId, orchestrator: connection.kind, wave, command: typeof sent.handle.command === "string" ? sent.handle.command : null, alternative: typeof sent.handle.alternative === "string" ? sent.handle.alternative : null }];
+    return [
+      {
+        pipeline: names.get(pipelineId) ?? pipelineId,
+        orchestrator: connection.kind,
+        wave,
+        command: typeof sent.handle.command === "string" ? sent.handle.command : null,
+        alternative: typeof sent.handle.alternative === "string" ? sent.handle.alternative : null,
+      },
+    ];
   });
 }
 

@@ -28,7 +28,11 @@ export async function getScope(id: string, now = new Date(), db: Db = getDb()): 
   const [ctx, deliveries] = await Promise.all([loadRepairContext(db, now), allDeliveries(db)]);
   const { scope } = planRepair({ graph: ctx.graph, targets: incidentTargets(incident), ledger: ctx.ledger });
   // What the scope holds and waits on: the states of its datasets and of everything upstream of them.
-  const reach = closure(ctx.graph, [...scope.entries.values()].map((e) => ({ node: e.node, units: e.units })), "upstream");
+  const reach = closure(
+    ctx.graph,
+    [...scope.entries.values()].map((e) => ({ node: e.node, units: e.units })),
+    "upstream",
+  );
   const needed = [...reach.entries.values()].flatMap((e) => (e.nodeKind === "dataset" ? [e.node] : (ctx.outputOf.get(e.node)?.nodeId ?? [])));
   const states = stateLookup(await getUnitStateSnapshotCovering(db, now, needed));
   const nodes = [...scope.entries.values()].map((e): ScopeNode => {
@@ -37,14 +41,32 @@ export async function getScope(id: string, now = new Date(), db: Db = getDb()): 
     const taskRecord = ctx.tasks.get(node.id);
     const held = dataset ? holdings(node.space, e.units, dataset, states) : { holdsNow: [], cells: [] };
     return {
-      nodeId: e.node, name: short(e.node), kind: e.nodeKind, pipeline: node.pipeline, seed: e.seed, wave: e.nodeWave, via: [...e.via],
-      units: toKeyRanges(e.units, node.space), unitCount: e.units.size,
+      nodeId: e.node,
+      name: short(e.node),
+      kind: e.nodeKind,
+      pipeline: node.pipeline,
+      seed: e.seed,
+      wave: e.nodeWave,
+      via: [...e.via],
+      units: toKeyRanges(e.units, node.space),
+      unitCount: e.units.size,
       ...held,
-      sentOutside: taskRecord ? deliveries.filter((d) => d.taskId === taskRecord.id && inSet(node.space, e.units, d.unitKey)).map((d) => `${d.unitKey} sent to ${d.destination} at ${d.sentAt.toISOString()}`) : [],
+      sentOutside: taskRecord
+        ? deliveries
+            .filter((d) => d.taskId === taskRecord.id && inSet(node.space, e.units, d.unitKey))
+            .map((d) => `${d.unitKey} sent to ${d.destination} at ${d.sentAt.toISOString()}`)
+        : [],
     };
   });
   const edges = nodes.flatMap((n) => n.via.filter((v) => scope.entries.has(v as NodeId)).map((from) => ({ from, to: n.nodeId })));
-  return { failedPairs: incident.failedPairs, nodes, edges, pairCount: scope.pairCount, taskWaves: scope.taskWaves.map((w) => [...w]), waitsOn: waitsOn(ctx, scope, states, incident.failedPairs) };
+  return {
+    failedPairs: incident.failedPairs,
+    nodes,
+    edges,
+    pairCount: scope.pairCount,
+    taskWaves: scope.taskWaves.map((w) => [...w]),
+    waitsOn: waitsOn(ctx, scope, states, incident.failedPairs),
+  };
 }
 
 function inSet(space: LineageGraph["nodes"][number]["space"], units: UnitSet, key: string): boolean {
@@ -104,7 +126,14 @@ function waitsOn(ctx: RepairContext, scope: ClosureResult, states: StateOf, fail
         const space = graph.nodes[graph.index.get(u.node)!]!.space;
         const roots = keysIn(space, u.units).filter((k) => states(out_.nodeId, k) === "failed" && !already.has(compositeKey(u.node, k)));
         for (const k of roots) {
-          const entry = out.get(u.node) ?? { taskNodeId: u.node, units: [], neededBy: `${short(e.node)} ${toKeyRanges(e.units, graph.nodes[ti]!.space).map(([a, b]) => (a === b ? a : `${a}…${b}`)).join(", ")}`, reason: "" };
+          const entry = out.get(u.node) ?? {
+            taskNodeId: u.node,
+            units: [],
+            neededBy: `${short(e.node)} ${toKeyRanges(e.units, graph.nodes[ti]!.space)
+              .map(([a, b]) => (a === b ? a : `${a}…${b}`))
+              .join(", ")}`,
+            reason: "",
+          };
           if (!entry.units.includes(k)) entry.units.push(k);
           entry.reason = `${short(u.node)} ${entry.units.join(", ")} failed and nothing in this incident re-runs it, so ${entry.neededBy} cannot be rebuilt: add it to this incident or repair it first.`;
           out.set(u.node, entry);

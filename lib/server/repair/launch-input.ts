@@ -17,14 +17,22 @@ import { planIncidentRepair } from "./plan-incident-repair";
  * The confirmed plan's (task, unit, wave) pairs still to run — all of them, or on a resume
  * those no earlier repair of the incident finished — refused while the plan is blocked.
  */
-export async function launchablePairs(db: Db, incident: Awaited<ReturnType<typeof requireIncident>>, stored: NonNullable<Awaited<ReturnType<typeof currentPlan>>>, resume: boolean, now: Date) {
+export async function launchablePairs(
+  db: Db,
+  incident: Awaited<ReturnType<typeof requireIncident>>,
+  stored: NonNullable<Awaited<ReturnType<typeof currentPlan>>>,
+  resume: boolean,
+  now: Date,
+) {
   const id = incident.id;
   const options = stored.options;
   const ctx = await loadRepairContext(db, now);
   const plan = await planIncidentRepair(db, ctx, incident, options);
   const done = resume ? await donePairs(db, id) : new Set<string>();
   // Resuming, an append unit this incident already re-published needs no cleaning: it is not run again.
-  const blockers = plan.blockers.filter((b) => !(b.code === "append_unresolved" && b.node && keysOfRanges(ctx, b.node, b.keyRanges ?? []).every((k) => done.has(progressKey(b.node!, k)))));
+  const blockers = plan.blockers.filter(
+    (b) => !(b.code === "append_unresolved" && b.node && keysOfRanges(ctx, b.node, b.keyRanges ?? []).every((k) => done.has(progressKey(b.node!, k)))),
+  );
   const all = planPairs(ctx, plan);
   const pairs = all.filter(([t, u]) => !done.has(progressKey(t, u)));
   if (blockers.length > 0 || pairs.length === 0) {
@@ -38,18 +46,40 @@ export async function launchablePairs(db: Db, incident: Awaited<ReturnType<typeo
   return { ctx, plan, pairs, options };
 }
 
-
 /** The plan's (task, unit, wave) pairs, unit by unit, in wave order. */
 export function planPairs(ctx: RepairContext, plan: RepairPlan): [string, string, number][] {
-  return plan.waves.flatMap((w, wave) => w.flatMap((p) => [...keysOf(ctx.graph.nodes[ctx.graph.index.get(p.task)!]!.space, p.units)].map((k) => [p.task as string, k, wave] as [string, string, number])));
+  return plan.waves.flatMap((w, wave) =>
+    w.flatMap((p) =>
+      [...keysOf(ctx.graph.nodes[ctx.graph.index.get(p.task)!]!.space, p.units)].map((k) => [p.task as string, k, wave] as [string, string, number]),
+    ),
+  );
 }
 
 /** The repair's pairs split by pipeline, each with its orchestrator: the same for the dry run and the launch (so their digests agree). */
-export function repairGroups(db: Db, ctx: RepairContext, incidentId: string, pairs: [string, string, number][], options: PlanOptions, plan: RepairPlan, failedRunId: string | null): Promise<DispatchGroup[]> {
-  return dispatchGroups(db, ctx, {
-    incidentId, runId: null, repairNumber: 0, pairs, parameterOverrides: options.parameterOverrides,
-    idempotencyKeys: Object.fromEntries(options.replay.map((r) => [r.taskNodeId, r.idempotencyKey])), excluded: plan.excluded.map((e) => e.task), failedRunId,
-  }, null);
+export function repairGroups(
+  db: Db,
+  ctx: RepairContext,
+  incidentId: string,
+  pairs: [string, string, number][],
+  options: PlanOptions,
+  plan: RepairPlan,
+  failedRunId: string | null,
+): Promise<DispatchGroup[]> {
+  return dispatchGroups(
+    db,
+    ctx,
+    {
+      incidentId,
+      runId: null,
+      repairNumber: 0,
+      pairs,
+      parameterOverrides: options.parameterOverrides,
+      idempotencyKeys: Object.fromEntries(options.replay.map((r) => [r.taskNodeId, r.idempotencyKey])),
+      excluded: plan.excluded.map((e) => e.task),
+      failedRunId,
+    },
+    null,
+  );
 }
 
 /** Why this incident cannot be launched now, naming the repair that is running when there is one. */
@@ -59,8 +89,14 @@ export async function notLaunchable(db: Db, id: string, status: string): Promise
   const active = latest.status === "queued" || latest.status === "running";
   const details = { runningRepair: { runId: latest.id, repairNumber: latest.repairNumber, status: latest.status } };
   return active
-    ? new ConflictError(`incident ${id} is already being repaired by repair #${latest.repairNumber} (run ${latest.id}, launched by ${latest.params.launchedBy.id})`, details)
-    : new ConflictError(`incident ${id} was already launched as repair #${latest.repairNumber} (run ${latest.id}, launched by ${latest.params.launchedBy.id}, now ${latest.status}): confirm a new plan to repair again`, details);
+    ? new ConflictError(
+        `incident ${id} is already being repaired by repair #${latest.repairNumber} (run ${latest.id}, launched by ${latest.params.launchedBy.id})`,
+        details,
+      )
+    : new ConflictError(
+        `incident ${id} was already launched as repair #${latest.repairNumber} (run ${latest.id}, launched by ${latest.params.launchedBy.id}, now ${latest.status}): confirm a new plan to repair again`,
+        details,
+      );
 }
 
 /** Pairs that already succeeded in an earlier repair run of this incident: a resume does not run them again. */

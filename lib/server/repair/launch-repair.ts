@@ -45,33 +45,67 @@ export async function launchRepair(id: string, opts: LaunchOptions, actor: Actor
   const groups = await repairGroups(db, ctx, id, pairs, options, plan, incident.originRunId);
   refuseUndispatchable(groups);
   if (groups.some((g) => g.orchestrator && g.orchestrator.kind !== "local")) {
-    if (!opts.preview) throw new InvalidFieldError("body.preview", "this repair runs in your orchestrator: review its dry run first (POST /api/v1/incidents/{id}/dry-run) and pass its digest");
+    if (!opts.preview)
+      throw new InvalidFieldError(
+        "body.preview",
+        "this repair runs in your orchestrator: review its dry run first (POST /api/v1/incidents/{id}/dry-run) and pass its digest",
+      );
     const fresh = await dryRun(groups);
-    if (fresh.digest !== opts.preview) throw new ConflictError("the orchestrator's dry run has changed since it was reviewed: review the new one (POST …/dry-run) and confirm again", { dryRun: fresh.preview });
+    if (fresh.digest !== opts.preview)
+      throw new ConflictError("the orchestrator's dry run has changed since it was reviewed: review the new one (POST …/dry-run) and confirm again", {
+        dryRun: fresh.preview,
+      });
   }
   const connections = Object.fromEntries(groups.map((g) => [g.pipelineId, g.connection]));
   const taskIds = new Map((await listTasks(db)).map((t) => [t.nodeId, t.id]));
   const claimPairs = pairs.map(([task, unitKey]) => ({ taskId: taskIds.get(task)!, unitKey }));
   const previous = (await repairRunsOfIncident(db, id)).at(-1);
   try {
-    const run = await inTransaction(db, async (tx) => {
-      const repairNumber = await nextRepairNumber(tx, incident.originRunId, id);
-      const created = await createRepairRun(tx, {
-        pipelineId: incident.pipelineId, rootRunId: incident.originRunId, parentRunId: previous?.id ?? incident.originRunId, repairNumber, incidentId: id, triggeredBy: actor.id, at: now,
-        params: {
-          planId: stored.id, pairs, heartbeatAt: now.getTime(), concurrency: opts.concurrency, parameterOverrides: options.parameterOverrides,
-          idempotencyKeys: Object.fromEntries(options.replay.map((r) => [r.taskNodeId, r.idempotencyKey])), launchedBy: { id: actor.id, role: actor.role }, connections, progress: {},
-        },
-      });
-      await insertClaims(tx, created.id, claimPairs, now);
-      await moveIncident(tx, incident, "launch");
-      await markPlanLaunched(tx, stored.id);
-      await appendAudit(tx, {
-        kind: "repair.launched", actor: actor.id, actorRole: actor.role, reason: opts.resume ? "resume the interrupted repair: the pairs not yet done" : `launch the confirmed ${stored.strategy} plan`, incidentId: id,
-        targets: groupTargets(pairs), before: { status: "planned" }, after: { status: "repairing", runId: created.id, rootRunId: incident.originRunId, repairNumber, pairs: pairs.length },
-      }, now);
-      return created;
-    }, { timeout: 30_000, maxWait: 30_000 });
+    const run = await inTransaction(
+      db,
+      async (tx) => {
+        const repairNumber = await nextRepairNumber(tx, incident.originRunId, id);
+        const created = await createRepairRun(tx, {
+          pipelineId: incident.pipelineId,
+          rootRunId: incident.originRunId,
+          parentRunId: previous?.id ?? incident.originRunId,
+          repairNumber,
+          incidentId: id,
+          triggeredBy: actor.id,
+          at: now,
+          params: {
+            planId: stored.id,
+            pairs,
+            heartbeatAt: now.getTime(),
+            concurrency: opts.concurrency,
+            parameterOverrides: options.parameterOverrides,
+            idempotencyKeys: Object.fromEntries(options.replay.map((r) => [r.taskNodeId, r.idempotencyKey])),
+            launchedBy: { id: actor.id, role: actor.role },
+            connections,
+            progress: {},
+          },
+        });
+        await insertClaims(tx, created.id, claimPairs, now);
+        await moveIncident(tx, incident, "launch");
+        await markPlanLaunched(tx, stored.id);
+        await appendAudit(
+          tx,
+          {
+            kind: "repair.launched",
+            actor: actor.id,
+            actorRole: actor.role,
+            reason: opts.resume ? "resume the interrupted repair: the pairs not yet done" : `launch the confirmed ${stored.strategy} plan`,
+            incidentId: id,
+            targets: groupTargets(pairs),
+            before: { status: "planned" },
+            after: { status: "repairing", runId: created.id, rootRunId: incident.originRunId, repairNumber, pairs: pairs.length },
+          },
+          now,
+        );
+        return created;
+      },
+      { timeout: 30_000, maxWait: 30_000 },
+    );
     return { runId: run.id, repairNumber: run.repairNumber, pairs: pairs.length, execution: startRepair(run.id, db, opts.run) };
   } catch (e) {
     if (isUniqueViolation(e) || e instanceof ConflictError) throw await overlapError(db, id, claimPairs, e);
@@ -98,10 +132,13 @@ function refuseUndispatchable(groups: DispatchGroup[]): void {
   const problems: string[] = [];
   for (const g of groups) {
     if (!g.orchestrator) {
-      problems.push(`pipeline ${g.pipeline} has no orchestrator connection: an admin sets one with PUT /api/v1/pipelines/${g.pipelineId}/orchestrator (or copy the export)`);
+      problems.push(
+        `pipeline ${g.pipeline} has no orchestrator connection: an admin sets one with PUT /api/v1/pipelines/${g.pipelineId}/orchestrator (or copy the export)`,
+      );
       continue;
     }
-    for (const u of g.orchestrator.requests(g.plan).unsupported) problems.push(`${nodeName(u.taskNodeId as NodeId)} (${g.pipeline}, ${g.orchestrator.kind}): ${u.reason}`);
+    for (const u of g.orchestrator.requests(g.plan).unsupported)
+      problems.push(`${nodeName(u.taskNodeId as NodeId)} (${g.pipeline}, ${g.orchestrator.kind}): ${u.reason}`);
   }
   if (problems.length > 0) throw new RefusedError(`this repair cannot be dispatched as planned: ${problems.join("; ")}`, { undispatchable: problems });
 }
@@ -112,12 +149,15 @@ function groupTargets(pairs: [string, string, number][]) {
   return [...by].map(([nodeId, units]) => ({ nodeId, units }));
 }
 
-
-
 async function overlapError(db: Db, id: string, pairs: { taskId: string; unitKey: string }[], cause: unknown): Promise<ConflictError> {
   const holders = await claimHolders(db, pairs);
   // The repair that won may have finished already: name it from the incident's runs.
-  if (holders.length === 0) return (await repairRunsOfIncident(db, id)).length > 0 ? notLaunchable(db, id, "planned") : cause instanceof ConflictError ? cause : new ConflictError("another repair of these units started at the same moment; reload and try again");
+  if (holders.length === 0)
+    return (await repairRunsOfIncident(db, id)).length > 0
+      ? notLaunchable(db, id, "planned")
+      : cause instanceof ConflictError
+        ? cause
+        : new ConflictError("another repair of these units started at the same moment; reload and try again");
   const h = holders[0]!;
   const name = nodeName(h.taskNodeId);
   return new ConflictError(

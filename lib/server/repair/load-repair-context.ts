@@ -29,19 +29,22 @@ export async function loadRepairContext(db: Db, now: Date): Promise<RepairContex
   const spec = buildLineageSpec(tasks, datasets, edges);
   const graph = buildLineageGraph(spec, { asOf: now.getTime() });
   const outputOf = new Map<string, DatasetRecord>();
-  for (const e of edges) if (e.direction === "write" && taskById.has(e.taskId) && datasetById.has(e.datasetId)) outputOf.set(taskById.get(e.taskId)!.nodeId, datasetById.get(e.datasetId)!);
+  for (const e of edges)
+    if (e.direction === "write" && taskById.has(e.taskId) && datasetById.has(e.datasetId))
+      outputOf.set(taskById.get(e.taskId)!.nodeId, datasetById.get(e.datasetId)!);
   const ledger = summariseLedger(graph, await ledgerRows(db, datasets, outputOf, taskById)).ledger;
   return {
-    graph, ledger, now, outputOf,
-    tasks: new Map(tasks.map((t) => [t.nodeId, t])), datasets: new Map(datasets.map((d) => [d.nodeId, d])),
+    graph,
+    ledger,
+    now,
+    outputOf,
+    tasks: new Map(tasks.map((t) => [t.nodeId, t])),
+    datasets: new Map(datasets.map((d) => [d.nodeId, d])),
   };
 }
 
 async function ledgerRows(db: Db, datasets: DatasetRecord[], outputOf: Map<string, DatasetRecord>, taskById: Map<string, TaskRecord>): Promise<LedgerRow[]> {
-  const [counts, deliveries] = await Promise.all([
-    publishCountsByUnit(db),
-    allDeliveries(db),
-  ]);
+  const [counts, deliveries] = await Promise.all([publishCountsByUnit(db), allDeliveries(db)]);
   const nodeOf = new Map(datasets.map((d) => [d.id, d.nodeId as NodeId]));
   const rows: LedgerRow[] = counts.flatMap((c) => {
     const node = nodeOf.get(c.datasetId);

@@ -34,15 +34,22 @@ export async function markUnits(id: string, req: MarkRequest, actor: Actor, now 
     return s;
   });
   let evidence = "";
-  if (req.kind === "marked_success") evidence = successEvidence(units, before.map((b) => b.facts), dataset.tolerance, req.evidence);
+  if (req.kind === "marked_success")
+    evidence = successEvidence(
+      units,
+      before.map((b) => b.facts),
+      dataset.tolerance,
+      req.evidence,
+    );
   const describe = (xs: string[]) => [...new Set(xs)].map((s) => `${s} ×${xs.filter((x) => x === s).length}`).join(", ");
   const after = req.kind === "marked_success" ? "published (marked success)" : req.kind;
   const entry = await inTransaction(db, async (tx) => {
     const common = { actor: actor.id, actorRole: actor.role, reason: req.reason, incidentId: id, targets: [{ nodeId: dataset.nodeId, units }] };
     const beforeState = { state: describe(before.map((b) => b.result.state)) };
-    const e = req.kind === "marked_success"
-      ? await appendAudit(tx, { ...common, kind: KIND.marked_success, before: beforeState, after: { state: after, evidence } }, now)
-      : await appendAudit(tx, { ...common, kind: KIND[req.kind], before: beforeState, after: { state: after } }, now);
+    const e =
+      req.kind === "marked_success"
+        ? await appendAudit(tx, { ...common, kind: KIND.marked_success, before: beforeState, after: { state: after, evidence } }, now)
+        : await appendAudit(tx, { ...common, kind: KIND[req.kind], before: beforeState, after: { state: after } }, now);
     await createUnitMarks(tx, dataset.id, units, req.kind, req.reason, e.seq, now);
     await moveIncident(tx, incident, "mark_units");
     return e;
@@ -50,7 +57,12 @@ export async function markUnits(id: string, req: MarkRequest, actor: Actor, now 
   return { ok: true as const, auditSeq: entry.seq };
 }
 
-function successEvidence(units: string[], facts: { ledger: readonly { rowCount: number; publishedAt: number }[]; sourceCount?: number | null }[], tolerance: number, given?: string): string {
+function successEvidence(
+  units: string[],
+  facts: { ledger: readonly { rowCount: number; publishedAt: number }[]; sourceCount?: number | null }[],
+  tolerance: number,
+  given?: string,
+): string {
   if (!given?.trim()) throw new InvalidFieldError("body.evidence", "marking success needs evidence, e.g. the reconciliation you checked");
   const verdicts = units.map((u, i) => {
     const latest = [...facts[i]!.ledger].sort((a, b) => b.publishedAt - a.publishedAt)[0];

@@ -19,31 +19,102 @@ import { createTestDatabase, providersUnderTest, type TestDatabase } from "../te
 import { plannedIncident, STG } from "./testing/journey-steps";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
-interface Case { name: string; handler: Handler; withId: boolean; body: unknown; bad: unknown; badFields: string[]; role: "operator" | "commander" }
+interface Case {
+  name: string;
+  handler: Handler;
+  withId: boolean;
+  body: unknown;
+  bad: unknown;
+  badFields: string[];
+  role: "operator" | "commander";
+}
 
 const reason = "a reason that is long enough";
 const CASES: Case[] = [
-  { name: "POST /incidents", handler: incidents.POST, withId: false, body: { taskNodeId: STG, units: ["2026-08-17"], reason }, bad: { taskNodeId: "stg_orders", units: [], reason: "" }, badFields: ["body.taskNodeId", "body.units", "body.reason"], role: "operator" },
-  { name: "POST scope", handler: scope.POST, withId: true, body: { reason, addPairs: [] }, bad: { reason: "", addPairs: [{ taskNodeId: "x", units: [] }] }, badFields: ["body.reason", "body.addPairs.0.taskNodeId", "body.addPairs.0.units"], role: "operator" },
+  {
+    name: "POST /incidents",
+    handler: incidents.POST,
+    withId: false,
+    body: { taskNodeId: STG, units: ["2026-08-17"], reason },
+    bad: { taskNodeId: "stg_orders", units: [], reason: "" },
+    badFields: ["body.taskNodeId", "body.units", "body.reason"],
+    role: "operator",
+  },
+  {
+    name: "POST scope",
+    handler: scope.POST,
+    withId: true,
+    body: { reason, addPairs: [] },
+    bad: { reason: "", addPairs: [{ taskNodeId: "x", units: [] }] },
+    badFields: ["body.reason", "body.addPairs.0.taskNodeId", "body.addPairs.0.units"],
+    role: "operator",
+  },
   { name: "POST preconditions", handler: preconditions.POST, withId: true, body: { reason }, bad: {}, badFields: ["body.reason"], role: "operator" },
-  { name: "POST plan", handler: plan.POST, withId: true, body: { strategy: "targeted_with_closure", reason }, bad: { strategy: "yolo", reason }, badFields: ["body.strategy"], role: "operator" },
+  {
+    name: "POST plan",
+    handler: plan.POST,
+    withId: true,
+    body: { strategy: "targeted_with_closure", reason },
+    bad: { strategy: "yolo", reason },
+    badFields: ["body.strategy"],
+    role: "operator",
+  },
   { name: "POST launch", handler: launch.POST, withId: true, body: {}, bad: { concurrency: 99 }, badFields: ["body.concurrency"], role: "operator" },
   { name: "POST dry-run", handler: dryRun.POST, withId: true, body: {}, bad: { resume: "yes" }, badFields: ["body.resume"], role: "operator" },
-  { name: "POST launch (preview digest)", handler: launch.POST, withId: true, body: {}, bad: { preview: "not-a-digest" }, badFields: ["body.preview"], role: "operator" },
+  {
+    name: "POST launch (preview digest)",
+    handler: launch.POST,
+    withId: true,
+    body: {},
+    bad: { preview: "not-a-digest" },
+    badFields: ["body.preview"],
+    role: "operator",
+  },
   { name: "POST resolve", handler: resolve.POST, withId: true, body: { reason }, bad: { reason: "" }, badFields: ["body.reason"], role: "operator" },
   { name: "POST abandon", handler: abandon.POST, withId: true, body: { reason }, bad: { reason: 42 }, badFields: ["body.reason"], role: "operator" },
   { name: "POST notes", handler: notes.POST, withId: true, body: { note: "finance told" }, bad: { note: "" }, badFields: ["body.note"], role: "operator" },
-  { name: "POST clean-unit", handler: cleanUnit.POST, withId: true, body: { taskNodeId: STG, unitKey: "2026-08-10", reason }, bad: { taskNodeId: STG, unitKey: "", reason }, badFields: ["body.unitKey"], role: "operator" },
-  { name: "POST declare-replace", handler: declareReplace.POST, withId: true, body: { taskNodeId: STG, reason }, bad: { taskNodeId: "not-a-task", reason }, badFields: ["body.taskNodeId"], role: "operator" },
+  {
+    name: "POST clean-unit",
+    handler: cleanUnit.POST,
+    withId: true,
+    body: { taskNodeId: STG, unitKey: "2026-08-10", reason },
+    bad: { taskNodeId: STG, unitKey: "", reason },
+    badFields: ["body.unitKey"],
+    role: "operator",
+  },
+  {
+    name: "POST declare-replace",
+    handler: declareReplace.POST,
+    withId: true,
+    body: { taskNodeId: STG, reason },
+    bad: { taskNodeId: "not-a-task", reason },
+    badFields: ["body.taskNodeId"],
+    role: "operator",
+  },
   { name: "POST override", handler: override.POST, withId: true, body: { reason }, bad: {}, badFields: ["body.reason"], role: "commander" },
-  { name: "POST marks", handler: marks.POST, withId: true, body: { kind: "known_bad", taskNodeId: STG, units: ["2026-08-17"], reason }, bad: { kind: "deleted", taskNodeId: STG, units: ["2026-08-17"], reason }, badFields: ["body.kind"], role: "commander" },
+  {
+    name: "POST marks",
+    handler: marks.POST,
+    withId: true,
+    body: { kind: "known_bad", taskNodeId: STG, units: ["2026-08-17"], reason },
+    bad: { kind: "deleted", taskNodeId: STG, units: ["2026-08-17"], reason },
+    badFields: ["body.kind"],
+    role: "commander",
+  },
 ];
 
 /** Everything a mutation could write, as one comparable value. */
 async function snapshot(db: Db) {
   const [audit, incidentRows, runs, claims, unitMarks, plans, rows, tasks, attempts] = await Promise.all([
-    db.auditEntry.count(), db.incident.findMany({ orderBy: { id: "asc" } }), db.run.count(), db.repairClaim.count(), db.unitMark.count(),
-    db.repairPlan.findMany({ select: { id: true, status: true } }), db.warehouseRow.count(), db.task.findMany({ select: { nodeId: true, writeMode: true }, orderBy: { nodeId: "asc" } }), db.attempt.count(),
+    db.auditEntry.count(),
+    db.incident.findMany({ orderBy: { id: "asc" } }),
+    db.run.count(),
+    db.repairClaim.count(),
+    db.unitMark.count(),
+    db.repairPlan.findMany({ select: { id: true, status: true } }),
+    db.warehouseRow.count(),
+    db.task.findMany({ select: { nodeId: true, writeMode: true }, orderBy: { nodeId: "asc" } }),
+    db.attempt.count(),
   ]);
   return { audit, incidentRows, runs, claims, unitMarks, plans, rows, tasks, attempts };
 }
@@ -64,7 +135,14 @@ describe.each(providersUnderTest())("every mutating incident route (%s)", (provi
   });
 
   const call = (c: Case, body: unknown, user: string) =>
-    c.handler(new Request("http://console.test/api/v1/x", { method: "POST", body: JSON.stringify(body), headers: { host: "console.test", "content-type": "application/json", "x-reparo-user": user } }), { params: Promise.resolve<Record<string, string>>(c.withId ? { id } : {}) });
+    c.handler(
+      new Request("http://console.test/api/v1/x", {
+        method: "POST",
+        body: JSON.stringify(body),
+        headers: { host: "console.test", "content-type": "application/json", "x-reparo-user": user },
+      }),
+      { params: Promise.resolve<Record<string, string>>(c.withId ? { id } : {}) },
+    );
 
   it.each(CASES)("$name: a viewer is refused with 403 and nothing is written", async (c) => {
     const before = await snapshot(t.db);
@@ -106,7 +184,14 @@ describe.each(providersUnderTest())("every mutating incident route (%s)", (provi
   });
 
   it("a cross-site request is refused before anything else", async () => {
-    const res = await notes.POST(new Request("http://console.test/x", { method: "POST", body: JSON.stringify({ note: "hi" }), headers: { host: "console.test", origin: "https://evil.example", "content-type": "application/json" } }), { params: Promise.resolve({ id }) });
+    const res = await notes.POST(
+      new Request("http://console.test/x", {
+        method: "POST",
+        body: JSON.stringify({ note: "hi" }),
+        headers: { host: "console.test", origin: "https://evil.example", "content-type": "application/json" },
+      }),
+      { params: Promise.resolve({ id }) },
+    );
     expect(res.status).toBe(403);
   });
 });

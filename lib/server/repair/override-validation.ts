@@ -15,8 +15,20 @@ export async function overrideValidation(id: string, reason: string, actor: Acto
   if (failing.length === 0) throw new RefusedError("validation passes: resolve the incident instead of overriding");
   const entry = await inTransaction(db, async (tx) => {
     await moveIncident(tx, incident, "override_validation", { resolvedAt: now, closedReason: `validation overridden: ${reason}` });
-    return appendAudit(tx, { kind: "validation.overridden", actor: actor.id, actorRole: actor.role, reason, incidentId: id, targets: targetsOf(failing), before: { failedUnits: failing.map((u) => `${u.name} ${u.unitKey}`) }, after: { status: "resolved" } }, now);
+    return appendAudit(
+      tx,
+      {
+        kind: "validation.overridden",
+        actor: actor.id,
+        actorRole: actor.role,
+        reason,
+        incidentId: id,
+        targets: targetsOf(failing),
+        before: { failedUnits: failing.map((u) => `${u.name} ${u.unitKey}`) },
+        after: { status: "resolved" },
+      },
+      now,
+    );
   });
   return { ok: true as const, auditSeq: entry.seq };
 }
-

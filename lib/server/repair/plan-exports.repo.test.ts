@@ -58,13 +58,28 @@ describe("the plan's exports for the demo incident", () => {
   it("Databricks: without a job run id nothing is guessed — every task is listed unsupported, saying why", async () => {
     const { exports } = await previewPlan(id, { ...noOptions, strategy: "targeted_with_closure" }, new Date(), t.db);
     expect(exports.databricks.requests).toEqual([]);
-    expect(new Set(exports.databricks.unsupported.map((u) => u.name))).toEqual(new Set(["stg_orders", "fct_orders", "revenue_daily", "running_balance", "build_order_features", "refresh_executive_dashboard"]));
+    expect(new Set(exports.databricks.unsupported.map((u) => u.name))).toEqual(
+      new Set(["stg_orders", "fct_orders", "revenue_daily", "running_balance", "build_order_features", "refresh_executive_dashboard"]),
+    );
     expect(exports.databricks.unsupported[0]!.reason).toMatch(/job run id/);
   });
 
   it("Databricks: with the pipeline's job run id, RepairRun bodies the struct accepts", async () => {
     const orders = (await t.db.pipeline.findFirst({ where: { name: "orders" } }))!;
-    await t.db.orchestratorConnection.update({ where: { pipelineId: orders.id }, data: { kind: "databricks", config: JSON.stringify({ kind: "databricks", baseUrl: "https://adb-1.azuredatabricks.net", credentials: { env: "DATABRICKS_TOKEN" }, jobRunId: 4242, tasks: {}, unitsParameter: "reparo_units" }) } });
+    await t.db.orchestratorConnection.update({
+      where: { pipelineId: orders.id },
+      data: {
+        kind: "databricks",
+        config: JSON.stringify({
+          kind: "databricks",
+          baseUrl: "https://adb-1.azuredatabricks.net",
+          credentials: { env: "DATABRICKS_TOKEN" },
+          jobRunId: 4242,
+          tasks: {},
+          unitsParameter: "reparo_units",
+        }),
+      },
+    });
     const { exports } = await previewPlan(id, { ...noOptions, strategy: "targeted_with_closure" }, new Date(), t.db);
     const model = parseGoModel(readFileSync(fixture("databricks", "model.go"), "utf8"));
     const ordersRequests = exports.databricks.requests.filter((r) => r.pipeline === "orders");
@@ -79,15 +94,54 @@ describe("the plan's exports for the demo incident", () => {
 
   it("Databricks: the job run to repair comes from the ingested run facets when the connection names none", async () => {
     const orders = (await t.db.pipeline.findFirst({ where: { name: "orders" } }))!;
-    await t.db.orchestratorConnection.update({ where: { pipelineId: orders.id }, data: { config: JSON.stringify({ kind: "databricks", baseUrl: "https://adb-1.azuredatabricks.net", credentials: { env: "DATABRICKS_TOKEN" }, tasks: {}, unitsParameter: "reparo_units" }) } });
+    await t.db.orchestratorConnection.update({
+      where: { pipelineId: orders.id },
+      data: {
+        config: JSON.stringify({
+          kind: "databricks",
+          baseUrl: "https://adb-1.azuredatabricks.net",
+          credentials: { env: "DATABRICKS_TOKEN" },
+          tasks: {},
+          unitsParameter: "reparo_units",
+        }),
+      },
+    });
     // What OpenLineage's Spark integration on Databricks sends: the cluster's Spark properties.
     const runId = crypto.randomUUID();
-    const base = { producer: "https://github.com/OpenLineage/OpenLineage/tree/1.20.0/integration/spark", schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent", job: { namespace: "orders", name: "stg_orders" } };
-    const facets = { "environment-properties": { _producer: "spark", _schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunFacet", "environment-properties": { "spark.databricks.job.runId": "55501", "spark.databricks.job.parentRunId": "987654321", "spark.databricks.job.id": "77" } } };
-    const res = await receiveLineageRequest(lineageRequest(JSON.stringify([
-      { ...base, eventType: "START", eventTime: "2026-08-02T01:00:00Z", run: { runId, facets } },
-      { ...base, eventType: "COMPLETE", eventTime: "2026-08-02T01:05:00Z", run: { runId }, outputs: [{ namespace: "warehouse", name: "stg_orders", outputFacets: { subset: { outputCondition: { type: "partition", partitions: [{ identifier: "2026-08-01" }] } } } }] },
-    ]), { "x-reparo-user": "demo-operator" }), t.db);
+    const base = {
+      producer: "https://github.com/OpenLineage/OpenLineage/tree/1.20.0/integration/spark",
+      schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent",
+      job: { namespace: "orders", name: "stg_orders" },
+    };
+    const facets = {
+      "environment-properties": {
+        _producer: "spark",
+        _schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunFacet",
+        "environment-properties": { "spark.databricks.job.runId": "55501", "spark.databricks.job.parentRunId": "987654321", "spark.databricks.job.id": "77" },
+      },
+    };
+    const res = await receiveLineageRequest(
+      lineageRequest(
+        JSON.stringify([
+          { ...base, eventType: "START", eventTime: "2026-08-02T01:00:00Z", run: { runId, facets } },
+          {
+            ...base,
+            eventType: "COMPLETE",
+            eventTime: "2026-08-02T01:05:00Z",
+            run: { runId },
+            outputs: [
+              {
+                namespace: "warehouse",
+                name: "stg_orders",
+                outputFacets: { subset: { outputCondition: { type: "partition", partitions: [{ identifier: "2026-08-01" }] } } },
+              },
+            ],
+          },
+        ]),
+        { "x-reparo-user": "demo-operator" },
+      ),
+      t.db,
+    );
     expect(res.status).toBe(200);
     const { exports } = await previewPlan(id, { ...noOptions, strategy: "targeted_with_closure" }, new Date(), t.db);
     const ordersRequests = exports.databricks.requests.filter((r) => r.pipeline === "orders");

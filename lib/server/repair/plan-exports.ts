@@ -13,7 +13,13 @@ const KINDS = ["airflow", "dagster", "databricks", "dbt"] as const;
 const defaults: Record<(typeof KINDS)[number], OrchestratorConnection> = {
   airflow: { kind: "airflow", baseUrl: "https://airflow.invalid", credentials: { env: "AIRFLOW_TOKEN" }, tasks: {} },
   dagster: { kind: "dagster", baseUrl: "https://dagster.invalid", assets: {} },
-  databricks: { kind: "databricks", baseUrl: "https://databricks.invalid", credentials: { env: "DATABRICKS_TOKEN" }, tasks: {}, unitsParameter: "reparo_units" },
+  databricks: {
+    kind: "databricks",
+    baseUrl: "https://databricks.invalid",
+    credentials: { env: "DATABRICKS_TOKEN" },
+    tasks: {},
+    unitsParameter: "reparo_units",
+  },
   dbt: { kind: "dbt", unitsVar: "reparo_units", tasks: {} },
 };
 
@@ -24,17 +30,42 @@ const defaults: Record<(typeof KINDS)[number], OrchestratorConnection> = {
  * pipeline of the plan, each pipeline's connection names where it has one. Every planned task
  * is in a request or listed unsupported with why. A blocked plan exports nothing runnable.
  */
-export async function planExports(db: Db, ctx: RepairContext, plan: RepairPlan, failedRunId: string | null = null): Promise<Record<(typeof KINDS)[number], PlanExport>> {
+export async function planExports(
+  db: Db,
+  ctx: RepairContext,
+  plan: RepairPlan,
+  failedRunId: string | null = null,
+): Promise<Record<(typeof KINDS)[number], PlanExport>> {
   if (!plan.runnable) {
     const why = `the plan is blocked: ${plan.blockers.map((b) => b.message).join(" ")}`;
-    const blocked: PlanExport = { requests: [], unsupported: plan.waves.flat().map((p) => ({ taskNodeId: p.task, name: nodeName(p.task), pipeline: p.pipeline, units: p.keyRanges.map(([a, b]) => (a === b ? a : `${a}..${b}`)), reason: why })) };
+    const blocked: PlanExport = {
+      requests: [],
+      unsupported: plan.waves.flat().map((p) => ({
+        taskNodeId: p.task,
+        name: nodeName(p.task),
+        pipeline: p.pipeline,
+        units: p.keyRanges.map(([a, b]) => (a === b ? a : `${a}..${b}`)),
+        reason: why,
+      })),
+    };
     return { airflow: blocked, dagster: blocked, databricks: blocked, dbt: blocked };
   }
   const pairs = planPairs(ctx, plan);
-  const groups = await dispatchGroups(db, ctx, {
-    incidentId: "", runId: null, repairNumber: 0, pairs, parameterOverrides: { ...plan.parameterOverrides },
-    idempotencyKeys: {}, excluded: plan.excluded.map((e) => e.task), failedRunId,
-  }, null);
+  const groups = await dispatchGroups(
+    db,
+    ctx,
+    {
+      incidentId: "",
+      runId: null,
+      repairNumber: 0,
+      pairs,
+      parameterOverrides: { ...plan.parameterOverrides },
+      idempotencyKeys: {},
+      excluded: plan.excluded.map((e) => e.task),
+      failedRunId,
+    },
+    null,
+  );
   const out = {} as Record<(typeof KINDS)[number], PlanExport>;
   for (const kind of KINDS) {
     const result: PlanExport = { requests: [], unsupported: [] };
@@ -42,7 +73,15 @@ export async function planExports(db: Db, ctx: RepairContext, plan: RepairPlan, 
       const connection = g.connection.kind === kind ? g.connection : defaults[kind];
       const { requests, unsupported } = orchestratorFor(connection, null)!.requests(g.plan);
       result.requests.push(...requests.map((r) => ({ ...r, pipeline: g.pipeline })));
-      result.unsupported.push(...unsupported.map((u) => ({ taskNodeId: u.taskNodeId, name: nodeName(u.taskNodeId as NodeId), pipeline: g.pipeline, units: [...u.units], reason: u.reason })));
+      result.unsupported.push(
+        ...unsupported.map((u) => ({
+          taskNodeId: u.taskNodeId,
+          name: nodeName(u.taskNodeId as NodeId),
+          pipeline: g.pipeline,
+          units: [...u.units],
+          reason: u.reason,
+        })),
+      );
     }
     out[kind] = result;
   }

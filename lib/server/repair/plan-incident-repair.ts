@@ -22,13 +22,20 @@ import type { RepairContext } from "./load-repair-context";
  */
 export async function planIncidentRepair(db: Db, ctx: RepairContext, incident: IncidentRecord, opts: PlanOptions): Promise<RepairPlan> {
   const [resolutions, activeRepairs] = await Promise.all([cleanResolutions(db, ctx), otherRepairs(db, ctx, incident.id)]);
-  const plan = (extra: Resolution[]) => planRepair({
-    graph: ctx.graph, targets: incidentTargets(incident), ledger: ctx.ledger, activeRepairs,
-    options: {
-      strategy: opts.strategy, resolutions: [...resolutions, ...extra], parameterOverrides: opts.parameterOverrides, reason: opts.reason,
-      replay: opts.replay.map((r) => ({ task: r.taskNodeId as TaskId, idempotencyKey: r.idempotencyKey })),
-    },
-  });
+  const plan = (extra: Resolution[]) =>
+    planRepair({
+      graph: ctx.graph,
+      targets: incidentTargets(incident),
+      ledger: ctx.ledger,
+      activeRepairs,
+      options: {
+        strategy: opts.strategy,
+        resolutions: [...resolutions, ...extra],
+        parameterOverrides: opts.parameterOverrides,
+        reason: opts.reason,
+        replay: opts.replay.map((r) => ({ task: r.taskNodeId as TaskId, idempotencyKey: r.idempotencyKey })),
+      },
+    });
   const first = plan([]);
   // Append units still blocked that provably hold nothing (no publish, every try wrote 0 rows) need no cleaning: plan again without them.
   const empty = await emptyResolutions(db, ctx, first);
@@ -43,12 +50,17 @@ async function emptyResolutions(db: Db, ctx: RepairContext, plan: RepairPlan): P
     const output = ctx.outputOf.get(b.node);
     const node = ctx.graph.nodes[ctx.graph.index.get(b.node as NodeId) ?? -1] as TaskNode | undefined;
     if (!task || !output || !node) continue;
-    const keys = (b.keyRanges ?? []).flatMap(([lo, hi]) => {
-      const [a, z] = [node.space.validate(lo), node.space.validate(hi)];
-      return a.valid && z.valid ? [...keysOf(node.space, UnitSet.range(a.ordinal, z.ordinal))] : [];
-    }).slice(0, 5_000);
+    const keys = (b.keyRanges ?? [])
+      .flatMap(([lo, hi]) => {
+        const [a, z] = [node.space.validate(lo), node.space.validate(hi)];
+        return a.valid && z.valid ? [...keysOf(node.space, UnitSet.range(a.ordinal, z.ordinal))] : [];
+      })
+      .slice(0, 5_000);
     const facts = await writtenFacts(db, task.id, output.id, keys);
-    const ordinals = keys.filter((k) => holdsNothing(facts.attempts.get(k) ?? [], facts.publishes.get(k) ?? 0)).map((k) => node.space.validate(k)).flatMap((v) => (v.valid ? [v.ordinal] : []));
+    const ordinals = keys
+      .filter((k) => holdsNothing(facts.attempts.get(k) ?? [], facts.publishes.get(k) ?? 0))
+      .map((k) => node.space.validate(k))
+      .flatMap((v) => (v.valid ? [v.ordinal] : []));
     if (ordinals.length > 0) out.push({ kind: "unit_empty", task: b.node as TaskId, units: UnitSet.fromOrdinals(ordinals) });
   }
   return out;
@@ -58,8 +70,14 @@ async function cleanResolutions(db: Db, ctx: RepairContext): Promise<Resolution[
   const appendTasks = [...ctx.tasks.values()].filter((t) => t.writeMode === "append" && ctx.outputOf.has(t.nodeId));
   if (appendTasks.length === 0) return [];
   const [cleaned, starts] = await Promise.all([
-    cleanedAtByUnit(db, appendTasks.map((t) => ctx.outputOf.get(t.nodeId)!.id)),
-    latestAttemptStarts(db, appendTasks.map((t) => t.id)),
+    cleanedAtByUnit(
+      db,
+      appendTasks.map((t) => ctx.outputOf.get(t.nodeId)!.id),
+    ),
+    latestAttemptStarts(
+      db,
+      appendTasks.map((t) => t.id),
+    ),
   ]);
   const out: Resolution[] = [];
   for (const t of appendTasks) {
@@ -78,15 +96,20 @@ async function cleanResolutions(db: Db, ctx: RepairContext): Promise<Resolution[
 async function otherRepairs(db: Db, ctx: RepairContext, incidentId: string): Promise<ActiveRepair[]> {
   const claims = await activeClaims(db);
   if (claims.length === 0) return [];
-  const runs = await runLaunchesByIds(db, claims.map((c) => c.runId));
-  return runs.filter((r) => r.incidentId !== incidentId).map((r) => {
-    const byTask = new Map<string, number[]>();
-    for (const c of claims.filter((x) => x.runId === r.id)) {
-      const node = ctx.graph.nodes[ctx.graph.index.get(c.taskNodeId as NodeId) ?? -1];
-      const v = node?.space.validate(c.unitKey);
-      if (v?.valid) byTask.set(c.taskNodeId, [...(byTask.get(c.taskNodeId) ?? []), v.ordinal]);
-    }
-    const pairs = [...byTask].map(([node, ordinals]) => ({ node: node as NodeId, units: UnitSet.fromOrdinals(ordinals) }));
-    return { id: r.id, label: `repair #${r.repairNumber} (run ${r.id}, launched by ${r.triggeredBy})`, pairs };
-  });
+  const runs = await runLaunchesByIds(
+    db,
+    claims.map((c) => c.runId),
+  );
+  return runs
+    .filter((r) => r.incidentId !== incidentId)
+    .map((r) => {
+      const byTask = new Map<string, number[]>();
+      for (const c of claims.filter((x) => x.runId === r.id)) {
+        const node = ctx.graph.nodes[ctx.graph.index.get(c.taskNodeId as NodeId) ?? -1];
+        const v = node?.space.validate(c.unitKey);
+        if (v?.valid) byTask.set(c.taskNodeId, [...(byTask.get(c.taskNodeId) ?? []), v.ordinal]);
+      }
+      const pairs = [...byTask].map(([node, ordinals]) => ({ node: node as NodeId, units: UnitSet.fromOrdinals(ordinals) }));
+      return { id: r.id, label: `repair #${r.repairNumber} (run ${r.id}, launched by ${r.triggeredBy})`, pairs };
+    });
 }

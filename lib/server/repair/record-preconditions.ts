@@ -9,9 +9,20 @@ export async function recordPreconditions(id: string, reason: string, actor: Act
   const incident = await requireIncident(db, id, "review_preconditions");
   const view = await getPreconditions(id, now, db);
   const list = (v: string) => view.tasks.flatMap((t) => t.checks.filter((c) => c.verdict === v).map((c) => `${t.name}: ${c.key}`));
-  const entry = await inTransaction(db, (tx) => appendAudit(tx, {
-    kind: "preconditions.reviewed", actor: actor.id, actorRole: actor.role, reason, incidentId: id,
-    before: { status: incident.status }, after: { unsafe: list("unsafe"), unknown: list("unknown") },
-  }, now));
+  const entry = await inTransaction(db, (tx) =>
+    appendAudit(
+      tx,
+      {
+        kind: "preconditions.reviewed",
+        actor: actor.id,
+        actorRole: actor.role,
+        reason,
+        incidentId: id,
+        before: { status: incident.status },
+        after: { unsafe: list("unsafe"), unknown: list("unknown") },
+      },
+      now,
+    ),
+  );
   return { ok: true as const, auditSeq: entry.seq };
 }

@@ -15,7 +15,13 @@ import { loadRepairContext } from "./load-repair-context";
  * pairs and the closure's size are recorded, and the incident is scoped. Re-scoping a planned
  * incident sends it back to scoped: its plan must be confirmed again for the new scope.
  */
-export async function recordScope(id: string, body: { reason: string; addPairs: { taskNodeId: string; units: string[] }[] }, actor: Actor, now = new Date(), db: Db = getDb()) {
+export async function recordScope(
+  id: string,
+  body: { reason: string; addPairs: { taskNodeId: string; units: string[] }[] },
+  actor: Actor,
+  now = new Date(),
+  db: Db = getDb(),
+) {
   const incident = await requireIncident(db, id, "scope");
   const ctx = await loadRepairContext(db, now);
   const failedPairs: AuditTarget[] = incident.failedPairs.map((p) => ({ nodeId: p.nodeId, units: [...p.units] }));
@@ -34,10 +40,20 @@ export async function recordScope(id: string, body: { reason: string; addPairs: 
   const entry = await inTransaction(db, async (tx) => {
     await moveIncident(tx, incident, "scope", { failedPairs, closure: { pairCount: scope.pairCount, taskWaves: scope.taskWaves } });
     if (incident.status === "planned") await supersedeConfirmedPlans(tx, id);
-    return appendAudit(tx, {
-      kind: "incident.scoped", actor: actor.id, actorRole: actor.role, reason: body.reason, incidentId: id, targets: failedPairs,
-      before: { status: incident.status }, after: { status: "scoped", pairCount: scope.pairCount, failedPairs },
-    }, now);
+    return appendAudit(
+      tx,
+      {
+        kind: "incident.scoped",
+        actor: actor.id,
+        actorRole: actor.role,
+        reason: body.reason,
+        incidentId: id,
+        targets: failedPairs,
+        before: { status: incident.status },
+        after: { status: "scoped", pairCount: scope.pairCount, failedPairs },
+      },
+      now,
+    );
   });
   return { ok: true as const, auditSeq: entry.seq };
 }

@@ -32,7 +32,12 @@ describe.each(providersUnderTest())("the guided repair of stg_orders 2026-08-17 
   it("opens from the failure, linked to the run it failed in", async () => {
     const incident = await openIncident({ taskNodeId: STG, units: ["2026-08-17"], reason: "stg_orders failed twice on 2026-08-17" }, OPERATOR, NOW, t.db);
     id = incident.id;
-    expect(incident).toMatchObject({ status: "open", pipeline: "orders", title: "stg_orders 2026-08-17 failed", failedPairs: [{ nodeId: STG, units: ["2026-08-17"] }] });
+    expect(incident).toMatchObject({
+      status: "open",
+      pipeline: "orders",
+      title: "stg_orders 2026-08-17 failed",
+      failedPairs: [{ nodeId: STG, units: ["2026-08-17"] }],
+    });
     expect(incident.originRunId).not.toBeNull();
   });
 
@@ -47,10 +52,18 @@ describe.each(providersUnderTest())("the guided repair of stg_orders 2026-08-17 
     expect(scope.edges).toHaveLength(13);
     expect(scope.edges).toContainEqual({ from: "dataset:warehouse:fct_orders", to: "job:orders:running_balance" });
     expect(scope.edges.every((e) => scope.nodes.some((n) => n.nodeId === e.from) && scope.nodes.some((n) => n.nodeId === e.to))).toBe(true);
-    expect(node("dataset:warehouse:running_balance").cells.map((c) => `${c.key} ${c.state}`)).toEqual(["17", "18", "19", "20", "21", "22", "23", "24", "25"].map((d) => `2026-08-${d} blocked`));
+    expect(node("dataset:warehouse:running_balance").cells.map((c) => `${c.key} ${c.state}`)).toEqual(
+      ["17", "18", "19", "20", "21", "22", "23", "24", "25"].map((d) => `2026-08-${d} blocked`),
+    );
     expect(node("dataset:warehouse:stg_orders").cells).toEqual([{ key: "2026-08-17", state: "failed" }]);
     expect(scope.waitsOn).toEqual([expect.objectContaining({ taskNodeId: STG, units: ["2026-08-23"] })]);
-    await recordScope(id, { reason: "running_balance cannot be rebuilt past 2026-08-23 without it", addPairs: [{ taskNodeId: STG, units: ["2026-08-23"] }] }, OPERATOR, NOW, t.db);
+    await recordScope(
+      id,
+      { reason: "running_balance cannot be rebuilt past 2026-08-23 without it", addPairs: [{ taskNodeId: STG, units: ["2026-08-23"] }] },
+      OPERATOR,
+      NOW,
+      t.db,
+    );
     expect((await getScope(id, NOW, t.db)).waitsOn).toEqual([]);
   });
 
@@ -69,10 +82,24 @@ describe.each(providersUnderTest())("the guided repair of stg_orders 2026-08-17 
     expect(before.runnable).toBe(false);
     const blocker = before.blockers.find((b) => b.code === "append_unresolved")!;
     // 2026-08-23's one try failed before writing: nothing to remove, so only 2026-08-17 waits on a cleaning (and the plan says why).
-    expect(blocker.resolution).toMatchObject({ kind: "clean_unit", taskNodeId: STG, units: ["2026-08-17"], rowsInUnits: [{ unitKey: "2026-08-17", rows: 20 }], cleanable: { possible: true, why: null } });
-    expect(before.warnings.find((w) => w.code === "append_unit_empty")?.message).toBe("stg_orders 2026-08-23 holds nothing to remove: every attempt wrote 0 rows and none was published, so the re-run's append writes its only copy.");
+    expect(blocker.resolution).toMatchObject({
+      kind: "clean_unit",
+      taskNodeId: STG,
+      units: ["2026-08-17"],
+      rowsInUnits: [{ unitKey: "2026-08-17", rows: 20 }],
+      cleanable: { possible: true, why: null },
+    });
+    expect(before.warnings.find((w) => w.code === "append_unit_empty")?.message).toBe(
+      "stg_orders 2026-08-23 holds nothing to remove: every attempt wrote 0 rows and none was published, so the re-run's append writes its only copy.",
+    );
     expect(before.excluded.map((e) => [e.name, e.keyRanges])).toEqual([["weekly_revenue_export", [["2026-W34", "2026-W34"]]]]);
-    const cleaned = await cleanUnit(id, { taskNodeId: STG, unitKey: "2026-08-17", reason: "remove the 20 partial rows before re-running the append" }, OPERATOR, NOW, t.db);
+    const cleaned = await cleanUnit(
+      id,
+      { taskNodeId: STG, unitKey: "2026-08-17", reason: "remove the 20 partial rows before re-running the append" },
+      OPERATOR,
+      NOW,
+      t.db,
+    );
     expect(cleaned.rowsRemoved).toBe(20);
     const after = await previewPlan(id, noOptions, NOW, t.db);
     expect(after.runnable).toBe(true);
@@ -84,7 +111,12 @@ describe.each(providersUnderTest())("the guided repair of stg_orders 2026-08-17 
   it("plan: runnable, by wave, the finance export excluded, cost against a full re-run", async () => {
     const plan = await previewPlan(id, { ...noOptions, strategy: "targeted_with_closure" }, NOW, t.db);
     expect(plan.runnable).toBe(true);
-    expect(plan.waves.map((w) => w.map((p) => p.name))).toEqual([["stg_orders"], ["fct_orders"], ["revenue_daily", "running_balance", "build_order_features"], ["refresh_executive_dashboard"]]);
+    expect(plan.waves.map((w) => w.map((p) => p.name))).toEqual([
+      ["stg_orders"],
+      ["fct_orders"],
+      ["revenue_daily", "running_balance", "build_order_features"],
+      ["refresh_executive_dashboard"],
+    ]);
     expect(plan.cost).toEqual({ unitsRecomputed: 2 + 2 + 2 + 9 + 2 + 2, fullRerunUnits: 600, tasks: 6 });
     expect(plan.excluded.map((e) => e.name)).toEqual(["weekly_revenue_export"]);
     await confirmPlan(id, { ...noOptions, strategy: "targeted_with_closure", reason: "repair the failed days and their closure" }, OPERATOR, NOW, t.db);
@@ -119,10 +151,21 @@ describe.each(providersUnderTest())("the guided repair of stg_orders 2026-08-17 
   it("the audit log shows each step with actor and reason, and its chain verifies", async () => {
     const timeline = (await getIncident(id, t.db)).timeline;
     expect(timeline.map((e) => e.kind)).toEqual([
-      "incident.opened", "incident.scoped", "unit.deduplicated", "plan.confirmed", "repair.launched", "repair.finished", "validation.passed", "incident.resolved",
+      "incident.opened",
+      "incident.scoped",
+      "unit.deduplicated",
+      "plan.confirmed",
+      "repair.launched",
+      "repair.finished",
+      "validation.passed",
+      "incident.resolved",
     ]);
     expect(timeline.every((e) => e.actor === "demo-operator" && e.reason.length > 0)).toBe(true);
-    expect(timeline.find((e) => e.kind === "unit.deduplicated")).toMatchObject({ before: { rows: 20 }, after: { rows: 0, warehouse: "demo" }, targets: [{ nodeId: "dataset:warehouse:stg_orders", units: ["2026-08-17"] }] });
+    expect(timeline.find((e) => e.kind === "unit.deduplicated")).toMatchObject({
+      before: { rows: 20 },
+      after: { rows: 0, warehouse: "demo" },
+      targets: [{ nodeId: "dataset:warehouse:stg_orders", units: ["2026-08-17"] }],
+    });
     expect(await verifyAuditChain(t.db)).toMatchObject({ ok: true, entries: 8 });
   });
 });
@@ -132,9 +175,16 @@ describe("opening an incident from a link with a range of units", () => {
     const t = await createTestDatabase("sqlite");
     try {
       await loadDemo(t.db);
-      const incident = await openIncident({ taskNodeId: "job:orders:running_balance", units: ["2026-08-17..2026-08-20", "2026-08-19"], reason: "balance hole" }, OPERATOR, NOW, t.db);
+      const incident = await openIncident(
+        { taskNodeId: "job:orders:running_balance", units: ["2026-08-17..2026-08-20", "2026-08-19"], reason: "balance hole" },
+        OPERATOR,
+        NOW,
+        t.db,
+      );
       expect(incident.failedPairs).toEqual([{ nodeId: "job:orders:running_balance", units: ["2026-08-17", "2026-08-18", "2026-08-19", "2026-08-20"] }]);
-      await expect(openIncident({ taskNodeId: STG, units: ["2026-08-17..2026-8-20"], reason: "bad" }, OPERATOR, NOW, t.db)).rejects.toThrow(/body\.units\.0: "2026-8-20" is not a unit/);
+      await expect(openIncident({ taskNodeId: STG, units: ["2026-08-17..2026-8-20"], reason: "bad" }, OPERATOR, NOW, t.db)).rejects.toThrow(
+        /body\.units\.0: "2026-8-20" is not a unit/,
+      );
     } finally {
       await t.drop();
     }

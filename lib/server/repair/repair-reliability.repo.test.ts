@@ -96,15 +96,24 @@ describe.each(providersUnderTest())("repair reliability (%s)", (provider) => {
     }
     // An append the killed attempt left half-written is not run again by the takeover (a second
     // copy would follow): it fails saying so, what reads it is blocked, the run ends partial.
-    const halfWritten = (await t.db.attempt.findMany({ where: { runId, task: { nodeId: STG } }, include: { task: true } })).filter((a) => /appended \d+ rows/.test(a.error ?? ""));
+    const halfWritten = (await t.db.attempt.findMany({ where: { runId, task: { nodeId: STG } }, include: { task: true } })).filter((a) =>
+      /appended \d+ rows/.test(a.error ?? ""),
+    );
     if (halfWritten.length === 0) {
       expect(status).toBe("succeeded");
       expect(publishes).toHaveLength(19);
     } else {
       expect(status).toBe("partial");
-      for (const a of halfWritten) await cleanUnit(id, { taskNodeId: STG, unitKey: a.unitKey, reason: "remove what the killed attempt appended" }, OPERATOR, new Date(), t.db);
+      for (const a of halfWritten)
+        await cleanUnit(id, { taskNodeId: STG, unitKey: a.unitKey, reason: "remove what the killed attempt appended" }, OPERATOR, new Date(), t.db);
       // The plan is confirmed again and resumed: it runs only what is not done.
-      await confirmPlan(id, { strategy: "targeted_with_closure", replay: [], parameterOverrides: {}, reason: "resume after cleaning what the killed attempt appended" }, OPERATOR, new Date(), t.db);
+      await confirmPlan(
+        id,
+        { strategy: "targeted_with_closure", replay: [], parameterOverrides: {}, reason: "resume after cleaning what the killed attempt appended" },
+        OPERATOR,
+        new Date(),
+        t.db,
+      );
       const resumed = await launchRepair(id, { resume: true, concurrency: 4 }, OPERATOR, new Date(), t.db);
       expect(await resumed.execution).toBe("succeeded");
     }
@@ -124,10 +133,13 @@ describe.each(providersUnderTest())("repair reliability (%s)", (provider) => {
     let second: Promise<unknown> | null = null;
     const watched = (nodeId: string): TaskCode => {
       const code = taskCodeFor(nodeId);
-      return { ...code, run: (ctx) => {
-        if (++calls === 3) second = runRepairSlice(runId, t.db);
-        return code.run(ctx);
-      } };
+      return {
+        ...code,
+        run: (ctx) => {
+          if (++calls === 3) second = runRepairSlice(runId, t.db);
+          return code.run(ctx);
+        },
+      };
     };
     const launched = await launchRepair(id, { resume: false, concurrency: 1, run: { taskCode: watched } }, OPERATOR, new Date(), t.db);
     runId = launched.runId;
@@ -147,11 +159,14 @@ describe.each(providersUnderTest())("repair reliability (%s)", (provider) => {
     let calls = 0;
     const watched = (nodeId: string): TaskCode => {
       const code = taskCodeFor(nodeId);
-      return { ...code, run: (ctx) => {
-        // The operator cancels while the third pair runs: the live slice is told and stops the run itself.
-        if (++calls === 3) cancelled = cancelRepair(id, { reason: "wrong plan" }, OPERATOR, t.db);
-        return code.run(ctx);
-      } };
+      return {
+        ...code,
+        run: (ctx) => {
+          // The operator cancels while the third pair runs: the live slice is told and stops the run itself.
+          if (++calls === 3) cancelled = cancelRepair(id, { reason: "wrong plan" }, OPERATOR, t.db);
+          return code.run(ctx);
+        },
+      };
     };
     const launched = await launchRepair(id, { resume: false, concurrency: 1, run: { taskCode: watched } }, OPERATOR, new Date(), t.db);
     expect(await launched.execution).toBe("cancelled");
@@ -166,22 +181,30 @@ describe.each(providersUnderTest())("repair reliability (%s)", (provider) => {
     expect(await t.db.repairClaim.count({ where: { runId: launched.runId } })).toBe(0);
     const incident = await getIncident(id, t.db);
     expect(incident.status).toBe("validating");
-    expect(incident.timeline.at(-1)).toMatchObject({ kind: "repair.finished", actor: OPERATOR.id, after: { runStatus: "cancelled", succeeded: attempts.length } });
+    expect(incident.timeline.at(-1)).toMatchObject({
+      kind: "repair.finished",
+      actor: OPERATOR.id,
+      after: { runStatus: "cancelled", succeeded: attempts.length },
+    });
   }, 60_000);
 
-  it.runIf(provider === "postgresql")("50 launches spread over two console processes sharing one PostgreSQL database: exactly 1 accepted", async () => {
-    const id = await plannedIncident(t.db);
-    const c = child(t.target.url, ["race", id, "25"]);
-    expect((await c.lines.next()).value).toBe("ready");
-    c.proc.stdin.write("go\n");
-    const mine = launchRace(id, 25);
-    const theirs = JSON.parse((await c.lines.next()).value as string) as { accepted: number; messages: string[] };
-    const { accepted, refused } = await mine;
-    for (const a of accepted) await a.value.execution;
-    expect(accepted.length + theirs.accepted).toBe(1);
-    expect(refused.length + theirs.messages.length).toBe(49);
-    const messages = [...refused.map((e) => `${statusOfError(e)} ${e.message}`), ...theirs.messages];
-    expect(messages.filter((m) => !(m.startsWith("409 ") && /(already being repaired by|already launched as) repair #\d+ \(run /.test(m)))).toEqual([]);
-    expect(await t.db.run.count({ where: { kind: "repair", incidentId: id } })).toBe(1);
-  }, 120_000);
+  it.runIf(provider === "postgresql")(
+    "50 launches spread over two console processes sharing one PostgreSQL database: exactly 1 accepted",
+    async () => {
+      const id = await plannedIncident(t.db);
+      const c = child(t.target.url, ["race", id, "25"]);
+      expect((await c.lines.next()).value).toBe("ready");
+      c.proc.stdin.write("go\n");
+      const mine = launchRace(id, 25);
+      const theirs = JSON.parse((await c.lines.next()).value as string) as { accepted: number; messages: string[] };
+      const { accepted, refused } = await mine;
+      for (const a of accepted) await a.value.execution;
+      expect(accepted.length + theirs.accepted).toBe(1);
+      expect(refused.length + theirs.messages.length).toBe(49);
+      const messages = [...refused.map((e) => `${statusOfError(e)} ${e.message}`), ...theirs.messages];
+      expect(messages.filter((m) => !(m.startsWith("409 ") && /(already being repaired by|already launched as) repair #\d+ \(run /.test(m)))).toEqual([]);
+      expect(await t.db.run.count({ where: { kind: "repair", incidentId: id } })).toBe(1);
+    },
+    120_000,
+  );
 });

@@ -16,7 +16,11 @@ export async function strandedRepairs(db: Db = getDb(), now = Date.now(), option
 }
 
 /** The stranded runs with the queue job of the slice that died, if one ran it (to be given up). */
-export async function strandedRepairRuns(db: Db = getDb(), now = Date.now(), options: { everyRun?: boolean } = {}): Promise<{ runId: string; deadJob: string | null }[]> {
+export async function strandedRepairRuns(
+  db: Db = getDb(),
+  now = Date.now(),
+  options: { everyRun?: boolean } = {},
+): Promise<{ runId: string; deadJob: string | null }[]> {
   return (await activeRepairRuns(db))
     .filter((run) => {
       // The SQLite console's queue lives in its process: at start, no job of any run survives.

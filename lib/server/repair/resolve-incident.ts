@@ -16,12 +16,41 @@ export async function resolveIncident(id: string, reason: string, actor: Actor, 
   const v = await validateIncident(id, now, db);
   if (!v.passed) {
     const failing = v.units.filter((u) => !u.passed && !u.mark).map((u) => `${u.name} ${u.unitKey}: ${u.failures.join("; ")}`);
-    throw new RefusedError(`cannot resolve while validation fails (${counted(failing.length, "unit")}): ${failing.slice(0, 5).join(" | ")}. A commander may override with a reason.`, { failing });
+    throw new RefusedError(
+      `cannot resolve while validation fails (${counted(failing.length, "unit")}): ${failing.slice(0, 5).join(" | ")}. A commander may override with a reason.`,
+      { failing },
+    );
   }
   const entry = await inTransaction(db, async (tx) => {
     await moveIncident(tx, incident, "resolve", { resolvedAt: now, closedReason: reason });
-    await appendAudit(tx, { kind: "validation.passed", actor: actor.id, actorRole: actor.role, reason: `${counted(v.units.length, "unit")} validated: in the ledger, published once, reconciled, not stale`, incidentId: id, targets: targetsOf(v.units), before: { status: incident.status }, after: { status: "validating", units: v.units.length } }, now);
-    return appendAudit(tx, { kind: "incident.resolved", actor: actor.id, actorRole: actor.role, reason, incidentId: id, targets: incident.failedPairs, before: { status: incident.status }, after: { status: "resolved" } }, now);
+    await appendAudit(
+      tx,
+      {
+        kind: "validation.passed",
+        actor: actor.id,
+        actorRole: actor.role,
+        reason: `${counted(v.units.length, "unit")} validated: in the ledger, published once, reconciled, not stale`,
+        incidentId: id,
+        targets: targetsOf(v.units),
+        before: { status: incident.status },
+        after: { status: "validating", units: v.units.length },
+      },
+      now,
+    );
+    return appendAudit(
+      tx,
+      {
+        kind: "incident.resolved",
+        actor: actor.id,
+        actorRole: actor.role,
+        reason,
+        incidentId: id,
+        targets: incident.failedPairs,
+        before: { status: incident.status },
+        after: { status: "resolved" },
+      },
+      now,
+    );
   });
   return { ok: true as const, auditSeq: entry.seq };
 }

@@ -8,7 +8,21 @@ import type { LocalOptions, LocalRunContext } from "../orchestrators/local";
 import { OrchestratorError, type OrchestratorCall, type PairProgress } from "../orchestrators/port";
 import { transitionIncident } from "../repositories/incidents/incidents";
 import { releaseClaims } from "../repositories/repairs/repair-claims";
-import { attemptsOfRun, failOrphanedAttempts, findRepairRun, finishRunStatus, heartbeat, lockRun, markRunStarted, ownsRun, requestCancel, saveDispatchState, setRunOwner, type RepairRunParams, type RepairRunRecord } from "../repositories/repairs/repair-runs";
+import {
+  attemptsOfRun,
+  failOrphanedAttempts,
+  findRepairRun,
+  finishRunStatus,
+  heartbeat,
+  lockRun,
+  markRunStarted,
+  ownsRun,
+  requestCancel,
+  saveDispatchState,
+  setRunOwner,
+  type RepairRunParams,
+  type RepairRunRecord,
+} from "../repositories/repairs/repair-runs";
 import { readsAFailure } from "@/lib/domain/blocked-pairs";
 import { nodeName, type NodeId } from "@/lib/domain/ids";
 import { dispatchGroups, progressKey, type DispatchGroup } from "./dispatch-groups";
@@ -126,30 +140,49 @@ async function driveSlice(db: Db, run: RepairRunRecord, slice: string, deadline:
   let progress: Progress = { ...run.params.progress };
   const inWave = (g: DispatchGroup, w: number) => g.plan.pairs.some((p) => p.wave === w);
   const save = (audit: Parameters<typeof appendAudit>[1] | null) =>
-    inTransaction(db, async (tx) => {
-      if (!(await saveDispatchState(tx, run.id, slice, { dispatch, progress }))) return false;
-      if (audit) await appendAudit(tx, audit);
-      return true;
-    }, { timeout: 30_000, maxWait: 30_000 });
+    inTransaction(
+      db,
+      async (tx) => {
+        if (!(await saveDispatchState(tx, run.id, slice, { dispatch, progress }))) return false;
+        if (audit) await appendAudit(tx, audit);
+        return true;
+      },
+      { timeout: 30_000, maxWait: 30_000 },
+    );
   const actor = { actor: run.params.launchedBy.id, actorRole: run.params.launchedBy.role, incidentId: run.incidentId };
   const groupOf = new Map(groups.flatMap((g) => g.plan.pairs.map((p) => [progressKey(p.taskNodeId, p.unitKey), g.pipelineId] as const)));
 
   /** Sends wave w to every pipeline not yet recorded as sent for it. */
   const dispatchMissing = async (w: number): Promise<"ok" | "lost"> => {
     // What the earlier waves failed; a pipeline's own local executor already blocks what reads its own failures.
-    const failed = run.params.pairs.filter(([t, u, pw]) => pw < w && progress[progressKey(t, u)]?.status === "failed").map(([taskNodeId, unitKey]) => ({ taskNodeId, unitKey }));
+    const failed = run.params.pairs
+      .filter(([t, u, pw]) => pw < w && progress[progressKey(t, u)]?.status === "failed")
+      .map(([taskNodeId, unitKey]) => ({ taskNodeId, unitKey }));
     for (const g of groups) {
       if (!inWave(g, w) || dispatch.handles[g.pipelineId]?.wave === w) continue;
       const relevant = g.orchestrator?.blocksDownstream ? failed.filter((f) => groupOf.get(progressKey(f.taskNodeId, f.unitKey)) !== g.pipelineId) : failed;
       const readsFailure = readsAFailure(ctx.graph, relevant);
       const pairs = g.plan.pairs.filter((p) => p.wave === w);
       const held = g.orchestrator ? pairs.filter((p) => readsFailure(p.taskNodeId, p.unitKey)) : pairs;
-      const detail = g.orchestrator ? "not dispatched: it reads a pair of this repair that failed" : `not dispatched: pipeline ${g.pipeline} has no orchestrator connection`;
+      const detail = g.orchestrator
+        ? "not dispatched: it reads a pair of this repair that failed"
+        : `not dispatched: pipeline ${g.pipeline} has no orchestrator connection`;
       for (const p of held) progress = { ...progress, [progressKey(p.taskNodeId, p.unitKey)]: { status: "failed", detail } };
-      const heldAudit = held.length > 0 ? {
-        kind: "repair.progress" as const, ...actor, reason: `repair #${run.repairNumber}, wave ${w + 1} of ${waves}: ${held.length} pairs of ${g.pipeline} held back — ${detail}`,
-        before: null, after: { runId: run.id, wave: w, changed: held.map((p) => ({ taskNodeId: p.taskNodeId, unitKey: p.unitKey, status: "failed", externalId: null })), calls: [] },
-      } : null;
+      const heldAudit =
+        held.length > 0
+          ? {
+              kind: "repair.progress" as const,
+              ...actor,
+              reason: `repair #${run.repairNumber}, wave ${w + 1} of ${waves}: ${held.length} pairs of ${g.pipeline} held back — ${detail}`,
+              before: null,
+              after: {
+                runId: run.id,
+                wave: w,
+                changed: held.map((p) => ({ taskNodeId: p.taskNodeId, unitKey: p.unitKey, status: "failed", externalId: null })),
+                calls: [],
+              },
+            }
+          : null;
       if (held.length === pairs.length || !g.orchestrator) {
         dispatch = { ...dispatch, handles: { ...dispatch.handles, [g.pipelineId]: { wave: w, handle: null } } };
         if (!(await save(heldAudit))) return "lost";
@@ -163,19 +196,29 @@ async function driveSlice(db: Db, run: RepairRunRecord, slice: string, deadline:
         sent = await g.orchestrator.dispatchWave(plan, w);
       } catch (e) {
         if (e instanceof OrchestratorError) {
-          await inTransaction(db, (tx) => appendAudit(tx, {
-            kind: "repair.dispatch_failed", ...actor, reason: `repair #${run.repairNumber}, wave ${w + 1}: ${e.message}`,
-            before: null, after: { runId: run.id, wave: w, pipeline: g.pipeline, orchestrator: g.orchestrator!.kind, calls: [...e.earlier, e.call].map(describeCall) },
-          }));
+          await inTransaction(db, (tx) =>
+            appendAudit(tx, {
+              kind: "repair.dispatch_failed",
+              ...actor,
+              reason: `repair #${run.repairNumber}, wave ${w + 1}: ${e.message}`,
+              before: null,
+              after: { runId: run.id, wave: w, pipeline: g.pipeline, orchestrator: g.orchestrator!.kind, calls: [...e.earlier, e.call].map(describeCall) },
+            }),
+          );
         }
         throw e;
       }
       dispatch = { ...dispatch, handles: { ...dispatch.handles, [g.pipelineId]: { wave: w, handle: sent.handle } } };
-      const audit = g.orchestrator.kind !== "local" || sent.calls.length > 0 ? {
-        kind: "repair.dispatched" as const, ...actor,
-        reason: `repair #${run.repairNumber}, wave ${w + 1} of ${waves}: ${plan.pairs.filter((p) => p.wave === w).length} pairs of ${g.pipeline} sent to ${g.orchestrator.kind}${held.length > 0 ? ` (${held.length} held back: they read a failed pair)` : ""}`,
-        before: null, after: { runId: run.id, wave: w, pipeline: g.pipeline, orchestrator: g.orchestrator.kind, calls: sent.calls.map(describeCall) },
-      } : null;
+      const audit =
+        g.orchestrator.kind !== "local" || sent.calls.length > 0
+          ? {
+              kind: "repair.dispatched" as const,
+              ...actor,
+              reason: `repair #${run.repairNumber}, wave ${w + 1} of ${waves}: ${plan.pairs.filter((p) => p.wave === w).length} pairs of ${g.pipeline} sent to ${g.orchestrator.kind}${held.length > 0 ? ` (${held.length} held back: they read a failed pair)` : ""}`,
+              before: null,
+              after: { runId: run.id, wave: w, pipeline: g.pipeline, orchestrator: g.orchestrator.kind, calls: sent.calls.map(describeCall) },
+            }
+          : null;
       if (!(await save(audit))) return "lost";
     }
     return "ok";
@@ -199,14 +242,31 @@ async function driveSlice(db: Db, run: RepairRunRecord, slice: string, deadline:
           const was = progress[key];
           if (was && SETTLED.has(was.status)) continue;
           if (was?.status !== p.status || was.externalId !== p.externalId) changed.push(p);
-          progress = { ...progress, [key]: { status: p.status, ...(p.externalId ? { externalId: p.externalId } : {}), ...(p.detail ? { detail: p.detail.slice(0, 500) } : {}) } };
+          progress = {
+            ...progress,
+            [key]: { status: p.status, ...(p.externalId ? { externalId: p.externalId } : {}), ...(p.detail ? { detail: p.detail.slice(0, 500) } : {}) },
+          };
         }
       }
       const external = groups.some((g) => g.orchestrator && g.orchestrator.kind !== "local" && inWave(g, w));
-      const audit = changed.length > 0 && external ? {
-        kind: "repair.progress" as const, ...actor, reason: `repair #${run.repairNumber}, wave ${w + 1} of ${waves}: ${changed.map((p) => `${nodeName(p.taskNodeId as NodeId)} ${p.unitKey} ${p.status}`).slice(0, 10).join(", ")}${changed.length > 10 ? ` and ${changed.length - 10} more` : ""}`,
-        before: null, after: { runId: run.id, wave: w, changed: changed.map((p) => ({ taskNodeId: p.taskNodeId, unitKey: p.unitKey, status: p.status, externalId: p.externalId ?? null })), calls: calls.map(describeCall) },
-      } : null;
+      const audit =
+        changed.length > 0 && external
+          ? {
+              kind: "repair.progress" as const,
+              ...actor,
+              reason: `repair #${run.repairNumber}, wave ${w + 1} of ${waves}: ${changed
+                .map((p) => `${nodeName(p.taskNodeId as NodeId)} ${p.unitKey} ${p.status}`)
+                .slice(0, 10)
+                .join(", ")}${changed.length > 10 ? ` and ${changed.length - 10} more` : ""}`,
+              before: null,
+              after: {
+                runId: run.id,
+                wave: w,
+                changed: changed.map((p) => ({ taskNodeId: p.taskNodeId, unitKey: p.unitKey, status: p.status, externalId: p.externalId ?? null })),
+                calls: calls.map(describeCall),
+              },
+            }
+          : null;
       if (!(await save(audit))) return { state: "lost" };
       const pending = run.params.pairs.some(([t, u, pw]) => pw === w && !SETTLED.has(progress[progressKey(t, u)]?.status ?? ""));
       if (pending) {
@@ -226,14 +286,30 @@ async function driveSlice(db: Db, run: RepairRunRecord, slice: string, deadline:
 
 /** A launched run's pipelines with their adapters, as its connections were at launch. */
 function runGroups(db: Db, ctx: Awaited<ReturnType<typeof loadRepairContext>>, run: RepairRunRecord, local: LocalRunContext | null) {
-  return dispatchGroups(db, ctx, {
-    incidentId: run.incidentId ?? "", runId: run.id, repairNumber: run.repairNumber, pairs: run.params.pairs, parameterOverrides: run.params.parameterOverrides,
-    idempotencyKeys: run.params.idempotencyKeys, excluded: [], connections: run.params.connections, failedRunId: run.rootRunId, launchedAt: run.createdAt,
-  }, local);
+  return dispatchGroups(
+    db,
+    ctx,
+    {
+      incidentId: run.incidentId ?? "",
+      runId: run.id,
+      repairNumber: run.repairNumber,
+      pairs: run.params.pairs,
+      parameterOverrides: run.params.parameterOverrides,
+      idempotencyKeys: run.params.idempotencyKeys,
+      excluded: [],
+      connections: run.params.connections,
+      failedRunId: run.rootRunId,
+      launchedAt: run.createdAt,
+    },
+    local,
+  );
 }
 
 /** Who stops a run and why: the operator who cancels it, or (null) the run giving up on its own. */
-export interface StoppedBy { readonly actor: { readonly id: string; readonly role: string }; readonly reason: string }
+export interface StoppedBy {
+  readonly actor: { readonly id: string; readonly role: string };
+  readonly reason: string;
+}
 
 /**
  * Cancels a running repair from the console: first each orchestrator is asked to stop what it
@@ -243,19 +319,28 @@ export interface StoppedBy { readonly actor: { readonly id: string; readonly rol
  * `repair.finished` naming who cancelled and why. A slice driving the run stops at its next
  * ownership check: it can no longer save progress for a run that is not running.
  */
-export async function cancelRepairRun(db: Db, runId: string, by: StoppedBy, waitMs = 30_000): Promise<{ calls: OrchestratorCall[]; cancelled: boolean; pending: boolean }> {
+export async function cancelRepairRun(
+  db: Db,
+  runId: string,
+  by: StoppedBy,
+  waitMs = 30_000,
+): Promise<{ calls: OrchestratorCall[]; cancelled: boolean; pending: boolean }> {
   const me = { ...thisOwner(), slice: `cancel-${crypto.randomUUID()}` };
   // Under the run's lock: the request stops every slice from sending or starting anything more.
   // A live slice still records what it is sending this instant, then stops the run itself; a run
   // between slices (or whose slice died) is taken here, so no slice starts it again.
-  const taken = await inTransaction(db, async (tx) => {
-    const run = await requestCancel(tx, runId, { actor: { id: by.actor.id, role: by.actor.role }, reason: by.reason, at: Date.now() });
-    if (!run) return { state: "ended" as const };
-    if (run.params.owner && ownerAlive(run.id, run.params.owner, run.params.heartbeatAt, Date.now())) return { state: "live" as const };
-    if (run.params.owner && run.status === "running") await failOrphanedAttempts(tx, run.id, new Date());
-    await setRunOwner(tx, run.id, me, Date.now());
-    return { state: "taken" as const };
-  }, { timeout: 30_000, maxWait: 30_000 });
+  const taken = await inTransaction(
+    db,
+    async (tx) => {
+      const run = await requestCancel(tx, runId, { actor: { id: by.actor.id, role: by.actor.role }, reason: by.reason, at: Date.now() });
+      if (!run) return { state: "ended" as const };
+      if (run.params.owner && ownerAlive(run.id, run.params.owner, run.params.heartbeatAt, Date.now())) return { state: "live" as const };
+      if (run.params.owner && run.status === "running") await failOrphanedAttempts(tx, run.id, new Date());
+      await setRunOwner(tx, run.id, me, Date.now());
+      return { state: "taken" as const };
+    },
+    { timeout: 30_000, maxWait: 30_000 },
+  );
   if (taken.state === "ended") return { calls: [], cancelled: false, pending: false };
   if (taken.state === "taken") {
     markLive(runId, true); // this process holds it now: a slice queued here leaves it alone
@@ -266,7 +351,7 @@ export async function cancelRepairRun(db: Db, runId: string, by: StoppedBy, wait
     }
   }
   // The live slice stops it at its next check (each pair, poll and wave): wait for that.
-  for (const until = Date.now() + waitMs; Date.now() < until; ) {
+  for (const until = Date.now() + waitMs; Date.now() < until;) {
     const run = await findRepairRun(db, runId);
     if (run && run.status !== "queued" && run.status !== "running") return { calls: [], cancelled: run.status === "cancelled", pending: false };
     await new Promise((r) => setTimeout(r, 200));
@@ -302,13 +387,19 @@ async function cancelInFlight(db: Db, runId: string, by: StoppedBy | null = null
     }
   }
   if (calls.length === 0) return [];
-  await inTransaction(db, (tx) => appendAudit(tx, {
-    kind: "repair.cancel_sent", actor: by?.actor.id ?? run.params.launchedBy.id, actorRole: by?.actor.role ?? run.params.launchedBy.role, incidentId: run.incidentId,
-    reason: by
-      ? `repair #${run.repairNumber} cancelled by ${by.actor.id} (${by.reason}): what wave ${dispatch.wave + 1} still ran in its orchestrators was asked to stop`
-      : `repair #${run.repairNumber} failed: what wave ${dispatch.wave + 1} still ran in its orchestrators was asked to stop`,
-    before: null, after: { runId, wave: dispatch.wave, calls: calls.map(describeCall) },
-  }));
+  await inTransaction(db, (tx) =>
+    appendAudit(tx, {
+      kind: "repair.cancel_sent",
+      actor: by?.actor.id ?? run.params.launchedBy.id,
+      actorRole: by?.actor.role ?? run.params.launchedBy.role,
+      incidentId: run.incidentId,
+      reason: by
+        ? `repair #${run.repairNumber} cancelled by ${by.actor.id} (${by.reason}): what wave ${dispatch.wave + 1} still ran in its orchestrators was asked to stop`
+        : `repair #${run.repairNumber} failed: what wave ${dispatch.wave + 1} still ran in its orchestrators was asked to stop`,
+      before: null,
+      after: { runId, wave: dispatch.wave, calls: calls.map(describeCall) },
+    }),
+  );
   return calls;
 }
 
@@ -321,7 +412,15 @@ function statusOf(pairs: RepairRunParams["pairs"], progress: Progress): string {
 
 /** A call as the audit log keeps it: method, URL, status, ids — never a header or a secret. */
 function describeCall(c: OrchestratorCall) {
-  return { orchestrator: c.orchestrator, method: c.method, url: c.url, status: c.status, ...(c.ids ? { ids: c.ids } : {}), ...(c.error ? { error: c.error } : {}), ...(c.dryRun ? { dryRun: true } : {}) };
+  return {
+    orchestrator: c.orchestrator,
+    method: c.method,
+    url: c.url,
+    status: c.status,
+    ...(c.ids ? { ids: c.ids } : {}),
+    ...(c.error ? { error: c.error } : {}),
+    ...(c.dryRun ? { dryRun: true } : {}),
+  };
 }
 
 type Owner = NonNullable<RepairRunParams["owner"]>;
@@ -330,25 +429,36 @@ type Taken = { state: "taken"; run: NonNullable<Awaited<ReturnType<typeof findRe
 /** Takes the run for this slice under its row lock; a run still owned by a live slice is left alone. */
 async function takeRun(db: Db, runId: string, me: Owner): Promise<Taken> {
   const now = new Date();
-  return inTransaction(db, async (tx): Promise<Taken> => {
-    await lockRun(tx, runId);
-    const run = await findRepairRun(tx, runId);
-    if (!run || (run.status !== "queued" && run.status !== "running")) return { state: "gone" };
-    const previous = run.params.owner;
-    if (previous && ownerAlive(run.id, previous, run.params.heartbeatAt, now.getTime())) return { state: "busy" };
-    if (previous && run.status === "running") {
-      const abandoned = await failOrphanedAttempts(tx, run.id, now);
-      const done = (await attemptsOfRun(tx, run.id)).filter((a) => a.status === "succeeded").length;
-      await appendAudit(tx, {
-        kind: "repair.taken_over", actor: run.params.launchedBy.id, actorRole: run.params.launchedBy.role,
-        reason: `repair #${run.repairNumber} was left running by console ${previous.host} (pid ${previous.pid}), which stopped: continued from its progress, ${done} of ${run.params.pairs.length} pairs done`,
-        incidentId: run.incidentId, before: { owner: describeOwner(previous) },
-        after: { owner: describeOwner(me), done, remaining: run.params.pairs.length - done, abandonedAttempts: abandoned },
-      }, now);
-    }
-    await setRunOwner(tx, run.id, me, now.getTime());
-    return { state: "taken", run };
-  }, { timeout: 30_000, maxWait: 30_000 });
+  return inTransaction(
+    db,
+    async (tx): Promise<Taken> => {
+      await lockRun(tx, runId);
+      const run = await findRepairRun(tx, runId);
+      if (!run || (run.status !== "queued" && run.status !== "running")) return { state: "gone" };
+      const previous = run.params.owner;
+      if (previous && ownerAlive(run.id, previous, run.params.heartbeatAt, now.getTime())) return { state: "busy" };
+      if (previous && run.status === "running") {
+        const abandoned = await failOrphanedAttempts(tx, run.id, now);
+        const done = (await attemptsOfRun(tx, run.id)).filter((a) => a.status === "succeeded").length;
+        await appendAudit(
+          tx,
+          {
+            kind: "repair.taken_over",
+            actor: run.params.launchedBy.id,
+            actorRole: run.params.launchedBy.role,
+            reason: `repair #${run.repairNumber} was left running by console ${previous.host} (pid ${previous.pid}), which stopped: continued from its progress, ${done} of ${run.params.pairs.length} pairs done`,
+            incidentId: run.incidentId,
+            before: { owner: describeOwner(previous) },
+            after: { owner: describeOwner(me), done, remaining: run.params.pairs.length - done, abandonedAttempts: abandoned },
+          },
+          now,
+        );
+      }
+      await setRunOwner(tx, run.id, me, now.getTime());
+      return { state: "taken", run };
+    },
+    { timeout: 30_000, maxWait: 30_000 },
+  );
 }
 
 const describeOwner = (o: { host: string; pid: number; instance: string }) => `${o.host} pid ${o.pid} (instance ${o.instance})`;
@@ -364,21 +474,31 @@ async function finishRepair(db: Db, runId: string, status: string, slice: string
   const before = await findRepairRun(db, runId);
   const ends = (before?.params.pairs ?? []).map(([t, u]) => attempts.get(progressKey(t, u)) ?? before?.params.progress[progressKey(t, u)]?.status ?? "pending");
   const count = (s: string) => ends.filter((x) => x === s).length;
-  return inTransaction(db, async (tx) => {
-    if (!(await setRunOwner(tx, runId, null, Date.now(), slice))) return false; // taken over meanwhile: the new owner finishes it
-    if (!(await finishRunStatus(tx, runId, status, new Date()))) return false; // finished already
-    const run = (await findRepairRun(tx, runId))!;
-    await releaseClaims(tx, runId);
-    // The lifecycle's finish_repair (repairing → validating), in the run's end. Whatever the incident's status, the run still ends and frees its units.
-    if (run.incidentId) for (const from of statusesAllowing("finish_repair")) await transitionIncident(tx, run.incidentId, [from], nextStatus(from, "finish_repair")!);
-    await appendAudit(tx, {
-      kind: "repair.finished", actor: by?.actor.id ?? run.params.launchedBy.id, actorRole: by?.actor.role ?? run.params.launchedBy.role,
-      reason: by ? `repair #${run.repairNumber} cancelled by ${by.actor.id}: ${by.reason}` : `repair #${run.repairNumber} ended: ${status}${error ? ` (${error.slice(0, 300)})` : ""}`,
-      incidentId: run.incidentId, before: { runStatus: before?.status ?? "running" },
-      after: { runStatus: status, succeeded: count("succeeded"), failed: count("failed"), blocked: count("upstream_failed") },
-    });
-    return true;
-  }, { timeout: 30_000, maxWait: 30_000 });
+  return inTransaction(
+    db,
+    async (tx) => {
+      if (!(await setRunOwner(tx, runId, null, Date.now(), slice))) return false; // taken over meanwhile: the new owner finishes it
+      if (!(await finishRunStatus(tx, runId, status, new Date()))) return false; // finished already
+      const run = (await findRepairRun(tx, runId))!;
+      await releaseClaims(tx, runId);
+      // The lifecycle's finish_repair (repairing → validating), in the run's end. Whatever the incident's status, the run still ends and frees its units.
+      if (run.incidentId)
+        for (const from of statusesAllowing("finish_repair")) await transitionIncident(tx, run.incidentId, [from], nextStatus(from, "finish_repair")!);
+      await appendAudit(tx, {
+        kind: "repair.finished",
+        actor: by?.actor.id ?? run.params.launchedBy.id,
+        actorRole: by?.actor.role ?? run.params.launchedBy.role,
+        reason: by
+          ? `repair #${run.repairNumber} cancelled by ${by.actor.id}: ${by.reason}`
+          : `repair #${run.repairNumber} ended: ${status}${error ? ` (${error.slice(0, 300)})` : ""}`,
+        incidentId: run.incidentId,
+        before: { runStatus: before?.status ?? "running" },
+        after: { runStatus: status, succeeded: count("succeeded"), failed: count("failed"), blocked: count("upstream_failed") },
+      });
+      return true;
+    },
+    { timeout: 30_000, maxWait: 30_000 },
+  );
 }
 
 /**

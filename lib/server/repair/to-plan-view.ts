@@ -12,40 +12,66 @@ import type { RepairContext } from "./load-repair-context";
 import { planExports } from "./plan-exports";
 
 const task = (p: PlannedTask & { reason?: string }): PlannedTaskView => ({
-  taskNodeId: p.task, name: nodeName(p.task), pipeline: p.pipeline, keyRanges: p.keyRanges.map(([a, b]) => [a, b]),
-  unitCount: p.units.size, idempotencyKey: p.idempotencyKey ?? null, reason: p.reason ?? null,
+  taskNodeId: p.task,
+  name: nodeName(p.task),
+  pipeline: p.pipeline,
+  keyRanges: p.keyRanges.map(([a, b]) => [a, b]),
+  unitCount: p.units.size,
+  idempotencyKey: p.idempotencyKey ?? null,
+  reason: p.reason ?? null,
 });
 
 /** The plan as the wizard shows it: pairs by wave, blockers with the intervention that lifts each, and the exports to copy. */
 export async function toPlanView(db: Db, ctx: RepairContext, plan: RepairPlan, failedRunId: string | null = null): Promise<PlanView> {
   const blockers = await Promise.all(plan.blockers.map((b) => blockerView(db, ctx, b)));
   return {
-    strategy: plan.strategy, recommended: plan.recommended,
+    strategy: plan.strategy,
+    recommended: plan.recommended,
     options: plan.options.map((o) => ({ ...o, why: [...o.why], requires: [...o.requires] })),
-    waves: plan.waves.map((w) => w.map(task)), held: plan.held.map(task), excluded: plan.excluded.map(task),
+    waves: plan.waves.map((w) => w.map(task)),
+    held: plan.held.map(task),
+    excluded: plan.excluded.map(task),
     marks: plan.marks.map((m) => ({ nodeId: m.node, units: toKeyRanges(m.units, ctx.graph.nodes[ctx.graph.index.get(m.node)!]!.space) })),
-    blockers, warnings: plan.warnings.map((w) => ({ code: w.code, message: w.message, node: w.node ?? null })),
-    cost: { ...plan.cost }, parameterOverrides: { ...plan.parameterOverrides }, runnable: plan.runnable,
+    blockers,
+    warnings: plan.warnings.map((w) => ({ code: w.code, message: w.message, node: w.node ?? null })),
+    cost: { ...plan.cost },
+    parameterOverrides: { ...plan.parameterOverrides },
+    runnable: plan.runnable,
     exports: await planExports(db, ctx, plan, failedRunId),
   };
 }
 
 async function blockerView(db: Db, ctx: RepairContext, b: RepairPlan["blockers"][number]): Promise<BlockerView> {
-  const base = { code: b.code, message: b.message, node: b.node ?? null, keyRanges: (b.keyRanges ?? []).map(([x, y]) => [x, y] as [string, string]), resolution: null };
+  const base = {
+    code: b.code,
+    message: b.message,
+    node: b.node ?? null,
+    keyRanges: (b.keyRanges ?? []).map(([x, y]) => [x, y] as [string, string]),
+    resolution: null,
+  };
   if ((b.code !== "append_unresolved" && b.code !== "unknown_write_mode") || !b.node) return base;
   const output = ctx.outputOf.get(b.node);
   const node = ctx.graph.nodes[ctx.graph.index.get(b.node as NodeId)!]!;
-  if (b.code === "unknown_write_mode" || !output) return { ...base, resolution: { kind: "declare_replace", taskNodeId: b.node, datasetNodeId: output?.nodeId ?? null, units: [], rowsInUnits: [], cleanable: null } };
-  const units = UnitSet.fromOrdinals((b.keyRanges ?? []).flatMap(([lo, hi]) => {
-    const [a, z] = [node.space.validate(lo), node.space.validate(hi)];
-    return a.valid && z.valid ? [...UnitSet.range(a.ordinal, z.ordinal)] : [];
-  }));
+  if (b.code === "unknown_write_mode" || !output)
+    return {
+      ...base,
+      resolution: { kind: "declare_replace", taskNodeId: b.node, datasetNodeId: output?.nodeId ?? null, units: [], rowsInUnits: [], cleanable: null },
+    };
+  const units = UnitSet.fromOrdinals(
+    (b.keyRanges ?? []).flatMap(([lo, hi]) => {
+      const [a, z] = [node.space.validate(lo), node.space.validate(hi)];
+      return a.valid && z.valid ? [...UnitSet.range(a.ordinal, z.ordinal)] : [];
+    }),
+  );
   const keys = [...keysOf(node.space, units)].slice(0, 200);
   const taskId = ctx.tasks.get(b.node)?.id ?? "";
   // Rows as the dataset's warehouse counts them now; else the team's latest count; else unknown.
   const [counted, teamCounts, declared, starts] = await Promise.all([
     measuredRowsOfUnits(db, output, keys, ctx.now),
-    warehouseCountsOf(db, keys.map((unitKey) => ({ datasetId: output.id, unitKey }))),
+    warehouseCountsOf(
+      db,
+      keys.map((unitKey) => ({ datasetId: output.id, unitKey })),
+    ),
     cleanDeclarations(db, output.id, keys),
     latestAttemptStarts(db, [taskId], keys),
   ]);
@@ -57,15 +83,28 @@ async function blockerView(db: Db, ctx: RepairContext, b: RepairPlan["blockers"]
     return {
       unitKey,
       rows: now ?? team?.rows ?? null,
-      countedBy: now !== null ? "warehouse" as const : team ? "team" as const : null,
+      countedBy: now !== null ? ("warehouse" as const) : team ? ("team" as const) : null,
       countedAt: now !== null ? ctx.now.toISOString() : team ? new Date(team.measuredAt).toISOString() : null,
-      declared: d ? { at: new Date(d.at).toISOString(), reason: d.reason, auditSeq: d.auditEntryId, awaiting: awaitedEvidence(d.evidencedAt, team, start === undefined || start === -Infinity ? null : start) } : null,
+      declared: d
+        ? {
+            at: new Date(d.at).toISOString(),
+            reason: d.reason,
+            auditSeq: d.auditEntryId,
+            awaiting: awaitedEvidence(d.evidencedAt, team, start === undefined || start === -Infinity ? null : start),
+          }
+        : null,
     };
   });
   const warehouse = await warehouseFor(db, output);
   const statement = warehouse && keys[0] ? warehouse.statement(unitRows(output, keys[0], ctx.now)) : null;
   const cleanable = !warehouse
-    ? { possible: false, why: `${output.namespace} has no warehouse connection: an admin connects it so Reparo can delete and count the unit's rows`, statement: null }
-    : statement && "unsupported" in statement ? { possible: false, why: statement.unsupported, statement: null } : { possible: true, why: null, statement: statement && "sql" in statement ? statement.sql : null };
+    ? {
+        possible: false,
+        why: `${output.namespace} has no warehouse connection: an admin connects it so Reparo can delete and count the unit's rows`,
+        statement: null,
+      }
+    : statement && "unsupported" in statement
+      ? { possible: false, why: statement.unsupported, statement: null }
+      : { possible: true, why: null, statement: statement && "sql" in statement ? statement.sql : null };
   return { ...base, resolution: { kind: "clean_unit", taskNodeId: b.node, datasetNodeId: output.nodeId, units: keys, rowsInUnits, cleanable } };
 }

@@ -26,7 +26,11 @@ export async function validateIncident(id: string, now = new Date(), db: Db = ge
     const write = task && edges.find((e) => e.taskId === task.id && e.direction === "write");
     return write ? datasets.find((d) => d.id === write.datasetId) : undefined;
   };
-  const states = await loadUnitStateIndex(db, now, [...pairs.values()].flatMap(([task]) => outputOf(task)?.nodeId ?? []));
+  const states = await loadUnitStateIndex(
+    db,
+    now,
+    [...pairs.values()].flatMap(([task]) => outputOf(task)?.nodeId ?? []),
+  );
   const units: UnitValidationView[] = [];
   for (const [taskNodeId, unitKey] of pairs.values()) {
     const dataset = outputOf(taskNodeId);
@@ -36,12 +40,27 @@ export async function validateIncident(id: string, now = new Date(), db: Db = ge
     const latest = state.result.facts;
     const mark = state.result.state === "known_bad" || state.result.state === "skipped" ? state.result.state : null;
     units.push({
-      datasetNodeId: dataset.nodeId, name: nodeName(dataset.nodeId as NodeId), unitKey, passed: v.passed, state: v.state, checks: v.checks,
-      inputVersion: v.inputVersion, rowCount: state.facts.ledger.length ? [...state.facts.ledger].sort((a, b) => b.publishedAt - a.publishedAt)[0]!.rowCount : null,
-      sourceCount: latest.sourceCount, publishCount: latest.publishCount, rowsInWarehouse: await measuredRows(db, dataset, unitKey, now),
-      failures: v.failures, notes: v.notes, mark,
+      datasetNodeId: dataset.nodeId,
+      name: nodeName(dataset.nodeId as NodeId),
+      unitKey,
+      passed: v.passed,
+      state: v.state,
+      checks: v.checks,
+      inputVersion: v.inputVersion,
+      rowCount: state.facts.ledger.length ? [...state.facts.ledger].sort((a, b) => b.publishedAt - a.publishedAt)[0]!.rowCount : null,
+      sourceCount: latest.sourceCount,
+      publishCount: latest.publishCount,
+      rowsInWarehouse: await measuredRows(db, dataset, unitKey, now),
+      failures: v.failures,
+      notes: v.notes,
+      mark,
     });
   }
   const failed = units.filter((u) => !u.passed && !u.mark);
-  return { passed: units.length > 0 && failed.length === 0, units, failedUnits: failed.length, accountedByMarks: units.filter((u) => !u.passed && u.mark).length };
+  return {
+    passed: units.length > 0 && failed.length === 0,
+    units,
+    failedUnits: failed.length,
+    accountedByMarks: units.filter((u) => !u.passed && u.mark).length,
+  };
 }

@@ -4,7 +4,8 @@ import { validEvent } from "../ingestion/testing/broken-events";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
 import { applyRetention, readRetentionPolicy } from "./apply-retention";
 
-const send = (t: TestDatabase, event: unknown, now: Date) => receiveLineageRequest(new Request("http://console.test/api/v1/lineage", { method: "POST", body: JSON.stringify(event) }), t.db, now);
+const send = (t: TestDatabase, event: unknown, now: Date) =>
+  receiveLineageRequest(new Request("http://console.test/api/v1/lineage", { method: "POST", body: JSON.stringify(event) }), t.db, now);
 
 describe.each(providersUnderTest())("retention of raw events and rejections (%s)", (provider) => {
   let t: TestDatabase;

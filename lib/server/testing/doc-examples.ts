@@ -18,7 +18,8 @@ export function docExamples(relative: string): DocExample[] {
   const file = path.resolve(__dirname, "../../..", relative);
   const text = fs.readFileSync(file, "utf8");
   const out: DocExample[] = [];
-  const curl = /curl -X (POST|PUT) (?:"https:\/\/reparo\.example\.com((?:[^"$]|\$\([^)]*\))*)"|https:\/\/reparo\.example\.com(\S+))((?:[^\n]*\\\n)*[^\n]*?) -d '([\s\S]*?)'\n/g;
+  const curl =
+    /curl -X (POST|PUT) (?:"https:\/\/reparo\.example\.com((?:[^"$]|\$\([^)]*\))*)"|https:\/\/reparo\.example\.com(\S+))((?:[^\n]*\\\n)*[^\n]*?) -d '([\s\S]*?)'\n/g;
   for (const m of text.matchAll(curl)) {
     const pathPart = (m[2] ?? m[3]!).replace(/\$\(node -p 'encodeURIComponent\("([^"]*)"\)'\)/g, (_, s: string) => encodeURIComponent(s));
     out.push({ method: m[1] as "POST" | "PUT", path: pathPart, body: m[5]!, line: text.slice(0, m.index).split("\n").length });

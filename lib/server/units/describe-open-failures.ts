@@ -11,7 +11,11 @@ const FAILED = new WeakMap<DatasetStateCodes, FailedUnit[]>();
 function failedOnce(d: DatasetStateCodes): FailedUnit[] {
   let f = FAILED.get(d);
   if (!f) {
-    f = d.writer ? [...d.problems].filter(([, r]) => r.state === "failed").map(([o, r]) => ({ task: d.writer!, unitKey: d.space.keyAt(o), partialRows: r.facts.partialRows })) : [];
+    f = d.writer
+      ? [...d.problems]
+          .filter(([, r]) => r.state === "failed")
+          .map(([o, r]) => ({ task: d.writer!, unitKey: d.space.keyAt(o), partialRows: r.facts.partialRows }))
+      : [];
     FAILED.set(d, f);
   }
   return f;
@@ -24,7 +28,10 @@ function failedOnce(d: DatasetStateCodes): FailedUnit[] {
  */
 export async function describeOpenFailures(db: Db, states: readonly DatasetStateCodes[]): Promise<OpenFailure[]> {
   const pairs = states.flatMap(failedOnce);
-  const latest = await latestAttemptsOf(db, pairs.map((p) => ({ taskId: p.task.id, unitKey: p.unitKey })));
+  const latest = await latestAttemptsOf(
+    db,
+    pairs.map((p) => ({ taskId: p.task.id, unitKey: p.unitKey })),
+  );
   return pairs.map((p) => {
     const info = latest.get(`${p.task.id}|${p.unitKey}`);
     return {

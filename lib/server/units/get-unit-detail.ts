@@ -42,7 +42,9 @@ export async function getUnitDetail(datasetNodeId: string, unitKey: string, now:
     tolerance: dataset.tolerance,
     partialRows: result.facts.partialRows,
     latestRunId: result.facts.lastRunId,
-    interventions: audit.filter((e) => namesUnit(e, nodes, unit.key)).map((e) => ({ seq: e.seq, kind: e.kind, actor: e.actor, at: e.at.toISOString(), reason: e.reason })),
+    interventions: audit
+      .filter((e) => namesUnit(e, nodes, unit.key))
+      .map((e) => ({ seq: e.seq, kind: e.kind, actor: e.actor, at: e.at.toISOString(), reason: e.reason })),
   };
 }
 

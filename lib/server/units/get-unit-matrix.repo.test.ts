@@ -45,7 +45,10 @@ describe.each(providersUnderTest())("the unit matrix API on %s", (provider) => {
     expect(cellOf(m, "meter_readings_deduped", "2026-07")).toBe("v");
     expect(cellOf(m, "meter_consumption", "2026-01")).toBe("-");
     expect(m.sections.map((s) => [s.label, s.columns.length, s.rows.length])).toEqual([
-      ["Daily (UTC)", 100, 7], ["Weekly, ISO weeks (UTC)", 14, 1], ["Monthly (UTC)", 10, 5], ["Unpartitioned", 1, 2],
+      ["Daily (UTC)", 100, 7],
+      ["Weekly, ISO weeks (UTC)", 14, 1],
+      ["Monthly (UTC)", 10, 5],
+      ["Unpartitioned", 1, 2],
     ]);
     expect(m.counts).toMatchObject({ failed: 3, blocked: 18, divergent: 3, duplicate: 1, input_mismatch: 0, suspect: 16, published: 723, missing: 0 });
     // Built on stg_orders 2026-08-10's one and a half copies (through fct_orders' divergent day): seed 001's "green, but wrong".
@@ -77,19 +80,26 @@ describe.each(providersUnderTest())("the unit matrix API on %s", (provider) => {
   it("opens a cell: every publish and attempt, source count and deviation", async () => {
     const failed = await getUnitDetail("dataset:warehouse:stg_orders", "2026-08-17", NOW, t.db);
     expect(failed).toMatchObject({ state: "failed", sourceCount: 40, partialRows: 20, publishes: [], interventions: [] });
-    expect(failed.attempts.map((a) => [a.tryNumber, a.status, a.rowsWritten])).toEqual([[1, "failed", 20], [2, "failed", 0]]);
+    expect(failed.attempts.map((a) => [a.tryNumber, a.status, a.rowsWritten])).toEqual([
+      [1, "failed", 20],
+      [2, "failed", 0],
+    ]);
     const divergent = await getUnitDetail("dataset:warehouse:fct_orders", "2026-08-10", NOW, t.db);
     expect(divergent).toMatchObject({ state: "divergent", sourceCount: 44, deviation: 0.5 });
     expect(divergent.publishes.map((p) => p.rowCount)).toEqual([66]);
     const blocked = await getUnitDetail("dataset:warehouse:fct_orders", "2026-08-17", NOW, t.db);
     expect(blocked.attempts.map((a) => a.status)).toEqual(["upstream_failed"]);
-    await expect(getUnitDetail("dataset:warehouse:fct_orders", "2026-8-17", NOW, t.db)).rejects.toThrow('query.unit: "2026-8-17" is not a day key (expected yyyy-MM-dd)');
+    await expect(getUnitDetail("dataset:warehouse:fct_orders", "2026-8-17", NOW, t.db)).rejects.toThrow(
+      'query.unit: "2026-8-17" is not a day key (expected yyyy-MM-dd)',
+    );
   });
 
   it("answers from its snapshot until the ledger changes, then recomputes", async () => {
     const ds = await t.db.dataset.findFirstOrThrow({ where: { nodeId: "dataset:warehouse:fct_orders" } });
     const run = await t.db.run.findFirstOrThrow({ where: { kind: "scheduled" } });
-    await t.db.publish.create({ data: { datasetId: ds.id, unitKey: "2026-08-17", runId: run.id, publishedAt: new Date("2026-11-01T00:00:00Z"), rowCount: 40 } });
+    await t.db.publish.create({
+      data: { datasetId: ds.id, unitKey: "2026-08-17", runId: run.id, publishedAt: new Date("2026-11-01T00:00:00Z"), rowCount: 40 },
+    });
     const after = await getUnitMatrix({ states: [] }, NOW, t.db);
     expect(cellOf(after, "fct_orders", "2026-08-17")).not.toBe("b");
     expect(after.counts.blocked).toBe(17);
@@ -109,13 +119,20 @@ describe.each(providersUnderTest())("the unit matrix API on %s", (provider) => {
     expect(revenue!.dataset.nodeId).toBe(d.nodeId);
     const unit = revenue!.units.find((u) => u.key === "2026-08-10")!;
     expect(unit.result.state).toBe("suspect");
-    expect(revenue!.units.map((u) => u.result.state)).toEqual((await loadUnitStates(t.db, NOW, { datasetNodeIds: [d.nodeId], knownProblems: problemsLookup(await getUnitStateSnapshot(t.db, NOW)) }))[0]!.units.map((u) => u.result.state));
+    expect(revenue!.units.map((u) => u.result.state)).toEqual(
+      (await loadUnitStates(t.db, NOW, { datasetNodeIds: [d.nodeId], knownProblems: problemsLookup(await getUnitStateSnapshot(t.db, NOW)) }))[0]!.units.map(
+        (u) => u.result.state,
+      ),
+    );
   });
 
   it("kept states written under another state vocabulary are computed again, never remapped", async () => {
     const row = await t.db.unitStateSnapshot.findFirstOrThrow();
     const body = JSON.parse(row.body) as { vocabulary: string };
-    await t.db.unitStateSnapshot.update({ where: { id: row.id }, data: { body: JSON.stringify({ ...body, vocabulary: "known_bad,skipped,failed,missing,blocked" }) } });
+    await t.db.unitStateSnapshot.update({
+      where: { id: row.id },
+      data: { body: JSON.stringify({ ...body, vocabulary: "known_bad,skipped,failed,missing,blocked" }) },
+    });
     const other = createDb(t.target);
     try {
       const at = new Date(NOW.getTime() + 1_000);
@@ -144,7 +161,21 @@ describe.each(providersUnderTest())("the unit matrix API on %s", (provider) => {
       const ds = await other.dataset.findFirstOrThrow({ where: { nodeId: "dataset:warehouse:fct_orders" } });
       const run = await other.run.findFirstOrThrow({ where: { kind: "scheduled" } });
       // Through the ledger's repository, as every write path does: the change is logged with it.
-      await other.$transaction((tx) => appendPublishes(tx, [{ id: "p-0823", datasetId: ds.id, unitKey: "2026-08-23", runId: run.id, attemptId: null, publishedAt: new Date("2026-11-02T00:00:00Z"), inputVersion: "", codeVersion: "", rowCount: 40 }]));
+      await other.$transaction((tx) =>
+        appendPublishes(tx, [
+          {
+            id: "p-0823",
+            datasetId: ds.id,
+            unitKey: "2026-08-23",
+            runId: run.id,
+            attemptId: null,
+            publishedAt: new Date("2026-11-02T00:00:00Z"),
+            inputVersion: "",
+            codeVersion: "",
+            rowCount: 40,
+          },
+        ]),
+      );
       const after = await getUnitStateSnapshot(other, new Date(NOW.getTime() + 3_800_000));
       expect(after.computedAt.toISOString()).toBe("2026-11-29T13:03:20.000Z");
       const byId = (s: UnitStateSnapshot, name: string) => s.datasets.find((d) => d.dataset.nodeId.endsWith(`:${name}`))!;
@@ -157,7 +188,9 @@ describe.each(providersUnderTest())("the unit matrix API on %s", (provider) => {
       expect(cellOf(matrix, "fct_orders", "2026-08-22")).toBe(cellOf(await getUnitMatrix({ states: [] }, NOW, t.db), "fct_orders", "2026-08-22"));
 
       // A write that bypasses the change log (someone's SQL) still shows: the states are computed again.
-      await other.publish.create({ data: { datasetId: ds.id, unitKey: "2026-08-21", runId: run.id, publishedAt: new Date("2026-11-03T00:00:00Z"), rowCount: 40 } });
+      await other.publish.create({
+        data: { datasetId: ds.id, unitKey: "2026-08-21", runId: run.id, publishedAt: new Date("2026-11-03T00:00:00Z"), rowCount: 40 },
+      });
       const direct = await getUnitMatrix({ states: [] }, new Date(NOW.getTime() + 3_900_000), other);
       expect(cellOf(direct, "fct_orders", "2026-08-21")).toBe("p");
     } finally {
@@ -179,14 +212,24 @@ describe.each(providersUnderTest())("the unit matrix's pipelines on %s", (provid
     const m = await getUnitMatrix({ states: [] }, NOW, t.db);
     expect(m.pipelines).toEqual(["finance", "meters", "ml", "orders"]);
     const event = {
-      eventType: "COMPLETE", eventTime: "2026-08-18T02:10:00Z", producer: "https://example.test/producer",
+      eventType: "COMPLETE",
+      eventTime: "2026-08-18T02:10:00Z",
+      producer: "https://example.test/producer",
       schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent",
-      run: { runId: "3f5e4c1b-0000-4000-8000-00000000b111", facets: { parent: {
-        _producer: "https://example.test/producer", _schemaURL: "https://openlineage.io/spec/facets/1-1-0/ParentRunFacet.json#/$defs/ParentRunFacet",
-        run: { runId: "3f5e4c1b-0000-4000-8000-00000000b110" }, job: { namespace: "billing", name: "billing_dag" },
-      } } },
+      run: {
+        runId: "3f5e4c1b-0000-4000-8000-00000000b111",
+        facets: {
+          parent: {
+            _producer: "https://example.test/producer",
+            _schemaURL: "https://openlineage.io/spec/facets/1-1-0/ParentRunFacet.json#/$defs/ParentRunFacet",
+            run: { runId: "3f5e4c1b-0000-4000-8000-00000000b110" },
+            job: { namespace: "billing", name: "billing_dag" },
+          },
+        },
+      },
       job: { namespace: "billing", name: "billing_dag" },
-      inputs: [], outputs: [{ namespace: "warehouse", name: "invoices" }],
+      inputs: [],
+      outputs: [{ namespace: "warehouse", name: "invoices" }],
     };
     const res = await receiveLineageRequest(lineageRequest(JSON.stringify(event)), t.db, NOW);
     expect(res.status, await res.clone().text()).toBe(200);

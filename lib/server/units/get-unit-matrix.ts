@@ -17,14 +17,20 @@ export async function getUnitMatrix(query: UnitMatrixQuery, now: Date, db: Db = 
   if (query.dataset && !snapshot.datasets.some((d) => d.dataset.nodeId === query.dataset)) {
     throw new NotFoundError(`dataset: no dataset "${query.dataset}"`);
   }
-  const scoped = snapshot.datasets.filter((d) => (!query.pipeline || pipelineOfDataset(d) === query.pipeline) && (!query.dataset || d.dataset.nodeId === query.dataset));
+  const scoped = snapshot.datasets.filter(
+    (d) => (!query.pipeline || pipelineOfDataset(d) === query.pipeline) && (!query.dataset || d.dataset.nodeId === query.dataset),
+  );
   const sections = buildSections(scoped, dateRange(query.from, query.to));
   const counts = countStates(sections.flatMap((s) => s.rows.map((r) => r.cells)));
   const wanted = new Set(query.states.map(codeOfState));
-  const filtered = wanted.size === 0 ? sections : sections
-    .map((s) => ({ ...s, rows: s.rows.filter((r) => [...wanted].some((c) => r.cells.includes(c))) }))
-    .filter((s) => s.rows.length > 0);
-  const pipelineOf = new Map<string, string | null>([...tasks.map((t) => [t.nodeId, t.pipeline] as const), ...snapshot.datasets.map((d) => [d.dataset.nodeId, pipelineOfDataset(d)] as const)]);
+  const filtered =
+    wanted.size === 0
+      ? sections
+      : sections.map((s) => ({ ...s, rows: s.rows.filter((r) => [...wanted].some((c) => r.cells.includes(c))) })).filter((s) => s.rows.length > 0);
+  const pipelineOf = new Map<string, string | null>([
+    ...tasks.map((t) => [t.nodeId, t.pipeline] as const),
+    ...snapshot.datasets.map((d) => [d.dataset.nodeId, pipelineOfDataset(d)] as const),
+  ]);
   const nodes = new Set(scoped.flatMap((d) => [d.dataset.nodeId, ...(d.writer ? [d.writer.nodeId] : [])]));
   const requested: MatrixInvalidKey[] = invalid
     .filter((k) => (query.dataset ? nodes.has(k.nodeId) : !query.pipeline || pipelineOf.get(k.nodeId) === query.pipeline))
@@ -41,9 +47,15 @@ export async function getUnitMatrix(query: UnitMatrixQuery, now: Date, db: Db = 
 }
 
 function ledgerInvalidKeys(datasets: DatasetStateCodes[], at: Date): MatrixInvalidKey[] {
-  return datasets.flatMap((d) => d.invalidLedgerKeys.map((k) => ({
-    nodeId: d.dataset.nodeId, unitKey: k.key, reason: `published to the ledger, but ${k.reason}`, source: "ledger", observedAt: at.toISOString(),
-  })));
+  return datasets.flatMap((d) =>
+    d.invalidLedgerKeys.map((k) => ({
+      nodeId: d.dataset.nodeId,
+      unitKey: k.key,
+      reason: `published to the ledger, but ${k.reason}`,
+      source: "ledger",
+      observedAt: at.toISOString(),
+    })),
+  );
 }
 
 function countStates(rows: string[]): Record<MatrixState, number> {

@@ -118,7 +118,10 @@ const UPDATE_WAIT_MS = Number(process.env.REPARO_STATE_UPDATE_WAIT_MS ?? 200);
 
 /** Whether the update settles within UPDATE_WAIT_MS (always waited for in a small world). */
 async function settlesSoon(update: Promise<unknown>, entry: Entry): Promise<boolean> {
-  const settled = update.then(() => true, () => true);
+  const settled = update.then(
+    () => true,
+    () => true,
+  );
   if (unitsOf(entry.snapshot) <= SMALL_WORLD_UNITS) return settled;
   return Promise.race([settled, sleep(UPDATE_WAIT_MS).then(() => false)]);
 }
@@ -271,16 +274,25 @@ async function applyChanges(db: Db, now: Date, s: State, entry: Entry, hour: num
   for (const { datasetId, units } of work.order) {
     const d = current.get(datasetId);
     if (!d) continue;
-    const recomputed = await recomputeUnits(db, now, { dataset: d.dataset, writer: d.writer, space: d.space, units, prevailing: d.prevailing }, {
-      edges, datasetsById: new Map(datasets.map((x) => [x.id, x])), spaces, problemsOf: problemsOf.get,
-    });
+    const recomputed = await recomputeUnits(
+      db,
+      now,
+      { dataset: d.dataset, writer: d.writer, space: d.space, units, prevailing: d.prevailing },
+      {
+        edges,
+        datasetsById: new Map(datasets.map((x) => [x.id, x])),
+        spaces,
+        problemsOf: problemsOf.get,
+      },
+    );
     const next = withUnits(d, units, recomputed);
     current.set(datasetId, next);
     problemsOf.forget(datasetId);
   }
   const settled = advance(entry, fresh, changes);
   s.entry = {
-    ...settled, hour,
+    ...settled,
+    hour,
     snapshot: { computedAt: now, datasets: entry.snapshot.datasets.map((d) => current.get(d.dataset.id)!), computing: null, refreshing: false },
   };
   schedulePersist(db, s);
@@ -311,7 +323,13 @@ function newlyDue(d: DatasetStateCodes, now: Date, seed: (d: DatasetStateCodes, 
 }
 
 /** The seeds' downstream closure through the lineage of now, as units per dataset in topological order. */
-async function affectedUnits(db: Db, now: Date, seeds: Map<string, Set<number>>, byId: Map<string, DatasetStateCodes>, resized: Map<string, DatasetStateCodes>) {
+async function affectedUnits(
+  db: Db,
+  now: Date,
+  seeds: Map<string, Set<number>>,
+  byId: Map<string, DatasetStateCodes>,
+  resized: Map<string, DatasetStateCodes>,
+) {
   const order: { datasetId: string; units: UnitSet }[] = [];
   if (seeds.size === 0) return { order, total: 0 };
   const { graph, datasets } = await loadLineageGraph(db, now);
@@ -422,7 +440,18 @@ type PersistedProblem = [number, number, number[], ...(number | boolean | null)[
  * units: kept as objects with repeated keys and reasons they made a 127 MB body that took ~1 s
  * of the event loop to write; as rows of a string table, a fraction of that.
  */
-const FACT_FIELDS = ["publishCount", "ageMs", "lastRunId", "inputVersion", "codeVersion", "attempts", "partialRows", "sourceCount", "deviation", "running"] as const satisfies readonly (keyof UnitStateFacts)[];
+const FACT_FIELDS = [
+  "publishCount",
+  "ageMs",
+  "lastRunId",
+  "inputVersion",
+  "codeVersion",
+  "attempts",
+  "partialRows",
+  "sourceCount",
+  "deviation",
+  "running",
+] as const satisfies readonly (keyof UnitStateFacts)[];
 const TEXT_FACTS: ReadonlySet<string> = new Set<keyof UnitStateFacts>(["lastRunId", "inputVersion", "codeVersion"]);
 // Every fact field is listed: adding one to UnitStateFacts without listing it fails to compile.
 const EVERY_FACT: Exclude<keyof UnitStateFacts, (typeof FACT_FIELDS)[number]> extends never ? true : never = true;
@@ -430,7 +459,9 @@ void EVERY_FACT;
 
 function encodeProblems(problems: Map<number, UnitStateResult>, intern: (text: string) => number): PersistedProblem[] {
   return [...problems].map(([o, r]) => [
-    o, intern(r.state), r.reasons.map(intern),
+    o,
+    intern(r.state),
+    r.reasons.map(intern),
     ...FACT_FIELDS.map((f) => {
       const v = r.facts[f];
       return TEXT_FACTS.has(f) && v !== null ? intern(v as string) : (v as number | boolean | null);
@@ -439,13 +470,17 @@ function encodeProblems(problems: Map<number, UnitStateResult>, intern: (text: s
 }
 
 function decodeProblems(rows: PersistedProblem[], strings: readonly string[]): Map<number, UnitStateResult> {
-  return new Map(rows.map(([o, state, reasons, ...values]) => {
-    const facts = Object.fromEntries(FACT_FIELDS.map((f, i) => {
-      const v = values[i] ?? null;
-      return [f, TEXT_FACTS.has(f) && v !== null ? strings[v as number]! : v];
-    })) as unknown as UnitStateFacts;
-    return [o, { state: strings[state] as UnitState, reasons: reasons.map((x) => strings[x]!), facts }];
-  }));
+  return new Map(
+    rows.map(([o, state, reasons, ...values]) => {
+      const facts = Object.fromEntries(
+        FACT_FIELDS.map((f, i) => {
+          const v = values[i] ?? null;
+          return [f, TEXT_FACTS.has(f) && v !== null ? strings[v as number]! : v];
+        }),
+      ) as unknown as UnitStateFacts;
+      return [o, { state: strings[state] as UnitState, reasons: reasons.map((x) => strings[x]!), facts }];
+    }),
+  );
 }
 
 function schedulePersist(db: Db, s: State): void {
@@ -469,10 +504,25 @@ async function persist(db: Db, entry: Entry): Promise<void> {
       if (i === undefined) index.set(text, (i = strings.push(text) - 1));
       return i;
     };
-    const datasets = snapshot.datasets.map((d) => ({ id: d.dataset.id, codes: Buffer.from(d.codes).toString("base64"), problems: encodeProblems(d.problems, intern), invalid: d.invalidLedgerKeys, prevailing: d.prevailing }));
+    const datasets = snapshot.datasets.map((d) => ({
+      id: d.dataset.id,
+      codes: Buffer.from(d.codes).toString("base64"),
+      problems: encodeProblems(d.problems, intern),
+      invalid: d.invalidLedgerKeys,
+      prevailing: d.prevailing,
+    }));
     const body: PersistedSnapshot = {
-      version: 4, vocabulary: STATE_VOCABULARY, fields: FACT_FIELDS.join(","), catalog: entry.catalog, ledger: entry.ledger, seq: entry.seq, above: [...entry.above], hour: entry.hour,
-      resolvedAt: snapshot.computedAt.getTime(), strings, datasets,
+      version: 4,
+      vocabulary: STATE_VOCABULARY,
+      fields: FACT_FIELDS.join(","),
+      catalog: entry.catalog,
+      ledger: entry.ledger,
+      seq: entry.seq,
+      above: [...entry.above],
+      hour: entry.hour,
+      resolvedAt: snapshot.computedAt.getTime(),
+      strings,
+      datasets,
     };
     await writeUnitStateSnapshot(db, JSON.stringify(body), snapshot.computedAt);
     // Changes the kept states include are needed by no reader but a console behind: every console
@@ -505,11 +555,24 @@ async function restore(db: Db, now: Date, s: State): Promise<void> {
     const space = resolvePartitions(dataset.partitionDef, { asOf: kept.resolvedAt });
     const codes = new Uint8Array(Buffer.from(d.codes, "base64"));
     if (codes.length !== space.size) return;
-    restored.push({ dataset, writer: tasksById.get(writerOf.get(d.id) ?? "") ?? null, space, codes, problems: decodeProblems(d.problems, kept.strings), invalidLedgerKeys: d.invalid, prevailing: d.prevailing });
+    restored.push({
+      dataset,
+      writer: tasksById.get(writerOf.get(d.id) ?? "") ?? null,
+      space,
+      codes,
+      problems: decodeProblems(d.problems, kept.strings),
+      invalidLedgerKeys: d.invalid,
+      prevailing: d.prevailing,
+    });
   }
   if (restored.length !== datasets.length) return;
   s.entry = {
-    catalog: kept.catalog, ledger: kept.ledger, seq: kept.seq, above: new Set(kept.above), gaps: new Map(), hour: kept.hour,
+    catalog: kept.catalog,
+    ledger: kept.ledger,
+    seq: kept.seq,
+    above: new Set(kept.above),
+    gaps: new Map(),
+    hour: kept.hour,
     snapshot: { computedAt: row.computedAt, datasets: restored, computing: null, refreshing: false },
   };
 }
@@ -604,7 +667,6 @@ export async function getUnitStateSnapshotCovering(db: Db, now: Date, datasetNod
   const computed = await loadUnitStates(db, now, { datasetNodeIds: missing, knownProblems: problemsLookup(snapshot) });
   return { ...snapshot, datasets: [...snapshot.datasets, ...computed.map(toCodes)] };
 }
-
 
 /** Where the states stand, as the read APIs say it (StatesStatusSchema). */
 export function statusOf(snapshot: UnitStateSnapshot): { computing: { done: number; total: number } | null; refreshing: boolean } {

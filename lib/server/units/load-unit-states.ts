@@ -81,7 +81,21 @@ export async function visitUnitStates(db: Db, now: Date, options: LoadOptions, v
       latest.set(e.datasetId, latestPublishByOrdinal(await publishesOfDataset(db, e.datasetId, kinds), spaces.get(e.datasetId)!));
     }
     const attempts = writer ? await attemptsOfTask(db, writer.id) : undefined;
-    const ctx: FactsContext = { dataset, space, writer, ledger, attempts, sources: sources.get(dataset.id), marks: marks.get(dataset.id), cleaned: cleaned.get(dataset.id), latest, datasetsById, spaces, edges, problemsOf };
+    const ctx: FactsContext = {
+      dataset,
+      space,
+      writer,
+      ledger,
+      attempts,
+      sources: sources.get(dataset.id),
+      marks: marks.get(dataset.id),
+      cleaned: cleaned.get(dataset.id),
+      latest,
+      datasetsById,
+      spaces,
+      edges,
+      problemsOf,
+    };
     const states = statesOf(ctx, now.getTime());
     problems.set(dataset.id, problemsOfStates(states));
     if (askedIds.has(dataset.id)) visit(states);
@@ -96,7 +110,13 @@ export async function visitUnitStates(db: Db, now: Date, options: LoadOptions, v
  * The datasets asked for, plus every upstream dataset (transitively, through what their writers
  * read) whose problems the kept states do not know yet: those are computed in the same pass.
  */
-function withUnknownUpstream(asked: DatasetRecord[], datasets: DatasetRecord[], edges: EdgeRecord[], writerOf: Map<string, string>, known: LoadOptions["knownProblems"]): DatasetRecord[] {
+function withUnknownUpstream(
+  asked: DatasetRecord[],
+  datasets: DatasetRecord[],
+  edges: EdgeRecord[],
+  writerOf: Map<string, string>,
+  known: LoadOptions["knownProblems"],
+): DatasetRecord[] {
   const reads = new Map<string, string[]>();
   for (const e of edges) if (e.direction === "read") reads.set(e.taskId, [...(reads.get(e.taskId) ?? []), e.datasetId]);
   const byId = new Map(datasets.map((d) => [d.id, d]));
@@ -154,7 +174,10 @@ export function statesOf(ctx: FactsContext, now: number): DatasetUnitStates {
     for (let o = lo; o <= hi; o++) keys.push({ key: space.keyAt(o), ordinal: o, due: due.contains(o) });
   });
   const inputScope = writer ? inputScopeOf(readsOfWriter(writer, ctx.edges, ctx.datasetsById)) : undefined;
-  const all = assembleUnitFacts({ dataset, writer, ledger, attempts, sources, marks, cleaned, upstreamOf, upstreamBadOf, inputScope, neighbourInputVersion: ctx.neighbourInputVersion }, keys);
+  const all = assembleUnitFacts(
+    { dataset, writer, ledger, attempts, sources, marks, cleaned, upstreamOf, upstreamBadOf, inputScope, neighbourInputVersion: ctx.neighbourInputVersion },
+    keys,
+  );
   const judged = keys.flatMap((k, i) => (isJudged(k.due, all[i]!) ? [i] : []));
   const facts = judged.length === keys.length ? all : judged.map((i) => all[i]!);
   const judgedKeys = judged.length === keys.length ? keys : judged.map((i) => keys[i]!);
@@ -167,7 +190,14 @@ export function statesOf(ctx: FactsContext, now: number): DatasetUnitStates {
     return verdict.valid ? [] : [{ key, reason: verdict.reason }];
   });
   const prevailing = ctx.neighbourInputVersion !== undefined ? ctx.neighbourInputVersion : prevailingOf(ledger);
-  return { dataset, writer, space, units: judgedKeys.map((k, i) => ({ key: k.key, ordinal: k.ordinal, result: results[i]!, facts: facts[i]! })), invalidLedgerKeys, prevailing };
+  return {
+    dataset,
+    writer,
+    space,
+    units: judgedKeys.map((k, i) => ({ key: k.key, ordinal: k.ordinal, result: results[i]!, facts: facts[i]! })),
+    invalidLedgerKeys,
+    prevailing,
+  };
 }
 
 /** The n of a writer's sequential read of its own output (previous(n); window, all, latest: 1), or null. */
@@ -183,7 +213,16 @@ function sequentialSelfRead(writer: TaskRecord, edges: readonly EdgeRecord[], da
  * makes every later one it feeds suspect, in order — 2026-08-10's inflated total is in every
  * balance after it.
  */
-function passOnOwnPast(nodeId: string, space: PartitionSpace, keys: { key: string; ordinal: number }[], facts: UnitFacts[], results: UnitStateResult[], n: number, now: number, kept?: DatasetProblems): void {
+function passOnOwnPast(
+  nodeId: string,
+  space: PartitionSpace,
+  keys: { key: string; ordinal: number }[],
+  facts: UnitFacts[],
+  results: UnitStateResult[],
+  n: number,
+  now: number,
+  kept?: DatasetProblems,
+): void {
   const bad = new Map<number, string>();
   // Units before the first recomputed one keep their problems (an incremental update starts mid-range).
   const first = keys[0]?.ordinal ?? 0;

@@ -11,9 +11,13 @@ const CHAR_OF = new Uint8Array(256).fill(NO_UNIT.charCodeAt(0));
 for (let i = 0; i < STATE_CODES.length; i++) CHAR_OF[i] = STATE_CODES.charCodeAt(i);
 const decoder = new TextDecoder();
 
-export const UNDECLARED_NOTE = "expected units unknown — set a partition definition (PUT /api/v1/datasets/{id}/partitions); only the units its records name are shown, none is missing";
+export const UNDECLARED_NOTE =
+  "expected units unknown — set a partition definition (PUT /api/v1/datasets/{id}/partitions); only the units its records name are shown, none is missing";
 
-export interface DateRange { fromMs: number | null; toEndMs: number | null }
+export interface DateRange {
+  fromMs: number | null;
+  toEndMs: number | null;
+}
 
 /**
  * Datasets grouped by partition definition: one section per time grain and zone (a shared
@@ -54,7 +58,12 @@ function timeSection(id: string, members: DatasetStateCodes[], range: DateRange)
     if (range.toEndMs !== null && first.windowStartMs(o) >= range.toEndMs) continue;
     abs.push(a);
   }
-  const rows = members.map((d) => rowOf(d, abs.map((a) => a - d.space.time!.startAbs)));
+  const rows = members.map((d) =>
+    rowOf(
+      d,
+      abs.map((a) => a - d.space.time!.startAbs),
+    ),
+  );
   return { id, label: `${GRAIN_LABEL[first.grain]} (${first.zone})`, grain: first.grain, columns: abs.map((a) => first.keyAt(a - first.startAbs)), rows };
 }
 
@@ -62,8 +71,21 @@ function listSection(id: string, members: DatasetStateCodes[]): MatrixSection {
   const d0 = members[0]!;
   const def = d0.dataset.partitionDef;
   const ordinals = Array.from({ length: d0.space.size }, (_, i) => i);
-  const label = def.kind === "none" ? "Unpartitioned" : def.kind === "static" ? `Static keys (${d0.space.size})` : def.kind === "multi" ? `Multi-dimensional (${def.dimensions.map((x) => x.name).join(" × ")})` : "Dynamic partitions";
-  return { id, label, grain: def.kind === "none" ? "none" : "list", columns: ordinals.map((o) => d0.space.keyAt(o)), rows: members.map((d) => rowOf(d, ordinals)) };
+  const label =
+    def.kind === "none"
+      ? "Unpartitioned"
+      : def.kind === "static"
+        ? `Static keys (${d0.space.size})`
+        : def.kind === "multi"
+          ? `Multi-dimensional (${def.dimensions.map((x) => x.name).join(" × ")})`
+          : "Dynamic partitions";
+  return {
+    id,
+    label,
+    grain: def.kind === "none" ? "none" : "list",
+    columns: ordinals.map((o) => d0.space.keyAt(o)),
+    rows: members.map((d) => rowOf(d, ordinals)),
+  };
 }
 
 /** A dataset's pipeline: its own, or else its writer's (ingestion puts tasks, not datasets, in pipelines). */
@@ -78,7 +100,11 @@ function rowOf(d: DatasetStateCodes, ordinals: number[]): MatrixRow {
     bytes[i] = CHAR_OF[o >= 0 && o < d.codes.length ? d.codes[o]! : NOT_EXPECTED]!;
   }
   return {
-    nodeId: d.dataset.nodeId, name: d.dataset.name, pipeline: pipelineOfDataset(d), writerNodeId: d.writer?.nodeId ?? null, cells: decoder.decode(bytes),
+    nodeId: d.dataset.nodeId,
+    name: d.dataset.name,
+    pipeline: pipelineOfDataset(d),
+    writerNodeId: d.writer?.nodeId ?? null,
+    cells: decoder.decode(bytes),
     note: d.dataset.partitionsDeclared ? null : UNDECLARED_NOTE,
   };
 }

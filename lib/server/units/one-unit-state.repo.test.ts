@@ -34,11 +34,19 @@ const DAYS = ["2026-08-01", "2026-08-02", "2026-08-03", "2026-08-04", "2026-08-0
 const arbWorld = fc.record({
   chains: fc.integer({ min: 1, max: 3 }),
   modes: fc.array(fc.constantFrom("append", "replace", "merge"), { minLength: 9, maxLength: 9 }),
-  units: fc.array(fc.record({
-    chain: fc.nat(2), step: fc.nat(2), day: fc.nat(4),
-    publishes: fc.integer({ min: 0, max: 2 }), rows: fc.constantFrom(0, 60, 100, 100, 100), source: fc.option(fc.constantFrom(100, 140), { freq: 2 }),
-    failedRows: fc.option(fc.constantFrom(0, 30), { freq: 3 }), minute: fc.nat(50),
-  }), { minLength: 10, maxLength: 40 }),
+  units: fc.array(
+    fc.record({
+      chain: fc.nat(2),
+      step: fc.nat(2),
+      day: fc.nat(4),
+      publishes: fc.integer({ min: 0, max: 2 }),
+      rows: fc.constantFrom(0, 60, 100, 100, 100),
+      source: fc.option(fc.constantFrom(100, 140), { freq: 2 }),
+      failedRows: fc.option(fc.constantFrom(0, 30), { freq: 3 }),
+      minute: fc.nat(50),
+    }),
+    { minLength: 10, maxLength: 40 },
+  ),
 });
 type World = typeof arbWorld extends fc.Arbitrary<infer T> ? T : never;
 
@@ -51,26 +59,40 @@ async function loadWorld(w: World) {
       await send(taskProps, "PUT", JSON.stringify({ writeMode: w.modes[c * 3 + i], reason: "mode" }), { id: `job:w:c${c}_j${i}` });
     }
     const jobs = [0, 1, 2].map((i) => ({
-      eventTime: "2026-07-31T00:00:00Z", job: { namespace: "w", name: `c${c}_j${i}` },
-      inputs: [...(i > 0 ? [ds(c, i - 1)] : []), ...(i === 2 ? [ds(c, 2)] : [])], outputs: [ds(c, i)],
+      eventTime: "2026-07-31T00:00:00Z",
+      job: { namespace: "w", name: `c${c}_j${i}` },
+      inputs: [...(i > 0 ? [ds(c, i - 1)] : []), ...(i === 2 ? [ds(c, 2)] : [])],
+      outputs: [ds(c, i)],
     }));
     await send(lineage, "POST", JSON.stringify(jobs));
   }
   const events: unknown[] = [];
   const pubs: unknown[] = [];
   const counts: unknown[] = [];
-  w.units.filter((u) => u.chain < w.chains).forEach((u, n) => {
-    const day = DAYS[u.day]!;
-    const at = (m: number) => `2026-08-0${u.day + 2}T0${u.step}:${String(u.minute + m).padStart(2, "0")}:00Z`;
-    const job = { namespace: "w", name: `c${u.chain}_j${u.step}` };
-    const output = { ...ds(u.chain, u.step), outputFacets: { outputStatistics: { rowCount: u.failedRows ?? 0 }, subset: { outputCondition: { type: "partition", partitions: [{ identifier: day }] } } } };
-    if (u.failedRows !== null) {
-      const run = { runId: `fail-${n}` };
-      events.push({ eventType: "START", eventTime: at(0), run, job, outputs: [output] }, { eventType: "FAIL", eventTime: at(1), run, job, outputs: [output] });
-    }
-    for (let p = 0; p < u.publishes; p++) pubs.push({ dataset: ds(u.chain, u.step), unitKey: day, run: { externalId: `pub-${n}-${p}`, job }, publishedAt: at(2 + p), rowCount: u.rows });
-    if (u.source !== null) counts.push({ dataset: ds(u.chain, u.step), unitKey: day, rowCount: u.source, measuredAt: at(5) });
-  });
+  w.units
+    .filter((u) => u.chain < w.chains)
+    .forEach((u, n) => {
+      const day = DAYS[u.day]!;
+      const at = (m: number) => `2026-08-0${u.day + 2}T0${u.step}:${String(u.minute + m).padStart(2, "0")}:00Z`;
+      const job = { namespace: "w", name: `c${u.chain}_j${u.step}` };
+      const output = {
+        ...ds(u.chain, u.step),
+        outputFacets: {
+          outputStatistics: { rowCount: u.failedRows ?? 0 },
+          subset: { outputCondition: { type: "partition", partitions: [{ identifier: day }] } },
+        },
+      };
+      if (u.failedRows !== null) {
+        const run = { runId: `fail-${n}` };
+        events.push(
+          { eventType: "START", eventTime: at(0), run, job, outputs: [output] },
+          { eventType: "FAIL", eventTime: at(1), run, job, outputs: [output] },
+        );
+      }
+      for (let p = 0; p < u.publishes; p++)
+        pubs.push({ dataset: ds(u.chain, u.step), unitKey: day, run: { externalId: `pub-${n}-${p}`, job }, publishedAt: at(2 + p), rowCount: u.rows });
+      if (u.source !== null) counts.push({ dataset: ds(u.chain, u.step), unitKey: day, rowCount: u.source, measuredAt: at(5) });
+    });
   if (events.length > 0) await send(lineage, "POST", JSON.stringify(events));
   if (pubs.length > 0) await send(publishes, "POST", JSON.stringify(pubs));
   if (counts.length > 0) await send(sourceCounts, "POST", JSON.stringify(counts));
@@ -84,7 +106,9 @@ afterAll(() => {
 });
 
 async function send(handler: Handler, method: string, body: string, params: Record<string, string> = {}) {
-  await handler(new Request("http://console.test/x", { method, body, headers: { "content-type": "application/json", "x-reparo-user": "ingest-bot" } }), { params: Promise.resolve(params) });
+  await handler(new Request("http://console.test/x", { method, body, headers: { "content-type": "application/json", "x-reparo-user": "ingest-bot" } }), {
+    params: Promise.resolve(params),
+  });
 }
 
 async function load(seqs: ProducerSequence[]) {
@@ -99,7 +123,6 @@ async function load(seqs: ProducerSequence[]) {
   const counts = seqs.flatMap((s) => s.sourceCounts);
   if (counts.length > 0) await send(sourceCounts, "POST", JSON.stringify(counts));
 }
-
 
 /** Every cell the matrix shows, asked of the cell API and of the dataset's completeness. */
 async function disagreementsOnEveryCell(): Promise<{ found: string[]; checked: number; states: Set<string> }> {
@@ -155,7 +178,10 @@ describe("one unit-state service (property)", () => {
       }),
       { numRuns: RUNS, seed: 20_261_212, endOnFailure: true },
     );
-    if (outcome.failed) throw new Error(`seed ${outcome.seed}, path ${outcome.counterexamplePath}: ${String((outcome.errorInstance as Error | undefined)?.message ?? outcome.errorInstance).slice(0, 4_000)}`);
+    if (outcome.failed)
+      throw new Error(
+        `seed ${outcome.seed}, path ${outcome.counterexamplePath}: ${String((outcome.errorInstance as Error | undefined)?.message ?? outcome.errorInstance).slice(0, 4_000)}`,
+      );
     expect(checked).toBeGreaterThan(200);
   }, 600_000);
 
@@ -180,7 +206,10 @@ describe("one unit-state service (property)", () => {
       }),
       { numRuns: WORLDS, seed: 20_261_213, endOnFailure: true },
     );
-    if (outcome.failed) throw new Error(`seed ${outcome.seed}, path ${outcome.counterexamplePath}: ${String((outcome.errorInstance as Error | undefined)?.message ?? outcome.errorInstance).slice(0, 4_000)}`);
+    if (outcome.failed)
+      throw new Error(
+        `seed ${outcome.seed}, path ${outcome.counterexamplePath}: ${String((outcome.errorInstance as Error | undefined)?.message ?? outcome.errorInstance).slice(0, 4_000)}`,
+      );
     expect(checked).toBeGreaterThan(300);
     // The worlds reach the states that travel: otherwise the agreement on them would be untested.
     expect([...seen].sort()).toEqual(expect.arrayContaining(["duplicate", "divergent", "empty", "failed", "missing", "published", "suspect"]));

@@ -46,14 +46,27 @@ export async function recomputeUnits(db: Db, now: Date, target: UnitsToRecompute
     cleanedAtByUnit(db, [dataset.id]),
   ]);
   const latest = writer ? await upstreamLatest(db, writer, space, target.units, around) : new Map<string, Float64Array>();
-  return statesOf({
-    dataset, space, writer,
-    ledger: ledgerBy.get(dataset.id) ?? new Map(),
-    attempts: writer ? attemptsBy.get(writer.id) : undefined,
-    sources: sourcesBy.get(dataset.id), marks: marksBy.get(dataset.id), cleaned: cleanedBy.get(dataset.id),
-    latest, datasetsById: around.datasetsById as Map<string, DatasetRecord>, spaces: around.spaces as Map<string, PartitionSpace>, edges: around.edges as EdgeRecord[],
-    problemsOf: around.problemsOf, only: target.units, ownProblems: around.problemsOf(dataset.id), neighbourInputVersion: target.prevailing,
-  }, now.getTime());
+  return statesOf(
+    {
+      dataset,
+      space,
+      writer,
+      ledger: ledgerBy.get(dataset.id) ?? new Map(),
+      attempts: writer ? attemptsBy.get(writer.id) : undefined,
+      sources: sourcesBy.get(dataset.id),
+      marks: marksBy.get(dataset.id),
+      cleaned: cleanedBy.get(dataset.id),
+      latest,
+      datasetsById: around.datasetsById as Map<string, DatasetRecord>,
+      spaces: around.spaces as Map<string, PartitionSpace>,
+      edges: around.edges as EdgeRecord[],
+      problemsOf: around.problemsOf,
+      only: target.units,
+      ownProblems: around.problemsOf(dataset.id),
+      neighbourInputVersion: target.prevailing,
+    },
+    now.getTime(),
+  );
 }
 
 /**

@@ -19,7 +19,11 @@ export interface DatasetProblems {
  * self-read) is left to the caller, which sees its units in order, unless `includeSelf`.
  */
 export function upstreamProblemsResolver(
-  writer: TaskRecord, edges: readonly EdgeRecord[], ownDatasetId: string, ownSpace: PartitionSpace, problemsOf: (datasetId: string) => DatasetProblems | undefined,
+  writer: TaskRecord,
+  edges: readonly EdgeRecord[],
+  ownDatasetId: string,
+  ownSpace: PartitionSpace,
+  problemsOf: (datasetId: string) => DatasetProblems | undefined,
   /** Also the writer's sequential read of its own output, when the own problems are already known (kept states). */
   options: { includeSelf?: boolean } = {},
 ): (ordinal: number) => UpstreamProblem[] {

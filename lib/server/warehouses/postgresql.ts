@@ -11,7 +11,8 @@ const quote = (ident: string) => `"${ident.replace(/"/g, '""')}"`;
 function target(connection: PostgresWarehouse, unit: UnitRows): { table: string; column: string } | { unsupported: string } {
   const mapping = connection.tables[unit.name] ?? {};
   const parts = (mapping.table ?? unit.name).split(".").slice(-2);
-  if (!parts.every((p) => IDENT.test(p))) return { unsupported: `${unit.name} is not a plain schema.table name: map it to its table in the warehouse connection's tables` };
+  if (!parts.every((p) => IDENT.test(p)))
+    return { unsupported: `${unit.name} is not a plain schema.table name: map it to its table in the warehouse connection's tables` };
   const column = mapping.unitColumn ?? connection.unitColumn;
   if (!column) return { unsupported: `no unit column for ${unit.name}: set unitColumn (the column saying which unit a row belongs to)` };
   return { table: parts.map(quote).join("."), column: quote(column) };
@@ -19,7 +20,8 @@ function target(connection: PostgresWarehouse, unit: UnitRows): { table: string;
 
 function where(column: string, unit: UnitRows): { clause: string; params: string[] } {
   // Time units by their window (UTC session): a date or timestamp column both compare.
-  if (unit.window) return { clause: `${column} >= $1::timestamptz AND ${column} < $2::timestamptz`, params: [unit.window.start.toISOString(), unit.window.end.toISOString()] };
+  if (unit.window)
+    return { clause: `${column} >= $1::timestamptz AND ${column} < $2::timestamptz`, params: [unit.window.start.toISOString(), unit.window.end.toISOString()] };
   return { clause: `${column}::text = $1`, params: [unit.unitKey] };
 }
 

@@ -29,15 +29,30 @@ export async function getWarehouseConnection(namespace: string, db: Db = getDb()
  * cleaning a unit of its datasets then deletes and counts the rows there. The namespace must be
  * one the catalog knows; the change and its audit entry commit together.
  */
-export async function setWarehouseConnection(namespace: string, body: { connection: WarehouseConnection; reason: string }, actor: Actor, now = new Date(), db: Db = getDb()): Promise<WarehouseConnectionView> {
-  if (!(await datasetNamespaces(db)).includes(namespace)) throw new NotFoundError(`no dataset has the namespace ${namespace} (GET /api/v1/warehouses lists them)`);
+export async function setWarehouseConnection(
+  namespace: string,
+  body: { connection: WarehouseConnection; reason: string },
+  actor: Actor,
+  now = new Date(),
+  db: Db = getDb(),
+): Promise<WarehouseConnectionView> {
+  if (!(await datasetNamespaces(db)).includes(namespace))
+    throw new NotFoundError(`no dataset has the namespace ${namespace} (GET /api/v1/warehouses lists them)`);
   const before = await findWarehouse(db, namespace);
   await inTransaction(db, async (tx) => {
     await saveWarehouse(tx, namespace, body.connection, actor.id, now);
-    await appendAudit(tx, {
-      kind: "warehouse.connection_set", actor: actor.id, actorRole: actor.role, reason: body.reason,
-      before: { namespace, connection: before ? { ...before.connection } : null }, after: { namespace, connection: { ...body.connection } },
-    }, now);
+    await appendAudit(
+      tx,
+      {
+        kind: "warehouse.connection_set",
+        actor: actor.id,
+        actorRole: actor.role,
+        reason: body.reason,
+        before: { namespace, connection: before ? { ...before.connection } : null },
+        after: { namespace, connection: { ...body.connection } },
+      },
+      now,
+    );
   });
   return view(namespace, await findWarehouse(db, namespace));
 }

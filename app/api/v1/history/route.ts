@@ -11,6 +11,9 @@ export const GET = route({ query: HistoryQuerySchema }, async ({ query }) => {
   const history = await getRepairHistory(query, new Date());
   if (query.format === "json") return history;
   return new Response(repairsToCsv(history.repairs), {
-    headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="reparo-repairs-${history.generatedAt.slice(0, 10)}.csv"` },
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="reparo-repairs-${history.generatedAt.slice(0, 10)}.csv"`,
+    },
   });
 });

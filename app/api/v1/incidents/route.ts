@@ -7,4 +7,6 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 export const GET = route({ response: IncidentListSchema, query: IncidentListQuerySchema }, ({ query, actor }) => listIncidents(query, actor));
-export const POST = route({ body: OpenIncidentSchema, role: "operator" }, async ({ body, actor }) => Response.json(await openIncident(body, actor), { status: 201 }));
+export const POST = route({ body: OpenIncidentSchema, role: "operator" }, async ({ body, actor }) =>
+  Response.json(await openIncident(body, actor), { status: 201 }),
+);

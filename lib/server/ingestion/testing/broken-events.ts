@@ -5,7 +5,13 @@ export function validEvent(runId = "01936893-9751-7150-bbde-000000000001"): Reco
     eventTime: "2026-08-18T02:10:00.000Z",
     producer: "https://github.com/apache/airflow/tree/providers-openlineage/1.14.0",
     schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent",
-    run: { runId, facets: { nominalTime: { nominalStartTime: "2026-08-17T00:00:00Z" }, parent: { run: { runId: "dag-run-1" }, job: { namespace: "airflow", name: "orders" } } } },
+    run: {
+      runId,
+      facets: {
+        nominalTime: { nominalStartTime: "2026-08-17T00:00:00Z" },
+        parent: { run: { runId: "dag-run-1" }, job: { namespace: "airflow", name: "orders" } },
+      },
+    },
     job: { namespace: "airflow", name: "orders.stg_orders" },
     inputs: [{ namespace: "postgres://db:5432", name: "raw.orders", facets: { version: { datasetVersion: "v7" } } }],
     outputs: [{ namespace: "postgres://db:5432", name: "public.stg_orders", outputFacets: { outputStatistics: { rowCount: 120 } } }],
@@ -15,7 +21,13 @@ export function validEvent(runId = "01936893-9751-7150-bbde-000000000001"): Reco
 type Mutator = (e: Record<string, any>) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** `refused`: rows the rejection log gains (one per refused event; 1 for a refused request). */
-export interface Fault { name: string; body: string; status: number; path: string; refused?: number }
+export interface Fault {
+  name: string;
+  body: string;
+  status: number;
+  path: string;
+  refused?: number;
+}
 
 const event = (name: string, path: string, mutate: Mutator): Fault => {
   const e = validEvent();
@@ -64,12 +76,28 @@ export const BROKEN_EVENTS: Fault[] = [
   event("parent job without a name", "body.run.facets.parent.job.name", (e) => void delete e.run.facets.parent.job.name),
   event("error message not text", "body.run.facets.errorMessage.message", (e) => void (e.run.facets.errorMessage = { message: 500 })),
   event("dataset version as a number", "body.inputs.0.facets.version.datasetVersion", (e) => void (e.inputs[0].facets.version.datasetVersion = 7)),
-  event("subset partitions not a list", "body.outputs.0.outputFacets.subset.partitions", (e) => void (e.outputs[0].outputFacets.subset = { type: "partition", partitions: "2026-08-17" })),
-  event("subset partition with an empty identifier", "body.outputs.0.outputFacets.subset.outputCondition.partitions.0.identifier", (e) => void (e.outputs[0].outputFacets.subset = { outputCondition: { type: "partition", partitions: [{ identifier: "" }] } })),
+  event(
+    "subset partitions not a list",
+    "body.outputs.0.outputFacets.subset.partitions",
+    (e) => void (e.outputs[0].outputFacets.subset = { type: "partition", partitions: "2026-08-17" }),
+  ),
+  event(
+    "subset partition with an empty identifier",
+    "body.outputs.0.outputFacets.subset.outputCondition.partitions.0.identifier",
+    (e) => void (e.outputs[0].outputFacets.subset = { outputCondition: { type: "partition", partitions: [{ identifier: "" }] } }),
+  ),
   event("a DatasetEvent whose dataset has no name", "body.dataset.name", () => ({ eventTime: "2026-08-18T02:10:00Z", dataset: { namespace: "x" } })),
-  event("a DatasetEvent that also names a job", "body", () => ({ eventTime: "2026-08-18T02:10:00Z", dataset: { namespace: "x", name: "y" }, job: { namespace: "x", name: "j" } })),
+  event("a DatasetEvent that also names a job", "body", () => ({
+    eventTime: "2026-08-18T02:10:00Z",
+    dataset: { namespace: "x", name: "y" },
+    job: { namespace: "x", name: "j" },
+  })),
   event("a JobEvent whose output has no namespace", "body.outputs.0.namespace", (e) => void (delete e.run, delete e.outputs[0].namespace)),
-  event("a lone surrogate in an output's partition key", "body.outputs.0.outputFacets.subset.outputCondition.partitions.0.identifier", (e) => void (e.outputs[0].outputFacets = { subset: { outputCondition: { type: "partition", partitions: [{ identifier: "\ud800" }] } } })),
+  event(
+    "a lone surrogate in an output's partition key",
+    "body.outputs.0.outputFacets.subset.outputCondition.partitions.0.identifier",
+    (e) => void (e.outputs[0].outputFacets = { subset: { outputCondition: { type: "partition", partitions: [{ identifier: "\ud800" }] } } }),
+  ),
   event("a NUL character in a job name", "body.job.name", (e) => void (e.job.name = "a\u0000b")),
   event("an event dated in the year 9999", "body.eventTime", (e) => void (e.eventTime = "9999-12-31T00:00:00Z")),
   event("an event dated before 1970", "body.eventTime", (e) => void (e.eventTime = "0000-01-01T00:00:00Z")),

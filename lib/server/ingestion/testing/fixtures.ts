@@ -11,7 +11,11 @@ export function fixtureText(relative: string): string {
 /** A fixture's events as a list, whatever its framing (one event, a JSON array, NDJSON). */
 export function fixtureEvents(relative: string): unknown[] {
   const text = fixtureText(relative);
-  if (relative.endsWith(".ndjson")) return text.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as unknown);
+  if (relative.endsWith(".ndjson"))
+    return text
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .map((l) => JSON.parse(l) as unknown);
   const value = JSON.parse(text) as unknown;
   return Array.isArray(value) ? value : [value];
 }

@@ -43,10 +43,24 @@ const OPTIONS: LayoutOptions = {
 };
 
 /** One pipeline to lay out: its nodes and the (possibly reduced) edges ELK sees. */
-interface PipelineJob { pipeline: string; ids: string[]; edges: { source: string; target: string }[] }
-interface PipelineLaid { pipeline: string; width: number; height: number; positions: Record<string, { x: number; y: number }> }
+interface PipelineJob {
+  pipeline: string;
+  ids: string[];
+  edges: { source: string; target: string }[];
+}
+interface PipelineLaid {
+  pipeline: string;
+  width: number;
+  height: number;
+  positions: Record<string, { x: number; y: number }>;
+}
 /** What is left once every pipeline is laid out: the boxes and the edges between them. */
-interface LayoutPlan { jobs: PipelineJob[]; collapsed: string[]; sizes: Record<string, number>; between: [string, string][] }
+interface LayoutPlan {
+  jobs: PipelineJob[];
+  collapsed: string[];
+  sizes: Record<string, number>;
+  between: [string, string][];
+}
 
 /** Splits the lineage into per-pipeline jobs (pure and cheap: the caller's thread). */
 function planLayout(input: LayoutInput): LayoutPlan {
@@ -68,10 +82,12 @@ function planLayout(input: LayoutInput): LayoutPlan {
     else inner.set(a, [e]);
   }
   const collapsed = new Set(input.collapsed);
-  const jobs = [...byPipeline].filter(([p]) => !collapsed.has(p)).map(([pipeline, ids]) => {
-    const edges = inner.get(pipeline) ?? [];
-    return { pipeline, ids, edges: ids.length > FULL_EDGES_UP_TO ? tightEdges(ids, edges) : edges };
-  });
+  const jobs = [...byPipeline]
+    .filter(([p]) => !collapsed.has(p))
+    .map(([pipeline, ids]) => {
+      const edges = inner.get(pipeline) ?? [];
+      return { pipeline, ids, edges: ids.length > FULL_EDGES_UP_TO ? tightEdges(ids, edges) : edges };
+    });
   return {
     jobs,
     collapsed: [...byPipeline.keys()].filter((p) => collapsed.has(p)),
@@ -87,19 +103,26 @@ function planLayout(input: LayoutInput): LayoutPlan {
  * out again — collapsing a pipeline, or a catalog change inside one, re-lays out only what changed.
  */
 async function layoutPipelines(elk: Elk, jobs: PipelineJob[]): Promise<PipelineLaid[]> {
-  return Promise.all(jobs.map((job) => remember(laidPipelines, jobKey(job), KEPT_PIPELINES, async () => {
-    const laid = await elk.layout(pipelineGraph(job));
-    const positions: PipelineLaid["positions"] = {};
-    for (const c of laid.children ?? []) positions[c.id] = { x: (c.x ?? 0) + GROUP_PAD, y: (c.y ?? 0) + GROUP_HEADER + GROUP_PAD };
-    return { pipeline: job.pipeline, positions, width: (laid.width ?? 0) + 2 * GROUP_PAD, height: (laid.height ?? 0) + GROUP_HEADER + 2 * GROUP_PAD };
-  })));
+  return Promise.all(
+    jobs.map((job) =>
+      remember(laidPipelines, jobKey(job), KEPT_PIPELINES, async () => {
+        const laid = await elk.layout(pipelineGraph(job));
+        const positions: PipelineLaid["positions"] = {};
+        for (const c of laid.children ?? []) positions[c.id] = { x: (c.x ?? 0) + GROUP_PAD, y: (c.y ?? 0) + GROUP_HEADER + GROUP_PAD };
+        return { pipeline: job.pipeline, positions, width: (laid.width ?? 0) + 2 * GROUP_PAD, height: (laid.height ?? 0) + GROUP_HEADER + 2 * GROUP_PAD };
+      }),
+    ),
+  );
 }
 
 /** Laid-out pipelines by their content, most recently used last (on globalThis: one per process). */
 const KEPT_PIPELINES = 2_000;
 const holder = globalThis as unknown as { __reparoLaidPipelines?: Map<string, Promise<PipelineLaid>> };
 const laidPipelines = (holder.__reparoLaidPipelines ??= new Map());
-const jobKey = (job: PipelineJob) => createHash("sha1").update(JSON.stringify([job.pipeline, job.ids, job.edges])).digest("base64");
+const jobKey = (job: PipelineJob) =>
+  createHash("sha1")
+    .update(JSON.stringify([job.pipeline, job.ids, job.edges]))
+    .digest("base64");
 
 /** ELK on the pipelines as boxes (laid-out sizes, or the collapsed box) with the edges between them. */
 async function placePipelines(elk: Elk, plan: Omit<LayoutPlan, "jobs">, laid: PipelineLaid[]): Promise<LayoutResult> {
@@ -120,8 +143,13 @@ async function placePipelines(elk: Elk, plan: Omit<LayoutPlan, "jobs">, laid: Pi
   });
   const collapsed = new Set(plan.collapsed);
   const groups = (meta.children ?? []).map((c) => ({
-    pipeline: c.id, x: c.x ?? 0, y: c.y ?? 0, width: c.width ?? 0, height: c.height ?? 0,
-    collapsed: collapsed.has(c.id), nodeCount: plan.sizes[c.id] ?? 0,
+    pipeline: c.id,
+    x: c.x ?? 0,
+    y: c.y ?? 0,
+    width: c.width ?? 0,
+    height: c.height ?? 0,
+    collapsed: collapsed.has(c.id),
+    nodeCount: plan.sizes[c.id] ?? 0,
   }));
   return { groups, positions };
 }
@@ -184,10 +212,16 @@ function tightEdges(ids: string[], edges: { source: string; target: string }[]) 
     const stack = [start];
     while (stack.length > 0) {
       const id = stack[stack.length - 1]!;
-      if (depth.has(id)) { stack.pop(); continue; }
+      if (depth.has(id)) {
+        stack.pop();
+        continue;
+      }
       walking.add(id);
       const pending = (incoming.get(id) ?? []).filter((p) => !depth.has(p) && !walking.has(p));
-      if (pending.length > 0) { stack.push(...pending); continue; }
+      if (pending.length > 0) {
+        stack.push(...pending);
+        continue;
+      }
       depth.set(id, Math.max(-1, ...(incoming.get(id) ?? []).map((p) => depth.get(p) ?? -1)) + 1);
       walking.delete(id);
       stack.pop();

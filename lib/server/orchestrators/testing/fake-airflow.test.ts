@@ -93,7 +93,12 @@ describe.each(["3.0.0", "3.2.1"] as const)("fake Airflow %s", { timeout: 30_000 
     const finished: FakeTaskInstance[] = [];
     const f = await start({ onFinished: (ti) => void finished.push({ ...ti }) });
     const token = f.issueToken();
-    const cleared = await call(f, CLEAR, { dry_run: false, task_ids: ["transform"], include_downstream: true, start_date: DAY2, end_date: DAY2, only_failed: true }, token);
+    const cleared = await call(
+      f,
+      CLEAR,
+      { dry_run: false, task_ids: ["transform"], include_downstream: true, start_date: DAY2, end_date: DAY2, only_failed: true },
+      token,
+    );
     expect(cleared.status).toBe(200);
     expect(taskIds(cleared)).toEqual(["load@2024-01-02", "transform@2024-01-02"]);
     expect((cleared.body.task_instances as { state: unknown }[]).every((t) => t.state === null)).toBe(true);
@@ -111,7 +116,11 @@ describe.each(["3.0.0", "3.2.1"] as const)("fake Airflow %s", { timeout: 30_000 
       expect(answer.body.total_entries).toBe(2);
       states.push((answer.body.task_instances as { state: string }[]).map((t) => t.state));
     }
-    expect(states).toEqual([["queued", "queued"], ["running", "running"], ["success", "success"]]);
+    expect(states).toEqual([
+      ["queued", "queued"],
+      ["running", "running"],
+      ["success", "success"],
+    ]);
     expect(f.taskInstance("orders", "transform", DAY2)).toMatchObject({ state: "success", tryNumber: 2 });
     expect(finished.map((t) => `${t.taskId}:${t.state}`).sort()).toEqual(["load:success", "transform:success"]);
     expect(f.dagRunState("orders", "scheduled__2024-01-02T00:00:00+00:00")).toBe("success");
@@ -138,8 +147,16 @@ describe.each(["3.0.0", "3.2.1"] as const)("fake Airflow %s", { timeout: 30_000 
     const token = f.issueToken();
     const base = { dry_run: true, only_failed: false, task_ids: ["extract"], start_date: "2024-01-01T00:00:00Z", end_date: "2024-01-01T00:00:00Z" };
     expect(taskIds(await call(f, CLEAR, base, token))).toEqual(["extract@2024-01-01"]);
-    expect(taskIds(await call(f, CLEAR, { ...base, include_downstream: true }, token))).toEqual(["extract@2024-01-01", "load@2024-01-01", "transform@2024-01-01"]);
-    expect(taskIds(await call(f, CLEAR, { ...base, task_ids: ["load"], include_upstream: true }, token))).toEqual(["extract@2024-01-01", "load@2024-01-01", "transform@2024-01-01"]);
+    expect(taskIds(await call(f, CLEAR, { ...base, include_downstream: true }, token))).toEqual([
+      "extract@2024-01-01",
+      "load@2024-01-01",
+      "transform@2024-01-01",
+    ]);
+    expect(taskIds(await call(f, CLEAR, { ...base, task_ids: ["load"], include_upstream: true }, token))).toEqual([
+      "extract@2024-01-01",
+      "load@2024-01-01",
+      "transform@2024-01-01",
+    ]);
     expect(taskIds(await call(f, CLEAR, { ...base, task_ids: [["transform", -1]] }, token))).toEqual(["transform@2024-01-01"]);
     expect(f.violations).toEqual([]);
   });
@@ -167,7 +184,7 @@ describe.each(["3.0.0", "3.2.1"] as const)("fake Airflow %s", { timeout: 30_000 
     }
   });
 
-  it("refuses dry_run: \"yes\" with a 422 and records the violation", async () => {
+  it('refuses dry_run: "yes" with a 422 and records the violation', async () => {
     const f = await start();
     const before = JSON.stringify(f.taskInstances());
     const answer = await call(f, CLEAR, { dry_run: "yes" }, f.issueToken());
@@ -215,9 +232,19 @@ describe.each(["3.0.0", "3.2.1"] as const)("fake Airflow %s", { timeout: 30_000 
 
 describe("OpenApiContract", () => {
   const ti = {
-    id: "0190a2b4-6f1e-7c3a-9d2e-4b5f6a7b8c9d", task_id: "load", dag_id: "orders", dag_run_id: "r", map_index: -1,
-    run_after: "2024-01-01T00:00:00Z", try_number: 1, max_tries: 0, task_display_name: "load", dag_display_name: "orders",
-    pool: "default_pool", pool_slots: 1, executor_config: "{}",
+    id: "0190a2b4-6f1e-7c3a-9d2e-4b5f6a7b8c9d",
+    task_id: "load",
+    dag_id: "orders",
+    dag_run_id: "r",
+    map_index: -1,
+    run_after: "2024-01-01T00:00:00Z",
+    try_number: 1,
+    max_tries: 0,
+    task_display_name: "load",
+    dag_display_name: "orders",
+    pool: "default_pool",
+    pool_slots: 1,
+    executor_config: "{}",
   };
 
   it.each(["3.0.0", "3.2.1"] as const)("turns nullable: true into a null alternative (%s)", (version) => {
@@ -225,19 +252,30 @@ describe("OpenApiContract", () => {
     expect(contract.validateSchema("TaskInstanceResponse", { ...ti, end_date: null, state: null, dag_version: null })).toEqual([]);
     expect(contract.validateSchema("TaskInstanceResponse", { ...ti, end_date: "2024-01-01T00:01:00Z", state: "success" })).toEqual([]);
     expect(contract.validateSchema("TaskInstanceResponse", { ...ti, end_date: 5 })).toEqual(["TaskInstanceResponse /end_date: must be string,null"]);
-    expect(contract.validateSchema("TaskInstanceResponse", { ...ti, state: "bogus" }).join("\n")).toContain("/state: must be equal to one of the allowed values");
-    expect(contract.validateSchema("TaskInstanceResponse", { ...ti, end_date: "yesterday" })).toEqual(['TaskInstanceResponse /end_date: must match format "date-time"']);
+    expect(contract.validateSchema("TaskInstanceResponse", { ...ti, state: "bogus" }).join("\n")).toContain(
+      "/state: must be equal to one of the allowed values",
+    );
+    expect(contract.validateSchema("TaskInstanceResponse", { ...ti, end_date: "yesterday" })).toEqual([
+      'TaskInstanceResponse /end_date: must match format "date-time"',
+    ]);
   });
 
   it("requires the fields the release requires (dag_display_name from 3.2)", () => {
     const { dag_display_name: _dropped, ...without } = ti;
     void _dropped;
     expect(airflowContract("3.0.0").validateSchema("TaskInstanceResponse", without)).toEqual([]);
-    expect(airflowContract("3.2.1").validateSchema("TaskInstanceResponse", without)).toEqual(["TaskInstanceResponse: must have required property 'dag_display_name'"]);
+    expect(airflowContract("3.2.1").validateSchema("TaskInstanceResponse", without)).toEqual([
+      "TaskInstanceResponse: must have required property 'dag_display_name'",
+    ]);
   });
 
   it("matches literal segments before templated ones, and checks documented statuses", () => {
-    const ok = { "200": { description: "ok", content: { "application/json": { schema: { type: "object", required: ["a"], properties: { a: { type: "string", nullable: true } } } } } } };
+    const ok = {
+      "200": {
+        description: "ok",
+        content: { "application/json": { schema: { type: "object", required: ["a"], properties: { a: { type: "string", nullable: true } } } } },
+      },
+    };
     const doc: OpenApiDocument = {
       openapi: "3.1.0",
       paths: {
@@ -252,13 +290,19 @@ describe("OpenApiContract", () => {
     expect(contract.validateRequest({ method: "GET", path: "/x/seven" }).violations).toEqual(["GET /x/seven path parameter id: must be integer"]);
     expect(contract.validateRequest({ method: "POST", path: "/x/7" }).methodNotAllowed).toBe(true);
     expect(contract.validateResponse({ method: "GET", path: "/x/7", status: 200, body: { a: null } })).toEqual([]);
-    expect(contract.validateResponse({ method: "GET", path: "/x/7", status: 200, body: { a: 1 } })).toEqual(["GET /x/7 response 200 body /a: must be string,null"]);
-    expect(contract.validateResponse({ method: "GET", path: "/x/7", status: 404, body: {} })).toEqual(["GET /x/7 response 404: status not documented for this operation (documented: 200)"]);
+    expect(contract.validateResponse({ method: "GET", path: "/x/7", status: 200, body: { a: 1 } })).toEqual([
+      "GET /x/7 response 200 body /a: must be string,null",
+    ]);
+    expect(contract.validateResponse({ method: "GET", path: "/x/7", status: 404, body: {} })).toEqual([
+      "GET /x/7 response 404: status not documented for this operation (documented: 200)",
+    ]);
   });
 
   it("validates the auth manager's LoginBody", () => {
     const contract = airflowContract("simple-auth-manager");
-    expect(contract.validateRequest({ method: "POST", path: "/auth/token", body: { username: "a", password: "b" }, contentType: "application/json" }).violations).toEqual([]);
+    expect(
+      contract.validateRequest({ method: "POST", path: "/auth/token", body: { username: "a", password: "b" }, contentType: "application/json" }).violations,
+    ).toEqual([]);
     expect(contract.validateRequest({ method: "POST", path: "/auth/token", body: { username: "a" }, contentType: "application/json" }).violations).toEqual([
       "POST /auth/token request body: must have required property 'password'",
     ]);

@@ -113,7 +113,10 @@ interface Reply {
 }
 
 class HttpError extends Error {
-  constructor(readonly status: number, readonly detail: string) {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+  ) {
     super(detail);
   }
 }
@@ -160,7 +163,11 @@ export async function startFakeAirflow(options: FakeAirflowOptions): Promise<Fak
         const finished = state !== null && FINISHED.has(state) && state !== "upstream_failed" && state !== "skipped";
         records.push({
           ti: {
-            dagId, taskId: task.taskId, runId, logicalDate, state,
+            dagId,
+            taskId: task.taskId,
+            runId,
+            logicalDate,
+            state,
             tryNumber: ran ? 1 : 0,
             startDate: ran ? logicalDate : null,
             endDate: finished ? new Date(Date.parse(logicalDate) + 60_000).toISOString() : null,
@@ -179,7 +186,16 @@ export async function startFakeAirflow(options: FakeAirflowOptions): Promise<Fak
     const sub = username ?? Object.keys(users)[0] ?? "admin";
     const now = Date.now();
     const enc = (o: Json) => Buffer.from(JSON.stringify(o)).toString("base64url");
-    const payload = { sub, role: "ADMIN", iss: "fake-airflow", aud: "apache-airflow", jti: randomUUID(), iat: Math.floor(now / 1000), nbf: Math.floor(now / 1000), exp: Math.floor((now + ttlMs) / 1000) };
+    const payload = {
+      sub,
+      role: "ADMIN",
+      iss: "fake-airflow",
+      aud: "apache-airflow",
+      jti: randomUUID(),
+      iat: Math.floor(now / 1000),
+      nbf: Math.floor(now / 1000),
+      exp: Math.floor((now + ttlMs) / 1000),
+    };
     const unsigned = `${enc({ alg: "HS256", typ: "JWT" })}.${enc(payload)}`;
     const token = `${unsigned}.${createHmac("sha256", secret).update(unsigned).digest("base64url")}`;
     tokens.set(token, { username: sub, expiresAt: now + ttlMs, revoked: false });
@@ -222,13 +238,38 @@ export async function startFakeAirflow(options: FakeAirflowOptions): Promise<Fak
     const ti = r.ti;
     const duration = ti.startDate && ti.endDate ? (Date.parse(ti.endDate) - Date.parse(ti.startDate)) / 1000 : null;
     const body: Json = {
-      id: r.id, task_id: ti.taskId, dag_id: ti.dagId, dag_run_id: ti.runId, map_index: -1,
-      logical_date: ti.logicalDate, run_after: ti.logicalDate, start_date: ti.startDate, end_date: ti.endDate,
-      duration, state: ti.state, try_number: ti.tryNumber, max_tries: r.maxTries, task_display_name: ti.taskId,
-      hostname: ti.startDate ? "fake-airflow-worker" : null, unixname: "airflow", pool: "default_pool", pool_slots: 1,
-      queue: "default", priority_weight: 1, operator: "PythonOperator", queued_when: r.queuedWhen, scheduled_when: null,
-      pid: null, executor: null, executor_config: "{}", note: r.note ?? null, rendered_map_index: null, rendered_fields: {},
-      trigger: null, triggerer_job: null, dag_version: null,
+      id: r.id,
+      task_id: ti.taskId,
+      dag_id: ti.dagId,
+      dag_run_id: ti.runId,
+      map_index: -1,
+      logical_date: ti.logicalDate,
+      run_after: ti.logicalDate,
+      start_date: ti.startDate,
+      end_date: ti.endDate,
+      duration,
+      state: ti.state,
+      try_number: ti.tryNumber,
+      max_tries: r.maxTries,
+      task_display_name: ti.taskId,
+      hostname: ti.startDate ? "fake-airflow-worker" : null,
+      unixname: "airflow",
+      pool: "default_pool",
+      pool_slots: 1,
+      queue: "default",
+      priority_weight: 1,
+      operator: "PythonOperator",
+      queued_when: r.queuedWhen,
+      scheduled_when: null,
+      pid: null,
+      executor: null,
+      executor_config: "{}",
+      note: r.note ?? null,
+      rendered_map_index: null,
+      rendered_fields: {},
+      trigger: null,
+      triggerer_job: null,
+      dag_version: null,
     };
     if (options.version === "3.2.1") {
       body.dag_display_name = ti.dagId;
@@ -287,7 +328,11 @@ export async function startFakeAirflow(options: FakeAirflowOptions): Promise<Fak
   /** PATCH …/taskInstances/{task_id}: sets the (unmapped) task instance's state and note, as Airflow's set_task_instance_state. */
   const patchTaskInstance = (params: Record<string, string>, raw: Json): Reply => {
     const r = records.find((x) => x.ti.dagId === params.dag_id && x.ti.runId === params.dag_run_id && x.ti.taskId === params.task_id);
-    if (!r) throw new HttpError(404, `The Task Instance with dag_id: \`${params.dag_id}\`, run_id: \`${params.dag_run_id}\` and task_id: \`${params.task_id}\` was not found`);
+    if (!r)
+      throw new HttpError(
+        404,
+        `The Task Instance with dag_id: \`${params.dag_id}\`, run_id: \`${params.dag_run_id}\` and task_id: \`${params.task_id}\` was not found`,
+      );
     if (typeof raw.new_state === "string") {
       r.ti.state = raw.new_state;
       if (FINISHED.has(raw.new_state)) r.ti.endDate = new Date().toISOString();
@@ -389,7 +434,8 @@ export async function startFakeAirflow(options: FakeAirflowOptions): Promise<Fak
     try {
       reply = await handle(req, url.pathname, url.searchParams, text);
     } catch (e) {
-      reply = e instanceof HttpError ? { status: e.status, body: { detail: e.detail } } : { status: 500, body: { detail: `fake Airflow failed: ${String(e)}` } };
+      reply =
+        e instanceof HttpError ? { status: e.status, body: { detail: e.detail } } : { status: 500, body: { detail: `fake Airflow failed: ${String(e)}` } };
     }
     const contract = auth.match(method, url.pathname).pathDocumented ? auth : api;
     if (contract.match(method, url.pathname).match) {
@@ -401,7 +447,14 @@ export async function startFakeAirflow(options: FakeAirflowOptions): Promise<Fak
     } catch {
       // keep the raw text
     }
-    requests.push({ method, path: url.pathname, status: reply.status, requestBody, responseBody: reply.body, authorization: req.headers.authorization ?? null });
+    requests.push({
+      method,
+      path: url.pathname,
+      status: reply.status,
+      requestBody,
+      responseBody: reply.body,
+      authorization: req.headers.authorization ?? null,
+    });
     const payload = JSON.stringify(reply.body);
     res.writeHead(reply.status, { "content-type": "application/json", "content-length": Buffer.byteLength(payload) });
     res.end(payload);
@@ -485,7 +538,15 @@ function selectTasks(tasks: { taskId: string; downstream?: string[] }[], body: C
   return result;
 }
 
-const LIST_FILTERS: Record<string, string> = { dag_ids: "dag_id", dag_run_ids: "dag_run_id", task_ids: "task_id", state: "state", pool: "pool", queue: "queue", executor: "executor" };
+const LIST_FILTERS: Record<string, string> = {
+  dag_ids: "dag_id",
+  dag_run_ids: "dag_run_id",
+  task_ids: "task_id",
+  state: "state",
+  pool: "pool",
+  queue: "queue",
+  executor: "executor",
+};
 const RANGE_FIELDS = ["logical_date", "start_date", "end_date", "run_after", "duration"];
 
 /** TaskInstancesBatchBody's filters: lists match any member, ranges never match a null. */

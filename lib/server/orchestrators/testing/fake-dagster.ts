@@ -103,7 +103,15 @@ function dagsterSchema(file: string): GraphQLSchema {
 }
 
 const keyOf = (p: readonly string[]) => JSON.stringify(p);
-const pythonError = (message: string, className: string) => ({ __typename: "PythonError", message, className, stack: [], cause: null, causes: [], errorChain: [] });
+const pythonError = (message: string, className: string) => ({
+  __typename: "PythonError",
+  message,
+  className,
+  stack: [],
+  cause: null,
+  causes: [],
+  errorChain: [],
+});
 
 export async function startFakeDagster(options: FakeDagsterOptions): Promise<FakeDagster> {
   const schema = dagsterSchema(options.schemaPath ?? DEFAULT_SCHEMA);
@@ -149,7 +157,13 @@ export async function startFakeDagster(options: FakeDagsterOptions): Promise<Fak
     if (b.status !== "REQUESTED") return;
     for (const item of b.items) {
       if (item.state === "requested") {
-        const run: FakeRun = { runId: `run-${String(nextRun++).padStart(4, "0")}`, status: "STARTED", asset: item.asset, partition: item.partition, backfillId: b.id };
+        const run: FakeRun = {
+          runId: `run-${String(nextRun++).padStart(4, "0")}`,
+          status: "STARTED",
+          asset: item.asset,
+          partition: item.partition,
+          backfillId: b.id,
+        };
         b.runs.unshift(run);
         item.runId = run.runId;
         item.state = "in progress";
@@ -161,7 +175,8 @@ export async function startFakeDagster(options: FakeDagsterOptions): Promise<Fak
         if (outcome === "materialized") await options.onMaterialized?.(item.asset, item.partition, b.id);
       }
     }
-    if (b.items.every((i) => i.state === "materialized" || i.state === "failed")) b.status = b.items.some((i) => i.state === "failed") ? "COMPLETED_FAILED" : "COMPLETED_SUCCESS";
+    if (b.items.every((i) => i.state === "materialized" || i.state === "failed"))
+      b.status = b.items.some((i) => i.state === "failed") ? "COMPLETED_FAILED" : "COMPLETED_SUCCESS";
   }
 
   /** PartitionBackfill, as far as the adapter reads it. */
@@ -198,7 +213,10 @@ export async function startFakeDagster(options: FakeDagsterOptions): Promise<Fak
         id: r.runId,
         runId: r.runId,
         status: r.status,
-        tags: [{ key: "dagster/backfill", value: r.backfillId }, { key: "dagster/partition", value: r.partition }],
+        tags: [
+          { key: "dagster/backfill", value: r.backfillId },
+          { key: "dagster/partition", value: r.partition },
+        ],
         assetSelection: [{ path: r.asset }],
       })),
   });
@@ -221,7 +239,19 @@ export async function startFakeDagster(options: FakeDagsterOptions): Promise<Fak
       await advance(b);
       return backfillView(b);
     },
-    launchPartitionBackfill: ({ backfillParams: params }: { backfillParams: { partitionNames?: string[] | null; assetSelection?: { path: string[] }[] | null; selector?: unknown; fromFailure?: boolean | null; title?: string | null; description?: string | null; allPartitions?: boolean | null } }) => {
+    launchPartitionBackfill: ({
+      backfillParams: params,
+    }: {
+      backfillParams: {
+        partitionNames?: string[] | null;
+        assetSelection?: { path: string[] }[] | null;
+        selector?: unknown;
+        fromFailure?: boolean | null;
+        title?: string | null;
+        description?: string | null;
+        allPartitions?: boolean | null;
+      };
+    }) => {
       if (!params.assetSelection || params.assetSelection.length === 0) {
         return pythonError("Reparo's fake models asset backfills only: assetSelection is required", "DagsterInvariantViolationError");
       }
@@ -233,12 +263,24 @@ export async function startFakeDagster(options: FakeDagsterOptions): Promise<Fak
       if (unknown.length > 0) return pythonError(`KeyError: AssetKey(${JSON.stringify(unknown[0]!.path)}) not found in the asset graph`, "KeyError");
       const invalid = new Set<string>();
       for (const k of params.assetSelection) for (const p of params.partitionNames) if (!findAsset(k.path)!.partitionKeys.includes(p)) invalid.add(p);
-      if (invalid.size > 0) return { __typename: "PartitionKeysNotFoundError", message: `Partition keys \`${JSON.stringify([...invalid])}\` could not be found.`, partitionKeys: [...invalid] };
+      if (invalid.size > 0)
+        return {
+          __typename: "PartitionKeysNotFoundError",
+          message: `Partition keys \`${JSON.stringify([...invalid])}\` could not be found.`,
+          partitionKeys: [...invalid],
+        };
       const id = Math.random().toString(36).slice(2, 10);
       const selection = params.assetSelection.map((k) => k.path);
       const b: FakeBackfill = {
-        id, status: "REQUESTED", partitionNames: params.partitionNames, assets: selection, title: params.title ?? null, description: params.description ?? null,
-        fromFailure: params.fromFailure ?? false, timestamp: Date.now() / 1000, runs: [],
+        id,
+        status: "REQUESTED",
+        partitionNames: params.partitionNames,
+        assets: selection,
+        title: params.title ?? null,
+        description: params.description ?? null,
+        fromFailure: params.fromFailure ?? false,
+        timestamp: Date.now() / 1000,
+        runs: [],
         items: selection.flatMap((asset) => params.partitionNames!.map((partition) => ({ asset, partition, state: "requested" as PartitionState }))),
       };
       backfills.push(b);
@@ -290,12 +332,25 @@ export async function startFakeDagster(options: FakeDagsterOptions): Promise<Fak
       return answer(400, { errors: [{ message: "Must provide query string." }] });
     }
     const variables = body.variables && typeof body.variables === "object" ? (body.variables as Record<string, unknown>) : {};
-    Object.assign(entry, { query: body.query, variables, operationName: typeof body.operationName === "string" ? body.operationName : (/^\s*(?:query|mutation)\s+(\w+)/.exec(body.query)?.[1] ?? null) });
-    const result = await graphql({ schema, source: body.query, rootValue: root, variableValues: variables, operationName: typeof body.operationName === "string" ? body.operationName : undefined });
+    Object.assign(entry, {
+      query: body.query,
+      variables,
+      operationName: typeof body.operationName === "string" ? body.operationName : (/^\s*(?:query|mutation)\s+(\w+)/.exec(body.query)?.[1] ?? null),
+    });
+    const result = await graphql({
+      schema,
+      source: body.query,
+      rootValue: root,
+      variableValues: variables,
+      operationName: typeof body.operationName === "string" ? body.operationName : undefined,
+    });
     if (result.errors && result.errors.length > 0) {
       for (const e of result.errors) violations.push(`${entry.operationName ?? "operation"}: ${e.message}`);
       // A request that does not validate never executes: Dagster's webserver answers 400.
-      return answer(result.data === undefined ? 400 : 200, { ...(result.data !== undefined ? { data: result.data } : {}), errors: result.errors.map((e) => ({ message: e.message, locations: e.locations, path: e.path })) });
+      return answer(result.data === undefined ? 400 : 200, {
+        ...(result.data !== undefined ? { data: result.data } : {}),
+        errors: result.errors.map((e) => ({ message: e.message, locations: e.locations, path: e.path })),
+      });
     }
     return answer(200, { data: result.data });
   }
@@ -310,10 +365,14 @@ export async function startFakeDagster(options: FakeDagsterOptions): Promise<Fak
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    assets, backfills, requests, violations,
-    close: () => new Promise<void>((resolve, reject) => {
-      server.close((e) => (e ? reject(e) : resolve()));
-      server.closeAllConnections();
-    }),
+    assets,
+    backfills,
+    requests,
+    violations,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((e) => (e ? reject(e) : resolve()));
+        server.closeAllConnections();
+      }),
   };
 }

@@ -78,9 +78,12 @@ export function parseGoModel(source: string): GoModel {
       const [json, ...jsonOpts] = (tag("json") ?? "-").split(",");
       const [url, ...urlOpts] = (tag("url") ?? "-").split(",");
       fields.push({
-        goName: f[1]!, type: typeOf(f[2]!),
-        json: json && json !== "-" ? json : null, omitempty: jsonOpts.includes("omitempty"),
-        url: url && url !== "-" ? url : null, urlOmitempty: urlOpts.includes("omitempty"),
+        goName: f[1]!,
+        type: typeOf(f[2]!),
+        json: json && json !== "-" ? json : null,
+        omitempty: jsonOpts.includes("omitempty"),
+        url: url && url !== "-" ? url : null,
+        urlOmitempty: urlOpts.includes("omitempty"),
       });
     }
     structs.set(m[1]!, fields);
@@ -92,16 +95,23 @@ export function parseGoModel(source: string): GoModel {
 export function validateJson(model: GoModel, type: GoType, value: unknown, at: string): string[] {
   const kind = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
   switch (type.kind) {
-    case "any": return [];
+    case "any":
+      return [];
     case "string": {
       if (typeof value !== "string") return [`${at}: expected a string, got ${kind(value)}`];
       const values = type.enumName ? model.enums.get(type.enumName) : undefined;
       return values && values.length > 0 && !values.includes(value) ? [`${at}: "${value}" is not a ${type.enumName} (${values.join(", ")})`] : [];
     }
-    case "integer": return typeof value === "number" && Number.isInteger(value) ? [] : [`${at}: expected an integer, got ${kind(value)}${typeof value === "number" ? ` ${value}` : ""}`];
-    case "number": return typeof value === "number" ? [] : [`${at}: expected a number, got ${kind(value)}`];
-    case "boolean": return typeof value === "boolean" ? [] : [`${at}: expected a boolean, got ${kind(value)}`];
-    case "array": return Array.isArray(value) ? value.flatMap((v, i) => validateJson(model, type.of, v, `${at}[${i}]`)) : [`${at}: expected an array, got ${kind(value)}`];
+    case "integer":
+      return typeof value === "number" && Number.isInteger(value)
+        ? []
+        : [`${at}: expected an integer, got ${kind(value)}${typeof value === "number" ? ` ${value}` : ""}`];
+    case "number":
+      return typeof value === "number" ? [] : [`${at}: expected a number, got ${kind(value)}`];
+    case "boolean":
+      return typeof value === "boolean" ? [] : [`${at}: expected a boolean, got ${kind(value)}`];
+    case "array":
+      return Array.isArray(value) ? value.flatMap((v, i) => validateJson(model, type.of, v, `${at}[${i}]`)) : [`${at}: expected an array, got ${kind(value)}`];
     case "map":
       return value && typeof value === "object" && !Array.isArray(value)
         ? Object.entries(value).flatMap(([k, v]) => validateJson(model, type.of, v, `${at}.${k}`))
@@ -182,7 +192,11 @@ export interface FakeDatabricksOptions {
   /** Whether a repaired task run succeeds (default SUCCESS). */
   readonly outcome?: (taskKey: string, repairId: number) => TaskResult | Promise<TaskResult>;
   /** Awaited when a repaired task run terminates. */
-  readonly onTaskFinished?: (taskKey: string, result: TaskResult, repair: { runId: number; repairId: number; jobParameters: Record<string, string> }) => void | Promise<void>;
+  readonly onTaskFinished?: (
+    taskKey: string,
+    result: TaskResult,
+    repair: { runId: number; repairId: number; jobParameters: Record<string, string> },
+  ) => void | Promise<void>;
   /** Default: test/fixtures/peers/databricks/model.go. */
   readonly modelPath?: string;
 }
@@ -206,7 +220,11 @@ function goModel(file: string): GoModel {
 }
 
 class Refusal extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -243,8 +261,23 @@ export async function startFakeDatabricks(options: FakeDatabricksOptions): Promi
     const life = done ? "TERMINATED" : running ? "RUNNING" : "PENDING";
     const code = result === "SUCCESS" ? "SUCCESS" : result === "CANCELED" ? "USER_CANCELED" : "RUN_EXECUTION_ERROR";
     return {
-      state: { life_cycle_state: life, ...(done ? { result_state: result } : {}), state_message: done && result !== "SUCCESS" ? `${failed.length} task(s) ${result.toLowerCase()}` : "" },
-      status: { state: life, ...(done ? { termination_details: { code, type: result === "SUCCESS" ? "SUCCESS" : "CLIENT_ERROR", message: result === "SUCCESS" ? "" : `${failed.length} task(s) ${result.toLowerCase()}` } } : {}) },
+      state: {
+        life_cycle_state: life,
+        ...(done ? { result_state: result } : {}),
+        state_message: done && result !== "SUCCESS" ? `${failed.length} task(s) ${result.toLowerCase()}` : "",
+      },
+      status: {
+        state: life,
+        ...(done
+          ? {
+              termination_details: {
+                code,
+                type: result === "SUCCESS" ? "SUCCESS" : "CLIENT_ERROR",
+                message: result === "SUCCESS" ? "" : `${failed.length} task(s) ${result.toLowerCase()}`,
+              },
+            }
+          : {}),
+      },
     };
   }
 
@@ -259,7 +292,11 @@ export async function startFakeDatabricks(options: FakeDatabricksOptions): Promi
         t.result = result;
         const repair = run.history.find((h) => h.id === t.repairId);
         const params = repair?.body?.job_parameters;
-        await options.onTaskFinished?.(t.taskKey, result, { runId: run.runId, repairId, jobParameters: (params && typeof params === "object" ? params : {}) as Record<string, string> });
+        await options.onTaskFinished?.(t.taskKey, result, {
+          runId: run.runId,
+          repairId,
+          jobParameters: (params && typeof params === "object" ? params : {}) as Record<string, string>,
+        });
       }
     }
   }
@@ -287,14 +324,14 @@ export async function startFakeDatabricks(options: FakeDatabricksOptions): Promi
       })),
       ...(includeHistory
         ? {
-          repair_history: run.history.map((h) => ({
-            id: h.id,
-            type: h.type,
-            start_time: h.startTime,
-            task_run_ids: h.taskRunIds,
-            ...states(run.taskRuns.filter((t) => h.taskRunIds.includes(t.runId))),
-          })),
-        }
+            repair_history: run.history.map((h) => ({
+              id: h.id,
+              type: h.type,
+              start_time: h.startTime,
+              task_run_ids: h.taskRunIds,
+              ...states(run.taskRuns.filter((t) => h.taskRunIds.includes(t.runId))),
+            })),
+          }
         : {}),
     };
   }
@@ -321,17 +358,39 @@ export async function startFakeDatabricks(options: FakeDatabricksOptions): Promi
       const run = findRun(b.run_id);
       const repairs = run.history.filter((h) => h.type === "REPAIR");
       const latest = repairs[repairs.length - 1];
-      if (latest && b.latest_repair_id === undefined) throw new Refusal(400, "INVALID_PARAMETER_VALUE", `latest_repair_id is required: run ${run.runId} has been repaired, ${latest.id} is the latest repair`);
-      if (b.latest_repair_id !== undefined && b.latest_repair_id !== latest?.id) throw new Refusal(400, "INVALID_PARAMETER_VALUE", `latest_repair_id ${b.latest_repair_id} is not the latest repair of run ${run.runId}${latest ? ` (${latest.id})` : " (it has none)"}`);
+      if (latest && b.latest_repair_id === undefined)
+        throw new Refusal(
+          400,
+          "INVALID_PARAMETER_VALUE",
+          `latest_repair_id is required: run ${run.runId} has been repaired, ${latest.id} is the latest repair`,
+        );
+      if (b.latest_repair_id !== undefined && b.latest_repair_id !== latest?.id)
+        throw new Refusal(
+          400,
+          "INVALID_PARAMETER_VALUE",
+          `latest_repair_id ${b.latest_repair_id} is not the latest repair of run ${run.runId}${latest ? ` (${latest.id})` : " (it has none)"}`,
+        );
       const keys = taskKeys(run);
       const unknown = (b.rerun_tasks ?? []).filter((k) => !keys.includes(k));
       if (unknown.length > 0) throw new Refusal(400, "INVALID_PARAMETER_VALUE", `Task key(s) ${unknown.join(", ")} not found in run ${run.runId}`);
       const rerun = b.rerun_all_failed_tasks ? keys.filter((k) => latestOf(run, k)?.result !== "SUCCESS") : [...new Set(b.rerun_tasks ?? [])];
       if (rerun.length === 0) throw new Refusal(400, "INVALID_PARAMETER_VALUE", "Nothing to repair: set rerun_tasks or rerun_all_failed_tasks");
       const id = nextId++;
-      const taskRuns = rerun.map((k): FakeTaskRun => ({ taskKey: k, runId: nextId++, attempt: (latestOf(run, k)?.attempt ?? -1) + 1, step: "PENDING", repairId: id }));
+      const taskRuns = rerun.map((k): FakeTaskRun => ({
+        taskKey: k,
+        runId: nextId++,
+        attempt: (latestOf(run, k)?.attempt ?? -1) + 1,
+        step: "PENDING",
+        repairId: id,
+      }));
       run.taskRuns.push(...taskRuns);
-      run.history.push({ id, type: "REPAIR", taskRunIds: taskRuns.map((t) => t.runId), body: body as Record<string, unknown>, startTime: t0 + run.history.length * 60_000 });
+      run.history.push({
+        id,
+        type: "REPAIR",
+        taskRunIds: taskRuns.map((t) => t.runId),
+        body: body as Record<string, unknown>,
+        startTime: t0 + run.history.length * 60_000,
+      });
       return checked("RepairRunResponse", { repair_id: id });
     }
     if (method === "POST" && pathname === "/api/2.2/jobs/runs/cancel") {
@@ -354,7 +413,14 @@ export async function startFakeDatabricks(options: FakeDatabricksOptions): Promi
     const url = new URL(req.url ?? "/", "http://fake");
     const text = Buffer.concat(chunks).toString("utf8");
     const authorized = req.headers.authorization === `Bearer ${options.token}`;
-    const entry: FakeDatabricksRequest = { method: req.method ?? "", path: url.pathname, query: Object.fromEntries(url.searchParams), body: null, authorized, status: 0 };
+    const entry: FakeDatabricksRequest = {
+      method: req.method ?? "",
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      body: null,
+      authorized,
+      status: 0,
+    };
     requests.push(entry);
     const answer = (status: number, body: unknown) => {
       entry.status = status;
@@ -390,10 +456,14 @@ export async function startFakeDatabricks(options: FakeDatabricksOptions): Promi
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    runs, requests, violations, model,
-    close: () => new Promise<void>((resolve, reject) => {
-      server.close((e) => (e ? reject(e) : resolve()));
-      server.closeAllConnections();
-    }),
+    runs,
+    requests,
+    violations,
+    model,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((e) => (e ? reject(e) : resolve()));
+        server.closeAllConnections();
+      }),
   };
 }

@@ -26,9 +26,17 @@ export interface ParameterObject {
   required?: boolean;
   schema?: JsonSchema;
 }
-export interface MediaTypeObject { schema?: JsonSchema }
-export interface RequestBodyObject { required?: boolean; content?: Record<string, MediaTypeObject> }
-export interface ResponseObject { description?: string; content?: Record<string, MediaTypeObject> }
+export interface MediaTypeObject {
+  schema?: JsonSchema;
+}
+export interface RequestBodyObject {
+  required?: boolean;
+  content?: Record<string, MediaTypeObject>;
+}
+export interface ResponseObject {
+  description?: string;
+  content?: Record<string, MediaTypeObject>;
+}
 export interface OperationObject {
   operationId?: string;
   parameters?: ParameterObject[];
@@ -217,7 +225,13 @@ export class OpenApiContract {
           if (schema !== undefined) {
             for (const e of this.errors(schema, input.body)) {
               const loc = ["body", ...pointerParts(e.instancePath), ...extraLoc(e)];
-              issues.push({ in: "body", loc, keyword: e.keyword, message: describe(e), text: `${label} request body${atPointer(e.instancePath)}: ${describe(e)}` });
+              issues.push({
+                in: "body",
+                loc,
+                keyword: e.keyword,
+                message: describe(e),
+                text: `${label} request body${atPointer(e.instancePath)}: ${describe(e)}`,
+              });
             }
           }
         }
@@ -311,10 +325,13 @@ function atPointer(pointer: string): string {
 
 function pointerParts(pointer: string): (string | number)[] {
   if (!pointer) return [];
-  return pointer.slice(1).split("/").map((raw) => {
-    const part = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    return /^\d+$/.test(part) ? Number(part) : part;
-  });
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((raw) => {
+      const part = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+      return /^\d+$/.test(part) ? Number(part) : part;
+    });
 }
 
 function mediaType(contentType: string | null | undefined): string | undefined {

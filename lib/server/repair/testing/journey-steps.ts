@@ -13,8 +13,21 @@ export const STG = "job:orders:stg_orders";
 /** The demo's stg_orders 2026-08-17 incident, scoped with 2026-08-23, cleaned and planned: ready to launch. */
 export async function plannedIncident(db: Db, now = new Date()): Promise<string> {
   const incident = await openIncident({ taskNodeId: STG, units: ["2026-08-17"], reason: "stg_orders failed twice on 2026-08-17" }, OPERATOR, now, db);
-  await recordScope(incident.id, { reason: "closure reviewed; running_balance also waits on 2026-08-23", addPairs: [{ taskNodeId: STG, units: ["2026-08-23"] }] }, OPERATOR, now, db);
-  for (const unitKey of ["2026-08-17", "2026-08-23"]) await cleanUnit(incident.id, { taskNodeId: STG, unitKey, reason: "remove the partial append before re-running" }, OPERATOR, now, db);
-  await confirmPlan(incident.id, { strategy: "targeted_with_closure", replay: [], parameterOverrides: {}, reason: "repair the failed days and everything built on them" }, OPERATOR, now, db);
+  await recordScope(
+    incident.id,
+    { reason: "closure reviewed; running_balance also waits on 2026-08-23", addPairs: [{ taskNodeId: STG, units: ["2026-08-23"] }] },
+    OPERATOR,
+    now,
+    db,
+  );
+  for (const unitKey of ["2026-08-17", "2026-08-23"])
+    await cleanUnit(incident.id, { taskNodeId: STG, unitKey, reason: "remove the partial append before re-running" }, OPERATOR, now, db);
+  await confirmPlan(
+    incident.id,
+    { strategy: "targeted_with_closure", replay: [], parameterOverrides: {}, reason: "repair the failed days and everything built on them" },
+    OPERATOR,
+    now,
+    db,
+  );
   return incident.id;
 }

@@ -20,10 +20,13 @@ const actor = { id: `child-${process.pid}`, role: "operator" as const, source: "
 
 const slow = (id: string): TaskCode => {
   const code = taskCodeFor(id);
-  return { ...code, run: (ctx) => {
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400);
-    return code.run(ctx);
-  } };
+  return {
+    ...code,
+    run: (ctx) => {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400);
+      return code.run(ctx);
+    },
+  };
 };
 
 async function main() {
@@ -38,12 +41,15 @@ async function main() {
     console.log(JSON.stringify({ accepted: accepted.length, messages }));
   } else if (mode === "queue-slow") {
     const queue = new PgBossQueue(resolveDatabaseTarget().url, { maintenanceIntervalSeconds: 2 });
-    await queue.start(queueSpecs().filter((q) => q.name === "repair-run"), {
-      "repair-run": async (data) => {
-        const runId = String(data.runId);
-        if ((await runRepairSlice(runId, db, { taskCode: slow })).state === "continue") await queue.send("repair-run", { runId }, { key: runId });
+    await queue.start(
+      queueSpecs().filter((q) => q.name === "repair-run"),
+      {
+        "repair-run": async (data) => {
+          const runId = String(data.runId);
+          if ((await runRepairSlice(runId, db, { taskCode: slow })).state === "continue") await queue.send("repair-run", { runId }, { key: runId });
+        },
       },
-    });
+    );
     setRunningJobQueue(queue);
     const launched = await launchRepair(incidentId, { resume: false, concurrency: 2 }, actor, new Date(), db);
     console.log(JSON.stringify({ runId: launched.runId }));

@@ -17,11 +17,28 @@ export interface ApiTokenRecord {
 }
 
 const Stored = z.object({
-  id: z.string(), name: z.string(), scope: z.enum(TOKEN_SCOPES), namespaces: z.string().transform((s) => z.array(z.string()).parse(JSON.parse(s))),
-  createdBy: z.string(), createdAt: z.date(), lastUsedAt: z.date().nullable(), revokedAt: z.date().nullable(), revokedBy: z.string().nullable(),
+  id: z.string(),
+  name: z.string(),
+  scope: z.enum(TOKEN_SCOPES),
+  namespaces: z.string().transform((s) => z.array(z.string()).parse(JSON.parse(s))),
+  createdBy: z.string(),
+  createdAt: z.date(),
+  lastUsedAt: z.date().nullable(),
+  revokedAt: z.date().nullable(),
+  revokedBy: z.string().nullable(),
 });
 
-const SELECT = { id: true, name: true, scope: true, namespaces: true, createdBy: true, createdAt: true, lastUsedAt: true, revokedAt: true, revokedBy: true } as const;
+const SELECT = {
+  id: true,
+  name: true,
+  scope: true,
+  namespaces: true,
+  createdBy: true,
+  createdAt: true,
+  lastUsedAt: true,
+  revokedAt: true,
+  revokedBy: true,
+} as const;
 
 export async function findTokenByHash(db: Db, hash: string): Promise<ApiTokenRecord | null> {
   const t = await prismaOf(db).apiToken.findUnique({ where: { hash }, select: SELECT });
@@ -37,7 +54,10 @@ export async function listTokens(db: Db | Tx): Promise<ApiTokenRecord[]> {
   return (await prismaOf(db).apiToken.findMany({ orderBy: { createdAt: "asc" }, select: SELECT })).map((t) => Stored.parse(t));
 }
 
-export async function insertToken(tx: Tx, t: { name: string; hash: string; scope: TokenScope; namespaces: string[]; createdBy: string; createdAt: Date }): Promise<ApiTokenRecord> {
+export async function insertToken(
+  tx: Tx,
+  t: { name: string; hash: string; scope: TokenScope; namespaces: string[]; createdBy: string; createdAt: Date },
+): Promise<ApiTokenRecord> {
   return Stored.parse(await prismaOf(tx).apiToken.create({ data: { ...t, namespaces: JSON.stringify(t.namespaces) }, select: SELECT }));
 }
 
@@ -47,5 +67,8 @@ export async function markTokenRevoked(tx: Tx, id: string, by: string, at: Date)
 
 /** Last use, kept to the minute: a busy producer does not write on every event. */
 export async function touchToken(db: Db, id: string, at: Date): Promise<void> {
-  await prismaOf(db).apiToken.updateMany({ where: { id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(at.getTime() - 60_000) } }] }, data: { lastUsedAt: at } });
+  await prismaOf(db).apiToken.updateMany({
+    where: { id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(at.getTime() - 60_000) } }] },
+    data: { lastUsedAt: at },
+  });
 }

@@ -19,7 +19,13 @@ type Stored = { id: string; displayName: string; role: string; namespaces: strin
 function toRecord(u: Stored): UserRecord {
   const parsed = Namespaces.safeParse(JSON.parse(u.namespaces));
   // A role this version does not know is read as the least one: never more than was granted.
-  return { id: u.id, displayName: u.displayName, role: isRole(u.role) ? u.role : "viewer", namespaces: parsed.success ? parsed.data : [], createdAt: u.createdAt };
+  return {
+    id: u.id,
+    displayName: u.displayName,
+    role: isRole(u.role) ? u.role : "viewer",
+    namespaces: parsed.success ? parsed.data : [],
+    createdAt: u.createdAt,
+  };
 }
 
 export async function findUser(db: Db | Tx, id: string): Promise<UserRecord | null> {

@@ -29,7 +29,17 @@ export async function deliveredAlertIds(db: Db, alertIds: string[]): Promise<Set
 
 export async function recentDeliveries(db: Db, limit: number) {
   const rows = await prismaOf(db).alertDelivery.findMany({ orderBy: { at: "desc" }, take: limit });
-  return rows.map((r) => ({ id: r.id, alertId: r.alertId, rule: r.rule, url: describeTarget(r.url) ?? "", tryNumber: r.tryNumber, status: r.status === "delivered" ? "delivered" as const : "failed" as const, httpStatus: r.httpStatus, error: r.error, at: r.at.toISOString() }));
+  return rows.map((r) => ({
+    id: r.id,
+    alertId: r.alertId,
+    rule: r.rule,
+    url: describeTarget(r.url) ?? "",
+    tryNumber: r.tryNumber,
+    status: r.status === "delivered" ? ("delivered" as const) : ("failed" as const),
+    httpStatus: r.httpStatus,
+    error: r.error,
+    at: r.at.toISOString(),
+  }));
 }
 
 /**
@@ -53,7 +63,13 @@ export async function claimAlertSend(db: Db, alertId: string, url: string, insta
   const id = sendId(alertId, url);
   const at = new Date(); // the claim's own time, not the delivery round's
   return prismaOf(db).$transaction(async (tx) => {
-    const inserted = await insertNew(tx, "AlertSend", SEND_COLUMNS, [{ id, alertId, receiver: describeTarget(url) ?? "", status: "sending", claimedBy: instance, claimedAt: at }], "id");
+    const inserted = await insertNew(
+      tx,
+      "AlertSend",
+      SEND_COLUMNS,
+      [{ id, alertId, receiver: describeTarget(url) ?? "", status: "sending", claimedBy: instance, claimedAt: at }],
+      "id",
+    );
     if (inserted.length === 1) return true;
     const { count } = await prismaOf(tx).alertSend.updateMany({
       where: { id, OR: [{ status: "failed" }, { status: "sending", claimedAt: { lt: new Date(at.getTime() - ABANDONED_AFTER_MS) } }] },
@@ -64,5 +80,8 @@ export async function claimAlertSend(db: Db, alertId: string, url: string, insta
 }
 
 export async function finishAlertSend(db: Db, alertId: string, url: string, instance: string, delivered: boolean): Promise<void> {
-  await prismaOf(db).alertSend.updateMany({ where: { id: sendId(alertId, url), claimedBy: instance, status: "sending" }, data: { status: delivered ? "delivered" : "failed" } });
+  await prismaOf(db).alertSend.updateMany({
+    where: { id: sendId(alertId, url), claimedBy: instance, status: "sending" },
+    data: { status: delivered ? "delivered" : "failed" },
+  });
 }

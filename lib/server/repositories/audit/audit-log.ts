@@ -21,7 +21,20 @@ export interface AuditRow {
   hash: string;
 }
 
-type Stored = { seq: number; kind: string; actor: string; actorRole: string; at: Date; reason: string; incidentId: string | null; targets: string; before: string; after: string; prevHash: string; hash: string };
+type Stored = {
+  seq: number;
+  kind: string;
+  actor: string;
+  actorRole: string;
+  at: Date;
+  reason: string;
+  incidentId: string | null;
+  targets: string;
+  before: string;
+  after: string;
+  prevHash: string;
+  hash: string;
+};
 
 const TargetsSchema = z.array(AuditTargetSchema);
 
@@ -32,8 +45,18 @@ function parseTargets(json: string): AuditTarget[] {
 
 export function toView(r: Stored): AuditEntryView {
   return {
-    seq: r.seq, kind: r.kind, actor: r.actor, actorRole: r.actorRole, at: r.at.toISOString(), reason: r.reason, incidentId: r.incidentId,
-    targets: parseTargets(r.targets), before: JSON.parse(r.before), after: JSON.parse(r.after), prevHash: r.prevHash, hash: r.hash,
+    seq: r.seq,
+    kind: r.kind,
+    actor: r.actor,
+    actorRole: r.actorRole,
+    at: r.at.toISOString(),
+    reason: r.reason,
+    incidentId: r.incidentId,
+    targets: parseTargets(r.targets),
+    before: JSON.parse(r.before),
+    after: JSON.parse(r.after),
+    prevHash: r.prevHash,
+    hash: r.hash,
   };
 }
 

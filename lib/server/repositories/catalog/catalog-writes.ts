@@ -10,18 +10,30 @@ export interface NodeRef {
   name: string;
 }
 
-export interface TaskHandle { id: string; pipelineId: string | null }
-export interface DatasetHandle { id: string; partitionDef: PartitionDef }
+export interface TaskHandle {
+  id: string;
+  pipelineId: string | null;
+}
+export interface DatasetHandle {
+  id: string;
+  partitionDef: PartitionDef;
+}
 
 const unique = (refs: NodeRef[]): NodeRef[] => [...new Map(refs.map((r) => [r.nodeId, { nodeId: r.nodeId, namespace: r.namespace, name: r.name }])).values()];
 
 /** Tasks by node id, creating the missing ones (jobs are identified by namespace + name). */
 export async function ensureTasks(tx: Tx, refs: NodeRef[]): Promise<Map<string, TaskHandle>> {
   const wanted = unique(refs);
-  const found = await prismaOf(tx).task.findMany({ where: { nodeId: { in: wanted.map((r) => r.nodeId) } }, select: { id: true, nodeId: true, pipelineId: true } });
+  const found = await prismaOf(tx).task.findMany({
+    where: { nodeId: { in: wanted.map((r) => r.nodeId) } },
+    select: { id: true, nodeId: true, pipelineId: true },
+  });
   const missing = wanted.filter((r) => !found.some((f) => f.nodeId === r.nodeId));
   if (missing.length > 0) await prismaOf(tx).task.createMany({ data: missing });
-  const created = missing.length > 0 ? await prismaOf(tx).task.findMany({ where: { nodeId: { in: missing.map((r) => r.nodeId) } }, select: { id: true, nodeId: true, pipelineId: true } }) : [];
+  const created =
+    missing.length > 0
+      ? await prismaOf(tx).task.findMany({ where: { nodeId: { in: missing.map((r) => r.nodeId) } }, select: { id: true, nodeId: true, pipelineId: true } })
+      : [];
   return new Map([...found, ...created].map((t) => [t.nodeId, { id: t.id, pipelineId: t.pipelineId }]));
 }
 
@@ -91,24 +103,58 @@ export async function setWriteMode(tx: Tx, taskId: string, mode: "replace" | "me
 }
 
 /** A catalog declared in full (the demo's): created as given, partition definitions declared. */
-export interface DeclaredPipeline { namespace: string; description: string; owner: string }
+export interface DeclaredPipeline {
+  namespace: string;
+  description: string;
+  owner: string;
+}
 export interface DeclaredDataset {
-  nodeId: string; namespace: string; name: string; pipelineId: string; kind: string; external: boolean; partitionDef: PartitionDef;
-  rowCountTolerance: number; sourceImmutable: boolean | null; retentionDays: number | null; description: string;
+  nodeId: string;
+  namespace: string;
+  name: string;
+  pipelineId: string;
+  kind: string;
+  external: boolean;
+  partitionDef: PartitionDef;
+  rowCountTolerance: number;
+  sourceImmutable: boolean | null;
+  retentionDays: number | null;
+  description: string;
 }
 export interface DeclaredTask {
-  nodeId: string; namespace: string; name: string; pipelineId: string; writeMode: string; sideEffect: string;
-  dependsOnOwnPast: boolean; publishMode: string; owner: string; description: string;
+  nodeId: string;
+  namespace: string;
+  name: string;
+  pipelineId: string;
+  writeMode: string;
+  sideEffect: string;
+  dependsOnOwnPast: boolean;
+  publishMode: string;
+  owner: string;
+  description: string;
 }
-export interface DeclaredEdge { taskId: string; datasetId: string; direction: string; mapping: string; mappingParams: Record<string, unknown>; validFrom: Date }
+export interface DeclaredEdge {
+  taskId: string;
+  datasetId: string;
+  direction: string;
+  mapping: string;
+  mappingParams: Record<string, unknown>;
+  validFrom: Date;
+}
 
 /** A pipeline named by its namespace. */
 export async function createPipeline(tx: Tx, p: DeclaredPipeline): Promise<string> {
-  return (await prismaOf(tx).pipeline.create({ data: { namespace: p.namespace, name: p.namespace, description: p.description, owner: p.owner }, select: { id: true } })).id;
+  return (
+    await prismaOf(tx).pipeline.create({
+      data: { namespace: p.namespace, name: p.namespace, description: p.description, owner: p.owner },
+      select: { id: true },
+    })
+  ).id;
 }
 
 export async function createDeclaredDataset(tx: Tx, d: DeclaredDataset): Promise<string> {
-  return (await prismaOf(tx).dataset.create({ data: { ...d, partitionDef: JSON.stringify(d.partitionDef), partitionsDeclared: true }, select: { id: true } })).id;
+  return (await prismaOf(tx).dataset.create({ data: { ...d, partitionDef: JSON.stringify(d.partitionDef), partitionsDeclared: true }, select: { id: true } }))
+    .id;
 }
 
 export async function createDeclaredTask(tx: Tx, t: DeclaredTask): Promise<string> {

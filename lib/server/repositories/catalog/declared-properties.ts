@@ -34,7 +34,8 @@ export async function saveDatasetPartitionDef(tx: Tx, id: string, def: Partition
   await prismaOf(tx).dataset.update({ where: { id }, data: { partitionDef: JSON.stringify(def), partitionsDeclared: true } });
 }
 
-const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T | null => (value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : null);
+const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T | null =>
+  value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : null;
 
 /** A stored value outside the vocabulary reads as unknown (null), as listTasks reads it. */
 export async function taskProperties(tx: Tx, id: string): Promise<TaskProperties> {

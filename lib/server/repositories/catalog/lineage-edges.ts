@@ -10,9 +10,15 @@ export async function edgeRowsOfTasks(tx: Tx, taskIds: string[]): Promise<Map<st
   const rows = await prismaOf(tx).lineageEdge.findMany({ where: { taskId: { in: taskIds } } });
   for (const r of rows) {
     out.get(r.taskId)!.push({
-      id: r.id, taskId: r.taskId, datasetId: r.datasetId, direction: r.direction === "write" ? "write" : "read",
-      mapping: r.mapping, mappingParams: r.mappingParams, validFrom: r.validFrom.getTime(),
-      validTo: r.validTo?.getTime() ?? null, observedRunId: r.observedRunId,
+      id: r.id,
+      taskId: r.taskId,
+      datasetId: r.datasetId,
+      direction: r.direction === "write" ? "write" : "read",
+      mapping: r.mapping,
+      mappingParams: r.mappingParams,
+      validFrom: r.validFrom.getTime(),
+      validTo: r.validTo?.getTime() ?? null,
+      observedRunId: r.observedRunId,
     });
   }
   return out;
@@ -26,8 +32,14 @@ export async function saveEdgeRows(tx: Tx, rows: EdgeRow[]): Promise<number> {
     await prismaOf(tx).lineageEdge.createMany({
       data: fresh.map((r) => ({
         id: stableId("edge", r.taskId, r.datasetId, r.direction, r.validFrom),
-        taskId: r.taskId, datasetId: r.datasetId, direction: r.direction, mapping: r.mapping, mappingParams: r.mappingParams,
-        validFrom: new Date(r.validFrom), validTo: r.validTo === null ? null : new Date(r.validTo), observedRunId: r.observedRunId,
+        taskId: r.taskId,
+        datasetId: r.datasetId,
+        direction: r.direction,
+        mapping: r.mapping,
+        mappingParams: r.mappingParams,
+        validFrom: new Date(r.validFrom),
+        validTo: r.validTo === null ? null : new Date(r.validTo),
+        observedRunId: r.observedRunId,
       })),
     });
   }

@@ -13,7 +13,16 @@ export async function lineageFingerprint(db: Db): Promise<string> {
     prismaOf(db).dataset.aggregate({ _count: { _all: true }, _max: { updatedAt: true } }),
   ]);
   const t = (d: Date | null | undefined) => d?.getTime() ?? 0;
-  return [edges._count._all, t(edges._max.validFrom), t(edges._max.validTo), t(edges._max.recordedAt), tasks._count._all, t(tasks._max.updatedAt), datasets._count._all, t(datasets._max.updatedAt)].join(":");
+  return [
+    edges._count._all,
+    t(edges._max.validFrom),
+    t(edges._max.validTo),
+    t(edges._max.recordedAt),
+    tasks._count._all,
+    t(tasks._max.updatedAt),
+    datasets._count._all,
+    t(datasets._max.updatedAt),
+  ].join(":");
 }
 
 /**

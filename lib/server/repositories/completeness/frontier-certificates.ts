@@ -6,7 +6,11 @@ import { prismaOf } from "../prisma-handle";
 
 const CERTIFICATE_COLUMNS: Column[] = [
   ...["id", "source", "partition", "domain", "token"].map((name): Column => ({ name, type: "text" })),
-  { name: "coordinate", type: "float" }, { name: "inclusive", type: "bool" }, { name: "generation", type: "int" }, { name: "epoch", type: "int" }, { name: "updatedAt", type: "timestamp" },
+  { name: "coordinate", type: "float" },
+  { name: "inclusive", type: "bool" },
+  { name: "generation", type: "int" },
+  { name: "epoch", type: "int" },
+  { name: "updatedAt", type: "timestamp" },
 ];
 
 export interface StoredCertificate extends Certificate {
@@ -15,12 +19,26 @@ export interface StoredCertificate extends Certificate {
 }
 
 function toCertificate(r: {
-  source: string; partition: string; coordinate: number | null; inclusive: boolean | null; domain: string;
-  generation: number; epoch: number; token: string | null; updatedAt: Date;
+  source: string;
+  partition: string;
+  coordinate: number | null;
+  inclusive: boolean | null;
+  domain: string;
+  generation: number;
+  epoch: number;
+  token: string | null;
+  updatedAt: Date;
 }): StoredCertificate {
   return {
-    source: r.source, partition: r.partition, coordinate: r.coordinate, inclusive: r.inclusive, domain: r.domain,
-    generation: r.generation, epoch: r.epoch, token: r.token ?? undefined, updatedAt: r.updatedAt,
+    source: r.source,
+    partition: r.partition,
+    coordinate: r.coordinate,
+    inclusive: r.inclusive,
+    domain: r.domain,
+    generation: r.generation,
+    epoch: r.epoch,
+    token: r.token ?? undefined,
+    updatedAt: r.updatedAt,
   };
 }
 
@@ -41,13 +59,24 @@ export async function findCertificate(db: Db | Tx, source: string, partition: st
  */
 export async function swapCertificate(tx: Tx, source: string, expectedGeneration: number, next: Certificate, at: Date): Promise<boolean> {
   const data = {
-    coordinate: next.coordinate, inclusive: next.inclusive, domain: next.domain, generation: next.generation,
-    epoch: next.epoch, token: next.token ?? null, updatedAt: at,
+    coordinate: next.coordinate,
+    inclusive: next.inclusive,
+    domain: next.domain,
+    generation: next.generation,
+    epoch: next.epoch,
+    token: next.token ?? null,
+    updatedAt: at,
   };
   if (expectedGeneration === 0) {
     // ON CONFLICT DO NOTHING: a concurrent first checkpoint that won is a lost swap, not an error
     // (on PostgreSQL a failed INSERT would abort the whole transaction).
-    const inserted = await insertNew(tx, "FrontierCertificate", CERTIFICATE_COLUMNS, [{ id: `fc_${crypto.randomUUID()}`, source, partition: next.partition, ...data }], "id");
+    const inserted = await insertNew(
+      tx,
+      "FrontierCertificate",
+      CERTIFICATE_COLUMNS,
+      [{ id: `fc_${crypto.randomUUID()}`, source, partition: next.partition, ...data }],
+      "id",
+    );
     return inserted.length === 1;
   }
   const res = await prismaOf(tx).frontierCertificate.updateMany({ where: { source, partition: next.partition, generation: expectedGeneration }, data });

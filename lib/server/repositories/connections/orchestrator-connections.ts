@@ -31,7 +31,10 @@ export async function findPipeline(db: Db | Tx, idOrName: string): Promise<Pipel
 }
 
 const toStored = (r: { pipelineId: string; config: string; updatedBy: string; updatedAt: Date }): StoredConnection => ({
-  pipelineId: r.pipelineId, connection: OrchestratorConnectionSchema.parse(JSON.parse(r.config)), updatedBy: r.updatedBy, updatedAt: r.updatedAt,
+  pipelineId: r.pipelineId,
+  connection: OrchestratorConnectionSchema.parse(JSON.parse(r.config)),
+  updatedBy: r.updatedBy,
+  updatedAt: r.updatedAt,
 });
 
 export async function findConnection(db: Db | Tx, pipelineId: string): Promise<StoredConnection | null> {
@@ -72,7 +75,12 @@ export async function databricksJobRunOf(db: Db | Tx, pipelineId: string, failed
     const id = failed && failed.pipelineId === pipelineId ? jobRunIdOf(failed.parameters) : null;
     if (id !== null) return id;
   }
-  const runs = await prismaOf(db).run.findMany({ where: { pipelineId, parameters: { contains: "\"databricks\"" } }, orderBy: { startedAt: "desc" }, take: 20, select: { parameters: true } });
+  const runs = await prismaOf(db).run.findMany({
+    where: { pipelineId, parameters: { contains: '"databricks"' } },
+    orderBy: { startedAt: "desc" },
+    take: 20,
+    select: { parameters: true },
+  });
   for (const r of runs) {
     const id = jobRunIdOf(r.parameters);
     if (id !== null) return id;
@@ -91,8 +99,12 @@ export async function dbtRetrySourceOf(db: Db | Tx, pipelineId: string, failedRu
   const run = await prismaOf(db).run.findUnique({ where: { id: failedRunId }, select: { pipelineId: true, externalId: true, startedAt: true } });
   if (!run || run.pipelineId !== pipelineId || !run.externalId || !run.startedAt) return null;
   // Reparo's own repair runs invoke nothing in dbt; what dbt ran since is ingested as runs of its own.
-  if ((await prismaOf(db).run.count({ where: { pipelineId, id: { not: failedRunId }, kind: { not: "repair" }, startedAt: { gt: run.startedAt } } })) > 0) return null;
-  const attempts = await prismaOf(db).attempt.findMany({ where: { runId: failedRunId }, select: { unitKey: true, status: true, task: { select: { nodeId: true } } } });
+  if ((await prismaOf(db).run.count({ where: { pipelineId, id: { not: failedRunId }, kind: { not: "repair" }, startedAt: { gt: run.startedAt } } })) > 0)
+    return null;
+  const attempts = await prismaOf(db).attempt.findMany({
+    where: { runId: failedRunId },
+    select: { unitKey: true, status: true, task: { select: { nodeId: true } } },
+  });
   const pairs = attempts.filter((a) => a.status !== "succeeded").map((a) => compositeKey(a.task.nodeId, a.unitKey));
   return pairs.length === 0 ? null : { invocation: run.externalId, pairs: [...new Set(pairs)] };
 }

@@ -10,7 +10,10 @@ export interface StoredWarehouse {
 }
 
 const toStored = (r: { namespace: string; config: string; updatedBy: string; updatedAt: Date }): StoredWarehouse => ({
-  namespace: r.namespace, connection: WarehouseConnectionSchema.parse(JSON.parse(r.config)), updatedBy: r.updatedBy, updatedAt: r.updatedAt,
+  namespace: r.namespace,
+  connection: WarehouseConnectionSchema.parse(JSON.parse(r.config)),
+  updatedBy: r.updatedBy,
+  updatedAt: r.updatedAt,
 });
 
 export async function findWarehouse(db: Db | Tx, namespace: string): Promise<StoredWarehouse | null> {

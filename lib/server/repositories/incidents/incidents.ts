@@ -19,7 +19,19 @@ export interface IncidentRecord {
   closedReason: string | null;
 }
 
-type Row = { id: string; title: string; status: string; pipelineId: string | null; originRunId: string | null; failedPairs: string; openedBy: string; detectedAt: Date; openedAt: Date; resolvedAt: Date | null; closedReason: string | null };
+type Row = {
+  id: string;
+  title: string;
+  status: string;
+  pipelineId: string | null;
+  originRunId: string | null;
+  failedPairs: string;
+  openedBy: string;
+  detectedAt: Date;
+  openedAt: Date;
+  resolvedAt: Date | null;
+  closedReason: string | null;
+};
 
 const FailedPairsSchema = z.array(AuditTargetSchema);
 
@@ -30,7 +42,9 @@ export function parseFailedPairs(json: string): AuditTarget[] {
 
 function toRecord(r: Row, pipelines: Map<string, string>): IncidentRecord {
   return {
-    ...r, status: IncidentStatusSchema.parse(r.status), pipeline: r.pipelineId ? (pipelines.get(r.pipelineId) ?? null) : null,
+    ...r,
+    status: IncidentStatusSchema.parse(r.status),
+    pipeline: r.pipelineId ? (pipelines.get(r.pipelineId) ?? null) : null,
     failedPairs: parseFailedPairs(r.failedPairs),
   };
 }
@@ -40,7 +54,18 @@ async function pipelineNames(db: Db | Tx): Promise<Map<string, string>> {
   return new Map(rows.map((p) => [p.id, p.namespace]));
 }
 
-export async function createIncident(tx: Tx, data: { title: string; pipelineId: string | null; originRunId: string | null; failedPairs: AuditTarget[]; openedBy: string; detectedAt: Date; openedAt: Date }): Promise<IncidentRecord> {
+export async function createIncident(
+  tx: Tx,
+  data: {
+    title: string;
+    pipelineId: string | null;
+    originRunId: string | null;
+    failedPairs: AuditTarget[];
+    openedBy: string;
+    detectedAt: Date;
+    openedAt: Date;
+  },
+): Promise<IncidentRecord> {
   const row = await prismaOf(tx).incident.create({ data: { ...data, status: "open", failedPairs: JSON.stringify(data.failedPairs) } });
   return toRecord(row, await pipelineNames(tx));
 }
@@ -52,9 +77,13 @@ export async function findIncident(db: Db | Tx, id: string): Promise<IncidentRec
 
 export async function listIncidentRecords(db: Db, where: { statuses?: IncidentStatus[]; openedBy?: string; pipelineName?: string }): Promise<IncidentRecord[]> {
   const pipelines = await pipelineNames(db);
-  const pipelineId = where.pipelineName ? [...pipelines].find(([, name]) => name === where.pipelineName)?.[0] ?? "-none-" : undefined;
+  const pipelineId = where.pipelineName ? ([...pipelines].find(([, name]) => name === where.pipelineName)?.[0] ?? "-none-") : undefined;
   const rows = await prismaOf(db).incident.findMany({
-    where: { ...(where.statuses ? { status: { in: where.statuses } } : {}), ...(where.openedBy ? { openedBy: where.openedBy } : {}), ...(pipelineId ? { pipelineId } : {}) },
+    where: {
+      ...(where.statuses ? { status: { in: where.statuses } } : {}),
+      ...(where.openedBy ? { openedBy: where.openedBy } : {}),
+      ...(pipelineId ? { pipelineId } : {}),
+    },
     orderBy: { openedAt: "desc" },
     take: 500,
   });
@@ -65,7 +94,13 @@ export async function listIncidentRecords(db: Db, where: { statuses?: IncidentSt
  * Moves an incident from one of `from` to `to`; false when another request moved it first
  * (the caller answers 409). Conditional, so two concurrent steps cannot both succeed.
  */
-export async function transitionIncident(tx: Tx, id: string, from: readonly IncidentStatus[], to: IncidentStatus, extra: { failedPairs?: AuditTarget[]; closure?: unknown; resolvedAt?: Date; closedReason?: string } = {}): Promise<boolean> {
+export async function transitionIncident(
+  tx: Tx,
+  id: string,
+  from: readonly IncidentStatus[],
+  to: IncidentStatus,
+  extra: { failedPairs?: AuditTarget[]; closure?: unknown; resolvedAt?: Date; closedReason?: string } = {},
+): Promise<boolean> {
   const { count } = await prismaOf(tx).incident.updateMany({
     where: { id, status: { in: [...from] } },
     data: {
@@ -82,8 +117,15 @@ export async function transitionIncident(tx: Tx, id: string, from: readonly Inci
 export async function repairRunsOf(db: Db | Tx, incidentId: string): Promise<RunRef[]> {
   const runs = await prismaOf(db).run.findMany({ where: { incidentId }, orderBy: { createdAt: "asc" } });
   return runs.map((r) => ({
-    id: r.id, status: r.status, kind: r.kind, repairNumber: r.repairNumber, rootRunId: r.rootRunId, parentRunId: r.parentRunId,
-    triggeredBy: r.triggeredBy, startedAt: r.startedAt?.toISOString() ?? null, endedAt: r.endedAt?.toISOString() ?? null,
+    id: r.id,
+    status: r.status,
+    kind: r.kind,
+    repairNumber: r.repairNumber,
+    rootRunId: r.rootRunId,
+    parentRunId: r.parentRunId,
+    triggeredBy: r.triggeredBy,
+    startedAt: r.startedAt?.toISOString() ?? null,
+    endedAt: r.endedAt?.toISOString() ?? null,
   }));
 }
 
@@ -93,7 +135,11 @@ export async function repairCountsByIncident(db: Db, ids: string[]): Promise<Map
 }
 
 /** The run in which the failed (task, unit) last failed: the run a repair repairs. */
-export async function originRunOf(db: Db, taskId: string, unitKeys: string[]): Promise<{ id: string; pipelineId: string | null; startedAt: Date | null } | null> {
+export async function originRunOf(
+  db: Db,
+  taskId: string,
+  unitKeys: string[],
+): Promise<{ id: string; pipelineId: string | null; startedAt: Date | null } | null> {
   const attempt = await prismaOf(db).attempt.findFirst({
     where: { taskId, unitKey: { in: unitKeys }, status: { in: ["failed", "upstream_failed"] } },
     orderBy: [{ startedAt: "desc" }, { endedAt: "desc" }],
@@ -106,7 +152,10 @@ export async function originRunOf(db: Db, taskId: string, unitKeys: string[]): P
 
 /** The failed (task, unit) pairs of every incident not yet resolved or abandoned. */
 export async function pairsHeldByOpenIncidents(db: Db | Tx): Promise<{ id: string; title: string; failedPairs: AuditTarget[] }[]> {
-  const rows = await prismaOf(db).incident.findMany({ where: { status: { notIn: ["resolved", "abandoned"] } }, select: { id: true, title: true, failedPairs: true } });
+  const rows = await prismaOf(db).incident.findMany({
+    where: { status: { notIn: ["resolved", "abandoned"] } },
+    select: { id: true, title: true, failedPairs: true },
+  });
   return rows.map((r) => ({ id: r.id, title: r.title, failedPairs: parseFailedPairs(r.failedPairs) }));
 }
 

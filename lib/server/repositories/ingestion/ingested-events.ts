@@ -24,7 +24,8 @@ export async function existingEventHashes(tx: Tx, hashes: string[]): Promise<Set
 
 const EVENT_COLUMNS: Column[] = [
   ...["id", "eventHash", "eventType", "jobNodeId", "externalRun", "body", "submittedBy"].map((name): Column => ({ name, type: "text" })),
-  { name: "eventTime", type: "timestamp" }, { name: "receivedAt", type: "timestamp" },
+  { name: "eventTime", type: "timestamp" },
+  { name: "receivedAt", type: "timestamp" },
 ];
 
 /**
@@ -33,7 +34,15 @@ const EVENT_COLUMNS: Column[] = [
  * is skipped, not an error — a producer's retry is a duplicate, never a 500.
  */
 export async function insertIngestedEvents(tx: Tx, rows: IngestedEventRow[]): Promise<Set<string>> {
-  return new Set(await insertNew(tx, "IngestedEvent", EVENT_COLUMNS, rows.map((r) => ({ ...r, id: `ev_${r.eventHash.slice(0, 32)}` })), "eventHash"));
+  return new Set(
+    await insertNew(
+      tx,
+      "IngestedEvent",
+      EVENT_COLUMNS,
+      rows.map((r) => ({ ...r, id: `ev_${r.eventHash.slice(0, 32)}` })),
+      "eventHash",
+    ),
+  );
 }
 
 /** Every stored event body of the given runs (job + producer run id), to fold each run whole. */
@@ -68,9 +77,16 @@ export async function recordRejections(db: Db, rows: RejectionRow[], at: Date): 
   const kept = rows.slice(0, REJECTIONS_PER_REQUEST);
   if (rows.length > kept.length) {
     const first = rows[0]!;
-    kept.push({ endpoint: first.endpoint, fieldPath: "body", reason: `… and ${rows.length - kept.length} more refused items in the same request (the log keeps ${REJECTIONS_PER_REQUEST} per request)`, body: "" });
+    kept.push({
+      endpoint: first.endpoint,
+      fieldPath: "body",
+      reason: `… and ${rows.length - kept.length} more refused items in the same request (the log keeps ${REJECTIONS_PER_REQUEST} per request)`,
+      body: "",
+    });
   }
-  await prismaOf(db).rejectedEvent.createMany({ data: kept.map((r) => ({ ...r, reason: r.reason.slice(0, 4_000), body: r.body.slice(0, 2_000), receivedAt: at })) });
+  await prismaOf(db).rejectedEvent.createMany({
+    data: kept.map((r) => ({ ...r, reason: r.reason.slice(0, 4_000), body: r.body.slice(0, 2_000), receivedAt: at })),
+  });
   if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
     lastPrune = Date.now();
     // The row cap holds under a flood of refusals; the age is the `retention` job's.
@@ -80,8 +96,15 @@ export async function recordRejections(db: Db, rows: RejectionRow[], at: Date): 
 
 /** Drops rejections older than the kept days, then the oldest beyond the kept rows. */
 export async function pruneRejections(db: Db, now: Date, keptDays: number | null = REJECTIONS_KEPT_DAYS): Promise<number> {
-  const old = keptDays === null ? { count: 0 } : await prismaOf(db).rejectedEvent.deleteMany({ where: { receivedAt: { lt: new Date(now.getTime() - keptDays * 86_400_000) } } });
-  const edge = await prismaOf(db).rejectedEvent.findFirst({ orderBy: [{ receivedAt: "desc" }, { id: "desc" }], skip: REJECTIONS_KEPT_ROWS, select: { receivedAt: true } });
+  const old =
+    keptDays === null
+      ? { count: 0 }
+      : await prismaOf(db).rejectedEvent.deleteMany({ where: { receivedAt: { lt: new Date(now.getTime() - keptDays * 86_400_000) } } });
+  const edge = await prismaOf(db).rejectedEvent.findFirst({
+    orderBy: [{ receivedAt: "desc" }, { id: "desc" }],
+    skip: REJECTIONS_KEPT_ROWS,
+    select: { receivedAt: true },
+  });
   const over = edge ? await prismaOf(db).rejectedEvent.deleteMany({ where: { receivedAt: { lte: edge.receivedAt } } }) : { count: 0 };
   return old.count + over.count;
 }
@@ -111,7 +134,9 @@ export async function ingestionCounts(db: Db): Promise<{ events: number; rejecte
 export async function pruneIngestedEvents(db: Db, before: Date): Promise<number> {
   let total = 0;
   for (;;) {
-    const ids = (await prismaOf(db).ingestedEvent.findMany({ where: { receivedAt: { lt: before }, body: { not: "" } }, select: { id: true }, take: 5_000 })).map((r) => r.id);
+    const ids = (
+      await prismaOf(db).ingestedEvent.findMany({ where: { receivedAt: { lt: before }, body: { not: "" } }, select: { id: true }, take: 5_000 })
+    ).map((r) => r.id);
     if (ids.length === 0) return total;
     total += (await prismaOf(db).ingestedEvent.updateMany({ where: { id: { in: ids } }, data: { body: "" } })).count;
   }

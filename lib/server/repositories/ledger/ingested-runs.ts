@@ -70,13 +70,19 @@ function changedRows<T extends { id: string }>(desired: T[], stored: Map<string,
   return { create, update };
 }
 
-const norm = (v: unknown) => (v instanceof Date ? v.getTime() : v ?? null);
+const norm = (v: unknown) => (v instanceof Date ? v.getTime() : (v ?? null));
 
 const RUN_FIELDS: (keyof RunRow)[] = ["pipelineId", "kind", "status", "rootRunId", "parentRunId", "codeVersion", "nominalTime", "startedAt", "endedAt"];
-const RUN_COLUMNS: Column[] = RUN_FIELDS.map((name) => ({ name, type: name === "nominalTime" || name === "startedAt" || name === "endedAt" ? "timestamp" : "text" }));
+const RUN_COLUMNS: Column[] = RUN_FIELDS.map((name) => ({
+  name,
+  type: name === "nominalTime" || name === "startedAt" || name === "endedAt" ? "timestamp" : "text",
+}));
 
 /** Stored run rows of the given ids (for parent/root linkage and change detection). */
-export async function runsByIds(tx: Tx, ids: string[]): Promise<Map<string, Record<string, unknown> & { rootRunId: string | null; pipelineId: string | null }>> {
+export async function runsByIds(
+  tx: Tx,
+  ids: string[],
+): Promise<Map<string, Record<string, unknown> & { rootRunId: string | null; pipelineId: string | null }>> {
   if (ids.length === 0) return new Map();
   const rows = await prismaOf(tx).run.findMany({ where: { id: { in: ids } } });
   return new Map(rows.map((r) => [r.id, r]));
@@ -85,31 +91,70 @@ export async function runsByIds(tx: Tx, ids: string[]): Promise<Map<string, Reco
 /** Writes runs; returns how many rows were created or changed. */
 export async function upsertRuns(tx: Tx, rows: RunRow[], stored: Map<string, Record<string, unknown>>): Promise<number> {
   const { create, update } = changedRows(rows, stored, RUN_FIELDS);
-  await bulkInsert(tx, "Run", [{ name: "id", type: "text" }, { name: "externalId", type: "text" }, { name: "triggeredBy", type: "text" }, { name: "parameters", type: "text" }, { name: "repairNumber", type: "int" }, { name: "createdAt", type: "timestamp" }, ...RUN_COLUMNS], create.map((r) => ({ ...r, parameters: r.parameters ?? "{}", repairNumber: 0, createdAt: new Date() })));
+  await bulkInsert(
+    tx,
+    "Run",
+    [
+      { name: "id", type: "text" },
+      { name: "externalId", type: "text" },
+      { name: "triggeredBy", type: "text" },
+      { name: "parameters", type: "text" },
+      { name: "repairNumber", type: "int" },
+      { name: "createdAt", type: "timestamp" },
+      ...RUN_COLUMNS,
+    ],
+    create.map((r) => ({ ...r, parameters: r.parameters ?? "{}", repairNumber: 0, createdAt: new Date() })),
+  );
   await bulkUpdateById(tx, "Run", RUN_COLUMNS, update as unknown as Record<string, unknown>[]);
   return create.length + update.length;
 }
 
 const ATTEMPT_FIELDS: (keyof AttemptRow)[] = ["status", "rowsWritten", "error", "codeVersion", "startedAt", "endedAt"];
 const ATTEMPT_COLUMNS: Column[] = [
-  { name: "status", type: "text" }, { name: "rowsWritten", type: "int" }, { name: "error", type: "text" },
-  { name: "codeVersion", type: "text" }, { name: "startedAt", type: "timestamp" }, { name: "endedAt", type: "timestamp" },
+  { name: "status", type: "text" },
+  { name: "rowsWritten", type: "int" },
+  { name: "error", type: "text" },
+  { name: "codeVersion", type: "text" },
+  { name: "startedAt", type: "timestamp" },
+  { name: "endedAt", type: "timestamp" },
 ];
 
 export async function upsertAttempts(tx: Tx, rows: AttemptRow[]): Promise<number> {
   if (rows.length === 0) return 0;
   const found = await prismaOf(tx).attempt.findMany({ where: { id: { in: rows.map((r) => r.id) } } });
   const { create, update } = changedRows(rows, new Map(found.map((r) => [r.id, r])), ATTEMPT_FIELDS);
-  await bulkInsert(tx, "Attempt", [{ name: "id", type: "text" }, { name: "runId", type: "text" }, { name: "taskId", type: "text" }, { name: "unitKey", type: "text" }, { name: "tryNumber", type: "int" }, ...ATTEMPT_COLUMNS], create as unknown as Record<string, unknown>[]);
+  await bulkInsert(
+    tx,
+    "Attempt",
+    [
+      { name: "id", type: "text" },
+      { name: "runId", type: "text" },
+      { name: "taskId", type: "text" },
+      { name: "unitKey", type: "text" },
+      { name: "tryNumber", type: "int" },
+      ...ATTEMPT_COLUMNS,
+    ],
+    create as unknown as Record<string, unknown>[],
+  );
   await bulkUpdateById(tx, "Attempt", ATTEMPT_COLUMNS, update as unknown as Record<string, unknown>[]);
-  await recordUnitChanges(tx, [...create, ...update].map((a) => ({ taskId: a.taskId, unitKey: a.unitKey })));
+  await recordUnitChanges(
+    tx,
+    [...create, ...update].map((a) => ({ taskId: a.taskId, unitKey: a.unitKey })),
+  );
   return create.length + update.length;
 }
 
 const PUBLISH_COLUMNS: Column[] = [
-  { name: "id", type: "text" }, { name: "datasetId", type: "text" }, { name: "unitKey", type: "text" }, { name: "runId", type: "text" },
-  { name: "attemptId", type: "text" }, { name: "publishedAt", type: "timestamp" }, { name: "inputVersion", type: "text" },
-  { name: "codeVersion", type: "text" }, { name: "rowCount", type: "int" }, { name: "submittedBy", type: "text" },
+  { name: "id", type: "text" },
+  { name: "datasetId", type: "text" },
+  { name: "unitKey", type: "text" },
+  { name: "runId", type: "text" },
+  { name: "attemptId", type: "text" },
+  { name: "publishedAt", type: "timestamp" },
+  { name: "inputVersion", type: "text" },
+  { name: "codeVersion", type: "text" },
+  { name: "rowCount", type: "int" },
+  { name: "submittedBy", type: "text" },
 ];
 
 /** The ledger is append-only: a publish whose id exists already is never written again. */
@@ -119,14 +164,20 @@ export async function appendPublishes(tx: Tx, rows: PublishRow[]): Promise<numbe
   const existing = new Set(found.map((r) => r.id));
   const fresh = [...new Map(rows.filter((r) => !existing.has(r.id)).map((r) => [r.id, r])).values()];
   await bulkInsert(tx, "Publish", PUBLISH_COLUMNS, fresh as unknown as Record<string, unknown>[]);
-  await recordUnitChanges(tx, fresh.map((p) => ({ datasetId: p.datasetId, unitKey: p.unitKey })));
+  await recordUnitChanges(
+    tx,
+    fresh.map((p) => ({ datasetId: p.datasetId, unitKey: p.unitKey })),
+  );
   return fresh.length;
 }
 
 /** Records keys a partition definition rejected; a key already reported for the node is kept as first seen. */
 export async function reportInvalidKeys(tx: Tx, rows: InvalidKeyRow[]): Promise<number> {
   if (rows.length === 0) return 0;
-  const found = await prismaOf(tx).invalidKey.findMany({ where: { nodeId: { in: [...new Set(rows.map((r) => r.nodeId))] } }, select: { nodeId: true, unitKey: true } });
+  const found = await prismaOf(tx).invalidKey.findMany({
+    where: { nodeId: { in: [...new Set(rows.map((r) => r.nodeId))] } },
+    select: { nodeId: true, unitKey: true },
+  });
   const seen = new Set(found.map((r) => compositeKey(r.nodeId, r.unitKey)));
   const fresh: InvalidKeyRow[] = [];
   for (const r of rows) {
@@ -160,8 +211,19 @@ export interface StoredPublish {
 export async function publishesByIds(tx: Tx, ids: string[]): Promise<Map<string, StoredPublish>> {
   if (ids.length === 0) return new Map();
   const rows = await prismaOf(tx).publish.findMany({ where: { id: { in: ids } }, include: { dataset: { select: { nodeId: true } } } });
-  return new Map(rows.map((r) => [r.id, {
-    id: r.id, datasetNodeId: r.dataset.nodeId, unitKey: r.unitKey, runId: r.runId, publishedAt: r.publishedAt,
-    inputVersion: r.inputVersion, codeVersion: r.codeVersion, rowCount: r.rowCount,
-  }]));
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      {
+        id: r.id,
+        datasetNodeId: r.dataset.nodeId,
+        unitKey: r.unitKey,
+        runId: r.runId,
+        publishedAt: r.publishedAt,
+        inputVersion: r.inputVersion,
+        codeVersion: r.codeVersion,
+        rowCount: r.rowCount,
+      },
+    ]),
+  );
 }

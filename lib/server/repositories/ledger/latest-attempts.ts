@@ -17,11 +17,15 @@ export async function latestAttemptsOf(db: Db, pairs: { taskId: string; unitKey:
   // failed units (a 10M-unit world), and the overview answered 500.
   const byTask = new Map<string, string[]>();
   for (const p of pairs) byTask.set(p.taskId, [...(byTask.get(p.taskId) ?? []), p.unitKey]);
-  const queries = [...byTask].flatMap(([taskId, keys]) => chunked([...new Set(keys)], KEYS_PER_QUERY).map((chunk) => prismaOf(db).attempt.findMany({
-    where: { taskId, unitKey: { in: chunk }, status: { notIn: ["upstream_failed", "queued"] } },
-    orderBy: [{ startedAt: "asc" }, { tryNumber: "asc" }],
-    select: { taskId: true, unitKey: true, runId: true, error: true, endedAt: true },
-  })));
+  const queries = [...byTask].flatMap(([taskId, keys]) =>
+    chunked([...new Set(keys)], KEYS_PER_QUERY).map((chunk) =>
+      prismaOf(db).attempt.findMany({
+        where: { taskId, unitKey: { in: chunk }, status: { notIn: ["upstream_failed", "queued"] } },
+        orderBy: [{ startedAt: "asc" }, { tryNumber: "asc" }],
+        select: { taskId: true, unitKey: true, runId: true, error: true, endedAt: true },
+      }),
+    ),
+  );
   // Each pair's attempts come from one query, in order: the last one seen is its latest.
   for (const r of (await Promise.all(queries)).flat()) {
     const key = `${r.taskId}|${r.unitKey}`;

@@ -10,8 +10,17 @@ import { prismaOf } from "../prisma-handle";
  * warehouse, as the team counted them). Both have the same shape and are written the same way.
  */
 export type CountTable = "SourceCount" | "WarehouseCount";
-export interface CountRow { datasetId: string; unitKey: string; rowCount: number; measuredAt: Date; source: string; submittedBy: string | null }
-export interface StoredCount extends CountRow { id: string }
+export interface CountRow {
+  datasetId: string;
+  unitKey: string;
+  rowCount: number;
+  measuredAt: Date;
+  source: string;
+  submittedBy: string | null;
+}
+export interface StoredCount extends CountRow {
+  id: string;
+}
 
 export async function countsOf(tx: Tx, table: CountTable, datasetIds: string[]): Promise<Map<string, StoredCount>> {
   if (datasetIds.length === 0) return new Map();
@@ -21,12 +30,23 @@ export async function countsOf(tx: Tx, table: CountTable, datasetIds: string[]):
 }
 
 const COUNT_VALUES: Column[] = [
-  { name: "rowCount", type: "int" }, { name: "measuredAt", type: "timestamp" }, { name: "source", type: "text" }, { name: "submittedBy", type: "text" },
+  { name: "rowCount", type: "int" },
+  { name: "measuredAt", type: "timestamp" },
+  { name: "source", type: "text" },
+  { name: "submittedBy", type: "text" },
 ];
 
 /** One multi-row INSERT for new (dataset, unit) pairs and one UPDATE … FROM VALUES for replaced ones. */
 export async function writeCounts(tx: Tx, table: CountTable, create: (CountRow & { id: string })[], update: StoredCount[]): Promise<void> {
-  await bulkInsert(tx, table, [{ name: "id", type: "text" }, { name: "datasetId", type: "text" }, { name: "unitKey", type: "text" }, ...COUNT_VALUES], create as unknown as Record<string, unknown>[]);
+  await bulkInsert(
+    tx,
+    table,
+    [{ name: "id", type: "text" }, { name: "datasetId", type: "text" }, { name: "unitKey", type: "text" }, ...COUNT_VALUES],
+    create as unknown as Record<string, unknown>[],
+  );
   await bulkUpdateById(tx, table, COUNT_VALUES, update as unknown as Record<string, unknown>[]);
-  await recordUnitChanges(tx, [...create, ...update].map((c) => ({ datasetId: c.datasetId, unitKey: c.unitKey })));
+  await recordUnitChanges(
+    tx,
+    [...create, ...update].map((c) => ({ datasetId: c.datasetId, unitKey: c.unitKey })),
+  );
 }

@@ -41,14 +41,27 @@ export async function publishesByUnit(db: Db, selection: UnitSelection): Promise
   if (!where) return new Map();
   const rows = await prismaOf(db).publish.findMany({
     where,
-    select: { datasetId: true, unitKey: true, runId: true, publishedAt: true, inputVersion: true, codeVersion: true, rowCount: true, run: { select: { kind: true } } },
+    select: {
+      datasetId: true,
+      unitKey: true,
+      runId: true,
+      publishedAt: true,
+      inputVersion: true,
+      codeVersion: true,
+      rowCount: true,
+      run: { select: { kind: true } },
+    },
   });
   const out: ByUnit<LedgerEntry> = new Map();
   for (const r of rows) {
     const kind = RUN_KINDS.has(r.run.kind as RunKind) ? (r.run.kind as RunKind) : "manual";
     push(out, r.datasetId, r.unitKey, {
-      runId: r.runId, runKind: kind, publishedAt: r.publishedAt.getTime(),
-      inputVersion: r.inputVersion || null, codeVersion: r.codeVersion || null, rowCount: r.rowCount,
+      runId: r.runId,
+      runKind: kind,
+      publishedAt: r.publishedAt.getTime(),
+      inputVersion: r.inputVersion || null,
+      codeVersion: r.codeVersion || null,
+      rowCount: r.rowCount,
     });
   }
   return out;
@@ -65,8 +78,13 @@ export async function attemptsByUnit(db: Db, selection: UnitSelection): Promise<
   const out: ByUnit<Attempt> = new Map();
   for (const r of rows) {
     push(out, r.taskId, r.unitKey, {
-      runId: r.runId, tryNumber: r.tryNumber, status: r.status as AttemptStatus, rowsWritten: r.rowsWritten,
-      error: r.error, startedAt: r.startedAt?.getTime() ?? null, endedAt: r.endedAt?.getTime() ?? null,
+      runId: r.runId,
+      tryNumber: r.tryNumber,
+      status: r.status as AttemptStatus,
+      rowsWritten: r.rowsWritten,
+      error: r.error,
+      startedAt: r.startedAt?.getTime() ?? null,
+      endedAt: r.endedAt?.getTime() ?? null,
     });
   }
   return out;

@@ -32,8 +32,12 @@ export async function claimHolders(db: Db, pairs: { taskId: string; unitKey: str
   return claims.map((c) => {
     const run = runs.find((r) => r.id === c.runId);
     return {
-      runId: c.runId, repairNumber: run?.repairNumber ?? 0, incidentId: run?.incidentId ?? null, triggeredBy: run?.triggeredBy ?? "",
-      taskNodeId: tasks.find((t) => t.id === c.taskId)?.nodeId ?? c.taskId, unitKey: c.unitKey,
+      runId: c.runId,
+      repairNumber: run?.repairNumber ?? 0,
+      incidentId: run?.incidentId ?? null,
+      triggeredBy: run?.triggeredBy ?? "",
+      taskNodeId: tasks.find((t) => t.id === c.taskId)?.nodeId ?? c.taskId,
+      unitKey: c.unitKey,
     };
   });
 }

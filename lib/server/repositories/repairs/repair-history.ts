@@ -27,7 +27,16 @@ export async function listRepairRuns(db: Db, from: Date | null, to: Date | null)
   const [runs, attempts] = await Promise.all([
     prismaOf(db).run.findMany({
       where,
-      select: { id: true, status: true, repairNumber: true, rootRunId: true, incidentId: true, startedAt: true, endedAt: true, pipeline: { select: { name: true } } },
+      select: {
+        id: true,
+        status: true,
+        repairNumber: true,
+        rootRunId: true,
+        incidentId: true,
+        startedAt: true,
+        endedAt: true,
+        pipeline: { select: { name: true } },
+      },
       orderBy: { startedAt: "desc" },
     }),
     prismaOf(db).attempt.findMany({
@@ -41,9 +50,16 @@ export async function listRepairRuns(db: Db, from: Date | null, to: Date | null)
     const own = byRun.get(r.id) ?? [];
     const tasks = new Map(own.map((a) => [a.task.nodeId, a.task]));
     return {
-      id: r.id, status: r.status, repairNumber: r.repairNumber, rootRunId: r.rootRunId, incidentId: r.incidentId,
-      pipeline: r.pipeline?.name ?? null, startedAt: r.startedAt, endedAt: r.endedAt,
-      tasks: [...tasks.values()], pairs: new Set(own.map((a) => `${a.task.nodeId}|${a.unitKey}`)).size,
+      id: r.id,
+      status: r.status,
+      repairNumber: r.repairNumber,
+      rootRunId: r.rootRunId,
+      incidentId: r.incidentId,
+      pipeline: r.pipeline?.name ?? null,
+      startedAt: r.startedAt,
+      endedAt: r.endedAt,
+      tasks: [...tasks.values()],
+      pairs: new Set(own.map((a) => `${a.task.nodeId}|${a.unitKey}`)).size,
     };
   });
 }
@@ -67,8 +83,28 @@ export interface IncidentHistoryRecord extends IncidentRef {
 export async function incidentsByIds(db: Db, ids: string[]): Promise<Map<string, IncidentHistoryRecord>> {
   if (ids.length === 0) return new Map();
   const [rows, audits] = await Promise.all([
-    inChunks(ids, (slice) => prismaOf(db).incident.findMany({ where: { id: { in: slice } }, select: { id: true, title: true, status: true, detectedAt: true, openedAt: true, resolvedAt: true, failedPairs: true, plans: { select: { status: true, plan: true }, orderBy: { createdAt: "desc" } } } })),
-    inChunks(ids, (slice) => prismaOf(db).auditEntry.findMany({ where: { incidentId: { in: slice }, kind: { in: ["validation.passed", "validation.overridden"] } }, select: { incidentId: true, at: true }, orderBy: { at: "asc" } })),
+    inChunks(ids, (slice) =>
+      prismaOf(db).incident.findMany({
+        where: { id: { in: slice } },
+        select: {
+          id: true,
+          title: true,
+          status: true,
+          detectedAt: true,
+          openedAt: true,
+          resolvedAt: true,
+          failedPairs: true,
+          plans: { select: { status: true, plan: true }, orderBy: { createdAt: "desc" } },
+        },
+      }),
+    ),
+    inChunks(ids, (slice) =>
+      prismaOf(db).auditEntry.findMany({
+        where: { incidentId: { in: slice }, kind: { in: ["validation.passed", "validation.overridden"] } },
+        select: { incidentId: true, at: true },
+        orderBy: { at: "asc" },
+      }),
+    ),
   ]);
   const validations = new Map<string, Date[]>();
   for (const a of audits) validations.set(a.incidentId!, [...(validations.get(a.incidentId!) ?? []), a.at]);
@@ -85,10 +121,12 @@ export interface FailedAttemptRecord {
 /** The failed attempts of the runs repaired: when the failure happened and what kind it was. */
 export async function failedAttemptsOfRuns(db: Db, runIds: string[]): Promise<FailedAttemptRecord[]> {
   if (runIds.length === 0) return [];
-  const rows = await inChunks(runIds, (slice) => prismaOf(db).attempt.findMany({
-    where: { runId: { in: slice }, status: "failed" },
-    select: { runId: true, error: true, endedAt: true, task: { select: { nodeId: true } } },
-  }));
+  const rows = await inChunks(runIds, (slice) =>
+    prismaOf(db).attempt.findMany({
+      where: { runId: { in: slice }, status: "failed" },
+      select: { runId: true, error: true, endedAt: true, task: { select: { nodeId: true } } },
+    }),
+  );
   return rows.map((r) => ({ runId: r.runId, taskNodeId: r.task.nodeId, error: r.error, endedAt: r.endedAt }));
 }
 
@@ -107,8 +145,14 @@ export interface InterventionRecord {
 export async function listInterventions(db: Db, from: Date | null, to: Date | null): Promise<InterventionRecord[]> {
   const at = { ...(from ? { gte: from } : {}), ...(to ? { lt: to } : {}) };
   const kind = { in: Object.keys(INTERVENTION_KINDS) };
-  const rows = await prismaOf(db).auditEntry.findMany({ where: from || to ? { at, kind } : { kind }, select: { kind: true, at: true, incidentId: true }, orderBy: { at: "asc" } });
+  const rows = await prismaOf(db).auditEntry.findMany({
+    where: from || to ? { at, kind } : { kind },
+    select: { kind: true, at: true, incidentId: true },
+    orderBy: { at: "asc" },
+  });
   const named = [...new Set(rows.flatMap((r) => (r.incidentId ? [r.incidentId] : [])))];
-  const existing = new Set((await inChunks(named, (slice) => prismaOf(db).incident.findMany({ where: { id: { in: slice } }, select: { id: true } }))).map((i) => i.id));
+  const existing = new Set(
+    (await inChunks(named, (slice) => prismaOf(db).incident.findMany({ where: { id: { in: slice } }, select: { id: true } }))).map((i) => i.id),
+  );
   return rows.filter((r) => r.incidentId === null || existing.has(r.incidentId));
 }

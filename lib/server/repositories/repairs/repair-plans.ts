@@ -13,14 +13,37 @@ export interface StoredPlan {
   createdAt: Date;
 }
 
-const parse = (r: { id: string; incidentId: string; strategy: string; options: string; plan: string; status: string; createdBy: string; createdAt: Date }): StoredPlan => ({
-  ...r, options: PlanOptionsSchema.parse(JSON.parse(r.options)), plan: JSON.parse(r.plan),
+const parse = (r: {
+  id: string;
+  incidentId: string;
+  strategy: string;
+  options: string;
+  plan: string;
+  status: string;
+  createdBy: string;
+  createdAt: Date;
+}): StoredPlan => ({
+  ...r,
+  options: PlanOptionsSchema.parse(JSON.parse(r.options)),
+  plan: JSON.parse(r.plan),
 });
 
 /** Confirms a plan: the incident's earlier confirmed plans are superseded in the same transaction. */
-export async function confirmPlanRow(tx: Tx, p: { incidentId: string; strategy: string; options: unknown; plan: unknown; createdBy: string }): Promise<StoredPlan> {
+export async function confirmPlanRow(
+  tx: Tx,
+  p: { incidentId: string; strategy: string; options: unknown; plan: unknown; createdBy: string },
+): Promise<StoredPlan> {
   await prismaOf(tx).repairPlan.updateMany({ where: { incidentId: p.incidentId, status: { in: ["confirmed", "launched"] } }, data: { status: "superseded" } });
-  const row = await prismaOf(tx).repairPlan.create({ data: { incidentId: p.incidentId, strategy: p.strategy, options: JSON.stringify(p.options), plan: JSON.stringify(p.plan), status: "confirmed", createdBy: p.createdBy } });
+  const row = await prismaOf(tx).repairPlan.create({
+    data: {
+      incidentId: p.incidentId,
+      strategy: p.strategy,
+      options: JSON.stringify(p.options),
+      plan: JSON.stringify(p.plan),
+      status: "confirmed",
+      createdBy: p.createdBy,
+    },
+  });
   return parse(row);
 }
 

@@ -25,11 +25,21 @@ export const RepairRunParamsSchema = z.object({
    * without an entry for the wave in flight has not been dispatched yet (a wave is entered before
    * its pipelines are sent, so a retry or a takeover sends the ones still missing).
    */
-  dispatch: z.object({ wave: z.number().int(), handles: z.record(z.string(), z.object({ wave: z.number().int(), handle: z.record(z.string(), z.unknown()).nullable() })) }).optional(),
+  dispatch: z
+    .object({
+      wave: z.number().int(),
+      handles: z.record(z.string(), z.object({ wave: z.number().int(), handle: z.record(z.string(), z.unknown()).nullable() })),
+    })
+    .optional(),
   /** An operator asked to cancel the run: no slice dispatches or starts anything more; whoever holds the run stops it. */
   cancelRequested: z.object({ actor: z.object({ id: z.string(), role: z.string() }), reason: z.string(), at: z.number() }).optional(),
   /** Each pair's progress as its orchestrator last reported it (by compositeKey(task, unit)). */
-  progress: z.record(z.string(), z.object({ status: z.enum(["pending", "running", "succeeded", "failed"]), externalId: z.string().optional(), detail: z.string().optional() })).default({}),
+  progress: z
+    .record(
+      z.string(),
+      z.object({ status: z.enum(["pending", "running", "succeeded", "failed"]), externalId: z.string().optional(), detail: z.string().optional() }),
+    )
+    .default({}),
 });
 export type RepairRunParams = z.infer<typeof RepairRunParamsSchema>;
 
@@ -46,14 +56,49 @@ export interface RepairRunRecord {
   params: RepairRunParams;
 }
 
-type Row = { id: string; status: string; incidentId: string | null; repairNumber: number; rootRunId: string | null; parentRunId: string | null; startedAt: Date | null; endedAt: Date | null; createdAt: Date; parameters: string };
+type Row = {
+  id: string;
+  status: string;
+  incidentId: string | null;
+  repairNumber: number;
+  rootRunId: string | null;
+  parentRunId: string | null;
+  startedAt: Date | null;
+  endedAt: Date | null;
+  createdAt: Date;
+  parameters: string;
+};
 const toRecord = (r: Row): RepairRunRecord => ({ ...r, params: RepairRunParamsSchema.parse(JSON.parse(r.parameters)) });
 
-export async function createRepairRun(tx: Tx, data: { pipelineId: string | null; rootRunId: string | null; parentRunId: string | null; repairNumber: number; incidentId: string; triggeredBy: string; params: RepairRunParams; at: Date }): Promise<RepairRunRecord> {
-  const row = await prismaOf(tx).run.create({ data: {
-    pipelineId: data.pipelineId, kind: "repair", status: "queued", rootRunId: data.rootRunId, parentRunId: data.parentRunId, repairNumber: data.repairNumber,
-    incidentId: data.incidentId, parameters: JSON.stringify(data.params), triggeredBy: data.triggeredBy, codeVersion: "", nominalTime: null, createdAt: data.at,
-  } });
+export async function createRepairRun(
+  tx: Tx,
+  data: {
+    pipelineId: string | null;
+    rootRunId: string | null;
+    parentRunId: string | null;
+    repairNumber: number;
+    incidentId: string;
+    triggeredBy: string;
+    params: RepairRunParams;
+    at: Date;
+  },
+): Promise<RepairRunRecord> {
+  const row = await prismaOf(tx).run.create({
+    data: {
+      pipelineId: data.pipelineId,
+      kind: "repair",
+      status: "queued",
+      rootRunId: data.rootRunId,
+      parentRunId: data.parentRunId,
+      repairNumber: data.repairNumber,
+      incidentId: data.incidentId,
+      parameters: JSON.stringify(data.params),
+      triggeredBy: data.triggeredBy,
+      codeVersion: "",
+      nominalTime: null,
+      createdAt: data.at,
+    },
+  });
   return toRecord(row);
 }
 
@@ -132,7 +177,14 @@ export async function requestCancel(tx: Tx, runId: string, request: NonNullable<
  * Who runs the run now and when it was last touched; null releases it between slices. With
  * `ifOwnedBy`, only the slice that owns it may change it (a slice presumed dead changes nothing).
  */
-export async function setRunOwner(tx: Tx, runId: string, owner: RepairRunParams["owner"] | null, at: number, ifOwnedBy?: string, extra: Partial<RepairRunParams> = {}): Promise<boolean> {
+export async function setRunOwner(
+  tx: Tx,
+  runId: string,
+  owner: RepairRunParams["owner"] | null,
+  at: number,
+  ifOwnedBy?: string,
+  extra: Partial<RepairRunParams> = {},
+): Promise<boolean> {
   await lockRun(tx, runId);
   const run = await findRepairRun(tx, runId);
   if (!run) return false;
@@ -150,9 +202,24 @@ export async function finishRunStatus(tx: Tx, id: string, status: string, endedA
 }
 
 /** Per (task node id, unit) the latest attempt of a run: its status, rows and error. */
-export async function attemptsOfRun(db: Db | Tx, runId: string): Promise<{ taskNodeId: string; unitKey: string; status: string; rowsWritten: number | null; error: string | null; id: string; tryNumber: number }[]> {
-  const rows = await prismaOf(db).attempt.findMany({ where: { runId }, orderBy: [{ tryNumber: "asc" }], select: { id: true, unitKey: true, status: true, rowsWritten: true, error: true, tryNumber: true, task: { select: { nodeId: true } } } });
-  return rows.map((r) => ({ id: r.id, taskNodeId: r.task.nodeId, unitKey: r.unitKey, status: r.status, rowsWritten: r.rowsWritten, error: r.error, tryNumber: r.tryNumber }));
+export async function attemptsOfRun(
+  db: Db | Tx,
+  runId: string,
+): Promise<{ taskNodeId: string; unitKey: string; status: string; rowsWritten: number | null; error: string | null; id: string; tryNumber: number }[]> {
+  const rows = await prismaOf(db).attempt.findMany({
+    where: { runId },
+    orderBy: [{ tryNumber: "asc" }],
+    select: { id: true, unitKey: true, status: true, rowsWritten: true, error: true, tryNumber: true, task: { select: { nodeId: true } } },
+  });
+  return rows.map((r) => ({
+    id: r.id,
+    taskNodeId: r.task.nodeId,
+    unitKey: r.unitKey,
+    status: r.status,
+    rowsWritten: r.rowsWritten,
+    error: r.error,
+    tryNumber: r.tryNumber,
+  }));
 }
 
 /** How an attempt its process never finished is marked (status failed, this error prefix). */
@@ -163,13 +230,20 @@ export const INTERRUPTED_ATTEMPT = "interrupted:";
  * warehouse. One that appended rows says so — re-running it would add a second copy.
  */
 export async function failOrphanedAttempts(tx: Tx, runId: string, at: Date): Promise<number> {
-  const running = await prismaOf(tx).attempt.findMany({ where: { runId, status: { in: ["running", "queued"] } }, select: { id: true, taskId: true, unitKey: true, task: { select: { writeMode: true } } } });
+  const running = await prismaOf(tx).attempt.findMany({
+    where: { runId, status: { in: ["running", "queued"] } },
+    select: { id: true, taskId: true, unitKey: true, task: { select: { writeMode: true } } },
+  });
   for (const a of running) {
     const rowsWritten = await prismaOf(tx).warehouseRow.count({ where: { attemptId: a.id } });
     const error = `${INTERRUPTED_ATTEMPT} the console process running this repair stopped during the attempt${a.task.writeMode === "append" && rowsWritten > 0 ? `; it had appended ${rowsWritten} rows, so the unit must be cleaned before it runs again` : ""}`;
     await prismaOf(tx).attempt.update({ where: { id: a.id }, data: { status: "failed", error, rowsWritten, endedAt: at } });
   }
-  await recordUnitChanges(tx, running.map((a) => ({ taskId: a.taskId, unitKey: a.unitKey })), at);
+  await recordUnitChanges(
+    tx,
+    running.map((a) => ({ taskId: a.taskId, unitKey: a.unitKey })),
+    at,
+  );
   return running.length;
 }
 
@@ -180,7 +254,10 @@ export async function repairRunCounts(db: Db): Promise<Map<string, number>> {
 }
 
 /** Who launched each of these runs, for which incident, as which repair. */
-export async function runLaunchesByIds(db: Db | Tx, ids: readonly string[]): Promise<{ id: string; incidentId: string | null; repairNumber: number; triggeredBy: string }[]> {
+export async function runLaunchesByIds(
+  db: Db | Tx,
+  ids: readonly string[],
+): Promise<{ id: string; incidentId: string | null; repairNumber: number; triggeredBy: string }[]> {
   if (ids.length === 0) return [];
   return prismaOf(db).run.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, incidentId: true, repairNumber: true, triggeredBy: true } });
 }

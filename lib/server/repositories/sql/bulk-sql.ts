@@ -2,7 +2,10 @@ import { providerOf, type Tx } from "../database";
 import { prismaOf } from "../prisma-handle";
 
 export type ColumnType = "text" | "int" | "float" | "timestamp" | "bool";
-export interface Column { name: string; type: ColumnType }
+export interface Column {
+  name: string;
+  type: ColumnType;
+}
 
 const CHUNK = 500;
 const PG_CAST: Record<ColumnType, string> = { text: "text", int: "integer", float: "double precision", timestamp: "timestamp(3)", bool: "boolean" };
@@ -43,7 +46,9 @@ function insertStatements(tx: Tx, table: string, columns: Column[], rows: Record
   const out: { sql: string; params: unknown[] }[] = [];
   for (let i = 0; i < rows.length; i += chunk) {
     const params: unknown[] = [];
-    const tuples = rows.slice(i, i + chunk).map((row) => `(${columns.map((c) => placeholder(provider, params.push(encode(provider, c.type, row[c.name])), c.type)).join(", ")})`);
+    const tuples = rows
+      .slice(i, i + chunk)
+      .map((row) => `(${columns.map((c) => placeholder(provider, params.push(encode(provider, c.type, row[c.name])), c.type)).join(", ")})`);
     out.push({ sql: `INSERT INTO "${table}" (${names}) VALUES ${tuples.join(", ")}`, params });
   }
   return out;

@@ -6,7 +6,10 @@ import { prismaOf } from "../prisma-handle";
 export type UnitChangeRow = { datasetId: string; taskId?: undefined; unitKey: string } | { taskId: string; datasetId?: undefined; unitKey: string };
 
 const COLUMNS: Column[] = [
-  { name: "datasetId", type: "text" }, { name: "taskId", type: "text" }, { name: "unitKey", type: "text" }, { name: "at", type: "timestamp" },
+  { name: "datasetId", type: "text" },
+  { name: "taskId", type: "text" },
+  { name: "unitKey", type: "text" },
+  { name: "at", type: "timestamp" },
 ];
 
 /**
@@ -17,7 +20,12 @@ const COLUMNS: Column[] = [
 export async function recordUnitChanges(tx: Tx, rows: readonly UnitChangeRow[], at: Date = new Date()): Promise<void> {
   if (rows.length === 0) return;
   const unique = new Map(rows.map((r) => [JSON.stringify([r.datasetId ?? null, r.taskId ?? null, r.unitKey]), r]));
-  await bulkInsert(tx, "UnitChange", COLUMNS, [...unique.values()].map((r) => ({ datasetId: r.datasetId ?? null, taskId: r.taskId ?? null, unitKey: r.unitKey, at })));
+  await bulkInsert(
+    tx,
+    "UnitChange",
+    COLUMNS,
+    [...unique.values()].map((r) => ({ datasetId: r.datasetId ?? null, taskId: r.taskId ?? null, unitKey: r.unitKey, at })),
+  );
 }
 
 /** The last change's sequence number (0 when none). */
@@ -26,7 +34,13 @@ export async function lastUnitChange(db: Db): Promise<number> {
   return row._max.seq ?? 0;
 }
 
-export interface UnitChangeRecord { seq: number; datasetId: string | null; taskId: string | null; unitKey: string; at: Date }
+export interface UnitChangeRecord {
+  seq: number;
+  datasetId: string | null;
+  taskId: string | null;
+  unitKey: string;
+  at: Date;
+}
 
 /** Changes after `seq`, oldest first, at most `limit`. */
 export async function unitChangesAfter(db: Db, seq: number, limit: number): Promise<UnitChangeRecord[]> {

@@ -41,15 +41,30 @@ async function aggregated(db: Db, table: "Publish" | "Attempt", owner: "datasetI
 
 /** Epoch milliseconds on PostgreSQL; SQLite keeps the adapter's stored value (epoch ms or ISO text). */
 const timeExpr = (f: string, pg: boolean) => (pg ? `(extract(epoch from "${f}") * 1000)::bigint` : `"${f}"`);
-const timeOf = (v: unknown): number | null => (v === null || v === undefined || v === "" ? null : typeof v === "number" ? v : /^\d+$/.test(String(v)) ? Number(v) : Date.parse(String(v)));
+const timeOf = (v: unknown): number | null =>
+  v === null || v === undefined || v === "" ? null : typeof v === "number" ? v : /^\d+$/.test(String(v)) ? Number(v) : Date.parse(String(v));
 const textOf = (v: unknown): string | null => (v === null || v === undefined || v === "" ? null : String(v));
 
 /** Every publish of one dataset, by unit. */
 export async function publishesOfDataset(db: Db, datasetId: string, kinds: Map<string, RunKind>): Promise<Map<string, LedgerEntry[]>> {
   const out = new Map<string, LedgerEntry[]>();
-  for (const [unitKey, runId, at, inputVersion, codeVersion, rowCount] of await aggregated(db, "Publish", "datasetId", datasetId, ["unitKey", "runId", "@publishedAt", "inputVersion", "codeVersion", "rowCount"])) {
+  for (const [unitKey, runId, at, inputVersion, codeVersion, rowCount] of await aggregated(db, "Publish", "datasetId", datasetId, [
+    "unitKey",
+    "runId",
+    "@publishedAt",
+    "inputVersion",
+    "codeVersion",
+    "rowCount",
+  ])) {
     const run = String(runId);
-    const entry: LedgerEntry = { runId: run, runKind: kinds.get(run) ?? "scheduled", publishedAt: timeOf(at)!, inputVersion: textOf(inputVersion), codeVersion: textOf(codeVersion), rowCount: Number(rowCount) };
+    const entry: LedgerEntry = {
+      runId: run,
+      runKind: kinds.get(run) ?? "scheduled",
+      publishedAt: timeOf(at)!,
+      inputVersion: textOf(inputVersion),
+      codeVersion: textOf(codeVersion),
+      rowCount: Number(rowCount),
+    };
     const key = String(unitKey);
     const list = out.get(key);
     if (list) list.push(entry);
@@ -61,8 +76,25 @@ export async function publishesOfDataset(db: Db, datasetId: string, kinds: Map<s
 /** Every attempt of one task, by unit. */
 export async function attemptsOfTask(db: Db, taskId: string): Promise<Map<string, Attempt[]>> {
   const out = new Map<string, Attempt[]>();
-  for (const [unitKey, runId, tryNumber, status, rows, error, startedAt, endedAt] of await aggregated(db, "Attempt", "taskId", taskId, ["unitKey", "runId", "tryNumber", "status", "rowsWritten", "error", "@startedAt", "@endedAt"])) {
-    const attempt: Attempt = { runId: String(runId), tryNumber: Number(tryNumber), status: status as AttemptStatus, rowsWritten: rows === null ? null : Number(rows), error: textOf(error), startedAt: timeOf(startedAt), endedAt: timeOf(endedAt) };
+  for (const [unitKey, runId, tryNumber, status, rows, error, startedAt, endedAt] of await aggregated(db, "Attempt", "taskId", taskId, [
+    "unitKey",
+    "runId",
+    "tryNumber",
+    "status",
+    "rowsWritten",
+    "error",
+    "@startedAt",
+    "@endedAt",
+  ])) {
+    const attempt: Attempt = {
+      runId: String(runId),
+      tryNumber: Number(tryNumber),
+      status: status as AttemptStatus,
+      rowsWritten: rows === null ? null : Number(rows),
+      error: textOf(error),
+      startedAt: timeOf(startedAt),
+      endedAt: timeOf(endedAt),
+    };
     const key = String(unitKey);
     const list = out.get(key);
     if (list) list.push(attempt);
@@ -84,7 +116,9 @@ export async function unitStateFingerprint(db: Db): Promise<{ ledger: string; ca
   // request. Two counters say whether anything was written since the last count: data_version
   // moves when another connection (another process) commits, total_changes() when this one
   // writes. Read before the count, so a write landing in between shows up next time.
-  const [{ stamp }] = await prismaOf(db).$queryRawUnsafe<[{ stamp: string }]>(`SELECT (SELECT "data_version" FROM pragma_data_version) || ':' || total_changes() AS "stamp"`);
+  const [{ stamp }] = await prismaOf(db).$queryRawUnsafe<[{ stamp: string }]>(
+    `SELECT (SELECT "data_version" FROM pragma_data_version) || ':' || total_changes() AS "stamp"`,
+  );
   const last = lastCounts.get(db);
   if (last && last.stamp === stamp) return last.fingerprint;
   const fingerprint = await fingerprintTables(db);
@@ -113,7 +147,9 @@ async function fingerprintTables(db: Db): Promise<{ ledger: string; catalog: str
 export async function ledgerFingerprintsByOwner(db: Db): Promise<{ publishes: Map<string, string>; attempts: Map<string, string> }> {
   const [publishes, attempts] = await Promise.all([
     prismaOf(db).$queryRawUnsafe<{ id: string }[]>(`SELECT "datasetId" AS id, count(*) AS n, max("publishedAt") AS t FROM "Publish" GROUP BY "datasetId"`),
-    prismaOf(db).$queryRawUnsafe<{ id: string }[]>(`SELECT "taskId" AS id, count(*) AS n, max("startedAt") AS s, max("endedAt") AS e, sum(length("status")) AS st, sum(coalesce("rowsWritten", 0)) AS r FROM "Attempt" GROUP BY "taskId"`),
+    prismaOf(db).$queryRawUnsafe<{ id: string }[]>(
+      `SELECT "taskId" AS id, count(*) AS n, max("startedAt") AS s, max("endedAt") AS e, sum(length("status")) AS st, sum(coalesce("rowsWritten", 0)) AS r FROM "Attempt" GROUP BY "taskId"`,
+    ),
   ]);
   const byId = (rows: { id: string }[]) => new Map(rows.map((r) => [r.id, stringify(r)]));
   return { publishes: byId(publishes), attempts: byId(attempts) };
@@ -126,7 +162,22 @@ export async function recordsOfUnit(db: Db, datasetId: string, taskId: string | 
     taskId ? prismaOf(db).attempt.findMany({ where: { taskId, unitKey }, orderBy: [{ startedAt: "asc" }, { tryNumber: "asc" }] }) : Promise.resolve([]),
   ]);
   return {
-    publishes: publishes.map((p) => ({ runId: p.runId, runKind: p.run.kind, publishedAt: p.publishedAt, inputVersion: p.inputVersion || null, codeVersion: p.codeVersion || null, rowCount: p.rowCount })),
-    attempts: attempts.map((a) => ({ runId: a.runId, tryNumber: a.tryNumber, status: a.status, rowsWritten: a.rowsWritten, error: a.error, startedAt: a.startedAt, endedAt: a.endedAt })),
+    publishes: publishes.map((p) => ({
+      runId: p.runId,
+      runKind: p.run.kind,
+      publishedAt: p.publishedAt,
+      inputVersion: p.inputVersion || null,
+      codeVersion: p.codeVersion || null,
+      rowCount: p.rowCount,
+    })),
+    attempts: attempts.map((a) => ({
+      runId: a.runId,
+      tryNumber: a.tryNumber,
+      status: a.status,
+      rowsWritten: a.rowsWritten,
+      error: a.error,
+      startedAt: a.startedAt,
+      endedAt: a.endedAt,
+    })),
   };
 }

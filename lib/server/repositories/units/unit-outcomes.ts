@@ -13,12 +13,22 @@ export type UnitOutcome = "succeeded" | "failed" | "running";
 export async function unitOutcomesSince(db: Db, pairs: readonly { taskNodeId: string; unitKey: string }[], since: Date): Promise<Map<string, UnitOutcome>> {
   const out = new Map<string, UnitOutcome>();
   if (pairs.length === 0) return out;
-  const tasks = await prismaOf(db).task.findMany({ where: { nodeId: { in: [...new Set(pairs.map((p) => p.taskNodeId))] } }, select: { id: true, nodeId: true, edges: { where: { direction: "write" }, select: { datasetId: true } } } });
+  const tasks = await prismaOf(db).task.findMany({
+    where: { nodeId: { in: [...new Set(pairs.map((p) => p.taskNodeId))] } },
+    select: { id: true, nodeId: true, edges: { where: { direction: "write" }, select: { datasetId: true } } },
+  });
   const byNode = new Map(tasks.map((t) => [t.nodeId, t]));
   const keys = [...new Set(pairs.map((p) => p.unitKey))];
   const [attempts, publishes] = await Promise.all([
-    prismaOf(db).attempt.findMany({ where: { taskId: { in: tasks.map((t) => t.id) }, unitKey: { in: keys }, startedAt: { gte: since } }, select: { taskId: true, unitKey: true, status: true, startedAt: true }, orderBy: { startedAt: "asc" } }),
-    prismaOf(db).publish.findMany({ where: { datasetId: { in: tasks.flatMap((t) => t.edges.map((e) => e.datasetId)) }, unitKey: { in: keys }, publishedAt: { gte: since } }, select: { datasetId: true, unitKey: true } }),
+    prismaOf(db).attempt.findMany({
+      where: { taskId: { in: tasks.map((t) => t.id) }, unitKey: { in: keys }, startedAt: { gte: since } },
+      select: { taskId: true, unitKey: true, status: true, startedAt: true },
+      orderBy: { startedAt: "asc" },
+    }),
+    prismaOf(db).publish.findMany({
+      where: { datasetId: { in: tasks.flatMap((t) => t.edges.map((e) => e.datasetId)) }, unitKey: { in: keys }, publishedAt: { gte: since } },
+      select: { datasetId: true, unitKey: true },
+    }),
   ]);
   const latest = new Map(attempts.map((a) => [`${a.taskId}|${a.unitKey}`, a.status]));
   const published = new Set(publishes.map((p) => `${p.datasetId}|${p.unitKey}`));

@@ -28,10 +28,21 @@ export async function deleteWarehouseRowsByKey(tx: Tx, datasetId: string, unitKe
   await prismaOf(tx).warehouseRow.deleteMany({ where: { datasetId, unitKey, rowKey: { in: [...rowKeys] } } });
 }
 
-export async function insertWarehouseRows(tx: Tx, w: { datasetId: string; unitKey: string; attemptId: string | null; writtenAt: Date }, rows: readonly WarehouseRowInput[]): Promise<void> {
+export async function insertWarehouseRows(
+  tx: Tx,
+  w: { datasetId: string; unitKey: string; attemptId: string | null; writtenAt: Date },
+  rows: readonly WarehouseRowInput[],
+): Promise<void> {
   if (rows.length === 0) return;
   await prismaOf(tx).warehouseRow.createMany({
-    data: rows.map((r) => ({ datasetId: w.datasetId, unitKey: w.unitKey, rowKey: r.rowKey, payload: JSON.stringify(r.payload), attemptId: w.attemptId, writtenAt: w.writtenAt })),
+    data: rows.map((r) => ({
+      datasetId: w.datasetId,
+      unitKey: w.unitKey,
+      rowKey: r.rowKey,
+      payload: JSON.stringify(r.payload),
+      attemptId: w.attemptId,
+      writtenAt: w.writtenAt,
+    })),
   });
 }
 
@@ -41,7 +52,8 @@ export async function warehouseRowsOf(db: Db | Tx, units: readonly { datasetId: 
   if (wanted.length === 0) return [];
   const rows = await prismaOf(db).warehouseRow.findMany({
     where: { OR: wanted.map((u) => ({ datasetId: u.datasetId, unitKey: { in: [...u.unitKeys] } })) },
-    orderBy: { id: "asc" }, select: { datasetId: true, unitKey: true, rowKey: true, payload: true },
+    orderBy: { id: "asc" },
+    select: { datasetId: true, unitKey: true, rowKey: true, payload: true },
   });
   return rows.map((r) => ({ ...r, payload: PayloadSchema.parse(JSON.parse(r.payload)) }));
 }

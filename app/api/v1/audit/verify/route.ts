@@ -9,4 +9,6 @@ export const dynamic = "force-dynamic";
 export const GET = route({}, async () => verifyAuditChain());
 
 /** The same check, and against an exported head: `{ "head": <GET /api/v1/audit/head's answer> }`. */
-export const POST = route({ role: "viewer", body: z.strictObject({ head: AuditHeadSchema }), maxBodyBytes: 4_096 }, async ({ body }) => verifyAuditChain(undefined, body.head));
+export const POST = route({ role: "viewer", body: z.strictObject({ head: AuditHeadSchema }), maxBodyBytes: 4_096 }, async ({ body }) =>
+  verifyAuditChain(undefined, body.head),
+);

@@ -8,4 +8,6 @@ export const dynamic = "force-dynamic";
 export const GET = route({ params: WarehouseParamsSchema }, ({ params }) => getWarehouseConnection(params.namespace));
 
 /** Where the namespace's rows live, so cleaning a unit deletes them for real: admins only, audited. */
-export const PUT = route({ params: WarehouseParamsSchema, body: PutWarehouseBodySchema, role: "admin" }, ({ params, body, actor }) => setWarehouseConnection(params.namespace, body, actor));
+export const PUT = route({ params: WarehouseParamsSchema, body: PutWarehouseBodySchema, role: "admin" }, ({ params, body, actor }) =>
+  setWarehouseConnection(params.namespace, body, actor),
+);

@@ -6,6 +6,10 @@ import { route } from "@/lib/server/http/route";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const PATCH = route({ role: "admin", params: UserIdParamsSchema, body: ChangeUserSchema }, async ({ params, body, actor }) => userChanged(params.id, body, actor));
+export const PATCH = route({ role: "admin", params: UserIdParamsSchema, body: ChangeUserSchema }, async ({ params, body, actor }) =>
+  userChanged(params.id, body, actor),
+);
 
-export const DELETE = route({ role: "admin", params: UserIdParamsSchema, body: ReasonBodySchema }, async ({ params, body, actor }) => userRemoved(params.id, body.reason, actor));
+export const DELETE = route({ role: "admin", params: UserIdParamsSchema, body: ReasonBodySchema }, async ({ params, body, actor }) =>
+  userRemoved(params.id, body.reason, actor),
+);

@@ -6,4 +6,6 @@ import { abandonIncident } from "@/lib/server/incidents/abandon-incident";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const POST = route({ response: OkSchema, params: IdParamsSchema, body: ReasonBodySchema, role: "operator" }, ({ params, body, actor }) => abandonIncident(params.id, body.reason, actor));
+export const POST = route({ response: OkSchema, params: IdParamsSchema, body: ReasonBodySchema, role: "operator" }, ({ params, body, actor }) =>
+  abandonIncident(params.id, body.reason, actor),
+);

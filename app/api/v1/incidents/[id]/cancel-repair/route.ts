@@ -6,4 +6,6 @@ import { cancelRepair } from "@/lib/server/repair/cancel-repair";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const POST = route({ response: CancelRepairResultSchema, params: IdParamsSchema, body: ReasonBodySchema, role: "operator" }, ({ params, body, actor }) => cancelRepair(params.id, body, actor));
+export const POST = route({ response: CancelRepairResultSchema, params: IdParamsSchema, body: ReasonBodySchema, role: "operator" }, ({ params, body, actor }) =>
+  cancelRepair(params.id, body, actor),
+);

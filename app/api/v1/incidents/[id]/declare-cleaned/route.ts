@@ -6,4 +6,7 @@ import { declareCleaned } from "@/lib/server/repair/declare-cleaned";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const POST = route({ response: DeclareCleanedResultSchema, params: IdParamsSchema, body: DeclareCleanedBodySchema, role: "operator" }, ({ params, body, actor }) => declareCleaned(params.id, body, actor));
+export const POST = route(
+  { response: DeclareCleanedResultSchema, params: IdParamsSchema, body: DeclareCleanedBodySchema, role: "operator" },
+  ({ params, body, actor }) => declareCleaned(params.id, body, actor),
+);

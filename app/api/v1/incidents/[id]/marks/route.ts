@@ -7,4 +7,6 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 // Marks change what every consumer believes about a unit: commanders only.
-export const POST = route({ response: OkSchema, params: IdParamsSchema, body: MarkBodySchema, role: "commander" }, ({ params, body, actor }) => markUnits(params.id, body, actor));
+export const POST = route({ response: OkSchema, params: IdParamsSchema, body: MarkBodySchema, role: "commander" }, ({ params, body, actor }) =>
+  markUnits(params.id, body, actor),
+);

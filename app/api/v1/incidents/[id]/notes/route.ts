@@ -6,4 +6,6 @@ import { addNote } from "@/lib/server/incidents/add-note";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const POST = route({ response: OkSchema, params: IdParamsSchema, body: NoteBodySchema, role: "operator" }, ({ params, body, actor }) => addNote(params.id, body.note, actor));
+export const POST = route({ response: OkSchema, params: IdParamsSchema, body: NoteBodySchema, role: "operator" }, ({ params, body, actor }) =>
+  addNote(params.id, body.note, actor),
+);

@@ -6,4 +6,6 @@ import { overrideValidation } from "@/lib/server/repair/override-validation";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const POST = route({ response: OkSchema, params: IdParamsSchema, body: ReasonBodySchema, role: "commander" }, ({ params, body, actor }) => overrideValidation(params.id, body.reason, actor));
+export const POST = route({ response: OkSchema, params: IdParamsSchema, body: ReasonBodySchema, role: "commander" }, ({ params, body, actor }) =>
+  overrideValidation(params.id, body.reason, actor),
+);

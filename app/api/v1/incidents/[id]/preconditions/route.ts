@@ -8,4 +8,6 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 export const GET = route({ response: PreconditionsViewSchema, params: IdParamsSchema }, ({ params }) => getPreconditions(params.id));
-export const POST = route({ response: OkSchema, params: IdParamsSchema, body: ReasonBodySchema, role: "operator" }, ({ params, body, actor }) => recordPreconditions(params.id, body.reason, actor));
+export const POST = route({ response: OkSchema, params: IdParamsSchema, body: ReasonBodySchema, role: "operator" }, ({ params, body, actor }) =>
+  recordPreconditions(params.id, body.reason, actor),
+);

@@ -6,4 +6,6 @@ import { resolveIncident } from "@/lib/server/repair/resolve-incident";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const POST = route({ response: OkSchema, params: IdParamsSchema, body: ReasonBodySchema, role: "operator" }, ({ params, body, actor }) => resolveIncident(params.id, body.reason, actor));
+export const POST = route({ response: OkSchema, params: IdParamsSchema, body: ReasonBodySchema, role: "operator" }, ({ params, body, actor }) =>
+  resolveIncident(params.id, body.reason, actor),
+);

@@ -8,4 +8,6 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 export const GET = route({ response: ScopeWithLayoutSchema, params: IdParamsSchema }, ({ params }) => getScopeView(params.id));
-export const POST = route({ response: OkSchema, params: IdParamsSchema, body: ScopeBodySchema, role: "operator" }, ({ params, body, actor }) => recordScope(params.id, body, actor));
+export const POST = route({ response: OkSchema, params: IdParamsSchema, body: ScopeBodySchema, role: "operator" }, ({ params, body, actor }) =>
+  recordScope(params.id, body, actor),
+);

@@ -8,4 +8,6 @@ export const dynamic = "force-dynamic";
 export const GET = route({ params: PipelineParamsSchema }, ({ params }) => getPipelineConnection(params.id));
 
 /** Where the pipeline's repairs run: admins only, audited; secrets are named, never sent. */
-export const PUT = route({ params: PipelineParamsSchema, body: PutOrchestratorBodySchema, role: "admin" }, ({ params, body, actor }) => setPipelineConnection(params.id, body, actor));
+export const PUT = route({ params: PipelineParamsSchema, body: PutOrchestratorBodySchema, role: "admin" }, ({ params, body, actor }) =>
+  setPipelineConnection(params.id, body, actor),
+);

@@ -6,4 +6,6 @@ import { route } from "@/lib/server/http/route";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const POST = route({ role: "admin", params: NameParamsSchema, body: ReasonBodySchema }, async ({ params, body, actor }) => tokenRevoked(params.name, body.reason, actor));
+export const POST = route({ role: "admin", params: NameParamsSchema, body: ReasonBodySchema }, async ({ params, body, actor }) =>
+  tokenRevoked(params.name, body.reason, actor),
+);

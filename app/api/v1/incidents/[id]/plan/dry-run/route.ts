@@ -8,4 +8,6 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 // It sends requests to the orchestrators (dry runs, audited): an operator's step, like the dry run after confirming.
-export const POST = route({ response: DispatchPreviewSchema, params: IdParamsSchema, body: PlanOptionsSchema, role: "operator" }, ({ params, body, actor }) => previewPlanDispatch(params.id, body, actor));
+export const POST = route({ response: DispatchPreviewSchema, params: IdParamsSchema, body: PlanOptionsSchema, role: "operator" }, ({ params, body, actor }) =>
+  previewPlanDispatch(params.id, body, actor),
+);

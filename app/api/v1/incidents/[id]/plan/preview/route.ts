@@ -7,4 +7,6 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 // A preview writes nothing, so a viewer may look at it too.
-export const POST = route({ response: PlanViewSchema, params: IdParamsSchema, body: PlanOptionsSchema, role: "viewer" }, ({ params, body }) => previewPlan(params.id, body));
+export const POST = route({ response: PlanViewSchema, params: IdParamsSchema, body: PlanOptionsSchema, role: "viewer" }, ({ params, body }) =>
+  previewPlan(params.id, body),
+);

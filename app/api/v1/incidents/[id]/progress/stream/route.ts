@@ -10,6 +10,11 @@ export const dynamic = "force-dynamic";
 export const GET = route({ params: IdParamsSchema }, async ({ params, req }) => {
   await requireIncidentExists(params.id);
   return new Response(progressStream(params.id, req.signal), {
-    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", connection: "keep-alive", "x-accel-buffering": "no" },
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    },
   });
 });
