@@ -3,9 +3,22 @@ import { checkJsonLimits } from "./json-limits";
 
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
 
+/**
+ * Where a handler's body comes from: the request itself, or route()'s raw body (read once, with
+ * its size limit, and kept for the busy-database retries).
+ */
+export type BodySource = Request | RawBody;
+/** route({ rawBody }): the body's text, read on the first call; every later call (a retry) answers the same text. */
+export type RawBody = () => Promise<string>;
+
+/** The text of a body source: a Request is read here with `maxBytes`; a raw body was limited by the route. */
+export function textOf(source: BodySource, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<string> {
+  return typeof source === "function" ? source() : readTextBody(source, maxBytes);
+}
+
 /** Reads a JSON body with a size limit: oversized → 413, malformed → 400 naming the position. */
-export async function readJsonBody(req: Request, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<unknown> {
-  const text = await readTextBody(req, maxBytes);
+export async function readJsonBody(source: BodySource, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<unknown> {
+  const text = await textOf(source, maxBytes);
   if (text.trim() === "") throw new HttpError(400, "invalid_request", "body: a JSON body is required");
   checkJsonLimits(text);
   try {

@@ -96,6 +96,32 @@ describe("route() and a busy database", () => {
     expect(seen).toEqual(['{"x":1}', '{"x":1}', '{"x":1}']);
   });
 
+  it("rawBody: the body is read once within its limit, and a retry gets the same text whatever its size", async () => {
+    const big = JSON.stringify({ x: "y".repeat(2_000_000) });
+    const seen: number[] = [];
+    let calls = 0;
+    const wrapped = route({ rawBody: { maxBytes: 4_000_000 } }, async ({ rawBody }) => {
+      seen.push((await rawBody()).length);
+      if (++calls < 3) throw busy();
+      return { ok: true };
+    });
+    const res = await wrapped(post(big, { "content-length": String(big.length) }), ctx);
+    expect(res.status).toBe(200);
+    expect(seen).toEqual([big.length, big.length, big.length]);
+  });
+
+  it("rawBody: a body over its limit is refused 413 when the handler reads it, naming the limit", async () => {
+    let read = false;
+    const wrapped = route({ rawBody: { maxBytes: 10 } }, async ({ rawBody }) => {
+      read = true;
+      return { length: (await rawBody()).length };
+    });
+    const res = await wrapped(post('{"x":"too long for ten"}'), ctx);
+    expect(read).toBe(true);
+    expect(res.status).toBe(413);
+    expect((await res.json()).message).toBe("body: larger than the limit of 10 bytes");
+  });
+
   it("after the bounded retries: 503 with Retry-After, never a 500", async () => {
     let calls = 0;
     const wrapped = route({ body: z.object({ x: z.number() }) }, async () => {

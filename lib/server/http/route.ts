@@ -10,7 +10,7 @@ import { DatabaseConfigError } from "../db/database-url";
 import { isUniqueViolation } from "../db/db-errors";
 import { DomainError, ForbiddenError, type Problem } from "@/lib/domain/errors";
 import { HttpError } from "./errors";
-import { readJsonBody } from "./read-body";
+import { readJsonBody, readTextBody, type RawBody } from "./read-body";
 import { requireWellFormed } from "./well-formed-text";
 import { checkSameOrigin } from "./same-origin";
 import { log } from "../observability/log";
@@ -19,6 +19,8 @@ import { article } from "@/lib/domain/words";
 
 export interface RouteContext<Q, B, P> {
   req: Request;
+  /** With the rawBody option: the body's text, read once within its limit (413 beyond), the same text on a retry. */
+  rawBody: RawBody;
   query: Q;
   body: B;
   params: P;
@@ -38,6 +40,12 @@ interface RouteOptions<Q, B, P, R> {
   /** false for handlers with an effect outside the database (a POST to an orchestrator, a webhook): never run twice. */
   retryWhenBusy?: boolean;
   maxBodyBytes?: number;
+  /**
+   * Batch endpoints that parse their own body (OpenLineage, NDJSON, ledger batches) declare its
+   * limit here and read `rawBody()`: read once, kept for the busy-database retries whatever its
+   * size — instead of reading the Request themselves.
+   */
+  rawBody?: { maxBytes: number };
   /**
    * The answer's contract (lib/contracts): the handler's result is typed by it, and outside
    * production each answer is checked against it, so a use case cannot drift from what the
@@ -81,9 +89,13 @@ export function route<Q = undefined, B = undefined, P = undefined, R = unknown>(
         // Handlers that read the raw body themselves get a fresh copy on a retry.
         // (Bodies over 1 MiB are not kept twice: such a request is answered 503 at once when busy.)
         const declared = Number(req.headers.get("content-length") ?? NaN);
-        const spares = mutating && !options.body && declared <= 1_048_576 ? Array.from({ length: BUSY_RETRIES }, () => req.clone()) : [];
-        const retries = options.retryWhenBusy === false ? 0 : mutating && !options.body ? spares.length : BUSY_RETRIES;
-        const result = await withBusyRetries(retries, (attempt) => handler({ req: attempt === 0 ? req : spares[attempt - 1]!, query, body, params, actor }));
+        const raw = options.rawBody ? once(() => readTextBody(req, options.rawBody!.maxBytes)) : noRawBody;
+        const readsRequest = mutating && !options.body && !options.rawBody;
+        const spares = readsRequest && declared <= 1_048_576 ? Array.from({ length: BUSY_RETRIES }, () => req.clone()) : [];
+        const retries = options.retryWhenBusy === false ? 0 : readsRequest ? spares.length : BUSY_RETRIES;
+        const result = await withBusyRetries(retries, (attempt) =>
+          handler({ req: attempt === 0 ? req : spares[attempt - 1]!, rawBody: raw, query, body, params, actor }),
+        );
         if (result instanceof Response) return result;
         if (options.response && process.env.NODE_ENV !== "production") {
           // As the browser receives it: after JSON (instants become strings).
@@ -99,6 +111,14 @@ export function route<Q = undefined, B = undefined, P = undefined, R = unknown>(
     return response;
   };
 }
+
+/** A body read once: every call answers the first call's promise. */
+function once(read: () => Promise<string>): RawBody {
+  let text: Promise<string> | null = null;
+  return () => (text ??= read());
+}
+
+const noRawBody: RawBody = () => Promise.reject(new Error("this route declares no rawBody option"));
 
 /** The balancer's request id (X-Request-Id, which HAProxy and nginx can set) or a new one. */
 function requestId(req: Request): string {

@@ -4,7 +4,7 @@ import type { ZodType } from "zod";
 import type { FieldIssue } from "@/lib/contracts/openlineage";
 import type { Db } from "../repositories/database";
 import { HttpError } from "../http/errors";
-import { readJsonBody } from "../http/read-body";
+import { readJsonBody, type BodySource } from "../http/read-body";
 import { recordRejections, type RejectionRow } from "../repositories/ingestion/ingested-events";
 import { illFormedTextAt } from "../http/well-formed-text";
 import { implausibleInstant } from "./plausible-instant";
@@ -38,7 +38,7 @@ export interface IngestionBatch<T> {
  * refuses the whole request; every refusal goes to the rejection log the ingestion page shows.
  */
 export async function readIngestionBatch<T>(
-  req: Request,
+  req: BodySource,
   db: Db,
   endpoint: string,
   schema: ZodType<T>,

@@ -1,3 +1,4 @@
+import type { BodySource } from "../http/read-body";
 import { SourceCountEntrySchema, type SourceCountsResult, type WarehouseCountsResult } from "@/lib/contracts/ingestion-ledger";
 import type { Submitter } from "../auth/roles";
 import { getDb, type Db } from "../repositories/database";
@@ -8,7 +9,7 @@ import { metrics } from "../observability/metrics";
 import { allRefusals, batchResponse, logRefusals, readIngestionBatch, refNamespace } from "./read-ingestion-batch";
 
 /** The framing both count endpoints share (one object or an array; one transaction; latest measurement wins). */
-async function receiveCounts(table: CountTable, endpoint: string, metric: string, req: Request, db: Db, now: Date, submitter?: Submitter) {
+async function receiveCounts(table: CountTable, endpoint: string, metric: string, req: BodySource, db: Db, now: Date, submitter?: Submitter) {
   const batch = await readIngestionBatch(req, db, endpoint, SourceCountEntrySchema, now, (c) => ({ measuredAt: c.measuredAt }), {
     namespaces: submitter?.namespaces ?? [],
     of: (c) => [["dataset", refNamespace(c.dataset)]],
@@ -32,7 +33,7 @@ async function receiveCounts(table: CountTable, endpoint: string, metric: string
 }
 
 /** POST /api/v1/source-counts: the source of truth's row count per (dataset, unit), for reconciliation. */
-export async function receiveSourceCountsRequest(req: Request, db: Db = getDb(), now = new Date(), submitter?: Submitter): Promise<Response> {
+export async function receiveSourceCountsRequest(req: BodySource, db: Db = getDb(), now = new Date(), submitter?: Submitter): Promise<Response> {
   const { base, written, malformed } = await receiveCounts("SourceCount", "/api/v1/source-counts", "source_count", req, db, now, submitter);
   const result: SourceCountsResult = { ...base, written: { sourceCounts: written.counts, invalidKeys: written.invalidKeys } };
   return batchResponse(result, malformed);
@@ -43,7 +44,7 @@ export async function receiveSourceCountsRequest(req: Request, db: Db = getDb(),
  * them — measured evidence where Reparo has no warehouse connection (a unit declared cleaned
  * outside Reparo lifts its append blocker only once a count after the cleaning shows it empty).
  */
-export async function receiveWarehouseCountsRequest(req: Request, db: Db = getDb(), now = new Date(), submitter?: Submitter): Promise<Response> {
+export async function receiveWarehouseCountsRequest(req: BodySource, db: Db = getDb(), now = new Date(), submitter?: Submitter): Promise<Response> {
   const { base, written, malformed } = await receiveCounts("WarehouseCount", "/api/v1/warehouse-counts", "warehouse_count", req, db, now, submitter);
   const result: WarehouseCountsResult = { ...base, written: { warehouseCounts: written.counts, invalidKeys: written.invalidKeys } };
   return batchResponse(result, malformed);

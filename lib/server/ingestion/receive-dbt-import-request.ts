@@ -2,7 +2,7 @@ import type { Submitter } from "../auth/roles";
 import { DbtImportBodySchema, type DbtImportResult } from "@/lib/contracts/ingestion-dbt";
 import { getDb, type Db } from "../repositories/database";
 import { HttpError } from "../http/errors";
-import { readJsonBody } from "../http/read-body";
+import { readJsonBody, type BodySource } from "../http/read-body";
 import { requireWellFormed } from "../http/well-formed-text";
 import { zodToHttp } from "../http/route";
 import { recordRejections } from "../repositories/ingestion/ingested-events";
@@ -12,7 +12,7 @@ export const DBT_IMPORT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 const ENDPOINT = "/api/v1/import/dbt";
 
 /** POST /api/v1/import/dbt: `{ manifest, run_results?, namespace?, datasetNamespace? }`; a refused body writes nothing but its line in the rejection log. */
-export async function receiveDbtImportRequest(req: Request, db: Db = getDb(), now = new Date(), submitter?: Submitter): Promise<DbtImportResult> {
+export async function receiveDbtImportRequest(req: BodySource, db: Db = getDb(), now = new Date(), submitter?: Submitter): Promise<DbtImportResult> {
   try {
     const json = requireWellFormed(await readJsonBody(req, DBT_IMPORT_MAX_BODY_BYTES));
     const parsed = DbtImportBodySchema.safeParse(json);

@@ -4,7 +4,7 @@ import type { LineageBatchResult } from "@/lib/contracts/openlineage";
 import type { Submitter } from "../auth/roles";
 import { getDb, type Db } from "../repositories/database";
 import { HttpError } from "../http/errors";
-import { readTextBody } from "../http/read-body";
+import { textOf, type BodySource } from "../http/read-body";
 import { recordRejections } from "../repositories/ingestion/ingested-events";
 import { ingestOpenLineageEvents } from "./ingest-openlineage-events";
 import { keepNamespaces, parseEventBatch } from "./parse-lineage-body";
@@ -20,10 +20,10 @@ const ENDPOINT = "/api/v1/lineage/batch";
  * where nothing is accepted is a 400 with the same body, so a client that only looks at the
  * status still sees it failed; a body that is not an array is a 400 naming `body`.
  */
-export async function receiveLineageBatchRequest(req: Request, db: Db = getDb(), now = new Date(), submitter?: Submitter): Promise<Response> {
+export async function receiveLineageBatchRequest(req: BodySource, db: Db = getDb(), now = new Date(), submitter?: Submitter): Promise<Response> {
   let parsed: ReturnType<typeof parseEventBatch>;
   try {
-    parsed = keepNamespaces(parseEventBatch(await readTextBody(req, LINEAGE_MAX_BODY_BYTES), now), submitter?.namespaces ?? []);
+    parsed = keepNamespaces(parseEventBatch(await textOf(req, LINEAGE_MAX_BODY_BYTES), now), submitter?.namespaces ?? []);
   } catch (e) {
     if (e instanceof HttpError) await recordRejections(db, [{ endpoint: ENDPOINT, fieldPath: "body", reason: e.message, body: "" }], now);
     throw e;

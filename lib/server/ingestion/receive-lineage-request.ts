@@ -4,7 +4,7 @@ import type { LineageIngestResult } from "@/lib/contracts/openlineage";
 import type { Submitter } from "../auth/roles";
 import { getDb, type Db } from "../repositories/database";
 import { HttpError } from "../http/errors";
-import { readTextBody } from "../http/read-body";
+import { textOf, type BodySource } from "../http/read-body";
 import { recordRejections } from "../repositories/ingestion/ingested-events";
 import { ingestOpenLineageEvents } from "./ingest-openlineage-events";
 import { keepNamespaces, parseLineageBody, type RefusedEvent } from "./parse-lineage-body";
@@ -17,11 +17,11 @@ const ENDPOINT = "/api/v1/lineage";
  * batch was partly refused, 400 when nothing was accepted, 413 for an oversized body. Refused
  * events write nothing but a line in the rejection log the ingestion page shows.
  */
-export async function receiveLineageRequest(req: Request, db: Db = getDb(), now = new Date(), submitter?: Submitter): Promise<Response> {
+export async function receiveLineageRequest(req: BodySource, db: Db = getDb(), now = new Date(), submitter?: Submitter): Promise<Response> {
   let text: string;
   let parsed: ReturnType<typeof parseLineageBody>;
   try {
-    text = await readTextBody(req, LINEAGE_MAX_BODY_BYTES);
+    text = await textOf(req, LINEAGE_MAX_BODY_BYTES);
     parsed = keepNamespaces(parseLineageBody(text, now), submitter?.namespaces ?? []);
   } catch (e) {
     if (e instanceof HttpError) await recordRejections(db, [{ endpoint: ENDPOINT, fieldPath: "body", reason: e.message, body: "" }], now);

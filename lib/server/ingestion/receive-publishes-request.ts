@@ -1,3 +1,4 @@
+import type { BodySource } from "../http/read-body";
 import { PublishEntrySchema, type PublishesResult } from "@/lib/contracts/ingestion-ledger";
 import type { Submitter } from "../auth/roles";
 import { getDb, type Db } from "../repositories/database";
@@ -13,7 +14,7 @@ const ENDPOINT = "/api/v1/publishes";
  * that do not speak OpenLineage. One transaction per request; a refused entry writes nothing
  * except, for a unit key its dataset's partition definition rejects, the invalid key itself.
  */
-export async function receivePublishesRequest(req: Request, db: Db = getDb(), now = new Date(), submitter?: Submitter): Promise<Response> {
+export async function receivePublishesRequest(req: BodySource, db: Db = getDb(), now = new Date(), submitter?: Submitter): Promise<Response> {
   const batch = await readIngestionBatch(req, db, ENDPOINT, PublishEntrySchema, now, (p) => ({ publishedAt: p.publishedAt }), {
     namespaces: submitter?.namespaces ?? [],
     of: (p) => [
