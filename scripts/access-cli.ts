@@ -1,3 +1,4 @@
+import { DomainError } from "@/lib/domain/errors";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { createDb, type Db } from "@/lib/server/repositories/database";
@@ -50,8 +51,10 @@ export function runAccessCli(usage: string, main: (db: Db, where: string) => Pro
         console.error(`reparo: ${e.message}\n\n${usage}`);
         process.exit(2);
       }
-      console.error(`reparo: ${e instanceof HttpError || e instanceof Error ? e.message : String(e)}`);
-      if (!(e instanceof HttpError) && e instanceof Error && e.stack) console.error(e.stack);
+      // A refusal (no such user, a conflict, a bad field) is said in one line; only a fault shows its stack.
+      const expected = e instanceof HttpError || e instanceof DomainError;
+      console.error(`reparo: ${e instanceof Error ? e.message : String(e)}`);
+      if (!expected && e instanceof Error && e.stack) console.error(e.stack);
       process.exit(1);
     },
   );

@@ -7,6 +7,8 @@ export type Problem = "not_found" | "conflict" | "forbidden" | "invalid" | "refu
 
 export abstract class DomainError extends Error {
   abstract readonly problem: Problem;
+  /** A machine-readable name for this case where clients match on one (e.g. "dry_run_failed"); else the problem's. */
+  code?: string;
   constructor(
     message: string,
     readonly details?: unknown,

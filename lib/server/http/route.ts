@@ -100,7 +100,12 @@ export function route<Q = undefined, B = undefined, P = undefined, R = unknown>(
         if (options.response && process.env.NODE_ENV !== "production") {
           // As the browser receives it: after JSON (instants become strings).
           const checked = options.response.safeParse(JSON.parse(JSON.stringify(result)));
-          if (!checked.success) throw new Error(`the answer breaks its contract: ${describeIssues(fieldIssues(checked.error, "response"))}`);
+          if (!checked.success) {
+            const why = `the answer breaks its contract: ${describeIssues(fieldIssues(checked.error, "response"))}`;
+            // A read fails loudly; a change has already committed, so it is answered and the drift logged.
+            if (!mutating) throw new Error(why);
+            log.error({ reqId, path: new URL(req.url).pathname }, why);
+          }
         }
         return NextResponse.json(result);
       } catch (e) {
@@ -205,7 +210,7 @@ export function errorResponse(e: unknown, reqId?: string): Response {
   if (e instanceof DomainError) {
     // IncidentTransitionRefused is a conflict whose details say the status now and the ones allowed.
     const { status, code } = HTTP_OF[e.problem];
-    return NextResponse.json({ error: code, message: e.message, ...(e.details ? { details: e.details } : {}) }, { status });
+    return NextResponse.json({ error: e.code ?? code, message: e.message, ...(e.details ? { details: e.details } : {}) }, { status });
   }
   if (e instanceof HttpError) {
     const headers: Record<string, string> =

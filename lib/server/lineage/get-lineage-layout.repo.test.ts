@@ -86,7 +86,7 @@ describe("a layout thread", () => {
     const elk = new ElkThread();
     await expect(
       elk.layout({ id: "g", children: [{ id: "a", width: 10, height: 10 }], edges: [{ id: "e", sources: ["a"], targets: ["missing"] }] }),
-    ).rejects.toThrow(/ELK could not lay the lineage out: .*missing/);
+    ).rejects.toThrow(/ELK could not lay the graph out: .*missing/);
     const laid = await elk.layout({
       id: "g",
       layoutOptions: { "elk.algorithm": "layered", "elk.direction": "RIGHT" },

@@ -39,7 +39,9 @@ export async function dryRun(groups: readonly DispatchGroup[]): Promise<{ previe
     } catch (e) {
       if (!(e instanceof OrchestratorError)) throw e;
       preview.calls.push(view(e.call));
-      throw new UpstreamFailedError(`the dry run in ${g.orchestrator.kind} for ${g.pipeline} failed: ${e.message}`, { calls: preview.calls });
+      throw Object.assign(new UpstreamFailedError(`the dry run in ${g.orchestrator.kind} for ${g.pipeline} failed: ${e.message}`, { calls: preview.calls }), {
+        code: "dry_run_failed",
+      });
     }
     preview.requests.push(...result.requests);
     preview.unsupported.push(

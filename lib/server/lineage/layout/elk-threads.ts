@@ -31,7 +31,7 @@ export class ElkThread implements Elk {
     worker.on("message", ({ id, result, error }: { id: number; result?: ElkNode; error?: string }) => {
       const job = this.pending.get(id);
       this.pending.delete(id);
-      if (error !== undefined || !result) job?.reject(new Error(`ELK could not lay the lineage out: ${error ?? "no result"}`));
+      if (error !== undefined || !result) job?.reject(new Error(`ELK could not lay the graph out: ${error ?? "no result"}`));
       else job?.resolve(result);
     });
     const fail = (reason: string) => {
