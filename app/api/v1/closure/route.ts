@@ -1,8 +1,8 @@
-import { ClosureQuerySchema } from "@/lib/contracts/lineage";
+import { ClosureQuerySchema, ClosureSchema } from "@/lib/contracts/lineage";
 import { route } from "@/lib/server/http/route";
 import { computeClosure } from "@/lib/server/lineage/compute-closure";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = route({ query: ClosureQuerySchema }, async ({ query }) => computeClosure(query, new Date()));
+export const GET = route({ response: ClosureSchema, query: ClosureQuerySchema }, async ({ query }) => computeClosure(query, new Date()));

@@ -1,4 +1,4 @@
-import { HistoryQuerySchema } from "@/lib/contracts/history";
+import { HistoryQuerySchema, HistorySchema } from "@/lib/contracts/history";
 import { getRepairHistory } from "@/lib/server/history/get-repair-history";
 import { repairsToCsv } from "@/lib/server/history/repairs-to-csv";
 import { route } from "@/lib/server/http/route";
@@ -7,7 +7,7 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 /** Repair history as JSON, or as CSV with ?format=csv (one row per repair run). */
-export const GET = route({ query: HistoryQuerySchema }, async ({ query }) => {
+export const GET = route({ response: HistorySchema, query: HistoryQuerySchema }, async ({ query }) => {
   const history = await getRepairHistory(query, new Date());
   if (query.format === "json") return history;
   return new Response(repairsToCsv(history.repairs), {

@@ -1,10 +1,10 @@
-import { AddUserSchema } from "@/lib/contracts/access";
+import { AddUserSchema, UserListSchema } from "@/lib/contracts/access";
 import { userAdded, usersList } from "@/lib/server/access/access-api";
 import { route } from "@/lib/server/http/route";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = route({ role: "admin" }, async () => usersList());
+export const GET = route({ response: UserListSchema, role: "admin" }, async () => usersList());
 
 export const POST = route({ role: "admin", body: AddUserSchema }, async ({ body, actor }) => userAdded(body, actor));

@@ -1,8 +1,8 @@
-import { ClosureQuerySchema } from "@/lib/contracts/lineage";
+import { ClosureQuerySchema, HoldingsSchema } from "@/lib/contracts/lineage";
 import { route } from "@/lib/server/http/route";
 import { getClosureHoldings } from "@/lib/server/lineage/get-closure-holdings";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = route({ query: ClosureQuerySchema }, async ({ query }) => getClosureHoldings(query, new Date()));
+export const GET = route({ response: HoldingsSchema, query: ClosureQuerySchema }, async ({ query }) => getClosureHoldings(query, new Date()));
