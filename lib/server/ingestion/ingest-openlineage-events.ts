@@ -2,7 +2,7 @@ import type { JobEvent, RunEvent } from "@/lib/contracts/openlineage";
 import { formatNodeId } from "@/lib/domain/ids";
 import type { Db, Tx } from "../repositories/database";
 import { ensureDatasets, ensureTasks } from "../repositories/catalog/catalog-writes";
-import { bodiesOfRuns, existingEventHashes, insertIngestedEvents, type IngestedEventRow } from "../repositories/ingestion/ingested-events";
+import { bodiesOfRuns, insertIngestedEvents, type IngestedEventRow } from "../repositories/ingestion/ingested-events";
 import type { Submitter } from "../auth/roles";
 import { applyFoldedRuns, applyObservedLineage, type AppliedCounts } from "./apply-folded-runs";
 import { foldRunEvents, runRefOf } from "./fold-run-events";
@@ -29,11 +29,10 @@ type Hashed = ParsedEvent & { hash: string };
 export async function ingestOpenLineageEvents(db: Db, events: ParsedEvent[], receivedAt: Date, submitter?: Submitter): Promise<IngestOutcome> {
   const hashed: Hashed[] = events.map((e) => ({ ...e, hash: contentHash(e.json) }));
   const outcome = await inOneTransaction(db, async (tx): Promise<IngestOutcome> => {
-    const stored = await existingEventHashes(tx, [...new Set(hashed.map((e) => e.hash))]);
-    const seen = new Set(stored);
+    const seen = new Set<string>();
     const candidates = hashed.filter((e) => !seen.has(e.hash) && Boolean(seen.add(e.hash)));
-    // Only what this transaction really inserted is fresh: a concurrent request may have stored
-    // the same event between the read above and the insert.
+    // Only what this transaction really inserted is fresh: an event stored earlier, or by a
+    // concurrent request, is skipped by the insert (ON CONFLICT DO NOTHING) and is a duplicate.
     const inserted =
       candidates.length > 0
         ? await insertIngestedEvents(
@@ -86,7 +85,7 @@ function storedRow(e: Hashed, receivedAt: Date): IngestedEventRow {
   }
 }
 
-async function refoldRuns(tx: Tx, fresh: ParsedRunEvent[], submitter: Submitter | undefined): Promise<AppliedCounts> {
+async function refoldRuns(tx: Tx, fresh: (ParsedRunEvent & { hash: string })[], submitter: Submitter | undefined): Promise<AppliedCounts> {
   if (fresh.length === 0) return { runs: 0, attempts: 0, publishes: 0, invalidKeys: 0, edges: 0 };
   const touched = [
     ...new Map(
@@ -96,15 +95,23 @@ async function refoldRuns(tx: Tx, fresh: ParsedRunEvent[], submitter: Submitter 
       }),
     ).values(),
   ];
-  const bodies = await bodiesOfRuns(tx, touched);
+  // This request's events are folded as parsed; only a run's earlier events are read back.
+  const bodies = await bodiesOfRuns(
+    tx,
+    touched,
+    fresh.map((e) => e.hash),
+  );
   const byRun = new Map<string, RunEvent[]>();
   // A run with events past retention (body pruned) is kept as it was recorded: folding it from
   // the events that remain would undo what the pruned ones said (a COMPLETE, its outputs).
   const pruned = new Set(bodies.filter((b) => b.body === "").map((b) => pairKey(b.jobNodeId, b.externalRun)));
-  for (const b of bodies) {
-    const key = pairKey(b.jobNodeId, b.externalRun);
-    if (pruned.has(key)) continue;
-    byRun.set(key, [...(byRun.get(key) ?? []), JSON.parse(b.body) as RunEvent]);
+  const add = (key: string, event: RunEvent) => {
+    if (!pruned.has(key)) byRun.set(key, [...(byRun.get(key) ?? []), event]);
+  };
+  for (const b of bodies) add(pairKey(b.jobNodeId, b.externalRun), JSON.parse(b.body) as RunEvent);
+  for (const e of fresh) {
+    const ref = runRefOf(e.event.job.namespace, e.event.job.name, e.event.run.runId);
+    add(pairKey(ref.jobNodeId, ref.runId), e.raw as RunEvent);
   }
   return applyFoldedRuns(tx, [...byRun.values()].map(foldRunEvents), submitter);
 }

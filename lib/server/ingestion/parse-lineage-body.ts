@@ -21,6 +21,8 @@ interface Parsed<K extends OpenLineageEventKind, E> {
   event: E;
   /** The event re-serialised: what is stored and hashed, so whitespace never defeats idempotency. */
   json: string;
+  /** The event as sent (what `json` serialises): what a run is folded from, as from a stored body. */
+  raw: unknown;
 }
 export type ParsedRunEvent = Parsed<"RunEvent", RunEvent>;
 export type ParsedEvent = ParsedRunEvent | Parsed<"DatasetEvent", DatasetEvent> | Parsed<"JobEvent", JobEvent>;
@@ -135,7 +137,7 @@ function validateAll(items: Item[], batch: boolean, now: Date): ParsedLineageBod
       refused.push({ index, excerpt, issues: checked.issues });
       return;
     }
-    events.push({ index, kind: checked.kind, event: checked.event, json: JSON.stringify(item.value) } as ParsedEvent);
+    events.push({ index, kind: checked.kind, event: checked.event, json: JSON.stringify(item.value), raw: item.value } as ParsedEvent);
   });
   return { batch, events, refused };
 }

@@ -3,6 +3,7 @@ import type { PartitionDef } from "@/lib/domain/partitions";
 import type { Tx } from "../database";
 import { parsePartitionDef } from "./catalog-reads";
 import { prismaOf } from "../prisma-handle";
+import { textList } from "../sql/bulk-sql";
 
 export interface NodeRef {
   nodeId: string;
@@ -24,10 +25,12 @@ const unique = (refs: NodeRef[]): NodeRef[] => [...new Map(refs.map((r) => [r.no
 /** Tasks by node id, creating the missing ones (jobs are identified by namespace + name). */
 export async function ensureTasks(tx: Tx, refs: NodeRef[]): Promise<Map<string, TaskHandle>> {
   const wanted = unique(refs);
-  const found = await prismaOf(tx).task.findMany({
-    where: { nodeId: { in: wanted.map((r) => r.nodeId) } },
-    select: { id: true, nodeId: true, pipelineId: true },
-  });
+  const found = await byNodeIds<{ id: string; nodeId: string; pipelineId: string | null }>(
+    tx,
+    "Task",
+    ["id", "nodeId", "pipelineId"],
+    wanted.map((r) => r.nodeId),
+  );
   const missing = wanted.filter((r) => !found.some((f) => f.nodeId === r.nodeId));
   if (missing.length > 0) await prismaOf(tx).task.createMany({ data: missing });
   const created =
@@ -41,11 +44,24 @@ export async function ensureTasks(tx: Tx, refs: NodeRef[]): Promise<Map<string, 
 export async function ensureDatasets(tx: Tx, refs: NodeRef[]): Promise<Map<string, DatasetHandle>> {
   const wanted = unique(refs);
   const select = { id: true, nodeId: true, partitionDef: true } as const;
-  const found = await prismaOf(tx).dataset.findMany({ where: { nodeId: { in: wanted.map((r) => r.nodeId) } }, select });
+  const found = await byNodeIds<{ id: string; nodeId: string; partitionDef: string }>(
+    tx,
+    "Dataset",
+    ["id", "nodeId", "partitionDef"],
+    wanted.map((r) => r.nodeId),
+  );
   const missing = wanted.filter((r) => !found.some((f) => f.nodeId === r.nodeId));
   if (missing.length > 0) await prismaOf(tx).dataset.createMany({ data: missing });
   const created = missing.length > 0 ? await prismaOf(tx).dataset.findMany({ where: { nodeId: { in: missing.map((r) => r.nodeId) } }, select }) : [];
   return new Map([...found, ...created].map((d) => [d.nodeId, { id: d.id, partitionDef: parsePartitionDef(d.partitionDef, d.nodeId) }]));
+}
+
+/** The catalog rows of the given node ids: a raw read, as every read on the ingestion path is. */
+async function byNodeIds<T>(tx: Tx, table: "Task" | "Dataset", columns: string[], nodeIds: string[]): Promise<T[]> {
+  if (nodeIds.length === 0) return [];
+  const params: unknown[] = [];
+  const list = textList(tx, params, nodeIds);
+  return prismaOf(tx).$queryRawUnsafe<T[]>(`SELECT ${columns.map((c) => `"${c}"`).join(", ")} FROM "${table}" WHERE "nodeId" IN ${list}`, ...params);
 }
 
 const pipelineKey = (namespace: string, name: string) => compositeKey(namespace, name);

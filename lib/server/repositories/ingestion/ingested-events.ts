@@ -1,6 +1,6 @@
 import { compositeKey } from "@/lib/domain/composite-key";
 import type { Db, Tx } from "../database";
-import { insertNew, type Column } from "../sql/bulk-sql";
+import { insertNew, textList, type Column } from "../sql/bulk-sql";
 import { log } from "../../observability/log";
 import { prismaOf } from "../prisma-handle";
 
@@ -14,12 +14,6 @@ export interface IngestedEventRow {
   body: string;
   /** Who sent it: token:<name> or a person's id. */
   submittedBy?: string | null;
-}
-
-export async function existingEventHashes(tx: Tx, hashes: string[]): Promise<Set<string>> {
-  if (hashes.length === 0) return new Set();
-  const rows = await prismaOf(tx).ingestedEvent.findMany({ where: { eventHash: { in: hashes } }, select: { eventHash: true } });
-  return new Set(rows.map((r) => r.eventHash));
 }
 
 const EVENT_COLUMNS: Column[] = [
@@ -45,14 +39,25 @@ export async function insertIngestedEvents(tx: Tx, rows: IngestedEventRow[]): Pr
   );
 }
 
-/** Every stored event body of the given runs (job + producer run id), to fold each run whole. */
-export async function bodiesOfRuns(tx: Tx, runs: { jobNodeId: string; runId: string }[]): Promise<{ jobNodeId: string; externalRun: string; body: string }[]> {
+/**
+ * The stored event bodies of the given runs (job + producer run id) other than the events
+ * `besides` (the ones this request has just stored, which the caller holds parsed), to fold each
+ * run whole. A run seen for the first time costs one index probe and no body.
+ */
+export async function bodiesOfRuns(
+  tx: Tx,
+  runs: { jobNodeId: string; runId: string }[],
+  besides: readonly string[] = [],
+): Promise<{ jobNodeId: string; externalRun: string; body: string }[]> {
   if (runs.length === 0) return [];
   const wanted = new Set(runs.map((r) => compositeKey(r.jobNodeId, r.runId)));
-  const rows = await prismaOf(tx).ingestedEvent.findMany({
-    where: { externalRun: { in: [...new Set(runs.map((r) => r.runId))] }, jobNodeId: { in: [...new Set(runs.map((r) => r.jobNodeId))] } },
-    select: { jobNodeId: true, externalRun: true, body: true },
-  });
+  const params: unknown[] = [];
+  const byRun = `"externalRun" IN ${textList(tx, params, [...new Set(runs.map((r) => r.runId))])} AND "jobNodeId" IN ${textList(tx, params, [...new Set(runs.map((r) => r.jobNodeId))])}`;
+  const notBesides = besides.length > 0 ? ` AND "eventHash" NOT IN ${textList(tx, params, besides)}` : "";
+  const rows = await prismaOf(tx).$queryRawUnsafe<{ jobNodeId: string; externalRun: string; body: string }[]>(
+    `SELECT "jobNodeId", "externalRun", "body" FROM "IngestedEvent" WHERE ${byRun}${notBesides}`,
+    ...params,
+  );
   return rows.filter((r) => wanted.has(compositeKey(r.jobNodeId, r.externalRun)));
 }
 

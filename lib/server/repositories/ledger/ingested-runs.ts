@@ -1,7 +1,7 @@
 import { compositeKey } from "@/lib/domain/composite-key";
 import { recordUnitChanges } from "../units/unit-changes";
 import type { Tx } from "../database";
-import { bulkInsert, bulkUpdateById, type Column } from "../sql/bulk-sql";
+import { bulkInsert, bulkUpdateById, insertNew, upsertChanged, type Column } from "../sql/bulk-sql";
 import { prismaOf } from "../prisma-handle";
 
 export interface RunRow {
@@ -109,7 +109,6 @@ export async function upsertRuns(tx: Tx, rows: RunRow[], stored: Map<string, Rec
   return create.length + update.length;
 }
 
-const ATTEMPT_FIELDS: (keyof AttemptRow)[] = ["status", "rowsWritten", "error", "codeVersion", "startedAt", "endedAt"];
 const ATTEMPT_COLUMNS: Column[] = [
   { name: "status", type: "text" },
   { name: "rowsWritten", type: "int" },
@@ -121,27 +120,28 @@ const ATTEMPT_COLUMNS: Column[] = [
 
 export async function upsertAttempts(tx: Tx, rows: AttemptRow[]): Promise<number> {
   if (rows.length === 0) return 0;
-  const found = await prismaOf(tx).attempt.findMany({ where: { id: { in: rows.map((r) => r.id) } } });
-  const { create, update } = changedRows(rows, new Map(found.map((r) => [r.id, r])), ATTEMPT_FIELDS);
-  await bulkInsert(
-    tx,
-    "Attempt",
-    [
-      { name: "id", type: "text" },
-      { name: "runId", type: "text" },
-      { name: "taskId", type: "text" },
-      { name: "unitKey", type: "text" },
-      { name: "tryNumber", type: "int" },
-      ...ATTEMPT_COLUMNS,
-    ],
-    create as unknown as Record<string, unknown>[],
+  const unique = [...new Map(rows.map((r) => [r.id, r])).values()];
+  const written = new Set(
+    await upsertChanged(
+      tx,
+      "Attempt",
+      [
+        { name: "id", type: "text" },
+        { name: "runId", type: "text" },
+        { name: "taskId", type: "text" },
+        { name: "unitKey", type: "text" },
+        { name: "tryNumber", type: "int" },
+        ...ATTEMPT_COLUMNS,
+      ],
+      ATTEMPT_COLUMNS,
+      unique as unknown as Record<string, unknown>[],
+    ),
   );
-  await bulkUpdateById(tx, "Attempt", ATTEMPT_COLUMNS, update as unknown as Record<string, unknown>[]);
   await recordUnitChanges(
     tx,
-    [...create, ...update].map((a) => ({ taskId: a.taskId, unitKey: a.unitKey })),
+    unique.filter((a) => written.has(a.id)).map((a) => ({ taskId: a.taskId, unitKey: a.unitKey })),
   );
-  return create.length + update.length;
+  return written.size;
 }
 
 const PUBLISH_COLUMNS: Column[] = [
@@ -160,10 +160,9 @@ const PUBLISH_COLUMNS: Column[] = [
 /** The ledger is append-only: a publish whose id exists already is never written again. */
 export async function appendPublishes(tx: Tx, rows: PublishRow[]): Promise<number> {
   if (rows.length === 0) return 0;
-  const found = await prismaOf(tx).publish.findMany({ where: { id: { in: rows.map((r) => r.id) } }, select: { id: true } });
-  const existing = new Set(found.map((r) => r.id));
-  const fresh = [...new Map(rows.filter((r) => !existing.has(r.id)).map((r) => [r.id, r])).values()];
-  await bulkInsert(tx, "Publish", PUBLISH_COLUMNS, fresh as unknown as Record<string, unknown>[]);
+  const unique = [...new Map(rows.map((r) => [r.id, r])).values()];
+  const inserted = new Set(await insertNew(tx, "Publish", PUBLISH_COLUMNS, unique as unknown as Record<string, unknown>[], "id"));
+  const fresh = unique.filter((r) => inserted.has(r.id));
   await recordUnitChanges(
     tx,
     fresh.map((p) => ({ datasetId: p.datasetId, unitKey: p.unitKey })),

@@ -54,6 +54,16 @@ function insertStatements(tx: Tx, table: string, columns: Column[], rows: Record
   return out;
 }
 
+/**
+ * `(p1, p2, …)` for an IN list of text values, pushing them onto `params` (placeholders as each
+ * provider's raw queries number them). The reads on the ingestion path are raw: a profile of a
+ * 100-event batch found Prisma's query compiler behind about 7 % of its CPU.
+ */
+export function textList(tx: Tx, params: unknown[], values: readonly string[]): string {
+  const provider = providerOf(tx);
+  return `(${values.map((v) => placeholder(provider, params.push(v), "text")).join(", ")})`;
+}
+
 function placeholder(provider: string, n: number, type: ColumnType): string {
   return provider === "postgresql" ? `$${n}::${PG_CAST[type]}` : "?";
 }
@@ -80,4 +90,23 @@ export async function insertNew(tx: Tx, table: string, columns: Column[], rows: 
     for (const r of out) inserted.push(r[returning]!);
   }
   return inserted;
+}
+
+/**
+ * Inserts rows, or updates the stored row of the same id where any of `changing` differs; answers
+ * the ids written either way (one statement per chunk instead of a read, an insert and an update).
+ * Both databases speak `ON CONFLICT … DO UPDATE … WHERE` and `IS DISTINCT FROM`.
+ */
+export async function upsertChanged(tx: Tx, table: string, columns: Column[], changing: Column[], rows: Record<string, unknown>[]): Promise<string[]> {
+  const sets = changing.map((c) => `"${c.name}" = excluded."${c.name}"`).join(", ");
+  const differs = changing.map((c) => `"${table}"."${c.name}" IS DISTINCT FROM excluded."${c.name}"`).join(" OR ");
+  const written: string[] = [];
+  for (const { sql, params } of insertStatements(tx, table, columns, rows)) {
+    const out = await prismaOf(tx).$queryRawUnsafe<{ id: string }[]>(
+      `${sql} ON CONFLICT ("id") DO UPDATE SET ${sets} WHERE ${differs} RETURNING "id"`,
+      ...params,
+    );
+    for (const r of out) written.push(r.id);
+  }
+  return written;
 }
