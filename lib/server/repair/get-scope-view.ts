@@ -1,10 +1,29 @@
-import type { ScopeWithLayout } from "@/lib/contracts/repair";
+import type { ScopeLayout, ScopeWithLayout } from "@/lib/contracts/repair";
+import { remember } from "../cache/recent-promises";
 import { elkThreads } from "../lineage/layout/elk-threads";
-import { layoutScope } from "../lineage/layout/layout-scope";
+import { layoutScope, type ScopeGraphShape } from "../lineage/layout/layout-scope";
+import { contentHash } from "../ingestion/stable-id";
 import { getScope } from "./get-scope";
 
-/** The Scope step's answer: the incident's scope and where each of its nodes sits on the scope graph. */
+/**
+ * The Scope step's answer: the incident's scope and where each of its nodes sits on the scope
+ * graph. The layout is kept by the graph's shape (its nodes and edges), so reloads, polls and
+ * every browser on the step reuse it until the scope itself changes.
+ */
 export async function getScopeView(id: string): Promise<ScopeWithLayout> {
   const scope = await getScope(id);
-  return { ...scope, layout: await layoutScope(elkThreads()[0]!, scope) };
+  return { ...scope, layout: await scopeLayout(scope) };
 }
+
+function scopeLayout(scope: ScopeGraphShape): Promise<ScopeLayout> {
+  const shape = {
+    nodes: scope.nodes.map((n) => n.nodeId).sort(),
+    edges: scope.edges.map((e) => `${e.from}\u0000${e.to}`).sort(),
+  };
+  return remember(layouts, contentHash(JSON.stringify(shape)), KEPT_LAYOUTS, () => layoutScope(elkThreads()[0]!, scope));
+}
+
+/** Scope layouts of the incidents being worked on (a few KB each). */
+const KEPT_LAYOUTS = 64;
+const holder = globalThis as unknown as { __reparoScopeLayouts?: Map<string, Promise<ScopeLayout>> };
+const layouts = (holder.__reparoScopeLayouts ??= new Map());
