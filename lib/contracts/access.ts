@@ -26,6 +26,7 @@ const userId = z
 export const UserViewSchema = z.object({ id: z.string(), displayName: z.string(), role: RoleSchema, namespaces: z.array(z.string()), createdAt: z.string() });
 export type UserView = z.infer<typeof UserViewSchema>;
 export const UserListSchema = z.object({ users: z.array(UserViewSchema) });
+export const RemovedUserSchema = z.object({ removed: z.string() });
 
 export const AddUserSchema = z.object({
   id: userId,

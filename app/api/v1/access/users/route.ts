@@ -1,4 +1,4 @@
-import { AddUserSchema, UserListSchema } from "@/lib/contracts/access";
+import { AddUserSchema, UserListSchema, UserViewSchema } from "@/lib/contracts/access";
 import { userAdded, usersList } from "@/lib/server/access/access-api";
 import { route } from "@/lib/server/http/route";
 
@@ -7,4 +7,4 @@ export const dynamic = "force-dynamic";
 
 export const GET = route({ response: UserListSchema, role: "admin" }, async () => usersList());
 
-export const POST = route({ role: "admin", body: AddUserSchema }, async ({ body, actor }) => userAdded(body, actor));
+export const POST = route({ response: UserViewSchema, role: "admin", body: AddUserSchema }, async ({ body, actor }) => userAdded(body, actor));
