@@ -7,7 +7,7 @@ import type { LineageGraphView, LineageLayoutResult } from "@/lib/contracts/line
 import { ConsumerNode } from "./ConsumerNode";
 import { DatasetNode } from "./DatasetNode";
 import { flowElements } from "./flow-elements";
-import { LEGIBLE_ZOOM } from "./framing";
+import { LEGIBLE_ZOOM, MINIMAP_UP_TO } from "./framing";
 import { LineageEdge } from "./LineageEdge";
 import { PipelineGroupNode } from "./PipelineGroupNode";
 import { TaskNode } from "./TaskNode";
@@ -23,7 +23,6 @@ const minimapColor = (n: Node) => MINIMAP_COLOR[n.type ?? ""] ?? "#94a3b8";
  * React Flow's minimap draws one subscribed component per node: 10,000 of them cost seconds on
  * the first paint. Above this size the pipeline boxes at the fitted zoom are the overview.
  */
-const MINIMAP_UP_TO = 3_000;
 /** Above this size the lineage opens on its first pipeline before it is framed (FrameView). */
 const BIG_FROM = 3_000;
 /**

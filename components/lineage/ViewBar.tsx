@@ -3,7 +3,7 @@
 import { useReactFlow, useStore } from "@xyflow/react";
 import { useMemo } from "react";
 import { counted } from "@/lib/domain/words";
-import { countOutside, fitAll, type Placed, type Rect } from "./framing";
+import { countOutside, fitAll, MINIMAP_CORNER, MINIMAP_UP_TO, type Placed, type Rect } from "./framing";
 import styles from "./Lineage.module.css";
 
 /**
@@ -16,6 +16,7 @@ export function ViewBar({ placed, boxes, closureIds }: { placed: Placed[]; boxes
   const width = useStore((s) => s.width);
   const height = useStore((s) => s.height);
   const minZoom = useStore((s) => s.minZoom);
+  const withMinimap = useStore((s) => s.nodes.length <= MINIMAP_UP_TO);
   const inClosure = useMemo(() => {
     if (!closureIds) return null;
     const ids = new Set(closureIds);
@@ -47,7 +48,7 @@ export function ViewBar({ placed, boxes, closureIds }: { placed: Placed[]; boxes
           <button
             type="button"
             onClick={() => {
-              const v = fitAll(boxes, width, height, minZoom);
+              const v = fitAll(boxes, width, height, minZoom, withMinimap ? MINIMAP_CORNER : undefined);
               if (v) void flow.setViewport(v, { duration: 250 });
             }}
           >

@@ -121,4 +121,25 @@ describe("fitAll", () => {
       expect(inside({ x: b.x * v.zoom + v.x, y: b.y * v.zoom + v.y, width: b.width * v.zoom, height: b.height * v.zoom }, 900, 600)).toBe(true);
     expect(fitAll([], 900, 600, 0.02)).toBeNull();
   });
+
+  it("keeps every box clear of the minimap's corner, beside or above it, whichever is larger", () => {
+    const corner = { width: 223, height: 173 };
+    const clear = (v: { x: number; y: number; zoom: number }, b: { x: number; y: number; width: number; height: number }) => {
+      const [right, bottom] = [b.x * v.zoom + v.x + b.width * v.zoom, b.y * v.zoom + v.y + b.height * v.zoom];
+      return right <= 900 - corner.width + 0.5 || bottom <= 600 - corner.height + 0.5;
+    };
+    // wider than the canvas: it fits above the minimap at a larger zoom than beside it
+    const wide = [{ x: 0, y: 0, width: 3000, height: 1000 }];
+    // shaped like the canvas: beside it
+    const tall = [{ x: 0, y: 0, width: 1500, height: 1000 }];
+    for (const boxes of [wide, tall]) {
+      const v = fitAll(boxes, 900, 600, 0.02, corner)!;
+      const naive = fitAll(boxes, 900, 600, 0.02)!;
+      expect(boxes.every((b) => clear(v, b))).toBe(true);
+      expect(boxes.every((b) => clear(naive, b))).toBe(false);
+      expect(inside({ x: v.x, y: v.y, width: boxes[0]!.width * v.zoom, height: boxes[0]!.height * v.zoom }, 900, 600)).toBe(true);
+    }
+    expect(fitAll(wide, 900, 600, 0.02, corner)!.y).toBeLessThan(fitAll(wide, 900, 600, 0.02)!.y);
+    expect(fitAll(tall, 900, 600, 0.02, corner)!.x).toBeLessThan(fitAll(tall, 900, 600, 0.02)!.x);
+  });
 });

@@ -29,6 +29,10 @@ export const LEGIBLE_ZOOM = 0.8;
 export const MAX_ZOOM = 1.1;
 /** Screen pixels kept free around what is framed. */
 export const FRAME_PADDING = 28;
+/** The minimap is drawn up to this many flow nodes (beyond, it costs more than it shows). */
+export const MINIMAP_UP_TO = 3_000;
+/** The corner it covers: React Flow's 200 × 150 minimap, its 15 px margin and a little air. */
+export const MINIMAP_CORNER = { width: 200 + 15 + 8, height: 150 + 15 + 8 };
 
 /** One thing drawn on the canvas: a node, or a collapsed pipeline standing for `count` nodes. */
 export interface Placed {
@@ -125,7 +129,16 @@ export function countOutside(placed: readonly Placed[], viewport: Viewport, widt
 }
 
 /** "Fit all": every pipeline box whole in the canvas, at whatever zoom that takes (down to `minZoom`). */
-export function fitAll(boxes: readonly Rect[], width: number, height: number, minZoom: number): Viewport | null {
+export function fitAll(boxes: readonly Rect[], width: number, height: number, minZoom: number, corner?: { width: number; height: number }): Viewport | null {
   const all = boundsOf(boxes);
-  return all ? centred(all, width, height, Math.max(minZoom, zoomToFit(all, width, height))) : null;
+  if (!all) return null;
+  const whole = centred(all, width, height, Math.max(minZoom, zoomToFit(all, width, height)));
+  if (!corner) return whole;
+  // A box in the bottom-right corner (the minimap) covers what lies under it: fit the lineage
+  // beside it or above it, whichever leaves it larger.
+  const beside = { width: Math.max(1, width - corner.width), height };
+  const above = { width, height: Math.max(1, height - corner.height) };
+  const [zBeside, zAbove] = [zoomToFit(all, beside.width, beside.height), zoomToFit(all, above.width, above.height)];
+  const area = zBeside >= zAbove ? beside : above;
+  return centred(all, area.width, area.height, Math.max(minZoom, Math.max(zBeside, zAbove)));
 }
