@@ -4,6 +4,7 @@ import type { Tx } from "../database";
 import { parsePartitionDef } from "./catalog-reads";
 import { prismaOf } from "../prisma-handle";
 import { textList } from "../sql/bulk-sql";
+import { chunked } from "../sql/chunked";
 
 export interface NodeRef {
   nodeId: string;
@@ -58,10 +59,16 @@ export async function ensureDatasets(tx: Tx, refs: NodeRef[]): Promise<Map<strin
 
 /** The catalog rows of the given node ids: a raw read, as every read on the ingestion path is. */
 async function byNodeIds<T>(tx: Tx, table: "Task" | "Dataset", columns: string[], nodeIds: string[]): Promise<T[]> {
-  if (nodeIds.length === 0) return [];
-  const params: unknown[] = [];
-  const list = textList(tx, params, nodeIds);
-  return prismaOf(tx).$queryRawUnsafe<T[]>(`SELECT ${columns.map((c) => `"${c}"`).join(", ")} FROM "${table}" WHERE "nodeId" IN ${list}`, ...params);
+  const rows: T[] = [];
+  // In chunks: SQLite binds at most 32,766 values per statement.
+  for (const ids of chunked(nodeIds, 10_000)) {
+    const params: unknown[] = [];
+    const list = textList(tx, params, ids);
+    rows.push(
+      ...(await prismaOf(tx).$queryRawUnsafe<T[]>(`SELECT ${columns.map((c) => `"${c}"`).join(", ")} FROM "${table}" WHERE "nodeId" IN ${list}`, ...params)),
+    );
+  }
+  return rows;
 }
 
 const pipelineKey = (namespace: string, name: string) => compositeKey(namespace, name);

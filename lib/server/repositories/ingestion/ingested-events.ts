@@ -1,6 +1,7 @@
 import { compositeKey } from "@/lib/domain/composite-key";
 import type { Db, Tx } from "../database";
 import { insertNew, textList, type Column } from "../sql/bulk-sql";
+import { chunked } from "../sql/chunked";
 import { log } from "../../observability/log";
 import { prismaOf } from "../prisma-handle";
 
@@ -51,14 +52,20 @@ export async function bodiesOfRuns(
 ): Promise<{ jobNodeId: string; externalRun: string; body: string }[]> {
   if (runs.length === 0) return [];
   const wanted = new Set(runs.map((r) => compositeKey(r.jobNodeId, r.runId)));
-  const params: unknown[] = [];
-  const byRun = `"externalRun" IN ${textList(tx, params, [...new Set(runs.map((r) => r.runId))])} AND "jobNodeId" IN ${textList(tx, params, [...new Set(runs.map((r) => r.jobNodeId))])}`;
-  const notBesides = besides.length > 0 ? ` AND "eventHash" NOT IN ${textList(tx, params, besides)}` : "";
-  const rows = await prismaOf(tx).$queryRawUnsafe<{ jobNodeId: string; externalRun: string; body: string }[]>(
-    `SELECT "jobNodeId", "externalRun", "body" FROM "IngestedEvent" WHERE ${byRun}${notBesides}`,
-    ...params,
-  );
-  return rows.filter((r) => wanted.has(compositeKey(r.jobNodeId, r.externalRun)));
+  const out: { jobNodeId: string; externalRun: string; body: string }[] = [];
+  // In chunks of runs: with a request's at most 10,000 events' hashes, a statement binds at most
+  // 20,000 values (SQLite's limit is 32,766).
+  for (const some of chunked(runs, 5_000)) {
+    const params: unknown[] = [];
+    const byRun = `"externalRun" IN ${textList(tx, params, [...new Set(some.map((r) => r.runId))])} AND "jobNodeId" IN ${textList(tx, params, [...new Set(some.map((r) => r.jobNodeId))])}`;
+    const notBesides = besides.length > 0 ? ` AND "eventHash" NOT IN ${textList(tx, params, besides)}` : "";
+    const rows = await prismaOf(tx).$queryRawUnsafe<{ jobNodeId: string; externalRun: string; body: string }[]>(
+      `SELECT "jobNodeId", "externalRun", "body" FROM "IngestedEvent" WHERE ${byRun}${notBesides}`,
+      ...params,
+    );
+    out.push(...rows.filter((r) => wanted.has(compositeKey(r.jobNodeId, r.externalRun))));
+  }
+  return out;
 }
 
 export interface RejectionRow {
