@@ -143,7 +143,11 @@ export const AUDIT_KINDS = {
   "incident.resolved": { before: status, after: z.object({ status: z.literal("resolved") }) },
   "incident.abandoned": { before: status, after: z.object({ status: z.literal("abandoned") }) },
   "task.properties_changed": { before: TaskPropertiesSchema, after: TaskPropertiesSchema },
-  "dataset.partitions_changed": { before: z.object({ partitionDef: PartitionDefSchema.nullable() }), after: partitions },
+  "dataset.partitions_changed": {
+    before: z.object({ partitionDef: PartitionDefSchema.nullable() }),
+    // What the new definition settled (absent in entries from before it was recorded).
+    after: partitions.extend({ resolved: z.object({ keys: z.number().int(), runs: z.number().int(), publishes: z.number().int() }).optional() }),
+  },
   "note.added": { before: nothing, after: z.object({ note: z.string() }) },
   "user.added": { before: nothing, after: access },
   "user.changed": { before: access, after: access },

@@ -16,6 +16,11 @@ export const PartitionsPutResultSchema = z.object({
   /** Units due now: expected to be complete (time definitions: closed for their lateness). */
   expectedUnits: z.number().int(),
   auditSeq: z.number().int().nullable(),
+  /**
+   * What the new definition settled: rejected unit keys it accepts (no longer listed as invalid),
+   * the producers' runs folded again from their stored events, and the publishes that wrote.
+   */
+  resolved: z.object({ keys: z.number().int(), runs: z.number().int(), publishes: z.number().int() }),
 });
 export type PartitionsPutResult = z.infer<typeof PartitionsPutResultSchema>;
 

@@ -4,6 +4,7 @@ import { statusOfError } from "../http/route";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
 import { setDatasetPartitions } from "./set-dataset-partitions";
 import { setTaskProperties } from "./set-task-properties";
+import { receiveLineageRequest } from "./receive-lineage-request";
 
 const OLA: Actor = { id: "ola", role: "operator", source: "proxy", namespaces: [] };
 const AUGUST = { kind: "time" as const, grain: "day" as const, start: "2026-08-01", end: "2026-08-31", timezone: "UTC" };
@@ -46,8 +47,46 @@ describe.each(providersUnderTest())("PUT partitions and task properties on %s", 
     const [entry] = await t.db.auditEntry.findMany();
     expect(entry).toMatchObject({ seq: result.auditSeq, kind: "dataset.partitions_changed", actor: "ola", actorRole: "operator", reason: "orders are daily" });
     expect(JSON.parse(entry!.before)).toEqual({ partitionDef: null });
-    expect(JSON.parse(entry!.after)).toEqual({ partitionDef: AUGUST });
+    expect(JSON.parse(entry!.after)).toEqual({ partitionDef: AUGUST, resolved: { keys: 0, runs: 0, publishes: 0 } });
     expect(JSON.parse(entry!.targets)).toEqual([{ nodeId: "dataset:postgres://db:5432:public.orders", units: [] }]);
+  });
+
+  it("what a producer sent before the definition was declared is published once it is: its rejected keys resolve and its run is folded again", async () => {
+    const event = {
+      eventType: "COMPLETE",
+      eventTime: "2026-08-18T02:10:00.000Z",
+      producer: "catalog-api-test",
+      run: { runId: "01936893-9751-7150-bbde-0000000000aa", facets: { nominalTime: { nominalStartTime: "2026-08-17T00:00:00Z" } } },
+      job: { namespace: "airflow", name: "orders.load" },
+      inputs: [],
+      // The unit named explicitly (OpenLineage's subset facet), as docs/ingestion.md's curl example sends it.
+      outputs: [
+        {
+          namespace: "postgres://db:5432",
+          name: "public.orders",
+          outputFacets: {
+            outputStatistics: { rowCount: 48_211 },
+            subset: { outputCondition: { type: "partition", partitions: [{ identifier: "2026-08-17" }] } },
+          },
+        },
+      ],
+    };
+    const sent = await receiveLineageRequest(new Request("http://console.test/api/v1/lineage", { method: "POST", body: JSON.stringify(event) }), t.db);
+    // Undeclared, the dataset has the one unit `*`: the day's key is rejected, nothing published.
+    expect(((await sent.json()) as { written: object }).written).toMatchObject({ publishes: 0, invalidKeys: 1 });
+    const orders = await t.db.dataset.findUniqueOrThrow({ where: { nodeId: "dataset:postgres://db:5432:public.orders" } });
+    const r = await setDatasetPartitions(orders.nodeId, { partitionDef: AUGUST, reason: "orders are daily" }, OLA, t.db, NOW);
+    expect(r.resolved).toEqual({ keys: 1, runs: 1, publishes: 1 });
+    expect(await t.db.publish.findMany({ where: { datasetId: orders.id }, select: { unitKey: true, rowCount: true } })).toEqual([
+      { unitKey: "2026-08-17", rowCount: 48_211 },
+    ]);
+    expect(await t.db.invalidKey.count({ where: { nodeId: orders.nodeId } })).toBe(0);
+    const entry = await t.db.auditEntry.findFirstOrThrow({ where: { kind: "dataset.partitions_changed" } });
+    expect(JSON.parse(entry.after)).toEqual({ partitionDef: AUGUST, resolved: { keys: 1, runs: 1, publishes: 1 } });
+    // A key the new definition still rejects stays listed; declaring the same definition again settles nothing new.
+    const again = await setDatasetPartitions(orders.nodeId, { partitionDef: AUGUST, reason: "orders are daily" }, OLA, t.db, NOW);
+    expect(again).toMatchObject({ changed: false, resolved: { keys: 0, runs: 0, publishes: 0 } });
+    expect(await t.db.publish.count({ where: { datasetId: orders.id } })).toBe(1);
   });
 
   it("a dataset no producer has sent yet is declared by its node id: created, with its audit entry", async () => {

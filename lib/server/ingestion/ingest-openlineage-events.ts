@@ -2,12 +2,13 @@ import type { JobEvent, RunEvent } from "@/lib/contracts/openlineage";
 import { formatNodeId } from "@/lib/domain/ids";
 import type { Db, Tx } from "../repositories/database";
 import { ensureDatasets, ensureTasks } from "../repositories/catalog/catalog-writes";
-import { bodiesOfRuns, insertIngestedEvents, type IngestedEventRow } from "../repositories/ingestion/ingested-events";
+import { bodiesOfRuns, insertIngestedEvents, storedRunRefs, type IngestedEventRow } from "../repositories/ingestion/ingested-events";
+import { runsByIds } from "../repositories/ledger/ingested-runs";
 import type { Submitter } from "../auth/roles";
 import { applyFoldedRuns, applyObservedLineage, type AppliedCounts } from "./apply-folded-runs";
 import { foldRunEvents, runRefOf } from "./fold-run-events";
 import type { ParsedEvent, ParsedRunEvent } from "./parse-lineage-body";
-import { contentHash } from "./stable-id";
+import { contentHash, runRowId } from "./stable-id";
 import { inOneTransaction } from "./in-one-transaction";
 import { metrics } from "../observability/metrics";
 import { compositeKey as pairKey } from "@/lib/domain/composite-key";
@@ -101,19 +102,45 @@ async function refoldRuns(tx: Tx, fresh: (ParsedRunEvent & { hash: string })[], 
     touched,
     fresh.map((e) => e.hash),
   );
+  const added = fresh.map((e) => {
+    const ref = runRefOf(e.event.job.namespace, e.event.job.name, e.event.run.runId);
+    return { key: pairKey(ref.jobNodeId, ref.runId), event: e.raw as RunEvent };
+  });
+  return applyFoldedRuns(tx, foldedRuns(bodies, added), submitter);
+}
+
+/**
+ * Folds stored runs again from their stored events: after a dataset's partition definition
+ * changed, the keys their outputs carry may resolve now (a producer that sent before the
+ * definition was declared), so their attempts and publishes are written as if they had just come.
+ */
+export async function refoldStoredRuns(tx: Tx, runRowIds: readonly string[]): Promise<AppliedCounts & { refolded: number }> {
+  const wanted = new Set(runRowIds);
+  const stored = await runsByIds(tx, [...wanted]);
+  const candidates = await storedRunRefs(
+    tx,
+    [...stored.values()].flatMap((r) => (typeof r.externalId === "string" ? [r.externalId] : [])),
+  );
+  const refs = candidates.filter((r) => wanted.has(runRowId(r.jobNodeId, r.runId)));
+  const runs = foldedRuns(await bodiesOfRuns(tx, refs), []);
+  if (runs.length === 0) return { runs: 0, attempts: 0, publishes: 0, invalidKeys: 0, edges: 0, refolded: 0 };
+  return { ...(await applyFoldedRuns(tx, runs)), refolded: runs.length };
+}
+
+/**
+ * Each run's events, stored and new, folded. A run with events past retention (body pruned) is
+ * kept as it was recorded: folding it from the events that remain would undo what the pruned ones
+ * said (a COMPLETE, its outputs).
+ */
+function foldedRuns(bodies: { jobNodeId: string; externalRun: string; body: string }[], added: { key: string; event: RunEvent }[]) {
   const byRun = new Map<string, RunEvent[]>();
-  // A run with events past retention (body pruned) is kept as it was recorded: folding it from
-  // the events that remain would undo what the pruned ones said (a COMPLETE, its outputs).
   const pruned = new Set(bodies.filter((b) => b.body === "").map((b) => pairKey(b.jobNodeId, b.externalRun)));
   const add = (key: string, event: RunEvent) => {
     if (!pruned.has(key)) byRun.set(key, [...(byRun.get(key) ?? []), event]);
   };
-  for (const b of bodies) add(pairKey(b.jobNodeId, b.externalRun), JSON.parse(b.body) as RunEvent);
-  for (const e of fresh) {
-    const ref = runRefOf(e.event.job.namespace, e.event.job.name, e.event.run.runId);
-    add(pairKey(ref.jobNodeId, ref.runId), e.raw as RunEvent);
-  }
-  return applyFoldedRuns(tx, [...byRun.values()].map(foldRunEvents), submitter);
+  for (const b of bodies) if (b.body !== "") add(pairKey(b.jobNodeId, b.externalRun), JSON.parse(b.body) as RunEvent);
+  for (const a of added) add(a.key, a.event);
+  return [...byRun.values()].map(foldRunEvents);
 }
 
 /** A JobEvent's inputs and outputs are the job's edges from its event time, as a completed run's would be. */

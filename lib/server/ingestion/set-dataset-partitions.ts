@@ -2,7 +2,9 @@ import type { PartitionsPut, PartitionsPutResult } from "@/lib/contracts/ingesti
 import { resolvePartitions, type PartitionDef, type PartitionSpace } from "@/lib/domain/partitions";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
-import { inTransaction, getDb, type Db } from "../repositories/database";
+import { inTransaction, getDb, type Db, type Tx } from "../repositories/database";
+import { dropInvalidKeys, invalidKeysOf } from "../repositories/ledger/ingested-runs";
+import { refoldStoredRuns } from "./ingest-openlineage-events";
 import { InvalidFieldError } from "@/lib/domain/errors";
 import { datasetPartitionDef, saveDatasetPartitionDef } from "../repositories/catalog/declared-properties";
 import { findOrDeclareNode } from "./find-node";
@@ -22,8 +24,10 @@ export async function setDatasetPartitions(id: string, body: PartitionsPut, acto
     const before = stored.declared ? stored.def : null;
     const changed = before === null || JSON.stringify(before) !== JSON.stringify(body.partitionDef);
     let auditSeq: number | null = null;
+    let resolved = { keys: 0, runs: 0, publishes: 0 };
     if (changed) {
       await saveDatasetPartitionDef(tx, dataset.id, body.partitionDef);
+      const keys = await reconsiderInvalidKeys(tx, dataset.nodeId, space);
       const entry = await appendAudit(
         tx,
         {
@@ -33,14 +37,32 @@ export async function setDatasetPartitions(id: string, body: PartitionsPut, acto
           reason: body.reason,
           targets: [{ nodeId: dataset.nodeId, units: [] }],
           before: { partitionDef: before },
-          after: { partitionDef: body.partitionDef },
+          after: { partitionDef: body.partitionDef, resolved: { keys: keys.nowValid, runs: keys.refolded, publishes: keys.publishes } },
         },
         now,
       );
       auditSeq = entry.seq;
+      resolved = { keys: keys.nowValid, runs: keys.refolded, publishes: keys.publishes };
     }
-    return { nodeId: dataset.nodeId, changed, before, after: body.partitionDef, expectedUnits: space.due.size, auditSeq };
+    return { nodeId: dataset.nodeId, changed, before, after: body.partitionDef, expectedUnits: space.due.size, auditSeq, resolved };
   });
+}
+
+/**
+ * Keys the dataset's old definition rejected and the new one accepts are rejected no more; the
+ * runs that sent them are folded again from their stored events, so what a producer sent before
+ * the definition was declared is published now (a re-sent event would only be a duplicate). Keys
+ * still rejected stay, and the refold reports them again.
+ */
+async function reconsiderInvalidKeys(tx: Tx, nodeId: string, space: PartitionSpace): Promise<{ nowValid: number; refolded: number; publishes: number }> {
+  const nowValid = (await invalidKeysOf(tx, nodeId)).filter((k) => space.validate(k.unitKey).valid);
+  await dropInvalidKeys(
+    tx,
+    nowValid.map((k) => k.id),
+  );
+  const runIds = [...new Set(nowValid.flatMap((k) => (k.runId ? [k.runId] : [])))];
+  const refold = runIds.length > 0 ? await refoldStoredRuns(tx, runIds) : { refolded: 0, publishes: 0 };
+  return { nowValid: nowValid.length, refolded: refold.refolded, publishes: refold.publishes };
 }
 
 function resolveOrRefuse(def: PartitionDef, now: Date): PartitionSpace {

@@ -68,6 +68,17 @@ export async function bodiesOfRuns(
   return out;
 }
 
+/** The producers' (job, run id) pairs stored under the given run ids, as candidates: several jobs may share a run id. */
+export async function storedRunRefs(tx: Tx, externalRunIds: string[]): Promise<{ jobNodeId: string; runId: string }[]> {
+  if (externalRunIds.length === 0) return [];
+  const rows = await prismaOf(tx).ingestedEvent.findMany({
+    where: { externalRun: { in: [...new Set(externalRunIds)] }, eventType: { notIn: ["JOB", "DATASET"] } },
+    select: { jobNodeId: true, externalRun: true },
+    distinct: ["jobNodeId", "externalRun"],
+  });
+  return rows.map((r) => ({ jobNodeId: r.jobNodeId, runId: r.externalRun }));
+}
+
 export interface RejectionRow {
   endpoint: string;
   fieldPath: string;

@@ -170,6 +170,16 @@ export async function appendPublishes(tx: Tx, rows: PublishRow[]): Promise<numbe
   return fresh.length;
 }
 
+/** The keys the node's definition rejected, with the run that sent each (null: not a run's). */
+export async function invalidKeysOf(tx: Tx, nodeId: string): Promise<{ id: string; unitKey: string; runId: string | null }[]> {
+  return prismaOf(tx).invalidKey.findMany({ where: { nodeId }, select: { id: true, unitKey: true, runId: true } });
+}
+
+/** Forgets rejected keys that are rejected no more (the node's definition changed). */
+export async function dropInvalidKeys(tx: Tx, ids: string[]): Promise<void> {
+  if (ids.length > 0) await prismaOf(tx).invalidKey.deleteMany({ where: { id: { in: ids } } });
+}
+
 /** Records keys a partition definition rejected; a key already reported for the node is kept as first seen. */
 export async function reportInvalidKeys(tx: Tx, rows: InvalidKeyRow[]): Promise<number> {
   if (rows.length === 0) return 0;
