@@ -87,7 +87,7 @@ function Users({ me }: { me: Me }) {
         </div>
       ) : null}
       {users.data ? (
-        <table className="data" data-testid="users-table">
+        <table className="data reflow" data-testid="users-table">
           <thead>
             <tr>
               <th>Id</th>
@@ -161,22 +161,22 @@ function UserRow({ user, self }: { user: UserView; self: boolean }) {
   const error = change.error ?? remove.error;
   return (
     <tr data-testid={`user-${user.id}`}>
-      <td className="mono nowrap">
+      <td className="mono wrap-anywhere" data-label="Id">
         {user.id}
         {self ? " (you)" : ""}
       </td>
-      <td>{user.displayName}</td>
-      <td>
+      <td data-label="Name">{user.displayName}</td>
+      <td data-label="Role">
         <select aria-label={`Role of ${user.id}`} value={role} onChange={(e) => setRole(e.target.value as Role)}>
           {ROLES.map((r) => (
             <option key={r}>{r}</option>
           ))}
         </select>
       </td>
-      <td>
+      <td data-label="Namespaces">
         <input aria-label={`Namespaces of ${user.id}`} value={namespaces} onChange={(e) => setNamespaces(e.target.value)} placeholder="all" size={14} />
       </td>
-      <td>
+      <td data-label="Change">
         <div className={styles.rowActions}>
           <input aria-label={`Why change ${user.id}`} value={reason} onChange={(e) => setReason(e.target.value)} placeholder="why" size={12} />
           <button
@@ -252,7 +252,7 @@ function Tokens() {
         tokens.data.tokens.length === 0 ? (
           <p className="empty">No tokens yet.</p>
         ) : (
-          <table className="data" data-testid="tokens-table">
+          <table className="data reflow" data-testid="tokens-table">
             <thead>
               <tr>
                 <th>Name</th>
@@ -311,12 +311,16 @@ function TokenRow({ token }: { token: TokenView }) {
   const [reason, setReason] = useState("");
   return (
     <tr data-testid={`token-${token.name}`}>
-      <td className="mono">{token.name}</td>
-      <td>{token.scope}</td>
-      <td>{token.namespaces.length ? token.namespaces.join(", ") : "all"}</td>
-      <td className="nowrap">{token.lastUsedAt ? new Date(token.lastUsedAt).toLocaleString() : "never"}</td>
-      <td>{token.revokedAt ? `revoked by ${token.revokedBy}` : `active · by ${token.createdBy}`}</td>
-      <td>
+      <td className="mono wrap-anywhere" data-label="Name">
+        {token.name}
+      </td>
+      <td data-label="Scope">{token.scope}</td>
+      <td data-label="Namespaces">{token.namespaces.length ? token.namespaces.join(", ") : "all"}</td>
+      <td className="nowrap" data-label="Last used">
+        {token.lastUsedAt ? new Date(token.lastUsedAt).toLocaleString() : "never"}
+      </td>
+      <td data-label="State">{token.revokedAt ? `revoked by ${token.revokedBy}` : `active · by ${token.createdBy}`}</td>
+      <td data-label={token.revokedAt ? undefined : "Revoke"}>
         {token.revokedAt ? null : (
           <div className={styles.rowActions}>
             <input aria-label={`Why revoke ${token.name}`} value={reason} onChange={(e) => setReason(e.target.value)} placeholder="why" size={12} />

@@ -62,7 +62,7 @@ export function AuditPage({ initial }: { initial: { kind: string; actor: string;
         </label>
         <label>
           Actor
-          <input value={filters.actor} onChange={(e) => setFilters({ ...filters, actor: e.target.value.trim() })} placeholder="demo-operator" />
+          <input value={filters.actor} onChange={(e) => setFilters({ ...filters, actor: e.target.value.trim() })} placeholder="a person or token:name" />
         </label>
         <label>
           Incident

@@ -43,7 +43,7 @@ export function CompletenessPage() {
         <div className="skeleton" aria-busy="true" aria-label="Loading the datasets" />
       ) : null}
       {query === null ? (
-        <p className="notice">Choose a dataset and a period (for example revenue_daily, August 2026), or paste a link that names them.</p>
+        <p className="notice">Choose a dataset and a period (a month, a week or a day), or paste a link that names them.</p>
       ) : cert.isPending ? (
         <div aria-busy="true" aria-label="Checking completeness">
           <div className="skeleton" style={{ width: "50%" }} />

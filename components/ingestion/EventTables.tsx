@@ -10,7 +10,7 @@ export function RecentEventsCard({ events }: { events: IngestionStatus["recentEv
       {events.length === 0 ? (
         <p className="empty">No event received yet.</p>
       ) : (
-        <table className="data" data-testid="recent-events">
+        <table className="data reflow" data-testid="recent-events">
           <thead>
             <tr>
               <th>Received</th>
@@ -24,14 +24,24 @@ export function RecentEventsCard({ events }: { events: IngestionStatus["recentEv
           <tbody>
             {events.map((e) => (
               <tr key={e.eventHash}>
-                <td className="nowrap mono">{when(e.receivedAt)}</td>
-                <td>
+                <td className="nowrap mono" data-label="Received">
+                  {when(e.receivedAt)}
+                </td>
+                <td data-label="Type">
                   <span className="badge">{e.eventType}</span>
                 </td>
-                <td className="mono">{e.jobNodeId}</td>
-                <td className="mono">{e.runId}</td>
-                <td className="nowrap mono">{when(e.eventTime)}</td>
-                <td className="mono">{e.submittedBy ?? "—"}</td>
+                <td className="mono wrap-anywhere" data-label="Job">
+                  {e.jobNodeId}
+                </td>
+                <td className="mono wrap-anywhere" data-label="Run id">
+                  {e.runId}
+                </td>
+                <td className="nowrap mono" data-label="Event time">
+                  {when(e.eventTime)}
+                </td>
+                <td className="mono wrap-anywhere" data-label="Sent by">
+                  {e.submittedBy ?? "—"}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -49,7 +59,7 @@ export function RejectedEventsCard({ rejected }: { rejected: IngestionStatus["re
       {rejected.length === 0 ? (
         <p className="empty">Nothing rejected.</p>
       ) : (
-        <table className="data" data-testid="rejected-events">
+        <table className="data reflow" data-testid="rejected-events">
           <thead>
             <tr>
               <th>Received</th>
@@ -61,10 +71,16 @@ export function RejectedEventsCard({ rejected }: { rejected: IngestionStatus["re
           <tbody>
             {rejected.map((r) => (
               <tr key={r.id}>
-                <td className="nowrap mono">{when(r.receivedAt)}</td>
-                <td className="mono">{r.fieldPath}</td>
-                <td>{r.reason}</td>
-                <td className="mono muted" style={{ maxWidth: 280, wordBreak: "break-all" }}>
+                <td className="nowrap mono" data-label="Received">
+                  {when(r.receivedAt)}
+                </td>
+                <td className="mono wrap-anywhere" data-label="Field">
+                  {r.fieldPath}
+                </td>
+                <td className="wrap-anywhere" data-label="Reason">
+                  {r.reason}
+                </td>
+                <td className="mono muted" data-label="Body (start)" style={{ maxWidth: 280, wordBreak: "break-all" }}>
                   {r.excerpt || "—"}
                 </td>
               </tr>

@@ -44,7 +44,7 @@ export function KeyProblemsCards({ sections, invalidKeys }: { sections: MatrixSe
         {invalidKeys.length === 0 ? (
           <p className="empty">No invalid key in view.</p>
         ) : (
-          <table className="data" data-testid="matrix-invalid-keys">
+          <table className="data reflow" data-testid="matrix-invalid-keys">
             <thead>
               <tr>
                 <th>Node</th>
@@ -56,12 +56,14 @@ export function KeyProblemsCards({ sections, invalidKeys }: { sections: MatrixSe
             <tbody>
               {invalidKeys.map((k) => (
                 <tr key={`${k.nodeId}|${k.unitKey}`}>
-                  <td className="mono">{k.nodeId}</td>
-                  <td className="mono" style={{ whiteSpace: "nowrap" }}>
+                  <td className="mono wrap-anywhere" data-label="Node">
+                    {k.nodeId}
+                  </td>
+                  <td className="mono wrap-anywhere" data-label="Key">
                     {k.unitKey}
                   </td>
-                  <td>{k.reason}</td>
-                  <td>{k.source === "ledger" ? "the ledger" : `${article(k.source)} ${k.source} request`}</td>
+                  <td data-label="Why it is invalid">{k.reason}</td>
+                  <td data-label="Seen in">{k.source === "ledger" ? "the ledger" : `${article(k.source)} ${k.source} request`}</td>
                 </tr>
               ))}
             </tbody>
