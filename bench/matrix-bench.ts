@@ -15,7 +15,7 @@
  *   npx next build   (with NEXT_DIST_DIR=… if you use your own build folder)
  *   npx tsx bench/matrix-bench.ts [--size 1m|10m] [--json] [--fresh] [--port 3499] [--db /tmp/reparo-matrix-bench.db]
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { chromium } from "@playwright/test";
 import { createDb } from "../lib/server/db/client";
@@ -31,6 +31,9 @@ const SIZE = flag("size", "1m") === "10m" ? { pipelines: 100, chain: 30, days: 3
 const PORT = Number(flag("port", "3499"));
 const FILE = flag("db", "/tmp/reparo-matrix-bench.db");
 const BASE = `http://127.0.0.1:${PORT}`;
+/** The servers' stdout and stderr, appended run after run (a crash's last words are there). */
+const SERVER_LOG = `${FILE}.server.log`;
+const progress = (what: string, value: unknown) => console.error(`[matrix-bench] ${what}: ${JSON.stringify(value)}`);
 const ms = (t: number) => Math.round(t);
 
 async function ensureWorld(): Promise<number | null> {
@@ -56,11 +59,35 @@ async function coldCompute(): Promise<number> {
 }
 
 function startServer(): ChildProcess {
+  const log = fs.openSync(SERVER_LOG, "a");
+  fs.writeSync(log, `\n--- matrix-bench: server started ${new Date().toISOString()} on ${FILE}\n`);
   return spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", String(PORT)], {
     env: { ...process.env, DATABASE_URL: `file:${FILE}`, NEXT_TELEMETRY_DISABLED: "1", REPARO_DEFAULT_USER: "demo-viewer" },
     detached: true,
-    stdio: "ignore",
+    stdio: ["ignore", log, log],
   });
+}
+
+/**
+ * The peak resident set (VmHWM, MB) of the server: the largest of its process group's processes
+ * (npx, the next CLI and the server it runs), read from /proc, so it is the server's own peak
+ * since it started, not a sample.
+ */
+function peakRssMb(server: ChildProcess): number {
+  try {
+    const pids = execFileSync("ps", ["-o", "pid=", "-g", String(server.pid)], { encoding: "utf8" })
+      .split("\n")
+      .filter(Boolean)
+      .map(Number);
+    let peak = 0;
+    for (const pid of pids) {
+      const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+      peak = Math.max(peak, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
+    }
+    return Math.round(peak / 1024);
+  } catch {
+    return 0;
+  }
 }
 
 async function waitForHealth(): Promise<void> {
@@ -186,15 +213,20 @@ async function browserFigures() {
 }
 
 async function main(): Promise<void> {
+  progress("server log", SERVER_LOG);
   const generateMs = await ensureWorld();
+  progress("world", { generateMs });
   await forgetKeptSnapshot();
   const coldComputeMs = await coldCompute();
+  progress("cold compute", { coldComputeMs });
   // A restart: the in-process computation above kept its snapshot in the database.
   const restart = await firstMatrixAfterStart();
+  progress("restart", { first: restart.first, spawnToFirstMs: restart.spawnToFirstMs });
   let result;
   try {
     const warm = await timeApi();
     const paint = await browserFigures();
+    progress("browser", paint);
     await addOnePublish();
     const afterPublish = await timeApi();
     result = {
@@ -209,6 +241,7 @@ async function main(): Promise<void> {
       apiWarmMs: warm.ms,
       apiAfterOnePublishMs: afterPublish.ms,
       ...paint,
+      peakRssMb: peakRssMb(restart.server),
     };
   } finally {
     stop(restart.server);
@@ -216,8 +249,9 @@ async function main(): Promise<void> {
   // A first start: no snapshot kept (a new console on an existing ledger).
   await forgetKeptSnapshot();
   const fresh = await firstMatrixAfterStart();
+  const freshPeakRssMb = peakRssMb(fresh.server);
   stop(fresh.server);
-  const all = { ...result, apiFirstAfterFreshStartMs: fresh.first.ms, freshStartToFirstMatrixMs: fresh.spawnToFirstMs };
+  const all = { ...result, apiFirstAfterFreshStartMs: fresh.first.ms, freshStartToFirstMatrixMs: fresh.spawnToFirstMs, freshPeakRssMb };
   console.log(
     `cells                      ${all.cells.toLocaleString("en")} (${all.datasets} datasets × ${all.days} days), response ${(all.responseBytes / 1e6).toFixed(2)} MB`,
   );
@@ -231,6 +265,10 @@ async function main(): Promise<void> {
   console.log(
     `first start, nothing kept: first matrix API (ms) ${all.apiFirstAfterFreshStartMs}; server spawn → first matrix ${all.freshStartToFirstMatrixMs} ms`,
   );
+  console.log(
+    `peak server RSS (MB)        ${all.peakRssMb} (restart with the snapshot kept, through the browser figures); ${all.freshPeakRssMb} (first start, nothing kept)`,
+  );
+  console.log(`server log                 ${SERVER_LOG}`);
   if (args.includes("--json")) console.log(JSON.stringify(all));
 }
 

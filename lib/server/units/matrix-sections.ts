@@ -14,6 +14,9 @@ const decoder = new TextDecoder();
 export const UNDECLARED_NOTE =
   "expected units unknown — set a partition definition (PUT /api/v1/datasets/{id}/partitions); only the units its records name are shown, none is missing";
 
+/** Cells per state code (NOT_EXPECTED included), filled as rows are built: 256 counters. */
+export type CellTally = Uint32Array;
+
 export interface DateRange {
   fromMs: number | null;
   toEndMs: number | null;
@@ -24,13 +27,15 @@ export interface DateRange {
  * column axis from the earliest to the latest unit of its datasets, so one column is one
  * window across rows), one per distinct key list, one for unpartitioned datasets.
  */
-export function buildSections(datasets: DatasetStateCodes[], range: DateRange): MatrixSection[] {
+export function buildSections(datasets: DatasetStateCodes[], range: DateRange, tally?: CellTally): MatrixSection[] {
   const groups = new Map<string, DatasetStateCodes[]>();
   for (const d of datasets) {
     const id = sectionId(d);
-    groups.set(id, [...(groups.get(id) ?? []), d]);
+    const members = groups.get(id);
+    if (members) members.push(d);
+    else groups.set(id, [d]);
   }
-  const sections = [...groups].map(([id, members]) => (members[0]!.space.time ? timeSection(id, members, range) : listSection(id, members)));
+  const sections = [...groups].map(([id, members]) => (members[0]!.space.time ? timeSection(id, members, range, tally) : listSection(id, members, tally)));
   const rank = (s: MatrixSection) => GRAIN_ORDER.indexOf(s.grain);
   return sections.sort((a, b) => rank(a) - rank(b) || a.label.localeCompare(b.label));
 }
@@ -42,7 +47,7 @@ function sectionId(d: DatasetStateCodes): string {
   return `list:${JSON.stringify(def)}`;
 }
 
-function timeSection(id: string, members: DatasetStateCodes[], range: DateRange): MatrixSection {
+function timeSection(id: string, members: DatasetStateCodes[], range: DateRange, tally?: CellTally): MatrixSection {
   const first = members[0]!.space.time!;
   let lo = Infinity;
   let hi = -Infinity;
@@ -51,23 +56,19 @@ function timeSection(id: string, members: DatasetStateCodes[], range: DateRange)
     lo = Math.min(lo, t.startAbs);
     hi = Math.max(hi, t.startAbs + d.space.size - 1);
   }
-  const abs: number[] = [];
-  for (let a = lo; a <= hi; a++) {
-    const o = a - first.startAbs;
-    if (range.fromMs !== null && first.windowStartMs(o + 1) <= range.fromMs) continue;
-    if (range.toEndMs !== null && first.windowStartMs(o) >= range.toEndMs) continue;
-    abs.push(a);
-  }
-  const rows = members.map((d) =>
-    rowOf(
-      d,
-      abs.map((a) => a - d.space.time!.startAbs),
-    ),
-  );
-  return { id, label: `${GRAIN_LABEL[first.grain]} (${first.zone})`, grain: first.grain, columns: abs.map((a) => first.keyAt(a - first.startAbs)), rows };
+  // The columns are one contiguous run of the axis (a date range cuts its ends only).
+  let from = lo;
+  let to = hi;
+  while (from <= to && range.fromMs !== null && first.windowStartMs(from - first.startAbs + 1) <= range.fromMs) from++;
+  while (to >= from && range.toEndMs !== null && first.windowStartMs(to - first.startAbs) >= range.toEndMs) to--;
+  const count = Math.max(0, to - from + 1);
+  const columns: string[] = new Array<string>(count);
+  for (let i = 0; i < count; i++) columns[i] = first.keyAt(from + i - first.startAbs);
+  const rows = members.map((d) => rowOf(d, from - d.space.time!.startAbs, count, tally));
+  return { id, label: `${GRAIN_LABEL[first.grain]} (${first.zone})`, grain: first.grain, columns, rows };
 }
 
-function listSection(id: string, members: DatasetStateCodes[]): MatrixSection {
+function listSection(id: string, members: DatasetStateCodes[], tally?: CellTally): MatrixSection {
   const d0 = members[0]!;
   const def = d0.dataset.partitionDef;
   const ordinals = Array.from({ length: d0.space.size }, (_, i) => i);
@@ -84,7 +85,7 @@ function listSection(id: string, members: DatasetStateCodes[]): MatrixSection {
     label,
     grain: def.kind === "none" ? "none" : "list",
     columns: ordinals.map((o) => d0.space.keyAt(o)),
-    rows: members.map((d) => rowOf(d, ordinals)),
+    rows: members.map((d) => rowOf(d, 0, ordinals.length, tally)),
   };
 }
 
@@ -93,11 +94,17 @@ export function pipelineOfDataset(d: Pick<DatasetStateCodes, "dataset" | "writer
   return d.dataset.pipeline ?? d.writer?.pipeline ?? null;
 }
 
-function rowOf(d: DatasetStateCodes, ordinals: number[]): MatrixRow {
-  const bytes = new Uint8Array(ordinals.length);
-  for (let i = 0; i < ordinals.length; i++) {
-    const o = ordinals[i]!;
-    bytes[i] = CHAR_OF[o >= 0 && o < d.codes.length ? d.codes[o]! : NOT_EXPECTED]!;
+/** The row of `count` cells from ordinal `start` on (out of the dataset's range: no unit). */
+function rowOf(d: DatasetStateCodes, start: number, count: number, tally?: CellTally): MatrixRow {
+  const bytes = new Uint8Array(count);
+  const codes = d.codes;
+  const lo = Math.max(0, -start);
+  const hi = Math.min(count, codes.length - start);
+  bytes.fill(CHAR_OF[NOT_EXPECTED]!);
+  for (let i = lo; i < hi; i++) bytes[i] = CHAR_OF[codes[start + i]!]!;
+  if (tally) {
+    for (let i = lo; i < hi; i++) tally[codes[start + i]!]!++;
+    tally[NOT_EXPECTED]! += count - Math.max(0, hi - lo);
   }
   return {
     nodeId: d.dataset.nodeId,
