@@ -45,10 +45,10 @@ export function ClosurePanel({ closure, holdings, incidentHref }: { closure: Clo
         )}
       </div>
       <p className="muted">
-        <strong>never ran</strong>: consumers still see the previous value, stale while looking current · <strong>partial write</strong>: failed tries left rows
-        behind · <strong>built</strong>: ran and succeeded, but reported no row count · <strong>built before the failure</strong>: on inputs since replaced ·{" "}
-        <strong>sent outside</strong>: consumed outside the platform, re-running recalls nothing · <strong>suspect</strong>: published, but built on a bad
-        upstream unit
+        <strong>never ran</strong>: consumers still see the previous value, stale while looking current · <strong>failed, wrote nothing</strong>: ran and
+        failed, consumers still see the previous value · <strong>partial write</strong>: failed tries left rows behind · <strong>built</strong>: ran and
+        succeeded, but reported no row count · <strong>built before the failure</strong>: on inputs since replaced · <strong>sent outside</strong>: consumed
+        outside the platform, re-running recalls nothing · <strong>suspect</strong>: published, but built on a bad upstream unit
       </p>
       <div ref={scroller} className={styles.closureScroller}>
         <table className="data" data-testid="closure-table">

@@ -3,6 +3,7 @@ import styles from "./Lineage.module.css";
 
 export const HOLDING_WORD = {
   never_ran: "never ran",
+  failed_nothing_written: "failed, wrote nothing",
   partial_write: "partial write",
   built: "built",
   built_before_failure: "built before the failure",

@@ -133,7 +133,16 @@ export type Closure = z.infer<typeof ClosureSchema>;
  * besides them: units whose figures were built on a bad upstream unit (the unit-state service's
  * suspect state), so a unit can be both "built before the failure" and "suspect".
  */
-export const HoldingKindSchema = z.enum(["never_ran", "partial_write", "built", "built_before_failure", "built_after_failure", "sent_outside", "suspect"]);
+export const HoldingKindSchema = z.enum([
+  "never_ran",
+  "failed_nothing_written",
+  "partial_write",
+  "built",
+  "built_before_failure",
+  "built_after_failure",
+  "sent_outside",
+  "suspect",
+]);
 export type HoldingKind = z.infer<typeof HoldingKindSchema>;
 
 export const HoldingSchema = z.object({

@@ -21,6 +21,7 @@ type PartitionKind = Exclude<HoldingKind, "suspect">;
 
 const DETAIL: Record<PartitionKind, string> = {
   never_ran: "never ran: consumers still see the previous value, stale while looking current",
+  failed_nothing_written: "its latest try failed and wrote nothing: consumers still see the previous value",
   partial_write: "failed tries left rows behind and nothing was published: a partial write, not a value",
   built: "ran and succeeded, but reported no row count, so the ledger cannot say what it holds",
   built_before_failure: "ran before the failure, on inputs since replaced: looks current, is not",
@@ -28,13 +29,13 @@ const DETAIL: Record<PartitionKind, string> = {
   sent_outside: "consumed outside the platform: re-running recalls nothing, tell the consumer",
 };
 
-const ORDER: PartitionKind[] = ["sent_outside", "partial_write", "never_ran", "built", "built_after_failure", "built_before_failure"];
+const ORDER: PartitionKind[] = ["sent_outside", "partial_write", "failed_nothing_written", "never_ran", "built", "built_after_failure", "built_before_failure"];
 
 /**
  * Sorts each unit of `units` into what it holds now, from the ledger, the writers' attempts and
  * the deliveries: sent outside, a partial write (failed tries wrote rows, nothing published),
- * built (a try succeeded without reporting a count: a dbt view), built before or after the
- * failure. Only units with a record are looked at one by one; every other unit of the set never
+ * failed with nothing written (it ran: not "never ran"), built (a try succeeded without
+ * reporting a count: a dbt view), built before or after the failure. Only units with a record are looked at one by one; every other unit of the set never
  * ran. So a ten-year daily closure node costs its records' size, not 3,650 key lookups.
  */
 export function classifyHoldings(units: UnitSet, dataset: DatasetNode, record: DatasetRecord, writers: ReadonlySet<string>, facts: UnitFactsLookup): Holding[] {
@@ -63,7 +64,8 @@ export function classifyHoldings(units: UnitSet, dataset: DatasetNode, record: D
       else if (left > 0) {
         kind = "partial_write";
         partialRows += left;
-      } else continue;
+      } else if (latest?.status === "failed") kind = "failed_nothing_written";
+      else continue;
     } else {
       const latest = Math.max(...entries.map((e) => e.publishedAt));
       kind = facts.failedAt !== null && latest > facts.failedAt ? "built_after_failure" : "built_before_failure";

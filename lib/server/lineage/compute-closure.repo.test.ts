@@ -98,6 +98,10 @@ describe.each(providersUnderTest())("the closure API on the demo world (%s)", (p
     const seed = failed.nodes.find((n) => n.nodeId === "dataset:warehouse:stg_orders")!.holdings;
     expect(seed.map((h) => [h.kind, h.unitsText, h.detail.match(/\((\d+) rows\)/)?.[1]])).toEqual([["partial_write", "2026-08-17", "20"]]);
     expect(failed.failedAt).not.toBeNull();
+    // 08-23's two tries failed without a row: it ran, so it is not "never ran" either.
+    const empty = await getClosureHoldings(query({ nodeId: "job:orders:stg_orders", units: "2026-08-23" }), NOW, t.db);
+    const seed23 = empty.nodes.find((n) => n.nodeId === "dataset:warehouse:stg_orders")!.holdings;
+    expect(seed23.map((h) => [h.kind, h.unitsText])).toEqual([["failed_nothing_written", "2026-08-23"]]);
   });
 
   it("the graph view: 30 nodes, 28 walked edges and running_balance's self-read, roles by kind, a stable hash", async () => {
