@@ -14,6 +14,7 @@ import fs from "node:fs";
 import { createDb } from "../lib/server/db/client";
 import { migrate } from "../lib/server/db/migrate";
 import { buildMatrixWorld, LAST_DAY_MS } from "./matrix-world";
+import { createToken } from "../lib/server/access/manage-access";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1]! : fallback);
@@ -30,13 +31,17 @@ const RUN_FILE = `${FILE}.run.db`;
 const target = { provider: "sqlite" as const, file: RUN_FILE, url: `file:${RUN_FILE}` };
 const ms = (t: number) => Math.round(t);
 const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
+let ingestToken = "";
+const writeHeaders = () => ({ "content-type": "application/json", authorization: `Bearer ${ingestToken}` });
 
 async function ensureWorld(): Promise<number | null> {
   const generated = await generateWorld();
   for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(RUN_FILE + suffix, { force: true });
   for (const suffix of ["", "-wal"]) if (fs.existsSync(FILE + suffix)) fs.copyFileSync(FILE + suffix, RUN_FILE + suffix);
   const db = createDb(target);
-  await db.user.upsert({ where: { id: "bench-operator" }, create: { id: "bench-operator", displayName: "Bench", role: "operator" }, update: {} });
+  // The console serves in production mode: the writers send a machine token, as producers do.
+  const name = `bench-${Date.now()}`;
+  ingestToken = (await createToken(db, { name, scope: "ingest" }, { actor: "cli:bench", actorRole: "admin", reason: "pages bench writers" })).secret;
   await db.$disconnect();
   return generated;
 }
@@ -63,7 +68,7 @@ const SERVER_LOG = `${FILE}.server.log`;
 function startServer(): ChildProcess {
   const log = fs.openSync(SERVER_LOG, "a");
   return spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", String(PORT)], {
-    env: { ...process.env, DATABASE_URL: target.url, NEXT_TELEMETRY_DISABLED: "1", REPARO_DEFAULT_USER: "bench-operator" },
+    env: { ...process.env, DATABASE_URL: target.url, NEXT_TELEMETRY_DISABLED: "1" },
     detached: true,
     stdio: ["ignore", log, log],
   });
@@ -192,7 +197,7 @@ async function publishVisibleMs(): Promise<{ overviewMs: number; matrixMs: numbe
     rowCount: 1000,
   }));
   const posted = performance.now();
-  const res = await fetch(`${BASE}/api/v1/publishes`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(`${BASE}/api/v1/publishes`, { method: "POST", headers: writeHeaders(), body: JSON.stringify(body) });
   if (!res.ok) throw new Error(`publish answered ${res.status}: ${await res.text()}`);
   const returned = performance.now();
   let overviewMs = -1;
@@ -232,7 +237,7 @@ async function underWriteLoad(
         rowCount: 990,
       }));
       try {
-        const res = await fetch(`${BASE}/api/v1/publishes`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+        const res = await fetch(`${BASE}/api/v1/publishes`, { method: "POST", headers: writeHeaders(), body: JSON.stringify(body) });
         if (res.ok) written += 50;
         else {
           failed++;
