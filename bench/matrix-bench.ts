@@ -13,7 +13,11 @@
  *   - scrolling: frame intervals while the grid scrolls across ten years.
  *
  *   npx next build   (with NEXT_DIST_DIR=… if you use your own build folder)
- *   npx tsx bench/matrix-bench.ts [--size 1m|10m] [--json] [--fresh] [--port 3499] [--db /tmp/reparo-matrix-bench.db]
+ *   npx tsx bench/matrix-bench.ts [--size 1m|10m] [--json] [--fresh] [--kept] [--port 3499] [--db /tmp/reparo-matrix-bench.db]
+ *
+ * --kept takes up the snapshot a previous run kept instead of the cold compute, and skips the
+ * first start with nothing kept (at 10M cells those two take ~5 min each). The server's output is
+ * appended to <db>.server.log; its peak RSS is printed.
  */
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -29,6 +33,8 @@ const flag = (name: string, fallback: string) => (args.includes(`--${name}`) ? a
 // --size 10m: the issue's 10× world (100 pipelines × 30 datasets × 3,650 days = 10,950,000 cells).
 const SIZE = flag("size", "1m") === "10m" ? { pipelines: 100, chain: 30, days: 3650 } : { pipelines: 10, chain: 30, days: 3650 };
 const PORT = Number(flag("port", "3499"));
+// Issue 4's bars at a million cells; issue 12's at ten million (read APIs ≤ 1 s, first paint ≤ 3 s).
+const BAR = flag("size", "1m") === "10m" ? { apiMs: 1000, paintMs: 3000 } : { apiMs: 2000, paintMs: 2000 };
 const FILE = flag("db", "/tmp/reparo-matrix-bench.db");
 const BASE = `http://127.0.0.1:${PORT}`;
 /** The servers' stdout and stderr, appended run after run (a crash's last words are there). */
@@ -115,6 +121,13 @@ async function timeApi(): Promise<{ ms: number; bytes: number; cells: number }> 
     if (!body.states.computing) return { ms: ms(performance.now() - start), bytes: text.length, cells: Object.values(body.counts).reduce((a, b) => a + b, 0) };
     await new Promise((r) => setTimeout(r, 500));
   }
+}
+
+async function hasKeptSnapshot(): Promise<boolean> {
+  const db = createDb({ provider: "sqlite", file: FILE, url: `file:${FILE}` });
+  const n = await db.unitStateSnapshot.count();
+  await db.$disconnect();
+  return n > 0;
 }
 
 async function forgetKeptSnapshot(): Promise<void> {
@@ -216,15 +229,21 @@ async function main(): Promise<void> {
   progress("server log", SERVER_LOG);
   const generateMs = await ensureWorld();
   progress("world", { generateMs });
-  await forgetKeptSnapshot();
-  const coldComputeMs = await coldCompute();
+  // --kept: take up the snapshot a previous run kept (no cold compute, no first start with nothing kept).
+  const kept = args.includes("--kept") && (await hasKeptSnapshot());
+  if (!kept) await forgetKeptSnapshot();
+  const coldComputeMs = kept ? null : await coldCompute();
   progress("cold compute", { coldComputeMs });
   // A restart: the in-process computation above kept its snapshot in the database.
   const restart = await firstMatrixAfterStart();
   progress("restart", { first: restart.first, spawnToFirstMs: restart.spawnToFirstMs });
   let result;
   try {
-    const warm = await timeApi();
+    // Warm: the median of five requests (the first after the restart's is often still busy).
+    const warm: number[] = [];
+    for (let i = 0; i < 5; i++) warm.push((await timeApi()).ms);
+    warm.sort((a, b) => a - b);
+    progress("warm API", warm);
     const paint = await browserFigures();
     progress("browser", paint);
     await addOnePublish();
@@ -238,7 +257,8 @@ async function main(): Promise<void> {
       coldComputeMs,
       apiFirstAfterRestartMs: restart.first.ms,
       restartToFirstMatrixMs: restart.spawnToFirstMs,
-      apiWarmMs: warm.ms,
+      apiWarmMs: warm[2]!,
+      apiWarmSamplesMs: warm,
       apiAfterOnePublishMs: afterPublish.ms,
       ...paint,
       peakRssMb: peakRssMb(restart.server),
@@ -247,20 +267,27 @@ async function main(): Promise<void> {
     stop(restart.server);
   }
   // A first start: no snapshot kept (a new console on an existing ledger).
-  await forgetKeptSnapshot();
-  const fresh = await firstMatrixAfterStart();
-  const freshPeakRssMb = peakRssMb(fresh.server);
-  stop(fresh.server);
-  const all = { ...result, apiFirstAfterFreshStartMs: fresh.first.ms, freshStartToFirstMatrixMs: fresh.spawnToFirstMs, freshPeakRssMb };
+  let freshFigures = {
+    apiFirstAfterFreshStartMs: null as number | null,
+    freshStartToFirstMatrixMs: null as number | null,
+    freshPeakRssMb: null as number | null,
+  };
+  if (!kept) {
+    await forgetKeptSnapshot();
+    const fresh = await firstMatrixAfterStart();
+    freshFigures = { apiFirstAfterFreshStartMs: fresh.first.ms, freshStartToFirstMatrixMs: fresh.spawnToFirstMs, freshPeakRssMb: peakRssMb(fresh.server) };
+    stop(fresh.server);
+  }
+  const all = { ...result, ...freshFigures, loadAverage: fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ") };
   console.log(
     `cells                      ${all.cells.toLocaleString("en")} (${all.datasets} datasets × ${all.days} days), response ${(all.responseBytes / 1e6).toFixed(2)} MB`,
   );
   console.log(`cold compute (ms)          ${all.coldComputeMs}   (in process: every ledger row and attempt)`);
   console.log(`restart, snapshot kept: first matrix API (ms) ${all.apiFirstAfterRestartMs}; server spawn → first matrix ${all.restartToFirstMatrixMs} ms`);
-  console.log(`matrix API, warm (ms)      ${all.apiWarmMs}   (bar: ≤ 2000)`);
+  console.log(`matrix API, warm (ms)      ${all.apiWarmMs} median of ${all.apiWarmSamplesMs.join(", ")}   (bar: ≤ ${BAR.apiMs})`);
   console.log(`after one new publish (ms) ${all.apiAfterOnePublishMs}`);
   console.log(`first paint, page's first visit since the server started (ms) ${all.firstPaintFirstVisitMs}`);
-  console.log(`first paint, fresh browser, console serving (ms) ${all.firstPaintMs}   (bar: ≤ 2000)`);
+  console.log(`first paint, fresh browser, console serving (ms) ${all.firstPaintMs}   (bar: ≤ ${BAR.paintMs})`);
   console.log(`scrolling: frame mean/p95  ${all.meanFrameMs} / ${all.p95FrameMs} ms   (60 fps: 16.7), ${all.cellsInDom} cell elements in the DOM`);
   console.log(
     `first start, nothing kept: first matrix API (ms) ${all.apiFirstAfterFreshStartMs}; server spawn → first matrix ${all.freshStartToFirstMatrixMs} ms`,
@@ -268,7 +295,7 @@ async function main(): Promise<void> {
   console.log(
     `peak server RSS (MB)        ${all.peakRssMb} (restart with the snapshot kept, through the browser figures); ${all.freshPeakRssMb} (first start, nothing kept)`,
   );
-  console.log(`server log                 ${SERVER_LOG}`);
+  console.log(`server log                 ${SERVER_LOG}; load average at the end ${all.loadAverage} (2 cores)`);
   if (args.includes("--json")) console.log(JSON.stringify(all));
 }
 
