@@ -229,7 +229,7 @@ function Tokens() {
       <p className="sub">
         An <b>ingest</b> token may only send lineage events, publishes, source counts, partition definitions, frontier certificates and dbt artifacts —
         optionally only for the namespaces you list. Producers send it as <code>Authorization: Bearer</code> (OpenLineage&apos;s HTTP transport:{" "}
-        <code>auth.api_key</code>).
+        <code>auth.type: api_key</code> with <code>auth.apiKey</code>).
       </p>
       {created ? (
         <div className={styles.secret} role="status" data-testid="token-secret">
