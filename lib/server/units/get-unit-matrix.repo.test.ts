@@ -7,7 +7,7 @@ import { receiveLineageRequest } from "../ingestion/receive-lineage-request";
 import { lineageRequest } from "../ingestion/testing/fixtures";
 import { appendPublishes } from "../repositories/ledger/ingested-runs";
 import { getUnitDetail } from "./get-unit-detail";
-import { getUnitStateSnapshot, problemsLookup, type UnitStateSnapshot } from "./get-unit-state-snapshot";
+import { getUnitStateSnapshot, keepUnitStates, problemsLookup, type UnitStateSnapshot } from "./get-unit-state-snapshot";
 import { getUnitMatrix } from "./get-unit-matrix";
 import { loadUnitStates } from "./load-unit-states";
 
@@ -237,5 +237,53 @@ describe.each(providersUnderTest())("the unit matrix's pipelines on %s", (provid
     expect(after.pipelines).toEqual([...m.pipelines, "billing_dag"].sort());
     const billing = await getUnitMatrix({ states: [], pipeline: "billing_dag" }, NOW, t.db);
     expect(billing.sections.flatMap((s) => s.rows.map((r) => [r.name, r.pipeline]))).toEqual([["invoices", "billing_dag"]]);
+  });
+});
+
+// Its own world: a change log with nothing pending past the kept states.
+describe.each(providersUnderTest())("the kept unit states on %s", (provider) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase(provider);
+    await loadDemo(t.db);
+  }, 180_000);
+  afterAll(async () => t.drop());
+
+  it("a console that took up the kept states keeps them again only once they move (at 10M units a rewrite is seconds of the event loop)", async () => {
+    const at = new Date(NOW.getTime() + 4_000_000);
+    await getUnitMatrix({ states: [] }, at, t.db);
+    await keepUnitStates(t.db, at);
+    const other = createDb(t.target);
+    const marker = new Date("2000-01-01T00:00:00Z");
+    const keptAt = async () => (await t.db.unitStateSnapshot.findUniqueOrThrow({ where: { id: "current" } })).computedAt.toISOString();
+    try {
+      await getUnitStateSnapshot(other, at);
+      // Marks the row without changing what it holds: a rewrite would replace the mark.
+      await t.db.unitStateSnapshot.update({ where: { id: "current" }, data: { computedAt: marker } });
+      await keepUnitStates(other, at);
+      expect(await keptAt()).toBe(marker.toISOString());
+
+      const ds = await other.dataset.findFirstOrThrow({ where: { nodeId: "dataset:warehouse:fct_orders" } });
+      const run = await other.run.findFirstOrThrow({ where: { kind: "scheduled" } });
+      await other.$transaction((tx) =>
+        appendPublishes(tx, [
+          {
+            id: "p-0820",
+            datasetId: ds.id,
+            unitKey: "2026-08-20",
+            runId: run.id,
+            attemptId: null,
+            publishedAt: new Date("2026-11-04T00:00:00Z"),
+            inputVersion: "",
+            codeVersion: "",
+            rowCount: 40,
+          },
+        ]),
+      );
+      await keepUnitStates(other, at);
+      expect(await keptAt()).not.toBe(marker.toISOString());
+    } finally {
+      await other.$disconnect();
+    }
   });
 });

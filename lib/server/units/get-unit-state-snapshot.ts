@@ -88,8 +88,13 @@ interface State {
   full: { catalog: string; done: Promise<void>; sized: Promise<void>; partial: DatasetStateCodes[]; total: number; units: number } | null;
   restored: Promise<void> | null;
   persistTimer: NodeJS.Timeout | null;
-  /** The change sequence the states kept in the database were at (by this process). */
-  keptSeq?: number;
+  /**
+   * The states kept in the database (written or taken up by this process). States are replaced,
+   * never changed in place, so while they are still these, keeping them again would rewrite the
+   * whole body (~53 MB at 10,950,000 units, seconds of the event loop) for nothing. (Not the
+   * change sequence: changes applied past a gap, and newly due units, move the states, not it.)
+   */
+  kept?: UnitStateSnapshot;
   /** Big world: no update starts before this instant (updates take at most half the event loop). */
   nextUpdateAt: number;
   /** Big world: when the records' fingerprint was last compared (the net for unlogged writes). */
@@ -525,6 +530,7 @@ async function persist(db: Db, entry: Entry): Promise<void> {
       datasets,
     };
     await writeUnitStateSnapshot(db, JSON.stringify(body), snapshot.computedAt);
+    stateOf(db).kept = snapshot;
     // Changes the kept states include are needed by no reader but a console behind: every console
     // brings its states up at least hourly (warm-unit-states.ts), so two hours of them are kept.
     await pruneUnitChanges(db, entry.seq, new Date(Date.now() - 2 * HOUR));
@@ -575,6 +581,7 @@ async function restore(db: Db, now: Date, s: State): Promise<void> {
     hour: kept.hour,
     snapshot: { computedAt: row.computedAt, datasets: restored, computing: null, refreshing: false },
   };
+  s.kept = s.entry.snapshot;
 }
 
 /** Problem units per dataset of a set of dataset states, memoised; `forget` after a dataset changes. */
@@ -630,10 +637,8 @@ export function stateLookup(snapshot: UnitStateSnapshot): (datasetNodeId: string
 export async function keepUnitStates(db: Db, now: Date): Promise<void> {
   await whenUnitStatesReady(db, now);
   const s = stateOf(db);
-  if (!s.entry || s.entry.seq === s.keptSeq) return;
-  const seq = s.entry.seq;
+  if (!s.entry || s.entry.snapshot === s.kept) return;
   await persist(db, s.entry);
-  s.keptSeq = seq;
 }
 
 /** How far this instance's states are behind the change log (0 = caught up; null = not computed yet). */
