@@ -2,7 +2,8 @@ import type { PartitionsPut, PartitionsPutResult } from "@/lib/contracts/ingesti
 import { resolvePartitions, type PartitionDef, type PartitionSpace } from "@/lib/domain/partitions";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
-import { inTransaction, getDb, type Db, type Tx } from "../repositories/database";
+import { getDb, type Db, type Tx } from "../repositories/database";
+import { inOneTransaction } from "./in-one-transaction";
 import { dropInvalidKeys, invalidKeysOf } from "../repositories/ledger/ingested-runs";
 import { refoldStoredRuns } from "./ingest-openlineage-events";
 import { InvalidFieldError } from "@/lib/domain/errors";
@@ -16,7 +17,9 @@ import { findOrDeclareNode } from "./find-node";
  */
 export async function setDatasetPartitions(id: string, body: PartitionsPut, actor: Actor, db: Db = getDb(), now = new Date()): Promise<PartitionsPutResult> {
   const space = resolveOrRefuse(body.partitionDef, now);
-  return inTransaction(db, async (tx) => {
+  // Ingestion's transaction: its time limits (declaring may fold many runs sent before again) and
+  // its retry when a concurrent request declares the same node.
+  return inOneTransaction(db, async (tx) => {
     const dataset = await findOrDeclareNode(tx, "dataset", id);
     const stored = await datasetPartitionDef(tx, dataset.id);
     // Declaring the definition a dataset already had (unpartitioned, say) is a change too: its
