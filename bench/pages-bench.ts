@@ -7,7 +7,7 @@
  * datasets × 3,650 days (1,095,000 units), --size 10m 100 × 30 × 3,650 (10,950,000).
  *
  *   npx next build
- *   npx tsx bench/pages-bench.ts [--size 1m|10m] [--json] [--fresh] [--port 3498] [--db /tmp/…]
+ *   npx tsx bench/pages-bench.ts [--size 1m|10m] [--json] [--fresh] [--port 3498] [--db /tmp/…] [--profile]
  */
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -67,7 +67,9 @@ const SERVER_LOG = `${FILE}.server.log`;
 
 function startServer(): ChildProcess {
   const log = fs.openSync(SERVER_LOG, "a");
-  return spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", String(PORT)], {
+  // --profile: a V8 CPU profile of the server, written when it stops, beside the world.
+  const profile = args.includes("--profile") ? ["--cpu-prof", `--cpu-prof-dir=${FILE}.profiles`] : [];
+  return spawn(process.execPath, [...profile, "node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", String(PORT)], {
     env: { ...process.env, DATABASE_URL: target.url, NEXT_TELEMETRY_DISABLED: "1" },
     detached: true,
     stdio: ["ignore", log, log],

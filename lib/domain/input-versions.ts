@@ -34,7 +34,7 @@ export function inputVersionDiffers(version: string | null, prevailing: string, 
  */
 export function mismatchedInputs(version: string | null, prevailing: string, scope: InputScope = ALL_SHARED): string[] | null {
   if (version === prevailing) return null;
-  const [mine, theirs] = [inputsOf(version), inputsOf(prevailing)];
+  const [mine, theirs] = [inputsOf(version), prevailingInputs(prevailing)];
   if (!mine || !theirs) return scope.perUnit ? null : [];
   const compared = (input: string) => scope.shared.has(input) || (!scope.perUnit && scope.shared.size === 0);
   const differing: string[] = [];
@@ -57,12 +57,20 @@ export function mismatchedInputs(version: string | null, prevailing: string, sco
  */
 export function prevailingPerInput(versions: readonly (string | null)[]): string | null {
   const counts = new Map<string, Map<string, number>>();
+  const add = (input: string, v: string) => {
+    const byVersion = counts.get(input);
+    if (byVersion) byVersion.set(v, (byVersion.get(v) ?? 0) + 1);
+    else counts.set(input, new Map([[v, 1]]));
+  };
   for (const version of versions) {
-    for (const [input, v] of inputsOf(version) ?? []) {
-      const byVersion = counts.get(input) ?? new Map<string, number>();
-      byVersion.set(v, (byVersion.get(v) ?? 0) + 1);
-      counts.set(input, byVersion);
+    if (!version) continue;
+    // One input (most versions): no map of its parts. A full computation reads a million.
+    if (!version.includes(",")) {
+      const at = version.lastIndexOf("@");
+      if (at > 0) add(version.slice(0, at), version.slice(at + 1));
+      continue;
     }
+    for (const [input, v] of inputsOf(version) ?? []) add(input, v);
   }
   if (counts.size === 0) return null;
   const parts: string[] = [];
@@ -73,6 +81,13 @@ export function prevailingPerInput(versions: readonly (string | null)[]): string
     parts.push(`${input}@${best}`);
   }
   return parts.join(",");
+}
+
+// Every unit of a dataset is compared with the same prevailing version: parsed once, not per unit.
+let lastPrevailing: { version: string; inputs: ReadonlyMap<string, string> | null } | null = null;
+function prevailingInputs(version: string): ReadonlyMap<string, string> | null {
+  if (lastPrevailing?.version !== version) lastPrevailing = { version, inputs: inputsOf(version) };
+  return lastPrevailing.inputs;
 }
 
 function inputsOf(version: string | null): Map<string, string> | null {

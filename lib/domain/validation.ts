@@ -59,10 +59,13 @@ export function publishedMoreThanOnce(ledger: readonly LedgerRow[]): Republished
  * would flag the ninety-eight neighbours instead of the one repaired unit, so the mode is used.
  */
 export function prevailingInputVersion(ledger: readonly LedgerRow[]): string | null {
+  return mostCommon([...latestByUnit(ledger).values()].map((row) => row.inputVersion));
+}
+
+/** The most frequent version (nulls aside), at a tie the greatest. */
+export function mostCommon(versions: readonly (string | null)[]): string | null {
   const counts = new Map<string, number>();
-  for (const row of latestByUnit(ledger).values()) {
-    if (row.inputVersion !== null) counts.set(row.inputVersion, (counts.get(row.inputVersion) ?? 0) + 1);
-  }
+  for (const v of versions) if (v !== null) counts.set(v, (counts.get(v) ?? 0) + 1);
   let best: string | null = null;
   let bestCount = 0;
   for (const [version, n] of counts) {

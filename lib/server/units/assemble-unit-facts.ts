@@ -1,5 +1,5 @@
 import { prevailingPerInput, type InputScope } from "@/lib/domain/input-versions";
-import { latestByUnit, prevailingInputVersion } from "@/lib/domain/validation";
+import { mostCommon } from "@/lib/domain/validation";
 import type { Attempt, LedgerEntry, OperatorMark, UnitFacts, UpstreamProblem, UpstreamPublish } from "@/lib/domain/unit-state";
 import type { DatasetRecord, TaskRecord } from "../repositories/catalog/catalog-reads";
 
@@ -49,9 +49,17 @@ export function assembleUnitFacts(r: DatasetRecords, units: readonly { key: stri
   }));
 }
 
-/** The input version most units of a dataset were built from (per input: prevailingPerInput), from its whole ledger. */
+/**
+ * The input version most units of a dataset were built from (per input: prevailingPerInput), from
+ * its whole ledger: each unit's latest publish (the last of the newest instant, as latestByUnit),
+ * read in place — a copy of every ledger row per dataset was most of a full computation's time.
+ */
 export function prevailingOf(ledger: Map<string, LedgerEntry[]>): string | null {
-  const rows = [...ledger].flatMap(([unitKey, list]) => list.map((row) => ({ ...row, unitKey })));
-  const latestVersions = [...latestByUnit(rows).values()].map((row) => row.inputVersion);
-  return prevailingPerInput(latestVersions) ?? prevailingInputVersion(rows);
+  const latestVersions: (string | null)[] = [];
+  for (const list of ledger.values()) {
+    let latest: LedgerEntry | undefined;
+    for (const row of list) if (latest === undefined || row.publishedAt >= latest.publishedAt) latest = row;
+    if (latest !== undefined) latestVersions.push(latest.inputVersion);
+  }
+  return prevailingPerInput(latestVersions) ?? mostCommon(latestVersions);
 }

@@ -69,8 +69,11 @@ export interface UnitStateSnapshot {
 interface Entry {
   /** The catalog (lineage) fingerprint the states were computed under. */
   catalog: string;
-  /** Counts and maxima of the records (unitStateFingerprint): a write that bypassed the change log still shows. */
-  ledger: string;
+  /**
+   * Counts and maxima of the records (unitStateFingerprint): a write that bypassed the change log
+   * still shows. Null after an update: it is cast again once the log is quiet (see below).
+   */
+  ledger: string | null;
   /** Every change up to this sequence number is applied; `above` are applied ones past a gap. */
   seq: number;
   above: Set<number>;
@@ -109,8 +112,12 @@ const HOUR = 3_600_000;
 /** Beyond this many changes, or units to recompute, one full computation is cheaper. */
 const MAX_CHANGES = 50_000;
 const MAX_UNITS = 400_000;
-/** How long a request waits for a full computation before it answers with what there is. */
-const WAIT_MS = Number(process.env.REPARO_STATE_WAIT_MS ?? 500);
+/**
+ * How long a request waits for a full computation of a big world before it answers with what
+ * there is. None by default: such a computation takes seconds (~15 s at a million units), so
+ * waiting only delays the answer it will give anyway (the datasets computed so far).
+ */
+const WAIT_MS = Number(process.env.REPARO_STATE_WAIT_MS ?? 0);
 /** A world this small is always computed before answering (a test, the demo): never partial. */
 const SMALL_WORLD_UNITS = 150_000;
 /** A gap in the change sequence older than this is a rolled-back transaction, not a late commit. */
@@ -121,14 +128,21 @@ const FINGERPRINT_EVERY_MS = 5_000;
 /** How long a read of a big world waits for an incremental update before answering without it. */
 const UPDATE_WAIT_MS = Number(process.env.REPARO_STATE_UPDATE_WAIT_MS ?? 200);
 
-/** Whether the update settles within UPDATE_WAIT_MS (always waited for in a small world). */
-async function settlesSoon(update: Promise<unknown>, entry: Entry): Promise<boolean> {
+/**
+ * Whether the update settles before the read's deadline (always waited for in a small world).
+ * One deadline per read, whatever it joins: under a stream of writes another update starts as
+ * soon as one ends, and a read that waited for each in turn waited for all of them (measured:
+ * matrix reads of 8–18 s under 8 writers).
+ */
+async function settlesBy(update: Promise<unknown>, entry: Entry, deadline: number): Promise<boolean> {
   const settled = update.then(
     () => true,
     () => true,
   );
   if (unitsOf(entry.snapshot) <= SMALL_WORLD_UNITS) return settled;
-  return Promise.race([settled, sleep(UPDATE_WAIT_MS).then(() => false)]);
+  const left = deadline - Date.now();
+  if (left <= 0) return false;
+  return Promise.race([settled, sleep(left).then(() => false)]);
 }
 
 function unitsOf(snapshot: UnitStateSnapshot): number {
@@ -142,6 +156,10 @@ function stateOf(db: Db): State {
 }
 
 export async function getUnitStateSnapshot(db: Db, now: Date): Promise<UnitStateSnapshot> {
+  return snapshotBy(db, now, Date.now() + UPDATE_WAIT_MS);
+}
+
+async function snapshotBy(db: Db, now: Date, deadline: number): Promise<UnitStateSnapshot> {
   const s = stateOf(db);
   s.restored ??= restore(db, now, s).catch((e: unknown) => log.error(`the kept unit states could not be taken up: ${(e as Error).message}`));
   await s.restored;
@@ -150,38 +168,47 @@ export async function getUnitStateSnapshot(db: Db, now: Date): Promise<UnitState
   // One update at a time. In a small world a request arriving meanwhile waits for it, then
   // applies what is left; in a big one it waits a little, then answers with the states as they
   // stand (one update behind) so reads are not starved by a stream of writes.
-  if (s.running && !(await settlesSoon(s.running, s.entry))) return s.entry.snapshot;
-  while (s.running) await s.running.catch(() => undefined);
+  while (s.running) if (!(await settlesBy(s.running, s.entry, deadline))) return s.entry.snapshot;
   const entry = s.entry;
-  if (!entry || entry.catalog !== catalog) return getUnitStateSnapshot(db, now);
+  if (!entry || entry.catalog !== catalog) return snapshotBy(db, now, deadline);
   const big = unitsOf(entry.snapshot) > SMALL_WORLD_UNITS;
   const hour = Math.floor(now.getTime() / HOUR);
   // Batched updates in a big world: while writes stream in, an update starts at most once its
   // predecessor's own duration has passed again, so reads keep half the event loop.
   if (big && Date.now() < s.nextUpdateAt && hour === entry.hour) return entry.snapshot;
-  // The records' fingerprint before the change log: a logged write is in both. It is the net for
-  // writes that bypass the log; in a big world (where it costs a scan) a read that finds nothing
-  // logged casts it every 5 s only.
+  // The records' fingerprint is the net for writes that bypass the change log. It is compared
+  // only while the log is quiet: a logged write moves it too, so while writes are logged it could
+  // only be taken again as the new baseline — a scan of the ledger (~1 s of the event loop at a
+  // million publishes) on every update for nothing. Once the log is quiet it is cast and, after
+  // updates, becomes the baseline; an unlogged write shows as a difference from then on. In a big
+  // world a quiet read casts it every 5 s only.
   const quiet = async () => (await lastUnitChange(db)) <= entry.seq && hour === entry.hour;
-  if (big && Date.now() - s.fingerprintAt < FINGERPRINT_EVERY_MS && (await quiet())) return entry.snapshot;
-  const ledger = (await unitStateFingerprint(db)).ledger;
-  s.fingerprintAt = Date.now();
   if (await quiet()) {
-    if (ledger === entry.ledger) return entry.snapshot;
-    // The records changed without a logged change (a direct write to the database): compute again.
-    s.entry = { ...entry, catalog: "" };
-    return getUnitStateSnapshot(db, now);
+    if (big && Date.now() - s.fingerprintAt < FINGERPRINT_EVERY_MS) return entry.snapshot;
+    const ledger = (await unitStateFingerprint(db)).ledger;
+    s.fingerprintAt = Date.now();
+    // Cast before this second look: a change logged in between is not in it, and is applied below.
+    if (await quiet()) {
+      if (s.entry !== entry) return snapshotBy(db, now, deadline);
+      if (entry.ledger === null || ledger === entry.ledger) {
+        if (entry.ledger === null) s.entry = { ...entry, ledger };
+        return entry.snapshot;
+      }
+      // The records changed without a logged change (a direct write to the database): compute again.
+      s.entry = { ...entry, catalog: "" };
+      return snapshotBy(db, now, deadline);
+    }
   }
   // Another read started an update (or replaced the states) while this one looked: join it.
-  if (s.running || s.entry !== entry) return getUnitStateSnapshot(db, now);
+  if (s.running || s.entry !== entry) return snapshotBy(db, now, deadline);
   const started = Date.now();
-  const update = applyChanges(db, now, s, { ...entry, ledger }, hour).finally(() => {
+  const update = applyChanges(db, now, s, { ...entry, ledger: null }, hour).finally(() => {
     if (s.running === update) s.running = null;
     if (big) s.nextUpdateAt = Date.now() + (Date.now() - started);
   });
   s.running = update;
   update.catch((e: unknown) => log.error(`updating the unit states failed: ${(e as Error).message}`));
-  if (!(await settlesSoon(update, entry))) return entry.snapshot;
+  if (!(await settlesBy(update, entry, deadline))) return entry.snapshot;
   await update;
   return s.entry!.snapshot;
 }
@@ -274,6 +301,7 @@ async function applyChanges(db: Db, now: Date, s: State, entry: Entry, hour: num
     return;
   }
   const current = new Map(entry.snapshot.datasets.map((d) => [d.dataset.id, resized.get(d.dataset.id) ?? d]));
+  const big = unitsOf(entry.snapshot) > SMALL_WORLD_UNITS;
   const problemsOf = problemsLookupOf(current);
   const spaces = new Map([...current.values()].map((d) => [d.dataset.id, d.space]));
   for (const { datasetId, units } of work.order) {
@@ -293,6 +321,9 @@ async function applyChanges(db: Db, now: Date, s: State, entry: Entry, hour: num
     const next = withUnits(d, units, recomputed);
     current.set(datasetId, next);
     problemsOf.forget(datasetId);
+    // SQLite reads are synchronous: a turn of the event loop between datasets, or an update that
+    // caught up with a stream of writes (thousands of units) holds every read for its length.
+    if (big) await new Promise<void>((resolve) => setImmediate(resolve));
   }
   const settled = advance(entry, fresh, changes);
   s.entry = {
@@ -426,7 +457,7 @@ interface PersistedSnapshot {
   /** The fact fields in the order each problem lists them (a change of UnitStateFacts recomputes). */
   fields: string;
   catalog: string;
-  ledger: string;
+  ledger: string | null;
   seq: number;
   above: number[];
   hour: number;

@@ -74,6 +74,7 @@ export async function visitUnitStates(db: Db, now: Date, options: LoadOptions, v
     const writerId = writerOf.get(dataset.id);
     const writer = writerId ? (tasksById.get(writerId) ?? null) : null;
     const ledger = await publishesOfDataset(db, dataset.id, kinds);
+    await turn();
     const space = spaces.get(dataset.id)!;
     latest.set(dataset.id, latestPublishByOrdinal(ledger, space));
     for (const e of edges) {
@@ -81,6 +82,7 @@ export async function visitUnitStates(db: Db, now: Date, options: LoadOptions, v
       latest.set(e.datasetId, latestPublishByOrdinal(await publishesOfDataset(db, e.datasetId, kinds), spaces.get(e.datasetId)!));
     }
     const attempts = writer ? await attemptsOfTask(db, writer.id) : undefined;
+    if (writer) await turn();
     const ctx: FactsContext = {
       dataset,
       space,
@@ -99,12 +101,17 @@ export async function visitUnitStates(db: Db, now: Date, options: LoadOptions, v
     const states = statesOf(ctx, now.getTime());
     problems.set(dataset.id, problemsOfStates(states));
     if (askedIds.has(dataset.id)) visit(states);
-    // SQLite reads are synchronous: without a turn of the event loop between datasets, a
-    // million-unit computation (the startup warm-up, the hourly refresh) would hold every other
-    // request for its whole length (measured ~20 s) instead of ~one dataset's worth (~70 ms).
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await turn();
   }
 }
+
+/**
+ * SQLite reads are synchronous: without a turn of the event loop between them, a million-unit
+ * computation (the startup warm-up) would hold every other request for its whole length
+ * (measured ~20 s). A turn after each dataset's read and after its states (~15–30 ms each) lets
+ * a request with several queries of its own answer while the computation runs.
+ */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The datasets asked for, plus every upstream dataset (transitively, through what their writers
@@ -174,8 +181,9 @@ export function statesOf(ctx: FactsContext, now: number): DatasetUnitStates {
     for (let o = lo; o <= hi; o++) keys.push({ key: space.keyAt(o), ordinal: o, due: due.contains(o) });
   });
   const inputScope = writer ? inputScopeOf(readsOfWriter(writer, ctx.edges, ctx.datasetsById)) : undefined;
+  const prevailing = ctx.neighbourInputVersion !== undefined ? ctx.neighbourInputVersion : prevailingOf(ledger);
   const all = assembleUnitFacts(
-    { dataset, writer, ledger, attempts, sources, marks, cleaned, upstreamOf, upstreamBadOf, inputScope, neighbourInputVersion: ctx.neighbourInputVersion },
+    { dataset, writer, ledger, attempts, sources, marks, cleaned, upstreamOf, upstreamBadOf, inputScope, neighbourInputVersion: prevailing },
     keys,
   );
   const judged = keys.flatMap((k, i) => (isJudged(k.due, all[i]!) ? [i] : []));
@@ -189,7 +197,6 @@ export function statesOf(ctx: FactsContext, now: number): DatasetUnitStates {
     const verdict = defined.validate(key);
     return verdict.valid ? [] : [{ key, reason: verdict.reason }];
   });
-  const prevailing = ctx.neighbourInputVersion !== undefined ? ctx.neighbourInputVersion : prevailingOf(ledger);
   return {
     dataset,
     writer,
