@@ -177,7 +177,7 @@ async function firstStart(): Promise<{ server: ChildProcess; everyRouteMs: numbe
   for (;;) {
     const r = await get("/api/v1/units/matrix");
     if (r.status === 200 && !r.text.includes('"computing":{')) break;
-    await sleep(1000);
+    await sleep(250);
   }
   return { server, everyRouteMs, slowestRoute: `${slowest[0]} ${ms(slowest[1])} ms`, fullStateMs: ms(performance.now() - spawned), computingNotice: notice };
 }

@@ -48,4 +48,17 @@ describe("input versions compared like with like (which inputs neighbours share)
     expect(prevailingPerInput(["dim@1,raw@a", "dim@1,raw@b", "dim@2,raw@c", null])).toBe("dim@1,raw@c");
     expect(prevailingPerInput(["snap-0817", null])).toBeNull();
   });
+
+  it("a version of one input counts as a version of several does, and a malformed one not at all", () => {
+    expect(prevailingPerInput(["raw@a", "raw@b", "raw@a,dim@1", "raw@b", "raw@b"])).toBe("dim@1,raw@b");
+    expect(prevailingPerInput(["@a", "raw@", "raw@1"])).toBe("raw@1");
+    expect(prevailingPerInput(["raw@1", "raw@2"])).toBe("raw@2");
+    expect(prevailingPerInput(["dim@1,broken", "dim@2"])).toBe("dim@2");
+  });
+
+  it("the prevailing version is compared for each unit as parsed once, whichever comes first", () => {
+    expect(mismatchedInputs("dim@1,raw@a", "dim@1,raw@b")).toEqual(["raw"]);
+    expect(mismatchedInputs("dim@2,raw@a", "dim@1,raw@b")).toEqual(["dim", "raw"]);
+    expect(mismatchedInputs("dim@1", "other@1")).toEqual([]);
+  });
 });

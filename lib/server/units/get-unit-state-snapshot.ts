@@ -126,7 +126,7 @@ const PERSIST_EVERY_MS = 30_000;
 
 const FINGERPRINT_EVERY_MS = 5_000;
 /** How long a read of a big world waits for an incremental update before answering without it. */
-const UPDATE_WAIT_MS = Number(process.env.REPARO_STATE_UPDATE_WAIT_MS ?? 200);
+const UPDATE_WAIT_MS = Number(process.env.REPARO_STATE_UPDATE_WAIT_MS ?? 50);
 
 /**
  * Whether the update settles before the read's deadline (always waited for in a small world).
