@@ -120,7 +120,13 @@ async function waitForHealth(): Promise<void> {
 
 async function get(path: string): Promise<{ ms: number; status: number; text: string }> {
   const start = performance.now();
-  const res = await fetch(`${BASE}${path}`);
+  const res = await fetch(`${BASE}${path}`).catch(async (e: unknown) => {
+    // A kept-alive connection the server closed while its event loop was held (its keep-alive
+    // timer fires late, as the request arrives): a browser sends such a GET again, and so does this.
+    if ((e as { cause?: { code?: string } }).cause?.code !== "ECONNRESET") throw e;
+    progress("connection reset, GET sent again", { path });
+    return fetch(`${BASE}${path}`);
+  });
   const text = await res.text();
   return { ms: performance.now() - start, status: res.status, text };
 }
