@@ -132,7 +132,7 @@ const UPDATE_WAIT_MS = Number(process.env.REPARO_STATE_UPDATE_WAIT_MS ?? 50);
  * Whether the update settles before the read's deadline (always waited for in a small world).
  * One deadline per read, whatever it joins: under a stream of writes another update starts as
  * soon as one ends, and a read that waited for each in turn waited for all of them (measured:
- * matrix reads of 8–18 s under 8 writers).
+ * matrix reads of 8–28 s under 8 writers).
  */
 async function settlesBy(update: Promise<unknown>, entry: Entry, deadline: number): Promise<boolean> {
   const settled = update.then(
