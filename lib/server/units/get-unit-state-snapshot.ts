@@ -13,7 +13,7 @@ import { unitStateFingerprint } from "../repositories/units/unit-matrix-reads";
 import { runningJobQueue } from "../jobs/job-queue";
 import { lastUnitChange, pruneUnitChanges, unitChangesAfter, type UnitChangeRecord } from "../repositories/units/unit-changes";
 import { readUnitStateSnapshot, writeUnitStateSnapshot } from "../repositories/units/unit-state-snapshots";
-import { loadUnitStates, visitUnitStates, type DatasetUnitStates } from "./load-unit-states";
+import { loadUnitStates, turn, visitUnitStates, type DatasetUnitStates } from "./load-unit-states";
 import { recomputeUnits } from "./recompute-units";
 import type { DatasetProblems } from "./upstream-problems";
 import { log } from "../observability/log";
@@ -321,9 +321,9 @@ async function applyChanges(db: Db, now: Date, s: State, entry: Entry, hour: num
     const next = withUnits(d, units, recomputed);
     current.set(datasetId, next);
     problemsOf.forget(datasetId);
-    // SQLite reads are synchronous: a turn of the event loop between datasets, or an update that
-    // caught up with a stream of writes (thousands of units) holds every read for its length.
-    if (big) await new Promise<void>((resolve) => setImmediate(resolve));
+    // A turn of the event loop between datasets (load-unit-states.ts), or an update that caught
+    // up with a stream of writes (thousands of units) holds every read for its length.
+    if (big) await turn();
   }
   const settled = advance(entry, fresh, changes);
   s.entry = {

@@ -111,7 +111,7 @@ export async function visitUnitStates(db: Db, now: Date, options: LoadOptions, v
  * (measured ~20 s). A turn after each dataset's read and after its states (~15–30 ms each) lets
  * a request with several queries of its own answer while the computation runs.
  */
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+export const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The datasets asked for, plus every upstream dataset (transitively, through what their writers
