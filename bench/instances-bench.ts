@@ -122,19 +122,23 @@ async function receiver(): Promise<{ url: string; counts: Map<string, number>; c
 function startConsole(i: number, url: string, hook: string, logDir: string): ChildProcess {
   const out = fs.openSync(path.join(logDir, `console-${i}.log`), "w");
   const profile = args.includes("--profile") && i === 1 ? ["--cpu-prof", `--cpu-prof-dir=${logDir}`] : [];
-  return spawn(process.execPath, [...profile, path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(BASE_PORT + i)], {
-    cwd: ROOT,
-    stdio: ["ignore", out, out],
-    env: {
-      ...process.env,
-      DATABASE_URL: url,
-      REPARO_DEMO: "1",
-      NEXT_MANUAL_SIG_HANDLE: "1",
-      REPARO_LOG_LEVEL: "warn",
-      REPARO_ALERT_WEBHOOK_URL: hook,
-      REPARO_ALERT_DELIVER_SECONDS: "2",
+  return spawn(
+    process.execPath,
+    [...profile, path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(BASE_PORT + i), "--keepAliveTimeout", "65000"],
+    {
+      cwd: ROOT,
+      stdio: ["ignore", out, out],
+      env: {
+        ...process.env,
+        DATABASE_URL: url,
+        REPARO_DEMO: "1",
+        NEXT_MANUAL_SIG_HANDLE: "1",
+        REPARO_LOG_LEVEL: "warn",
+        REPARO_ALERT_WEBHOOK_URL: hook,
+        REPARO_ALERT_DELIVER_SECONDS: "2",
+      },
     },
-  });
+  );
 }
 
 function startBalancer(logDir: string): ChildProcess {
@@ -385,7 +389,8 @@ async function main(): Promise<void> {
   } finally {
     for (const p of consoles.values()) p.kill("SIGTERM");
     balancer?.kill("SIGTERM");
-    await sleep(3_000);
+    // A profiled console writes its profile when it exits after draining: give it the time.
+    await sleep(args.includes("--profile") ? 25_000 : 3_000);
     for (const p of consoles.values()) p.kill("SIGKILL");
     await hook.close();
     agent.destroy();

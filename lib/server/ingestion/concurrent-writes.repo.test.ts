@@ -85,3 +85,66 @@ describe.each(providersUnderTest())("%s: two consoles, one database, the same wr
     expect(await t.db.dataset.count()).toBe(1);
   });
 });
+
+// A run's events often arrive at once on different consoles (an OpenLineage client sends them
+// from different threads; a retry overtakes). Each request folds the run from every event stored
+// for it, so a fold that cannot see the other request's event yet must not be the one that stays:
+// the run ends succeeded with its publish, whichever commits first.
+const CODE = {
+  _producer: "https://github.com/apache/airflow/tree/providers-openlineage/1.14.0",
+  _schemaURL: "https://openlineage.io/spec/facets/1-0-1/SourceCodeLocationJobFacet.json",
+  type: "git",
+  url: "https://github.com/acme/pipelines",
+  version: "4f2a9c1",
+};
+
+describe.each(providersUnderTest())("%s: a run's RUNNING and COMPLETE at once on two consoles", (provider) => {
+  let t: TestDatabase;
+  let second: Db;
+  beforeEach(async () => {
+    t = await createTestDatabase(provider);
+    second = createDb(t.target);
+  });
+  afterEach(async () => {
+    await second.$disconnect();
+    await t.drop();
+  });
+  const consoles = () => (provider === "postgresql" ? [t.db, second] : [t.db, t.db]);
+
+  it("every run ends as its COMPLETE says, with one attempt and one publish", async () => {
+    const RUNS = 12;
+    const runIds = Array.from({ length: RUNS }, (_, i) => `01936893-9751-7150-bbde-${String(i + 1).padStart(12, "0")}`);
+    const events = runIds.map((runId, i) => {
+      const complete = validEvent(runId);
+      (complete.run as { facets: { nominalTime: { nominalStartTime: string } } }).facets.nominalTime.nominalStartTime =
+        `2026-08-${String(i + 1).padStart(2, "0")}T00:00:00Z`;
+      const at = (minute: number) => `2026-08-18T02:0${minute}:00.000Z`;
+      return {
+        start: { ...complete, eventType: "START", eventTime: at(0), outputs: [] },
+        // RUNNING tells the code version, so a fold of START + RUNNING alone changes the run.
+        running: {
+          ...complete,
+          eventType: "RUNNING",
+          eventTime: at(5),
+          outputs: [],
+          job: { ...(complete.job as object), facets: { sourceCodeLocation: CODE } },
+        },
+        complete,
+      };
+    });
+    const send = (e: object, db: Db) => answer(receiveLineageRequest(request("/api/v1/lineage", JSON.stringify(e)), db));
+    // Each run is known (its START stored) before its last two events race.
+    for (const e of events) expect((await send(e.start, t.db)).status).toBe(200);
+    // Either may be sent, and commit, first: half the pairs each way.
+    const answers = await Promise.all(
+      events.flatMap((e, i) =>
+        i % 2 === 0 ? [send(e.running, consoles()[0]!), send(e.complete, consoles()[1]!)] : [send(e.complete, consoles()[0]!), send(e.running, consoles()[1]!)],
+      ),
+    );
+    expect(answers.map((r) => r.status)).toEqual(Array(RUNS * 2).fill(200));
+    const runs = await t.db.run.findMany({ where: { externalId: { in: runIds } }, select: { status: true, codeVersion: true } });
+    expect(runs.map((r) => `${r.status} ${r.codeVersion}`)).toEqual(Array(RUNS).fill("succeeded 4f2a9c1"));
+    expect(await t.db.attempt.count({ where: { status: "succeeded" } })).toBe(RUNS);
+    expect(await t.db.publish.count()).toBe(RUNS);
+  });
+});

@@ -2,7 +2,7 @@ import type { JobEvent, RunEvent } from "@/lib/contracts/openlineage";
 import { formatNodeId } from "@/lib/domain/ids";
 import type { Db, Tx } from "../repositories/database";
 import { ensureDatasets, ensureTasks } from "../repositories/catalog/catalog-writes";
-import { bodiesOfRuns, insertIngestedEvents, storedRunRefs, type IngestedEventRow } from "../repositories/ingestion/ingested-events";
+import { bodiesOfRuns, insertIngestedEvents, lockRuns, storedRunRefs, type IngestedEventRow } from "../repositories/ingestion/ingested-events";
 import { runsByIds } from "../repositories/ledger/ingested-runs";
 import type { Submitter } from "../auth/roles";
 import { applyFoldedRuns, applyObservedLineage, type AppliedCounts } from "./apply-folded-runs";
@@ -96,6 +96,7 @@ async function refoldRuns(tx: Tx, fresh: (ParsedRunEvent & { hash: string })[], 
       }),
     ).values(),
   ];
+  await lockRuns(tx, touched);
   // This request's events are folded as parsed; only a run's earlier events are read back.
   const bodies = await bodiesOfRuns(
     tx,
@@ -122,6 +123,7 @@ export async function refoldStoredRuns(tx: Tx, runRowIds: readonly string[]): Pr
     [...stored.values()].flatMap((r) => (typeof r.externalId === "string" ? [r.externalId] : [])),
   );
   const refs = candidates.filter((r) => wanted.has(runRowId(r.jobNodeId, r.runId)));
+  await lockRuns(tx, refs);
   const runs = foldedRuns(await bodiesOfRuns(tx, refs), []);
   if (runs.length === 0) return { runs: 0, attempts: 0, publishes: 0, invalidKeys: 0, edges: 0, refolded: 0 };
   return { ...(await applyFoldedRuns(tx, runs)), refolded: runs.length };

@@ -1,5 +1,5 @@
 import { compositeKey } from "@/lib/domain/composite-key";
-import type { Db, Tx } from "../database";
+import { providerOf, type Db, type Tx } from "../database";
 import { insertNew, textList, type Column } from "../sql/bulk-sql";
 import { chunked } from "../sql/chunked";
 import { log } from "../../observability/log";
@@ -39,6 +39,28 @@ export async function insertIngestedEvents(tx: Tx, rows: IngestedEventRow[]): Pr
     ),
   );
 }
+
+/**
+ * Takes the given runs for this transaction, so a run is folded by one request at a time. Two
+ * requests storing events of one run at once (its RUNNING and its COMPLETE on two consoles) would
+ * otherwise each fold the run from what was committed before they began, and the later commit
+ * would overwrite the earlier with a fold that misses the other's event. On PostgreSQL a
+ * transaction-scoped advisory lock per run, taken in one order (no deadlock between requests
+ * sharing runs) after the request's events are inserted and before any are read back: the second
+ * request waits for the first to commit, then reads its events too. SQLite's write transaction
+ * is already exclusive.
+ */
+export async function lockRuns(tx: Tx, runs: { jobNodeId: string; runId: string }[]): Promise<void> {
+  if (runs.length === 0 || providerOf(tx) !== "postgresql") return;
+  const keys = [...new Set(runs.map((r) => compositeKey(r.jobNodeId, r.runId)))];
+  await prismaOf(tx).$queryRawUnsafe(
+    `SELECT count(pg_advisory_xact_lock(k))::text AS locked FROM (SELECT DISTINCT hashtextextended(x, ${RUN_LOCK_SEED}) AS k FROM unnest($1::text[]) AS x ORDER BY k) AS runs`,
+    keys,
+  );
+}
+
+// Seeds the runs' lock keys away from other advisory locks (the audit chain's is a small constant).
+const RUN_LOCK_SEED = 7_310_015;
 
 /**
  * The stored event bodies of the given runs (job + producer run id) other than the events
