@@ -127,19 +127,26 @@ const PERSIST_EVERY_MS = 30_000;
 const FINGERPRINT_EVERY_MS = 5_000;
 /** How long a read of a big world waits for an incremental update before answering without it. */
 const UPDATE_WAIT_MS = Number(process.env.REPARO_STATE_UPDATE_WAIT_MS ?? 50);
+/**
+ * How long a read of a small world waits for updates. Such an update takes milliseconds, so a
+ * read sees every write before it; but under a stream of writes (three consoles ingesting) each
+ * update waits for the event loop behind the writes, and reads that waited for every update in
+ * turn answered after 4.5–8 s (bench:instances). Past this, the read answers one update behind.
+ */
+const SMALL_UPDATE_WAIT_MS = Number(process.env.REPARO_STATE_SMALL_UPDATE_WAIT_MS ?? 1_000);
 
 /**
- * Whether the update settles before the read's deadline (always waited for in a small world).
- * One deadline per read, whatever it joins: under a stream of writes another update starts as
- * soon as one ends, and a read that waited for each in turn waited for all of them (measured:
- * matrix reads of 8–28 s under 8 writers).
+ * Whether the update settles before the read's deadline. One deadline per read (from when it
+ * arrived: longer in a small world), whatever it joins: under a stream of writes another update
+ * starts as soon as one ends, and a read that waited for each in turn waited for all of them
+ * (measured: matrix reads of 8–28 s under 8 writers).
  */
-async function settlesBy(update: Promise<unknown>, entry: Entry, deadline: number): Promise<boolean> {
+async function settlesBy(update: Promise<unknown>, entry: Entry, arrivedAt: number): Promise<boolean> {
   const settled = update.then(
     () => true,
     () => true,
   );
-  if (unitsOf(entry.snapshot) <= SMALL_WORLD_UNITS) return settled;
+  const deadline = arrivedAt + (unitsOf(entry.snapshot) <= SMALL_WORLD_UNITS ? SMALL_UPDATE_WAIT_MS : UPDATE_WAIT_MS);
   const left = deadline - Date.now();
   if (left <= 0) return false;
   return Promise.race([settled, sleep(left).then(() => false)]);
@@ -156,21 +163,21 @@ function stateOf(db: Db): State {
 }
 
 export async function getUnitStateSnapshot(db: Db, now: Date): Promise<UnitStateSnapshot> {
-  return snapshotBy(db, now, Date.now() + UPDATE_WAIT_MS);
+  return snapshotBy(db, now, Date.now());
 }
 
-async function snapshotBy(db: Db, now: Date, deadline: number): Promise<UnitStateSnapshot> {
+async function snapshotBy(db: Db, now: Date, arrivedAt: number): Promise<UnitStateSnapshot> {
   const s = stateOf(db);
   s.restored ??= restore(db, now, s).catch((e: unknown) => log.error(`the kept unit states could not be taken up: ${(e as Error).message}`));
   await s.restored;
   const catalog = await lineageFingerprint(db);
   if (!s.entry || s.entry.catalog !== catalog) return answerDuringFullComputation(db, now, s, catalog);
-  // One update at a time. In a small world a request arriving meanwhile waits for it, then
-  // applies what is left; in a big one it waits a little, then answers with the states as they
-  // stand (one update behind) so reads are not starved by a stream of writes.
-  while (s.running) if (!(await settlesBy(s.running, s.entry, deadline))) return s.entry.snapshot;
+  // One update at a time. A request arriving meanwhile waits for it (up to its deadline: 1 s in
+  // a small world, 50 ms in a big one), then applies what is left; past its deadline it answers
+  // with the states as they stand (one update behind) so reads are not starved by writes.
+  while (s.running) if (!(await settlesBy(s.running, s.entry, arrivedAt))) return s.entry.snapshot;
   const entry = s.entry;
-  if (!entry || entry.catalog !== catalog) return snapshotBy(db, now, deadline);
+  if (!entry || entry.catalog !== catalog) return snapshotBy(db, now, arrivedAt);
   const big = unitsOf(entry.snapshot) > SMALL_WORLD_UNITS;
   const hour = Math.floor(now.getTime() / HOUR);
   // Batched updates in a big world: while writes stream in, an update starts at most once its
@@ -189,18 +196,18 @@ async function snapshotBy(db: Db, now: Date, deadline: number): Promise<UnitStat
     s.fingerprintAt = Date.now();
     // Cast before this second look: a change logged in between is not in it, and is applied below.
     if (await quiet()) {
-      if (s.entry !== entry) return snapshotBy(db, now, deadline);
+      if (s.entry !== entry) return snapshotBy(db, now, arrivedAt);
       if (entry.ledger === null || ledger === entry.ledger) {
         if (entry.ledger === null) s.entry = { ...entry, ledger };
         return entry.snapshot;
       }
       // The records changed without a logged change (a direct write to the database): compute again.
       s.entry = { ...entry, catalog: "" };
-      return snapshotBy(db, now, deadline);
+      return snapshotBy(db, now, arrivedAt);
     }
   }
   // Another read started an update (or replaced the states) while this one looked: join it.
-  if (s.running || s.entry !== entry) return snapshotBy(db, now, deadline);
+  if (s.running || s.entry !== entry) return snapshotBy(db, now, arrivedAt);
   const started = Date.now();
   const update = applyChanges(db, now, s, { ...entry, ledger: null }, hour).finally(() => {
     if (s.running === update) s.running = null;
@@ -208,7 +215,7 @@ async function snapshotBy(db: Db, now: Date, deadline: number): Promise<UnitStat
   });
   s.running = update;
   update.catch((e: unknown) => log.error(`updating the unit states failed: ${(e as Error).message}`));
-  if (!(await settlesBy(update, entry, deadline))) return entry.snapshot;
+  if (!(await settlesBy(update, entry, arrivedAt))) return entry.snapshot;
   await update;
   return s.entry!.snapshot;
 }
