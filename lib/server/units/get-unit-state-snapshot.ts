@@ -131,7 +131,7 @@ const UPDATE_WAIT_MS = Number(process.env.REPARO_STATE_UPDATE_WAIT_MS ?? 50);
  * How long a read of a small world waits for updates. Such an update takes milliseconds, so a
  * read sees every write before it; but under a stream of writes (three consoles ingesting) each
  * update waits for the event loop behind the writes, and reads that waited for every update in
- * turn answered after 4.5–8 s (bench:instances). Past this, the read answers one update behind.
+ * turn answered after 4.5–9.2 s (bench:instances). Past this, the read answers one update behind.
  */
 const SMALL_UPDATE_WAIT_MS = Number(process.env.REPARO_STATE_SMALL_UPDATE_WAIT_MS ?? 1_000);
 
