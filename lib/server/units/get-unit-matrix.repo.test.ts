@@ -10,6 +10,13 @@ import { getUnitDetail } from "./get-unit-detail";
 import { getUnitStateSnapshot, keepUnitStates, problemsLookup, type UnitStateSnapshot } from "./get-unit-state-snapshot";
 import { getUnitMatrix } from "./get-unit-matrix";
 import { loadUnitStates } from "./load-unit-states";
+import { closure } from "@/lib/domain/closure";
+import type { DatasetId } from "@/lib/domain/ids";
+import { buildLineageGraph } from "@/lib/domain/lineage-graph";
+import { resolvePartitions } from "@/lib/domain/partitions";
+import { UnitSet } from "@/lib/domain/unit-set";
+import { listDatasets, listEdgesAt, listTasks } from "../repositories/catalog/catalog-reads";
+import { buildLineageSpec } from "../lineage/lineage-spec";
 
 // The demo world seen through the matrix API, on each database. "Now" is fixed so the meters'
 // monthly definition expects 2026-01 … 2026-10.
@@ -124,6 +131,47 @@ describe.each(providersUnderTest())("the unit matrix API on %s", (provider) => {
         (u) => u.result.state,
       ),
     );
+  });
+
+  it("a load of a question's closure only (completeness during a first start) gives those units the full load's states", async () => {
+    const [datasets, tasks, edges] = await Promise.all([listDatasets(t.db), listTasks(t.db), listEdgesAt(t.db, NOW)]);
+    const graph = buildLineageGraph(buildLineageSpec(tasks, datasets, edges), { asOf: NOW.getTime() });
+    const full = new Map((await loadUnitStates(t.db, NOW)).map((d) => [d.dataset.nodeId, d]));
+    // running_balance reads its own past: its August is built on every earlier unit, and on the
+    // duplicated 2026-08-10 of stg_orders upstream.
+    for (const name of ["running_balance", "revenue_daily"]) {
+      const target = datasets.find((d) => d.nodeId.endsWith(`:${name}`))!;
+      const period = resolvePartitions(target.partitionDef, { asOf: NOW.getTime() });
+      const days = Array.from({ length: 31 }, (_, i) => `2026-08-${String(i + 1).padStart(2, "0")}`);
+      const august = UnitSet.fromOrdinals(days.map((k) => period.validate(k)).flatMap((v) => (v.valid ? [v.ordinal] : [])));
+      expect(august.size).toBeGreaterThan(20);
+      const up = closure(graph, [{ node: target.nodeId as DatasetId, units: august }], "upstream");
+      const ids = [...up.entries.values()].filter((e) => e.nodeKind === "dataset").map((e) => e.node as string);
+      const partial = await loadUnitStates(t.db, NOW, {
+        datasetNodeIds: ids,
+        knownProblems: () => undefined,
+        units: (nodeId) => up.entries.get(nodeId as DatasetId)?.units,
+      });
+      let compared = 0;
+      for (const d of partial) {
+        const all = new Map(full.get(d.dataset.nodeId)!.units.map((u) => [u.ordinal, u.result]));
+        for (const u of d.units) {
+          expect(up.entries.get(d.dataset.nodeId as DatasetId)!.units.contains(u.ordinal)).toBe(true);
+          expect([d.dataset.name, u.key, u.result.state, u.result.reasons]).toEqual([
+            d.dataset.name,
+            u.key,
+            all.get(u.ordinal)!.state,
+            all.get(u.ordinal)!.reasons,
+          ]);
+          compared++;
+        }
+      }
+      const own = partial.find((d) => d.dataset.nodeId === target.nodeId)!;
+      expect(own.units.find((u) => u.key === "2026-08-10")?.result.state).toBe("suspect");
+      // Far fewer units than the datasets hold: the closure, not every unit of them.
+      expect(compared).toBeLessThan(ids.reduce((n, id) => n + full.get(id)!.units.length, 0));
+      expect(compared).toBeGreaterThan(30);
+    }
   });
 
   it("kept states written under another state vocabulary are computed again, never remapped", async () => {

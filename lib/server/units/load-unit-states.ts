@@ -35,6 +35,12 @@ export interface LoadOptions {
    * so a partial answer never passes a unit built on bad input as plain published.
    */
   knownProblems?: (datasetId: string) => DatasetProblems | undefined;
+  /**
+   * Only these units of a dataset (by node id): the upstream closure of what a question is
+   * about, so each unit's inputs (through the lineage's mappings, its own past included) are in
+   * it too. Undefined for a dataset: all its units.
+   */
+  units?: (datasetNodeId: string) => UnitSet | undefined;
 }
 
 /**
@@ -97,6 +103,7 @@ export async function visitUnitStates(db: Db, now: Date, options: LoadOptions, v
       spaces,
       edges,
       problemsOf,
+      only: options.units?.(dataset.nodeId),
     };
     const states = statesOf(ctx, now.getTime());
     problems.set(dataset.id, problemsOfStates(states));
