@@ -7,7 +7,7 @@
  * datasets × 3,650 days (1,095,000 units), --size 10m 100 × 30 × 3,650 (10,950,000).
  *
  *   npx next build
- *   npx tsx bench/pages-bench.ts [--size 1m|10m] [--json] [--fresh] [--port 3498] [--db /tmp/…] [--profile]
+ *   npx tsx bench/pages-bench.ts [--size 1m|10m] [--json] [--fresh] [--port 3498] [--db /tmp/…] [--profile] [--identity]
  */
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -118,14 +118,18 @@ async function waitForHealth(): Promise<void> {
   throw new Error("the console did not start");
 }
 
+// --identity: GETs ask for uncompressed answers (a browser always accepts gzip; this separates
+// the server's compression from the rest of a read's time).
+const READ_HEADERS: Record<string, string> = args.includes("--identity") ? { "accept-encoding": "identity" } : {};
+
 async function get(path: string): Promise<{ ms: number; status: number; text: string }> {
   const start = performance.now();
-  const res = await fetch(`${BASE}${path}`).catch(async (e: unknown) => {
+  const res = await fetch(`${BASE}${path}`, { headers: READ_HEADERS }).catch(async (e: unknown) => {
     // A kept-alive connection the server closed while its event loop was held (its keep-alive
     // timer fires late, as the request arrives): a browser sends such a GET again, and so does this.
     if ((e as { cause?: { code?: string } }).cause?.code !== "ECONNRESET") throw e;
     progress("connection reset, GET sent again", { path });
-    return fetch(`${BASE}${path}`);
+    return fetch(`${BASE}${path}`, { headers: READ_HEADERS });
   });
   const text = await res.text();
   return { ms: performance.now() - start, status: res.status, text };
