@@ -15,7 +15,7 @@ import { lastUnitChange, pruneUnitChanges, unitChangesAfter, type UnitChangeReco
 import { readUnitStateSnapshot, writeUnitStateSnapshot } from "../repositories/units/unit-state-snapshots";
 import { loadUnitStates, turn, visitUnitStates, type DatasetUnitStates, type LoadOptions } from "./load-unit-states";
 import { recomputeUnits } from "./recompute-units";
-import { codesOf, HEALTHY, NOT_EXPECTED, RANK } from "./state-codes";
+import { HEALTHY, NOT_EXPECTED, RANK, toCodes } from "./state-codes";
 import { threadAvailable, visitUnitStatesInThread } from "./unit-states-thread";
 import type { DatasetProblems } from "./upstream-problems";
 import { log } from "../observability/log";
@@ -274,17 +274,8 @@ async function computeAll(db: Db, now: Date, partial: DatasetStateCodes[], units
   if (units > SMALL_WORLD_UNITS && threadAvailable() && db === getDb()) {
     const started = performance.now();
     try {
-      await visitUnitStatesInThread(now, (d) =>
-        partial.push({
-          dataset: d.dataset,
-          writer: d.writer,
-          space: resolvePartitions(d.dataset.partitionDef, { asOf: now.getTime() }),
-          codes: d.codes,
-          problems: d.problems,
-          invalidLedgerKeys: d.invalidLedgerKeys,
-          prevailing: d.prevailing,
-        }),
-      );
+      // A space is not sent (it is a class): resolved here as the thread resolved it.
+      await visitUnitStatesInThread(now, (d) => partial.push({ ...d, space: resolvePartitions(d.dataset.partitionDef, { asOf: now.getTime() }) }));
       log.info(`unit states of ${partial.length} datasets computed on their own thread in ${Math.round(performance.now() - started)} ms`);
       return;
     } catch (e) {
@@ -476,10 +467,6 @@ function advance(entry: Entry, applied: UnitChangeRecord[], seen: UnitChangeReco
     seq++;
   }
   return { catalog: entry.catalog, ledger: entry.ledger, seq, above, gaps };
-}
-
-function toCodes(d: DatasetUnitStates): DatasetStateCodes {
-  return { dataset: d.dataset, writer: d.writer, space: d.space, ...codesOf(d), invalidLedgerKeys: d.invalidLedgerKeys, prevailing: d.prevailing };
 }
 
 /** What is kept in UnitStateSnapshot.body. */

@@ -1,22 +1,10 @@
 import { Worker } from "node:worker_threads";
-import type { UnitStateResult } from "@/lib/domain/unit-state";
-import type { DatasetRecord, TaskRecord } from "../repositories/catalog/catalog-reads";
+import type { DatasetStateCodes } from "./get-unit-state-snapshot";
 
-/** What the unit-state thread sends: each dataset's states as computed, then the end. */
-export type ThreadMessage =
-  | {
-      kind: "dataset";
-      dataset: DatasetRecord;
-      writer: TaskRecord | null;
-      codes: Uint8Array;
-      problems: Map<number, UnitStateResult>;
-      invalidLedgerKeys: { key: string; reason: string }[];
-      prevailing: string | null;
-    }
-  | { kind: "done" }
-  | { kind: "error"; message: string };
+/** What the unit-state thread sends: each dataset's states as computed (all but its space), then the end. */
+export type ThreadMessage = { kind: "dataset"; states: ThreadDataset } | { kind: "done" } | { kind: "error"; message: string };
 
-export type ThreadDataset = Extract<ThreadMessage, { kind: "dataset" }>;
+export type ThreadDataset = Omit<DatasetStateCodes, "space">;
 
 /**
  * Whether the first computation can run on a thread of its own: in the console's server (a Next
@@ -50,7 +38,7 @@ export function visitUnitStatesInThread(asOf: Date, visit: (d: ThreadDataset) =>
       if (settled) return;
       if (m.kind === "dataset") {
         try {
-          visit(m);
+          visit(m.states);
         } catch (e) {
           settle(e as Error);
         }

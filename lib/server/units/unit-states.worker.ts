@@ -3,7 +3,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { createDb } from "../repositories/database";
 import { resolveDatabaseTarget } from "../db/database-url";
 import { visitUnitStates } from "./load-unit-states";
-import { codesOf } from "./state-codes";
+import { toCodes } from "./state-codes";
 import type { ThreadMessage } from "./unit-states-thread";
 
 // The first computation of every unit's state, on a thread of its own (unit-states-thread.ts):
@@ -27,10 +27,9 @@ void (async () => {
   const db = createDb(resolveDatabaseTarget());
   try {
     await visitUnitStates(db, new Date(asOf), {}, (d) => {
-      const { codes, problems } = codesOf(d);
-      post({ kind: "dataset", dataset: d.dataset, writer: d.writer, codes, problems, invalidLedgerKeys: d.invalidLedgerKeys, prevailing: d.prevailing }, [
-        codes.buffer as ArrayBuffer,
-      ]);
+      const { space, ...states } = toCodes(d);
+      void space;
+      post({ kind: "dataset", states }, [states.codes.buffer as ArrayBuffer]);
     });
     await db.$disconnect();
     post({ kind: "done" });
