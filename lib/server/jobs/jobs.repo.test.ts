@@ -152,12 +152,17 @@ describe.runIf(PG_BASE_URL)("background jobs, two workers on one PostgreSQL data
       });
       queues.push(q);
     };
+    const t0 = Date.now();
     await Promise.all([counting(), counting()]);
-    await sleep(7_000);
-    // 2 workers × 4 sends each in 7 s; one job per 2-s period: at most 5 (the edges of the window).
-    expect(runs.length).toBeGreaterThanOrEqual(2);
-    expect(runs.length).toBeLessThanOrEqual(5);
-    const sorted = runs.sort((x, y) => x.start - y.start);
+    // Wait for four runs rather than a fixed window: on a loaded CI machine pg-boss's start and
+    // polling can take seconds, and the property is the upper bound, not the pace.
+    await until(async () => runs.length >= 4, 45_000);
+    const seen = [...runs];
+    const elapsedMs = Date.now() - t0;
+    // Both workers send every 2 s; pg-boss keeps one job per 2-s slot (singletonSeconds), so the
+    // runs can number at most the slots the window touched.
+    expect(seen.length).toBeLessThanOrEqual(Math.ceil(elapsedMs / 2_000) + 1);
+    const sorted = seen.sort((x, y) => x.start - y.start);
     for (let i = 1; i < sorted.length; i++) expect(sorted[i]!.start).toBeGreaterThanOrEqual(sorted[i - 1]!.end);
   }, 60_000);
 });
