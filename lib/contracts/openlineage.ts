@@ -113,6 +113,12 @@ export const LineageIngestResultSchema = z.object({
     publishes: z.number().int(),
     invalidKeys: z.number().int(),
   }),
+  /**
+   * inline: `written` counts everything the events imply. deferred (REPARO_INGEST_FOLD=deferred):
+   * the events are stored and queued; their runs, attempts and publishes are written by the fold
+   * job moments later (`written` counts the events only; /api/metrics shows the fold's lag).
+   */
+  folding: z.enum(["inline", "deferred"]),
 });
 export type LineageIngestResult = z.infer<typeof LineageIngestResultSchema>;
 
@@ -132,5 +138,6 @@ export const LineageBatchResultSchema = z.object({
   failed_events: z.array(z.object({ index: z.number().int(), reason: z.string(), retriable: z.boolean() })),
   accepted: LineageIngestResultSchema.shape.accepted,
   written: LineageIngestResultSchema.shape.written,
+  folding: LineageIngestResultSchema.shape.folding,
 });
 export type LineageBatchResult = z.infer<typeof LineageBatchResultSchema>;

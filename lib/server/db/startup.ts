@@ -2,6 +2,7 @@ import { DatabaseConfigError } from "./database-url";
 import { describeTarget, ensureDatabase } from "./ensure-database";
 import { warmLineageLayout } from "../lineage/get-lineage-layout";
 import { warmUnitStates } from "../units/warm-unit-states";
+import { configuredFolding } from "../ingestion/fold-pending";
 
 /**
  * Server start: a fresh database of either kind is migrated automatically; a bad DATABASE_URL
@@ -9,7 +10,9 @@ import { warmUnitStates } from "../units/warm-unit-states";
  */
 export async function prepareDatabaseOrExit(): Promise<void> {
   try {
+    const folding = configuredFolding(); // a bad REPARO_INGEST_FOLD stops the start, naming it
     const { target, result } = await ensureDatabase();
+    if (folding === "deferred") console.log("reparo: deferred folding: events are acknowledged once stored, their runs and publishes written by the fold job");
     if (result.applied.length) console.log(`reparo: ${describeTarget(target)}: applied ${result.applied.join(", ")}`);
     // The lineage first: its compile is short and its layout then runs on other threads, while
     // the unit states hold this thread for seconds on a big ledger.

@@ -1,7 +1,7 @@
 import type { Tx } from "../repositories/database";
 import { assignTaskPipelines, ensureDatasets, ensurePipelines, ensureTasks, markChecks, pipelineKey } from "../repositories/catalog/catalog-writes";
 import { edgeRowsOfTasks, saveEdgeRows } from "../repositories/catalog/lineage-edges";
-import { appendPublishes, assignRunPipeline, reportInvalidKeys, runsByIds, upsertAttempts, upsertRuns } from "../repositories/ledger/ingested-runs";
+import { appendPublishes, assignRunPipeline, reportInvalidKeys, rerootRuns, runsByIds, upsertAttempts, upsertRuns } from "../repositories/ledger/ingested-runs";
 import { buildRunRows, type RunRows } from "./build-run-rows";
 import type { FoldedRun } from "./fold-run-events";
 import { applyRunLineage, type RunLineage } from "./lineage-history";
@@ -19,8 +19,17 @@ export interface AppliedCounts {
   edges: number;
 }
 
-/** Writes what the folded runs imply, with batch reads and createMany: one round trip per table, not per event. */
-export async function applyFoldedRuns(tx: Tx, runs: FoldedRun[], submitter?: Submitter): Promise<AppliedCounts> {
+/**
+ * Writes what the folded runs imply, with batch reads and createMany: one round trip per table,
+ * not per event. The publishes are recorded as sent by `submittedBy` (the submitter, unless the
+ * fold job says whose queued events these were).
+ */
+export async function applyFoldedRuns(
+  tx: Tx,
+  runs: FoldedRun[],
+  submitter?: Submitter,
+  submittedBy: string | null = submitter?.id ?? null,
+): Promise<AppliedCounts> {
   const ordered = [...runs].sort((a, b) => a.tries[0]!.startedAt - b.tries[0]!.startedAt);
   const tasks = await ensureTasks(
     tx,
@@ -63,6 +72,10 @@ export async function applyFoldedRuns(tx: Tx, runs: FoldedRun[], submitter?: Sub
     stored,
   );
   await linkRootsToPipelines(tx, rows);
+  await rerootRuns(
+    tx,
+    rows.flatMap(({ run }) => (run.rootRunId ? [{ id: run.id, rootRunId: run.rootRunId, pipelineId: run.pipelineId }] : [])),
+  );
   await assignTaskPipelines(
     tx,
     new Map(rows.flatMap((r, i) => (r.run.pipelineId ? [[tasks.get(ordered[i]!.jobNodeId)!.id, r.run.pipelineId] as [string, string]] : []))),
@@ -75,7 +88,7 @@ export async function applyFoldedRuns(tx: Tx, runs: FoldedRun[], submitter?: Sub
     ),
     publishes: await appendPublishes(
       tx,
-      rows.flatMap((r) => r.publishes).map((p) => ({ ...p, submittedBy: submitter?.id ?? null })),
+      rows.flatMap((r) => r.publishes).map((p) => ({ ...p, submittedBy })),
     ),
     invalidKeys: await reportInvalidKeys(
       tx,

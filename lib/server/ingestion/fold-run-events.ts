@@ -130,6 +130,11 @@ function foldTry(tries: FoldedTry[], event: RunEvent, explicit: number | null): 
   }
 }
 
+/** Whether the event links its run to a parent run (lockRunLinking). */
+export function hasParent(event: RunEvent): boolean {
+  return Boolean(event.run.facets?.parent);
+}
+
 function foldFacets(run: FoldedRun, event: RunEvent): void {
   const facets = event.run.facets;
   if (facets?.nominalTime) run.nominalStart = Date.parse(facets.nominalTime.nominalStartTime);

@@ -1,67 +1,105 @@
-import type { JobEvent, RunEvent } from "@/lib/contracts/openlineage";
+import type { DatasetEvent, JobEvent, RunEvent } from "@/lib/contracts/openlineage";
 import { formatNodeId } from "@/lib/domain/ids";
 import type { Db, Tx } from "../repositories/database";
 import { ensureDatasets, ensureTasks } from "../repositories/catalog/catalog-writes";
-import { bodiesOfRuns, insertIngestedEvents, lockRuns, storedRunRefs, type IngestedEventRow } from "../repositories/ingestion/ingested-events";
+import {
+  acceptIngestedEvents,
+  bodiesOfRuns,
+  insertIngestedEvents,
+  lockRunLinking,
+  lockRuns,
+  storedRunRefs,
+  type IngestedEventRow,
+} from "../repositories/ingestion/ingested-events";
+import { claimPendingFolds, eventsByHash } from "../repositories/ingestion/pending-folds";
 import { runsByIds } from "../repositories/ledger/ingested-runs";
 import type { Submitter } from "../auth/roles";
 import { applyFoldedRuns, applyObservedLineage, type AppliedCounts } from "./apply-folded-runs";
-import { foldRunEvents, runRefOf } from "./fold-run-events";
+import { foldRunEvents, hasParent, runRefOf } from "./fold-run-events";
 import type { ParsedEvent, ParsedRunEvent } from "./parse-lineage-body";
 import { contentHash, runRowId } from "./stable-id";
 import { inOneTransaction } from "./in-one-transaction";
+import { mayPublishHeldUnits } from "../incidents/held-units";
 import { metrics } from "../observability/metrics";
 import { compositeKey as pairKey } from "@/lib/domain/composite-key";
 
 export interface IngestOutcome {
   accepted: { index: number; duplicate: boolean }[];
   written: AppliedCounts & { events: number };
+  /** Inline: what the events imply is written too. Deferred: the events are stored and queued for the fold job. */
+  folding: Folding;
 }
+
+/**
+ * How an accepted event's consequences are written. Inline (the default): in the request's own
+ * transaction, so its answer counts the runs, attempts and publishes written. Deferred
+ * (REPARO_INGEST_FOLD=deferred, for the many-console deployment): the request stores the events
+ * and queues them (PendingFold) in one short transaction, and the fold job writes what they imply
+ * moments later, in large batches — the producer is not held up by the folding, and one fold of
+ * many requests' events costs far fewer round trips than a fold per request.
+ */
+export type Folding = "inline" | "deferred";
+
+const NOTHING: AppliedCounts = { runs: 0, attempts: 0, publishes: 0, invalidKeys: 0, edges: 0 };
 
 type Hashed = ParsedEvent & { hash: string };
 
 /**
- * Stores valid OpenLineage events and everything they imply, in one transaction. An event
+ * Stores valid OpenLineage events and everything they imply, in one transaction (or, deferred,
+ * stores and queues them for the fold job: foldPendingEvents writes the rest). An event
  * already stored (same body) is a duplicate and changes nothing. Every run a RunEvent touches is
  * re-folded from all its stored events, so late or out-of-order events give the same result as
  * events in order. A JobEvent declares the job's inputs and outputs at its time (design-time
  * lineage, as authoritative as a completed run); a DatasetEvent makes the dataset known.
  */
-export async function ingestOpenLineageEvents(db: Db, events: ParsedEvent[], receivedAt: Date, submitter?: Submitter): Promise<IngestOutcome> {
+export async function ingestOpenLineageEvents(
+  db: Db,
+  events: ParsedEvent[],
+  receivedAt: Date,
+  submitter?: Submitter,
+  requested: Folding = "inline",
+): Promise<IngestOutcome> {
+  // A person who may not publish a held unit has each request checked as it comes (403): inline.
+  const folding: Folding = requested === "deferred" && mayPublishHeldUnits(submitter) ? "deferred" : "inline";
   const hashed: Hashed[] = events.map((e) => ({ ...e, hash: contentHash(e.json) }));
-  const outcome = await inOneTransaction(db, async (tx): Promise<IngestOutcome> => {
-    const seen = new Set<string>();
-    const candidates = hashed.filter((e) => !seen.has(e.hash) && Boolean(seen.add(e.hash)));
-    // Only what this transaction really inserted is fresh: an event stored earlier, or by a
-    // concurrent request, is skipped by the insert (ON CONFLICT DO NOTHING) and is a duplicate.
-    const inserted =
-      candidates.length > 0
-        ? await insertIngestedEvents(
-            tx,
-            candidates.map((e) => ({ ...storedRow(e, receivedAt), submittedBy: submitter?.id ?? null })),
-          )
-        : new Set<string>();
+  const seen = new Set<string>();
+  const candidates = hashed.filter((e) => !seen.has(e.hash) && Boolean(seen.add(e.hash)));
+  const rowOf = (e: Hashed) => ({ ...storedRow(e, receivedAt), submittedBy: submitter?.id ?? null });
+  const outcomeOf = (inserted: Set<string>) => {
     const fresh = candidates.filter((e) => inserted.has(e.hash));
     const freshIndexes = new Set(fresh.map((e) => e.index));
-    const accepted = hashed.map((e) => ({ index: e.index, duplicate: !freshIndexes.has(e.index) }));
-    const written = { events: fresh.length, runs: 0, attempts: 0, publishes: 0, invalidKeys: 0, edges: 0 };
-    if (fresh.length === 0) return { accepted, written };
-    const runCounts = await refoldRuns(
-      tx,
-      fresh.filter((e): e is ParsedRunEvent & { hash: string } => e.kind === "RunEvent"),
-      submitter,
-    );
-    const jobEdges = await applyJobEvents(
-      tx,
-      fresh.flatMap((e) => (e.kind === "JobEvent" ? [{ event: e.event, hash: e.hash }] : [])),
-    );
-    const datasetEvents = fresh.flatMap((e) => (e.kind === "DatasetEvent" ? [e.event.dataset] : []));
-    await ensureDatasets(
-      tx,
-      datasetEvents.map((d) => ({ nodeId: formatNodeId("dataset", d.namespace, d.name), namespace: d.namespace, name: d.name })),
-    );
-    return { accepted, written: { ...written, ...runCounts, edges: runCounts.edges + jobEdges } };
-  });
+    return { fresh, accepted: hashed.map((e) => ({ index: e.index, duplicate: !freshIndexes.has(e.index) })) };
+  };
+  // Deferred: stored and queued in one short statement; the fold job writes the rest.
+  const acceptDeferred = async (): Promise<IngestOutcome> => {
+    const { fresh, accepted } = outcomeOf(await acceptIngestedEvents(db, candidates.map(rowOf), receivedAt));
+    return { accepted, written: { events: fresh.length, ...NOTHING }, folding };
+  };
+  const outcome =
+    folding === "deferred"
+      ? await acceptDeferred()
+      : await inOneTransaction(db, async (tx): Promise<IngestOutcome> => {
+          // Only what this transaction really inserted is fresh: an event stored earlier, or by a
+          // concurrent request, is skipped by the insert (ON CONFLICT DO NOTHING) and is a duplicate.
+          const { fresh, accepted } = outcomeOf(candidates.length > 0 ? await insertIngestedEvents(tx, candidates.map(rowOf)) : new Set<string>());
+          const written = { events: fresh.length, ...NOTHING };
+          if (fresh.length === 0) return { accepted, written, folding };
+          const runCounts = await refoldRuns(
+            tx,
+            fresh.filter((e): e is ParsedRunEvent & { hash: string } => e.kind === "RunEvent"),
+            submitter,
+          );
+          const jobEdges = await applyJobEvents(
+            tx,
+            fresh.flatMap((e) => (e.kind === "JobEvent" ? [{ event: e.event, hash: e.hash }] : [])),
+          );
+          const datasetEvents = fresh.flatMap((e) => (e.kind === "DatasetEvent" ? [e.event.dataset] : []));
+          await ensureDatasets(
+            tx,
+            datasetEvents.map((d) => ({ nodeId: formatNodeId("dataset", d.namespace, d.name), namespace: d.namespace, name: d.name })),
+          );
+          return { accepted, written: { ...written, ...runCounts, edges: runCounts.edges + jobEdges }, folding };
+        });
   const stored = outcome.written.events;
   metrics().ingested.inc({ kind: "event", outcome: "stored" }, stored);
   metrics().ingested.inc({ kind: "event", outcome: "duplicate" }, outcome.accepted.length - stored);
@@ -87,7 +125,7 @@ function storedRow(e: Hashed, receivedAt: Date): IngestedEventRow {
 }
 
 async function refoldRuns(tx: Tx, fresh: (ParsedRunEvent & { hash: string })[], submitter: Submitter | undefined): Promise<AppliedCounts> {
-  if (fresh.length === 0) return { runs: 0, attempts: 0, publishes: 0, invalidKeys: 0, edges: 0 };
+  if (fresh.length === 0) return NOTHING;
   const touched = [
     ...new Map(
       fresh.map((e) => {
@@ -96,6 +134,7 @@ async function refoldRuns(tx: Tx, fresh: (ParsedRunEvent & { hash: string })[], 
       }),
     ).values(),
   ];
+  if (fresh.some((e) => hasParent(e.raw as RunEvent))) await lockRunLinking(tx);
   await lockRuns(tx, touched);
   // This request's events are folded as parsed; only a run's earlier events are read back.
   const bodies = await bodiesOfRuns(
@@ -108,6 +147,55 @@ async function refoldRuns(tx: Tx, fresh: (ParsedRunEvent & { hash: string })[], 
     return { key: pairKey(ref.jobNodeId, ref.runId), event: e.raw as RunEvent };
   });
   return applyFoldedRuns(tx, foldedRuns(bodies, added), submitter);
+}
+
+/**
+ * The fold job's step (deferred folding): takes up to `limit` of the oldest queued events and
+ * writes what they imply, in one transaction — the same writes an inline request makes. A run is
+ * folded whole from all its stored events (under its lock), so events of one run taken by two
+ * consoles' folds at once, or in either order, give the same result. Answers how many events it
+ * took (0: nothing was queued).
+ */
+export async function foldPendingEvents(db: Db, limit: number): Promise<{ events: number; written: AppliedCounts }> {
+  return inOneTransaction(db, async (tx) => {
+    const hashes = await claimPendingFolds(tx, limit);
+    if (hashes.length === 0) return { events: 0, written: NOTHING };
+    const rows = await eventsByHash(tx, hashes);
+    const runEvents = rows.filter((r) => r.eventType !== "JOB" && r.eventType !== "DATASET");
+    // Publishes are recorded as sent by whoever sent the run's newest queued event.
+    const runs = new Map<string, { jobNodeId: string; runId: string; submittedBy: string | null }>();
+    for (const r of runEvents) runs.set(pairKey(r.jobNodeId, r.externalRun), { jobNodeId: r.jobNodeId, runId: r.externalRun, submittedBy: r.submittedBy });
+    const refs = [...runs.values()];
+    if (runEvents.some((r) => r.body !== "" && hasParent(JSON.parse(r.body) as RunEvent))) await lockRunLinking(tx);
+    await lockRuns(tx, refs);
+    const bySender = new Map<string | null, typeof refs>();
+    for (const ref of refs) bySender.set(ref.submittedBy, [...(bySender.get(ref.submittedBy) ?? []), ref]);
+    let written = NOTHING;
+    for (const [submittedBy, some] of bySender) {
+      const counts = await applyFoldedRuns(tx, foldedRuns(await bodiesOfRuns(tx, some), []), undefined, submittedBy);
+      written = addCounts(written, counts);
+    }
+    const jobEdges = await applyJobEvents(
+      tx,
+      rows.flatMap((r) => (r.eventType === "JOB" && r.body !== "" ? [{ event: JSON.parse(r.body) as JobEvent, hash: r.eventHash }] : [])),
+    );
+    const datasets = rows.flatMap((r) => (r.eventType === "DATASET" && r.body !== "" ? [(JSON.parse(r.body) as DatasetEvent).dataset] : []));
+    await ensureDatasets(
+      tx,
+      datasets.map((d) => ({ nodeId: formatNodeId("dataset", d.namespace, d.name), namespace: d.namespace, name: d.name })),
+    );
+    return { events: hashes.length, written: { ...written, edges: written.edges + jobEdges } };
+  });
+}
+
+function addCounts(a: AppliedCounts, b: AppliedCounts): AppliedCounts {
+  return {
+    runs: a.runs + b.runs,
+    attempts: a.attempts + b.attempts,
+    publishes: a.publishes + b.publishes,
+    invalidKeys: a.invalidKeys + b.invalidKeys,
+    edges: a.edges + b.edges,
+  };
 }
 
 /**
@@ -125,7 +213,7 @@ export async function refoldStoredRuns(tx: Tx, runRowIds: readonly string[]): Pr
   const refs = candidates.filter((r) => wanted.has(runRowId(r.jobNodeId, r.runId)));
   await lockRuns(tx, refs);
   const runs = foldedRuns(await bodiesOfRuns(tx, refs), []);
-  if (runs.length === 0) return { runs: 0, attempts: 0, publishes: 0, invalidKeys: 0, edges: 0, refolded: 0 };
+  if (runs.length === 0) return { ...NOTHING, refolded: 0 };
   return { ...(await applyFoldedRuns(tx, runs)), refolded: runs.length };
 }
 

@@ -7,6 +7,7 @@ import { HttpError } from "../http/errors";
 import { textOf, type BodySource } from "../http/read-body";
 import { recordRejections } from "../repositories/ingestion/ingested-events";
 import { ingestOpenLineageEvents } from "./ingest-openlineage-events";
+import { configuredFolding, kickFolding } from "./fold-pending";
 import { keepNamespaces, parseEventBatch } from "./parse-lineage-body";
 import { LINEAGE_MAX_BODY_BYTES, rejectionRow } from "./receive-lineage-request";
 
@@ -28,7 +29,8 @@ export async function receiveLineageBatchRequest(req: BodySource, db: Db = getDb
     if (e instanceof HttpError) await recordRejections(db, [{ endpoint: ENDPOINT, fieldPath: "body", reason: e.message, body: "" }], now);
     throw e;
   }
-  const outcome = parsed.events.length > 0 ? await ingestOpenLineageEvents(db, parsed.events, now, submitter) : null;
+  const outcome = parsed.events.length > 0 ? await ingestOpenLineageEvents(db, parsed.events, now, submitter, configuredFolding()) : null;
+  if (outcome?.folding === "deferred" && outcome.written.events > 0) kickFolding(db);
   await recordRejections(
     db,
     parsed.refused.map((r) => ({ ...rejectionRow(r), endpoint: ENDPOINT })),
@@ -50,6 +52,7 @@ export async function receiveLineageBatchRequest(req: BodySource, db: Db = getDb
           invalidKeys: outcome.written.invalidKeys,
         }
       : { events: 0, runs: 0, attempts: 0, publishes: 0, invalidKeys: 0 },
+    folding: outcome?.folding ?? "inline",
   };
   if (!outcome) return NextResponse.json({ error: "invalid_request", message: summarise(failed.map((f) => f.reason)), ...result }, { status: 400 });
   return NextResponse.json(result, { status: 200 });

@@ -7,6 +7,7 @@ import { HttpError } from "../http/errors";
 import { textOf, type BodySource } from "../http/read-body";
 import { recordRejections } from "../repositories/ingestion/ingested-events";
 import { ingestOpenLineageEvents } from "./ingest-openlineage-events";
+import { configuredFolding, kickFolding } from "./fold-pending";
 import { keepNamespaces, parseLineageBody, type RefusedEvent } from "./parse-lineage-body";
 
 export const LINEAGE_MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -27,7 +28,8 @@ export async function receiveLineageRequest(req: BodySource, db: Db = getDb(), n
     if (e instanceof HttpError) await recordRejections(db, [{ endpoint: ENDPOINT, fieldPath: "body", reason: e.message, body: "" }], now);
     throw e;
   }
-  const outcome = parsed.events.length > 0 ? await ingestOpenLineageEvents(db, parsed.events, now, submitter) : null;
+  const outcome = parsed.events.length > 0 ? await ingestOpenLineageEvents(db, parsed.events, now, submitter, configuredFolding()) : null;
+  if (outcome?.folding === "deferred" && outcome.written.events > 0) kickFolding(db);
   await recordRejections(
     db,
     parsed.refused.map((r) => rejectionRow(r)),
@@ -46,6 +48,7 @@ export async function receiveLineageRequest(req: BodySource, db: Db = getDb(), n
           invalidKeys: outcome.written.invalidKeys,
         }
       : { events: 0, runs: 0, attempts: 0, publishes: 0, invalidKeys: 0 },
+    folding: outcome?.folding ?? "inline",
   };
   if (!outcome) return refusedResponse(result);
   return NextResponse.json(result, { status: parsed.refused.length > 0 ? 207 : 200 });

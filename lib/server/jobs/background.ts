@@ -6,6 +6,7 @@ import { runRepairSlice } from "../repair/run-repair";
 import { applyRetention } from "../retention/apply-retention";
 import { keepUnitStates } from "../units/get-unit-state-snapshot";
 import { InProcessQueue } from "./in-process-queue";
+import { foldQueued } from "../ingestion/fold-pending";
 import { queueSpecs, runningJobQueue, setRunningJobQueue, type JobHandler, type JobQueue, type QueueName } from "./job-queue";
 import { PgBossQueue } from "./pg-boss-queue";
 
@@ -38,6 +39,9 @@ export function jobHandlers(queue: JobQueue): Record<QueueName, JobHandler> {
     },
     "unit-states": async () => {
       await keepUnitStates(getDb(), new Date());
+    },
+    "fold-events": async () => {
+      await foldQueued(getDb());
     },
     retention: async () => {
       await applyRetention(getDb(), new Date());

@@ -3,7 +3,7 @@
  * on PostgreSQL through pg-boss (SKIP LOCKED fetches, retries, expiry of a dead worker's job), on
  * the embedded SQLite database (one console) in this process, behind the same interface.
  */
-export type QueueName = "repair-run" | "repair-watchdog" | "alerts-deliver" | "unit-states" | "retention";
+export type QueueName = "repair-run" | "repair-watchdog" | "alerts-deliver" | "unit-states" | "retention" | "fold-events";
 
 export interface QueueSpec {
   name: QueueName;
@@ -58,6 +58,8 @@ export function queueSpecs(): QueueSpec[] {
     { name: "repair-watchdog", expireInSeconds: 60, retryLimit: 0, retryDelaySeconds: 1, everySeconds: 10 },
     { name: "alerts-deliver", expireInSeconds: 600, retryLimit: 0, retryDelaySeconds: 1, everySeconds: envSeconds("REPARO_ALERT_DELIVER_SECONDS", 60) },
     { name: "unit-states", expireInSeconds: 900, retryLimit: 0, retryDelaySeconds: 1, everySeconds: 30 },
+    // Deferred folding's net: events a console queued and did not fold (it died, its fold failed).
+    { name: "fold-events", expireInSeconds: 300, retryLimit: 0, retryDelaySeconds: 1, everySeconds: 5 },
     { name: "retention", expireInSeconds: 900, retryLimit: 0, retryDelaySeconds: 1, everySeconds: envSeconds("REPARO_RETENTION_EVERY_SECONDS", 3_600) },
   ];
 }

@@ -12,6 +12,10 @@ interface Metrics {
   queueDepth: Gauge<"queue" | "state">;
   repairRuns: Gauge<"status">;
   unitStateLag: Gauge;
+  foldPending: Gauge;
+  foldLagSeconds: Gauge;
+  folded: Counter;
+  foldSeconds: Histogram;
 }
 
 const holder = globalThis as unknown as { __reparoMetrics?: Metrics };
@@ -45,6 +49,23 @@ export function metrics(): Metrics {
     unitStateLag: new Gauge({
       name: "reparo_unit_state_lag_changes",
       help: "Changes recorded that this instance's unit states do not include yet (-1: not computed yet)",
+      registers: [registry],
+    }),
+    foldPending: new Gauge({
+      name: "reparo_ingest_fold_pending_events",
+      help: "Accepted events not folded yet (deferred folding; 0 when folding is inline)",
+      registers: [registry],
+    }),
+    foldLagSeconds: new Gauge({
+      name: "reparo_ingest_fold_lag_seconds",
+      help: "How long the oldest accepted event not folded yet has waited (0: none waits)",
+      registers: [registry],
+    }),
+    folded: new Counter({ name: "reparo_ingest_folded_events_total", help: "Queued events this instance folded", registers: [registry] }),
+    foldSeconds: new Histogram({
+      name: "reparo_ingest_fold_step_seconds",
+      help: "Duration of one fold step (up to 2,000 queued events in one transaction)",
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
     }),
   };

@@ -3,6 +3,7 @@ import { runningJobQueue } from "../jobs/job-queue";
 import { unitStateLag } from "../units/get-unit-state-snapshot";
 import { repairRunCounts } from "../repositories/repairs/repair-runs";
 import { metrics } from "./metrics";
+import { pendingFoldLag } from "../repositories/ingestion/pending-folds";
 
 /** The scrape: the gauges read now from the queue and the database, then every metric as text. */
 export async function readMetrics(): Promise<{ body: string; contentType: string }> {
@@ -19,6 +20,9 @@ export async function readMetrics(): Promise<{ body: string; contentType: string
     }
     for (const [status, n] of await repairRunCounts(db)) m.repairRuns.set({ status }, n);
     m.unitStateLag.set((await unitStateLag(db)) ?? -1);
+    const fold = await pendingFoldLag(db);
+    m.foldPending.set(fold.events);
+    m.foldLagSeconds.set(fold.oldestAcceptedAt ? Math.max(0, (Date.now() - fold.oldestAcceptedAt.getTime()) / 1000) : 0);
   } catch {
     m.unitStateLag.set(-1);
   }

@@ -1,6 +1,6 @@
 import { compositeKey } from "@/lib/domain/composite-key";
-import { providerOf, type Db, type Tx } from "../database";
-import { insertNew, textList, type Column } from "../sql/bulk-sql";
+import { inTransaction, providerOf, type Db, type Tx } from "../database";
+import { insertNew, insertStatements, textList, type Column } from "../sql/bulk-sql";
 import { chunked } from "../sql/chunked";
 import { log } from "../../observability/log";
 import { prismaOf } from "../prisma-handle";
@@ -41,6 +41,36 @@ export async function insertIngestedEvents(tx: Tx, rows: IngestedEventRow[]): Pr
 }
 
 /**
+ * Deferred folding's acceptance: stores the events and queues the ones not stored before for the
+ * fold job (PendingFold); answers the hashes stored now. On PostgreSQL a request of up to 3,333
+ * events is one statement (a data-modifying WITH: atomic, one round trip, no interactive
+ * transaction); a larger one runs its statements in one transaction. SQLite (one console, no
+ * data-modifying WITH) inserts and queues in one transaction.
+ */
+export async function acceptIngestedEvents(db: Db, rows: IngestedEventRow[], at: Date): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const withIds = rows.map((r) => ({ ...r, id: `ev_${r.eventHash.slice(0, 32)}` }));
+  if (providerOf(db) !== "postgresql") {
+    return inTransaction(db, async (tx) => {
+      const stored = await insertNew(tx, "IngestedEvent", EVENT_COLUMNS, withIds, "eventHash");
+      await prismaOf(tx).pendingFold.createMany({ data: stored.map((eventHash) => ({ eventHash, acceptedAt: at })) });
+      return new Set(stored);
+    });
+  }
+  const statements = insertStatements(db, "IngestedEvent", EVENT_COLUMNS, withIds).map(({ sql, params }) => ({
+    sql: `WITH stored AS (${sql} ON CONFLICT DO NOTHING RETURNING "eventHash") INSERT INTO "PendingFold" ("eventHash", "acceptedAt") SELECT "eventHash", $${params.length + 1}::timestamp(3) FROM stored RETURNING "eventHash"`,
+    params: [...params, at.toISOString()],
+  }));
+  const run = async (tx: Db | Tx) => {
+    const stored = new Set<string>();
+    for (const { sql, params } of statements)
+      for (const r of await prismaOf(tx).$queryRawUnsafe<{ eventHash: string }[]>(sql, ...params)) stored.add(r.eventHash);
+    return stored;
+  };
+  return statements.length === 1 ? run(db) : inTransaction(db, run);
+}
+
+/**
  * Takes the given runs for this transaction, so a run is folded by one request at a time. Two
  * requests storing events of one run at once (its RUNNING and its COMPLETE on two consoles) would
  * otherwise each fold the run from what was committed before they began, and the later commit
@@ -57,6 +87,18 @@ export async function lockRuns(tx: Tx, runs: { jobNodeId: string; runId: string 
     `SELECT count(pg_advisory_xact_lock(k))::text AS locked FROM (SELECT DISTINCT hashtextextended(x, ${RUN_LOCK_SEED}) AS k FROM unnest($1::text[]) AS x ORDER BY k) AS runs`,
     keys,
   );
+}
+
+/**
+ * Takes the lock that folds linking runs to their parents hold, one at a time across consoles,
+ * before their runs' locks. A run folded before its parent was stored is rooted at the parent
+ * provisionally, and the parent's fold moves it to the real root (rerootRuns); with chains of
+ * three (a dbt command, its model, the model's queries) on several consoles, a fold could read a
+ * provisional root another fold was moving. Folds of parentless runs never take it.
+ */
+export async function lockRunLinking(tx: Tx): Promise<void> {
+  if (providerOf(tx) !== "postgresql") return;
+  await prismaOf(tx).$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext('reparo:run-linking'))::text AS locked`);
 }
 
 // Seeds the runs' lock keys away from other advisory locks (the audit chain's is a small constant).

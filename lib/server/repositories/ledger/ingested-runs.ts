@@ -236,3 +236,43 @@ export async function publishesByIds(tx: Tx, ids: string[]): Promise<Map<string,
     ]),
   );
 }
+
+/**
+ * Runs stored before their parent was known took the parent as their root and the parent's job as
+ * their pipeline (a dbt SQL query's run folded before its model's). Once that parent is stored
+ * linked higher up, the runs rooted at it move to its root and pipeline, and so do their tasks
+ * still in the provisional pipeline; a provisional pipeline left with nothing is removed. Answers
+ * how many runs moved.
+ */
+export async function rerootRuns(tx: Tx, parents: { id: string; rootRunId: string; pipelineId: string | null }[]): Promise<number> {
+  if (parents.length === 0) return 0;
+  const db = prismaOf(tx);
+  const byId = new Map(parents.map((p) => [p.id, p]));
+  const rooted = await db.run.findMany({ where: { rootRunId: { in: [...byId.keys()] } }, select: { id: true, rootRunId: true, pipelineId: true } });
+  if (rooted.length === 0) return 0;
+  const provisional = new Set<string>();
+  for (const [from, parent] of byId) {
+    const runs = rooted.filter((r) => r.rootRunId === from);
+    if (runs.length === 0) continue;
+    await db.run.updateMany({ where: { id: { in: runs.map((r) => r.id) } }, data: { rootRunId: parent.rootRunId, pipelineId: parent.pipelineId } });
+    if (!parent.pipelineId) continue;
+    const taskIds = [
+      ...new Set((await db.attempt.findMany({ where: { runId: { in: runs.map((r) => r.id) } }, select: { taskId: true } })).map((a) => a.taskId)),
+    ];
+    for (const old of new Set(runs.flatMap((r) => (r.pipelineId && r.pipelineId !== parent.pipelineId ? [r.pipelineId] : [])))) {
+      await db.task.updateMany({ where: { id: { in: taskIds }, pipelineId: old }, data: { pipelineId: parent.pipelineId } });
+      provisional.add(old);
+    }
+  }
+  for (const id of provisional) {
+    const used = await Promise.all([
+      db.run.count({ where: { pipelineId: id } }),
+      db.task.count({ where: { pipelineId: id } }),
+      db.dataset.count({ where: { pipelineId: id } }),
+      db.incident.count({ where: { pipelineId: id } }),
+      db.orchestratorConnection.count({ where: { pipelineId: id } }),
+    ]);
+    if (used.every((n) => n === 0)) await db.pipeline.deleteMany({ where: { id } });
+  }
+  return rooted.length;
+}

@@ -39,7 +39,7 @@ export async function bulkInsert(tx: Tx, table: string, columns: Column[], rows:
 }
 
 /** One multi-row INSERT per chunk of rows (at most 30,000 parameters each). */
-function insertStatements(tx: Tx, table: string, columns: Column[], rows: Record<string, unknown>[]): { sql: string; params: unknown[] }[] {
+export function insertStatements(tx: Tx, table: string, columns: Column[], rows: Record<string, unknown>[]): { sql: string; params: unknown[] }[] {
   const provider = providerOf(tx);
   const chunk = Math.max(1, Math.floor(30_000 / columns.length));
   const names = columns.map((c) => `"${c.name}"`).join(", ");

@@ -1,0 +1,180 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createDb, type Db } from "../db/client";
+import { pendingFoldLag } from "../repositories/ingestion/pending-folds";
+import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { configuredFolding, foldAllPending, foldingInFlight } from "./fold-pending";
+import { foldPendingEvents, ingestOpenLineageEvents, type Folding } from "./ingest-openlineage-events";
+import { parseLineageBody } from "./parse-lineage-body";
+import { receiveLineageRequest } from "./receive-lineage-request";
+import { fixtureEvents, lineageRequest } from "./testing/fixtures";
+import { validEvent } from "./testing/broken-events";
+
+// Deferred folding (REPARO_INGEST_FOLD=deferred) acknowledges events once stored and writes what
+// they imply in the fold job. Whatever the order and grouping of the requests, and however many
+// consoles fold at once, the result must be exactly what inline folding writes.
+const NOW = new Date("2026-12-01T00:00:00Z");
+const EVENTS = [
+  ...fixtureEvents("openlineage/compat_airflow_3dags.ndjson"),
+  ...fixtureEvents("marquez/apples.ndjson"),
+  ...fixtureEvents("openlineage/dbt_ol_postgres_build_events.json"),
+];
+/** Requests of 7 events: a run's START and COMPLETE often land in different requests, as in production. */
+const REQUESTS = Array.from({ length: Math.ceil(EVENTS.length / 7) }, (_, i) => EVENTS.slice(i * 7, i * 7 + 7));
+const TOKEN = { id: "token:airflow", role: "operator" as const, source: "token" as const, namespaces: [] };
+
+async function send(db: Db, folding: Folding): Promise<void> {
+  for (const events of REQUESTS) {
+    const parsed = parseLineageBody(events.map((e) => JSON.stringify(e)).join("\n"), NOW);
+    expect(parsed.refused).toEqual([]);
+    const outcome = await ingestOpenLineageEvents(db, parsed.events, NOW, TOKEN, folding);
+    expect(outcome.folding).toBe(folding);
+  }
+}
+
+/**
+ * What ingestion wrote, with the generated ids (datasets', tasks', pipelines') replaced by the
+ * names they stand for and the write times dropped: two databases that folded the same events
+ * compare equal.
+ */
+async function written(db: Db): Promise<unknown> {
+  const [tasks, datasets, pipelines, runs, attempts, edges, publishes, invalidKeys] = await Promise.all([
+    db.task.findMany(),
+    db.dataset.findMany(),
+    db.pipeline.findMany(),
+    db.run.findMany(),
+    db.attempt.findMany(),
+    db.lineageEdge.findMany(),
+    db.publish.findMany(),
+    db.invalidKey.findMany(),
+  ]);
+  const names = new Map<string, string>([
+    ...tasks.map((t) => [t.id, t.nodeId] as [string, string]),
+    ...datasets.map((d) => [d.id, d.nodeId] as [string, string]),
+    ...pipelines.map((p) => [p.id, `${p.namespace}/${p.name}`] as [string, string]),
+  ]);
+  const DROPPED = new Set(["createdAt", "updatedAt", "recordedAt"]);
+  const plain = (rows: object[], keepId: boolean) =>
+    rows
+      .map((r) =>
+        JSON.stringify(
+          Object.fromEntries(
+            Object.entries(r)
+              .filter(([k]) => !DROPPED.has(k) && (keepId || k !== "id"))
+              .map(([k, v]) => [k, typeof v === "string" ? (names.get(v) ?? v) : v]),
+          ),
+        ),
+      )
+      .sort();
+  return {
+    tasks: plain(tasks, false),
+    datasets: plain(datasets, false),
+    pipelines: plain(pipelines, false),
+    runs: plain(runs, true),
+    attempts: plain(attempts, false),
+    edges: plain(edges, false),
+    publishes: plain(publishes, false),
+    invalidKeys: plain(invalidKeys, false),
+  };
+}
+
+describe.each(providersUnderTest())("%s: deferred folding", (provider) => {
+  let inline: TestDatabase;
+  let deferred: TestDatabase;
+  beforeEach(async () => {
+    [inline, deferred] = await Promise.all([createTestDatabase(provider), createTestDatabase(provider)]);
+  });
+  afterEach(async () => {
+    await Promise.all([inline.drop(), deferred.drop()]);
+  });
+
+  it("stores and queues the events at once, writes nothing else until the fold; the fold writes exactly what inline folding does", async () => {
+    await send(inline.db, "inline");
+    await send(deferred.db, "deferred");
+    const stored = await deferred.db.ingestedEvent.count();
+    expect(stored).toBe(await inline.db.ingestedEvent.count());
+    expect((await pendingFoldLag(deferred.db)).events).toBe(stored);
+    expect(await deferred.db.run.count()).toBe(0);
+    expect(await deferred.db.publish.count()).toBe(0);
+
+    // Small steps: a run's events are taken by different steps, as by different consoles.
+    while ((await foldPendingEvents(deferred.db, 5)).events > 0);
+    expect(await pendingFoldLag(deferred.db)).toEqual({ events: 0, oldestAcceptedAt: null });
+    expect(await deferred.db.run.count()).toBe(await inline.db.run.count());
+    expect(await written(deferred.db)).toEqual(await written(inline.db));
+    // Folding again finds nothing queued and changes nothing.
+    expect(await foldAllPending(deferred.db)).toBe(0);
+  });
+
+  it("a re-sent event is a duplicate and is not queued again", async () => {
+    const body = JSON.stringify(validEvent());
+    const parsed = () => parseLineageBody(body, NOW).events;
+    const first = await ingestOpenLineageEvents(deferred.db, parsed(), NOW, TOKEN, "deferred");
+    const again = await ingestOpenLineageEvents(deferred.db, parsed(), NOW, TOKEN, "deferred");
+    expect(first.accepted).toEqual([{ index: 0, duplicate: false }]);
+    expect(again.accepted).toEqual([{ index: 0, duplicate: true }]);
+    expect((await pendingFoldLag(deferred.db)).events).toBe(1);
+    expect(await foldAllPending(deferred.db)).toBe(1);
+    expect(await deferred.db.publish.count()).toBe(1);
+  });
+
+  it("a person who may not publish held units is folded inline (each request checked as it comes)", async () => {
+    const operator = { id: "ana", role: "operator" as const, source: "session" as const, namespaces: [] };
+    const outcome = await ingestOpenLineageEvents(deferred.db, parseLineageBody(JSON.stringify(validEvent()), NOW).events, NOW, operator, "deferred");
+    expect(outcome.folding).toBe("inline");
+    expect(outcome.written.publishes).toBe(1);
+    expect((await pendingFoldLag(deferred.db)).events).toBe(0);
+  });
+
+  it("POST /api/v1/lineage with REPARO_INGEST_FOLD=deferred answers `folding: deferred` and the console folds right after", async () => {
+    const before = process.env.REPARO_INGEST_FOLD;
+    process.env.REPARO_INGEST_FOLD = "deferred";
+    try {
+      const res = await receiveLineageRequest(lineageRequest(JSON.stringify(validEvent())), deferred.db, NOW, TOKEN);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ folding: "deferred", written: { events: 1, publishes: 0 } });
+      await foldingInFlight(deferred.db);
+      expect((await pendingFoldLag(deferred.db)).events).toBe(0);
+      expect(await deferred.db.publish.count()).toBe(1);
+    } finally {
+      if (before === undefined) delete process.env.REPARO_INGEST_FOLD;
+      else process.env.REPARO_INGEST_FOLD = before;
+    }
+  });
+});
+
+describe.runIf(providersUnderTest().includes("postgresql"))("postgresql: two consoles folding one queue at once", () => {
+  let inline: TestDatabase;
+  let deferred: TestDatabase;
+  let second: Db;
+  beforeEach(async () => {
+    [inline, deferred] = await Promise.all([createTestDatabase("postgresql"), createTestDatabase("postgresql")]);
+    second = createDb(deferred.target);
+  });
+  afterEach(async () => {
+    await second.$disconnect();
+    await Promise.all([inline.drop(), deferred.drop()]);
+  });
+
+  it("each event is folded once, and the result is inline folding's", async () => {
+    await send(inline.db, "inline");
+    await send(deferred.db, "deferred");
+    // Steps of 3 from both consoles at once: their claims interleave over the same runs.
+    const drain = async (db: Db) => {
+      let n = 0;
+      for (let step; (step = await foldPendingEvents(db, 3)).events > 0;) n += step.events;
+      return n;
+    };
+    const [a, b] = await Promise.all([drain(deferred.db), drain(second)]);
+    expect(a + b).toBe(await deferred.db.ingestedEvent.count());
+    expect(await written(deferred.db)).toEqual(await written(inline.db));
+  });
+});
+
+describe("REPARO_INGEST_FOLD", () => {
+  it("is inline unless set to deferred; anything else names the variable", () => {
+    expect(configuredFolding({})).toBe("inline");
+    expect(configuredFolding({ REPARO_INGEST_FOLD: "deferred" })).toBe("deferred");
+    expect(configuredFolding({ REPARO_INGEST_FOLD: "inline" })).toBe("inline");
+    expect(() => configuredFolding({ REPARO_INGEST_FOLD: "later" })).toThrow(/REPARO_INGEST_FOLD/);
+  });
+});
