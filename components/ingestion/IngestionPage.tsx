@@ -32,7 +32,8 @@ export function IngestionPage() {
         </p>
         {status.data ? (
           <p className="muted">
-            {status.data.totals.events} events stored · {status.data.totals.rejected} rejected
+            {status.data.totals.events} events stored
+            {status.data.totals.unfolded > 0 ? ` (${status.data.totals.unfolded} not folded into the ledger yet)` : ""} · {status.data.totals.rejected} rejected
           </p>
         ) : null}
       </section>

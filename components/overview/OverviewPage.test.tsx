@@ -38,8 +38,20 @@ describe("OverviewPage", () => {
   });
 
   it("says when the counts cover only the datasets computed so far", async () => {
-    server.use(http.get("/api/v1/overview", () => HttpResponse.json(anOverview({ states: { computing: { done: 4, total: 15 }, refreshing: false } }))));
+    server.use(
+      http.get("/api/v1/overview", () => HttpResponse.json(anOverview({ states: { computing: { done: 4, total: 15 }, refreshing: false, unfolded: null } }))),
+    );
     renderWithQuery(<OverviewPage />);
     expect(await screen.findByRole("status")).toHaveTextContent("Computing unit states: 4 of 15 datasets so far.");
+  });
+
+  it("says when accepted events are not folded into the ledger yet (deferred folding)", async () => {
+    server.use(
+      http.get("/api/v1/overview", () =>
+        HttpResponse.json(anOverview({ states: { computing: null, refreshing: false, unfolded: { events: 1234, oldestSeconds: 3 } } })),
+      ),
+    );
+    renderWithQuery(<OverviewPage />);
+    expect(await screen.findByRole("status")).toHaveTextContent("1,234 accepted events not in the ledger yet (the oldest waited 3 s).");
   });
 });

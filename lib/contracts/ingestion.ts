@@ -2,7 +2,8 @@ import { z } from "zod";
 
 /** GET /api/v1/ingestion: what the settings page shows about incoming events. */
 export const IngestionStatusSchema = z.object({
-  totals: z.object({ events: z.number().int(), rejected: z.number().int() }),
+  /** `unfolded`: stored events the fold has not written into the ledger yet (deferred folding). */
+  totals: z.object({ events: z.number().int(), rejected: z.number().int(), unfolded: z.number().int() }),
   recentEvents: z.array(
     z.object({
       eventHash: z.string(),

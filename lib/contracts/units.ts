@@ -98,6 +98,8 @@ export type MatrixInvalidKey = z.infer<typeof MatrixInvalidKeySchema>;
 export const StatesStatusSchema = z.object({
   computing: z.object({ done: z.number().int(), total: z.number().int() }).nullable(),
   refreshing: z.boolean(),
+  /** Deferred folding: events accepted whose runs and publishes are not written yet, and how long the oldest has waited. */
+  unfolded: z.object({ events: z.number().int(), oldestSeconds: z.number() }).nullable(),
 });
 export type StatesStatus = z.infer<typeof StatesStatusSchema>;
 

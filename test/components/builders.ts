@@ -60,7 +60,7 @@ export function aFinding(over: Partial<LedgerFinding> = {}): LedgerFinding {
 export function anOverview(over: Partial<Overview> = {}): Overview {
   return OverviewSchema.parse({
     generatedAt: "2026-08-26T06:00:00.000Z",
-    states: { computing: null, refreshing: false },
+    states: { computing: null, refreshing: false, unfolded: null },
     counts: { openFailures: 3, missingUnits: 23, blockedUnits: 19, duplicateUnits: 1, emptyUnits: 0, divergentUnits: 3, suspectUnits: 16, invalidKeys: 2 },
     failures: [anOpenFailure(), anOpenFailure({ unitKey: "2026-08-23", partialRows: 0, error: "raw_orders 2026-08-23: object store returned 503 SlowDown" })],
     findings: [aFinding()],
@@ -100,7 +100,7 @@ export function anAlert(over: Partial<AlertView> = {}): AlertView {
 export function someAlerts(over: Partial<Alerts> = {}): Alerts {
   return AlertsSchema.parse({
     generatedAt: "2026-08-26T06:00:00.000Z",
-    states: { computing: null, refreshing: false },
+    states: { computing: null, refreshing: false, unfolded: null },
     counts: { task: 1, data: 1, undelivered: 2 },
     omitted: 0,
     defaultGraceHours: 6,
@@ -220,7 +220,7 @@ export function aUnitMatrix(over: Partial<UnitMatrix> = {}): UnitMatrix {
   const counts = Object.fromEntries(UNIT_STATES.map((s) => [s, 0]));
   return UnitMatrixSchema.parse({
     generatedAt: "2026-08-25T12:00:00.000Z",
-    states: { computing: null, refreshing: false },
+    states: { computing: null, refreshing: false, unfolded: null },
     counts: { ...counts, published: 3, failed: 1 },
     pipelines: ["finance", "meters", "ml", "orders"],
     sections: [aMatrixSection()],

@@ -47,7 +47,7 @@ export async function evaluateAlertsWithStatus(db: Db, now: Date, config: AlertC
     datasetName: byNode.get(a.datasetNodeId)!.name,
     pipeline: byNode.get(a.datasetNodeId)!.pipeline,
   }));
-  return { alerts, states: statusOf(snapshot), spaceOf: (node) => spaceByNode.get(node) };
+  return { alerts, states: await statusOf(db, snapshot, now), spaceOf: (node) => spaceByNode.get(node) };
 }
 
 function toInput(d: DatasetStateCodes, config: AlertConfig): AlertDatasetInput {

@@ -2,6 +2,7 @@ import type { IngestionStatus } from "@/lib/contracts/ingestion";
 import type { LineageProblem } from "@/lib/domain/lineage-graph";
 import { getDb } from "../repositories/database";
 import { loadLineageGraph } from "../lineage/load-lineage-graph";
+import { pendingFoldLag } from "../repositories/ingestion/pending-folds";
 import { ingestionCounts, recentIngestedEvents, recentRejections } from "../repositories/ingestion/ingested-events";
 
 const RECENT = 25;
@@ -11,15 +12,16 @@ const RECENT = 25;
  * holds that closures cannot take as declared, for the ingestion page.
  */
 export async function getIngestionStatus(db = getDb(), now = new Date()): Promise<IngestionStatus> {
-  const [totals, events, rejections, lineage] = await Promise.all([
+  const [totals, unfolded, events, rejections, lineage] = await Promise.all([
     ingestionCounts(db),
+    pendingFoldLag(db),
     recentIngestedEvents(db, RECENT),
     recentRejections(db, RECENT),
     loadLineageGraph(db, now),
   ]);
   return {
     lineageProblems: lineage.graph.problems.map((p) => ({ code: p.code, message: p.message, nodeIds: nodesOf(p) })),
-    totals,
+    totals: { ...totals, unfolded: unfolded.events },
     recentEvents: events.map((e) => ({
       eventHash: e.eventHash,
       eventType: e.eventType,

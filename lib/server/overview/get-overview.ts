@@ -35,7 +35,7 @@ export async function getOverview(now: Date, db: Db = getDb()): Promise<Overview
   ];
   return {
     generatedAt: now.toISOString(),
-    states: statusOf(snapshot),
+    states: await statusOf(db, snapshot, now),
     counts: {
       openFailures: failures.length,
       missingUnits: count("missing"),

@@ -46,7 +46,7 @@ export async function getUnitMatrix(query: UnitMatrixQuery, now: Date, db: Db = 
     .map((k) => ({ nodeId: k.nodeId, unitKey: k.unitKey, reason: k.reason, source: k.source, observedAt: k.observedAt.toISOString() }));
   return {
     generatedAt: snapshot.computedAt.toISOString(),
-    states: statusOf(snapshot),
+    states: await statusOf(db, snapshot, now),
     counts,
     // Every pipeline of the catalog — ingestion and a dbt import create them on tasks, not datasets.
     pipelines: [...new Set(pipelines.map((p) => p.name))].sort(),

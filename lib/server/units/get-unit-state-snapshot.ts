@@ -1,3 +1,5 @@
+import { pendingFoldLag } from "../repositories/ingestion/pending-folds";
+import type { StatesStatus } from "@/lib/contracts/units";
 import { createHash } from "node:crypto";
 import { closure, type Seed } from "@/lib/domain/closure";
 import type { DatasetId } from "@/lib/domain/ids";
@@ -729,7 +731,18 @@ export async function getUnitStateSnapshotCovering(
   return { ...snapshot, datasets: [...snapshot.datasets, ...computed.map(toCodes)] };
 }
 
-/** Where the states stand, as the read APIs say it (StatesStatusSchema). */
-export function statusOf(snapshot: UnitStateSnapshot): { computing: { done: number; total: number } | null; refreshing: boolean } {
-  return { computing: snapshot.computing, refreshing: snapshot.refreshing };
+/**
+ * Where the states stand, as the read APIs say it (StatesStatusSchema): still computing, being
+ * refreshed, or behind events accepted and not folded yet (deferred folding).
+ */
+export async function statusOf(db: Db, snapshot: UnitStateSnapshot, now = new Date()): Promise<StatesStatus> {
+  const lag = await pendingFoldLag(db);
+  return {
+    computing: snapshot.computing,
+    refreshing: snapshot.refreshing,
+    unfolded:
+      lag.events > 0
+        ? { events: lag.events, oldestSeconds: Math.max(0, Math.round((now.getTime() - (lag.oldestAcceptedAt?.getTime() ?? now.getTime())) / 1000)) }
+        : null,
+  };
 }
