@@ -205,6 +205,20 @@ function ingestionBatches(): string[] {
   return out;
 }
 
+/** The fold steps the consoles ran (deferred folding), summed from each console's /api/metrics. */
+async function foldSteps(): Promise<{ steps: number; events: number; seconds: number }> {
+  const out = { steps: 0, events: 0, seconds: 0 };
+  for (let i = 1; i <= INSTANCES; i++) {
+    const r = await request(BASE_PORT + i, "GET", "/api/metrics").catch(() => null);
+    if (r?.status !== 200) continue;
+    const value = (name: string) => Number(new RegExp(`^${name} ([0-9.e+-]+)$`, "m").exec(r.text)?.[1] ?? 0);
+    out.steps += value("reparo_ingest_fold_step_seconds_count");
+    out.seconds += value("reparo_ingest_fold_step_seconds_sum");
+    out.events += value("reparo_ingest_folded_events_total");
+  }
+  return out;
+}
+
 async function sameEventFortyTimes(): Promise<{ stored: number; non200: number }> {
   const event = JSON.stringify({
     eventType: "COMPLETE",
@@ -367,6 +381,11 @@ async function main(): Promise<void> {
     say(
       `folded: all ${ingestion.events} events' runs written ${ingestion.foldedSeconds} s after the first send = ${Math.round(ingestion.events / ingestion.foldedSeconds)} events/s end to end; ${ingestion.foldedRuns} runs`,
     );
+    const steps = await foldSteps();
+    if (steps.steps > 0)
+      say(
+        `fold steps (every console's /api/metrics): ${steps.steps} steps of ${Math.round(steps.events / steps.steps)} events on average, ${Math.round((1000 * steps.seconds) / steps.steps)} ms each`,
+      );
     if (args.includes("--ingest-only")) return;
     const repair = await repairWithKill(db, incidentId, consoles);
     say(

@@ -15,7 +15,7 @@ if (process.platform === "linux") {
     // not permitted here: the thread runs at the process's priority
   }
 }
-const db = createDb(resolveDatabaseTarget());
+let db = createDb(resolveDatabaseTarget());
 const post = (m: FoldThreadMessage) => parentPort!.postMessage(m);
 let running = false;
 let again = false;
@@ -30,6 +30,12 @@ async function drain(): Promise<void> {
     post({ kind: "idle" });
   } catch (e) {
     post({ kind: "error", message: (e as Error).message });
+    // A fresh connection for the next try: on SQLite a transaction that timed out waiting for the
+    // writer (another process held it) left this client unable to start any other (measured: every
+    // later fold failed "Unable to start a transaction in the given time" after the writer was free).
+    const old = db;
+    db = createDb(resolveDatabaseTarget());
+    await old.$disconnect().catch(() => undefined);
   } finally {
     running = false;
   }
