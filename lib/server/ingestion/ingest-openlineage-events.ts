@@ -34,7 +34,7 @@ export interface IngestOutcome {
  * How an accepted event's consequences are written. Inline (the default): in the request's own
  * transaction, so its answer counts the runs, attempts and publishes written. Deferred
  * (REPARO_INGEST_FOLD=deferred, for the many-console deployment): the request stores the events
- * and queues them (PendingFold) in one short transaction, and the fold job writes what they imply
+ * and queues them (PendingFold) in one statement, and the fold job writes what they imply
  * moments later, in large batches — the producer is not held up by the folding, and one fold of
  * many requests' events costs far fewer round trips than a fold per request.
  */
