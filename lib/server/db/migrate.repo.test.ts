@@ -21,6 +21,7 @@ const EXPECTED_TABLES = [
   "FrontierCertificate",
   "LineageEdge",
   "PartitionKey",
+  "PendingFold",
   "Pipeline",
   "Publish",
   "RejectedEvent",
