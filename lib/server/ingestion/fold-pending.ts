@@ -18,14 +18,36 @@ export function configuredFolding(env: Record<string, string | undefined> = proc
   throw new Error(`REPARO_INGEST_FOLD must be "inline" or "deferred", not ${JSON.stringify(v)}`);
 }
 
-interface Folder {
-  running: Promise<void> | null;
-  again: boolean;
+/**
+ * Runs `pass` again and again until no kick came during it: kicks while a pass runs coalesce into
+ * one more pass. `kick` answers the new loop's promise, or null when it joined the running one.
+ */
+export function coalescing(pass: () => Promise<unknown>): { kick(): Promise<void> | null; inFlight(): Promise<void> } {
+  let running: Promise<void> | null = null;
+  let again = false;
+  return {
+    kick() {
+      if (running) {
+        again = true;
+        return null;
+      }
+      running = (async () => {
+        do {
+          again = false;
+          await pass();
+        } while (again);
+      })().finally(() => {
+        running = null;
+      });
+      return running;
+    },
+    inFlight: () => running?.catch(() => undefined) ?? Promise.resolve(),
+  };
 }
 
 // One folder per database per process (the routes and the background jobs are separate bundles).
-const holder = globalThis as unknown as { __reparoFolders?: WeakMap<Db, Folder> };
-const folders = (holder.__reparoFolders ??= new WeakMap<Db, Folder>());
+const holder = globalThis as unknown as { __reparoFolders?: WeakMap<Db, ReturnType<typeof coalescing>> };
+const folders = (holder.__reparoFolders ??= new WeakMap<Db, ReturnType<typeof coalescing>>());
 
 /**
  * Folds every queued event, step after step, until the queue is empty. Answers how many events
@@ -108,23 +130,9 @@ export function kickFolding(db: Db): void {
     thread.worker.postMessage("kick");
     return;
   }
-  let f = folders.get(db);
-  if (!f) folders.set(db, (f = { running: null, again: false }));
-  if (f.running) {
-    f.again = true;
-    return;
-  }
-  const folder = f;
-  folder.running = (async () => {
-    do {
-      folder.again = false;
-      await foldAllPending(db);
-    } while (folder.again);
-  })()
-    .catch((e: unknown) => log.error(`folding queued events failed (the fold-events job tries again): ${(e as Error).message}`))
-    .finally(() => {
-      folder.running = null;
-    });
+  let folder = folders.get(db);
+  if (!folder) folders.set(db, (folder = coalescing(() => foldAllPending(db))));
+  folder.kick()?.catch((e: unknown) => log.error(`folding queued events failed (the fold-events job tries again): ${(e as Error).message}`));
 }
 
 /** The fold in flight in this process, if any (tests and the fold-events job wait for it). */
@@ -133,7 +141,7 @@ export function foldingInFlight(db: Db): Promise<void> {
     const thread = threadHolder.__reparoFoldThread;
     return thread?.busy ? new Promise<void>((resolve) => thread.idle.push(resolve)) : Promise.resolve();
   }
-  return folders.get(db)?.running ?? Promise.resolve();
+  return folders.get(db)?.inFlight() ?? Promise.resolve();
 }
 
 /** The fold-events job: fold what is queued (on the fold thread where there is one) and wait for it. */

@@ -160,13 +160,14 @@ export async function foldPendingEvents(db: Db, limit: number): Promise<{ events
   return inOneTransaction(db, async (tx) => {
     const hashes = await claimPendingFolds(tx, limit);
     if (hashes.length === 0) return { events: 0, written: NOTHING };
-    const rows = await eventsByHash(tx, hashes);
+    // Each claimed body parsed once (a body pruned by retention is "": its run is kept as recorded).
+    const rows = (await eventsByHash(tx, hashes)).map((r) => ({ ...r, event: r.body === "" ? null : (JSON.parse(r.body) as unknown) }));
     const runEvents = rows.filter((r) => r.eventType !== "JOB" && r.eventType !== "DATASET");
     // Publishes are recorded as sent by whoever sent the run's newest queued event.
     const runs = new Map<string, { jobNodeId: string; runId: string; submittedBy: string | null }>();
     for (const r of runEvents) runs.set(pairKey(r.jobNodeId, r.externalRun), { jobNodeId: r.jobNodeId, runId: r.externalRun, submittedBy: r.submittedBy });
     const refs = [...runs.values()];
-    if (runEvents.some((r) => r.body !== "" && hasParent(JSON.parse(r.body) as RunEvent))) await lockRunLinking(tx);
+    if (runEvents.some((r) => r.event !== null && hasParent(r.event as RunEvent))) await lockRunLinking(tx);
     await lockRuns(tx, refs);
     const bySender = new Map<string | null, typeof refs>();
     for (const ref of refs) bySender.set(ref.submittedBy, [...(bySender.get(ref.submittedBy) ?? []), ref]);
@@ -177,9 +178,9 @@ export async function foldPendingEvents(db: Db, limit: number): Promise<{ events
     }
     const jobEdges = await applyJobEvents(
       tx,
-      rows.flatMap((r) => (r.eventType === "JOB" && r.body !== "" ? [{ event: JSON.parse(r.body) as JobEvent, hash: r.eventHash }] : [])),
+      rows.flatMap((r) => (r.eventType === "JOB" && r.event !== null ? [{ event: r.event as JobEvent, hash: r.eventHash }] : [])),
     );
-    const datasets = rows.flatMap((r) => (r.eventType === "DATASET" && r.body !== "" ? [(JSON.parse(r.body) as DatasetEvent).dataset] : []));
+    const datasets = rows.flatMap((r) => (r.eventType === "DATASET" && r.event !== null ? [(r.event as DatasetEvent).dataset] : []));
     await ensureDatasets(
       tx,
       datasets.map((d) => ({ nodeId: formatNodeId("dataset", d.namespace, d.name), namespace: d.namespace, name: d.name })),

@@ -1,4 +1,4 @@
-import { setPriority } from "node:os";
+import { yieldToRequests } from "../jobs/background-thread";
 import { parentPort, workerData } from "node:worker_threads";
 import { createDb } from "../repositories/database";
 import { resolveDatabaseTarget } from "../db/database-url";
@@ -11,16 +11,7 @@ import type { ThreadMessage } from "./unit-states-thread";
 // as soon as they are computed.
 const { asOf } = workerData as { asOf: number };
 
-// Background work yields to the pages: on Linux a thread has its own nice value, and this lowers
-// this thread's alone, so when the cores are busy the main thread (the requests) runs first.
-// (Elsewhere it would lower the whole process's: left as it is.)
-if (process.platform === "linux") {
-  try {
-    setPriority(10);
-  } catch {
-    // not permitted here: the thread runs at the process's priority
-  }
-}
+yieldToRequests();
 const post = (message: ThreadMessage, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(message, transfer);
 
 void (async () => {

@@ -43,9 +43,7 @@ export async function eventsByHash(tx: Tx, eventHashes: readonly string[]): Prom
 
 /** How far folding is behind: events accepted and not folded yet, and the oldest one's acceptance. */
 export async function pendingFoldLag(db: Db | Tx): Promise<{ events: number; oldestAcceptedAt: Date | null }> {
-  const [events, oldest] = await Promise.all([
-    prismaOf(db).pendingFold.count(),
-    prismaOf(db).pendingFold.findFirst({ orderBy: { seq: "asc" }, select: { acceptedAt: true } }),
-  ]);
-  return { events, oldestAcceptedAt: oldest?.acceptedAt ?? null };
+  // One round trip: every read of the unit states asks it.
+  const lag = await prismaOf(db).pendingFold.aggregate({ _count: { _all: true }, _min: { acceptedAt: true } });
+  return { events: lag._count._all, oldestAcceptedAt: lag._min.acceptedAt };
 }
