@@ -271,6 +271,7 @@ async function ingest(db: Db): Promise<{
   const started = performance.now();
   await Promise.all(Array.from({ length: PRODUCERS }, producer));
   const seconds = (performance.now() - started) / 1000;
+  say(`acknowledged: ${events} events in ${seconds.toFixed(2)} s, ${await db.pendingFold.count()} not folded yet; waiting for the fold`);
   // Deferred folding: acknowledged is not yet folded. The end-to-end figure waits for the queue to empty.
   await until(async () => (await db.pendingFold.count()) === 0, 600_000, "the fold queue to empty");
   const foldedSeconds = (performance.now() - started) / 1000;

@@ -2,7 +2,7 @@ import { DatabaseConfigError } from "./database-url";
 import { describeTarget, ensureDatabase } from "./ensure-database";
 import { warmLineageLayout } from "../lineage/get-lineage-layout";
 import { warmUnitStates } from "../units/warm-unit-states";
-import { configuredFolding } from "../ingestion/fold-pending";
+import { configuredFoldMaxWaitMs, configuredFolding } from "../ingestion/fold-pending";
 
 /**
  * Server start: a fresh database of either kind is migrated automatically; a bad DATABASE_URL
@@ -11,8 +11,12 @@ import { configuredFolding } from "../ingestion/fold-pending";
 export async function prepareDatabaseOrExit(): Promise<void> {
   try {
     const folding = configuredFolding(); // a bad REPARO_INGEST_FOLD stops the start, naming it
+    const maxWaitMs = configuredFoldMaxWaitMs(); // and so does a bad REPARO_FOLD_MAX_WAIT_SECONDS
     const { target, result } = await ensureDatabase();
-    if (folding === "deferred") console.log("reparo: deferred folding: events are acknowledged once stored, their runs and publishes written by the fold job");
+    if (folding === "deferred")
+      console.log(
+        `reparo: deferred folding: events are acknowledged once stored, their runs and publishes written by the fold job (held back at most ${maxWaitMs / 1000} s while events are arriving)`,
+      );
     if (result.applied.length) console.log(`reparo: ${describeTarget(target)}: applied ${result.applied.join(", ")}`);
     // The lineage first: its compile is short and its layout then runs on other threads, while
     // the unit states hold this thread for seconds on a big ledger.

@@ -117,6 +117,35 @@ describe.each(providersUnderTest())("%s: deferred folding", (provider) => {
     expect(await deferred.db.publish.count()).toBe(1);
   });
 
+  it("a console accepting events holds its folds back until the requests pause, or the oldest event reaches the limit", async () => {
+    // Accepted now (the pace compares the queue's acceptance times with the clock).
+    await ingestOpenLineageEvents(deferred.db, parseLineageBody(JSON.stringify(validEvent()), NOW).events, new Date(), TOKEN, "deferred");
+    // Requests keep coming (one every 50 ms), the limit far away: nothing is folded meanwhile.
+    const busy = { lastAcceptedAt: Date.now(), maxWaitMs: 600_000 };
+    const requests = setInterval(() => (busy.lastAcceptedAt = Date.now()), 50);
+    const folding = foldAllPending(deferred.db, () => undefined, busy);
+    try {
+      await new Promise((r) => setTimeout(r, 700));
+      expect((await pendingFoldLag(deferred.db)).events).toBe(1);
+    } finally {
+      clearInterval(requests);
+    }
+    // The requests pause: the fold goes.
+    expect(await folding).toBe(1);
+    expect(await deferred.db.publish.count()).toBe(1);
+
+    // However busy the console, an event that has waited the limit is folded.
+    await ingestOpenLineageEvents(
+      deferred.db,
+      parseLineageBody(JSON.stringify(validEvent("01936893-9751-7150-bbde-0000000000b2")), NOW).events,
+      new Date(),
+      TOKEN,
+      "deferred",
+    );
+    const limited = { lastAcceptedAt: Date.now() + 600_000, maxWaitMs: 1 };
+    expect(await foldAllPending(deferred.db, () => undefined, limited)).toBe(1);
+  });
+
   it("a person who may not publish held units is folded inline (each request checked as it comes)", async () => {
     const operator = { id: "ana", role: "operator" as const, source: "session" as const, namespaces: [] };
     const outcome = await ingestOpenLineageEvents(deferred.db, parseLineageBody(JSON.stringify(validEvent()), NOW).events, NOW, operator, "deferred");

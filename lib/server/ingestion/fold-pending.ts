@@ -2,7 +2,11 @@ import { Worker } from "node:worker_threads";
 import { getDb, type Db } from "../repositories/database";
 import { log } from "../observability/log";
 import { metrics } from "../observability/metrics";
+import { oldestPendingAcceptedAt } from "../repositories/ingestion/pending-folds";
 import { foldPendingEvents, type Folding } from "./ingest-openlineage-events";
+import { configuredFoldMaxWaitMs, FOLD_QUIET_MS, foldHoldMs, type FoldPace } from "./fold-pace";
+
+export { configuredFoldMaxWaitMs, type FoldPace } from "./fold-pace";
 
 /** Events one fold step takes: large enough to amortise its round trips, small enough for a short transaction. */
 const FOLD_BATCH = 2_000;
@@ -16,6 +20,16 @@ export function configuredFolding(env: Record<string, string | undefined> = proc
   if (v === "" || v === "inline") return "inline";
   if (v === "deferred") return "deferred";
   throw new Error(`REPARO_INGEST_FOLD must be "inline" or "deferred", not ${JSON.stringify(v)}`);
+}
+
+async function holdBack(db: Db, pace: FoldPace): Promise<void> {
+  for (;;) {
+    // Nothing to ask the database while the console is quiet.
+    if (Date.now() - pace.lastAcceptedAt >= FOLD_QUIET_MS) return;
+    const wait = foldHoldMs(pace, await oldestPendingAcceptedAt(db), Date.now());
+    if (wait <= 0) return;
+    await new Promise((r) => setTimeout(r, wait));
+  }
 }
 
 /**
@@ -53,9 +67,10 @@ const folders = (holder.__reparoFolders ??= new WeakMap<Db, ReturnType<typeof co
  * Folds every queued event, step after step, until the queue is empty. Answers how many events
  * this call folded. Any console may run it at once (their steps take disjoint events).
  */
-export async function foldAllPending(db: Db, onStep: (events: number, seconds: number) => void = countStep): Promise<number> {
+export async function foldAllPending(db: Db, onStep: (events: number, seconds: number) => void = countStep, pace: FoldPace | null = null): Promise<number> {
   let total = 0;
   for (;;) {
+    if (pace) await holdBack(db, pace);
     const started = performance.now();
     const step = await foldPendingEvents(db, FOLD_BATCH);
     if (step.events === 0) return total;
@@ -68,6 +83,9 @@ function countStep(events: number, seconds: number): void {
   metrics().folded.inc(events);
   metrics().foldSeconds.observe(seconds);
 }
+
+/** What the console's main thread tells the fold thread: fold what is queued; events were just accepted (and when). */
+export type FoldThreadCommand = { kind: "kick" } | { kind: "accepted"; at: number };
 
 /** What the fold thread tells the console's main thread. */
 export type FoldThreadMessage = { kind: "step"; events: number; seconds: number } | { kind: "idle" } | { kind: "error"; message: string };
@@ -88,7 +106,12 @@ function threadAvailable(db: Db): boolean {
   return process.env.NEXT_RUNTIME === "nodejs" && process.env.REPARO_FOLD_THREAD !== "0" && db === getDb();
 }
 
-const threadHolder = globalThis as unknown as { __reparoFoldThread?: FoldThread | null };
+const threadHolder = globalThis as unknown as { __reparoFoldThread?: FoldThread | null; __reparoFoldPace?: FoldPace };
+
+/** This process's pace (the in-process fold's; the fold thread keeps its own from the "accepted" commands). */
+function processPace(): FoldPace {
+  return (threadHolder.__reparoFoldPace ??= { lastAcceptedAt: 0, maxWaitMs: configuredFoldMaxWaitMs() });
+}
 
 function foldThread(): FoldThread {
   if (threadHolder.__reparoFoldThread) return threadHolder.__reparoFoldThread;
@@ -119,19 +142,24 @@ function foldThread(): FoldThread {
 }
 
 /**
- * After a deferred request commits: fold what it queued now, in this process, without holding the
- * request up. Kicks while a fold runs coalesce into one more pass. A failure is logged; the
- * `fold-events` job (every few seconds, any console) takes the events up again.
+ * After a deferred request commits (`accepted`), or from the fold-events job: fold what is
+ * queued, in the background, without holding the request up — at the pace above. Kicks while a
+ * fold runs coalesce into one more pass. A failure is logged; the `fold-events` job (every few
+ * seconds, any console) takes the events up again.
  */
-export function kickFolding(db: Db): void {
+export function kickFolding(db: Db, accepted = false): void {
+  const at = Date.now();
   if (threadAvailable(db)) {
     const thread = foldThread();
     thread.busy = true;
-    thread.worker.postMessage("kick");
+    if (accepted) thread.worker.postMessage({ kind: "accepted", at } satisfies FoldThreadCommand);
+    thread.worker.postMessage({ kind: "kick" } satisfies FoldThreadCommand);
     return;
   }
+  const pace = processPace();
+  if (accepted) pace.lastAcceptedAt = at;
   let folder = folders.get(db);
-  if (!folder) folders.set(db, (folder = coalescing(() => foldAllPending(db))));
+  if (!folder) folders.set(db, (folder = coalescing(() => foldAllPending(db, countStep, pace))));
   folder.kick()?.catch((e: unknown) => log.error(`folding queued events failed (the fold-events job tries again): ${(e as Error).message}`));
 }
 

@@ -30,7 +30,7 @@ export async function receiveLineageBatchRequest(req: BodySource, db: Db = getDb
     throw e;
   }
   const outcome = parsed.events.length > 0 ? await ingestOpenLineageEvents(db, parsed.events, now, submitter, configuredFolding()) : null;
-  if (outcome?.folding === "deferred" && outcome.written.events > 0) kickFolding(db);
+  if (outcome?.folding === "deferred" && outcome.written.events > 0) kickFolding(db, true);
   await recordRejections(
     db,
     parsed.refused.map((r) => ({ ...rejectionRow(r), endpoint: ENDPOINT })),

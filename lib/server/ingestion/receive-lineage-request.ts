@@ -29,7 +29,7 @@ export async function receiveLineageRequest(req: BodySource, db: Db = getDb(), n
     throw e;
   }
   const outcome = parsed.events.length > 0 ? await ingestOpenLineageEvents(db, parsed.events, now, submitter, configuredFolding()) : null;
-  if (outcome?.folding === "deferred" && outcome.written.events > 0) kickFolding(db);
+  if (outcome?.folding === "deferred" && outcome.written.events > 0) kickFolding(db, true);
   await recordRejections(
     db,
     parsed.refused.map((r) => rejectionRow(r)),

@@ -41,6 +41,12 @@ export async function eventsByHash(tx: Tx, eventHashes: readonly string[]): Prom
   return out;
 }
 
+/** When the oldest queued event was accepted (null: nothing is queued): one probe of the queue's first row. */
+export async function oldestPendingAcceptedAt(db: Db | Tx): Promise<Date | null> {
+  const first = await prismaOf(db).pendingFold.findFirst({ orderBy: { seq: "asc" }, select: { acceptedAt: true } });
+  return first?.acceptedAt ?? null;
+}
+
 /** How far folding is behind: events accepted and not folded yet, and the oldest one's acceptance. */
 export async function pendingFoldLag(db: Db | Tx): Promise<{ events: number; oldestAcceptedAt: Date | null }> {
   // One round trip: every read of the unit states asks it.
