@@ -19,10 +19,7 @@ const pace: FoldPace = { lastAcceptedAt: 0, maxWaitMs: configuredFoldMaxWaitMs()
 const loop = coalescing(() => foldAllPending(db, (events, seconds) => post({ kind: "step", events, seconds }), pace));
 
 parentPort!.on("message", (command: FoldThreadCommand) => {
-  if (command.kind === "accepted") {
-    pace.lastAcceptedAt = Math.max(pace.lastAcceptedAt, command.at);
-    return;
-  }
+  if (command.kind === "accepted") pace.lastAcceptedAt = Math.max(pace.lastAcceptedAt, command.at);
   loop.kick()?.then(
     () => post({ kind: "idle" }),
     async (e: unknown) => {

@@ -84,7 +84,7 @@ function countStep(events: number, seconds: number): void {
   metrics().foldSeconds.observe(seconds);
 }
 
-/** What the console's main thread tells the fold thread: fold what is queued; events were just accepted (and when). */
+/** What the console's main thread tells the fold thread: fold what is queued — and, with "accepted", that events were just accepted (and when). */
 export type FoldThreadCommand = { kind: "kick" } | { kind: "accepted"; at: number };
 
 /** What the fold thread tells the console's main thread. */
@@ -152,8 +152,7 @@ export function kickFolding(db: Db, accepted = false): void {
   if (threadAvailable(db)) {
     const thread = foldThread();
     thread.busy = true;
-    if (accepted) thread.worker.postMessage({ kind: "accepted", at } satisfies FoldThreadCommand);
-    thread.worker.postMessage({ kind: "kick" } satisfies FoldThreadCommand);
+    thread.worker.postMessage((accepted ? { kind: "accepted", at } : { kind: "kick" }) satisfies FoldThreadCommand);
     return;
   }
   const pace = processPace();

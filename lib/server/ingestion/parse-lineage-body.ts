@@ -61,7 +61,7 @@ export function parseLineageBody(text: string, now: Date): ParsedLineageBody {
     if (Array.isArray(whole.value) && whole.value.length === 0) throw new HttpError(400, "invalid_request", "body: the batch is empty");
     if (Array.isArray(whole.value))
       return validateAll(
-        whole.value.map((v) => ({ value: v, text: JSON.stringify(v) })),
+        whole.value.map((v) => ({ value: v })),
         true,
         now,
       );
@@ -91,7 +91,7 @@ export function parseEventBatch(text: string, now: Date): ParsedLineageBody {
   if (!Array.isArray(whole.value)) throw new HttpError(400, "invalid_request", "body: the batch endpoint takes a JSON array of OpenLineage events");
   if (whole.value.length === 0) throw new HttpError(400, "invalid_request", "body: the batch is empty");
   return validateAll(
-    whole.value.map((v) => ({ value: v, text: JSON.stringify(v) })),
+    whole.value.map((v) => ({ value: v })),
     true,
     now,
   );
@@ -120,24 +120,26 @@ export function checkEvent(
   return { ok: true, kind: spec.kind, event: result.data };
 }
 
-type Item = { value: unknown; text: string } | { error: string; text: string };
+/** An event as sent: its text where the body had it apart (a line, the whole body), else re-serialised when needed. */
+type Item = { value: unknown; text?: string } | { error: string; text: string };
 
 function validateAll(items: Item[], batch: boolean, now: Date): ParsedLineageBody {
   const events: ParsedEvent[] = [];
   const refused: RefusedEvent[] = [];
   items.forEach((item, index) => {
     const prefix = batch ? `body[${index}]` : "body";
-    const excerpt = item.text.slice(0, EXCERPT_CHARS);
     if ("error" in item) {
-      refused.push({ index, excerpt, issues: [{ path: prefix, message: `malformed JSON (${item.error})` }] });
+      refused.push({ index, excerpt: item.text.slice(0, EXCERPT_CHARS), issues: [{ path: prefix, message: `malformed JSON (${item.error})` }] });
       return;
     }
+    // Serialised once: what is stored and hashed, and a refused event's excerpt.
+    const json = JSON.stringify(item.value);
     const checked = checkEvent(item.value, prefix, now);
     if (!checked.ok) {
-      refused.push({ index, excerpt, issues: checked.issues });
+      refused.push({ index, excerpt: (item.text ?? json).slice(0, EXCERPT_CHARS), issues: checked.issues });
       return;
     }
-    events.push({ index, kind: checked.kind, event: checked.event, json: JSON.stringify(item.value), raw: item.value } as ParsedEvent);
+    events.push({ index, kind: checked.kind, event: checked.event, json, raw: item.value } as ParsedEvent);
   });
   return { batch, events, refused };
 }

@@ -1,6 +1,6 @@
 import { compositeKey } from "@/lib/domain/composite-key";
 import { inTransaction, providerOf, type Db, type Tx } from "../database";
-import { insertNew, insertStatements, textList, type Column } from "../sql/bulk-sql";
+import { insertNew, textList, type Column } from "../sql/bulk-sql";
 import { chunked } from "../sql/chunked";
 import { log } from "../../observability/log";
 import { prismaOf } from "../prisma-handle";
