@@ -1,5 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { evaluateAlerts, type AlertDatasetInput, type AlertUnitInput } from "./alert-rules";
+import { alertsSteadyUntil, evaluateAlerts, type AlertDatasetInput, type AlertUnitInput } from "./alert-rules";
+import type { UnitState } from "./unit-state";
 
 const HOUR = 3_600_000;
 const day = (key: string) => Date.parse(`${key}T00:00:00Z`);
@@ -91,5 +93,61 @@ describe("evaluateAlerts", () => {
     const [a] = evaluateAlerts([d], day("2026-09-02"));
     expect(a).toMatchObject({ rule: "stale_after_republish", severity: "warning", id: "stale_after_republish|dataset:warehouse:stg_orders|2026-08-17" });
     expect(evaluateAlerts([d], day("2026-09-03"))[0]!.id).toBe(a!.id);
+  });
+});
+
+describe("alertsSteadyUntil", () => {
+  it("a missing unit's alerts hold until its deadline, and change there", () => {
+    const d = dataset([unit("2026-08-17", { state: "missing", publishCount: 0, rowCount: null, deviation: null, period: null })]);
+    const from = day("2026-08-18");
+    expect(alertsSteadyUntil(d, from)).toBe(from + 6 * HOUR);
+    expect(evaluateAlerts([d], from + 6 * HOUR - 1)).toEqual([]);
+    expect(evaluateAlerts([d], from + 6 * HOUR)).toHaveLength(1);
+    expect(alertsSteadyUntil(d, from + 6 * HOUR)).toBeNull();
+  });
+
+  it("a unit with no window, or every deadline passed, holds for good", () => {
+    expect(alertsSteadyUntil(dataset([unit("eu", { state: "missing", windowEndMs: null, period: null })]), day("2026-01-01"))).toBeNull();
+    expect(alertsSteadyUntil(dataset([unit("2026-08-17")]), day("2026-09-01"))).toBeNull();
+  });
+
+  it("for random units, periods and instants, evaluateAlerts answers the same from `from` up to the instant it names (seeded)", () => {
+    const states: UnitState[] = ["published", "missing", "failed", "blocked", "known_bad", "skipped", "duplicate", "stale", "empty", "divergent"];
+    const unitArb = fc.record({
+      day: fc.integer({ min: 1, max: 60 }),
+      state: fc.constantFrom(...states),
+      timeless: fc.boolean(),
+    });
+    const base = day("2026-08-01");
+    fc.assert(
+      fc.property(
+        fc.array(unitArb, { minLength: 1, maxLength: 12 }),
+        fc.integer({ min: 0, max: 48 }),
+        fc.integer({ min: 0, max: 70 * 24 }),
+        fc.boolean(),
+        fc.integer({ min: 0, max: 70 * 24 }),
+        (cells, graceHours, fromHour, withPeriods, probeHour) => {
+          const units = cells.map((c) => {
+            const key = new Date(base + (c.day - 1) * 24 * HOUR).toISOString().slice(0, 10);
+            return unit(key, { state: c.state, windowEndMs: c.timeless ? null : day(key) + 24 * HOUR, period: c.timeless ? null : key.slice(0, 7) });
+          });
+          const periods = withPeriods
+            ? new Map(
+                [...new Set(units.flatMap((u) => (u.period ? [u.period] : [])))].map((p) => {
+                  const [y, m] = p.split("-").map(Number) as [number, number];
+                  return [p, { endMs: Date.UTC(y, m, 1), units: 31 }];
+                }),
+              )
+            : undefined;
+          const d = dataset(units, { graceMs: graceHours * HOUR, periods });
+          const from = base + fromHour * HOUR;
+          const until = alertsSteadyUntil(d, from);
+          const at = from + probeHour * HOUR;
+          if (until !== null && at >= until) return;
+          expect(evaluateAlerts([d], at)).toEqual(evaluateAlerts([d], from));
+        },
+      ),
+      { seed: 12, numRuns: 400 },
+    );
   });
 });

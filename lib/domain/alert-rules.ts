@@ -105,7 +105,7 @@ export function evaluateAlerts(datasets: readonly AlertDatasetInput[], now: Inst
       "critical",
       (u) => isLate(u, d, now),
       (n) => `${counted(n, "expected unit")} missing past the deadline`,
-      (u) => `${u.unitKey}: ${u.state}, due ${new Date(u.windowEndMs === null ? now : u.windowEndMs + d.graceMs).toISOString()}`,
+      (u) => `${u.unitKey}: ${u.state}${u.windowEndMs === null ? "" : `, due ${new Date(u.windowEndMs + d.graceMs).toISOString()}`}`,
     ),
     ...unitRule(
       d,
@@ -147,6 +147,23 @@ export function evaluateAlerts(datasets: readonly AlertDatasetInput[], now: Inst
     ),
     ...checkRule(d),
   ]);
+}
+
+/**
+ * How long a dataset's alerts stay what they are at `from` while its inputs do not change: the
+ * first instant after `from` at which a unit's window plus grace or a period's end plus grace is
+ * reached (a unit may turn late, a period close), or null when time alone changes nothing. For
+ * every t in [from, result) evaluateAlerts gives what it gives at `from`, so a reader may keep the
+ * answer until then instead of judging every unit again.
+ */
+export function alertsSteadyUntil(d: AlertDatasetInput, from: Instant): Instant | null {
+  let next = Number.POSITIVE_INFINITY;
+  const consider = (at: Instant) => {
+    if (at > from && at < next) next = at;
+  };
+  for (const u of d.units) if (u.windowEndMs !== null) consider(u.windowEndMs + d.graceMs);
+  for (const { endMs } of d.periods?.values() ?? []) consider(endMs + d.graceMs);
+  return next === Number.POSITIVE_INFINITY ? null : next;
 }
 
 /** One alert per dataset for its failing checks: a data problem the test found, named by the test. */
@@ -212,7 +229,12 @@ function unitRule(
 /** One alert per closed period with a hole: the set-level promise, not the unit-level one. */
 function periodRule(d: AlertDatasetInput, now: Instant): Alert[] {
   const periods = new Map<string, AlertUnitInput[]>();
-  for (const u of d.units) if (u.period !== null) periods.set(u.period, [...(periods.get(u.period) ?? []), u]);
+  for (const u of d.units) {
+    if (u.period === null) continue;
+    const held = periods.get(u.period);
+    if (held) held.push(u);
+    else periods.set(u.period, [u]);
+  }
   return [...periods].flatMap(([period, units]) => {
     const known = d.periods?.get(period);
     const closed = known ? known.endMs + d.graceMs <= now : units.every((u) => u.windowEndMs !== null && u.windowEndMs + d.graceMs <= now);

@@ -1,4 +1,4 @@
-import { evaluateAlerts, type Alert, type AlertDatasetInput, type FailedCheck } from "@/lib/domain/alert-rules";
+import { alertsSteadyUntil, evaluateAlerts, type Alert, type AlertDatasetInput, type FailedCheck } from "@/lib/domain/alert-rules";
 import { listEdgesAt } from "../repositories/catalog/catalog-reads";
 import { failingChecks } from "../repositories/ledger/failed-attempts";
 import type { Db } from "../repositories/database";
@@ -32,22 +32,33 @@ export async function evaluateAlertsNow(db: Db, now: Date, config: AlertConfig):
 export async function evaluateAlertsWithStatus(db: Db, now: Date, config: AlertConfig): Promise<EvaluatedAlerts> {
   const [snapshot, checks, edges] = await Promise.all([getUnitStateSnapshot(db, now), failingChecks(db), listEdgesAt(db, now)]);
   const states = snapshot.datasets;
+  const readers = new Map<string, string[]>();
+  for (const e of edges) if (e.direction === "read") readers.set(e.taskId, [...(readers.get(e.taskId) ?? []), e.datasetId]);
   const checkedBy = new Map<string, FailedCheck[]>();
   for (const c of checks) {
-    for (const e of edges) {
-      if (e.taskId !== c.taskId || e.direction !== "read") continue;
-      checkedBy.set(e.datasetId, [...(checkedBy.get(e.datasetId) ?? []), { check: c.nodeId, message: c.message, at: c.at.getTime() }]);
+    for (const datasetId of readers.get(c.taskId) ?? []) {
+      checkedBy.set(datasetId, [...(checkedBy.get(datasetId) ?? []), { check: c.nodeId, message: c.message, at: c.at.getTime() }]);
     }
   }
-  const inputs = states.map((d) => ({ ...toInput(d, config), failedChecks: checkedBy.get(d.dataset.id) ?? [] }));
-  const byNode = new Map(states.map((d) => [d.dataset.nodeId, d.dataset]));
   const spaceByNode = new Map(states.map((d) => [d.dataset.nodeId, d.space]));
-  const alerts = evaluateAlerts(inputs, now.getTime()).map((a) => ({
-    ...a,
-    datasetName: byNode.get(a.datasetNodeId)!.name,
-    pipeline: byNode.get(a.datasetNodeId)!.pipeline,
-  }));
+  const alerts = states.flatMap((d) => alertsOf(d, config, checkedBy.get(d.dataset.id) ?? [], now.getTime()));
   return { alerts, states: await statusOf(db, snapshot, now), spaceOf: (node) => spaceByNode.get(node) };
+}
+
+// Per version of a dataset's states: its alerts, kept while the same rules would give the same
+// answer — the same grace, tolerance, writer and failed checks, and no deadline of its units or
+// periods reached since (alertsSteadyUntil). A read then judges only the datasets a write or the
+// clock changed, not every problem unit of every dataset (at 10,950,000 units that was ~1 s).
+const ALERTS = new WeakMap<DatasetStateCodes, { key: string; from: number; until: number | null; alerts: EvaluatedAlert[] }>();
+
+function alertsOf(d: DatasetStateCodes, config: AlertConfig, failedChecks: FailedCheck[], now: number): EvaluatedAlert[] {
+  const input = { ...toInput(d, config), failedChecks };
+  const key = JSON.stringify([input.graceMs, input.tolerance, input.taskNodeId, d.dataset.name, d.dataset.pipeline, failedChecks]);
+  const kept = ALERTS.get(d);
+  if (kept && kept.key === key && now >= kept.from && (kept.until === null || now < kept.until)) return kept.alerts;
+  const alerts = evaluateAlerts([input], now).map((a) => ({ ...a, datasetName: d.dataset.name, pipeline: d.dataset.pipeline }));
+  ALERTS.set(d, { key, from: now, until: alertsSteadyUntil(input, now), alerts });
+  return alerts;
 }
 
 function toInput(d: DatasetStateCodes, config: AlertConfig): AlertDatasetInput {

@@ -23,6 +23,14 @@ export async function recordDelivery(db: Db, d: DeliveryRecord): Promise<void> {
 /** Alerts already delivered (a 2xx answer): the webhook hears each alert once. */
 export async function deliveredAlertIds(db: Db, alertIds: string[]): Promise<Set<string>> {
   if (alertIds.length === 0) return new Set();
+  // Usually fewer deliveries were made than alerts stand (no webhook, or most already resolved):
+  // then reading every delivered row is one short query where a list of tens of thousands of ids
+  // would be several. Only when there are more is the list asked for.
+  const all = await prismaOf(db).alertDelivery.findMany({ where: { status: "delivered" }, select: { alertId: true }, take: alertIds.length + 1 });
+  if (all.length <= alertIds.length) {
+    const delivered = new Set(all.map((r) => r.alertId));
+    return new Set(alertIds.filter((id) => delivered.has(id)));
+  }
   const rows = await prismaOf(db).alertDelivery.findMany({ where: { alertId: { in: alertIds }, status: "delivered" }, select: { alertId: true } });
   return new Set(rows.map((r) => r.alertId));
 }
