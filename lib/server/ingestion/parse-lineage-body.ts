@@ -106,10 +106,11 @@ export function checkEvent(
   value: unknown,
   prefix: string,
   now: Date,
+  json = JSON.stringify(value),
 ): { ok: true; kind: OpenLineageEventKind; event: unknown } | { ok: false; issues: FieldIssue[] } {
   if (value === null || typeof value !== "object" || Array.isArray(value))
     return { ok: false, issues: [{ path: prefix, message: "must be an OpenLineage event (a JSON object)" }] };
-  const text = illFormedTextAt(value, prefix);
+  const text = MAYBE_ILL_FORMED.test(json) ? illFormedTextAt(value, prefix) : null;
   if (text) return { ok: false, issues: [text] };
   const spec = checkAgainstSpec(value, prefix);
   if (spec.issues.length > 0 || spec.kind === null) return { ok: false, issues: spec.issues };
@@ -119,6 +120,13 @@ export function checkEvent(
   if (time) return { ok: false, issues: [{ path: `${prefix}.eventTime`, message: time }] };
   return { ok: true, kind: spec.kind, event: result.data };
 }
+
+/**
+ * JSON.stringify writes a NUL as \u0000 and a lone surrogate as its escape (\ud800…\udfff), and
+ * a well-formed pair as the character itself: serialised text without either escape holds no
+ * ill-formed string, so the walk that names the field runs only when one may be there.
+ */
+const MAYBE_ILL_FORMED = /\\u(?:0000|d[89a-f])/i;
 
 /** An event as sent: its text where the body had it apart (a line, the whole body), else re-serialised when needed. */
 type Item = { value: unknown; text?: string } | { error: string; text: string };
@@ -134,7 +142,7 @@ function validateAll(items: Item[], batch: boolean, now: Date): ParsedLineageBod
     }
     // Serialised once: what is stored and hashed, and a refused event's excerpt.
     const json = JSON.stringify(item.value);
-    const checked = checkEvent(item.value, prefix, now);
+    const checked = checkEvent(item.value, prefix, now, json);
     if (!checked.ok) {
       refused.push({ index, excerpt: (item.text ?? json).slice(0, EXCERPT_CHARS), issues: checked.issues });
       return;
