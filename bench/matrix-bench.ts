@@ -23,6 +23,7 @@ import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { chromium } from "@playwright/test";
 import { createDb } from "../lib/server/db/client";
+import { forgetUnitStateSnapshot } from "../lib/server/repositories/units/unit-state-snapshots";
 import { migrate } from "../lib/server/db/migrate";
 import { whenUnitStatesReady } from "../lib/server/units/get-unit-state-snapshot";
 import { appendPublishes } from "../lib/server/repositories/ledger/ingested-runs";
@@ -132,7 +133,7 @@ async function hasKeptSnapshot(): Promise<boolean> {
 
 async function forgetKeptSnapshot(): Promise<void> {
   const db = createDb({ provider: "sqlite", file: FILE, url: `file:${FILE}` });
-  await db.unitStateSnapshot.deleteMany({});
+  await forgetUnitStateSnapshot(db);
   await db.$disconnect();
 }
 

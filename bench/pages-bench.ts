@@ -12,6 +12,7 @@
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { createDb } from "../lib/server/db/client";
+import { forgetUnitStateSnapshot } from "../lib/server/repositories/units/unit-state-snapshots";
 import { migrate } from "../lib/server/db/migrate";
 import { buildMatrixWorld, LAST_DAY_MS } from "./matrix-world";
 import { createToken } from "../lib/server/access/manage-access";
@@ -59,7 +60,7 @@ async function generateWorld(): Promise<number | null> {
 
 async function forgetKeptState(): Promise<void> {
   const db = createDb(target);
-  await db.unitStateSnapshot.deleteMany({});
+  await forgetUnitStateSnapshot(db);
   await db.$disconnect();
 }
 

@@ -33,6 +33,7 @@ const EXPECTED_TABLES = [
   "Task",
   "UnitChange",
   "UnitMark",
+  "UnitStateKept",
   "UnitStateSnapshot",
   "User",
   "WarehouseConnection",

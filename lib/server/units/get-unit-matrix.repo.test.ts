@@ -176,6 +176,7 @@ describe.each(providersUnderTest())("the unit matrix API on %s", (provider) => {
 
   it("kept states written under another state vocabulary are computed again, never remapped", async () => {
     const row = await t.db.unitStateSnapshot.findFirstOrThrow();
+    const rows = await t.db.unitStateKept.findMany();
     const body = JSON.parse(row.body) as { vocabulary: string };
     await t.db.unitStateSnapshot.update({
       where: { id: row.id },
@@ -189,7 +190,10 @@ describe.each(providersUnderTest())("the unit matrix API on %s", (provider) => {
       expect(cellOf(await getUnitMatrix({ states: [] }, at, other), "revenue_daily", "2026-08-10")).toBe("u");
     } finally {
       await other.$disconnect();
-      await t.db.unitStateSnapshot.update({ where: { id: row.id }, data: { body: row.body } });
+      // The states kept before, as they were (the console above kept its own since).
+      await t.db.unitStateSnapshot.update({ where: { id: row.id }, data: { body: row.body, computedAt: row.computedAt } });
+      await t.db.unitStateKept.deleteMany({});
+      await t.db.unitStateKept.createMany({ data: rows });
     }
   });
 
@@ -328,8 +332,29 @@ describe.each(providersUnderTest())("the kept unit states on %s", (provider) => 
           },
         ]),
       );
+      // Each dataset's row marked the same way (a trailing space: the same JSON): only the
+      // datasets the publish reached are written again.
+      const rows = await t.db.unitStateKept.findMany();
+      for (const r of rows) await t.db.unitStateKept.update({ where: { datasetId: r.datasetId }, data: { body: `${r.body} ` } });
       await keepUnitStates(other, at);
       expect(await keptAt()).not.toBe(marker.toISOString());
+      const nodeOf = new Map((await t.db.dataset.findMany()).map((d) => [d.id, d.nodeId]));
+      const rewritten = (await t.db.unitStateKept.findMany()).filter((r) => !r.body.endsWith(" ")).map((r) => nodeOf.get(r.datasetId));
+      expect(rewritten).toContain("dataset:warehouse:fct_orders");
+      expect(rewritten).not.toContain("dataset:meters:meter_readings_raw");
+      expect(rewritten.length).toBeLessThan(rows.length / 2);
+
+      // A third console takes up the header and the rows, old and new: the states `other` has.
+      const third = createDb(t.target);
+      try {
+        const mine = await getUnitStateSnapshot(other, at);
+        const taken = await getUnitStateSnapshot(third, at);
+        const codes = (s: UnitStateSnapshot) => Object.fromEntries(s.datasets.map((d) => [d.dataset.nodeId, Buffer.from(d.codes).toString("base64")]));
+        expect(codes(taken)).toEqual(codes(mine));
+        expect(taken.datasets.map((d) => [d.dataset.nodeId, [...d.problems]])).toEqual(mine.datasets.map((d) => [d.dataset.nodeId, [...d.problems]]));
+      } finally {
+        await third.$disconnect();
+      }
     } finally {
       await other.$disconnect();
     }

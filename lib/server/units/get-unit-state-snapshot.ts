@@ -14,7 +14,7 @@ import { lineageFingerprint } from "../repositories/catalog/lineage-fingerprint"
 import { unitStateFingerprint } from "../repositories/units/unit-matrix-reads";
 import { runningJobQueue } from "../jobs/job-queue";
 import { lastUnitChange, pruneUnitChanges, unitChangesAfter, type UnitChangeRecord } from "../repositories/units/unit-changes";
-import { readUnitStateSnapshot, writeUnitStateSnapshot } from "../repositories/units/unit-state-snapshots";
+import { readKeptDatasets, readUnitStateSnapshot, writeUnitStateSnapshot } from "../repositories/units/unit-state-snapshots";
 import { loadUnitStates, turn, visitUnitStates, type DatasetUnitStates, type LoadOptions } from "./load-unit-states";
 import { recomputeUnits } from "./recompute-units";
 import { HEALTHY, NOT_EXPECTED, RANK, toCodes } from "./state-codes";
@@ -35,9 +35,10 @@ import { log } from "../observability/log";
  * an edge, a write mode) recomputes everything, in the background: meanwhile the previous states
  * answer, flagged `refreshing`.
  *
- * Durable. The states are kept in the database (UnitStateSnapshot) with the last change they
- * include and a hash of the state vocabulary: a console that restarts, or another console on the
- * same database, takes them up and applies the changes since; a kept snapshot of another
+ * Durable. The states are kept in the database, a row per dataset (UnitStateKept, rewritten only
+ * when its states changed) under a header (UnitStateSnapshot) with the last change they include
+ * and a hash of the state vocabulary: a console that restarts, or another console on the same
+ * database, takes them up and applies the changes since; a kept snapshot of another
  * vocabulary is computed again, never remapped. A first start with nothing kept answers at once
  * with the datasets computed so far, flagged `computing`, while the rest is computed.
  */
@@ -95,9 +96,10 @@ interface State {
   persistTimer: NodeJS.Timeout | null;
   /**
    * The states kept in the database (written or taken up by this process). States are replaced,
-   * never changed in place, so while they are still these, keeping them again would rewrite the
-   * whole body (~53 MB at 10,950,000 units, seconds of the event loop) for nothing. (Not the
-   * change sequence: changes applied past a gap, and newly due units, move the states, not it.)
+   * never changed in place: while they are still these there is nothing to keep, and keeping
+   * newer ones rewrites only the datasets whose states are not these (the whole world is ~53 MB
+   * at 10,950,000 units). (Not the change sequence: changes applied past a gap, and newly due
+   * units, move the states, not it.)
    */
   kept?: UnitStateSnapshot;
   /** Big world: no update starts before this instant (updates take at most half the event loop). */
@@ -471,9 +473,9 @@ function advance(entry: Entry, applied: UnitChangeRecord[], seen: UnitChangeReco
   return { catalog: entry.catalog, ledger: entry.ledger, seq, above, gaps };
 }
 
-/** What is kept in UnitStateSnapshot.body. */
+/** What is kept in UnitStateSnapshot.body: what the states were computed under, and which datasets are kept. */
 interface PersistedSnapshot {
-  version: 4;
+  version: 5;
   vocabulary: string;
   /** The fact fields in the order each problem lists them (a change of UnitStateFacts recomputes). */
   fields: string;
@@ -484,9 +486,18 @@ interface PersistedSnapshot {
   hour: number;
   /** The instant the units were resolved at (the spaces the codes index). */
   resolvedAt: number;
-  /** Every state, reason and text fact once; problems refer to them by index. */
+  /** The datasets' ids, in the states' order; each one's states are a UnitStateKept row. */
+  datasets: string[];
+}
+
+/** What is kept in a UnitStateKept row: one dataset's states. */
+interface PersistedDataset {
+  codes: string;
+  /** Every state, reason and text fact of its problem units once; problems refer to them by index. */
   strings: string[];
-  datasets: { id: string; codes: string; problems: PersistedProblem[]; invalid: { key: string; reason: string }[]; prevailing: string | null }[];
+  problems: PersistedProblem[];
+  invalid: { key: string; reason: string }[];
+  prevailing: string | null;
 }
 
 /** [ordinal, state, [reason…], …facts in FACT_FIELDS order]; strings as indexes into `strings`. */
@@ -551,25 +562,29 @@ function schedulePersist(db: Db, s: State): void {
   s.persistTimer.unref?.();
 }
 
+/** A turn of the event loop at least this often while keeping or taking up a big world's states. */
+const KEEP_SLICE_MS = 20;
+const KEPT_PAGE = 100;
+
 async function persist(db: Db, entry: Entry): Promise<void> {
   try {
+    const s = stateOf(db);
     const { snapshot } = entry;
-    const strings: string[] = [];
-    const index = new Map<string, number>();
-    const intern = (text: string) => {
-      let i = index.get(text);
-      if (i === undefined) index.set(text, (i = strings.push(text) - 1));
-      return i;
-    };
-    const datasets = snapshot.datasets.map((d) => ({
-      id: d.dataset.id,
-      codes: Buffer.from(d.codes).toString("base64"),
-      problems: encodeProblems(d.problems, intern),
-      invalid: d.invalidLedgerKeys,
-      prevailing: d.prevailing,
-    }));
-    const body: PersistedSnapshot = {
-      version: 4,
+    // States are replaced, never changed in place: a dataset whose states are still the ones this
+    // process last kept or took up is in the database as it is here.
+    const kept = new Map((s.kept?.datasets ?? []).map((d) => [d.dataset.id, d]));
+    const changed: { datasetId: string; body: string }[] = [];
+    let slice = performance.now();
+    for (const d of snapshot.datasets) {
+      if (kept.get(d.dataset.id) === d) continue;
+      changed.push({ datasetId: d.dataset.id, body: JSON.stringify(encodeDataset(d)) });
+      if (performance.now() - slice > KEEP_SLICE_MS) {
+        await turn();
+        slice = performance.now();
+      }
+    }
+    const header: PersistedSnapshot = {
+      version: 5,
       vocabulary: STATE_VOCABULARY,
       fields: FACT_FIELDS.join(","),
       catalog: entry.catalog,
@@ -578,11 +593,10 @@ async function persist(db: Db, entry: Entry): Promise<void> {
       above: [...entry.above],
       hour: entry.hour,
       resolvedAt: snapshot.computedAt.getTime(),
-      strings,
-      datasets,
+      datasets: snapshot.datasets.map((d) => d.dataset.id),
     };
-    await writeUnitStateSnapshot(db, JSON.stringify(body), snapshot.computedAt);
-    stateOf(db).kept = snapshot;
+    await writeUnitStateSnapshot(db, JSON.stringify(header), snapshot.computedAt, changed, header.datasets);
+    s.kept = snapshot;
     // Changes the kept states include are needed by no reader but a console behind: every console
     // brings its states up at least hourly (warm-unit-states.ts), so two hours of them are kept.
     await pruneUnitChanges(db, entry.seq, new Date(Date.now() - 2 * HOUR));
@@ -592,38 +606,65 @@ async function persist(db: Db, entry: Entry): Promise<void> {
   }
 }
 
+function encodeDataset(d: DatasetStateCodes): PersistedDataset {
+  const strings: string[] = [];
+  const index = new Map<string, number>();
+  const intern = (text: string) => {
+    let i = index.get(text);
+    if (i === undefined) index.set(text, (i = strings.push(text) - 1));
+    return i;
+  };
+  const problems = encodeProblems(d.problems, intern);
+  return { codes: Buffer.from(d.codes).toString("base64"), strings, problems, invalid: d.invalidLedgerKeys, prevailing: d.prevailing };
+}
+
 /**
  * The kept states as this process's, as if it had computed them: the catalog fingerprint then
  * decides whether they answer (with the changes since applied) or are computed again. States
- * that no longer fit the catalog (a dataset gone, a definition changed) are not used.
+ * that no longer fit the catalog (a dataset gone, a definition changed) are not used. Datasets
+ * are taken up a page at a time with turns of the event loop between, so requests are answered
+ * meanwhile. A dataset kept after the header was read (another console keeping its states) is
+ * newer than the header's watermark: the changes since the watermark, applied again, recompute
+ * the same units from the records.
  */
 async function restore(db: Db, now: Date, s: State): Promise<void> {
   const row = await readUnitStateSnapshot(db);
   if (!row || s.entry) return;
   const kept = JSON.parse(row.body) as PersistedSnapshot;
-  if (kept.version !== 4 || kept.vocabulary !== STATE_VOCABULARY || kept.fields !== FACT_FIELDS.join(",")) return;
+  if (kept.version !== 5 || kept.vocabulary !== STATE_VOCABULARY || kept.fields !== FACT_FIELDS.join(",")) return;
   const [datasets, tasks, edges] = await Promise.all([listDatasets(db), listTasks(db), listEdgesAt(db, now)]);
+  if (kept.datasets.length !== datasets.length) return;
   const datasetsById = new Map(datasets.map((d) => [d.id, d]));
   const tasksById = new Map(tasks.map((t) => [t.id, t]));
   const writerOf = new Map(edges.filter((e) => e.direction === "write").map((e) => [e.datasetId, e.taskId]));
-  const restored: DatasetStateCodes[] = [];
-  for (const d of kept.datasets) {
-    const dataset = datasetsById.get(d.id);
-    if (!dataset) return;
-    const space = resolvePartitions(dataset.partitionDef, { asOf: kept.resolvedAt });
-    const codes = new Uint8Array(Buffer.from(d.codes, "base64"));
-    if (codes.length !== space.size) return;
-    restored.push({
-      dataset,
-      writer: tasksById.get(writerOf.get(d.id) ?? "") ?? null,
-      space,
-      codes,
-      problems: decodeProblems(d.problems, kept.strings),
-      invalidLedgerKeys: d.invalid,
-      prevailing: d.prevailing,
-    });
+  const listed = new Set(kept.datasets);
+  const byId = new Map<string, DatasetStateCodes>();
+  for (let after: string | null = null; ;) {
+    const page = await readKeptDatasets(db, after, KEPT_PAGE);
+    for (const r of page) {
+      const dataset = datasetsById.get(r.datasetId);
+      if (!listed.has(r.datasetId)) continue;
+      if (!dataset) return;
+      const d = JSON.parse(r.body) as PersistedDataset;
+      const space = resolvePartitions(dataset.partitionDef, { asOf: kept.resolvedAt });
+      const codes = new Uint8Array(Buffer.from(d.codes, "base64"));
+      if (codes.length !== space.size) return;
+      byId.set(r.datasetId, {
+        dataset,
+        writer: tasksById.get(writerOf.get(r.datasetId) ?? "") ?? null,
+        space,
+        codes,
+        problems: decodeProblems(d.problems, d.strings),
+        invalidLedgerKeys: d.invalid,
+        prevailing: d.prevailing,
+      });
+    }
+    if (page.length < KEPT_PAGE) break;
+    after = page.at(-1)!.datasetId;
+    await turn();
   }
-  if (restored.length !== datasets.length) return;
+  const restored = kept.datasets.map((id) => byId.get(id));
+  if (s.entry || restored.some((d) => d === undefined)) return;
   s.entry = {
     catalog: kept.catalog,
     ledger: kept.ledger,
@@ -631,7 +672,7 @@ async function restore(db: Db, now: Date, s: State): Promise<void> {
     above: new Set(kept.above),
     gaps: new Map(),
     hour: kept.hour,
-    snapshot: { computedAt: row.computedAt, datasets: restored, computing: null, refreshing: false },
+    snapshot: { computedAt: row.computedAt, datasets: restored as DatasetStateCodes[], computing: null, refreshing: false },
   };
   s.kept = s.entry.snapshot;
 }

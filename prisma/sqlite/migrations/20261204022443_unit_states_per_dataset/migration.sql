@@ -1,0 +1,5 @@
+-- CreateTable
+CREATE TABLE "UnitStateKept" (
+    "datasetId" TEXT NOT NULL PRIMARY KEY,
+    "body" TEXT NOT NULL
+);
