@@ -562,8 +562,7 @@ function schedulePersist(db: Db, s: State): void {
   s.persistTimer.unref?.();
 }
 
-/** A turn of the event loop at least this often while keeping or taking up a big world's states. */
-const KEEP_SLICE_MS = 20;
+/** Kept datasets taken up per read (a turn of the event loop between reads). */
 const KEPT_PAGE = 100;
 
 async function persist(db: Db, entry: Entry): Promise<void> {
@@ -574,14 +573,10 @@ async function persist(db: Db, entry: Entry): Promise<void> {
     // process last kept or took up is in the database as it is here.
     const kept = new Map((s.kept?.datasets ?? []).map((d) => [d.dataset.id, d]));
     const changed: { datasetId: string; body: string }[] = [];
-    let slice = performance.now();
     for (const d of snapshot.datasets) {
       if (kept.get(d.dataset.id) === d) continue;
       changed.push({ datasetId: d.dataset.id, body: JSON.stringify(encodeDataset(d)) });
-      if (performance.now() - slice > KEEP_SLICE_MS) {
-        await turn();
-        slice = performance.now();
-      }
+      await turn(); // as the computation does after each dataset: requests answer meanwhile
     }
     const header: PersistedSnapshot = {
       version: 5,
@@ -642,8 +637,8 @@ async function restore(db: Db, now: Date, s: State): Promise<void> {
   for (let after: string | null = null; ;) {
     const page = await readKeptDatasets(db, after, KEPT_PAGE);
     for (const r of page) {
-      const dataset = datasetsById.get(r.datasetId);
       if (!listed.has(r.datasetId)) continue;
+      const dataset = datasetsById.get(r.datasetId);
       if (!dataset) return;
       const d = JSON.parse(r.body) as PersistedDataset;
       const space = resolvePartitions(dataset.partitionDef, { asOf: kept.resolvedAt });
