@@ -11,11 +11,12 @@ import { resolveDatabaseTarget, type DatabaseTarget } from "./database-url";
 export type Db = SqliteClient;
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
-export function createDb(target: DatabaseTarget): Db {
+/** `poolMax`: on PostgreSQL, at most this many connections (pg's default is 10): a helper thread's client needs few. */
+export function createDb(target: DatabaseTarget, options: { poolMax?: number } = {}): Db {
   const db =
     target.provider === "sqlite"
       ? new SqliteClient({ adapter: new ImmediateTransactions({ url: target.url, timeout: 10_000 }) })
-      : (new PgClient({ adapter: new PrismaPg({ connectionString: target.url }) }) as unknown as Db);
+      : (new PgClient({ adapter: new PrismaPg({ connectionString: target.url, ...(options.poolMax ? { max: options.poolMax } : {}) }) }) as unknown as Db);
   Object.defineProperty(db, PROVIDER, { value: target.provider });
   return db;
 }

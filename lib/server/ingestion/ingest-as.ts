@@ -5,8 +5,7 @@ import { DBT_IMPORT_MAX_BODY_BYTES, receiveDbtImportRequest } from "./receive-db
 import { receiveLineageBatchRequest } from "./receive-lineage-batch-request";
 import { LINEAGE_MAX_BODY_BYTES, receiveLineageRequest } from "./receive-lineage-request";
 import { LEDGER_MAX_BODY_BYTES } from "./read-ingestion-batch";
-import { receivePublishesRequest } from "./receive-publishes-request";
-import { receiveSourceCountsRequest, receiveWarehouseCountsRequest } from "./receive-counts-request";
+import { runIngestion } from "./ingestion-thread";
 
 /** Each ingestion body's limit, as its route reads it (route({ rawBody })): beyond it, 413 and a line in the rejection log. */
 export const LINEAGE_BODY = { maxBytes: LINEAGE_MAX_BODY_BYTES } as const;
@@ -16,7 +15,8 @@ export const DBT_IMPORT_BODY = { maxBytes: DBT_IMPORT_MAX_BODY_BYTES } as const;
 /** The ingestion routes, as the request's actor: a namespace-limited token's items are checked one by one. */
 export const ingestLineageAs = (body: RawBody, actor: Actor) => receiveLineageRequest(body, getDb(), new Date(), actor);
 export const ingestLineageBatchAs = (body: RawBody, actor: Actor) => receiveLineageBatchRequest(body, getDb(), new Date(), actor);
-export const ingestPublishesAs = (body: RawBody, actor: Actor) => receivePublishesRequest(body, getDb(), new Date(), actor);
-export const ingestSourceCountsAs = (body: RawBody, actor: Actor) => receiveSourceCountsRequest(body, getDb(), new Date(), actor);
-export const ingestWarehouseCountsAs = (body: RawBody, actor: Actor) => receiveWarehouseCountsRequest(body, getDb(), new Date(), actor);
+// The ledger batches are written on the ingestion thread in the console's server (ingestion-thread.ts).
+export const ingestPublishesAs = (body: RawBody, actor: Actor) => runIngestion("publishes", body, actor);
+export const ingestSourceCountsAs = (body: RawBody, actor: Actor) => runIngestion("source-counts", body, actor);
+export const ingestWarehouseCountsAs = (body: RawBody, actor: Actor) => runIngestion("warehouse-counts", body, actor);
 export const ingestDbtAs = (body: RawBody, actor: Actor) => receiveDbtImportRequest(body, getDb(), new Date(), actor);

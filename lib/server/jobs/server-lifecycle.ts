@@ -1,5 +1,6 @@
 import { startBackgroundWork, stopBackgroundWork } from "./background";
 import { log } from "../observability/log";
+import { startIngestionThread } from "../ingestion/ingestion-thread";
 
 /**
  * The console server's life: background work starts with it, and SIGTERM/SIGINT stop it
@@ -25,6 +26,7 @@ export function backgroundWorkProblem(): string | null {
 }
 
 export async function startServerWork(): Promise<void> {
+  startIngestionThread();
   const start = async () => {
     try {
       await startBackgroundWork();

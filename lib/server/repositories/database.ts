@@ -21,9 +21,9 @@ export function getDb(): Db {
   return getPrismaDb();
 }
 
-/** A client for this database (a CLI's, a test's). */
-export function createDb(target: DatabaseTarget): Db {
-  return createPrismaDb(target);
+/** A client for this database (a CLI's, a test's, a helper thread's: `poolMax` caps its PostgreSQL connections). */
+export function createDb(target: DatabaseTarget, options: { poolMax?: number } = {}): Db {
+  return createPrismaDb(target, options);
 }
 
 /** Which database a handle talks to: the provider our configuration built it for. */

@@ -1,0 +1,113 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { isDatabaseBusy, isUniqueViolation } from "../db/db-errors";
+import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { answerIngestion, responseOfAnswer, type IngestionAnswer, type IngestionCommand } from "./ingestion-handlers";
+import { tableCounts } from "./testing/db-snapshot";
+
+// The ingestion thread's protocol (ingestion-thread.ts): a batch runs on the thread's database and
+// comes back to the route as plain data — the same answer the route gives in process, the
+// ingestion counters' gains, and a busy database or a lost race as the error the route retries.
+const DAILY = JSON.stringify({ kind: "time", grain: "day", start: "2026-08-01", timezone: "UTC" });
+const NOW = new Date("2026-08-20T00:00:00Z").getTime();
+const TOKEN = { id: "token:loader", role: "operator" as const, source: "token" as const, namespaces: [] as string[] };
+const publish = (unitKey: string) => ({
+  dataset: { namespace: "warehouse", name: "orders" },
+  unitKey,
+  run: { externalId: `scheduled__${unitKey}`, job: { namespace: "cron", name: "load_orders" } },
+  publishedAt: "2026-08-18T02:10:00Z",
+  rowCount: 120,
+});
+let next = 0;
+const command = (kind: IngestionCommand["kind"], body: unknown, submitter = TOKEN): IngestionCommand => ({
+  id: ++next,
+  kind,
+  text: typeof body === "string" ? body : JSON.stringify(body),
+  now: NOW,
+  submitter,
+});
+
+describe.each(providersUnderTest())("the ingestion thread's answers on %s", (provider) => {
+  let t: TestDatabase;
+  beforeEach(async () => {
+    t = await createTestDatabase(provider);
+    await t.db.dataset.create({
+      data: { nodeId: "dataset:warehouse:orders", namespace: "warehouse", name: "orders", partitionDef: DAILY, partitionsDeclared: true },
+    });
+  });
+  afterEach(async () => t.drop());
+
+  it("answers a batch as the route does, as plain data, with what the counters gained", async () => {
+    const shipped = new Map<string, number>();
+    // Whatever the counters held before is shipped with the first answer.
+    await answerIngestion(command("publishes", "[]"), t.db, shipped);
+    const answer = await answerIngestion(command("publishes", [publish("2026-08-17"), publish("17 August")]), t.db, shipped);
+    // What crosses to the main thread is structured-cloned: nothing but data.
+    const crossed = structuredClone(answer) as IngestionAnswer;
+    expect(crossed).toEqual(answer);
+    const res = responseOfAnswer(crossed);
+    expect(res.status).toBe(207);
+    expect(res.headers.get("content-type")).toContain("application/json");
+    const body = (await res.json()) as { accepted: unknown[]; rejected: { index: number; issues: { path: string }[] }[]; written: { publishes: number } };
+    expect(body.accepted).toHaveLength(1);
+    expect(body.rejected).toEqual([{ index: 1, issues: [expect.objectContaining({ path: "body[1].unitKey" })] }]);
+    expect(body.written.publishes).toBe(1);
+    expect(crossed.ingested).toEqual(
+      expect.arrayContaining([
+        { labels: { kind: "publish", outcome: "accepted" }, value: 1 },
+        { labels: { kind: "publish", outcome: "refused" }, value: 1 },
+      ]),
+    );
+    expect(crossed.ingested).toHaveLength(2);
+    expect(await t.db.publish.count()).toBe(1);
+    // Nothing new counted: nothing shipped again.
+    expect((await answerIngestion(command("publishes", [publish("2026-08-17")]), t.db, shipped)).ingested).toEqual([
+      { labels: { kind: "publish", outcome: "accepted" }, value: 1 },
+    ]);
+    expect(await t.db.publish.count()).toBe(1);
+  });
+
+  it("answers bad input 400 naming the field, and writes nothing", async () => {
+    const before = await tableCounts(t.db);
+    for (const [kind, text, field] of [
+      ["publishes", '{"dataset":', "body"],
+      ["source-counts", [{ dataset: { namespace: "warehouse", name: "orders" }, unitKey: "2026-08-17", measuredAt: "2026-08-18T00:00:00Z" }], "rowCount"],
+      ["warehouse-counts", "", "body"],
+    ] as const) {
+      const res = responseOfAnswer(await answerIngestion(command(kind, text), t.db, new Map()));
+      expect(res.status, kind).toBe(400);
+      expect(((await res.json()) as { message: string }).message, kind).toContain(field);
+    }
+    expect(await tableCounts(t.db)).toEqual(before);
+  });
+
+  it("keeps a namespace-limited token to its namespaces", async () => {
+    const limited = { ...TOKEN, namespaces: ["elsewhere"] };
+    const res = responseOfAnswer(await answerIngestion(command("publishes", [publish("2026-08-17")], limited), t.db, new Map()));
+    expect(res.status).toBe(400);
+    expect(await t.db.publish.count()).toBe(0);
+  });
+});
+
+describe("an error handed back by the thread", () => {
+  const answer = (message: string, code: string | null): IngestionAnswer => ({ id: 1, ingested: [], thrown: { message, code } });
+
+  it("is still a busy database to the route's retries, or a lost race to its 409", () => {
+    const busy = (() => {
+      try {
+        return responseOfAnswer(answer("SqliteError: database is locked", "SQLITE_BUSY"));
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(isDatabaseBusy(busy)).toBe(true);
+    expect(isUniqueViolation(busy)).toBe(false);
+    let race: unknown;
+    try {
+      responseOfAnswer(answer("Unique constraint failed on the fields: (`id`)", "P2002"));
+    } catch (e) {
+      race = e;
+    }
+    expect(isUniqueViolation(race)).toBe(true);
+    expect(isDatabaseBusy(race)).toBe(false);
+  });
+});

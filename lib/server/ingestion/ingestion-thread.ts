@@ -1,0 +1,88 @@
+import { Worker } from "node:worker_threads";
+import type { Actor } from "../auth/roles";
+import type { RawBody } from "../http/read-body";
+import { HttpError } from "../http/errors";
+import { getDb } from "../repositories/database";
+import { log } from "../observability/log";
+import { metrics } from "../observability/metrics";
+import { INGESTION_HANDLERS, responseOfAnswer, type IngestionAnswer, type IngestionCommand, type IngestionKind } from "./ingestion-handlers";
+
+/**
+ * Where a ledger batch (publishes, source counts, warehouse counts) is written. On SQLite every
+ * statement runs on the calling thread, so in the console's main thread each batch held the
+ * event loop while it validated and wrote, and the pages queued behind the producers: with 8
+ * writers posting batches of 50, the overview's median read took 317–390 ms, and 79–88 ms when
+ * the same writes went to another process (docs/units.md). In the console's server these requests
+ * run on a thread of their own with its own connection (ingestion.worker.ts); the main thread
+ * only reads the body and hands it over. Tests and scripts (TypeScript unbundled: Node 20 cannot
+ * start a .ts worker), or REPARO_INGEST_THREAD=0, write in process.
+ */
+export async function runIngestion(kind: IngestionKind, body: RawBody, actor: Actor, now = new Date()): Promise<Response> {
+  if (!threadAvailable()) return INGESTION_HANDLERS[kind](body, getDb(), now, actor);
+  let text: string;
+  try {
+    text = await body();
+  } catch {
+    // A body over its limit or unreadable: the handler answers it and logs the refusal, as ever.
+    return INGESTION_HANDLERS[kind](body, getDb(), now, actor);
+  }
+  const answer = await ingestionThread().ask({
+    kind,
+    text,
+    now: now.getTime(),
+    submitter: { id: actor.id, role: actor.role, source: actor.source, namespaces: [...actor.namespaces] },
+  });
+  for (const { labels, value } of answer.ingested) metrics().ingested.inc(labels as { kind: string; outcome: string }, value);
+  return responseOfAnswer(answer);
+}
+
+/** Start the thread with the server, so that the first batch does not wait for it (~1 s). */
+export function startIngestionThread(): void {
+  if (threadAvailable()) ingestionThread();
+}
+
+function threadAvailable(): boolean {
+  return process.env.NEXT_RUNTIME === "nodejs" && process.env.REPARO_INGEST_THREAD !== "0";
+}
+
+interface IngestionThread {
+  ask(command: Omit<IngestionCommand, "id">): Promise<IngestionAnswer>;
+}
+
+const holder = globalThis as unknown as { __reparoIngestionThread?: IngestionThread | null };
+
+function ingestionThread(): IngestionThread {
+  if (holder.__reparoIngestionThread) return holder.__reparoIngestionThread;
+  const worker = new Worker(new URL("./ingestion.worker.ts", import.meta.url));
+  // Idle, it never holds a stopping process open; a request in flight keeps it referenced.
+  worker.unref();
+  const waiting = new Map<number, { resolve: (a: IngestionAnswer) => void; reject: (e: Error) => void }>();
+  let next = 0;
+  worker.on("message", (answer: IngestionAnswer) => {
+    const w = waiting.get(answer.id);
+    waiting.delete(answer.id);
+    if (waiting.size === 0) worker.unref();
+    w?.resolve(answer);
+  });
+  const gone = (why: string) => {
+    if (holder.__reparoIngestionThread === thread) holder.__reparoIngestionThread = null;
+    log.error(`the ingestion thread stopped (${why}); the next batch starts another`);
+    // Each batch is one transaction: one cut short wrote nothing, and sending it again is safe.
+    const lost = new HttpError(503, "ingestion_unavailable", `the ingestion thread stopped (${why}) before this batch was written: send it again`);
+    for (const w of waiting.values()) w.reject(lost);
+    waiting.clear();
+  };
+  worker.on("error", (e) => gone(e.message));
+  worker.on("exit", (code) => gone(`exit code ${code}`));
+  const thread: IngestionThread = {
+    ask(command) {
+      const id = ++next;
+      return new Promise<IngestionAnswer>((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        worker.ref();
+        worker.postMessage({ ...command, id } satisfies IngestionCommand);
+      });
+    },
+  };
+  return (holder.__reparoIngestionThread = thread);
+}

@@ -1,0 +1,21 @@
+import { parentPort } from "node:worker_threads";
+import { yieldToRequests } from "../jobs/background-thread";
+import { createDb } from "../repositories/database";
+import { resolveDatabaseTarget } from "../db/database-url";
+import { answerIngestion, type IngestionCommand } from "./ingestion-handlers";
+
+// The ingestion thread (ingestion-thread.ts): the ledger batches' requests run here, on a database
+// connection of their own, and the console's main thread keeps serving the pages. It runs at nice
+// 10 on Linux, so when the cores are busy a reader's request runs before a producer's batch.
+yieldToRequests();
+// One transaction per batch: a few connections are enough on PostgreSQL.
+const db = createDb(resolveDatabaseTarget(), { poolMax: 4 });
+const shipped = new Map<string, number>();
+
+parentPort!.on("message", (command: IngestionCommand) => {
+  void answerIngestion(command, db, shipped).then(
+    (answer) => parentPort!.postMessage(answer),
+    // Never a request left waiting: the route answers this 500 and logs it.
+    (e: unknown) => parentPort!.postMessage({ id: command.id, ingested: [], thrown: { message: (e as Error).message, code: null } }),
+  );
+});
