@@ -4,15 +4,20 @@ import type { Db } from "../repositories/database";
 import { isDatabaseBusy, isUniqueViolation } from "../db/db-errors";
 import { errorResponse } from "../http/route";
 import { metrics } from "../observability/metrics";
+import { receiveLineageRequest } from "./receive-lineage-request";
+import { receiveLineageBatchRequest } from "./receive-lineage-batch-request";
 import { receivePublishesRequest } from "./receive-publishes-request";
 import { receiveSourceCountsRequest, receiveWarehouseCountsRequest } from "./receive-counts-request";
 
 /**
  * The ingestion requests the ingestion thread can run (ingestion-thread.ts), by name: the ledger
- * batches, whose whole work — parsing, validating, one write transaction — is on the database and
- * needs nothing of the process it runs in.
+ * batches and OpenLineage events folded inline, whose whole work — parsing, validating, one write
+ * transaction — is on the database and needs nothing of the process it runs in. (Events whose
+ * fold is deferred are not sent: their request kicks this process's fold thread.)
  */
 export const INGESTION_HANDLERS = {
+  lineage: receiveLineageRequest,
+  "lineage-batch": receiveLineageBatchRequest,
   publishes: receivePublishesRequest,
   "source-counts": receiveSourceCountsRequest,
   "warehouse-counts": receiveWarehouseCountsRequest,

@@ -3,6 +3,7 @@ import { isDatabaseBusy, isUniqueViolation } from "../db/db-errors";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
 import { answerIngestion, responseOfAnswer, type IngestionAnswer, type IngestionCommand } from "./ingestion-handlers";
 import { tableCounts } from "./testing/db-snapshot";
+import { validEvent } from "./testing/broken-events";
 
 // The ingestion thread's protocol (ingestion-thread.ts): a batch runs on the thread's database and
 // comes back to the route as plain data — the same answer the route gives in process, the
@@ -64,6 +65,17 @@ describe.each(providersUnderTest())("the ingestion thread's answers on %s", (pro
       { labels: { kind: "publish", outcome: "accepted" }, value: 1 },
     ]);
     expect(await t.db.publish.count()).toBe(1);
+  });
+
+  it("folds OpenLineage events, one or a batch, as the lineage routes do", async () => {
+    const one = responseOfAnswer(await answerIngestion(command("lineage", validEvent()), t.db, new Map()));
+    expect(one.status).toBe(200);
+    expect(((await one.json()) as { written: { events: number }; folding: string }).written.events).toBe(1);
+    const batch = responseOfAnswer(await answerIngestion(command("lineage-batch", [validEvent(), { eventType: "COMPLETE" }]), t.db, new Map()));
+    // The OpenLineage batch API: 200 with a partial_success status and the refused event by index.
+    expect(batch.status).toBe(200);
+    expect(await batch.json()).toMatchObject({ status: "partial_success", failed_events: [expect.objectContaining({ index: 1 })] });
+    expect(await t.db.run.count()).toBeGreaterThan(0);
   });
 
   it("answers bad input 400 naming the field, and writes nothing", async () => {
