@@ -61,5 +61,10 @@ export function prevailingOf(ledger: Map<string, LedgerEntry[]>): string | null 
     for (const row of list) if (latest === undefined || row.publishedAt >= latest.publishedAt) latest = row;
     if (latest !== undefined) latestVersions.push(latest.inputVersion);
   }
+  return prevailingOfLatest(latestVersions);
+}
+
+/** The prevailing input version from each unit's latest publish's version. */
+export function prevailingOfLatest(latestVersions: readonly (string | null)[]): string | null {
   return prevailingPerInput(latestVersions) ?? mostCommon(latestVersions);
 }

@@ -5,10 +5,18 @@ import { computeUnitStates, unitState, type UnitFacts, type UnitStateResult } fr
 import { UnitSet } from "@/lib/domain/unit-set";
 import type { Db } from "../repositories/database";
 import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type EdgeRecord, type TaskRecord } from "../repositories/catalog/catalog-reads";
-import { marksByUnit, sourceCountsByUnit } from "../repositories/ledger/unit-ledger";
-import { attemptsOfTask, prepareBulkReads, publishesOfDataset, unscheduledRunKinds } from "../repositories/units/unit-matrix-reads";
+import { attemptsByUnit, marksByUnit, publishesByUnit, sourceCountsByUnit, type ByUnit } from "../repositories/ledger/unit-ledger";
+import {
+  attemptsOfTask,
+  latestInputVersionsOfDataset,
+  prepareBulkReads,
+  publishesOfDataset,
+  unscheduledRunKinds,
+} from "../repositories/units/unit-matrix-reads";
+import { chunked } from "../repositories/sql/chunked";
 import { cleanedAtByUnit } from "../repositories/repairs/unit-interventions";
-import { assembleUnitFacts, prevailingOf, type DatasetRecords } from "./assemble-unit-facts";
+import { assembleUnitFacts, prevailingOf, prevailingOfLatest, type DatasetRecords } from "./assemble-unit-facts";
+import { upstreamLatest } from "./recompute-units";
 import { inputScopeOf, readsOfWriter } from "./input-scope";
 import { upstreamProblemsResolver, type DatasetProblems } from "./upstream-problems";
 import { latestPublishByOrdinal, upstreamResolver, type UpstreamContext } from "./upstream-resolver";
@@ -79,15 +87,29 @@ export async function visitUnitStates(db: Db, now: Date, options: LoadOptions, v
   for (const dataset of upstreamFirst(inScope, edges, writerOf)) {
     const writerId = writerOf.get(dataset.id);
     const writer = writerId ? (tasksById.get(writerId) ?? null) : null;
-    const ledger = await publishesOfDataset(db, dataset.id, kinds);
-    await turn();
     const space = spaces.get(dataset.id)!;
+    const only = options.units?.(dataset.nodeId);
+    // A question's closure (completeness during a first start): only its units' records, and of
+    // the whole ledger only each unit's latest input version (the prevailing one is taken from it).
+    const ledger = only
+      ? await keyed(only, space, (keys) => publishesByUnit(db, [{ id: dataset.id, keys }]), dataset.id)
+      : await publishesOfDataset(db, dataset.id, kinds);
+    const prevailing = only ? prevailingOfLatest(await latestInputVersionsOfDataset(db, dataset.id)) : undefined;
+    await turn();
     latest.set(dataset.id, latestPublishByOrdinal(ledger, space));
-    for (const e of edges) {
-      if (e.taskId !== writerId || e.direction !== "read" || latest.has(e.datasetId) || !spaces.has(e.datasetId)) continue;
-      latest.set(e.datasetId, latestPublishByOrdinal(await publishesOfDataset(db, e.datasetId, kinds), spaces.get(e.datasetId)!));
+    if (only && writer) {
+      for (const [id, read] of await upstreamLatest(db, writer, space, only, { edges, spaces })) if (!latest.has(id)) latest.set(id, read);
+    } else {
+      for (const e of edges) {
+        if (e.taskId !== writerId || e.direction !== "read" || latest.has(e.datasetId) || !spaces.has(e.datasetId)) continue;
+        latest.set(e.datasetId, latestPublishByOrdinal(await publishesOfDataset(db, e.datasetId, kinds), spaces.get(e.datasetId)!));
+      }
     }
-    const attempts = writer ? await attemptsOfTask(db, writer.id) : undefined;
+    const attempts = writer
+      ? only
+        ? await keyed(only, space, (keys) => attemptsByUnit(db, [{ id: writer.id, keys }]), writer.id)
+        : await attemptsOfTask(db, writer.id)
+      : undefined;
     if (writer) await turn();
     const ctx: FactsContext = {
       dataset,
@@ -103,7 +125,8 @@ export async function visitUnitStates(db: Db, now: Date, options: LoadOptions, v
       spaces,
       edges,
       problemsOf,
-      only: options.units?.(dataset.nodeId),
+      only,
+      ...(prevailing !== undefined ? { neighbourInputVersion: prevailing } : {}),
     };
     const states = statesOf(ctx, now.getTime());
     problems.set(dataset.id, problemsOfStates(states));
@@ -119,6 +142,14 @@ export async function visitUnitStates(db: Db, now: Date, options: LoadOptions, v
  * a request with several queries of its own answer while the computation runs.
  */
 export const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** One owner's records of some units, read 500 keys at a time through the (owner, unitKey) index. */
+async function keyed<T>(units: UnitSet, space: PartitionSpace, read: (keys: string[]) => Promise<ByUnit<T>>, owner: string): Promise<Map<string, T[]>> {
+  const keys = [...units].filter((o) => o < space.size).map((o) => space.keyAt(o));
+  const out = new Map<string, T[]>();
+  for (const part of chunked(keys, 500)) for (const [key, list] of (await read(part)).get(owner) ?? []) out.set(key, list);
+  return out;
+}
 
 /**
  * The datasets asked for, plus every upstream dataset (transitively, through what their writers

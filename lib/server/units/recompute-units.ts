@@ -73,7 +73,13 @@ export async function recomputeUnits(db: Db, now: Date, target: UnitsToRecompute
  * The newest publish of each upstream unit the recomputed units read (staleness), per read
  * dataset, as the whole computation's latest-publish arrays but filled only where read.
  */
-async function upstreamLatest(db: Db, writer: TaskRecord, space: PartitionSpace, units: UnitSet, around: Surroundings): Promise<Map<string, Float64Array>> {
+export async function upstreamLatest(
+  db: Db,
+  writer: TaskRecord,
+  space: PartitionSpace,
+  units: UnitSet,
+  around: Pick<Surroundings, "edges" | "spaces">,
+): Promise<Map<string, Float64Array>> {
   const out = new Map<string, Float64Array>();
   for (const e of around.edges) {
     if (e.taskId !== writer.id || e.direction !== "read" || e.mapping === "latest" || out.has(e.datasetId)) continue;

@@ -73,6 +73,22 @@ export async function publishesOfDataset(db: Db, datasetId: string, kinds: Map<s
   return out;
 }
 
+/**
+ * The input version of each unit's newest publish of one dataset (the last of the newest instant,
+ * in the order publishesOfDataset reads them): what its prevailing input version is taken from,
+ * without reading the rest of its ledger.
+ */
+export async function latestInputVersionsOfDataset(db: Db, datasetId: string): Promise<(string | null)[]> {
+  const latest = new Map<string, { at: number; version: string | null }>();
+  for (const [unitKey, at, inputVersion] of await aggregated(db, "Publish", "datasetId", datasetId, ["unitKey", "@publishedAt", "inputVersion"])) {
+    const key = String(unitKey);
+    const t = timeOf(at)!;
+    const seen = latest.get(key);
+    if (seen === undefined || t >= seen.at) latest.set(key, { at: t, version: textOf(inputVersion) });
+  }
+  return [...latest.values()].map((l) => l.version);
+}
+
 /** Every attempt of one task, by unit. */
 export async function attemptsOfTask(db: Db, taskId: string): Promise<Map<string, Attempt[]>> {
   const out = new Map<string, Attempt[]>();
