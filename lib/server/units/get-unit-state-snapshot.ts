@@ -1,6 +1,7 @@
 import { pendingFoldLag } from "../repositories/ingestion/pending-folds";
 import type { StatesStatus } from "@/lib/contracts/units";
 import { createHash } from "node:crypto";
+import { availableParallelism } from "node:os";
 import { closure, type Seed } from "@/lib/domain/closure";
 import type { DatasetId } from "@/lib/domain/ids";
 import { resolvePartitions, type PartitionSpace } from "@/lib/domain/partitions";
@@ -15,10 +16,11 @@ import { unitStateFingerprint } from "../repositories/units/unit-matrix-reads";
 import { runningJobQueue } from "../jobs/job-queue";
 import { lastUnitChange, pruneUnitChanges, unitChangesAfter, type UnitChangeRecord } from "../repositories/units/unit-changes";
 import { readKeptDatasets, readUnitStateSnapshot, writeUnitStateSnapshot } from "../repositories/units/unit-state-snapshots";
-import { loadUnitStates, turn, visitUnitStates, type DatasetUnitStates, type LoadOptions } from "./load-unit-states";
+import { loadUnitStates, turn, upstreamFirst, visitUnitStates, type DatasetUnitStates, type LoadOptions } from "./load-unit-states";
 import { recomputeUnits } from "./recompute-units";
 import { HEALTHY, NOT_EXPECTED, RANK, toCodes } from "./state-codes";
-import { threadAvailable, visitUnitStatesInThread } from "./unit-states-thread";
+import { threadAvailable, visitUnitStatesInThread, type ThreadDataset } from "./unit-states-thread";
+import { computationParts } from "./computation-parts";
 import type { DatasetProblems } from "./upstream-problems";
 import { log } from "../observability/log";
 
@@ -277,13 +279,31 @@ function startFullComputation(db: Db, now: Date, s: State, catalog: string): voi
 async function computeAll(db: Db, now: Date, partial: DatasetStateCodes[], units: number): Promise<void> {
   if (units > SMALL_WORLD_UNITS && threadAvailable() && db === getDb()) {
     const started = performance.now();
+    const stop = new AbortController();
     try {
-      // A space is not sent (it is a class): resolved here as the thread resolved it.
-      await visitUnitStatesInThread(now, (d) => partial.push({ ...d, space: resolvePartitions(d.dataset.partitionDef, { asOf: now.getTime() }) }));
-      log.info(`unit states of ${partial.length} datasets computed on their own thread in ${Math.round(performance.now() - started)} ms`);
+      // Parts of the lineage no task links need nothing of each other: one thread each, as many
+      // as there are cores (up to 4). A space is not sent (it is a class): resolved here as the thread resolved it.
+      const [datasets, edges] = await Promise.all([listDatasets(db), listEdgesAt(db, now)]);
+      const parts = computationParts(datasets, edges, Math.min(4, availableParallelism()), (d) => safeSize(d, now));
+      const receive = (d: ThreadDataset) => {
+        if (!stop.signal.aborted) partial.push({ ...d, space: resolvePartitions(d.dataset.partitionDef, { asOf: now.getTime() }) });
+      };
+      const threads = parts.length > 1 ? parts.map((part) => part.map((d) => d.nodeId)) : [undefined];
+      await Promise.all(threads.map((ids) => visitUnitStatesInThread(now, receive, ids, stop.signal)));
+      // In the order one pass gives (upstream first), whichever thread finished first.
+      if (parts.length > 1) {
+        const writerOf = new Map(edges.filter((e) => e.direction === "write").map((e) => [e.datasetId, e.taskId]));
+        const rank = new Map(upstreamFirst(datasets, edges, writerOf).map((d, i) => [d.id, i]));
+        const at = (d: DatasetStateCodes) => rank.get(d.dataset.id) ?? rank.size;
+        partial.sort((a, b) => at(a) - at(b));
+      }
+      log.info(
+        `unit states of ${partial.length} datasets computed on ${threads.length} thread(s) of their own in ${Math.round(performance.now() - started)} ms`,
+      );
       return;
     } catch (e) {
-      log.warn(`computing the unit states on a thread of their own failed (${(e as Error).message}): computing them in process`);
+      stop.abort();
+      log.warn(`computing the unit states on threads of their own failed (${(e as Error).message}): computing them in process`);
       partial.length = 0;
     }
   }

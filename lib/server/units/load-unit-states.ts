@@ -178,8 +178,8 @@ function withUnknownUpstream(
   return [...out.values()];
 }
 
-/** Datasets ordered so that the ones a writer reads come before what it writes (cycles cut). */
-function upstreamFirst(datasets: DatasetRecord[], edges: EdgeRecord[], writerOf: Map<string, string>): DatasetRecord[] {
+/** Datasets ordered so that the ones a writer reads come before what it writes (cycles cut): the order a full computation visits them in. */
+export function upstreamFirst(datasets: DatasetRecord[], edges: EdgeRecord[], writerOf: Map<string, string>): DatasetRecord[] {
   const reads = new Map<string, string[]>();
   for (const e of edges) if (e.direction === "read") reads.set(e.taskId, [...(reads.get(e.taskId) ?? []), e.datasetId]);
   const byId = new Map(datasets.map((d) => [d.id, d]));

@@ -16,14 +16,14 @@ export function threadAvailable(): boolean {
 }
 
 /**
- * Every unit's state computed on a worker thread as of `asOf`, each dataset handed to `visit` as
+ * Every unit's state (or those of `datasetNodeIds`) computed on a worker thread as of `asOf`, each dataset handed to `visit` as
  * it is done. A million units take ~15 s of CPU: on the main thread that was ~15 s in which every
  * page waited behind it; here the pages keep the main thread (measured in docs/units.md).
- * Rejects if the thread fails or stops before the end; the thread is stopped when it settles.
+ * Rejects if the thread fails or stops before the end, or `signal` aborts; the thread is stopped when it settles.
  */
-export function visitUnitStatesInThread(asOf: Date, visit: (d: ThreadDataset) => void): Promise<void> {
+export function visitUnitStatesInThread(asOf: Date, visit: (d: ThreadDataset) => void, datasetNodeIds?: string[], signal?: AbortSignal): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    const worker = new Worker(new URL("./unit-states.worker.ts", import.meta.url), { workerData: { asOf: asOf.getTime() } });
+    const worker = new Worker(new URL("./unit-states.worker.ts", import.meta.url), { workerData: { asOf: asOf.getTime(), datasetNodeIds } });
     // Never what holds a stopping process open: a computation cut short is started again.
     worker.unref();
     let settled = false;
@@ -45,6 +45,8 @@ export function visitUnitStatesInThread(asOf: Date, visit: (d: ThreadDataset) =>
       } else if (m.kind === "done") settle();
       else settle(new Error(m.message));
     });
+    // Stopped by the caller (another part's thread failed): the thread is stopped at once.
+    signal?.addEventListener("abort", () => settle(new Error("stopped: another part of the computation failed")), { once: true });
     worker.on("error", (e) => settle(e));
     worker.on("exit", (code) => settle(new Error(`the unit-state thread stopped (exit code ${code}) before the end`)));
   });

@@ -9,7 +9,8 @@ import type { ThreadMessage } from "./unit-states-thread";
 // The first computation of every unit's state, on a thread of its own (unit-states-thread.ts):
 // its own database connection, the same rules; each dataset's codes are handed over (not copied)
 // as soon as they are computed.
-const { asOf } = workerData as { asOf: number };
+// With `datasetNodeIds`, only those (a part of the lineage no task links to the rest: computation-parts.ts).
+const { asOf, datasetNodeIds } = workerData as { asOf: number; datasetNodeIds?: string[] };
 
 yieldToRequests();
 const post = (message: ThreadMessage, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(message, transfer);
@@ -17,7 +18,7 @@ const post = (message: ThreadMessage, transfer: ArrayBuffer[] = []) => parentPor
 void (async () => {
   const db = createDb(resolveDatabaseTarget());
   try {
-    await visitUnitStates(db, new Date(asOf), {}, (d) => {
+    await visitUnitStates(db, new Date(asOf), datasetNodeIds ? { datasetNodeIds, knownProblems: () => undefined } : {}, (d) => {
       const { space, ...states } = toCodes(d);
       void space;
       post({ kind: "dataset", states }, [states.codes.buffer as ArrayBuffer]);
