@@ -8,8 +8,9 @@ import { metrics } from "../observability/metrics";
 import { INGESTION_HANDLERS, responseOfAnswer, type IngestionAnswer, type IngestionCommand, type IngestionKind } from "./ingestion-handlers";
 
 /**
- * Where a ledger batch (publishes, source counts, warehouse counts) is written. On SQLite every
- * statement runs on the calling thread, so in the console's main thread each batch held the
+ * Where a ledger batch (publishes, source counts, warehouse counts) or OpenLineage events folded
+ * inline are written (ingestion-handlers.ts). On SQLite every statement runs on the calling
+ * thread, so in the console's main thread each batch held the
  * event loop while it validated and wrote, and the pages queued behind the producers: with 8
  * writers posting batches of 50, the overview's median read took 317–390 ms, and 79–88 ms when
  * the same writes went to another process (docs/units.md). In the console's server these requests
@@ -65,7 +66,9 @@ function ingestionThread(): IngestionThread {
     w?.resolve(answer);
   });
   const gone = (why: string) => {
-    if (holder.__reparoIngestionThread === thread) holder.__reparoIngestionThread = null;
+    // An error is followed by the exit: one account of it.
+    if (holder.__reparoIngestionThread !== thread) return;
+    holder.__reparoIngestionThread = null;
     log.error(`the ingestion thread stopped (${why}); the next batch starts another`);
     // Each batch is one transaction: one cut short wrote nothing, and sending it again is safe.
     const lost = new HttpError(503, "ingestion_unavailable", `the ingestion thread stopped (${why}) before this batch was written: send it again`);

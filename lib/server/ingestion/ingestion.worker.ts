@@ -4,9 +4,10 @@ import { createDb } from "../repositories/database";
 import { resolveDatabaseTarget } from "../db/database-url";
 import { answerIngestion, type IngestionCommand } from "./ingestion-handlers";
 
-// The ingestion thread (ingestion-thread.ts): the ledger batches' requests run here, on a database
-// connection of their own, and the console's main thread keeps serving the pages. It runs at nice
-// 10 on Linux, so when the cores are busy a reader's request runs before a producer's batch.
+// The ingestion thread (ingestion-thread.ts): producers' requests (ledger batches, events folded
+// inline: ingestion-handlers.ts) run here, on a database connection of their own, and the
+// console's main thread keeps serving the pages. It runs at nice 10 on Linux, so when the cores
+// are busy a reader's request runs before a producer's batch.
 yieldToRequests();
 // One transaction per batch: a few connections are enough on PostgreSQL.
 const db = createDb(resolveDatabaseTarget(), { poolMax: 4 });
