@@ -5,7 +5,7 @@ import { computeUnitStates, unitState, type UnitFacts, type UnitStateResult } fr
 import { UnitSet } from "@/lib/domain/unit-set";
 import type { Db } from "../repositories/database";
 import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type EdgeRecord, type TaskRecord } from "../repositories/catalog/catalog-reads";
-import { attemptsByUnit, marksByUnit, publishesByUnit, sourceCountsByUnit, type ByUnit } from "../repositories/ledger/unit-ledger";
+import { attemptsByUnit, marksByUnit, publishesByUnit, sourceCountsByUnit } from "../repositories/ledger/unit-ledger";
 import {
   attemptsOfTask,
   latestInputVersionsOfDataset,
@@ -13,10 +13,9 @@ import {
   publishesOfDataset,
   unscheduledRunKinds,
 } from "../repositories/units/unit-matrix-reads";
-import { chunked } from "../repositories/sql/chunked";
 import { cleanedAtByUnit } from "../repositories/repairs/unit-interventions";
 import { assembleUnitFacts, prevailingOf, prevailingOfLatest, type DatasetRecords } from "./assemble-unit-facts";
-import { upstreamLatest } from "./recompute-units";
+import { keyed, upstreamLatest } from "./reads-by-key";
 import { inputScopeOf, readsOfWriter } from "./input-scope";
 import { upstreamProblemsResolver, type DatasetProblems } from "./upstream-problems";
 import { latestPublishByOrdinal, upstreamResolver, type UpstreamContext } from "./upstream-resolver";
@@ -92,7 +91,7 @@ export async function visitUnitStates(db: Db, now: Date, options: LoadOptions, v
     // A question's closure (completeness during a first start): only its units' records, and of
     // the whole ledger only each unit's latest input version (the prevailing one is taken from it).
     const ledger = only
-      ? await keyed(only, space, (keys) => publishesByUnit(db, [{ id: dataset.id, keys }]), dataset.id)
+      ? await keyed(only, space, dataset.id, (keys) => publishesByUnit(db, [{ id: dataset.id, keys }]))
       : await publishesOfDataset(db, dataset.id, kinds);
     const prevailing = only ? prevailingOfLatest(await latestInputVersionsOfDataset(db, dataset.id)) : undefined;
     await turn();
@@ -107,7 +106,7 @@ export async function visitUnitStates(db: Db, now: Date, options: LoadOptions, v
     }
     const attempts = writer
       ? only
-        ? await keyed(only, space, (keys) => attemptsByUnit(db, [{ id: writer.id, keys }]), writer.id)
+        ? await keyed(only, space, writer.id, (keys) => attemptsByUnit(db, [{ id: writer.id, keys }]))
         : await attemptsOfTask(db, writer.id)
       : undefined;
     if (writer) await turn();
@@ -142,14 +141,6 @@ export async function visitUnitStates(db: Db, now: Date, options: LoadOptions, v
  * a request with several queries of its own answer while the computation runs.
  */
 export const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** One owner's records of some units, read 500 keys at a time through the (owner, unitKey) index. */
-async function keyed<T>(units: UnitSet, space: PartitionSpace, read: (keys: string[]) => Promise<ByUnit<T>>, owner: string): Promise<Map<string, T[]>> {
-  const keys = [...units].filter((o) => o < space.size).map((o) => space.keyAt(o));
-  const out = new Map<string, T[]>();
-  for (const part of chunked(keys, 500)) for (const [key, list] of (await read(part)).get(owner) ?? []) out.set(key, list);
-  return out;
-}
 
 /**
  * The datasets asked for, plus every upstream dataset (transitively, through what their writers

@@ -1,12 +1,11 @@
-import { compileMapping, type PartitionMapping } from "@/lib/domain/partition-mappings";
 import type { PartitionSpace } from "@/lib/domain/partitions";
 import { UnitSet } from "@/lib/domain/unit-set";
 import type { Db } from "../repositories/database";
 import type { DatasetRecord, EdgeRecord, TaskRecord } from "../repositories/catalog/catalog-reads";
 import { attemptsByUnit, marksByUnit, publishesByUnit, sourceCountsByUnit } from "../repositories/ledger/unit-ledger";
-import { chunked } from "../repositories/sql/chunked";
 import { cleanedAtByUnit } from "../repositories/repairs/unit-interventions";
 import { statesOf, type DatasetUnitStates } from "./load-unit-states";
+import { chunks, merged, upstreamLatest } from "./reads-by-key";
 import type { DatasetProblems } from "./upstream-problems";
 
 export interface UnitsToRecompute {
@@ -25,8 +24,6 @@ export interface Surroundings {
   /** Problem units per dataset as they stand now (updated upstream first by the caller). */
   problemsOf: (datasetId: string) => DatasetProblems | undefined;
 }
-
-const CHUNK = 500;
 
 /**
  * The states of some units of one dataset, from their records only — the publishes, attempts,
@@ -67,56 +64,4 @@ export async function recomputeUnits(db: Db, now: Date, target: UnitsToRecompute
     },
     now.getTime(),
   );
-}
-
-/**
- * The newest publish of each upstream unit the recomputed units read (staleness), per read
- * dataset, as the whole computation's latest-publish arrays but filled only where read.
- */
-export async function upstreamLatest(
-  db: Db,
-  writer: TaskRecord,
-  space: PartitionSpace,
-  units: UnitSet,
-  around: Pick<Surroundings, "edges" | "spaces">,
-): Promise<Map<string, Float64Array>> {
-  const out = new Map<string, Float64Array>();
-  for (const e of around.edges) {
-    if (e.taskId !== writer.id || e.direction !== "read" || e.mapping === "latest" || out.has(e.datasetId)) continue;
-    const upSpace = around.spaces.get(e.datasetId);
-    if (!upSpace) continue;
-    let read: UnitSet;
-    try {
-      read = compileMapping({ type: e.mapping, ...e.mappingParams } as PartitionMapping, upSpace, space).readsOf(units);
-    } catch {
-      continue; // the whole computation skips such an edge for staleness too (upstream-resolver.ts)
-    }
-    const latest = new Float64Array(upSpace.size).fill(-1);
-    const keys = [...read].filter((o) => o < upSpace.size).map((o) => upSpace.keyAt(o));
-    const publishes = await merged(chunks(keys).map((k) => publishesByUnit(db, [{ id: e.datasetId, keys: k }])));
-    for (const [key, entries] of publishes.get(e.datasetId) ?? []) {
-      const v = upSpace.validate(key);
-      if (v.valid) for (const p of entries) latest[v.ordinal] = Math.max(latest[v.ordinal]!, p.publishedAt);
-    }
-    out.set(e.datasetId, latest);
-  }
-  return out;
-}
-
-function chunks<T>(items: T[]): T[][] {
-  const out = chunked(items, CHUNK);
-  return out.length > 0 ? out : [[]];
-}
-
-/** Per-owner maps from several chunked reads, merged. */
-async function merged<V>(reads: Promise<Map<string, Map<string, V>>>[]): Promise<Map<string, Map<string, V>>> {
-  const out = new Map<string, Map<string, V>>();
-  for (const part of await Promise.all(reads)) {
-    for (const [owner, byKey] of part) {
-      const into = out.get(owner) ?? new Map<string, V>();
-      for (const [k, v] of byKey) into.set(k, v);
-      out.set(owner, into);
-    }
-  }
-  return out;
 }
