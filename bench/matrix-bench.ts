@@ -112,10 +112,10 @@ async function waitForHealth(): Promise<void> {
 }
 
 /** The matrix API until it holds every dataset (a first start answers with those computed so far): time to that answer. */
-async function timeApi(): Promise<{ ms: number; bytes: number; cells: number }> {
+async function timeApi(query = ""): Promise<{ ms: number; bytes: number; cells: number }> {
   const start = performance.now();
   for (;;) {
-    const res = await fetch(`${BASE}/api/v1/units/matrix`);
+    const res = await fetch(`${BASE}/api/v1/units/matrix${query}`);
     const text = await res.text();
     if (!res.ok) throw new Error(`matrix API answered ${res.status}: ${text.slice(0, 200)}`);
     const body = JSON.parse(text) as { counts: Record<string, number>; states: { computing: unknown } };
@@ -245,6 +245,11 @@ async function main(): Promise<void> {
     for (let i = 0; i < 5; i++) warm.push((await timeApi()).ms);
     warm.sort((a, b) => a - b);
     progress("warm API", warm);
+    // The page's own request: rows in runs (lib/contracts/cell-runs.ts).
+    const pageForm: { ms: number; bytes: number }[] = [];
+    for (let i = 0; i < 5; i++) pageForm.push(await timeApi("?cells=runs"));
+    pageForm.sort((a, b) => a.ms - b.ms);
+    progress("warm API, page's form", pageForm);
     const paint = await browserFigures();
     progress("browser", paint);
     await addOnePublish();
@@ -260,6 +265,8 @@ async function main(): Promise<void> {
       restartToFirstMatrixMs: restart.spawnToFirstMs,
       apiWarmMs: warm[2]!,
       apiWarmSamplesMs: warm,
+      pageFormBytes: pageForm[0]!.bytes,
+      apiPageFormWarmMs: pageForm[2]!.ms,
       apiAfterOnePublishMs: afterPublish.ms,
       ...paint,
       peakRssMb: peakRssMb(restart.server),
@@ -286,6 +293,7 @@ async function main(): Promise<void> {
   console.log(`cold compute (ms)          ${all.coldComputeMs}   (in process: every ledger row and attempt)`);
   console.log(`restart, snapshot kept: first matrix API (ms) ${all.apiFirstAfterRestartMs}; server spawn → first matrix ${all.restartToFirstMatrixMs} ms`);
   console.log(`matrix API, warm (ms)      ${all.apiWarmMs} median of ${all.apiWarmSamplesMs.join(", ")}   (bar: ≤ ${BAR.apiMs})`);
+  console.log(`the page's form (cells=runs): ${(all.pageFormBytes / 1e6).toFixed(2)} MB, warm ${all.apiPageFormWarmMs} ms median of 5`);
   console.log(`after one new publish (ms) ${all.apiAfterOnePublishMs}`);
   console.log(`first paint, page's first visit since the server started (ms) ${all.firstPaintFirstVisitMs}`);
   console.log(`first paint, fresh browser, console serving (ms) ${all.firstPaintMs}   (bar: ≤ ${BAR.paintMs})`);

@@ -147,6 +147,9 @@ test("one dataset's page, and a bad filter answered in words", async ({ page }) 
   const res = await page.request.get("/api/v1/units/matrix?from=2026-09-01&to=2026-08-01");
   expect(res.status()).toBe(400);
   expect((await res.json()).message).toBe("query.from: from must not be after to");
+  const form = await page.request.get("/api/v1/units/matrix?cells=lines");
+  expect(form.status()).toBe(400);
+  expect((await form.json()).message).toBe('query.cells: Invalid option: expected one of "string"|"runs"');
 });
 
 test("Esc closes the cell panel, drops the open cell from the URL and gives the focus back to the grid", async ({ page }) => {

@@ -2,6 +2,7 @@ import { act, fireEvent, screen, within } from "@testing-library/react";
 import { http, HttpResponse } from "msw";
 import { useSyncExternalStore } from "react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { matrixInRuns, type UnitMatrix } from "@/lib/contracts/units";
 import { aMatrixRow, aMatrixSection, anInvalidKey, aUnitDetail, aUnitMatrix } from "@/test/components/builders";
 import { server } from "@/test/components/msw-server";
 import { renderWithQuery } from "@/test/components/render";
@@ -30,13 +31,19 @@ vi.mock("next/navigation", () => ({
   useRouter: () => ({ replace: (url: string) => nav.set(url.split("?")[1] ?? "") }),
 }));
 
+/** The matrix API's answer: in runs when asked for (the page always asks), as the route answers. */
+const matrixAnswer =
+  (m: UnitMatrix) =>
+  ({ request }: { request: Request }) =>
+    HttpResponse.json(new URL(request.url).searchParams.get("cells") === "runs" ? matrixInRuns(m) : m);
+
 const grid = () => screen.getByRole("grid", { name: "Unit matrix: Daily (UTC)" });
 
 describe("UnitsView", () => {
   beforeEach(() => {
     nav.set("");
     server.use(
-      http.get("/api/v1/units/matrix", () => HttpResponse.json(aUnitMatrix({ pipelines: ["billing_dag", "finance", "meters", "ml", "orders"] }))),
+      http.get("/api/v1/units/matrix", matrixAnswer(aUnitMatrix({ pipelines: ["billing_dag", "finance", "meters", "ml", "orders"] }))),
       http.get("/api/v1/units/cell", ({ request }) => HttpResponse.json(aUnitDetail({ unitKey: new URL(request.url).searchParams.get("unit")! }))),
     );
   });
@@ -84,8 +91,9 @@ describe("UnitsView", () => {
 
   it("counts in words: one unit selected, one dataset, an ingestion request", async () => {
     server.use(
-      http.get("/api/v1/units/matrix", () =>
-        HttpResponse.json(
+      http.get(
+        "/api/v1/units/matrix",
+        matrixAnswer(
           aUnitMatrix({
             sections: [aMatrixSection({ rows: [aMatrixRow()] })],
             invalidKeys: [anInvalidKey({ source: "ingestion" }), anInvalidKey({ unitKey: "2026-08-31", source: "demo" })],

@@ -27,6 +27,7 @@ export interface MatrixFilters {
   to?: string;
 }
 
+/** The page's matrix: rows in runs (lib/contracts/cell-runs.ts), a tenth of the cells' bytes on a large world. */
 export function matrixUrl(f: MatrixFilters): string {
   const q = new URLSearchParams();
   if (f.pipeline) q.set("pipeline", f.pipeline);
@@ -34,6 +35,6 @@ export function matrixUrl(f: MatrixFilters): string {
   if (f.states?.length) q.set("states", f.states.join(","));
   if (f.from) q.set("from", f.from);
   if (f.to) q.set("to", f.to);
-  const s = q.toString();
-  return `/api/v1/units/matrix${s ? `?${s}` : ""}`;
+  q.set("cells", "runs");
+  return `/api/v1/units/matrix?${q}`;
 }

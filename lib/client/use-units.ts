@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { UnitDetailSchema, UnitMatrixSchema } from "@/lib/contracts/units";
+import { UnitDetailSchema, UnitMatrixFromRunsSchema } from "@/lib/contracts/units";
 import { apiFetch } from "./api-fetch";
 import { matrixUrl, type MatrixFilters } from "./api-urls";
 import { statesRefetchInterval } from "./states-refetch";
@@ -17,7 +17,7 @@ export const unitKeys = {
 export function useUnitMatrix(filters: MatrixFilters) {
   return useQuery({
     queryKey: unitKeys.matrix(filters),
-    queryFn: () => apiFetch(matrixUrl(filters), UnitMatrixSchema),
+    queryFn: () => apiFetch(matrixUrl(filters), UnitMatrixFromRunsSchema),
     // Changing a filter keeps the previous picture on screen until the new one arrives.
     placeholderData: keepPreviousData,
     refetchInterval: statesRefetchInterval(60_000),

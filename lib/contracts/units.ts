@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { dayField } from "./day";
 import { UNIT_STATE_PRECEDENCE } from "@/lib/domain/unit-state";
+import { fromRuns, toRuns } from "./cell-runs";
 
 /**
  * The unit matrix on the wire. A million cells cannot be a million JSON objects, so each row is
@@ -54,6 +55,8 @@ export const UnitMatrixQuerySchema = z
       }),
     from: dayField.optional(),
     to: dayField.optional(),
+    /** `runs`: each row's cells as runs (`runs` instead of `cells`, lib/contracts/cell-runs.ts); the page asks for these. */
+    cells: z.enum(["string", "runs"]).default("string"),
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: "from must not be after to", path: ["from"] });
 export type UnitMatrixQuery = z.infer<typeof UnitMatrixQuerySchema>;
@@ -113,6 +116,41 @@ export const UnitMatrixSchema = z.object({
   invalidKeys: z.array(MatrixInvalidKeySchema),
 });
 export type UnitMatrix = z.infer<typeof UnitMatrixSchema>;
+
+/** A row with `cells=runs`: its cells as runs ("p37fp12"), read back with fromRuns. */
+export const MatrixRowInRunsSchema = MatrixRowSchema.omit({ cells: true }).extend({ runs: z.string() });
+/** The matrix with `cells=runs` on the wire. */
+export const UnitMatrixInRunsSchema = UnitMatrixSchema.extend({
+  sections: z.array(MatrixSectionSchema.omit({ rows: true }).extend({ rows: z.array(MatrixRowInRunsSchema) })),
+});
+export type UnitMatrixInRuns = z.infer<typeof UnitMatrixInRunsSchema>;
+/** Either form the matrix API answers. */
+export const UnitMatrixAnswerSchema = z.union([UnitMatrixSchema, UnitMatrixInRunsSchema]);
+
+export function matrixInRuns(m: UnitMatrix, runsOf: (row: MatrixRow) => string = (row) => toRuns(row.cells)): UnitMatrixInRuns {
+  const inRuns = (row: MatrixRow): z.infer<typeof MatrixRowInRunsSchema> => ({
+    nodeId: row.nodeId,
+    name: row.name,
+    pipeline: row.pipeline,
+    writerNodeId: row.writerNodeId,
+    runs: runsOf(row),
+    note: row.note,
+  });
+  return { ...m, sections: m.sections.map((s) => ({ ...s, rows: s.rows.map(inRuns) })) };
+}
+
+/** The matrix with `cells=runs` as the page uses it: each row's cells read back (a row whose runs do not give one cell per column is refused). */
+export const UnitMatrixFromRunsSchema = UnitMatrixInRunsSchema.transform((m, ctx): UnitMatrix => {
+  const sections = m.sections.map((s, i) => ({
+    ...s,
+    rows: s.rows.map(({ runs, ...row }, j) => {
+      const cells = fromRuns(runs, s.columns.length);
+      if (cells === null) ctx.addIssue({ code: "custom", message: `runs do not hold ${s.columns.length} cells`, path: ["sections", i, "rows", j, "runs"] });
+      return { ...row, cells: cells ?? "" };
+    }),
+  }));
+  return { ...m, sections };
+});
 
 export const UnitDetailQuerySchema = z.object({ dataset: z.string().min(1), unit: z.string().min(1) });
 

@@ -56,6 +56,7 @@ export async function readEveryRoute(targets: ReadTargets): Promise<RouteAnswer[
   await get(overview, "/api/v1/overview");
   await get(alerts, "/api/v1/alerts");
   await get(matrix, "/api/v1/units/matrix");
+  await get(matrix, "/api/v1/units/matrix?cells=runs");
   await get(lineageGraph, "/api/v1/lineage-graph");
   if (targets.layout) await get(layout, "/api/v1/lineage-graph/layout");
   await get(failures, "/api/v1/lineage-graph/failures");

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { UnitMatrix } from "@/lib/contracts/units";
+import { UnitMatrixFromRunsSchema, type UnitMatrix } from "@/lib/contracts/units";
 import { loadDemo } from "../demo/load-demo";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
 import { createDb } from "../db/client";
@@ -8,7 +8,7 @@ import { lineageRequest } from "../ingestion/testing/fixtures";
 import { appendPublishes } from "../repositories/ledger/ingested-runs";
 import { getUnitDetail } from "./get-unit-detail";
 import { getUnitStateSnapshot, keepUnitStates, problemsLookup, type UnitStateSnapshot } from "./get-unit-state-snapshot";
-import { getUnitMatrix } from "./get-unit-matrix";
+import { getUnitMatrix, getUnitMatrixInRuns } from "./get-unit-matrix";
 import { loadUnitStates } from "./load-unit-states";
 import { closure } from "@/lib/domain/closure";
 import type { DatasetId } from "@/lib/domain/ids";
@@ -82,6 +82,18 @@ describe.each(providersUnderTest())("the unit matrix API on %s", (provider) => {
     expect(week.sections[0]!.columns).toEqual(["2026-08-10", "2026-08-11", "2026-08-12", "2026-08-13", "2026-08-14", "2026-08-15", "2026-08-16"]);
     expect(week.sections[0]!.rows.map((r) => [r.name, r.writerNodeId, r.cells])).toEqual([["stg_orders", "job:orders:stg_orders", "dpppppp"]]);
     await expect(getUnitMatrix({ states: [], dataset: "dataset:nowhere:x" }, NOW, t.db)).rejects.toThrow('dataset: no dataset "dataset:nowhere:x"');
+  });
+
+  it("answers the page's form, rows in runs, that reads back to the same matrix, filtered alike", async () => {
+    const runs = await getUnitMatrixInRuns({ states: [] }, NOW, t.db);
+    const stg = runs.sections[0]!.rows.find((r) => r.name === "stg_orders")!;
+    expect(stg).not.toHaveProperty("cells");
+    expect(stg.runs.length).toBeLessThan(runs.sections[0]!.columns.length / 4);
+    expect(UnitMatrixFromRunsSchema.parse(JSON.parse(JSON.stringify(runs)))).toEqual(JSON.parse(JSON.stringify(m)));
+    const failed = await getUnitMatrixInRuns({ states: ["failed"] }, NOW, t.db);
+    expect(UnitMatrixFromRunsSchema.parse(JSON.parse(JSON.stringify(failed)))).toEqual(
+      JSON.parse(JSON.stringify(await getUnitMatrix({ states: ["failed"] }, NOW, t.db))),
+    );
   });
 
   it("opens a cell: every publish and attempt, source count and deviation", async () => {

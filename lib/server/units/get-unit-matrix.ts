@@ -1,12 +1,16 @@
 import {
   UNIT_STATES,
   codeOfState,
+  matrixInRuns,
+  type MatrixRow,
+  type UnitMatrixInRuns,
   type MatrixInvalidKey,
   type MatrixSection,
   type MatrixState,
   type UnitMatrix,
   type UnitMatrixQuery,
 } from "@/lib/contracts/units";
+import { toRuns } from "@/lib/contracts/cell-runs";
 import { getDb, type Db } from "../repositories/database";
 import { NotFoundError } from "@/lib/domain/errors";
 import { listTasks } from "../repositories/catalog/catalog-reads";
@@ -15,12 +19,15 @@ import { listInvalidKeys } from "../repositories/ledger/unit-ledger";
 import { getUnitStateSnapshot, statusOf, type DatasetStateCodes, type UnitStateSnapshot } from "./get-unit-state-snapshot";
 import { buildSections, dateRange, pipelineOfDataset } from "./matrix-sections";
 
+/** What the matrix shows (the form of its cells aside). */
+type MatrixScope = Omit<UnitMatrixQuery, "cells">;
+
 /**
  * The unit matrix: datasets × expected units, one character per cell, grouped by partition
  * definition; filtered by pipeline, dataset, date range and state. Invalid keys (seed 002) are
  * listed apart: they are not units of any definition, so they have no cell.
  */
-export async function getUnitMatrix(query: UnitMatrixQuery, now: Date, db: Db = getDb()): Promise<UnitMatrix> {
+export async function getUnitMatrix(query: MatrixScope, now: Date, db: Db = getDb()): Promise<UnitMatrix> {
   const [snapshot, invalid, pipelines] = await Promise.all([getUnitStateSnapshot(db, now), listInvalidKeys(db), listPipelines(db)]);
   // The tasks only place invalid keys in their pipelines: not read when there are none.
   const tasks = invalid.length > 0 ? await listTasks(db) : [];
@@ -56,6 +63,21 @@ export async function getUnitMatrix(query: UnitMatrixQuery, now: Date, db: Db = 
 }
 
 /**
+ * The matrix with each row's cells as runs (`cells=runs`, what the page asks for). A row's runs
+ * are written once: the rows of a kept build are the same objects request after request.
+ */
+export async function getUnitMatrixInRuns(query: MatrixScope, now: Date, db: Db = getDb()): Promise<UnitMatrixInRuns> {
+  return matrixInRuns(await getUnitMatrix(query, now, db), runsOfRow);
+}
+
+const runsOfRows = new WeakMap<MatrixRow, string>();
+function runsOfRow(row: MatrixRow): string {
+  let runs = runsOfRows.get(row);
+  if (runs === undefined) runsOfRows.set(row, (runs = toRuns(row.cells)));
+  return runs;
+}
+
+/**
  * The sections and counts of a scope of the states, built once per states and scope: the states
  * are replaced, never changed in place, so the same snapshot always builds the same rows (at
  * 10,950,000 cells a build is ~100 ms of the event loop, and every open matrix polls).
@@ -63,7 +85,7 @@ export async function getUnitMatrix(query: UnitMatrixQuery, now: Date, db: Db = 
 const built = new WeakMap<UnitStateSnapshot, Map<string, { sections: MatrixSection[]; counts: Record<MatrixState, number> }>>();
 const BUILT_PER_STATES = 4;
 
-function sectionsOf(snapshot: UnitStateSnapshot, scoped: DatasetStateCodes[], query: UnitMatrixQuery) {
+function sectionsOf(snapshot: UnitStateSnapshot, scoped: DatasetStateCodes[], query: MatrixScope) {
   const key = JSON.stringify([query.pipeline ?? null, query.dataset ?? null, query.from ?? null, query.to ?? null]);
   let forStates = built.get(snapshot);
   const kept = forStates?.get(key);

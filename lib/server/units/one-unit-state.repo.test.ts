@@ -8,7 +8,7 @@ import { PUT as taskProps } from "@/app/api/v1/tasks/[id]/route";
 import { GET as completeness } from "@/app/api/v1/completeness/route";
 import { GET as cell } from "@/app/api/v1/units/cell/route";
 import { GET as matrix } from "@/app/api/v1/units/matrix/route";
-import { stateOfCode, type UnitMatrix } from "@/lib/contracts/units";
+import { stateOfCode, UnitMatrixFromRunsSchema, type UnitMatrix } from "@/lib/contracts/units";
 import type { Completeness } from "@/lib/contracts/completeness";
 import { getDb } from "../db/client";
 import { arbSequence, partitionDefAt, type ProducerSequence } from "../ingestion/testing/arbitrary-producers";
@@ -128,6 +128,8 @@ async function load(seqs: ProducerSequence[]) {
 async function disagreementsOnEveryCell(): Promise<{ found: string[]; checked: number; states: Set<string> }> {
   let checked = 0;
   const m = JSON.parse((await getRoute(matrix, "/api/v1/units/matrix")).body) as UnitMatrix;
+  // The page's form (rows in runs) reads back to the same cells.
+  expect(UnitMatrixFromRunsSchema.parse(JSON.parse((await getRoute(matrix, "/api/v1/units/matrix?cells=runs")).body))).toEqual(m);
   const byDataset = new Map<string, { key: string; state: string }[]>();
   for (const section of m.sections) {
     for (const row of section.rows) {
