@@ -2,10 +2,18 @@ import { Worker } from "node:worker_threads";
 import type { Actor } from "../auth/roles";
 import type { RawBody } from "../http/read-body";
 import { HttpError } from "../http/errors";
-import { getDb } from "../repositories/database";
+import { getDb, type Db } from "../repositories/database";
+import { unitStateFingerprint } from "../repositories/units/unit-matrix-reads";
 import { log } from "../observability/log";
 import { metrics } from "../observability/metrics";
 import { INGESTION_HANDLERS, responseOfAnswer, type IngestionAnswer, type IngestionCommand, type IngestionKind } from "./ingestion-handlers";
+
+/**
+ * The unit-state service's net for writes that bypass its change log (unitStateFingerprint),
+ * cast on this thread's connection too: on SQLite its counts hold the calling thread, ~2–3 s at
+ * 10,950,000 publishes, and every page waited behind it after any write. */
+export type FingerprintCommand = { id: number; kind: "fingerprint" };
+export type FingerprintAnswer = { id: number } & ({ fingerprint: { ledger: string; catalog: string } } | { thrown: { message: string } });
 
 /**
  * Where a ledger batch (publishes, source counts, warehouse counts) or OpenLineage events folded
@@ -27,7 +35,7 @@ export async function runIngestion(kind: IngestionKind, body: RawBody, actor: Ac
     // A body over its limit or unreadable: the handler answers it and logs the refusal, as ever.
     return INGESTION_HANDLERS[kind](body, getDb(), now, actor);
   }
-  const answer = await ingestionThread().ask({
+  const answer = await ingestionThread().ask<IngestionAnswer>({
     kind,
     text,
     now: now.getTime(),
@@ -35,6 +43,14 @@ export async function runIngestion(kind: IngestionKind, body: RawBody, actor: Ac
   });
   for (const { labels, value } of answer.ingested) metrics().ingested.inc(labels as { kind: string; outcome: string }, value);
   return responseOfAnswer(answer);
+}
+
+/** The records' fingerprint (unitStateFingerprint), off the main thread in the console's server on its own database. */
+export async function unitStateFingerprintOffMainThread(db: Db): Promise<{ ledger: string; catalog: string }> {
+  if (!threadAvailable() || db !== getDb()) return unitStateFingerprint(db);
+  const answer = await ingestionThread().ask<FingerprintAnswer>({ kind: "fingerprint" });
+  if ("thrown" in answer) throw new Error(answer.thrown.message);
+  return answer.fingerprint;
 }
 
 /** Start the thread with the server, so that the first batch does not wait for it (~1 s). */
@@ -46,8 +62,11 @@ function threadAvailable(): boolean {
   return process.env.NEXT_RUNTIME === "nodejs" && process.env.REPARO_INGEST_THREAD !== "0";
 }
 
+type Command = IngestionCommand | FingerprintCommand;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
 interface IngestionThread {
-  ask(command: Omit<IngestionCommand, "id">): Promise<IngestionAnswer>;
+  ask<A extends { id: number }>(command: DistributiveOmit<Command, "id">): Promise<A>;
 }
 
 const holder = globalThis as unknown as { __reparoIngestionThread?: IngestionThread | null };
@@ -57,9 +76,9 @@ function ingestionThread(): IngestionThread {
   const worker = new Worker(new URL("./ingestion.worker.ts", import.meta.url));
   // Idle, it never holds a stopping process open; a request in flight keeps it referenced.
   worker.unref();
-  const waiting = new Map<number, { resolve: (a: IngestionAnswer) => void; reject: (e: Error) => void }>();
+  const waiting = new Map<number, { resolve: (a: { id: number }) => void; reject: (e: Error) => void }>();
   let next = 0;
-  worker.on("message", (answer: IngestionAnswer) => {
+  worker.on("message", (answer: { id: number }) => {
     const w = waiting.get(answer.id);
     waiting.delete(answer.id);
     if (waiting.size === 0) worker.unref();
@@ -78,12 +97,12 @@ function ingestionThread(): IngestionThread {
   worker.on("error", (e) => gone(e.message));
   worker.on("exit", (code) => gone(`exit code ${code}`));
   const thread: IngestionThread = {
-    ask(command) {
+    ask<A extends { id: number }>(command: DistributiveOmit<Command, "id">) {
       const id = ++next;
-      return new Promise<IngestionAnswer>((resolve, reject) => {
-        waiting.set(id, { resolve, reject });
+      return new Promise<A>((resolve, reject) => {
+        waiting.set(id, { resolve: resolve as (a: { id: number }) => void, reject });
         worker.ref();
-        worker.postMessage({ ...command, id } satisfies IngestionCommand);
+        worker.postMessage({ ...command, id } as Command);
       });
     },
   };

@@ -2,7 +2,9 @@ import { parentPort } from "node:worker_threads";
 import { yieldToRequests } from "../jobs/background-thread";
 import { createDb } from "../repositories/database";
 import { resolveDatabaseTarget } from "../db/database-url";
+import { unitStateFingerprint } from "../repositories/units/unit-matrix-reads";
 import { answerIngestion, type IngestionCommand } from "./ingestion-handlers";
+import type { FingerprintAnswer, FingerprintCommand } from "./ingestion-thread";
 
 // The ingestion thread (ingestion-thread.ts): producers' requests (ledger batches, events folded
 // inline: ingestion-handlers.ts) run here, on a database connection of their own, and the
@@ -13,7 +15,15 @@ yieldToRequests();
 const db = createDb(resolveDatabaseTarget(), { poolMax: 4 });
 const shipped = new Map<string, number>();
 
-parentPort!.on("message", (command: IngestionCommand) => {
+parentPort!.on("message", (command: IngestionCommand | FingerprintCommand) => {
+  // The unit-state service's records fingerprint: its counts off the console's main thread.
+  if (command.kind === "fingerprint") {
+    void unitStateFingerprint(db).then(
+      (fingerprint) => parentPort!.postMessage({ id: command.id, fingerprint } satisfies FingerprintAnswer),
+      (e: unknown) => parentPort!.postMessage({ id: command.id, thrown: { message: (e as Error).message } } satisfies FingerprintAnswer),
+    );
+    return;
+  }
   void answerIngestion(command, db, shipped).then(
     (answer) => parentPort!.postMessage(answer),
     // Never a request left waiting: the route answers this 500 and logs it.

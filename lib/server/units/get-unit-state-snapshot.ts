@@ -12,7 +12,7 @@ import { getDb, type Db } from "../repositories/database";
 import { loadLineageGraph } from "../lineage/load-lineage-graph";
 import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type TaskRecord } from "../repositories/catalog/catalog-reads";
 import { lineageFingerprint } from "../repositories/catalog/lineage-fingerprint";
-import { unitStateFingerprint } from "../repositories/units/unit-matrix-reads";
+import { unitStateFingerprintOffMainThread } from "../ingestion/ingestion-thread";
 import { runningJobQueue } from "../jobs/job-queue";
 import { lastUnitChange, pruneUnitChanges, unitChangesAfter, type UnitChangeRecord } from "../repositories/units/unit-changes";
 import { readKeptDatasets, readUnitStateSnapshot, writeUnitStateSnapshot } from "../repositories/units/unit-state-snapshots";
@@ -108,6 +108,8 @@ interface State {
   nextUpdateAt: number;
   /** Big world: when the records' fingerprint was last compared (the net for unlogged writes). */
   fingerprintAt: number;
+  /** Big world: the comparison running beside the reads. */
+  comparing: Promise<unknown> | null;
 }
 
 // On globalThis: the server-start warm-up (instrumentation) and the routes are separate bundles,
@@ -164,7 +166,7 @@ function unitsOf(snapshot: UnitStateSnapshot): number {
 
 function stateOf(db: Db): State {
   let s = states.get(db);
-  if (!s) states.set(db, (s = { entry: null, running: null, full: null, restored: null, persistTimer: null, nextUpdateAt: 0, fingerprintAt: 0 }));
+  if (!s) states.set(db, (s = { entry: null, running: null, full: null, restored: null, persistTimer: null, nextUpdateAt: 0, fingerprintAt: 0, comparing: null }));
   return s;
 }
 
@@ -194,23 +196,26 @@ async function snapshotBy(db: Db, now: Date, arrivedAt: number): Promise<UnitSta
   // only be taken again as the new baseline — a scan of the ledger (~1 s of the event loop at a
   // million publishes) on every update for nothing. Once the log is quiet it is cast and, after
   // updates, becomes the baseline; an unlogged write shows as a difference from then on. In a big
-  // world a quiet read casts it every 5 s only.
+  // world it is cast every 5 s at most, beside the reads: a read answers the states as they stand,
+  // and a difference found makes the next read compute them again (at 10,950,000 publishes the
+  // counts take 2–3 s, and on SQLite they run on a thread of their own: on the main thread every
+  // page waited behind them after any write).
   const quiet = async () => (await lastUnitChange(db)) <= entry.seq && hour === entry.hour;
   if (await quiet()) {
-    if (big && Date.now() - s.fingerprintAt < FINGERPRINT_EVERY_MS) return entry.snapshot;
-    const ledger = (await unitStateFingerprint(db)).ledger;
-    s.fingerprintAt = Date.now();
-    // Cast before this second look: a change logged in between is not in it, and is applied below.
-    if (await quiet()) {
-      if (s.entry !== entry) return snapshotBy(db, now, arrivedAt);
-      if (entry.ledger === null || ledger === entry.ledger) {
-        if (entry.ledger === null) s.entry = { ...entry, ledger };
-        return entry.snapshot;
+    if (big) {
+      if (!s.comparing && Date.now() - s.fingerprintAt >= FINGERPRINT_EVERY_MS) {
+        s.comparing = compareRecords(db, s, entry, quiet)
+          .catch((e: unknown) => log.error(`comparing the records with the unit states failed: ${(e as Error).message}`))
+          .finally(() => {
+            s.comparing = null;
+            s.fingerprintAt = Date.now();
+          });
       }
-      // The records changed without a logged change (a direct write to the database): compute again.
-      s.entry = { ...entry, catalog: "" };
-      return snapshotBy(db, now, arrivedAt);
+      return entry.snapshot;
     }
+    const seen = await compareRecords(db, s, entry, quiet);
+    if (seen === "same") return entry.snapshot;
+    if (seen === "changed") return snapshotBy(db, now, arrivedAt);
   }
   // Another read started an update (or replaced the states) while this one looked: join it.
   if (s.running || s.entry !== entry) return snapshotBy(db, now, arrivedAt);
@@ -224,6 +229,24 @@ async function snapshotBy(db: Db, now: Date, arrivedAt: number): Promise<UnitSta
   if (!(await settlesBy(update, entry, arrivedAt))) return entry.snapshot;
   await update;
   return s.entry!.snapshot;
+}
+
+/**
+ * The records against the states' baseline (unitStateFingerprint): "same" (the baseline taken if
+ * there was none yet), "changed" (a write that bypassed the change log, a direct write to the
+ * database: the states are marked to be computed again), or "moved" (a change was logged meanwhile,
+ * or the states were replaced: nothing to conclude; the read applies what is new).
+ */
+async function compareRecords(db: Db, s: State, entry: Entry, quiet: () => Promise<boolean>): Promise<"same" | "changed" | "moved"> {
+  const ledger = (await unitStateFingerprintOffMainThread(db)).ledger;
+  // Cast before this second look: a change logged in between is not in it.
+  if (!(await quiet()) || s.entry !== entry) return "moved";
+  if (entry.ledger === null || ledger === entry.ledger) {
+    if (entry.ledger === null) s.entry = { ...entry, ledger };
+    return "same";
+  }
+  s.entry = { ...entry, catalog: "" };
+  return "changed";
 }
 
 /**
@@ -252,7 +275,7 @@ function startFullComputation(db: Db, now: Date, s: State, catalog: string): voi
     // Fingerprint and sequence before the records are read: what lands meanwhile is applied after.
     let ledger: string, datasets: DatasetRecord[], seq: number;
     try {
-      ({ ledger } = await unitStateFingerprint(db));
+      ({ ledger } = await unitStateFingerprintOffMainThread(db));
       [datasets, seq] = await Promise.all([listDatasets(db), lastUnitChange(db)]);
       full.total = datasets.length;
       full.units = datasets.reduce((n, d) => n + safeSize(d, now), 0);
