@@ -2,7 +2,7 @@ import { Worker } from "node:worker_threads";
 import type { Actor } from "../auth/roles";
 import type { RawBody } from "../http/read-body";
 import { HttpError } from "../http/errors";
-import { getDb, type Db } from "../repositories/database";
+import { getDb, providerOf, type Db } from "../repositories/database";
 import { unitStateFingerprint } from "../repositories/units/unit-matrix-reads";
 import { log } from "../observability/log";
 import { metrics } from "../observability/metrics";
@@ -45,9 +45,12 @@ export async function runIngestion(kind: IngestionKind, body: RawBody, actor: Ac
   return responseOfAnswer(answer);
 }
 
-/** The records' fingerprint (unitStateFingerprint), off the main thread in the console's server on its own database. */
+/**
+ * The records' fingerprint (unitStateFingerprint), off the main thread in the console's server
+ * on its own SQLite database (PostgreSQL's reads never hold the event loop: asked in process).
+ */
 export async function unitStateFingerprintOffMainThread(db: Db): Promise<{ ledger: string; catalog: string }> {
-  if (!threadAvailable() || db !== getDb()) return unitStateFingerprint(db);
+  if (!threadAvailable() || db !== getDb() || providerOf(db) !== "sqlite") return unitStateFingerprint(db);
   const answer = await ingestionThread().ask<FingerprintAnswer>({ kind: "fingerprint" });
   if ("thrown" in answer) throw new Error(answer.thrown.message);
   return answer.fingerprint;
