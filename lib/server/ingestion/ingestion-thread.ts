@@ -11,7 +11,8 @@ import { INGESTION_HANDLERS, responseOfAnswer, type IngestionAnswer, type Ingest
 /**
  * The unit-state service's net for writes that bypass its change log (unitStateFingerprint),
  * cast on this thread's connection too: on SQLite its counts hold the calling thread, ~2–3 s at
- * 10,950,000 publishes, and every page waited behind it after any write. */
+ * 10,950,000 publishes, and every page waited behind it after any write.
+ */
 export type FingerprintCommand = { id: number; kind: "fingerprint" };
 export type FingerprintAnswer = { id: number } & ({ fingerprint: { ledger: string; catalog: string } } | { thrown: { message: string } });
 
