@@ -1,8 +1,8 @@
-import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 import { PrismaClient as PgClient } from "./generated/postgresql/client";
 import { resolveDatabaseTarget, type DatabaseTarget } from "./database-url";
+import { SqliteWriteLock, type WriteLockState } from "./sqlite-write-lock";
 
 /**
  * The Prisma client for the configured database. Both generated clients come from the same
@@ -11,38 +11,35 @@ import { resolveDatabaseTarget, type DatabaseTarget } from "./database-url";
 export type Db = SqliteClient;
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
-/** `poolMax`: on PostgreSQL, at most this many connections (pg's default is 10): a helper thread's client needs few. */
-export function createDb(target: DatabaseTarget, options: { poolMax?: number } = {}): Db {
-  const db =
-    target.provider === "sqlite"
-      ? new SqliteClient({ adapter: new ImmediateTransactions({ url: target.url, timeout: 10_000 }) })
-      : (new PgClient({ adapter: new PrismaPg({ connectionString: target.url, ...(options.poolMax ? { max: options.poolMax } : {}) }) }) as unknown as Db);
+/**
+ * `poolMax`: on PostgreSQL, at most this many connections (pg's default is 10): a helper thread's
+ * client needs few. `lockWaitMs`: on SQLite, how long a write waits for another connection's lock
+ * before it is refused as busy (REPARO_SQLITE_LOCK_WAIT_MS, default 10 s).
+ */
+export function createDb(target: DatabaseTarget, options: { poolMax?: number; lockWaitMs?: number } = {}): Db {
+  const lock = target.provider === "sqlite" ? new SqliteWriteLock({ url: target.url, timeoutMs: options.lockWaitMs ?? configuredLockWaitMs() }) : null;
+  const db = lock
+    ? new SqliteClient({ adapter: lock })
+    : (new PgClient({ adapter: new PrismaPg({ connectionString: target.url, ...(options.poolMax ? { max: options.poolMax } : {}) }) }) as unknown as Db);
   Object.defineProperty(db, PROVIDER, { value: target.provider });
+  if (lock) Object.defineProperty(db, WRITE_LOCK, { value: lock.state });
   return db;
+}
+
+function configuredLockWaitMs(): number {
+  const given = Number(process.env.REPARO_SQLITE_LOCK_WAIT_MS);
+  return Number.isFinite(given) && given >= 0 ? given : 10_000;
 }
 
 // The provider each client was built for, from our configuration (the DatabaseTarget), kept on
 // the client under our own key. An interactive transaction's client reads through to the client
 // that opened it, so a `tx` answers with its client's provider.
 const PROVIDER = Symbol.for("reparo.databaseProvider");
+const WRITE_LOCK = Symbol.for("reparo.sqliteWriteLock");
 
-/**
- * SQLite transactions that take the write lock when they begin. The adapter opens one connection
- * per process and starts every transaction with a deferred `BEGIN`, so a query of another request
- * that runs on that connection meanwhile turns the transaction into a reader with a snapshot; when
- * another process (a second console, `demo:load`, the CLI) commits before the transaction's first
- * write, SQLite refuses the upgrade with SQLITE_BUSY_SNAPSHOT at once — the busy timeout never
- * applies. Measured: `demo:load` beside a process writing every 20 ms failed on its first attempts.
- * `BEGIN IMMEDIATE` waits (up to the busy timeout) for the lock instead, and then sees the latest data.
- */
-class ImmediateTransactions extends PrismaBetterSqlite3 {
-  override async connect(): ReturnType<PrismaBetterSqlite3["connect"]> {
-    const adapter = await super.connect();
-    const client = (adapter as unknown as { client: { prepare: (sql: string) => unknown } }).client;
-    const prepare = client.prepare.bind(client);
-    client.prepare = (sql: string) => prepare(sql === "BEGIN" ? "BEGIN IMMEDIATE" : sql);
-    return adapter;
-  }
+/** How a SQLite client's transactions stand with the write lock (null on PostgreSQL). */
+export function writeLockStateOf(db: Db | Tx): WriteLockState | null {
+  return (db as unknown as { [WRITE_LOCK]?: WriteLockState })[WRITE_LOCK] ?? null;
 }
 
 // One client per process: in dev every hot reload would otherwise open a new one (Prisma 7 no

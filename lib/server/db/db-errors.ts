@@ -18,7 +18,9 @@ export function isUniqueViolation(e: unknown): boolean {
 /**
  * The database is busy, not broken: SQLite's writer lock held past the busy timeout (the adapter
  * reports SQLITE_BUSY as "Operation has timed out", P1008), a PostgreSQL serialization failure
- * or deadlock (40001, 40P01; Prisma's P2034). The client should retry: 503 with Retry-After.
+ * or deadlock (40001, 40P01; Prisma's P2034), or a transaction that could not begin within its
+ * wait (Prisma's P2028 "Unable to start a transaction in the given time": another writer held
+ * the lock all along). The client should retry: 503 with Retry-After.
  */
 export function isDatabaseBusy(e: unknown): boolean {
   return walk(e, (err) => {
@@ -26,7 +28,9 @@ export function isDatabaseBusy(e: unknown): boolean {
     const meta = err.meta as { code?: unknown } | undefined;
     if (meta?.code === "40001" || meta?.code === "40P01") return true;
     const message = typeof err.message === "string" ? err.message : "";
-    return /Operation has timed out|SQLITE_BUSY|database is locked|could not serialize access|deadlock detected/.test(message);
+    return /Operation has timed out|SQLITE_BUSY|database is locked|could not serialize access|deadlock detected|Unable to start a transaction in the given time/.test(
+      message,
+    );
   });
 }
 

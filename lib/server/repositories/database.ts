@@ -1,4 +1,12 @@
-import { createDb as createPrismaDb, getDb as getPrismaDb, providerOf as providerOfClient, type Db as PrismaDb, type Tx as PrismaTx } from "../db/client";
+import {
+  createDb as createPrismaDb,
+  getDb as getPrismaDb,
+  providerOf as providerOfClient,
+  writeLockStateOf,
+  type Db as PrismaDb,
+  type Tx as PrismaTx,
+} from "../db/client";
+import type { WriteLockState } from "../db/sqlite-write-lock";
 import type { DatabaseTarget } from "../db/database-url";
 import type { Prisma } from "../db/generated/sqlite/client";
 
@@ -22,13 +30,18 @@ export function getDb(): Db {
 }
 
 /** A client for this database (a CLI's, a test's, a helper thread's: `poolMax` caps its PostgreSQL connections). */
-export function createDb(target: DatabaseTarget, options: { poolMax?: number } = {}): Db {
+export function createDb(target: DatabaseTarget, options: { poolMax?: number; lockWaitMs?: number } = {}): Db {
   return createPrismaDb(target, options);
 }
 
 /** Which database a handle talks to: the provider our configuration built it for. */
 export function providerOf(db: Db | Tx): DatabaseTarget["provider"] {
   return providerOfClient(db as unknown as PrismaTx);
+}
+
+/** On SQLite, how this client's transactions stand with the write lock; null on PostgreSQL. */
+export function writeLockState(db: Db): WriteLockState | null {
+  return writeLockStateOf(db as unknown as PrismaDb);
 }
 
 /** What a unit of work may ask of its transaction (Prisma's interactive-transaction options). */
