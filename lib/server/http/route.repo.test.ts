@@ -119,7 +119,30 @@ describe("route() and a busy database", () => {
     const res = await wrapped(post('{"x":"too long for ten"}'), ctx);
     expect(read).toBe(true);
     expect(res.status).toBe(413);
-    expect((await res.json()).message).toBe("body: larger than the limit of 10 bytes");
+    expect((await res.json()).message).toBe("body: larger than this route's limit of 10 bytes; nothing was stored: send it in smaller batches");
+  });
+
+  it("rawBody: a body shorter or longer than its Content-Length is refused whole (400), never taken as cut", async () => {
+    let stored = 0;
+    const wrapped = route({ rawBody: { maxBytes: 1_000_000 } }, async ({ rawBody }) => {
+      await rawBody();
+      stored++;
+      return { ok: true };
+    });
+    const body = '{"events":[1,2,3]}';
+    const short = await wrapped(post(body, { "content-length": String(body.length + 100) }), ctx);
+    expect(short.status).toBe(400);
+    expect((await short.json()).message).toBe(
+      `body: ${body.length} bytes received where Content-Length declares ${body.length + 100}: the body was cut or padded on its way; nothing was stored, send it again`,
+    );
+    const padded = await wrapped(post(body, { "content-length": "3" }), ctx);
+    expect(padded.status).toBe(400);
+    const nonsense = await wrapped(post(body, { "content-length": "ten" }), ctx);
+    expect(nonsense.status).toBe(400);
+    expect((await nonsense.json()).message).toMatch(/^headers\.content-length: not a length in bytes/);
+    expect(stored).toBe(0);
+    const whole = await wrapped(post(body, { "content-length": String(body.length) }), ctx);
+    expect(whole.status).toBe(200);
   });
 
   it("after the bounded retries: 503 with Retry-After, never a 500", async () => {

@@ -82,6 +82,7 @@ export function route<Q = undefined, B = undefined, P = undefined, R = unknown>(
         if (!options.public) authorize(actor, options.role ?? (mutating ? "operator" : "viewer"), options.tokens ?? []);
         if (actor.source === "anonymous" && process.env.REPARO_ANONYMOUS_READ === "0" && !options.public)
           throw new UnauthenticatedError("sign in to read this console (REPARO_ANONYMOUS_READ=0)");
+        if (options.body || options.rawBody) requireJsonContentType(req, !!options.rawBody);
         const params = parseWith(options.params, await ctx.params, "params");
         const query = parseWith(options.query, Object.fromEntries(new URL(req.url).searchParams), "query");
         const body = options.body ? parseWith(options.body, requireWellFormed(await readJsonBody(req, options.maxBodyBytes)), "body") : (undefined as B);
@@ -115,6 +116,24 @@ export function route<Q = undefined, B = undefined, P = undefined, R = unknown>(
     observe(req, response, rawParams, reqId, started);
     return response;
   };
+}
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/;
+const NDJSON_TYPE = /^application\/(?:x-ndjson|ndjson|jsonl|x-jsonlines)$/;
+
+/**
+ * A body is JSON (or, on the ingestion routes, NDJSON), and says so: a form's or a text/plain
+ * body is refused 415 before it is read — a browser sends those cross-site without asking.
+ */
+function requireJsonContentType(req: Request, ndjson: boolean): void {
+  const declared = req.headers.get("content-length");
+  if (!req.body && (declared === null || declared === "0")) return;
+  const type = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (JSON_TYPE.test(type) || (ndjson && NDJSON_TYPE.test(type))) return;
+  const allowed = ndjson ? "application/json or application/x-ndjson" : "application/json";
+  throw new HttpError(415, "unsupported_media_type", `headers.content-type: ${type === "" ? "missing" : type}; send the body as ${allowed}`, {
+    issues: [{ path: "headers.content-type", message: `must be ${allowed}` }],
+  });
 }
 
 /** A body read once: every call answers the first call's promise. */
@@ -152,13 +171,18 @@ function observe(req: Request, res: Response, params: Record<string, string | st
  * Handlers write in one transaction and ingestion is idempotent, so a retry applies a change once.
  */
 const BUSY_RETRIES = 2;
+const LONG_WAIT_MS = 2_000;
 
 async function withBusyRetries<T>(retries: number, run: (attempt: number) => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
+    const started = performance.now();
     try {
       return await run(attempt);
     } catch (e) {
-      if (attempt >= retries || !isDatabaseBusy(e)) throw e;
+      // A try that already waited out the lock wait (another process holds the database): the
+      // client is told at once (503, Retry-After) rather than after two more such waits.
+      const waitedLong = performance.now() - started > LONG_WAIT_MS;
+      if (attempt >= retries || !isDatabaseBusy(e) || waitedLong) throw e;
       await new Promise((r) => setTimeout(r, 100 * 3 ** attempt + Math.random() * 100));
     }
   }

@@ -53,7 +53,7 @@ describe("POST /api/v1/lineage refuses broken input and writes nothing", () => {
     const before = await ingestionState(t.db);
     const res = await post("x".repeat(LINEAGE_MAX_BODY_BYTES + 1));
     expect(res.status).toBe(413);
-    expect((await res.json()).message).toMatch(/^body: larger than the limit/);
+    expect((await res.json()).message).toMatch(/^body: larger than this route.s limit/);
     expect(await ingestionState(t.db)).toBe(before);
   });
 
