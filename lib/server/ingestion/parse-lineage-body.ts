@@ -183,10 +183,21 @@ export function keepNamespaces(parsed: ParsedLineageBody, allowed: readonly stri
   return { ...parsed, events, refused };
 }
 
+/** Every namespace an event names — its parent and root jobs' too: they become the run's pipeline. */
 function namespacesOf(e: ParsedEvent): [string, string][] {
   const out: [string, string][] = [];
-  const ev = e.event as { job?: { namespace: string }; dataset?: { namespace: string }; inputs?: { namespace: string }[]; outputs?: { namespace: string }[] };
+  type JobRef = { job?: { namespace?: unknown } };
+  const ev = e.event as {
+    job?: { namespace: string };
+    dataset?: { namespace: string };
+    inputs?: { namespace: string }[];
+    outputs?: { namespace: string }[];
+    run?: { facets?: { parent?: JobRef & { root?: JobRef } } };
+  };
   if (ev.job) out.push(["job.namespace", ev.job.namespace]);
+  const parent = ev.run?.facets?.parent;
+  if (typeof parent?.job?.namespace === "string") out.push(["run.facets.parent.job.namespace", parent.job.namespace]);
+  if (typeof parent?.root?.job?.namespace === "string") out.push(["run.facets.parent.root.job.namespace", parent.root.job.namespace]);
   if (ev.dataset) out.push(["dataset.namespace", ev.dataset.namespace]);
   (ev.inputs ?? []).forEach((d, i) => out.push([`inputs[${i}].namespace`, d.namespace]));
   (ev.outputs ?? []).forEach((d, i) => out.push([`outputs[${i}].namespace`, d.namespace]));
