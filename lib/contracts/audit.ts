@@ -146,7 +146,9 @@ export const AUDIT_KINDS = {
   "dataset.partitions_changed": {
     before: z.object({ partitionDef: PartitionDefSchema.nullable() }),
     // What the new definition settled (absent in entries from before it was recorded).
-    after: partitions.extend({ resolved: z.object({ keys: z.number().int(), runs: z.number().int(), publishes: z.number().int() }).optional() }),
+    after: partitions.extend({
+      resolved: z.object({ keys: z.number().int(), runs: z.number().int(), publishes: z.number().int(), held: z.number().int().optional() }).optional(),
+    }),
   },
   "note.added": { before: nothing, after: z.object({ note: z.string() }) },
   "user.added": { before: nothing, after: access },

@@ -20,7 +20,11 @@ export const PartitionsPutResultSchema = z.object({
    * What the new definition settled: rejected unit keys it accepts (no longer listed as invalid),
    * the producers' runs folded again from their stored events, and the publishes that wrote.
    */
-  resolved: z.object({ keys: z.number().int(), runs: z.number().int(), publishes: z.number().int() }),
+  /**
+   * What the new definition settled: rejected keys now accepted, stored runs folded again, publishes
+   * on units they were not on before, and publishes left out because an open incident holds their unit.
+   */
+  resolved: z.object({ keys: z.number().int(), runs: z.number().int(), publishes: z.number().int(), held: z.number().int() }),
 });
 export type PartitionsPutResult = z.infer<typeof PartitionsPutResultSchema>;
 

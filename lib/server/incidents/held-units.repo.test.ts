@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as postLineage } from "@/app/api/v1/lineage/route";
 import { POST as postPublishes } from "@/app/api/v1/publishes/route";
+import { PUT as putPartitions } from "@/app/api/v1/datasets/[id]/partitions/route";
 import { createToken } from "../access/manage-access";
 import { loadDemo } from "../demo/load-demo";
 import { openIncident } from "./open-incident";
@@ -62,43 +63,36 @@ describe("a unit an open incident holds", () => {
   });
 
   it("an operator's COMPLETE event that publishes it is a 403, and nothing is written", async () => {
-    const event = {
-      eventType: "COMPLETE",
-      eventTime: "2026-08-24T03:00:00Z",
-      producer: "https://example.com/manual",
-      schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent",
-      run: {
-        runId: "0190a8f3-1c2d-7e4f-8a9b-0c1d2e3f4a99",
-        facets: {
-          nominalTime: {
-            _producer: "https://example.com/manual",
-            _schemaURL: "https://openlineage.io/spec/facets/1-0-1/NominalTimeRunFacet.json",
-            nominalStartTime: "2026-08-23T00:00:00Z",
-          },
-        },
-      },
-      job: { namespace: "orders", name: "stg_orders" },
-      inputs: [],
-      outputs: [
-        {
-          namespace: "warehouse",
-          name: "stg_orders",
-          outputFacets: {
-            outputStatistics: {
-              _producer: "https://example.com/manual",
-              _schemaURL: "https://openlineage.io/spec/facets/1-0-2/OutputStatisticsOutputDatasetFacet.json",
-              rowCount: 50,
-            },
-          },
-        },
-      ],
-    };
+    const event = completeFor("0190a8f3-1c2d-7e4f-8a9b-0c1d2e3f4a99");
     const before = await t.db.ingestedEvent.count();
     const res = await post(postLineage, event, { "x-reparo-user": "demo-operator" });
     const text = await res.text();
     expect(res.status, text).toBe(403);
     expect(text).toContain("dataset:warehouse:stg_orders 2026-08-23 is held by incident");
     expect(await t.db.ingestedEvent.count()).toBe(before);
+    expect(await stateOf()).toBe("failed");
+  });
+
+  it("nor through a declaration: narrowed, the COMPLETE is a rejected key; widened again, the refold leaves the held unit out", async () => {
+    const stored = await t.db.dataset.findUniqueOrThrow({ where: { nodeId: STG_DS }, select: { partitionDef: true } });
+    const daily = JSON.parse(stored.partitionDef);
+    const declare = (partitionDef: unknown) =>
+      putPartitions(
+        new Request("http://console.test/api/v1/datasets/x/partitions", {
+          method: "PUT",
+          body: JSON.stringify({ partitionDef, reason: "re-declared by the test" }),
+          headers: { "content-type": "application/json", "x-reparo-user": "demo-operator" },
+        }),
+        { params: Promise.resolve({ id: STG_DS }) },
+      );
+    expect((await declare({ ...daily, start: "2026-08-24" })).status).toBe(200);
+    const sent = await post(postLineage, completeFor("0190a8f3-1c2d-7e4f-8a9b-0c1d2e3f4a98"), { "x-reparo-user": "demo-operator" });
+    expect(sent.status, await sent.clone().text()).toBe(200);
+    expect(await t.db.invalidKey.count({ where: { nodeId: STG_DS, unitKey: "2026-08-23" } })).toBe(1);
+    const widened = await declare(daily);
+    expect(widened.status).toBe(200);
+    expect((await widened.json()).resolved).toMatchObject({ held: 1 });
+    expect(await t.db.publish.count({ where: { unitKey: "2026-08-23", submittedBy: "demo-operator" } })).toBe(0);
     expect(await stateOf()).toBe("failed");
   });
 
@@ -111,3 +105,37 @@ describe("a unit an open incident holds", () => {
     expect(rows.map((r) => r.submittedBy).sort()).toEqual(["demo-commander", "token:airflow"]);
   });
 });
+
+function completeFor(runId: string) {
+  return {
+    eventType: "COMPLETE",
+    eventTime: "2026-08-24T03:00:00Z",
+    producer: "https://example.com/manual",
+    schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent",
+    run: {
+      runId,
+      facets: {
+        nominalTime: {
+          _producer: "https://example.com/manual",
+          _schemaURL: "https://openlineage.io/spec/facets/1-0-1/NominalTimeRunFacet.json",
+          nominalStartTime: "2026-08-23T00:00:00Z",
+        },
+      },
+    },
+    job: { namespace: "orders", name: "stg_orders" },
+    inputs: [],
+    outputs: [
+      {
+        namespace: "warehouse",
+        name: "stg_orders",
+        outputFacets: {
+          outputStatistics: {
+            _producer: "https://example.com/manual",
+            _schemaURL: "https://openlineage.io/spec/facets/1-0-2/OutputStatisticsOutputDatasetFacet.json",
+            rowCount: 50,
+          },
+        },
+      },
+    ],
+  };
+}

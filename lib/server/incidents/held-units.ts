@@ -59,3 +59,14 @@ export async function refuseHeldPublishes(
     if (h) throw new ForbiddenError(heldMessage(submitter!, nodeIdOf(r.datasetId), r.unitKey, h));
   }
 }
+
+/**
+ * For writes made again from what a sender sent earlier (a refold after a definition changed):
+ * the publishes that sender may not make now, because an open incident holds their units. They
+ * are left out rather than refusing the whole refold — the declaration is someone else's act.
+ */
+export async function heldFromSubmitter(tx: Tx, rows: { datasetId: string; unitKey: string }[], submitter: Submitter | undefined): Promise<Set<string>> {
+  if (mayPublishHeldUnits(submitter) || rows.length === 0) return new Set();
+  const held = await heldDatasetUnits(tx);
+  return new Set(rows.map((r) => heldKey(r.datasetId, r.unitKey)).filter((k) => held.has(k)));
+}

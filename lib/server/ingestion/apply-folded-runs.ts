@@ -9,7 +9,7 @@ import { linkRuns, type PipelineRef } from "./link-runs";
 import { UnitKeyResolver } from "./resolve-unit-keys";
 import { runRowId } from "./stable-id";
 import type { Submitter } from "../auth/roles";
-import { refuseHeldPublishes } from "../incidents/held-units";
+import { heldFromSubmitter, heldKey, refuseHeldPublishes } from "../incidents/held-units";
 
 export interface AppliedCounts {
   runs: number;
@@ -17,18 +17,23 @@ export interface AppliedCounts {
   publishes: number;
   invalidKeys: number;
   edges: number;
+  /** Publishes left out because an open incident holds their unit (refolds of a sender's events). */
+  held?: number;
 }
 
 /**
  * Writes what the folded runs imply, with batch reads and createMany: one round trip per table,
  * not per event. The publishes are recorded as sent by `submittedBy` (the submitter, unless the
- * fold job says whose queued events these were).
+ * fold job says whose queued events these were). A publish of a unit an open incident holds is
+ * refused (403) for a submitter who may not make it — or, folding again what that submitter sent
+ * earlier (`held: "skip"`), left out and counted.
  */
 export async function applyFoldedRuns(
   tx: Tx,
   runs: FoldedRun[],
   submitter?: Submitter,
   submittedBy: string | null = submitter?.id ?? null,
+  options: { held: "refuse" | "skip" } = { held: "refuse" },
 ): Promise<AppliedCounts> {
   const ordered = [...runs].sort((a, b) => a.tries[0]!.startedAt - b.tries[0]!.startedAt);
   const tasks = await ensureTasks(
@@ -56,12 +61,30 @@ export async function applyFoldedRuns(
     return buildRunRows(run, { task, datasets, resolver, parentRunId: link.parentRunId, rootRunId: link.rootRunId, pipelineId });
   });
   const nodeIdOfDataset = new Map([...datasets].map(([nodeId, d]) => [d.id, nodeId]));
-  await refuseHeldPublishes(
-    tx,
-    rows.flatMap((r) => r.publishes),
-    submitter,
-    (id) => nodeIdOfDataset.get(id) ?? id,
-  );
+  let held = 0;
+  if (options.held === "refuse")
+    await refuseHeldPublishes(
+      tx,
+      rows.flatMap((r) => r.publishes),
+      submitter,
+      (id) => nodeIdOfDataset.get(id) ?? id,
+    );
+  else {
+    const keys = await heldFromSubmitter(
+      tx,
+      rows.flatMap((r) => r.publishes),
+      submitter,
+    );
+    // The run's try on a held unit is left out with its publish: an attempt that succeeded
+    // without a publish would show the failed unit as merely missing.
+    for (const r of rows) {
+      const heldUnits = new Set(r.publishes.filter((p) => keys.has(heldKey(p.datasetId, p.unitKey))).map((p) => p.unitKey));
+      if (heldUnits.size === 0) continue;
+      held += r.publishes.filter((p) => heldUnits.has(p.unitKey)).length;
+      r.publishes = r.publishes.filter((p) => !heldUnits.has(p.unitKey));
+      r.attempts = r.attempts.filter((a) => !heldUnits.has(a.unitKey));
+    }
+  }
   await markChecks(
     tx,
     ordered.filter((r) => r.isCheck).map((r) => tasks.get(r.jobNodeId)!.id),
@@ -95,6 +118,7 @@ export async function applyFoldedRuns(
       rows.flatMap((r) => r.invalidKeys),
     ),
     edges: await applyLineage(tx, rows),
+    ...(held > 0 ? { held } : {}),
   };
 }
 

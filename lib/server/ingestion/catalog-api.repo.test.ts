@@ -47,7 +47,7 @@ describe.each(providersUnderTest())("PUT partitions and task properties on %s", 
     const [entry] = await t.db.auditEntry.findMany();
     expect(entry).toMatchObject({ seq: result.auditSeq, kind: "dataset.partitions_changed", actor: "ola", actorRole: "operator", reason: "orders are daily" });
     expect(JSON.parse(entry!.before)).toEqual({ partitionDef: null });
-    expect(JSON.parse(entry!.after)).toEqual({ partitionDef: AUGUST, resolved: { keys: 0, runs: 0, publishes: 0 } });
+    expect(JSON.parse(entry!.after)).toEqual({ partitionDef: AUGUST, resolved: { keys: 0, runs: 0, publishes: 0, held: 0 } });
     expect(JSON.parse(entry!.targets)).toEqual([{ nodeId: "dataset:postgres://db:5432:public.orders", units: [] }]);
   });
 
@@ -76,16 +76,16 @@ describe.each(providersUnderTest())("PUT partitions and task properties on %s", 
     expect(((await sent.json()) as { written: object }).written).toMatchObject({ publishes: 0, invalidKeys: 1 });
     const orders = await t.db.dataset.findUniqueOrThrow({ where: { nodeId: "dataset:postgres://db:5432:public.orders" } });
     const r = await setDatasetPartitions(orders.nodeId, { partitionDef: AUGUST, reason: "orders are daily" }, OLA, t.db, NOW);
-    expect(r.resolved).toEqual({ keys: 1, runs: 1, publishes: 1 });
+    expect(r.resolved).toEqual({ keys: 1, runs: 1, publishes: 1, held: 0 });
     expect(await t.db.publish.findMany({ where: { datasetId: orders.id }, select: { unitKey: true, rowCount: true } })).toEqual([
       { unitKey: "2026-08-17", rowCount: 48_211 },
     ]);
     expect(await t.db.invalidKey.count({ where: { nodeId: orders.nodeId } })).toBe(0);
     const entry = await t.db.auditEntry.findFirstOrThrow({ where: { kind: "dataset.partitions_changed" } });
-    expect(JSON.parse(entry.after)).toEqual({ partitionDef: AUGUST, resolved: { keys: 1, runs: 1, publishes: 1 } });
+    expect(JSON.parse(entry.after)).toEqual({ partitionDef: AUGUST, resolved: { keys: 1, runs: 1, publishes: 1, held: 0 } });
     // A key the new definition still rejects stays listed; declaring the same definition again settles nothing new.
     const again = await setDatasetPartitions(orders.nodeId, { partitionDef: AUGUST, reason: "orders are daily" }, OLA, t.db, NOW);
-    expect(again).toMatchObject({ changed: false, resolved: { keys: 0, runs: 0, publishes: 0 } });
+    expect(again).toMatchObject({ changed: false, resolved: { keys: 0, runs: 0, publishes: 0, held: 0 } });
     expect(await t.db.publish.count({ where: { datasetId: orders.id } })).toBe(1);
   });
 

@@ -1,3 +1,4 @@
+import { submitterOf } from "../auth/submitter-of";
 import type { DatasetEvent, JobEvent, RunEvent } from "@/lib/contracts/openlineage";
 import { formatNodeId } from "@/lib/domain/ids";
 import type { Db, Tx } from "../repositories/database";
@@ -8,11 +9,12 @@ import {
   insertIngestedEvents,
   lockRunLinking,
   lockRuns,
-  storedRunRefs,
+  storedRunsOfJobs,
   type IngestedEventRow,
 } from "../repositories/ingestion/ingested-events";
 import { claimPendingFolds, eventsByHash } from "../repositories/ingestion/pending-folds";
-import { runsByIds } from "../repositories/ledger/ingested-runs";
+import { forgetDerivedRows, publishKeysOfRuns } from "../repositories/ledger/ingested-runs";
+import { taskNodeIdsTouching } from "../repositories/catalog/lineage-edges";
 import type { Submitter } from "../auth/roles";
 import { applyFoldedRuns, applyObservedLineage, type AppliedCounts } from "./apply-folded-runs";
 import { foldRunEvents, hasParent, runRefOf } from "./fold-run-events";
@@ -190,32 +192,53 @@ export async function foldPendingEvents(db: Db, limit: number): Promise<{ events
 }
 
 function addCounts(a: AppliedCounts, b: AppliedCounts): AppliedCounts {
+  const held = (a.held ?? 0) + (b.held ?? 0);
   return {
     runs: a.runs + b.runs,
     attempts: a.attempts + b.attempts,
     publishes: a.publishes + b.publishes,
     invalidKeys: a.invalidKeys + b.invalidKeys,
     edges: a.edges + b.edges,
+    ...(held > 0 ? { held } : {}),
   };
 }
 
 /**
- * Folds stored runs again from their stored events: after a dataset's partition definition
- * changed, the keys their outputs carry may resolve now (a producer that sent before the
- * definition was declared), so their attempts and publishes are written as if they had just come.
+ * Folds every stored run of the jobs that read or write a dataset again, from their stored
+ * events: its partition definition changed, so the units their outputs and inputs name do too —
+ * whether the events came before the definition (their keys were `*` or invalid) or after (a
+ * narrower, wider or other-zoned definition). What those runs implied before is forgotten first
+ * (forgetDerivedRows) and written again under the new keys; a run with events past retention is
+ * left as recorded. Counts what moved: the runs refolded, the publishes that were not there
+ * before, and those left out because an open incident holds their unit.
  */
-export async function refoldStoredRuns(tx: Tx, runRowIds: readonly string[]): Promise<AppliedCounts & { refolded: number }> {
-  const wanted = new Set(runRowIds);
-  const stored = await runsByIds(tx, [...wanted]);
-  const candidates = await storedRunRefs(
-    tx,
-    [...stored.values()].flatMap((r) => (typeof r.externalId === "string" ? [r.externalId] : [])),
-  );
-  const refs = candidates.filter((r) => wanted.has(runRowId(r.jobNodeId, r.runId)));
+export async function refoldDatasetRuns(tx: Tx, datasetId: string): Promise<AppliedCounts & { refolded: number; moved: number }> {
+  const refs = await storedRunsOfJobs(tx, await taskNodeIdsTouching(tx, datasetId));
+  if (refs.length === 0) return { ...NOTHING, refolded: 0, moved: 0 };
   await lockRuns(tx, refs);
-  const runs = foldedRuns(await bodiesOfRuns(tx, refs), []);
-  if (runs.length === 0) return { ...NOTHING, refolded: 0 };
-  return { ...(await applyFoldedRuns(tx, runs)), refolded: runs.length };
+  const bodies = await bodiesOfRuns(tx, refs);
+  const pruned = new Set(bodies.filter((b) => b.body === "").map((b) => pairKey(b.jobNodeId, b.externalRun)));
+  const kept = bodies.filter((b) => !pruned.has(pairKey(b.jobNodeId, b.externalRun)));
+  const runIds = [...new Set(kept.map((b) => runRowId(b.jobNodeId, b.externalRun)))];
+  const before = new Set((await forgetDerivedRows(tx, runIds)).map((p) => pairKey(p.datasetId, p.unitKey)));
+  // Each run with the rights of whoever sent its newest event: a unit an open incident holds is
+  // not published by folding again what a person below commander sent while its key was invalid.
+  const senderOf = new Map(kept.map((b) => [pairKey(b.jobNodeId, b.externalRun), b.submittedBy]));
+  const bySender = new Map<string | null, typeof kept>();
+  for (const b of kept) {
+    const sender = senderOf.get(pairKey(b.jobNodeId, b.externalRun)) ?? null;
+    bySender.set(sender, [...(bySender.get(sender) ?? []), b]);
+  }
+  let written: AppliedCounts = NOTHING;
+  let refolded = 0;
+  for (const [submittedBy, some] of bySender) {
+    const runs = foldedRuns(some, []);
+    refolded += runs.length;
+    written = addCounts(written, await applyFoldedRuns(tx, runs, await submitterOf(tx, submittedBy), submittedBy, { held: "skip" }));
+  }
+  const after = await publishKeysOfRuns(tx, runIds);
+  const moved = after.filter((k) => !before.has(pairKey(k.datasetId, k.unitKey))).length;
+  return { ...written, refolded, moved };
 }
 
 /**

@@ -5,7 +5,7 @@ import { appendAudit } from "../audit/append-audit";
 import { getDb, type Db, type Tx } from "../repositories/database";
 import { inOneTransaction } from "./in-one-transaction";
 import { dropInvalidKeys, invalidKeysOf } from "../repositories/ledger/ingested-runs";
-import { refoldStoredRuns } from "./ingest-openlineage-events";
+import { refoldDatasetRuns } from "./ingest-openlineage-events";
 import { InvalidFieldError } from "@/lib/domain/errors";
 import { datasetPartitionDef, saveDatasetPartitionDef } from "../repositories/catalog/declared-properties";
 import { findOrDeclareNode } from "./find-node";
@@ -27,10 +27,10 @@ export async function setDatasetPartitions(id: string, body: PartitionsPut, acto
     const before = stored.declared ? stored.def : null;
     const changed = before === null || JSON.stringify(before) !== JSON.stringify(body.partitionDef);
     let auditSeq: number | null = null;
-    let resolved = { keys: 0, runs: 0, publishes: 0 };
+    let resolved = { keys: 0, runs: 0, publishes: 0, held: 0 };
     if (changed) {
       await saveDatasetPartitionDef(tx, dataset.id, body.partitionDef);
-      const keys = await reconsiderInvalidKeys(tx, dataset.nodeId, space);
+      const keys = await refoldUnderNewDefinition(tx, dataset, space);
       const entry = await appendAudit(
         tx,
         {
@@ -40,32 +40,42 @@ export async function setDatasetPartitions(id: string, body: PartitionsPut, acto
           reason: body.reason,
           targets: [{ nodeId: dataset.nodeId, units: [] }],
           before: { partitionDef: before },
-          after: { partitionDef: body.partitionDef, resolved: { keys: keys.nowValid, runs: keys.refolded, publishes: keys.publishes } },
+          after: { partitionDef: body.partitionDef, resolved: { keys: keys.nowValid, runs: keys.refolded, publishes: keys.publishes, held: keys.held } },
         },
         now,
       );
       auditSeq = entry.seq;
-      resolved = { keys: keys.nowValid, runs: keys.refolded, publishes: keys.publishes };
+      resolved = { keys: keys.nowValid, runs: keys.refolded, publishes: keys.publishes, held: keys.held };
     }
     return { nodeId: dataset.nodeId, changed, before, after: body.partitionDef, expectedUnits: space.due.size, auditSeq, resolved };
   });
 }
 
 /**
- * Keys the dataset's old definition rejected and the new one accepts are rejected no more; the
- * runs that sent them are folded again from their stored events, so what a producer sent before
- * the definition was declared is published now (a re-sent event would only be a duplicate). Keys
- * still rejected stay, and the refold reports them again.
+ * Every stored run that reads or writes the dataset is folded again from its stored events
+ * (refoldDatasetRuns), so no order of events and declarations loses one: events sent before the
+ * definition land on the units it gives, a failure stays a failure under its new key, and keys
+ * the new definition rejects are reported again while those it accepts are rejected no more.
+ * Keys rejected outside a run (the ledger API) are reconsidered one by one.
  */
-async function reconsiderInvalidKeys(tx: Tx, nodeId: string, space: PartitionSpace): Promise<{ nowValid: number; refolded: number; publishes: number }> {
-  const nowValid = (await invalidKeysOf(tx, nodeId)).filter((k) => space.validate(k.unitKey).valid);
+async function refoldUnderNewDefinition(
+  tx: Tx,
+  dataset: { id: string; nodeId: string },
+  space: PartitionSpace,
+): Promise<{ nowValid: number; refolded: number; publishes: number; held: number }> {
+  const rejectedBefore = await invalidKeysOf(tx, dataset.nodeId);
   await dropInvalidKeys(
     tx,
-    nowValid.map((k) => k.id),
+    rejectedBefore.filter((k) => k.runId === null && space.validate(k.unitKey).valid).map((k) => k.id),
   );
-  const runIds = [...new Set(nowValid.flatMap((k) => (k.runId ? [k.runId] : [])))];
-  const refold = runIds.length > 0 ? await refoldStoredRuns(tx, runIds) : { refolded: 0, publishes: 0 };
-  return { nowValid: nowValid.length, refolded: refold.refolded, publishes: refold.publishes };
+  const refold = await refoldDatasetRuns(tx, dataset.id);
+  const rejectedAfter = new Set((await invalidKeysOf(tx, dataset.nodeId)).map((k) => k.unitKey));
+  return {
+    nowValid: new Set(rejectedBefore.map((k) => k.unitKey).filter((k) => !rejectedAfter.has(k))).size,
+    refolded: refold.refolded,
+    publishes: refold.moved,
+    held: refold.held ?? 0,
+  };
 }
 
 function resolveOrRefuse(def: PartitionDef, now: Date): PartitionSpace {

@@ -51,3 +51,9 @@ export async function saveEdgeRows(tx: Tx, rows: EdgeRow[]): Promise<number> {
   }
   return fresh.length + changed.length;
 }
+
+/** The node ids of every task that reads or writes the dataset, in any version of the lineage. */
+export async function taskNodeIdsTouching(tx: Tx, datasetId: string): Promise<string[]> {
+  const rows = await prismaOf(tx).lineageEdge.findMany({ where: { datasetId }, select: { task: { select: { nodeId: true } } }, distinct: ["taskId"] });
+  return [...new Set(rows.map((r) => r.task.nodeId))];
+}

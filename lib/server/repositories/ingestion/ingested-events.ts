@@ -120,27 +120,32 @@ export async function lockRunLinking(tx: Tx): Promise<void> {
 // Seeds the runs' lock keys away from other advisory locks (the audit chain's is a small constant).
 const RUN_LOCK_SEED = 7_310_015;
 
+/** A stored event of a run, with who sent it (`token:<name>`, a person's id, or null). */
+export interface StoredRunEvent {
+  jobNodeId: string;
+  externalRun: string;
+  body: string;
+  submittedBy: string | null;
+}
+
 /**
  * The stored event bodies of the given runs (job + producer run id) other than the events
  * `besides` (the ones this request has just stored, which the caller holds parsed), to fold each
- * run whole. A run seen for the first time costs one index probe and no body.
+ * run whole, in the order they were received. A run seen for the first time costs one index
+ * probe and no body.
  */
-export async function bodiesOfRuns(
-  tx: Tx,
-  runs: { jobNodeId: string; runId: string }[],
-  besides: readonly string[] = [],
-): Promise<{ jobNodeId: string; externalRun: string; body: string }[]> {
+export async function bodiesOfRuns(tx: Tx, runs: { jobNodeId: string; runId: string }[], besides: readonly string[] = []): Promise<StoredRunEvent[]> {
   if (runs.length === 0) return [];
   const wanted = new Set(runs.map((r) => compositeKey(r.jobNodeId, r.runId)));
-  const out: { jobNodeId: string; externalRun: string; body: string }[] = [];
+  const out: StoredRunEvent[] = [];
   // In chunks of runs: with a request's at most 10,000 events' hashes, a statement binds at most
   // 20,000 values (SQLite's limit is 32,766).
   for (const some of chunked(runs, 5_000)) {
     const params: unknown[] = [];
     const byRun = `"externalRun" IN ${textList(tx, params, [...new Set(some.map((r) => r.runId))])} AND "jobNodeId" IN ${textList(tx, params, [...new Set(some.map((r) => r.jobNodeId))])}`;
     const notBesides = besides.length > 0 ? ` AND "eventHash" NOT IN ${textList(tx, params, besides)}` : "";
-    const rows = await prismaOf(tx).$queryRawUnsafe<{ jobNodeId: string; externalRun: string; body: string }[]>(
-      `SELECT "jobNodeId", "externalRun", "body" FROM "IngestedEvent" WHERE ${byRun}${notBesides}`,
+    const rows = await prismaOf(tx).$queryRawUnsafe<StoredRunEvent[]>(
+      `SELECT "jobNodeId", "externalRun", "body", "submittedBy" FROM "IngestedEvent" WHERE ${byRun}${notBesides} ORDER BY "receivedAt", "eventTime"`,
       ...params,
     );
     out.push(...rows.filter((r) => wanted.has(compositeKey(r.jobNodeId, r.externalRun))));
@@ -153,6 +158,17 @@ export async function storedRunRefs(tx: Tx, externalRunIds: string[]): Promise<{
   if (externalRunIds.length === 0) return [];
   const rows = await prismaOf(tx).ingestedEvent.findMany({
     where: { externalRun: { in: [...new Set(externalRunIds)] }, eventType: { notIn: ["JOB", "DATASET"] } },
+    select: { jobNodeId: true, externalRun: true },
+    distinct: ["jobNodeId", "externalRun"],
+  });
+  return rows.map((r) => ({ jobNodeId: r.jobNodeId, runId: r.externalRun }));
+}
+
+/** Every stored run (job + producer run id) of the given jobs. */
+export async function storedRunsOfJobs(tx: Tx, jobNodeIds: string[]): Promise<{ jobNodeId: string; runId: string }[]> {
+  if (jobNodeIds.length === 0) return [];
+  const rows = await prismaOf(tx).ingestedEvent.findMany({
+    where: { jobNodeId: { in: [...new Set(jobNodeIds)] }, eventType: { notIn: ["JOB", "DATASET"] } },
     select: { jobNodeId: true, externalRun: true },
     distinct: ["jobNodeId", "externalRun"],
   });

@@ -170,6 +170,38 @@ export async function appendPublishes(tx: Tx, rows: PublishRow[]): Promise<numbe
   return fresh.length;
 }
 
+/**
+ * Forgets what was derived from the given runs' stored events — their attempts, publishes and
+ * rejected keys — so that folding the events again (a partition definition changed) writes them
+ * under the keys the new definition gives. The events stay: they are the record these rows are
+ * read from. Every unit a forgotten row stood for is logged as changed. Answers the forgotten
+ * publishes' (dataset, unit) pairs, to count what moved.
+ */
+export async function forgetDerivedRows(tx: Tx, runIds: string[]): Promise<{ datasetId: string; unitKey: string }[]> {
+  if (runIds.length === 0) return [];
+  const db = prismaOf(tx);
+  const forgotten: { datasetId: string; unitKey: string }[] = [];
+  for (let i = 0; i < runIds.length; i += 5_000) {
+    const some = runIds.slice(i, i + 5_000);
+    const publishes = await db.publish.findMany({ where: { runId: { in: some } }, select: { datasetId: true, unitKey: true } });
+    const attempts = await db.attempt.findMany({ where: { runId: { in: some } }, select: { taskId: true, unitKey: true } });
+    await db.publish.deleteMany({ where: { runId: { in: some } } });
+    await db.attempt.deleteMany({ where: { runId: { in: some } } });
+    await db.invalidKey.deleteMany({ where: { runId: { in: some } } });
+    await recordUnitChanges(tx, [...publishes, ...attempts]);
+    forgotten.push(...publishes);
+  }
+  return forgotten;
+}
+
+/** The (dataset, unit) of each publish of the given runs. */
+export async function publishKeysOfRuns(tx: Tx, runIds: string[]): Promise<{ datasetId: string; unitKey: string }[]> {
+  const out: { datasetId: string; unitKey: string }[] = [];
+  for (let i = 0; i < runIds.length; i += 5_000)
+    out.push(...(await prismaOf(tx).publish.findMany({ where: { runId: { in: runIds.slice(i, i + 5_000) } }, select: { datasetId: true, unitKey: true } })));
+  return out;
+}
+
 /** The keys the node's definition rejected, with the run that sent each (null: not a run's). */
 export async function invalidKeysOf(tx: Tx, nodeId: string): Promise<{ id: string; unitKey: string; runId: string | null }[]> {
   return prismaOf(tx).invalidKey.findMany({ where: { nodeId }, select: { id: true, unitKey: true, runId: true } });
