@@ -8,6 +8,8 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const E2E_DATABASE_URL = process.env.E2E_DATABASE_URL ?? `file:${path.resolve(__dirname, "data/e2e.db")}`;
 // The sign-in tests' console: production mode, its own fresh database, single sign-on.
 const SSO_DB = path.resolve(__dirname, "data/e2e-sso.db");
+/** The folder the consoles may read named secret files from (REPARO_SECRET_DIR): specs write theirs here. */
+export const E2E_SECRET_DIR = path.resolve(__dirname, "data/e2e-secrets");
 
 export default defineConfig({
   testDir: "./e2e",
@@ -43,7 +45,13 @@ export default defineConfig({
       url: `http://127.0.0.1:${PORT}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,
-      env: { DATABASE_URL: E2E_DATABASE_URL, NEXT_TELEMETRY_DISABLED: "1", REPARO_DEFAULT_USER: "demo-commander", REPARO_DEMO: "1" },
+      env: {
+        DATABASE_URL: E2E_DATABASE_URL,
+        NEXT_TELEMETRY_DISABLED: "1",
+        REPARO_DEFAULT_USER: "demo-commander",
+        REPARO_DEMO: "1",
+        REPARO_SECRET_DIR: E2E_SECRET_DIR,
+      },
     },
     {
       command: `node e2e/sso/oidc-provider.mjs`,

@@ -1,10 +1,10 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { expect, test } from "./fixtures";
 import { ensureAdmin, resetDemo } from "./reset-demo";
+import { E2E_SECRET_DIR } from "../playwright.config";
 
 // Cleaning an appended unit for real, in the browser: the demo's stg_orders rows live in a
 // PostgreSQL table of this machine. The blocker shows the rows PostgreSQL counts and the DELETE
@@ -34,7 +34,8 @@ test.beforeAll(async () => {
   await warehouse.query("INSERT INTO analytics.stg_orders SELECT g, date '2026-08-16' FROM generate_series(1, 40) g");
   await warehouse.query("INSERT INTO analytics.stg_orders SELECT g, date '2026-08-17' FROM generate_series(1, 23) g");
   // The connection string is a secret the console reads from a file; Reparo stores only its name.
-  urlFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "reparo-e2e-")), "warehouse-url");
+  fs.mkdirSync(E2E_SECRET_DIR, { recursive: true });
+  urlFile = path.join(fs.mkdtempSync(path.join(E2E_SECRET_DIR, "warehouse-")), "url");
   fs.writeFileSync(urlFile, `${url.toString()}\n`);
 });
 test.afterAll(async () => {

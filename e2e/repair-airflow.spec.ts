@@ -1,10 +1,9 @@
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { startFakeAirflow, type FakeAirflow, type FakeTaskInstance } from "../lib/server/orchestrators/testing/fake-airflow";
-import { E2E_DATABASE_URL } from "../playwright.config";
+import { E2E_DATABASE_URL, E2E_SECRET_DIR } from "../playwright.config";
 import { expect, test } from "./fixtures";
 import { ensureAdmin, resetDemo } from "./reset-demo";
 
@@ -54,7 +53,8 @@ test.beforeAll(async () => {
     .split("\n")
     .at(-1)!
     .trim();
-  passwordFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "reparo-e2e-")), "airflow-password");
+  fs.mkdirSync(E2E_SECRET_DIR, { recursive: true });
+  passwordFile = path.join(fs.mkdtempSync(path.join(E2E_SECRET_DIR, "airflow-")), "password");
   fs.writeFileSync(passwordFile, "e2e-airflow-password\n");
   airflow = await startFakeAirflow({
     version: "3.2.1",

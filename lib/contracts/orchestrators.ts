@@ -20,12 +20,12 @@ export type SecretRef = z.infer<typeof SecretRefSchema>;
 const BaseUrlSchema = z
   .url({ protocol: /^https?$/ })
   .refine((u) => {
-    const x = new URL(u);
-    return !x.username && !x.password;
+    const x = URL.parse(u);
+    return !x || (!x.username && !x.password);
   }, "no user or password in the URL: name the secret in credentials")
   .refine((u) => {
-    const x = new URL(u);
-    return !x.search && !x.hash;
+    const x = URL.parse(u);
+    return !x || (!x.search && !x.hash);
   }, "no query or fragment: the base URL only")
   .transform((u) => u.replace(/\/+$/, ""));
 const NameSchema = z.string().trim().min(1).max(250);
@@ -120,8 +120,8 @@ export const OrchestratorConnectionViewSchema = z.object({
   pipelineId: z.string(),
   pipeline: z.string(),
   connection: OrchestratorConnectionSchema,
-  /** Whether the named secret is readable by this console now (its value is never shown). */
-  secret: z.object({ name: z.string(), readable: z.boolean() }).nullable(),
+  /** Whether the named secret is readable by this console now (its value is never shown); null for anyone but an admin. */
+  secret: z.object({ name: z.string(), readable: z.boolean().nullable() }).nullable(),
   updatedBy: z.string().nullable(),
   updatedAt: z.string().nullable(),
 });

@@ -45,7 +45,7 @@ export const WarehouseParamsSchema = z.object({ namespace: z.string().trim().min
 export const WarehouseConnectionViewSchema = z.object({
   namespace: z.string(),
   connection: WarehouseConnectionSchema,
-  secret: z.object({ name: z.string(), readable: z.boolean() }).nullable(),
+  secret: z.object({ name: z.string(), readable: z.boolean().nullable() }).nullable(),
   updatedBy: z.string().nullable(),
   updatedAt: z.string().nullable(),
 });

@@ -5,7 +5,7 @@ import { OrchestratorError, type DispatchPlan, type OrchestratorCall, type PairP
 import { startFakeDagster, type FakeDagster } from "./testing/fake-dagster";
 
 const TOKEN = "dagster-test-token-7f3a9c";
-const TOKEN_ENV = "REPARO_TEST_DAGSTER_TOKEN";
+const TOKEN_ENV = "REPARO_SECRET_TEST_DAGSTER_TOKEN";
 const DAY = 86_400_000;
 
 const august = Array.from({ length: 31 }, (_, i) => `2026-08-${String(i + 1).padStart(2, "0")}`);

@@ -5,7 +5,7 @@ import { OrchestratorError, type DispatchPlan, type OrchestratorCall, type PairP
 import { startFakeDatabricks, type FakeDatabricks, type TaskResult } from "./testing/fake-databricks";
 
 const TOKEN = "dapi-test-token-4b1e0d";
-const TOKEN_ENV = "REPARO_TEST_DATABRICKS_TOKEN";
+const TOKEN_ENV = "REPARO_SECRET_TEST_DATABRICKS_TOKEN";
 const RUN_ID = 731_155_402;
 const DAY = 86_400_000;
 

@@ -5,7 +5,9 @@ import { appendAudit } from "../audit/append-audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
 import { NotFoundError, RefusedError } from "@/lib/domain/errors";
 import { localOrchestrator } from "../orchestrators/local";
-import { secretName, secretReadable } from "../orchestrators/secrets";
+import { requireAllowedSecret, secretName, secretReadable } from "../orchestrators/secrets";
+import { hasRole } from "../auth/roles";
+import { originOnly } from "../http/redact";
 import { listTasks } from "../repositories/catalog/catalog-reads";
 import {
   findConnection,
@@ -23,28 +25,39 @@ async function requirePipeline(db: Db, idOrName: string): Promise<PipelineRecord
   return found;
 }
 
-async function view(pipeline: PipelineRecord, stored: Awaited<ReturnType<typeof findConnection>>): Promise<OrchestratorConnectionView> {
-  const connection: OrchestratorConnection = stored?.connection ?? { kind: "none" };
-  const credentials = "credentials" in connection ? connection.credentials : undefined;
+/**
+ * A connection as its reader may see it: an admin sees it whole, with whether its secret can be
+ * read now; anyone else sees the orchestrator's scheme and host only (a path can carry a token,
+ * as webhook paths do) and not whether a named file exists on the console's machine.
+ */
+async function view(
+  pipeline: PipelineRecord,
+  stored: Awaited<ReturnType<typeof findConnection>>,
+  reader: Pick<Actor, "role">,
+): Promise<OrchestratorConnectionView> {
+  const admin = hasRole(reader, "admin");
+  const whole: OrchestratorConnection = stored?.connection ?? { kind: "none" };
+  const connection = !admin && "baseUrl" in whole ? { ...whole, baseUrl: originOnly(whole.baseUrl) } : whole;
+  const credentials = "credentials" in whole ? whole.credentials : undefined;
   return {
     pipelineId: pipeline.id,
     pipeline: pipeline.name,
     connection,
-    secret: credentials ? { name: secretName(credentials), readable: await secretReadable(credentials) } : null,
+    secret: credentials ? { name: secretName(credentials), readable: admin ? await secretReadable(credentials) : null } : null,
     updatedBy: stored?.updatedBy ?? null,
     updatedAt: stored?.updatedAt.toISOString() ?? null,
   };
 }
 
 /** Every pipeline with where its repairs run (GET /api/v1/pipelines). */
-export async function listPipelineConnections(db: Db = getDb()): Promise<OrchestratorConnectionView[]> {
+export async function listPipelineConnections(reader: Pick<Actor, "role">, db: Db = getDb()): Promise<OrchestratorConnectionView[]> {
   const [pipelines, connections] = await Promise.all([listPipelines(db), listConnections(db)]);
-  return Promise.all(pipelines.map((p) => view(p, connections.get(p.id) ?? null)));
+  return Promise.all(pipelines.map((p) => view(p, connections.get(p.id) ?? null, reader)));
 }
 
-export async function getPipelineConnection(idOrName: string, db: Db = getDb()): Promise<OrchestratorConnectionView> {
+export async function getPipelineConnection(idOrName: string, reader: Pick<Actor, "role">, db: Db = getDb()): Promise<OrchestratorConnectionView> {
   const pipeline = await requirePipeline(db, idOrName);
-  return view(pipeline, await findConnection(db, pipeline.id));
+  return view(pipeline, await findConnection(db, pipeline.id), reader);
 }
 
 /**
@@ -60,6 +73,7 @@ export async function setPipelineConnection(
   now = new Date(),
   db: Db = getDb(),
 ): Promise<OrchestratorConnectionView> {
+  if ("credentials" in body.connection && body.connection.credentials) requireAllowedSecret(body.connection.credentials, "body.connection.credentials");
   const pipeline = await requirePipeline(db, idOrName);
   if (body.connection.kind === "local") {
     const tasks = (await listTasks(db)).filter((t) => t.pipelineId === pipeline.id && t.kind === "task");
@@ -88,5 +102,5 @@ export async function setPipelineConnection(
       now,
     );
   });
-  return view(pipeline, await findConnection(db, pipeline.id));
+  return view(pipeline, await findConnection(db, pipeline.id), actor);
 }

@@ -9,7 +9,8 @@ import { loadDemo } from "../demo/load-demo";
 import { getIncident } from "../incidents/get-incident";
 import { errorResponse } from "../http/route";
 import { startFakeAirflow, type FakeAirflow } from "../orchestrators/testing/fake-airflow";
-import { setPipelineConnection } from "../pipelines/orchestrator-connections";
+import { getPipelineConnection, setPipelineConnection } from "../pipelines/orchestrator-connections";
+import { readSecret } from "../orchestrators/secrets";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database";
 import { cancelRepair } from "./cancel-repair";
 import { previewDispatch, previewPlanDispatch } from "./dry-run";
@@ -18,6 +19,7 @@ import { launchRepair } from "./launch-repair";
 import { OPERATOR, plannedIncident } from "./testing/journey-steps";
 
 const ADMIN: Actor = { id: "ada", role: "admin", source: "cli", namespaces: [] };
+const VIEWER: Actor = { id: "vic", role: "viewer", source: "anonymous", namespaces: [] };
 const days = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `2026-08-${String(from + i).padStart(2, "0")}T00:00:00.000Z`);
 const ORDERS_TASKS = ["land_raw_orders", "snapshot_customers", "stg_orders", "fct_orders", "revenue_daily", "running_balance", "refresh_executive_dashboard"];
 
@@ -56,12 +58,12 @@ describe.each(["3.0.0", "3.2.1"] as const)("a repair run in Airflow %s", (versio
         },
       },
     });
-    process.env.TEST_AIRFLOW_PASSWORD = "s3cret-airflow-password";
+    process.env.REPARO_SECRET_TEST_AIRFLOW_PASSWORD = "s3cret-airflow-password";
     id = await plannedIncident(t.db);
   }, 180_000);
   afterAll(async () => {
     process.env.DATABASE_URL = saved;
-    delete process.env.TEST_AIRFLOW_PASSWORD;
+    delete process.env.REPARO_SECRET_TEST_AIRFLOW_PASSWORD;
     await airflow?.close();
     await t?.drop();
   });
@@ -71,7 +73,7 @@ describe.each(["3.0.0", "3.2.1"] as const)("a repair run in Airflow %s", (versio
       const view = await setPipelineConnection(
         pipeline,
         {
-          connection: { kind: "airflow", baseUrl: airflow.url, username: "reparo", credentials: { env: "TEST_AIRFLOW_PASSWORD" }, tasks: {} },
+          connection: { kind: "airflow", baseUrl: airflow.url, username: "reparo", credentials: { env: "REPARO_SECRET_TEST_AIRFLOW_PASSWORD" }, tasks: {} },
           reason: "repairs of this pipeline run in our Airflow",
         },
         ADMIN,
@@ -81,7 +83,7 @@ describe.each(["3.0.0", "3.2.1"] as const)("a repair run in Airflow %s", (versio
       expect(view).toMatchObject({
         pipeline,
         connection: { kind: "airflow" },
-        secret: { name: "env:TEST_AIRFLOW_PASSWORD", readable: true },
+        secret: { name: "env:REPARO_SECRET_TEST_AIRFLOW_PASSWORD", readable: true },
         updatedBy: "ada",
       });
     }
@@ -100,7 +102,7 @@ describe.each(["3.0.0", "3.2.1"] as const)("a repair run in Airflow %s", (versio
         { params: Promise.resolve({ id: "orders" }) },
       );
     await t.db.user.upsert({ where: { id: "ada" }, create: { id: "ada", displayName: "Ada (admin)", role: "admin" }, update: {} });
-    const good = { connection: { kind: "airflow", baseUrl: airflow.url, credentials: { env: "TEST_AIRFLOW_PASSWORD" } }, reason: "try it" };
+    const good = { connection: { kind: "airflow", baseUrl: airflow.url, credentials: { env: "REPARO_SECRET_TEST_AIRFLOW_PASSWORD" } }, reason: "try it" };
     expect((await put(good, "demo-commander")).status).toBe(403);
     const bad = await put({ connection: { kind: "airflow", baseUrl: "ftp://x", credentials: { env: "has space" } }, reason: "try it" }, "ada");
     expect(bad.status).toBe(400);
@@ -110,14 +112,43 @@ describe.each(["3.0.0", "3.2.1"] as const)("a repair run in Airflow %s", (versio
     // A password in the URL would be stored, shown and audited: refused, naming the field.
     const inUrl = await put(
       {
-        connection: { kind: "airflow", baseUrl: "https://reparo:s3cret@airflow.example.com", credentials: { env: "TEST_AIRFLOW_PASSWORD" } },
+        connection: { kind: "airflow", baseUrl: "https://reparo:s3cret@airflow.example.com", credentials: { env: "REPARO_SECRET_TEST_AIRFLOW_PASSWORD" } },
         reason: "try it",
       },
       "ada",
     );
     expect(inUrl.status).toBe(400);
     expect(JSON.stringify(await inUrl.json())).toContain("body.connection.baseUrl");
+    // Not a URL at all: once a 500 (the refinements parsed it again), now 400 naming the field.
+    const notUrl = await put(
+      { connection: { kind: "airflow", baseUrl: "not a url", credentials: { env: "REPARO_SECRET_TEST_AIRFLOW_PASSWORD" } }, reason: "try it" },
+      "ada",
+    );
+    expect(notUrl.status).toBe(400);
+    expect((await notUrl.json()).details.issues.map((i: { path: string }) => i.path)).toEqual(["body.connection.baseUrl"]);
+    // The console's own secrets are not a connection's: naming one is refused before anything is stored or sent.
+    for (const [credentials, field] of [
+      [{ env: "REPARO_AUDIT_KEY" }, "body.connection.credentials.env"],
+      [{ env: "DATABASE_URL" }, "body.connection.credentials.env"],
+      [{ env: "REPARO_SESSION_SECRET" }, "body.connection.credentials.env"],
+      [{ file: "/etc/passwd" }, "body.connection.credentials.file"],
+      [{ file: "/run/secrets/../../etc/passwd" }, "body.connection.credentials.file"],
+    ] as const) {
+      const refused = await put({ connection: { kind: "airflow", baseUrl: airflow.url, credentials }, reason: "try it" }, "ada");
+      expect(refused.status, JSON.stringify(credentials)).toBe(400);
+      expect((await refused.json()).details.issues.map((i: { path: string }) => i.path)).toEqual([field]);
+    }
     expect(await t.db.auditEntry.count({ where: { kind: "pipeline.orchestrator_set" } })).toBe(2); // only the two good PUTs above
+  });
+
+  it("a stored connection naming a secret outside the allow-list is never read, and only admins see its URL's path and whether its secret is readable", async () => {
+    await expect(readSecret({ env: "REPARO_AUDIT_KEY" })).rejects.toThrow(/the secret env:REPARO_AUDIT_KEY is refused/);
+    await expect(readSecret({ file: "/etc/hostname" })).rejects.toThrow(/is refused: a connection may name only files under \/run\/secrets/);
+    const asViewer = await getPipelineConnection("orders", VIEWER, t.db);
+    expect(asViewer.secret).toEqual({ name: "env:REPARO_SECRET_TEST_AIRFLOW_PASSWORD", readable: null });
+    expect((asViewer.connection as { baseUrl: string }).baseUrl).toBe(new URL(airflow.url).origin);
+    const asAdmin = await getPipelineConnection("orders", ADMIN, t.db);
+    expect(asAdmin.secret).toEqual({ name: "env:REPARO_SECRET_TEST_AIRFLOW_PASSWORD", readable: true });
   });
 
   it("the dry run: Airflow's own answer compared with the plan — the manual run beyond it, the ml day it lacks", async () => {
@@ -263,7 +294,7 @@ describe("a wave whose second orchestrator is down when it is sent", () => {
       req.pipe(upstream);
     });
     await new Promise<void>((r) => gate.listen(0, "127.0.0.1", r));
-    process.env.TEST_AIRFLOW_PW = "pw";
+    process.env.REPARO_SECRET_TEST_AIRFLOW_PW = "pw";
     const port = (gate.address() as AddressInfo).port;
     for (const [pipeline, baseUrl] of [
       ["orders", ordersAirflow.url],
@@ -271,7 +302,10 @@ describe("a wave whose second orchestrator is down when it is sent", () => {
     ] as const) {
       await setPipelineConnection(
         pipeline,
-        { connection: { kind: "airflow", baseUrl, username: "reparo", credentials: { env: "TEST_AIRFLOW_PW" }, tasks: {} }, reason: "two Airflows" },
+        {
+          connection: { kind: "airflow", baseUrl, username: "reparo", credentials: { env: "REPARO_SECRET_TEST_AIRFLOW_PW" }, tasks: {} },
+          reason: "two Airflows",
+        },
         ADMIN,
         new Date(),
         t.db,
@@ -280,7 +314,7 @@ describe("a wave whose second orchestrator is down when it is sent", () => {
     id = await plannedIncident(t.db);
   }, 180_000);
   afterAll(async () => {
-    delete process.env.TEST_AIRFLOW_PW;
+    delete process.env.REPARO_SECRET_TEST_AIRFLOW_PW;
     await new Promise((r) => gate?.close(r));
     await ordersAirflow?.close();
     await mlAirflow?.close();
@@ -339,12 +373,12 @@ describe("cancelling a dispatched repair from the console", () => {
         ml: { tasks: [{ taskId: "build_order_features" }], runs: days(1, 25).map((logicalDate) => ({ logicalDate })) },
       },
     });
-    process.env.TEST_AIRFLOW_PW = "pw";
+    process.env.REPARO_SECRET_TEST_AIRFLOW_PW = "pw";
     for (const pipeline of ["orders", "ml"]) {
       await setPipelineConnection(
         pipeline,
         {
-          connection: { kind: "airflow", baseUrl: airflow.url, username: "reparo", credentials: { env: "TEST_AIRFLOW_PW" }, tasks: {} },
+          connection: { kind: "airflow", baseUrl: airflow.url, username: "reparo", credentials: { env: "REPARO_SECRET_TEST_AIRFLOW_PW" }, tasks: {} },
           reason: "our Airflow",
         },
         ADMIN,
@@ -355,7 +389,7 @@ describe("cancelling a dispatched repair from the console", () => {
     id = await plannedIncident(t.db);
   }, 180_000);
   afterAll(async () => {
-    delete process.env.TEST_AIRFLOW_PW;
+    delete process.env.REPARO_SECRET_TEST_AIRFLOW_PW;
     await airflow?.close();
     await t?.drop();
   });

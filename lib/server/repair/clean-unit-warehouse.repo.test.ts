@@ -37,7 +37,7 @@ describe.skipIf(!PG)("cleaning a unit in a real PostgreSQL warehouse", () => {
     await admin.query(`CREATE DATABASE ${dbName}`);
     const url = new URL(PG!);
     url.pathname = `/${dbName}`;
-    process.env.TEST_WAREHOUSE_URL = url.toString();
+    process.env.REPARO_SECRET_TEST_WAREHOUSE_URL = url.toString();
     warehouse = new pg.Client({ connectionString: url.toString() });
     await warehouse.connect();
     await warehouse.query(`CREATE SCHEMA analytics; CREATE TABLE analytics.stg_orders (order_id int, order_day date)`);
@@ -54,7 +54,7 @@ describe.skipIf(!PG)("cleaning a unit in a real PostgreSQL warehouse", () => {
     await recordScope(id, { reason: "closure reviewed", addPairs: [] }, OPERATOR, new Date(), t.db);
   }, 180_000);
   afterAll(async () => {
-    delete process.env.TEST_WAREHOUSE_URL;
+    delete process.env.REPARO_SECRET_TEST_WAREHOUSE_URL;
     await warehouse?.end();
     await admin?.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     await admin?.end();
@@ -82,7 +82,7 @@ describe.skipIf(!PG)("cleaning a unit in a real PostgreSQL warehouse", () => {
       {
         connection: {
           kind: "postgresql",
-          url: { env: "TEST_WAREHOUSE_URL" },
+          url: { env: "REPARO_SECRET_TEST_WAREHOUSE_URL" },
           tables: { stg_orders: { table: "analytics.stg_orders", unitColumn: "order_day" } },
         },
         reason: "the warehouse namespace is our PostgreSQL",
@@ -91,7 +91,7 @@ describe.skipIf(!PG)("cleaning a unit in a real PostgreSQL warehouse", () => {
       new Date(),
       t.db,
     );
-    expect(view).toMatchObject({ connection: { kind: "postgresql" }, secret: { name: "env:TEST_WAREHOUSE_URL", readable: true } });
+    expect(view).toMatchObject({ connection: { kind: "postgresql" }, secret: { name: "env:REPARO_SECRET_TEST_WAREHOUSE_URL", readable: true } });
     expect(JSON.stringify(await t.db.warehouseConnection.findMany())).not.toContain(dbName);
     const blocker = (await previewPlan(id, noOptions, new Date(), t.db)).blockers.find((b) => b.code === "append_unresolved")!;
     expect(blocker.resolution).toMatchObject({
@@ -128,7 +128,7 @@ describe.skipIf(!PG)("cleaning a unit in a real PostgreSQL warehouse", () => {
   });
 
   it("a warehouse that cannot be reached is an error, and nothing is recorded", async () => {
-    process.env.TEST_WAREHOUSE_URL = "postgresql://postgres@127.0.0.1:1/nothing";
+    process.env.REPARO_SECRET_TEST_WAREHOUSE_URL = "postgresql://postgres@127.0.0.1:1/nothing";
     const audits = await t.db.auditEntry.count();
     await expect(cleanUnit(id, { taskNodeId: STG, unitKey: "2026-08-16", reason: "try a whole day" }, OPERATOR, new Date(), t.db)).rejects.toThrow();
     expect(await t.db.auditEntry.count()).toBe(audits);

@@ -73,7 +73,7 @@ describe("the plan's exports for the demo incident", () => {
         config: JSON.stringify({
           kind: "databricks",
           baseUrl: "https://adb-1.azuredatabricks.net",
-          credentials: { env: "DATABRICKS_TOKEN" },
+          credentials: { env: "REPARO_SECRET_DATABRICKS_TOKEN" },
           jobRunId: 4242,
           tasks: {},
           unitsParameter: "reparo_units",
@@ -100,7 +100,7 @@ describe("the plan's exports for the demo incident", () => {
         config: JSON.stringify({
           kind: "databricks",
           baseUrl: "https://adb-1.azuredatabricks.net",
-          credentials: { env: "DATABRICKS_TOKEN" },
+          credentials: { env: "REPARO_SECRET_DATABRICKS_TOKEN" },
           tasks: {},
           unitsParameter: "reparo_units",
         }),

@@ -11,12 +11,12 @@ const KINDS = ["airflow", "dagster", "databricks", "dbt"] as const;
 
 /** A connection of `kind` for a pipeline that has none of that kind: the default names, a secret named only. */
 const defaults: Record<(typeof KINDS)[number], OrchestratorConnection> = {
-  airflow: { kind: "airflow", baseUrl: "https://airflow.invalid", credentials: { env: "AIRFLOW_TOKEN" }, tasks: {} },
+  airflow: { kind: "airflow", baseUrl: "https://airflow.invalid", credentials: { env: "REPARO_SECRET_AIRFLOW_TOKEN" }, tasks: {} },
   dagster: { kind: "dagster", baseUrl: "https://dagster.invalid", assets: {} },
   databricks: {
     kind: "databricks",
     baseUrl: "https://databricks.invalid",
-    credentials: { env: "DATABRICKS_TOKEN" },
+    credentials: { env: "REPARO_SECRET_DATABRICKS_TOKEN" },
     tasks: {},
     unitsParameter: "reparo_units",
   },

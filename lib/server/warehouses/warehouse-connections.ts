@@ -3,25 +3,28 @@ import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
 import { NotFoundError } from "@/lib/domain/errors";
-import { secretName, secretReadable } from "../orchestrators/secrets";
+import { requireAllowedSecret, secretName, secretReadable } from "../orchestrators/secrets";
+import { hasRole } from "../auth/roles";
 import { datasetNamespaces, findWarehouse, listWarehouses, saveWarehouse, type StoredWarehouse } from "../repositories/connections/warehouse-connections";
 
-async function view(namespace: string, stored: StoredWarehouse | null): Promise<WarehouseConnectionView> {
+/** Whether the connection string's secret can be read now is for admins only (it tells whether a named file exists). */
+async function view(namespace: string, stored: StoredWarehouse | null, reader: Pick<Actor, "role">): Promise<WarehouseConnectionView> {
   const connection: WarehouseConnection = stored?.connection ?? { kind: "none" };
-  const secret = connection.kind === "postgresql" ? { name: secretName(connection.url), readable: await secretReadable(connection.url) } : null;
+  const readable = connection.kind === "postgresql" && hasRole(reader, "admin") ? await secretReadable(connection.url) : null;
+  const secret = connection.kind === "postgresql" ? { name: secretName(connection.url), readable } : null;
   return { namespace, connection, secret, updatedBy: stored?.updatedBy ?? null, updatedAt: stored?.updatedAt.toISOString() ?? null };
 }
 
 /** Every dataset namespace with its warehouse connection (GET /api/v1/warehouses). */
-export async function listWarehouseConnections(db: Db = getDb()): Promise<WarehouseConnectionView[]> {
+export async function listWarehouseConnections(reader: Pick<Actor, "role">, db: Db = getDb()): Promise<WarehouseConnectionView[]> {
   const [namespaces, stored] = await Promise.all([datasetNamespaces(db), listWarehouses(db)]);
   const byNs = new Map(stored.map((s) => [s.namespace, s]));
   const all = [...new Set([...namespaces, ...byNs.keys()])].sort();
-  return Promise.all(all.map((ns) => view(ns, byNs.get(ns) ?? null)));
+  return Promise.all(all.map((ns) => view(ns, byNs.get(ns) ?? null, reader)));
 }
 
-export async function getWarehouseConnection(namespace: string, db: Db = getDb()): Promise<WarehouseConnectionView> {
-  return view(namespace, await findWarehouse(db, namespace));
+export async function getWarehouseConnection(namespace: string, reader: Pick<Actor, "role">, db: Db = getDb()): Promise<WarehouseConnectionView> {
+  return view(namespace, await findWarehouse(db, namespace), reader);
 }
 
 /**
@@ -36,6 +39,7 @@ export async function setWarehouseConnection(
   now = new Date(),
   db: Db = getDb(),
 ): Promise<WarehouseConnectionView> {
+  if (body.connection.kind === "postgresql") requireAllowedSecret(body.connection.url, "body.connection.url");
   if (!(await datasetNamespaces(db)).includes(namespace))
     throw new NotFoundError(`no dataset has the namespace ${namespace} (GET /api/v1/warehouses lists them)`);
   const before = await findWarehouse(db, namespace);
@@ -54,5 +58,5 @@ export async function setWarehouseConnection(
       now,
     );
   });
-  return view(namespace, await findWarehouse(db, namespace));
+  return view(namespace, await findWarehouse(db, namespace), actor);
 }

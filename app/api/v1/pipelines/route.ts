@@ -5,4 +5,4 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 /** Every pipeline with its orchestrator connection (secrets by name only). */
-export const GET = route({}, async () => ({ pipelines: await listPipelineConnections() }));
+export const GET = route({}, async ({ actor }) => ({ pipelines: await listPipelineConnections(actor) }));

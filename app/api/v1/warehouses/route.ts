@@ -5,4 +5,4 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 /** Every dataset namespace with its warehouse connection (connection strings by name only). */
-export const GET = route({}, async () => ({ warehouses: await listWarehouseConnections() }));
+export const GET = route({}, async ({ actor }) => ({ warehouses: await listWarehouseConnections(actor) }));

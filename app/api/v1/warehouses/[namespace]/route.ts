@@ -5,7 +5,9 @@ import { getWarehouseConnection, setWarehouseConnection } from "@/lib/server/war
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = route({ response: WarehouseConnectionViewSchema, params: WarehouseParamsSchema }, ({ params }) => getWarehouseConnection(params.namespace));
+export const GET = route({ response: WarehouseConnectionViewSchema, params: WarehouseParamsSchema }, ({ params, actor }) =>
+  getWarehouseConnection(params.namespace, actor),
+);
 
 /** Where the namespace's rows live, so cleaning a unit deletes them for real: admins only, audited. */
 export const PUT = route(

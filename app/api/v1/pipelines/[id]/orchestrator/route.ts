@@ -5,7 +5,9 @@ import { getPipelineConnection, setPipelineConnection } from "@/lib/server/pipel
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = route({ response: OrchestratorConnectionViewSchema, params: PipelineParamsSchema }, ({ params }) => getPipelineConnection(params.id));
+export const GET = route({ response: OrchestratorConnectionViewSchema, params: PipelineParamsSchema }, ({ params, actor }) =>
+  getPipelineConnection(params.id, actor),
+);
 
 /** Where the pipeline's repairs run: admins only, audited; secrets are named, never sent. */
 export const PUT = route(
