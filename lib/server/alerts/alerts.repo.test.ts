@@ -101,6 +101,22 @@ describe.each(providersUnderTest())("alerts from the data on the demo world (%s)
     expect(AlertsQuerySchema.parse({})).toEqual({ limit: 500 });
   });
 
+  it("the webhook's path (where Slack, Discord and Teams keep its token) is shown to admins only", async () => {
+    const saved = process.env.REPARO_ALERT_WEBHOOK_URL;
+    process.env.REPARO_ALERT_WEBHOOK_URL = "https://hooks.slack.com/services/T0001/B0001/secretsecretsecret";
+    try {
+      const anonymous = await listAlerts(NOW, t.db, { limit: 1 });
+      expect(anonymous.webhook).toEqual({ configured: true, target: "https://hooks.slack.com" });
+      const operator = await listAlerts(NOW, t.db, { limit: 1 }, { role: "operator" });
+      expect(JSON.stringify(operator)).not.toContain("secretsecret");
+      const admin = await listAlerts(NOW, t.db, { limit: 1 }, { role: "admin" });
+      expect(admin.webhook.target).toBe("https://hooks.slack.com/services/T0001/B0001/secretsecretsecret");
+    } finally {
+      if (saved === undefined) delete process.env.REPARO_ALERT_WEBHOOK_URL;
+      else process.env.REPARO_ALERT_WEBHOOK_URL = saved;
+    }
+  });
+
   it("the webhook gets one JSON body per alert, retried with backoff on 503, every try recorded, and not resent", async () => {
     const hook = webhook(2);
     const url = await hook.start();

@@ -4,6 +4,8 @@ import type { Alerts, AlertsQuery } from "@/lib/contracts/alerts";
 import { getDb, type Db } from "../repositories/database";
 import { deliveredAlertIds, recentDeliveries } from "../repositories/alerts/alert-deliveries";
 import { describeTarget, readAlertConfig } from "./alert-config";
+import { hasRole, type Actor } from "../auth/roles";
+import { originOnly } from "../http/redact";
 import { evaluateAlertsWithStatus } from "./evaluate-alerts-now";
 
 /** The alerts page: task and data alerts now, and the webhook's recent tries. */
@@ -21,7 +23,17 @@ function unitsParam(units: string[], space: PartitionSpace | undefined): string 
     .join(",");
 }
 
-export async function listAlerts(now: Date, db: Db = getDb(), query: AlertsQuery = { limit: 500 }): Promise<Alerts> {
+/**
+ * The webhook's address (and each delivery's) in full for admins only: Slack, Discord and Teams
+ * keep the webhook's token in its path; anyone else sees its scheme and host.
+ */
+export async function listAlerts(
+  now: Date,
+  db: Db = getDb(),
+  query: AlertsQuery = { limit: 500 },
+  reader: Pick<Actor, "role"> = { role: "viewer" },
+): Promise<Alerts> {
+  const shownUrl = (url: string | null) => (url === null ? null : hasRole(reader, "admin") ? describeTarget(url) : originOnly(url));
   const config = readAlertConfig();
   const { alerts, states, spaceOf } = await evaluateAlertsWithStatus(db, now, config);
   const [delivered, deliveries] = await Promise.all([
@@ -39,7 +51,7 @@ export async function listAlerts(now: Date, db: Db = getDb(), query: AlertsQuery
     counts: { task, data: alerts.length - task, undelivered: alerts.filter((a) => !delivered.has(a.id)).length },
     omitted: alerts.length - shown.length,
     defaultGraceHours: config.defaultGraceMs / 3_600_000,
-    webhook: { configured: config.webhookUrl !== null, target: describeTarget(config.webhookUrl) },
+    webhook: { configured: config.webhookUrl !== null, target: shownUrl(config.webhookUrl) },
     alerts: shown.map((a) => ({
       ...a,
       units: a.units.slice(0, MAX_UNITS),
@@ -51,6 +63,6 @@ export async function listAlerts(now: Date, db: Db = getDb(), query: AlertsQuery
         : null,
       delivered: delivered.has(a.id),
     })),
-    deliveries,
+    deliveries: deliveries.map((d) => ({ ...d, url: d.url === "" ? "" : (shownUrl(d.url) ?? "") })),
   };
 }

@@ -30,7 +30,23 @@ describe("roles from the provider's groups", () => {
 
   it("after sign-in, only a path of this console: never an open redirect", () => {
     expect(safeNext("/units?x=1")).toBe("/units?x=1");
-    for (const bad of ["//evil.example", "https://evil.example", "/\\evil.example", "/\t/evil.example", "/\n/evil.example", "", null])
-      expect(safeNext(bad)).toBe("/");
+    expect(safeNext("/incidents/abc#timeline")).toBe("/incidents/abc#timeline");
+    expect(safeNext("/a/../units")).toBe("/units");
+    for (const bad of [
+      "//evil.example",
+      "https://evil.example",
+      "/\\evil.example",
+      "/\t/evil.example",
+      "/\n/evil.example",
+      "/.//evil.example",
+      "/..//evil.example",
+      "/.%2e//evil.example",
+      "/%2e%2e//evil.example",
+      "/./\\evil.example",
+      "/a/..//evil.example",
+      "",
+      null,
+    ])
+      expect(safeNext(bad), String(bad)).toBe("/");
   });
 });

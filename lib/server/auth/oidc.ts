@@ -244,7 +244,11 @@ export function safeNext(next: string | null | undefined): string {
   } catch {
     return "/";
   }
-  return u.origin === base && /^[\x21-\x7e]*$/.test(next) ? `${u.pathname}${u.search}${u.hash}` : "/";
+  if (u.origin !== base || !/^[\x21-\x7e]*$/.test(next)) return "/";
+  // Dot segments are resolved away ("/.//evil.example", "/..//x", "/.%2e//x" → "//…"): what is
+  // left must still be a path of this console, not a protocol-relative address.
+  const path = `${u.pathname}${u.search}${u.hash}`;
+  return /^\/[^/\\]/.test(path) || path === "/" ? path : "/";
 }
 
 function secureFlag(): string {

@@ -5,4 +5,4 @@ import { route } from "@/lib/server/http/route";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = route({ response: AlertsSchema, query: AlertsQuerySchema }, async ({ query }) => listAlerts(new Date(), undefined, query));
+export const GET = route({ response: AlertsSchema, query: AlertsQuerySchema }, async ({ query, actor }) => listAlerts(new Date(), undefined, query, actor));
