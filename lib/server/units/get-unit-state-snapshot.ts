@@ -1,3 +1,4 @@
+import { HttpError } from "../http/errors";
 import { pendingFoldLag } from "../repositories/ingestion/pending-folds";
 import type { StatesStatus } from "@/lib/contracts/units";
 import { createHash } from "node:crypto";
@@ -263,9 +264,13 @@ async function answerDuringFullComputation(db: Db, now: Date, s: State, catalog:
   const small = full.units <= SMALL_WORLD_UNITS;
   const finished = await Promise.race([full.done.then(() => true), ...(small ? [] : [sleep(WAIT_MS).then(() => false)])]);
   if (finished && s.entry?.catalog === catalog) return s.entry.snapshot;
-  if (finished) throw new Error("the unit states could not be computed");
+  // The catalog moved on while this computation ran (a producer declared a new dataset), or the
+  // computation failed: the states there are, marked refreshing, or the newer computation's
+  // progress — never an error page while datasets arrive.
   if (s.entry) return { ...s.entry.snapshot, refreshing: true };
-  return { computedAt: now, datasets: [...full.partial], computing: { done: full.partial.length, total: full.total }, refreshing: false };
+  const current = finished ? (s.full ?? null) : full;
+  if (!current) throw new HttpError(503, "unit_states_unavailable", "the unit states could not be computed; they are computed again on the next read");
+  return { computedAt: now, datasets: [...current.partial], computing: { done: current.partial.length, total: current.total }, refreshing: false };
 }
 
 function startFullComputation(db: Db, now: Date, s: State, catalog: string): void {
@@ -289,7 +294,10 @@ function startFullComputation(db: Db, now: Date, s: State, catalog: string): voi
     }
     await computeAll(db, now, partial, full.units);
     const snapshot: UnitStateSnapshot = { computedAt: now, datasets: [...partial], computing: null, refreshing: false };
-    s.entry = { catalog, ledger, seq, above: new Set(), gaps: new Map(), hour: Math.floor(now.getTime() / HOUR), snapshot };
+    const entry = { catalog, ledger, seq, above: new Set<number>(), gaps: new Map(), hour: Math.floor(now.getTime() / HOUR), snapshot };
+    // A computation a newer catalog superseded does not replace the states of a newer one.
+    if (s.full !== full && s.entry) return;
+    s.entry = entry;
     await persist(db, s.entry);
   })().finally(() => {
     if (s.full === full) s.full = null;
