@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BIDI_CONTROL, BIDI_MESSAGE } from "./plain-text";
 import { INCIDENT_ACTIONS, INCIDENT_STATUSES } from "@/lib/domain/incident-lifecycle";
 import { AuditEntrySchema, AuditTargetSchema } from "./audit";
 import { reasonField } from "./reason";
@@ -22,7 +23,12 @@ const unitKeyField = z.string().trim().min(1, "a unit key cannot be empty").max(
 export const OpenIncidentSchema = z.object({
   taskNodeId: nodeIdField,
   units: z.array(unitKeyField).min(1, "at least one unit is required").max(500),
-  title: z.string().trim().max(200).optional(),
+  title: z
+    .string()
+    .trim()
+    .max(200)
+    .refine((s) => !BIDI_CONTROL.test(s), BIDI_MESSAGE)
+    .optional(),
   reason: reasonField,
 });
 export type OpenIncidentRequest = z.infer<typeof OpenIncidentSchema>;

@@ -32,7 +32,12 @@ export const DbtManifestSchema = z.looseObject({
   metadata: z.looseObject({
     dbt_schema_version: z.string().regex(/\/manifest\/v\d+\.json$/, "must name a dbt manifest schema, like https://schemas.getdbt.com/dbt/manifest/v12.json"),
     dbt_version: z.string().nullish(),
-    adapter_type: z.string().nullish(),
+    // Becomes the scheme of the datasets' namespace (postgres://host): a URL scheme's letters only.
+    adapter_type: z
+      .string()
+      .regex(/^[A-Za-z][A-Za-z0-9+.-]{0,62}$/, "must be a dbt adapter's name (letters, digits, + . -), like postgres or bigquery")
+      .refine((v) => !(v in Object.prototype), "must be a dbt adapter's name, not a JavaScript object's property")
+      .nullish(),
     project_name: z.string().nullish(),
     generated_at: z.iso.datetime({ offset: true, local: true, message: "must be an ISO-8601 date-time" }).nullish(),
     invocation_id: z.string().nullish(),

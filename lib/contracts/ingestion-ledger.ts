@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { producerName } from "./plain-text";
 import { FieldIssueSchema } from "./openlineage";
 
-const Name = z.string().trim().min(1, "must be a non-empty string").max(1_000, "must be at most 1000 characters");
+const Name = producerName();
 const Instant = z.iso.datetime({ offset: true, message: "must be an ISO-8601 date-time with a time zone" });
 const Count = z.number({ message: "must be a number" }).int("must be a whole number").nonnegative("must not be negative");
 

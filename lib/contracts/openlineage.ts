@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { producerName, RUN_ID_MAX } from "./plain-text";
 
 /**
  * The fields of OpenLineage events (spec 1.x and 2.x: RunEvent, DatasetEvent, JobEvent) that Reparo
@@ -7,14 +8,15 @@ import { z } from "zod";
  * openlineage-schema.ts), checked first; every other facet passes through untouched, because
  * producers add their own (airflow, spark_version, dbt_run...).
  */
-const Name = z.string().trim().min(1, "must be a non-empty string");
+const Name = producerName();
+const RunId = producerName(RUN_ID_MAX);
 const Instant = z.iso.datetime({ offset: true, message: "must be an ISO-8601 date-time with a time zone" });
 
 export const EVENT_TYPES = ["START", "RUNNING", "COMPLETE", "FAIL", "ABORT", "OTHER"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 const JobRef = z.looseObject({ namespace: Name, name: Name });
-const RunRef = z.looseObject({ runId: Name });
+const RunRef = z.looseObject({ runId: RunId });
 
 const DimensionValue = z.union([z.string(), z.number(), z.boolean()]);
 const PartitionEntry = z.looseObject({
@@ -69,7 +71,7 @@ export const RunEventSchema = z.looseObject({
   eventTime: Instant,
   producer: z.string().optional(),
   schemaURL: z.string().optional(),
-  run: z.looseObject({ runId: Name, facets: RunFacets.nullish() }),
+  run: z.looseObject({ runId: RunId, facets: RunFacets.nullish() }),
   job: z.looseObject({ namespace: Name, name: Name, facets: JobFacets.nullish() }),
   inputs: z.array(InputDataset).nullish(),
   outputs: z.array(OutputDataset).nullish(),

@@ -21,7 +21,8 @@ const NAMESPACES: Record<string, (host: string) => string> = {
 /** The dataset namespace to use, and a warning when it had to be guessed. */
 export function datasetNamespaceOf(adapter: string, given: string | undefined): { namespace: string; warning: string | null } {
   if (given) return { namespace: given, warning: null };
-  const spell = NAMESPACES[adapter] ?? ((h: string) => `${adapter}://${h}`);
+  // Own keys only: `toString` or `constructor` are no adapter of the table.
+  const spell = (Object.hasOwn(NAMESPACES, adapter) ? NAMESPACES[adapter] : undefined) ?? ((h: string) => `${adapter}://${h}`);
   const namespace = spell("localhost");
   if (namespace === spell("x")) return { namespace, warning: null };
   return {

@@ -4,6 +4,7 @@ import { POST as postDbt } from "@/app/api/v1/import/dbt/route";
 import { POST as postPublishes } from "@/app/api/v1/publishes/route";
 import { POST as postSourceCounts } from "@/app/api/v1/source-counts/route";
 import { PUT as putTask } from "@/app/api/v1/tasks/[id]/route";
+import { POST as postLineage } from "@/app/api/v1/lineage/route";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database";
 import { LEDGER_MAX_BODY_BYTES } from "./read-ingestion-batch";
 import { ingestionState } from "./testing/db-snapshot";
@@ -46,6 +47,24 @@ const FAULTS: [string, Handler, string, string, Record<string, string>, number, 
   ["publishes: run without a job", postPublishes, "POST", j({ ...publish, run: { externalId: "r1" } }), {}, 400, "body.run.job"],
   ["publishes: unknown run kind", postPublishes, "POST", j({ ...publish, run: { ...publish.run, kind: "adhoc" } }), {}, 400, "body.run.kind"],
   ["publishes: an unknown field", postPublishes, "POST", j({ ...publish, rows: 5 }), {}, 400, "body"],
+  [
+    "publishes: a right-to-left override in a name",
+    postPublishes,
+    "POST",
+    j({ ...publish, dataset: { namespace: "warehouse", name: "orders\u202etxt.exe" } }),
+    {},
+    400,
+    "body.dataset.name",
+  ],
+  [
+    "publishes: a 100,000-character name",
+    postPublishes,
+    "POST",
+    j({ ...publish, dataset: { namespace: "warehouse", name: "x".repeat(100_000) } }),
+    {},
+    400,
+    "body.dataset.name",
+  ],
   ["publishes: a bad batch element", postPublishes, "POST", j([{ ...publish, unitKey: "" }]), {}, 400, "body[0].unitKey"],
   ["source-counts: missing measuredAt", postSourceCounts, "POST", j(without(count, "measuredAt")), {}, 400, "body.measuredAt"],
   ["source-counts: fractional rowCount", postSourceCounts, "POST", j({ ...count, rowCount: 1.5 }), {}, 400, "body.rowCount"],
@@ -109,6 +128,18 @@ const FAULTS: [string, Handler, string, string, Record<string, string>, number, 
     "body.run_results.results",
   ],
   ["dbt: malformed JSON", postDbt, "POST", '{"manifest":', {}, 400, "body"],
+  ...(["__proto__", "constructor", "valueOf", "toString", "post gres", "x://y"] as const).map(
+    (adapter) =>
+      [
+        `dbt: adapter_type ${adapter}`,
+        postDbt,
+        "POST",
+        j({ manifest: { ...manifest, metadata: { ...manifest.metadata, adapter_type: adapter } } }),
+        {},
+        400,
+        "body.manifest.metadata.adapter_type",
+      ] as (typeof FAULTS)[number],
+  ),
 ];
 
 beforeAll(async () => {
@@ -130,6 +161,72 @@ afterAll(async () => {
 
 const escape = (s: string) => s.replace(/[.[\]]/g, "\\$&");
 
+const event = {
+  eventType: "COMPLETE",
+  eventTime: "2026-08-18T02:10:00Z",
+  producer: "https://example.com/producer",
+  schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent",
+  run: { runId: "0190a8f3-1c2d-7e4f-8a9b-0c1d2e3f4a5b" },
+  job: { namespace: "orders", name: "load" },
+  inputs: [],
+  outputs: [{ namespace: "warehouse", name: "orders" }],
+};
+
+describe("what a producer's body holds beyond its fields: its type, its encoding, names' length and direction", () => {
+  const send = (body: BodyInit, type: string | null, handler: Handler = postLineage) =>
+    handler(
+      new Request("http://console.test/api/v1/lineage", {
+        method: "POST",
+        body,
+        headers: { ...(type ? { "content-type": type } : {}), "x-reparo-user": "ingest-bot" },
+      }),
+      { params: Promise.resolve({}) },
+    );
+
+  it.each([
+    ["a form", "application/x-www-form-urlencoded"],
+    ["text/plain", "text/plain;charset=UTF-8"],
+    ["no content type", null],
+  ])("%s → 415 naming headers.content-type, nothing written", async (_name, type) => {
+    const before = await ingestionState(t.db);
+    const res = await send(j(event), type);
+    expect(res.status).toBe(415);
+    expect((await res.json()).message).toMatch(/^headers\.content-type: .*; send the body as application\/json or application\/x-ndjson$/);
+    expect((await send(j(publish), type, postPublishes)).status).toBe(415);
+    expect(await ingestionState(t.db)).toBe(before);
+  });
+
+  it("NDJSON may say so (application/x-ndjson)", async () => {
+    const lines = [0, 1].map((i) => j({ ...event, run: { runId: `0190a8f3-1c2d-7e4f-8a9b-0c1d2e3f4a7${i}` } })).join("\n");
+    expect((await send(lines, "application/x-ndjson")).status).toBe(200);
+  });
+
+  it("invalid UTF-8 → 400, never folded to U+FFFD", async () => {
+    const before = await ingestionState(t.db);
+    const text = Buffer.from(j({ ...event, job: { namespace: "orders", name: "load_XX" } }));
+    const at = text.indexOf("XX");
+    text[at] = 0xc3; // a lead byte
+    text[at + 1] = 0x28; // not a continuation byte
+    const res = await send(text, "application/json");
+    expect(res.status).toBe(400);
+    expect((await res.json()).message).toBe("body: is not valid UTF-8 (send text encoded as UTF-8); nothing was stored");
+    expect(await ingestionState(t.db)).toBe(before);
+  });
+
+  it.each([
+    ["a right-to-left override in a job name", { ...event, job: { namespace: "orders", name: "load\u202ecod.exe" } }, "body.job.name"],
+    ["an isolate in a dataset namespace", { ...event, outputs: [{ namespace: "ware\u2067house", name: "orders" }] }, "body.outputs.0.namespace"],
+    ["a 100,000-character job name", { ...event, job: { namespace: "orders", name: "n".repeat(100_000) } }, "body.job.name"],
+    ["a 300-character run id", { ...event, run: { runId: "r".repeat(300) } }, "body.run.runId"],
+  ])("%s → 400 naming %s", async (_name, body, path) => {
+    const before = await ingestionState(t.db);
+    const res = await send(j(body), "application/json");
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(await res.json())).toContain(path);
+    expect(await ingestionState(t.db)).toBe(before);
+  });
+});
+
 describe("the ledger, catalog and dbt endpoints refuse bad input, naming the field, and write nothing", () => {
   it.each(FAULTS)("%s → %i naming %s", async (_name, handler, method, body, params, status, path) => {
     const before = [await ingestionState(t.db), await t.db.auditEntry.count()];
@@ -143,7 +240,7 @@ describe("the ledger, catalog and dbt endpoints refuse bad input, naming the fie
     const before = await ingestionState(t.db);
     const res = await call(postPublishes, "POST", "x".repeat(LEDGER_MAX_BODY_BYTES + 1));
     expect(res.status).toBe(413);
-    expect((await res.json()).message).toMatch(/^body: larger than the limit/);
+    expect((await res.json()).message).toMatch(/^body: larger than this route.s limit/);
     expect(await ingestionState(t.db)).toBe(before);
   });
 
