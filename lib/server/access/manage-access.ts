@@ -27,6 +27,7 @@ function requireUnlimitedAdmin(role: Role | undefined, namespaces: readonly stri
 }
 
 export async function addUser(db: Db, u: { id: string; role: Role; displayName?: string; namespaces?: string[] }, by: ChangedBy): Promise<UserRecord> {
+  requirePersonId(u.id);
   requireUnlimitedAdmin(u.role, u.namespaces);
   return inTransaction(db, async (tx) => {
     if (await findUser(tx, u.id)) throw new ConflictError(`user ${u.id} exists; change it with set-role`);
@@ -116,4 +117,15 @@ export { listTokens, listUsers };
 
 function normalise(namespaces: readonly string[] | undefined): string[] {
   return [...new Set((namespaces ?? []).map((n) => n.trim()).filter((n) => n.length > 0))].sort();
+}
+
+/**
+ * The audit log names machines `token:<name>`, the command line `cli:<os user>`, and nobody
+ * `anonymous`: a person with such an id could not be told from them afterwards.
+ */
+function requirePersonId(id: string): void {
+  const lower = id.toLowerCase();
+  if (lower === "anonymous" || lower.startsWith("token:") || lower.startsWith("cli:"))
+    throw new InvalidFieldError("body.id", `${id} reads as a machine in the audit log (token:…, cli:… and anonymous are reserved): choose another id`);
+  if (/[\u202a-\u202e\u2066-\u2069\u200e\u200f]/.test(id)) throw new InvalidFieldError("body.id", "holds a bidirectional control character");
 }

@@ -10,6 +10,15 @@ import { POST as revokeRoute } from "@/app/api/v1/access/tokens/[name]/revoke/ro
 import { GET as listUsersRoute, POST as postUser } from "@/app/api/v1/access/users/route";
 import { PATCH as patchUser } from "@/app/api/v1/access/users/[id]/route";
 import { GET as me } from "@/app/api/auth/me/route";
+import { GET as auditRoute } from "@/app/api/v1/audit/route";
+import { POST as declareReplaceRoute } from "@/app/api/v1/incidents/[id]/declare-replace/route";
+import { POST as declareCleanedRoute } from "@/app/api/v1/incidents/[id]/declare-cleaned/route";
+import { POST as cleanUnitRoute } from "@/app/api/v1/incidents/[id]/clean-unit/route";
+import { POST as scopeRoute } from "@/app/api/v1/incidents/[id]/scope/route";
+import { POST as marksRoute } from "@/app/api/v1/incidents/[id]/marks/route";
+import { POST as confirmPlanRoute } from "@/app/api/v1/incidents/[id]/plan/route";
+import { createIncident } from "../repositories/incidents/incidents";
+import { inTransaction } from "../repositories/database";
 import { GET as link } from "@/app/api/auth/link/route";
 import { verifyAuditChain } from "../audit/verify-audit-chain";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database";
@@ -124,6 +133,12 @@ describe("identity and access on a fresh production database", () => {
     });
     expect(limitedAdmin.status).toBe(400);
     expect((await limitedAdmin.json()).message).toMatch(/^namespaces: an admin manages access everywhere/);
+    // Ids the audit log gives machines are not people's.
+    for (const id of ["token:airflow", "cli:root", "anonymous", "Token:x"]) {
+      const machine = await call(postUser, { method: "POST", headers: cookie, body: { id, role: "viewer", reason: "looks like a machine" } });
+      expect(machine.status, id).toBe(400);
+      expect((await machine.json()).message).toMatch(/^body\.id: .* reads as a machine in the audit log/);
+    }
     // The last admin cannot demote themself: nobody could manage access afterwards.
     const demote = await call(patchUser, { method: "PATCH", headers: cookie, params: { id: "ada" }, body: { role: "viewer", reason: "oops" } });
     expect(demote.status).toBe(409);
@@ -173,6 +188,24 @@ describe("identity and access on a fresh production database", () => {
     const other = await call(postLineage, { method: "POST", body: { ...EVENT, job: { namespace: "meters", name: "load" } }, headers: bearer });
     expect(other.status).toBe(400);
     expect((await other.json()).message).toContain("body.job.namespace: namespace meters is outside this token's namespaces");
+    // The parent run facet names the run's pipeline: an orders token cannot make a meters pipeline through it.
+    const parent = {
+      parent: {
+        _producer: "https://example.com/producer",
+        _schemaURL: "https://openlineage.io/spec/facets/1-1-0/ParentRunFacet.json#/$defs/ParentRunFacet",
+        run: { runId: "0190a8f3-1c2d-7e4f-8a9b-0c1d2e3f4a60" },
+        job: { namespace: "meters", name: "meters_dag" },
+      },
+    };
+    const pipelines = await t.db.pipeline.count();
+    const viaParent = await call(postLineage, {
+      method: "POST",
+      body: { ...EVENT, run: { runId: "0190a8f3-1c2d-7e4f-8a9b-0c1d2e3f4a61", facets: parent } },
+      headers: bearer,
+    });
+    expect(viaParent.status).toBe(400);
+    expect((await viaParent.json()).message).toContain("body.run.facets.parent.job.namespace: namespace meters is outside this token's namespaces");
+    expect(await t.db.pipeline.count()).toBe(pipelines);
   });
 
   it("a role limited to a namespace holds only there: an operator of orders cannot open a repair of meters", async () => {
@@ -196,6 +229,59 @@ describe("identity and access on a fresh production database", () => {
     });
     expect(orders.status).not.toBe(403);
     expect(await (await call(me, { headers: as })).json()).toMatchObject({ role: "operator", namespaces: ["orders"] });
+  });
+
+  it("a role limited to a namespace cannot reach another through its own incident: every taskNodeId of a body counts", async () => {
+    await addUser(t.db, { id: "oona", role: "commander", namespaces: ["orders"] }, { actor: "ada", actorRole: "admin", reason: "orders commander" });
+    const { value } = await sealSession(t.db, { userId: "oona", via: "link" });
+    const as = { cookie: `${SESSION_COOKIE}=${value}` };
+    const incident = await inTransaction(t.db, (tx) =>
+      createIncident(tx, {
+        title: "orders load 2026-08-18 failed",
+        pipelineId: null,
+        originRunId: null,
+        failedPairs: [{ nodeId: "job:orders:load", units: ["2026-08-18"] }],
+        openedBy: "oona",
+        detectedAt: new Date(),
+        openedAt: new Date(),
+      }),
+    );
+    const meters = "job:meters:land";
+    const attempts: [Handler, string, unknown][] = [
+      [declareReplaceRoute, "declare-replace", { taskNodeId: meters, reason: "set meters to replace" }],
+      [declareCleanedRoute, "declare-cleaned", { taskNodeId: meters, units: ["2026-07"], reason: "cleaned meters" }],
+      [cleanUnitRoute, "clean-unit", { taskNodeId: meters, unitKey: "2026-07", reason: "delete meters rows" }],
+      [scopeRoute, "scope", { reason: "add meters", addPairs: [{ taskNodeId: meters, units: ["2026-07"] }] }],
+      [marksRoute, "marks", { kind: "known_bad", taskNodeId: meters, units: ["2026-07"], reason: "meters bad" }],
+      [confirmPlanRoute, "plan", { strategy: "targeted", reason: "replay meters", replay: [{ taskNodeId: meters, idempotencyKey: "k1" }] }],
+    ];
+    const auditBefore = await t.db.auditEntry.count();
+    for (const [handler, sub, body] of attempts) {
+      const res = await call(handler, { method: "POST", path: `/api/v1/incidents/${incident.id}/${sub}`, headers: as, body, params: { id: incident.id } });
+      expect(res.status, `${sub}: ${await res.clone().text()}`).toBe(403);
+      expect((await res.json()).message).toBe("oona's commander role holds in orders only; this concerns meters");
+    }
+    expect(await t.db.auditEntry.count()).toBe(auditBefore);
+    const own = await call(declareReplaceRoute, {
+      method: "POST",
+      path: `/api/v1/incidents/${incident.id}/declare-replace`,
+      headers: as,
+      body: { taskNodeId: "job:orders:load", reason: "orders load replaces" },
+      params: { id: incident.id },
+    });
+    expect(own.status).not.toBe(403);
+  });
+
+  it("who has access (user.*, token.* entries) is in the audit log for admins only", async () => {
+    const kinds = async (headers: Record<string, string>) =>
+      ((await (await call(auditRoute, { path: "/api/v1/audit?limit=500", headers })).json()) as { entries: { kind: string }[] }).entries.map((e) => e.kind);
+    const anonymous = await kinds({});
+    expect(anonymous.length).toBeGreaterThan(0);
+    expect(anonymous.filter((k) => k.startsWith("user.") || k.startsWith("token."))).toEqual([]);
+    const { value } = await sealSession(t.db, { userId: "ada", via: "link" });
+    const admin = await kinds({ cookie: `${SESSION_COOKIE}=${value}` });
+    expect(admin).toContain("user.added");
+    expect(admin).toContain("token.created");
   });
 
   it("sessions: an expired or forged cookie is anonymous; a removed user loses access at once", async () => {

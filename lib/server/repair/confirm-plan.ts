@@ -1,10 +1,10 @@
 import { nodeName } from "@/lib/domain/ids";
 import { RECOMPUTING, type Strategy } from "@/lib/domain/repair-strategies";
 import type { PlanOptions } from "@/lib/contracts/repair";
-import type { Actor } from "../auth/roles";
+import { hasRole, type Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
-import { RefusedError } from "@/lib/domain/errors";
+import { ForbiddenError, RefusedError } from "@/lib/domain/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { moveIncident } from "../incidents/move-incident";
 import { confirmPlanRow } from "../repositories/repairs/repair-plans";
@@ -15,9 +15,15 @@ import { toPlanView } from "./to-plan-view";
 /**
  * Plan → preview → confirm: the plan is recomputed on the server from the same options (never
  * trusted from the client), refused with its blockers when not runnable, and stored with the
- * decision (strategy, exclusions, overrides, reason) in the audit log.
+ * decision (strategy, exclusions, overrides, reason) in the audit log. Replaying a side-effecting
+ * task re-sends what the world cannot un-receive (an export, a payment): a commander decides it,
+ * as a mark of success is theirs; an operator confirms every other plan.
  */
 export async function confirmPlan(id: string, opts: PlanOptions & { strategy: Strategy; reason: string }, actor: Actor, now = new Date(), db: Db = getDb()) {
+  if (opts.replay.length > 0 && !hasRole(actor, "commander"))
+    throw new ForbiddenError(
+      `body.replay: replaying ${opts.replay.map((r) => nodeName(r.taskNodeId as never)).join(", ")} re-sends its side effect: a commander confirms it (${actor.id} is ${actor.role === "admin" ? "an" : "a"} ${actor.role})`,
+    );
   const incident = await requireIncident(db, id, "confirm_plan");
   if (!RECOMPUTING.has(opts.strategy))
     throw new RefusedError(`${opts.strategy} recomputes nothing: record it with a mark (known-bad, skip or success) instead of a plan`);

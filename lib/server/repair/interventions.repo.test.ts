@@ -8,6 +8,7 @@ import { declareReplace } from "./declare-replace";
 import { markUnits } from "./mark-units";
 import { overrideValidation } from "./override-validation";
 import { previewPlan } from "./preview-plan";
+import { confirmPlan } from "./confirm-plan";
 import { resolveIncident } from "./resolve-incident";
 import { COMMANDER, OPERATOR, STG } from "./testing/journey-steps";
 
@@ -65,6 +66,18 @@ describe.each(providersUnderTest())("interventions (%s)", (provider) => {
     const entry = (await getIncident(incident.id, t.db)).timeline.at(-1)!;
     expect(entry).toMatchObject({ kind: "unit.marked_success" });
     expect((entry.after as { evidence: string }).evidence).toMatch(/2026-08-16: \d+ rows for a source count of \d+/);
+  });
+
+  it("replaying a side-effecting task is a commander's decision: an operator's plan that replays the finance export is refused, nothing stored", async () => {
+    const incident = await openIncident({ taskNodeId: STG, units: ["2026-08-10"], reason: "the retry appended" }, OPERATOR, new Date(), t.db);
+    const replay = [{ taskNodeId: "job:finance:weekly_revenue_export", idempotencyKey: "w33-resend-1" }];
+    await expect(
+      confirmPlan(incident.id, { strategy: "targeted_with_closure", replay, parameterOverrides: {}, reason: "re-send W33" }, OPERATOR, new Date(), t.db),
+    ).rejects.toMatchObject({
+      problem: "forbidden",
+      message: expect.stringMatching(/^body\.replay: replaying weekly_revenue_export re-sends its side effect: a commander confirms it/),
+    });
+    expect(await t.db.repairPlan.count({ where: { incidentId: incident.id } })).toBe(0);
   });
 
   it("declare fixed to replace lifts the append blocker without cleaning, and is recorded as a config change", async () => {

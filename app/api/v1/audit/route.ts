@@ -5,4 +5,4 @@ import { route } from "@/lib/server/http/route";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = route({ response: AuditListSchema, query: AuditListQuerySchema }, async ({ query }) => listAudit(query));
+export const GET = route({ response: AuditListSchema, query: AuditListQuerySchema }, async ({ query, actor }) => listAudit(query, actor));

@@ -73,10 +73,12 @@ export async function insertAuditRow(tx: Tx, row: AuditRow): Promise<AuditEntryV
 }
 
 /** Newest first, filtered; `before` pages by seq. */
-export async function listAuditRows(db: Db, q: AuditListQuery): Promise<AuditEntryView[]> {
+/** `hideKinds`: entries of these kinds are left out (who has access is for admins to read). */
+export async function listAuditRows(db: Db, q: AuditListQuery, hideKinds: readonly string[] = []): Promise<AuditEntryView[]> {
   const rows = await prismaOf(db).auditEntry.findMany({
     where: {
       ...(q.kind ? { kind: q.kind } : {}),
+      ...(hideKinds.length > 0 ? { NOT: { kind: { in: [...hideKinds] } } } : {}),
       ...(q.actor ? { actor: q.actor } : {}),
       ...(q.incidentId ? { incidentId: q.incidentId } : {}),
       ...(q.before ? { seq: { lt: q.before } } : {}),
