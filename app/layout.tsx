@@ -5,6 +5,10 @@ import { SideNav } from "@/components/shell/SideNav";
 import { statePaletteCss } from "@/components/shell/state-palette";
 import "./globals.css";
 
+// Every page is rendered per request: a prerendered page is served with s-maxage=31536000, and a
+// shared cache in front of the console would keep serving a page whose scripts an upgrade removed.
+export const dynamic = "force-dynamic";
+
 export const metadata: Metadata = {
   title: { default: "Reparo", template: "%s · Reparo" },
   description: "Operations console for partial failures in partitioned data pipelines",

@@ -15,6 +15,8 @@ export const SSO_ENV: Record<string, string> = {
   REPARO_OIDC_ROLES: "reparo-admins=admin,orders-eng=operator@orders",
   REPARO_OIDC_NAME: "Test IdP",
   REPARO_SESSION_SECRET: SESSION_SECRET,
+  // Nothing listens there: the hardening spec checks who may read its path (where Slack keeps a webhook's token).
+  REPARO_ALERT_WEBHOOK_URL: "http://127.0.0.1:9/services/T0000/B0000/e2e-webhook-secret",
 };
 
 /** A session cookie as the console seals it (lib/server/auth/session-cookie.ts), with any expiry. */
