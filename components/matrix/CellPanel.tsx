@@ -74,7 +74,7 @@ function PanelBody({ d }: { d: UnitDetail }) {
         <dt>Source count</dt>
         <dd data-testid="panel-source">{d.sourceCount ?? "none recorded"}</dd>
         <dt>Rows published</dt>
-        <dd data-testid="panel-rows">{noPublish ? "—" : d.publishes[d.publishes.length - 1]!.rowCount}</dd>
+        <dd data-testid="panel-rows">{noPublish ? "—" : (d.publishes[d.publishes.length - 1]!.rowCount ?? "unknown (no row count sent)")}</dd>
         <dt>Deviation</dt>
         <dd data-testid="panel-deviation">
           {d.deviation === null ? "—" : `${formatDeviation(d.deviation)} (tolerance ±${Math.round(d.tolerance * 1000) / 10}%)`}

@@ -31,7 +31,7 @@ export function CellRecords({ d }: { d: UnitDetail }) {
                 <td className="mono">{time(p.publishedAt)}</td>
                 <td className="mono">{p.inputVersion ?? "—"}</td>
                 <td className="mono">{p.codeVersion ?? "—"}</td>
-                <td>{p.rowCount}</td>
+                <td>{p.rowCount ?? "unknown"}</td>
               </tr>
             ))}
           </tbody>

@@ -113,18 +113,18 @@ describe("UnitsView", () => {
     expect(sources).toEqual(["an ingestion request", "a demo request"]);
   });
 
-  it("makes the zoom and the thirteen legend states one Tab stop each, moved through with the arrows", async () => {
+  it("makes the zoom and the fourteen legend states one Tab stop each, moved through with the arrows", async () => {
     renderWithQuery(<UnitsView />);
     await screen.findByRole("grid");
     const legend = screen.getByRole("toolbar", { name: "States (press to filter)" });
     const states = within(legend).getAllByRole("button");
-    expect(states).toHaveLength(13);
+    expect(states).toHaveLength(14);
     expect(states.filter((b) => b.tabIndex === 0)).toHaveLength(1);
     act(() => states[0]!.focus());
     fireEvent.keyDown(states[0]!, { key: "ArrowRight" });
     expect(document.activeElement).toBe(states[1]);
     fireEvent.keyDown(states[1]!, { key: "End" });
-    expect(document.activeElement).toBe(states[12]);
+    expect(document.activeElement).toBe(states[13]);
     const zoom = within(screen.getByRole("radiogroup", { name: "Zoom" })).getAllByRole("radio");
     expect(zoom.map((r) => r.tabIndex)).toEqual([0, -1, -1]);
     fireEvent.keyDown(zoom[0]!, { key: "ArrowRight" });

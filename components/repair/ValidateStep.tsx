@@ -31,14 +31,18 @@ export function ValidateStep({ id, incident, next, back }: StepProps) {
         Could not validate: {error.message}
       </div>
     );
-  const unreconciled = data.units.filter((u) => u.checks.reconciles === null).length;
+  const uncounted = data.units.filter((u) => u.checks.nonEmpty === null).length;
+  const unreconciled = data.units.filter((u) => u.checks.reconciles === null && u.checks.nonEmpty !== null).length;
   return (
     <>
       <p className={data.passed ? styles.ok : styles.blocker} data-testid="validation-verdict">
         {data.passed
-          ? `Validation passes: ${data.units.length === 1 ? "the unit is" : `all ${counted(data.units.length, "unit")}`} in the ledger, published once, non-empty, not stale${unreconciled < data.units.length ? ", reconciled where a source count exists" : ""}.`
+          ? `Validation passes: ${data.units.length === 1 ? "the unit is" : `all ${counted(data.units.length, "unit")}`} in the ledger, published once${uncounted < data.units.length ? ", non-empty" : ""}, not stale${unreconciled + uncounted < data.units.length ? ", reconciled where a source count exists" : ""}.`
           : `${data.failedUnits} of ${counted(data.units.length, "unit")} fail${data.failedUnits === 1 ? "s" : ""} validation.`}
         {unreconciled > 0 ? ` ${counted(unreconciled, "unit")} had no source count to reconcile against.` : ""}
+        {uncounted > 0
+          ? ` ${counted(uncounted, "unit")} ${uncounted === 1 ? "was" : "were"} published without a row count: present, but neither counted nor reconciled.`
+          : ""}
         {data.accountedByMarks > 0
           ? ` ${counted(data.accountedByMarks, "unit")} ${data.accountedByMarks === 1 ? "is" : "are"} accounted for by a recorded mark.`
           : ""}

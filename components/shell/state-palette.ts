@@ -41,6 +41,7 @@ const STYLES: Record<UnitState, Omit<StateStyle, "ink" | "text">> = {
   suspect: { colour: "#eebf99", mark: "dot" }, // vermillion, 60 % lighter
   stale: { colour: O.blue, mark: "dot" },
   input_mismatch: { colour: "#003350", mark: "dot" }, // blue, 55 % darker
+  rows_unknown: { colour: "#486840", mark: "dot" }, // olive: green (present) but not the published green — nothing counted; the farthest green from the others for every vision (ΔE2000 ≥ 12.7)
   repaired: { colour: O.skyBlue, mark: "corner" },
   published: { colour: O.bluishGreen, mark: "none" },
 };

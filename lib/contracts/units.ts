@@ -14,7 +14,7 @@ export type MatrixState = (typeof UNIT_STATES)[number];
 export const UnitStateSchema = z.enum(UNIT_STATES);
 
 /** Code of UNIT_STATES[i] is STATE_CODES[i]; same order as the domain's precedence, worst first. */
-export const STATE_CODES = "ksfbmedvutirp";
+export const STATE_CODES = "ksfbmedvutiwrp";
 export const NO_UNIT = "-";
 
 export const STATE_LABELS: Record<MatrixState, string> = {
@@ -29,6 +29,7 @@ export const STATE_LABELS: Record<MatrixState, string> = {
   suspect: "suspect (built on bad upstream)",
   stale: "stale",
   input_mismatch: "input-mismatch",
+  rows_unknown: "published, rows unknown",
   repaired: "repaired",
   published: "published",
 };
@@ -170,7 +171,7 @@ export const UnitDetailSchema = z.object({
       publishedAt: z.string(),
       inputVersion: z.string().nullable(),
       codeVersion: z.string().nullable(),
-      rowCount: z.number().int(),
+      rowCount: z.number().int().nullable(),
     }),
   ),
   attempts: z.array(

@@ -50,6 +50,20 @@ function dataset(name: string, n: number, override: Record<string, UnitFacts | n
 const PERIOD = { from: AUG(1), to: AUG(25) };
 
 describe("completenessCertificate", () => {
+  it("units published without a row count are present, not missing: counted towards the set, their rows neither counted nor reconciled", () => {
+    const revenue = dataset("revenue_daily", 25, {
+      [AUG(17)]: published(17, { rowCount: null }, { sourceCount: null }),
+      [AUG(18)]: published(18, { rowCount: null }),
+    });
+    const c = completenessCertificate({ target: revenue, upstream: [], period: PERIOD }, NOW);
+    expect(c.verdict).toBe("complete");
+    expect(c.evidence[0]!.units).toBe(25);
+    expect(c.evidence[0]!.rows).toBe(23 * 2400);
+    expect(c.evidence[0]!.notes).toContain(
+      "2 units published without a row count: present and published once, but their rows are neither counted nor reconciled (nor known to be non-empty)",
+    );
+  });
+
   it("every unit present, once, non-empty, reconciled, fresh — complete, with its evidence", () => {
     const c = completenessCertificate({ target: dataset("revenue_daily", 25), period: PERIOD, upstream: [dataset("stg_orders", 25)] }, NOW);
     expect(c.verdict).toBe("complete");

@@ -65,8 +65,11 @@ interface CertificateBase {
 }
 export type CompletenessCertificate = (CertificateBase & { verdict: "complete" }) | (CertificateBase & { verdict: "incomplete"; reasons: CompletenessGap[] });
 
-/** A unit counts towards a complete set only in these states. */
-const COUNTS_AS_COMPLETE: ReadonlySet<UnitState> = new Set<UnitState>(["published", "repaired", "input_mismatch"]);
+/**
+ * A unit counts towards a complete set only in these states. Published without a row count is
+ * present and published once — its rows are neither counted nor reconciled, and the evidence says so.
+ */
+const COUNTS_AS_COMPLETE: ReadonlySet<UnitState> = new Set<UnitState>(["published", "repaired", "input_mismatch", "rows_unknown"]);
 const NO_RECORDS = (tolerance: number): UnitFacts => ({ ledger: [], attempts: [], tolerance, writeMode: "replace" });
 
 export function completenessCertificate(query: CompletenessQuery, now: Instant): CompletenessCertificate {
@@ -90,6 +93,7 @@ function checkDataset(d: DatasetUnits, role: "target" | "upstream", now: Instant
   };
   const versions = new Set<string>();
   let unreconciled = 0;
+  let uncounted = 0;
   for (const unitKey of new Set(d.unitKeys)) {
     const facts = d.facts.get(unitKey) ?? NO_RECORDS(0);
     const { state, reasons, facts: f } = unitState(facts, now);
@@ -108,9 +112,12 @@ function checkDataset(d: DatasetUnits, role: "target" | "upstream", now: Instant
       continue;
     }
     const latest = facts.ledger.reduce((a, b) => (b.publishedAt >= a.publishedAt ? b : a));
-    ev.rows += latest.rowCount;
-    if (f.sourceCount !== null) ev.reconciledUnits += 1;
-    else unreconciled += 1;
+    if (latest.rowCount === null) uncounted += 1;
+    else {
+      ev.rows += latest.rowCount;
+      if (f.sourceCount !== null) ev.reconciledUnits += 1;
+      else unreconciled += 1;
+    }
     if (f.inputVersion !== null) versions.add(f.inputVersion);
     ev.oldestPublishAt = Math.min(ev.oldestPublishAt ?? Infinity, latest.publishedAt);
     ev.newestPublishAt = Math.max(ev.newestPublishAt ?? -Infinity, latest.publishedAt);
@@ -119,6 +126,11 @@ function checkDataset(d: DatasetUnits, role: "target" | "upstream", now: Instant
   ev.inputVersions = [...versions].sort();
   if (unreconciled > 0) {
     ev.notes.push(`${counted(unreconciled, "unit")} without a source count: presence and uniqueness checked, row counts not reconciled`);
+  }
+  if (uncounted > 0) {
+    ev.notes.push(
+      `${counted(uncounted, "unit")} published without a row count: present and published once, but their rows are neither counted nor reconciled (nor known to be non-empty)`,
+    );
   }
   return ev;
 }
@@ -134,7 +146,7 @@ export function rowsHeld(facts: UnitFacts): number | null {
   if (s.latest === null) return facts.attempts.some((a) => a.rowsWritten !== null) ? s.partialRows : null;
   if (facts.writeMode !== "append") return s.latest.rowCount;
   const cleanedAt = facts.cleanedAt ?? -Infinity;
-  const published = facts.ledger.reduce((n, l) => (l.publishedAt > cleanedAt ? n + l.rowCount : n), 0);
+  const published = facts.ledger.reduce((n, l) => (l.publishedAt > cleanedAt ? n + (l.rowCount ?? 0) : n), 0);
   return Math.max(s.rowsWrittenTotal, published);
 }
 

@@ -136,14 +136,19 @@ export function inputWarnings(graph: LineageGraph, ledger: Ledger, pairs: readon
   for (const { node, units } of pairs) {
     const i = graph.index.get(node)!;
     const task = graph.nodes[i] as TaskNode;
-    const dup = factsOf(graph, ledger, i, "publishedMoreThanOnce").intersect(units);
-    if (!dup.isEmpty) {
+    // A replace or merge task republishing a unit still holds one copy: nothing to deduplicate.
+    const mode = task.writeMode;
+    const dup = mode === "replace" || mode === "merge" ? null : factsOf(graph, ledger, i, "publishedMoreThanOnce").intersect(units);
+    if (dup && !dup.isEmpty) {
       const keyRanges = ranges(graph, node, dup);
       out.push({
         code: "duplicate_publishes",
         node,
         keyRanges,
-        message: `${short(node)} ${spell(keyRanges)} was published more than once: deduplicate before trusting the repair.`,
+        message:
+          mode === "append"
+            ? `${short(node)} ${spell(keyRanges)} was published more than once by an append task: deduplicate before trusting the repair.`
+            : `${short(node)} ${spell(keyRanges)} was published more than once by a task whose write mode nobody declared: declare it (append means a second copy to deduplicate).`,
       });
     }
     for (const joined of asOfNowJoins(graph, task).joins) {

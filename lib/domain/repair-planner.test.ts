@@ -266,8 +266,16 @@ describe("seed 001: a task fails mid-DAG", () => {
 
   it("seed 001: a retry that appended shows up as a unit published twice — warned before the repair", () => {
     const rows = ledgerRows([{ node: D.fct, key: "2026-08-17", publishCount: 2 }]);
-    const w = plan(dedupStg, graph, { ledger: summariseLedger(graph, rows).ledger }).warnings.find((x) => x.code === "duplicate_publishes");
+    const appending = ordersGraph({ fct: { writeMode: "append" } });
+    const w = plan(dedupStg, appending, { ledger: summariseLedger(appending, rows).ledger }).warnings.find((x) => x.code === "duplicate_publishes");
     expect(w).toMatchObject({ node: T.fct, keyRanges: [["2026-08-17", "2026-08-17"]] });
+    expect(w!.message).toContain("by an append task: deduplicate");
+    // A replace task republishing its unit still holds one copy: nothing to warn about.
+    expect(plan(dedupStg, graph, { ledger: summariseLedger(graph, rows).ledger }).warnings.filter((x) => x.code === "duplicate_publishes")).toEqual([]);
+    // Nobody declared it: the warning says what to declare, not that there is a copy to remove.
+    const unknown = ordersGraph({ fct: { writeMode: undefined } });
+    const u = plan(dedupStg, unknown, { ledger: summariseLedger(unknown, rows).ledger }).warnings.find((x) => x.code === "duplicate_publishes");
+    expect(u!.message).toContain("by a task whose write mode nobody declared: declare it");
   });
 
   it("seed 001: unknown properties count as unsafe", () => {

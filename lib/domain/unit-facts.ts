@@ -27,7 +27,8 @@ export interface LedgerEntry {
   publishedAt: Instant;
   inputVersion: string | null;
   codeVersion: string | null;
-  rowCount: number;
+  /** null: the producer said the run completed the unit without saying how many rows (dbt-ol, Airflow's SQL operators). */
+  rowCount: number | null;
 }
 
 export interface Attempt {
@@ -67,7 +68,8 @@ export interface UnitFacts {
   sourceCount?: number | null;
   /** Allowed |rowCount − sourceCount| / sourceCount, e.g. 0.05 for seed 003's ±5 % band. */
   tolerance: number;
-  writeMode: WriteMode;
+  /** null: nobody declared it and no source says it — unknown, never taken for append. */
+  writeMode: WriteMode | null;
   upstream?: readonly UpstreamPublish[];
   /** Upstream units it was built from that are bad (suspect-making states, suspect-states.ts). */
   upstreamBad?: readonly UpstreamProblem[];
@@ -138,7 +140,8 @@ export function summariseUnit(f: UnitFacts, into: UnitSummary = emptySummary()):
     const rows = a.rowsWritten ?? 0;
     rowsWrittenTotal += rows;
     // A replace or merge write wipes what an earlier failed attempt left; an append keeps it.
-    const stillThere = f.writeMode === "append" || latest === null || (a.startedAt ?? Infinity) > latest.publishedAt;
+    // Unknown: kept, as for append — a partial write is only known gone once the mode is known.
+    const stillThere = f.writeMode === "append" || f.writeMode === null || latest === null || (a.startedAt ?? Infinity) > latest.publishedAt;
     if (a.status === "failed" && stillThere) partialRows += rows;
   }
   const status = latestAttempt?.status;
@@ -150,7 +153,7 @@ export function summariseUnit(f: UnitFacts, into: UnitSummary = emptySummary()):
   into.rowsWrittenTotal = rowsWrittenTotal;
   into.running = status === "running" || status === "queued";
   into.sourceCount = source;
-  into.deviation = latest && source !== null ? rowCountDeviation(latest.rowCount, source) : null;
+  into.deviation = latest && latest.rowCount !== null && source !== null ? rowCountDeviation(latest.rowCount, source) : null;
   into.newerUpstream = builtAt === null ? null : newestAfter(f.upstream, builtAt);
   into.activeMark = activeMark(f, latest);
   return into;

@@ -328,10 +328,54 @@ describe("unitState over arbitrary records", () => {
   });
 });
 
+describe("unitState — what real producers leave unsaid (unknown is a value)", () => {
+  it("a run that completed the unit without a row count is published, rows unknown — present, never missing", () => {
+    const r = unitState(facts({ ledger: [publish({ rowCount: null })], attempts: [attempt({ rowsWritten: null })], sourceCount: null }), NOW);
+    expect(r.state).toBe("rows_unknown");
+    expect(r.reasons[0]).toBe("published without a row count (its producer reported the run complete, not how many rows): present, but not reconciled");
+    expect(r.facts.publishCount).toBe(1);
+  });
+
+  it("rows unknown is never reconciled nor called empty or divergent, even beside a source count", () => {
+    const r = unitState(facts({ ledger: [publish({ rowCount: null })], sourceCount: 1_000 }), NOW);
+    expect(r.state).toBe("rows_unknown");
+    expect(r.facts.deviation).toBeNull();
+    expect(r.reasons[0]).toContain("not reconciled with the source's 1000");
+  });
+
+  it("a routine re-run by a task whose write mode nobody declared is a republish, not a duplicate", () => {
+    const r = unitState(
+      facts({
+        writeMode: null,
+        sourceCount: null,
+        ledger: [publish(), publish({ runId: "run-2", publishedAt: T0 + HOUR })],
+        attempts: [attempt(), attempt({ runId: "run-2", tryNumber: 2, startedAt: T0 + HOUR / 2, endedAt: T0 + HOUR })],
+      }),
+      NOW,
+    );
+    expect(r.state).toBe("published");
+    expect(r.reasons).toEqual([
+      "republished 2 times by a task whose write mode nobody declared: a republish, not a duplicate — declare the write mode (append makes it one copy per publish)",
+    ]);
+  });
+
+  it("duplicate needs evidence: rows above the source count make an undeclared task's unit a duplicate", () => {
+    const r = unitState(facts({ writeMode: null, ledger: [publish({ rowCount: 400 })], sourceCount: 200 }), NOW);
+    expect(r.state).toBe("duplicate");
+    expect(r.reasons[0]).toBe("400 rows for a source count of 200 (+100%): a retry that appended");
+  });
+
+  it("rows unknown ranks below every problem and above repaired and published", () => {
+    expect(worseState("rows_unknown", "stale")).toBe("stale");
+    expect(worseState("rows_unknown", "repaired")).toBe("rows_unknown");
+    expect(worseState("rows_unknown", "published")).toBe("rows_unknown");
+  });
+});
+
 describe("precedence and aggregation", () => {
   const stateArb = fc.constantFrom(...UNIT_STATE_PRECEDENCE);
 
-  it("lists the thirteen states of PRODUCT.md, worst first", () => {
+  it("lists the fourteen states of PRODUCT.md, worst first (published, rows unknown among them)", () => {
     expect(UNIT_STATE_PRECEDENCE).toEqual([
       "known_bad",
       "skipped",
@@ -344,6 +388,7 @@ describe("precedence and aggregation", () => {
       "suspect",
       "stale",
       "input_mismatch",
+      "rows_unknown",
       "repaired",
       "published",
     ]);
@@ -351,8 +396,8 @@ describe("precedence and aggregation", () => {
 
   it("ranks every state once, and the worse of two is the one PRODUCT.md puts first", () => {
     // A rank per state, none shared: a state missing from RANK or two states on one rank fails here.
-    expect(new Set(UNIT_STATE_PRECEDENCE.map(stateRank)).size).toBe(13);
-    expect(UNIT_STATE_PRECEDENCE.map(stateRank)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(new Set(UNIT_STATE_PRECEDENCE.map(stateRank)).size).toBe(14);
+    expect(UNIT_STATE_PRECEDENCE.map(stateRank)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
     // The pairs an operator meets, named: a bad answer outranks a missing one, a wrong copy outranks
     // a suspect one, anything wrong outranks repaired, and repaired outranks plain published.
     const pairs: [UnitState, UnitState, UnitState][] = [

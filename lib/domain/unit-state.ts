@@ -23,8 +23,10 @@
  *                     wrong". The reason names that upstream unit.
  *  10. stale          an upstream unit it reads was (re)published after it was built.
  *  11. input_mismatch built from another input version than its neighbours: visible, not wrong.
- *  12. repaired       healthy, latest publish came from a repair run.
- *  13. published      healthy.
+ *  12. rows_unknown   published — its producer said the run completed the unit — but without a
+ *                     row count: present (never missing), and not reconciled, not known non-empty.
+ *  13. repaired       healthy, latest publish came from a repair run.
+ *  14. published      healthy.
  *
  * Operator marks (known_bad, skipped) apply until a later publish supersedes them.
  * `invalid` is a separate verdict for keys the partition definition rejects (seed 002): such a
@@ -33,6 +35,10 @@
  * Example: an append task fails after writing 120 of 200 rows, and its retry writes all 200
  * (seed 003). The ledger holds one publish of 200 rows, but the attempts wrote 320: the unit is
  * `duplicate` ("one and a half copies", seed 001), not `published`.
+ *
+ * Unknown is a value: a task whose write mode nobody declared that publishes a unit twice has
+ * *republished* it — shown, with the evidence, but not a duplicate: duplicate needs evidence (an
+ * append task, or more rows than the source count). A routine re-run is not an incident.
  */
 import { article } from "./words";
 import { mismatchedInputs } from "./input-versions";
@@ -64,6 +70,7 @@ export const UNIT_STATE_PRECEDENCE = [
   "suspect",
   "stale",
   "input_mismatch",
+  "rows_unknown",
   "repaired",
   "published",
 ] as const;
@@ -182,6 +189,13 @@ function unpublishedState(s: UnitSummary, v: Verdict): void {
 function publishedState(s: UnitSummary, f: UnitFacts, v: Verdict): void {
   const latest = s.latest!;
   v.state = latest.runKind === "repair" ? "repaired" : "published";
+  if (latest.rowCount === null) {
+    flag(
+      v,
+      "rows_unknown",
+      `published without a row count (its producer reported the run complete, not how many rows): present, but not reconciled${s.sourceCount !== null ? ` with the source's ${s.sourceCount}` : ""}`,
+    );
+  }
   if (latest.rowCount === 0) {
     const note = s.sourceCount === 0 ? " (the source also reports 0 rows: maybe legitimately empty)" : "";
     flag(v, "empty", `in the ledger with 0 rows: presence is not completeness${note}`);
@@ -214,12 +228,27 @@ function publishedState(s: UnitSummary, f: UnitFacts, v: Verdict): void {
 }
 
 function checkCopies(s: UnitSummary, f: UnitFacts, v: Verdict): void {
+  if (f.writeMode === null) {
+    // No evidence of a second copy: a republish, shown with what is known. Rows above the source
+    // count are evidence, and checkReconciliation calls that a duplicate.
+    if (s.publishCount > 1)
+      flag(
+        v,
+        null,
+        `republished ${s.publishCount} times by a task whose write mode nobody declared: a republish, not a duplicate — declare the write mode (append makes it one copy per publish)`,
+      );
+    return;
+  }
   if (f.writeMode !== "append") {
     if (s.publishCount > 1) flag(v, null, `republished ${s.publishCount} times by ${article(f.writeMode)} ${f.writeMode} write: still one copy`);
     return;
   }
   if (s.copies === 0) {
-    flag(v, "empty", `an operator removed the unit's rows after its last publish: the ledger's ${s.latest!.rowCount} rows are no longer there`);
+    flag(
+      v,
+      "empty",
+      `an operator removed the unit's rows after its last publish: the ledger's ${s.latest!.rowCount ?? "unknown number of"} rows are no longer there`,
+    );
     return;
   }
   if (s.copies > 1) {
@@ -227,7 +256,7 @@ function checkCopies(s: UnitSummary, f: UnitFacts, v: Verdict): void {
     return;
   }
   const reference = s.sourceCount ?? s.latest!.rowCount;
-  if (s.partialRows > 0 && s.rowsWrittenTotal > reference * (1 + f.tolerance)) {
+  if (reference !== null && s.partialRows > 0 && s.rowsWrittenTotal > reference * (1 + f.tolerance)) {
     flag(
       v,
       "duplicate",
@@ -239,11 +268,12 @@ function checkCopies(s: UnitSummary, f: UnitFacts, v: Verdict): void {
 function checkReconciliation(s: UnitSummary, f: UnitFacts, v: Verdict): void {
   const source = s.sourceCount;
   const rows = s.latest!.rowCount;
-  if (source === null || (rows === 0 && source > 0)) return;
+  if (source === null || rows === null || (rows === 0 && source > 0)) return;
   const outside = s.deviation === null ? rows !== source : Math.abs(s.deviation) > f.tolerance;
   if (!outside) return;
   const pct = s.deviation === null ? "" : ` (${formatDeviation(s.deviation)})`;
-  if (rows > source && f.writeMode === "append") {
+  // More rows than the source holds is a second copy's evidence, unless the task is known to replace or merge.
+  if (rows > source && (f.writeMode === "append" || f.writeMode === null)) {
     flag(v, "duplicate", `${rows} rows for a source count of ${source}${pct}: a retry that appended`);
   } else {
     flag(v, "divergent", `${rows} rows for a source count of ${source}${pct}, outside the ±${formatPct(f.tolerance)} band`);

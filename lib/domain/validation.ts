@@ -76,7 +76,7 @@ export function mostCommon(versions: readonly (string | null)[]): string | null 
 
 export interface EmptyOrMismatchedUnit {
   unitKey: UnitKey;
-  rowCount: number;
+  rowCount: number | null;
   inputVersion: string | null;
   prevailingInputVersion: string | null;
   empty: boolean;
@@ -119,7 +119,8 @@ export interface Reconciliation {
  * Seed 003's row-count check: |rows − source| / source > tolerance fires; equal to it passes.
  * Example: 2,320 of 2,400 at 0.05 → within_band, −3.33 %; 2,200 → divergent, −8.33 %.
  */
-export function reconcile(rowCount: number, sourceCount: number | null | undefined, tolerance: number): Reconciliation {
+export function reconcile(rowCount: number | null, sourceCount: number | null | undefined, tolerance: number): Reconciliation {
+  if (rowCount === null) return { verdict: "no_source", deviation: null, reason: "published without a row count: nothing to reconcile" };
   if (sourceCount == null) return { verdict: "no_source", deviation: null, reason: "no source count: row count not reconciled" };
   const deviation = rowCountDeviation(rowCount, sourceCount);
   const outside = deviation === null || Math.abs(deviation) > tolerance;
@@ -183,7 +184,7 @@ export interface UnitValidation {
   passed: boolean;
   state: UnitState;
   /** `reconciles` is null when there was nothing to compare (no source count): neither passed nor failed. */
-  checks: { inLedger: boolean; publishedOnce: boolean; nonEmpty: boolean; reconciles: boolean | null; notStale: boolean };
+  checks: { inLedger: boolean; publishedOnce: boolean; nonEmpty: boolean | null; reconciles: boolean | null; notStale: boolean };
   /** Reported, never a failure: a repair may legitimately differ from its neighbours. */
   inputVersion: string | null;
   failures: string[];
@@ -213,11 +214,13 @@ function validateUnit(unitKey: UnitKey, facts: UnitFacts, now: Instant): UnitVal
   const latest = s.latest;
   const reference = s.sourceCount ?? latest?.rowCount ?? 0;
   const keptPartial = facts.writeMode === "append" && s.partialRows > 0 && s.rowsWrittenTotal > reference * (1 + facts.tolerance);
+  const rows = latest?.rowCount ?? null;
   const rec = latest ? reconcile(latest.rowCount, s.sourceCount, facts.tolerance) : null;
   const checks = {
     inLedger: latest !== null,
     publishedOnce: latest !== null && (s.copies === 1 || facts.writeMode !== "append") && !keptPartial,
-    nonEmpty: latest !== null && latest.rowCount > 0,
+    // Without a row count nobody knows: shown as unchecked, not failed.
+    nonEmpty: latest === null ? false : rows === null ? null : rows > 0,
     reconciles: rec === null ? false : rec.verdict === "no_source" ? null : rec.verdict !== "divergent",
     notStale: latest !== null && s.newerUpstream === null,
   };

@@ -25,9 +25,14 @@ export interface RowContext {
 
 /**
  * The rows one folded run maps to. Attempts are keyed by job, unit and try (never by the
- * producer's run id alone). A completed try publishes each output unit once, with the latest
- * row count the run reported; an output without a row count, or one event naming several units
- * of one output (the count cannot be split), is not published — POST /api/v1/publishes can.
+ * producer's run id alone). A completed try publishes each valid output unit once: the producer
+ * said the run completed it. With the latest row count the run reported when the output names
+ * that one unit; without one (dbt-ol's empty outputFacets, Airflow's SQL operators) or when one
+ * event names several units of an output (a count cannot be split), rows unknown — present,
+ * never missing, and not reconciled. An output whose lifecycleStateChange says the run only
+ * changed the table's shape (DROP, ALTER, RENAME, or a CREATE that wrote no counted rows: Spark
+ * reports a CREATE TABLE, a DROP, and a CTAS around its counted insert as jobs writing the
+ * table) published no data; a TRUNCATE published it empty.
  */
 export function buildRunRows(run: FoldedRun, ctx: RowContext): RunRows {
   const id = runRowId(run.jobNodeId, run.runId);
@@ -106,29 +111,35 @@ function publishRows(run: FoldedRun, runId: string, ctx: RowContext, verdicts: M
     .sort()
     .join(",");
   const rows: PublishRow[] = [];
+  // A test's outputs (a store-failures table) are not datasets to complete: it publishes nothing.
+  if (run.isCheck) return rows;
   for (const t of run.tries) {
     if (t.terminal !== "COMPLETE" || t.endedAt === null) continue;
     for (const o of run.outputs) {
+      if (o.lifecycle !== null && SCHEMA_ONLY.has(o.lifecycle) && !(o.lifecycle === "CREATE" && o.rowCount !== null)) continue;
       const keys = verdicts.get(o.nodeId)!;
-      const only = keys.length === 1 ? keys[0]! : null;
-      if (o.rowCount === null || !only?.valid) continue;
-      const attempt = attempts.find((a) => a.tryNumber === t.tryNumber && a.unitKey === only.key)!;
       const datasetId = ctx.datasets.get(o.nodeId)!.id;
-      rows.push({
-        id: stableId("olpub", attempt.id, datasetId, only.key),
-        datasetId,
-        unitKey: only.key,
-        runId,
-        attemptId: attempt.id,
-        publishedAt: new Date(t.endedAt),
-        inputVersion,
-        codeVersion: run.codeVersion,
-        rowCount: o.rowCount,
-      });
+      for (const unit of keys) {
+        if (!unit.valid) continue;
+        const attempt = attempts.find((a) => a.tryNumber === t.tryNumber && a.unitKey === unit.key)!;
+        rows.push({
+          id: stableId("olpub", attempt.id, datasetId, unit.key),
+          datasetId,
+          unitKey: unit.key,
+          runId,
+          attemptId: attempt.id,
+          publishedAt: new Date(t.endedAt),
+          inputVersion,
+          codeVersion: run.codeVersion,
+          rowCount: keys.length === 1 ? (o.rowCount ?? (o.lifecycle === "TRUNCATE" ? 0 : null)) : null,
+        });
+      }
     }
   }
   return rows;
 }
+
+const SCHEMA_ONLY = new Set(["CREATE", "DROP", "ALTER", "RENAME"]);
 
 /** Input units a subset facet names that the input's definition rejects: reported (seed 002), as outputs' are. */
 function invalidInputKeys(run: FoldedRun, runId: string, ctx: RowContext): InvalidKeyRow[] {

@@ -29,10 +29,10 @@ const body = (dir: string, options: { namespace?: string; datasetNamespace?: str
 // seeds + snapshots + tests (checks); datasets = the relations models, seeds and snapshots build +
 // sources (a test builds nothing to complete); dependencies = parent_map edges; edges =
 // dependencies (reads) + one write per model, seed and snapshot; run_results statuses; publishes =
-// successful models/seeds/snapshots whose adapter reported rows_affected ≥ 0. Units never
-// published: only the models that failed or were skipped in run_results (fail: the broken view
-// and the table downstream of it); a view reporting no rows, a seed or table the run did not
-// build, and a source are not holes: no definition is declared, so their expected units are unknown.
+// successful models/seeds/snapshots (with rows_affected when the adapter reports one, else rows
+// unknown: a view). Units never published: only the models that failed or were skipped in
+// run_results (fail: the broken view and the table downstream of it); a seed or table the run did
+// not build, and a source, are not holes: no definition is declared, so their expected units are unknown.
 const CASES = [
   {
     dir: "ol_fixture_fail",
@@ -44,7 +44,7 @@ const CASES = [
     edges: 8,
     run: "failed",
     attempts: { failed: 1, succeeded: 2, upstream_failed: 1 },
-    publishes: 1,
+    publishes: 2,
     dangling: 10,
     neverPublished: 2,
   },
@@ -58,7 +58,7 @@ const CASES = [
     edges: 37,
     run: "succeeded",
     attempts: { succeeded: 5 },
-    publishes: 2,
+    publishes: 5,
     dangling: 0,
     neverPublished: 0,
   },
@@ -72,7 +72,7 @@ const CASES = [
     edges: 37,
     run: "succeeded",
     attempts: { succeeded: 28 },
-    publishes: 3,
+    publishes: 8,
     dangling: 0,
     neverPublished: 0,
   },
@@ -283,18 +283,26 @@ describe.each(providersUnderTest())("dbt import on %s", (provider) => {
       ["2026-08-19", "failed"],
     ]);
     expect(attempts[2]!.error).toBe("PARTIAL SUCCESS (2/3)");
-    // One rows_affected for two successful batches cannot be split: nothing is published.
-    expect(await t.db.publish.count({ where: { dataset: { nodeId: orders } } })).toBe(0);
+    // Each successful batch published its day; one rows_affected for two batches cannot be split: rows unknown.
+    const publishes = await t.db.publish.findMany({ where: { dataset: { nodeId: orders } }, orderBy: { unitKey: "asc" } });
+    expect(publishes.map((p) => [p.unitKey, p.rowCount])).toEqual([
+      ["2026-08-17", null],
+      ["2026-08-18", null],
+    ]);
   });
 
-  it("completeness of a relation nobody declared units for says so (422), never 'missing'", async () => {
+  it("completeness of a relation nobody declared units for says so (422), never 'missing'; a view that built is present, rows unknown", async () => {
     await importDbtArtifacts(t.db, body("ol_fixture_jaffle_postgres_run"));
-    const view = "dataset:postgres://localhost:5432:postgres.public.stg_orders";
-    const r = await getCompleteness({ dataset: view }, NOW, t.db).catch(errorResponse);
+    const source = "dataset:postgres://localhost:5432:postgres.public.raw_customers";
+    const r = await getCompleteness({ dataset: source }, NOW, t.db).catch(errorResponse);
     expect((r as Response).status).toBe(422);
     expect(((await (r as Response).json()) as { message: string }).message).toMatch(
-      /^query\.dataset: .*stg_orders has no declared partition definition, so its expected units are unknown/,
+      /^query\.dataset: .*raw_customers has no declared partition definition, so its expected units are unknown/,
     );
+    // dbt reports no rows for a view: it built, so its unit is published, rows unknown — present, not counted.
+    const view = await getCompleteness({ dataset: "dataset:postgres://localhost:5432:postgres.public.stg_orders" }, NOW, t.db);
+    expect([view.verdict, view.expectedUnits]).toEqual(["complete", 1]);
+    expect(JSON.stringify(view)).toContain("published without a row count");
     // A table that published its unit is judged on it: complete.
     const table = await getCompleteness({ dataset: "dataset:postgres://localhost:5432:postgres.public.customers" }, NOW, t.db);
     expect([table.verdict, table.expectedUnits]).toEqual(["complete", 1]);

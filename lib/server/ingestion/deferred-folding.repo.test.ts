@@ -1,3 +1,4 @@
+import { ledgerState } from "./testing/db-snapshot";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../db/client";
 import { pendingFoldLag } from "../repositories/ingestion/pending-folds";
@@ -31,52 +32,6 @@ async function send(db: Db, folding: Folding): Promise<void> {
   }
 }
 
-/**
- * What ingestion wrote, with the generated ids (datasets', tasks', pipelines') replaced by the
- * names they stand for and the write times dropped: two databases that folded the same events
- * compare equal.
- */
-async function written(db: Db): Promise<unknown> {
-  const [tasks, datasets, pipelines, runs, attempts, edges, publishes, invalidKeys] = await Promise.all([
-    db.task.findMany(),
-    db.dataset.findMany(),
-    db.pipeline.findMany(),
-    db.run.findMany(),
-    db.attempt.findMany(),
-    db.lineageEdge.findMany(),
-    db.publish.findMany(),
-    db.invalidKey.findMany(),
-  ]);
-  const names = new Map<string, string>([
-    ...tasks.map((t) => [t.id, t.nodeId] as [string, string]),
-    ...datasets.map((d) => [d.id, d.nodeId] as [string, string]),
-    ...pipelines.map((p) => [p.id, `${p.namespace}/${p.name}`] as [string, string]),
-  ]);
-  const DROPPED = new Set(["createdAt", "updatedAt", "recordedAt"]);
-  const plain = (rows: object[], keepId: boolean) =>
-    rows
-      .map((r) =>
-        JSON.stringify(
-          Object.fromEntries(
-            Object.entries(r)
-              .filter(([k]) => !DROPPED.has(k) && (keepId || k !== "id"))
-              .map(([k, v]) => [k, typeof v === "string" ? (names.get(v) ?? v) : v]),
-          ),
-        ),
-      )
-      .sort();
-  return {
-    tasks: plain(tasks, false),
-    datasets: plain(datasets, false),
-    pipelines: plain(pipelines, false),
-    runs: plain(runs, true),
-    attempts: plain(attempts, false),
-    edges: plain(edges, false),
-    publishes: plain(publishes, false),
-    invalidKeys: plain(invalidKeys, false),
-  };
-}
-
 describe.each(providersUnderTest())("%s: deferred folding", (provider) => {
   let inline: TestDatabase;
   let deferred: TestDatabase;
@@ -100,7 +55,7 @@ describe.each(providersUnderTest())("%s: deferred folding", (provider) => {
     while ((await foldPendingEvents(deferred.db, 5)).events > 0);
     expect(await pendingFoldLag(deferred.db)).toEqual({ events: 0, oldestAcceptedAt: null });
     expect(await deferred.db.run.count()).toBe(await inline.db.run.count());
-    expect(await written(deferred.db)).toEqual(await written(inline.db));
+    expect(await ledgerState(deferred.db)).toEqual(await ledgerState(inline.db));
     // Folding again finds nothing queued and changes nothing.
     expect(await foldAllPending(deferred.db)).toBe(0);
   });
@@ -195,7 +150,7 @@ describe.runIf(providersUnderTest().includes("postgresql"))("postgresql: two con
     };
     const [a, b] = await Promise.all([drain(deferred.db), drain(second)]);
     expect(a + b).toBe(await deferred.db.ingestedEvent.count());
-    expect(await written(deferred.db)).toEqual(await written(inline.db));
+    expect(await ledgerState(deferred.db)).toEqual(await ledgerState(inline.db));
   });
 });
 

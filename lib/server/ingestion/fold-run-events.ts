@@ -22,6 +22,8 @@ export interface FoldedOutput {
   name: string;
   rowCount: number | null;
   keys: string[];
+  /** OpenLineage's lifecycleStateChange on the output (CREATE, DROP, OVERWRITE, TRUNCATE, ALTER, RENAME), the latest said. */
+  lifecycle: string | null;
 }
 
 export type TryStatus = "running" | "succeeded" | "failed";
@@ -99,7 +101,14 @@ export function foldRunEvents(events: RunEvent[]): FoldedRun {
     for (const i of event.inputs ?? [])
       mergeInput(inputs, i.namespace, i.name, i.facets?.version?.datasetVersion ?? null, explicitPartitionKeys(i.inputFacets?.subset));
     for (const o of event.outputs ?? [])
-      mergeOutput(outputs, o.namespace, o.name, o.outputFacets?.outputStatistics?.rowCount ?? null, explicitPartitionKeys(o.outputFacets?.subset));
+      mergeOutput(
+        outputs,
+        o.namespace,
+        o.name,
+        o.outputFacets?.outputStatistics?.rowCount ?? null,
+        explicitPartitionKeys(o.outputFacets?.subset),
+        lifecycleOf(o.facets as Record<string, unknown> | null | undefined),
+      );
   }
   run.inputs = [...inputs.values()];
   run.outputs = run.isCheck ? [] : [...outputs.values()];
@@ -204,11 +213,16 @@ function mergeInput(map: Map<string, FoldedInput>, namespace: string, name: stri
   map.set(nodeId, { nodeId, namespace, name, version: version ?? prev?.version ?? null, keys: [...new Set([...(prev?.keys ?? []), ...keys])] });
 }
 
-function mergeOutput(map: Map<string, FoldedOutput>, namespace: string, name: string, rowCount: number | null, keys: string[]): void {
+function mergeOutput(map: Map<string, FoldedOutput>, namespace: string, name: string, rowCount: number | null, keys: string[], lifecycle: string | null): void {
   const nodeId = formatNodeId("dataset", namespace, name);
   const prev = map.get(nodeId);
   const merged = [...new Set([...(prev?.keys ?? []), ...keys])];
-  map.set(nodeId, { nodeId, namespace, name, rowCount: rowCount ?? prev?.rowCount ?? null, keys: merged });
+  map.set(nodeId, { nodeId, namespace, name, rowCount: rowCount ?? prev?.rowCount ?? null, keys: merged, lifecycle: lifecycle ?? prev?.lifecycle ?? null });
+}
+
+function lifecycleOf(facets: Record<string, unknown> | null | undefined): string | null {
+  const v = dig(facets, ["lifecycleStateChange", "lifecycleStateChange"]);
+  return typeof v === "string" && v.trim() !== "" ? v.toUpperCase() : null;
 }
 
 function dig(value: unknown, path: string[]): unknown {

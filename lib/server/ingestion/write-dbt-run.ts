@@ -38,8 +38,8 @@ export interface DbtRunWritten {
 
 /**
  * The run one `dbt run|build|test` was: one attempt per node (try 1; a new invocation is a new
- * run), and a publish for each model, seed or snapshot that succeeded and reported how many rows
- * it wrote. Units come from the output's partition definition as for OpenLineage: an
+ * run), and a publish for each model, seed or snapshot that succeeded — with the rows it reported
+ * writing, or rows unknown when the adapter reports none (a view). Units come from the output's partition definition as for OpenLineage: an
  * unpartitioned relation has the one unit `*`; a partitioned one cannot be told from
  * run_results, so its key is reported invalid rather than guessed.
  */
@@ -130,10 +130,12 @@ function rowsOfRun(graph: DbtGraph, plan: DbtRunPlan, w: DbtRunWrite) {
           });
         else attempts.push(attemptOf(b.verdict.key, b.ok ? "succeeded" : "failed", null, b.ok ? null : (a.error ?? "the batch failed")));
       }
-      // One count for several batches cannot be split: only a lone successful batch is published.
-      const ok = units.filter((b) => b.ok && b.verdict.valid);
-      if (ok.length === 1 && units.length === 1 && a.rowsWritten !== null)
-        publishes.push(publishOf(attempts[attempts.length - 1]!, dataset.id, a.rowsWritten, a.endedAt ?? plan.endedAt));
+      // Each successful batch published its unit; one count for several batches cannot be split,
+      // so only a lone batch carries the model's count — the others are published, rows unknown.
+      const batchAttempts = attempts.slice(attempts.length - units.filter((b) => b.verdict.valid).length);
+      for (const attempt of batchAttempts)
+        if (attempt.status === "succeeded")
+          publishes.push(publishOf(attempt, dataset.id, units.length === 1 ? a.rowsWritten : null, a.endedAt ?? plan.endedAt));
       continue;
     }
     const [verdict] = resolver.resolve(output.nodeId, dataset.partitionDef, []);
@@ -149,12 +151,13 @@ function rowsOfRun(graph: DbtGraph, plan: DbtRunPlan, w: DbtRunWrite) {
         runId: w.runId,
         observedAt: new Date(plan.endedAt),
       });
-    else if (a.rowsWritten !== null) publishes.push(publishOf(attempt, dataset.id, a.rowsWritten, a.endedAt ?? plan.endedAt));
+    // A model that succeeded published its unit, with dbt's rows_affected when the adapter reports it.
+    else publishes.push(publishOf(attempt, dataset.id, a.rowsWritten, a.endedAt ?? plan.endedAt));
   }
   return { attempts, publishes, invalid, unknownNodes };
 }
 
-function publishOf(attempt: AttemptRow, datasetId: string, rowCount: number, at: number): PublishRow {
+function publishOf(attempt: AttemptRow, datasetId: string, rowCount: number | null, at: number): PublishRow {
   return {
     id: stableId("dbtpub", attempt.id, datasetId, attempt.unitKey),
     datasetId,

@@ -59,7 +59,7 @@ export async function markUnits(id: string, req: MarkRequest, actor: Actor, now 
 
 function successEvidence(
   units: string[],
-  facts: { ledger: readonly { rowCount: number; publishedAt: number }[]; sourceCount?: number | null }[],
+  facts: { ledger: readonly { rowCount: number | null; publishedAt: number }[]; sourceCount?: number | null }[],
   tolerance: number,
   given?: string,
 ): string {

@@ -32,8 +32,9 @@ const NONE: readonly never[] = [];
  */
 export function assembleUnitFacts(r: DatasetRecords, units: readonly { key: string; ordinal: number }[]): UnitFacts[] {
   const neighbourInputVersion = r.neighbourInputVersion !== undefined ? r.neighbourInputVersion : prevailingOf(r.ledger);
-  // Unknown write mode counts as unsafe: judged like append when looking for duplicates.
-  const writeMode = r.writer?.writeMode ?? "append";
+  // Unknown stays unknown: a second publish is a republish, not a duplicate, until someone
+  // declares the write mode (or rows above the source count are evidence of a second copy).
+  const writeMode = r.writer?.writeMode ?? null;
   return units.map(({ key, ordinal }) => ({
     ledger: r.ledger.get(key) ?? NONE,
     attempts: r.attempts?.get(key) ?? NONE,

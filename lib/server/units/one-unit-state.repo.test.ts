@@ -97,7 +97,7 @@ async function loadWorld(w: World) {
   if (pubs.length > 0) await send(publishes, "POST", JSON.stringify(pubs));
   if (counts.length > 0) await send(sourceCounts, "POST", JSON.stringify(counts));
 }
-const COMPLETE = new Set(["published", "repaired", "input_mismatch"]);
+const COMPLETE = new Set(["published", "repaired", "input_mismatch", "rows_unknown"]);
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 const saved = process.env.DATABASE_URL;

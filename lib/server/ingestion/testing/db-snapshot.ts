@@ -35,3 +35,51 @@ export async function ingestionState(db: Db): Promise<string> {
   ]);
   return JSON.stringify({ tasks, datasets, runs, attempts, edges, publishes, invalidKeys, events, sourceCounts });
 }
+
+/**
+ * What ingestion wrote, with the generated ids (datasets', tasks', pipelines') replaced by the
+ * names they stand for and the write times dropped: two databases that folded the same events
+ * compare equal (whatever order the events and declarations came in).
+ */
+export async function ledgerState(db: Db): Promise<unknown> {
+  const [tasks, datasets, pipelines, runs, attempts, edges, publishes, invalidKeys] = await Promise.all([
+    db.task.findMany(),
+    db.dataset.findMany(),
+    db.pipeline.findMany(),
+    db.run.findMany(),
+    db.attempt.findMany(),
+    db.lineageEdge.findMany(),
+    db.publish.findMany(),
+    db.invalidKey.findMany(),
+  ]);
+  const names = new Map<string, string>([
+    ...tasks.map((t) => [t.id, t.nodeId] as [string, string]),
+    ...datasets.map((d) => [d.id, d.nodeId] as [string, string]),
+    ...pipelines.map((p) => [p.id, `${p.namespace}/${p.name}`] as [string, string]),
+  ]);
+  // An attempt's id is derived from its task's row id, which each database gives its own: named by what it is.
+  for (const a of attempts) names.set(a.id, `${names.get(a.taskId) ?? a.taskId}/${a.runId}/${a.unitKey}/${a.tryNumber}`);
+  const DROPPED = new Set(["createdAt", "updatedAt", "recordedAt"]);
+  const plain = (rows: object[], keepId: boolean) =>
+    rows
+      .map((r) =>
+        JSON.stringify(
+          Object.fromEntries(
+            Object.entries(r)
+              .filter(([k]) => !DROPPED.has(k) && (keepId || k !== "id"))
+              .map(([k, v]) => [k, typeof v === "string" ? (names.get(v) ?? v) : v]),
+          ),
+        ),
+      )
+      .sort();
+  return {
+    tasks: plain(tasks, false),
+    datasets: plain(datasets, false),
+    pipelines: plain(pipelines, false),
+    runs: plain(runs, true),
+    attempts: plain(attempts, false),
+    edges: plain(edges, false),
+    publishes: plain(publishes, false),
+    invalidKeys: plain(invalidKeys, false),
+  };
+}

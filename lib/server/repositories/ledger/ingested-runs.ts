@@ -44,7 +44,7 @@ export interface PublishRow {
   publishedAt: Date;
   inputVersion: string;
   codeVersion: string;
-  rowCount: number;
+  rowCount: number | null;
   /** Who sent it (token:<name>, a person's id); absent for the local executor. */
   submittedBy?: string | null;
 }
@@ -245,7 +245,7 @@ export interface StoredPublish {
   publishedAt: Date;
   inputVersion: string;
   codeVersion: string;
-  rowCount: number;
+  rowCount: number | null;
 }
 
 /** Publishes already in the ledger under the given ids (to tell a duplicate from a conflict). */

@@ -63,7 +63,7 @@ export async function publishesOfDataset(db: Db, datasetId: string, kinds: Map<s
       publishedAt: timeOf(at)!,
       inputVersion: textOf(inputVersion),
       codeVersion: textOf(codeVersion),
-      rowCount: Number(rowCount),
+      rowCount: rowCount === null || rowCount === undefined ? null : Number(rowCount),
     };
     const key = String(unitKey);
     const list = out.get(key);

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Publish" ALTER COLUMN "rowCount" DROP NOT NULL;
