@@ -209,16 +209,21 @@ function UserRow({ user, self }: { user: UserView; self: boolean }) {
 function Tokens() {
   const tokens = useTokens(true);
   const create = useCreateToken();
-  const [form, setForm] = useState({ name: "", namespaces: "", reason: "" });
+  const [form, setForm] = useState<{ name: string; scope: TokenView["scope"]; namespaces: string; reason: string }>({
+    name: "",
+    scope: "ingest",
+    namespaces: "",
+    reason: "",
+  });
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     create.mutate(
-      { name: form.name.trim(), scope: "ingest", namespaces: splitNamespaces(form.namespaces), reason: form.reason },
+      { name: form.name.trim(), scope: form.scope, namespaces: splitNamespaces(form.namespaces), reason: form.reason },
       {
         onSuccess: (r) => {
           setCreated({ name: r.token.name, secret: r.secret });
-          setForm({ name: "", namespaces: "", reason: "" });
+          setForm({ name: "", scope: "ingest", namespaces: "", reason: "" });
         },
       },
     );
@@ -227,9 +232,10 @@ function Tokens() {
     <section className="card" aria-labelledby="tokens">
       <h2 id="tokens">Machine tokens</h2>
       <p className="sub">
-        An <b>ingest</b> token may only send lineage events, publishes, source counts, partition definitions, frontier certificates and dbt artifacts —
-        optionally only for the namespaces you list. Producers send it as <code>Authorization: Bearer</code> (OpenLineage&apos;s HTTP transport:{" "}
-        <code>auth.type: api_key</code> with <code>auth.apiKey</code>).
+        An <b>ingest</b> token may only send lineage events, publishes, source counts, partition definitions, frontier certificates and dbt artifacts; a{" "}
+        <b>declare</b> token only applies the team&apos;s declaration file (<code>PUT /api/v1/declarations</code>) — each optionally only for the namespaces you
+        list. Producers send it as <code>Authorization: Bearer</code> (OpenLineage&apos;s HTTP transport: <code>auth.type: api_key</code> with{" "}
+        <code>auth.apiKey</code>).
       </p>
       {created ? (
         <div className={styles.secret} role="status" data-testid="token-secret">
@@ -273,7 +279,7 @@ function Tokens() {
       ) : (
         <div className="skeleton" aria-busy="true" />
       )}
-      <h3>Create an ingest token</h3>
+      <h3>Create a token</h3>
       <form className={styles.form} onSubmit={submit} aria-label="Create a token">
         <label>
           Name
@@ -284,6 +290,13 @@ function Tokens() {
             onChange={(e) => setForm({ ...form, name: e.target.value })}
             placeholder="airflow-prod"
           />
+        </label>
+        <label>
+          Scope
+          <select value={form.scope} onChange={(e) => setForm({ ...form, scope: e.target.value as TokenView["scope"] })}>
+            <option value="ingest">ingest</option>
+            <option value="declare">declare</option>
+          </select>
         </label>
         <label>
           Namespaces

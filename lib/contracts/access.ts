@@ -46,7 +46,7 @@ export type ChangeUser = z.infer<typeof ChangeUserSchema>;
 
 export const TokenViewSchema = z.object({
   name: z.string(),
-  scope: z.enum(["ingest"]),
+  scope: z.enum(["ingest", "declare"]),
   namespaces: z.array(z.string()),
   createdBy: z.string(),
   createdAt: z.string(),
@@ -58,7 +58,7 @@ export type TokenView = z.infer<typeof TokenViewSchema>;
 export const TokenListSchema = z.object({ tokens: z.array(TokenViewSchema) });
 export const CreateTokenSchema = z.object({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "letters, digits, . _ - (at most 64)"),
-  scope: z.enum(["ingest"]),
+  scope: z.enum(["ingest", "declare"]),
   namespaces: namespaces.optional(),
   reason: reasonField,
 });

@@ -151,6 +151,14 @@ export const AUDIT_KINDS = {
     }),
   },
   "note.added": { before: nothing, after: z.object({ note: z.string() }) },
+  // The team's declaration file applied: each fact it changed, before (with where it came from) → after.
+  "declarations.applied": {
+    before: z.object({ changes: z.array(z.object({ nodeId: z.string(), fact: z.string(), value: z.unknown(), source: z.string().nullable() })) }),
+    after: z.object({
+      changes: z.array(z.object({ nodeId: z.string(), fact: z.string(), value: z.unknown() })),
+      refolded: z.object({ runs: z.number().int(), publishes: z.number().int() }),
+    }),
+  },
   "user.added": { before: nothing, after: access },
   "user.changed": { before: access, after: access },
   "user.removed": { before: access, after: nothing },

@@ -17,10 +17,6 @@ export const PartitionsPutResultSchema = z.object({
   expectedUnits: z.number().int(),
   auditSeq: z.number().int().nullable(),
   /**
-   * What the new definition settled: rejected unit keys it accepts (no longer listed as invalid),
-   * the producers' runs folded again from their stored events, and the publishes that wrote.
-   */
-  /**
    * What the new definition settled: rejected keys now accepted, stored runs folded again, publishes
    * on units they were not on before, and publishes left out because an open incident holds their unit.
    */

@@ -15,7 +15,14 @@ const DbtNodeSchema = z.looseObject({
   schema: z.string().nullish(),
   alias: z.string().nullish(),
   depends_on: z.looseObject({ nodes: z.array(z.string()).nullish() }).nullish(),
-  config: z.looseObject({ materialized: z.string().nullish(), unique_key: z.unknown().optional() }).nullish(),
+  config: z
+    .looseObject({
+      materialized: z.string().nullish(),
+      unique_key: z.unknown().optional(),
+      incremental_strategy: z.string().nullish(),
+      meta: z.unknown().optional(),
+    })
+    .nullish(),
 });
 export type DbtNode = z.infer<typeof DbtNodeSchema>;
 

@@ -18,7 +18,7 @@ export interface Actor {
   tokenScope?: TokenScope;
 }
 
-export const TOKEN_SCOPES = ["ingest"] as const;
+export const TOKEN_SCOPES = ["ingest", "declare"] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
 export function hasRole(actor: Pick<Actor, "role">, needed: Role): boolean {

@@ -188,10 +188,15 @@ async function withBusyRetries<T>(retries: number, run: (attempt: number) => Pro
   }
 }
 
+const SCOPE_ROUTES: Record<TokenScope, string> = {
+  ingest: "lineage, lineage/batch, publishes, source-counts, warehouse-counts, datasets/{id}/partitions, frontier-certificates, import/dbt",
+  declare: "declarations",
+};
+
 function authorize(actor: Actor, needed: Role, scopes: readonly TokenScope[]): void {
   if (actor.tokenScope && !scopes.includes(actor.tokenScope)) {
     throw new ForbiddenError(
-      `${actor.id} is a machine token of scope ${actor.tokenScope}: it may call only the ${actor.tokenScope} routes (lineage, lineage/batch, publishes, source-counts, warehouse-counts, datasets/{id}/partitions, frontier-certificates, import/dbt)`,
+      `${actor.id} is a machine token of scope ${actor.tokenScope}: it may call only the ${actor.tokenScope} routes (${SCOPE_ROUTES[actor.tokenScope]})`,
     );
   }
   if (hasRole(actor, needed)) return;

@@ -1,5 +1,13 @@
 import type { Tx } from "../repositories/database";
-import { assignTaskPipelines, ensureDatasets, ensurePipelines, ensureTasks, markChecks, pipelineKey } from "../repositories/catalog/catalog-writes";
+import {
+  assignTaskPipelines,
+  ensureDatasets,
+  ensurePipelines,
+  ensureTasks,
+  markChecks,
+  pipelineKey,
+  recordTaskFacts,
+} from "../repositories/catalog/catalog-writes";
 import { edgeRowsOfTasks, saveEdgeRows } from "../repositories/catalog/lineage-edges";
 import { appendPublishes, assignRunPipeline, reportInvalidKeys, rerootRuns, runsByIds, upsertAttempts, upsertRuns } from "../repositories/ledger/ingested-runs";
 import { buildRunRows, type RunRows } from "./build-run-rows";
@@ -88,6 +96,18 @@ export async function applyFoldedRuns(
   await markChecks(
     tx,
     ordered.filter((r) => r.isCheck).map((r) => tasks.get(r.jobNodeId)!.id),
+  );
+  // What the producers' facets say of each task, each under its source's precedence.
+  await recordTaskFacts(
+    tx,
+    ordered.flatMap((r) => {
+      const taskId = tasks.get(r.jobNodeId)!.id;
+      const { airflow, openlineage } = r.facts;
+      return [
+        { taskId, facts: { dependsOnOwnPast: airflow.dependsOnOwnPast ?? undefined, owner: airflow.owner ?? undefined }, source: "airflow" as const },
+        { taskId, facts: { owner: openlineage.owner ?? undefined, writeMode: openlineage.writeMode ?? undefined }, source: "openlineage" as const },
+      ];
+    }),
   );
   const runCount = await upsertRuns(
     tx,

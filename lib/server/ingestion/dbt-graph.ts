@@ -101,11 +101,23 @@ function collectParents(manifest: DbtManifest): Map<string, Set<string>> {
   return parents;
 }
 
-/** What a rebuild of the node does to its relation: tables, views and seeds are replaced; incremental models merge on a unique key or append. */
+/**
+ * What a rebuild of the node does to its relation. Tables, views and seeds are replaced; a
+ * snapshot merges. An incremental model by its strategy: `append` appends; `insert_overwrite`
+ * and `microbatch` replace the partitions (batches) they rebuild; `merge` and `delete+insert`
+ * replace or update the rows of their unique key — a second run of a unit leaves one copy
+ * (merge); without a strategy, dbt's default: merge on a unique key, else append.
+ */
 function writeModeOf(n: DbtNode): WriteMode | null {
   const m = n.config?.materialized ?? (n.resource_type === "seed" ? "seed" : null);
   if (n.resource_type === "snapshot" || m === "snapshot") return "merge";
-  if (m === "incremental") return n.config?.unique_key ? "merge" : "append";
+  if (m === "incremental") {
+    const strategy = n.config?.incremental_strategy?.toLowerCase() ?? null;
+    if (strategy === "append") return "append";
+    if (strategy === "insert_overwrite" || strategy === "microbatch") return "replace";
+    if (strategy === "merge" || strategy === "delete+insert") return n.config?.unique_key ? "merge" : "append";
+    return n.config?.unique_key ? "merge" : "append";
+  }
   if (m === "table" || m === "view" || m === "seed" || m === "materialized_view") return "replace";
   return null;
 }

@@ -57,6 +57,13 @@ export interface FoldedRun extends RunRef {
   isCheck: boolean;
   /** The Databricks job run this run was part of (the Spark integration's environment-properties facet): what a repair repairs. */
   databricksJobRunId: number | null;
+  /** What the producer's facets say of the task (its repair-safety facts), by source; null: not said. */
+  facts: {
+    /** Airflow's `airflow` run facet: the task's depends_on_past and owner. */
+    airflow: { dependsOnOwnPast: boolean | null; owner: string | null };
+    /** OpenLineage's ownership job facet; lifecycleStateChange OVERWRITE or TRUNCATE on an output: it replaces. */
+    openlineage: { owner: string | null; writeMode: "replace" | null };
+  };
 }
 
 const CHECK_JOB_TYPES = new Set(["TEST", "CHECK"]);
@@ -92,6 +99,7 @@ export function foldRunEvents(events: RunEvent[]): FoldedRun {
     codeVersion: "",
     isCheck: false,
     databricksJobRunId: null,
+    facts: { airflow: { dependsOnOwnPast: null, owner: null }, openlineage: { owner: null, writeMode: null } },
   };
   const inputs = new Map<string, FoldedInput>();
   const outputs = new Map<string, FoldedOutput>();
@@ -112,6 +120,7 @@ export function foldRunEvents(events: RunEvent[]): FoldedRun {
   }
   run.inputs = [...inputs.values()];
   run.outputs = run.isCheck ? [] : [...outputs.values()];
+  if (run.outputs.some((o) => o.lifecycle === "OVERWRITE" || o.lifecycle === "TRUNCATE")) run.facts.openlineage.writeMode = "replace";
   return run;
 }
 
@@ -164,6 +173,12 @@ function foldFacets(run: FoldedRun, event: RunEvent): void {
   if (CHECK_JOB_TYPES.has(event.job.facets?.jobType?.jobType?.toUpperCase() ?? "")) run.isCheck = true;
   const jobRun = databricksJobRun(facets as Record<string, unknown> | null | undefined);
   if (jobRun !== null) run.databricksJobRunId = jobRun;
+  const task = dig(facets, ["airflow", "task"]) as Record<string, unknown> | undefined;
+  if (typeof task?.depends_on_past === "boolean") run.facts.airflow.dependsOnOwnPast = task.depends_on_past;
+  if (typeof task?.owner === "string" && task.owner.trim() !== "" && task.owner !== "airflow") run.facts.airflow.owner = task.owner.trim();
+  const owners = dig(event.job.facets as Record<string, unknown> | undefined, ["ownership", "owners"]);
+  const first = Array.isArray(owners) ? (owners[0] as { name?: unknown } | undefined)?.name : undefined;
+  if (typeof first === "string" && first.trim() !== "") run.facts.openlineage.owner = first.trim();
 }
 
 /**

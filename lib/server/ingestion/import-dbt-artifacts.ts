@@ -8,7 +8,7 @@ import {
   ensureDatasets,
   ensurePipelines,
   ensureTasks,
-  fillWriteModes,
+  recordTaskFacts,
   markChecks,
   markSources,
   pipelineKey,
@@ -95,10 +95,12 @@ async function writeCatalog(tx: Tx, graph: DbtGraph, namespace: string, observed
     tx,
     graph.tasks.filter((t) => t.output === null).map((t) => tasks.get(t.task.nodeId)!.id),
   );
-  for (const mode of ["replace", "merge", "append"] as const) {
-    const ids = graph.tasks.filter((t) => t.writeMode === mode).map((t) => tasks.get(t.task.nodeId)!.id);
-    await fillWriteModes(tx, ids, mode);
-  }
+  // The manifest says how each model rebuilds its relation (materialization, incremental strategy):
+  // the dbt source's word, under a person's declaration and over what OpenLineage facets say.
+  await recordTaskFacts(
+    tx,
+    graph.tasks.flatMap((t) => (t.writeMode ? [{ taskId: tasks.get(t.task.nodeId)!.id, facts: { writeMode: t.writeMode }, source: "dbt" as const }] : [])),
+  );
   const pipelineName = commandJobName(graph.project);
   const pipelineId = (await ensurePipelines(tx, [{ namespace, name: pipelineName }])).get(pipelineKey(namespace, pipelineName))!;
   await assignTaskPipelines(tx, new Map([...tasks.values()].map((t) => [t.id, pipelineId])));

@@ -21,16 +21,9 @@ export async function setDatasetPartitions(id: string, body: PartitionsPut, acto
   // its retry when a concurrent request declares the same node.
   return inOneTransaction(db, async (tx) => {
     const dataset = await findOrDeclareNode(tx, "dataset", id);
-    const stored = await datasetPartitionDef(tx, dataset.id);
-    // Declaring the definition a dataset already had (unpartitioned, say) is a change too: its
-    // expected units go from unknown to known.
-    const before = stored.declared ? stored.def : null;
-    const changed = before === null || JSON.stringify(before) !== JSON.stringify(body.partitionDef);
+    const { before, changed, resolved } = await declarePartitions(tx, dataset, body.partitionDef, space);
     let auditSeq: number | null = null;
-    let resolved = { keys: 0, runs: 0, publishes: 0, held: 0 };
     if (changed) {
-      await saveDatasetPartitionDef(tx, dataset.id, body.partitionDef);
-      const keys = await refoldUnderNewDefinition(tx, dataset, space);
       const entry = await appendAudit(
         tx,
         {
@@ -40,15 +33,41 @@ export async function setDatasetPartitions(id: string, body: PartitionsPut, acto
           reason: body.reason,
           targets: [{ nodeId: dataset.nodeId, units: [] }],
           before: { partitionDef: before },
-          after: { partitionDef: body.partitionDef, resolved: { keys: keys.nowValid, runs: keys.refolded, publishes: keys.publishes, held: keys.held } },
+          after: { partitionDef: body.partitionDef, resolved },
         },
         now,
       );
       auditSeq = entry.seq;
-      resolved = { keys: keys.nowValid, runs: keys.refolded, publishes: keys.publishes, held: keys.held };
     }
     return { nodeId: dataset.nodeId, changed, before, after: body.partitionDef, expectedUnits: space.due.size, auditSeq, resolved };
   });
+}
+
+export interface DeclaredPartitions {
+  /** Null when none had been declared (the expected units were unknown). */
+  before: Awaited<ReturnType<typeof datasetPartitionDef>>["def"] | null;
+  changed: boolean;
+  resolved: { keys: number; runs: number; publishes: number; held: number };
+}
+
+/**
+ * Stores a dataset's partition definition in the caller's transaction and, when it changed, folds
+ * the stored runs again under it (the audit entry is the caller's). Declaring the definition a
+ * dataset already had (unpartitioned, say) is a change too: its expected units go from unknown to known.
+ */
+export async function declarePartitions(
+  tx: Tx,
+  dataset: { id: string; nodeId: string },
+  def: PartitionDef,
+  space: PartitionSpace,
+): Promise<DeclaredPartitions> {
+  const stored = await datasetPartitionDef(tx, dataset.id);
+  const before = stored.declared ? stored.def : null;
+  const changed = before === null || JSON.stringify(before) !== JSON.stringify(def);
+  if (!changed) return { before, changed, resolved: { keys: 0, runs: 0, publishes: 0, held: 0 } };
+  await saveDatasetPartitionDef(tx, dataset.id, def);
+  const keys = await refoldUnderNewDefinition(tx, dataset, space);
+  return { before, changed, resolved: { keys: keys.nowValid, runs: keys.refolded, publishes: keys.publishes, held: keys.held } };
 }
 
 /**
@@ -78,14 +97,15 @@ async function refoldUnderNewDefinition(
   };
 }
 
-function resolveOrRefuse(def: PartitionDef, now: Date): PartitionSpace {
+/** The definition's units, or a 400 naming `field` (body.partitionDef) when it does not resolve. */
+export function resolveOrRefuse(def: PartitionDef, now: Date, field = "body.partitionDef"): PartitionSpace {
   let space: PartitionSpace;
   try {
     space = resolvePartitions(def, { asOf: now.getTime() });
   } catch (e) {
-    throw new InvalidFieldError("body.partitionDef", `does not resolve: ${(e as Error).message}`);
+    throw new InvalidFieldError(field, `does not resolve: ${(e as Error).message}`);
   }
   if (def.kind === "time" && def.end !== undefined && space.size === 0)
-    throw new InvalidFieldError("body.partitionDef.end", "is before start: the definition has no units");
+    throw new InvalidFieldError(`${field}.end`, "is before start: the definition has no units");
   return space;
 }

@@ -21,7 +21,12 @@ export async function setTaskProperties(id: string, body: TaskPropertiesPut, act
     const changed = NAMES.some((n) => before[n] !== after[n]);
     let auditSeq: number | null = null;
     if (changed) {
-      await saveTaskProperties(tx, task.id, after);
+      await saveTaskProperties(
+        tx,
+        task.id,
+        after,
+        NAMES.filter((n) => body[n] !== undefined),
+      );
       const entry = await appendAudit(
         tx,
         {

@@ -4,7 +4,7 @@ import { inTransaction, getDb, type Db } from "../repositories/database";
 import { InvalidFieldError, RefusedError } from "@/lib/domain/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { listTasks } from "../repositories/catalog/catalog-reads";
-import { setWriteMode } from "../repositories/catalog/catalog-writes";
+import { recordTaskFacts } from "../repositories/catalog/catalog-writes";
 
 /**
  * Declares a task fixed to replace its unit (its code now overwrites instead of appending): a
@@ -16,7 +16,7 @@ export async function declareReplace(id: string, body: { taskNodeId: string; rea
   if (!task) throw new InvalidFieldError("body.taskNodeId", `no task ${body.taskNodeId}`);
   if (task.writeMode === "replace") throw new RefusedError(`${task.name} already replaces its unit`);
   const entry = await inTransaction(db, async (tx) => {
-    await setWriteMode(tx, task.id, "replace");
+    await recordTaskFacts(tx, [{ taskId: task.id, facts: { writeMode: "replace" }, source: "declared" }]);
     return appendAudit(
       tx,
       {

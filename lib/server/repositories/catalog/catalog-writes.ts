@@ -1,3 +1,4 @@
+import { applyFacts, isFactSource, TASK_FACTS, type FactSource, type FactSourcesOf, type TaskFactValues } from "@/lib/domain/fact-sources";
 import { compositeKey } from "@/lib/domain/composite-key";
 import type { PartitionDef } from "@/lib/domain/partitions";
 import type { Tx } from "../database";
@@ -114,15 +115,63 @@ export async function markSources(tx: Tx, nodeIds: readonly string[]): Promise<v
   await prismaOf(tx).dataset.updateMany({ where: { nodeId: { in: [...nodeIds] }, kind: "table" }, data: { kind: "source" } });
 }
 
-/** Sets the write mode of the tasks that declare none yet (a declared one is kept). */
-export async function fillWriteModes(tx: Tx, taskIds: readonly string[], mode: "replace" | "merge" | "append"): Promise<void> {
-  if (taskIds.length === 0) return;
-  await prismaOf(tx).task.updateMany({ where: { id: { in: [...taskIds] }, writeMode: null }, data: { writeMode: mode } });
+/** A task's facts as one source gives them; undefined or null: that source does not say. */
+export interface SourcedFacts {
+  taskId: string;
+  facts: {
+    writeMode?: "replace" | "merge" | "append";
+    sideEffect?: "none" | "external";
+    dependsOnOwnPast?: boolean;
+    publishMode?: "per_unit" | "atomic_set";
+    owner?: string;
+  };
+  source: FactSource;
 }
 
-/** A task's write mode, as an operator declared it. */
-export async function setWriteMode(tx: Tx, taskId: string, mode: "replace" | "merge" | "append"): Promise<void> {
-  await prismaOf(tx).task.update({ where: { id: taskId }, data: { writeMode: mode } });
+/**
+ * Records what a source says of tasks' repair-safety facts, by precedence (lib/domain/fact-sources.ts):
+ * a fact a better source gave is kept, one the same or a worse source gave is replaced. Writes only
+ * the tasks whose facts change; answers how many did.
+ */
+export async function recordTaskFacts(tx: Tx, items: readonly SourcedFacts[]): Promise<number> {
+  const wanted = items.filter((i) => Object.values(i.facts).some((v) => v !== undefined && v !== null));
+  if (wanted.length === 0) return 0;
+  const rows = await prismaOf(tx).task.findMany({
+    where: { id: { in: [...new Set(wanted.map((i) => i.taskId))] } },
+    select: { id: true, writeMode: true, sideEffect: true, dependsOnOwnPast: true, publishMode: true, owner: true, factSources: true },
+  });
+  const held = new Map(rows.map((r) => [r.id, { ...r, sources: parseFactSources(r.factSources) }]));
+  let changed = 0;
+  for (const item of wanted) {
+    const t = held.get(item.taskId);
+    if (!t) continue;
+    const current = {
+      writeMode: t.writeMode,
+      sideEffect: t.sideEffect,
+      dependsOnOwnPast: t.dependsOnOwnPast,
+      publishMode: t.publishMode,
+      owner: t.owner || null,
+    };
+    const applied = applyFacts(current as TaskFactValues, t.sources, item.facts, item.source);
+    if (!applied) continue;
+    const { owner, ...rest } = applied.values;
+    await prismaOf(tx).task.update({ where: { id: t.id }, data: { ...rest, ...(owner ? { owner } : {}), factSources: JSON.stringify(applied.sources) } });
+    Object.assign(t, applied.values, { sources: applied.sources });
+    changed++;
+  }
+  return changed;
+}
+
+/** The stored {fact: source} map, keeping only known facts and sources. */
+export function parseFactSources(json: string): FactSourcesOf {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch {
+    return {};
+  }
+  if (!raw || typeof raw !== "object") return {};
+  return Object.fromEntries(Object.entries(raw).filter(([k, v]) => (TASK_FACTS as readonly string[]).includes(k) && isFactSource(v))) as FactSourcesOf;
 }
 
 /** A catalog declared in full (the demo's): created as given, partition definitions declared. */

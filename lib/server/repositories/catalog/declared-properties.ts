@@ -4,6 +4,8 @@ import type { PartitionDef } from "@/lib/domain/partitions";
 import type { z } from "zod";
 import type { Tx } from "../database";
 import { parsePartitionDef } from "./catalog-reads";
+import { parseFactSources } from "./catalog-writes";
+import type { FactSourcesOf, TaskFactValues } from "@/lib/domain/fact-sources";
 import { prismaOf } from "../prisma-handle";
 
 export type TaskProperties = z.infer<typeof TaskPropertiesSchema>;
@@ -49,6 +51,29 @@ export async function taskProperties(tx: Tx, id: string): Promise<TaskProperties
   };
 }
 
-export async function saveTaskProperties(tx: Tx, id: string, props: TaskProperties): Promise<void> {
-  await prismaOf(tx).task.update({ where: { id }, data: props });
+/** A person's declaration: the properties it sets are recorded as declared (lib/domain/fact-sources.ts). */
+export async function saveTaskProperties(tx: Tx, id: string, props: TaskProperties, declared: readonly string[]): Promise<void> {
+  const row = await prismaOf(tx).task.findUniqueOrThrow({ where: { id }, select: { factSources: true } });
+  const sources = { ...parseFactSources(row.factSources), ...Object.fromEntries(declared.map((f) => [f, "declared"])) };
+  await prismaOf(tx).task.update({ where: { id }, data: { ...props, factSources: JSON.stringify(sources) } });
+}
+
+/** Each task's repair-safety facts as held, and where each came from (lib/domain/fact-sources.ts). */
+export async function taskFactsWithSources(tx: Tx, ids: readonly string[]): Promise<Map<string, { values: TaskFactValues; sources: FactSourcesOf }>> {
+  const rows = await prismaOf(tx).task.findMany({ where: { id: { in: [...new Set(ids)] } } });
+  return new Map(
+    rows.map((t) => [
+      t.id,
+      {
+        values: {
+          writeMode: oneOf(t.writeMode, ["replace", "merge", "append"] as const),
+          sideEffect: oneOf(t.sideEffect, ["none", "external"] as const),
+          dependsOnOwnPast: t.dependsOnOwnPast,
+          publishMode: oneOf(t.publishMode, ["per_unit", "atomic_set"] as const),
+          owner: t.owner || null,
+        },
+        sources: parseFactSources(t.factSources),
+      },
+    ]),
+  );
 }
