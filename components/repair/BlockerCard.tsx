@@ -3,7 +3,7 @@
 import { nodeName } from "@/lib/domain/ids";
 import type { IncidentDetail } from "@/lib/contracts/incidents";
 import type { BlockerView } from "@/lib/contracts/repair";
-import { useCleanUnit, useDeclareCleaned, useDeclareReplace } from "@/lib/client/incident-actions";
+import { useCleanUnit, useDeclareCleaned, useDeclareReplace, useDeclareTaskFacts } from "@/lib/client/incident-actions";
 import { useState } from "react";
 import { ConfirmIntervention } from "./ConfirmIntervention";
 import { allows } from "./step-props";
@@ -17,6 +17,7 @@ export function BlockerCard({ id, incident, blocker }: { id: string; incident: P
   const clean = useCleanUnit(id);
   const declare = useDeclareReplace(id);
   const declareCleaned = useDeclareCleaned(id);
+  const declareFact = useDeclareTaskFacts();
   const [statement, setStatement] = useState("");
   const r = blocker.resolution;
   const undeclared = r?.rowsInUnits.filter((u) => !u.declared).map((u) => u.unitKey) ?? [];
@@ -25,6 +26,26 @@ export function BlockerCard({ id, incident, blocker }: { id: string; incident: P
       <p style={{ marginTop: 0 }}>
         <strong>{blocker.code.replace(/_/g, " ")}</strong>: {blocker.message}
       </p>
+      {blocker.declare && blocker.node && allows(incident, "declare_replace") ? (
+        <div className={styles.declareFact} data-testid={`declare-${blocker.declare.fact}`}>
+          {blocker.declare.choices.map((choice) => (
+            <ConfirmIntervention
+              key={String(choice)}
+              testId={`declare-${blocker.declare!.fact}-${String(choice)}`}
+              label={`${short(blocker.node!)}: ${FACT_WORDS[blocker.declare!.fact](choice)}`}
+              pending={declareFact.isPending}
+              error={declareFact.error}
+              believe={
+                <>
+                  {short(blocker.node!)} {FACT_WORDS[blocker.declare!.fact](choice)} — every run, not only this repair. It is recorded as declared by you, and
+                  no producer&apos;s facet or manifest overrides it.
+                </>
+              }
+              onConfirm={(reason) => declareFact.mutate({ taskNodeId: blocker.node!, [blocker.declare!.fact]: choice, reason })}
+            />
+          ))}
+        </div>
+      ) : null}
       {r?.kind === "clean_unit" ? (
         <>
           {r.cleanable && !r.cleanable.possible ? (
@@ -149,6 +170,13 @@ export function BlockerCard({ id, incident, blocker }: { id: string; incident: P
     </div>
   );
 }
+
+/** What declaring each value of a fact says of the task, in words. */
+const FACT_WORDS: Record<"writeMode" | "sideEffect" | "dependsOnOwnPast", (v: string | boolean) => string> = {
+  writeMode: (v) => (v === "replace" ? "replaces its unit" : v === "merge" ? "merges into its unit on a key" : "appends to its unit"),
+  sideEffect: (v) => (v === "none" ? "has no side effect outside the platform" : "sends something outside the platform"),
+  dependsOnOwnPast: (v) => (v === false ? "computes each unit on its own" : "reads its own previous unit"),
+};
 
 /** The POST /api/v1/warehouse-counts request that evidences a declared cleaning (0 rows, counted after it). */
 function countExample(datasetNodeId: string, units: string[]): string {

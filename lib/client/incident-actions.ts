@@ -13,6 +13,7 @@ import {
   ScopeBodySchema,
 } from "@/lib/contracts/incidents";
 import { DispatchPreviewSchema, DryRunBodySchema } from "@/lib/contracts/orchestrators";
+import { TaskPropertiesPutSchema, TaskPropertiesResultSchema } from "@/lib/contracts/ingestion-catalog";
 import { ReasonBodySchema } from "@/lib/contracts/reason";
 import {
   CancelRepairResultSchema,
@@ -90,6 +91,22 @@ export function useOpenIncident() {
   return useMutation<z.output<typeof IncidentSummarySchema>, Error, z.input<typeof OpenIncidentSchema>>({
     mutationFn: (input) => apiFetch("/api/v1/incidents", IncidentSummarySchema, { method: "POST", body: JSON.stringify(checked(OpenIncidentSchema, input)) }),
     onSuccess: () => Promise.all([...keysOf("record"), overviewKeys.all, alertsKeys.all].map((queryKey) => qc.invalidateQueries({ queryKey }))),
+  });
+}
+
+/**
+ * Declaring a fact of a task the planner holds back (PUT /api/v1/tasks/{id}): the plan, its
+ * preconditions and how its units are judged (a write mode decides duplicate or republish) change.
+ */
+export function useDeclareTaskFacts() {
+  const qc = useQueryClient();
+  return useMutation<z.output<typeof TaskPropertiesResultSchema>, Error, { taskNodeId: string } & z.input<typeof TaskPropertiesPutSchema>>({
+    mutationFn: ({ taskNodeId, ...input }) =>
+      apiFetch(`/api/v1/tasks/${encodeURIComponent(taskNodeId)}`, TaskPropertiesResultSchema, {
+        method: "PUT",
+        body: JSON.stringify(checked(TaskPropertiesPutSchema, input)),
+      }),
+    onSuccess: () => Promise.all(keysOf("units").map((queryKey) => qc.invalidateQueries({ queryKey }))),
   });
 }
 

@@ -119,6 +119,8 @@ export const BlockerSchema = z.object({
   message: z.string(),
   node: z.string().nullable(),
   keyRanges: z.array(KeyRangeSchema),
+  /** A fact nobody declared (unknown_write_mode, unknown_side_effect, unknown_independence): which, and its values. */
+  declare: z.object({ fact: z.enum(["writeMode", "sideEffect", "dependsOnOwnPast"]), choices: z.array(z.union([z.string(), z.boolean()])) }).nullable(),
   /** The intervention that lifts it, when there is one. */
   resolution: z
     .object({

@@ -142,13 +142,17 @@ describe("the planner acts on the same answers", () => {
     expect(p.waves.flat().find((t) => t.task === T.revenue)!.units.size).toBe(100);
   });
 
-  it("an undeclared side effect is excluded like an external one, saying it was not declared", () => {
+  it("an undeclared side effect holds the task with a blocker naming the fact; an external one is excluded, deliberately", () => {
     const g = ordersGraph({ revenue: { sideEffect: undefined } });
     const p = planRepair({ graph: g, targets: [{ node: T.revenue as NodeId, units: aug17 }] });
     expect(p.excluded.map((e) => [e.task, e.reason])).toEqual([
-      [T.revenue, "revenue_daily has undeclared side effects (counted as external): excluded by default; replay it deliberately with an idempotency key."],
       [T.export, "finance_weekly_export has external side effects: excluded by default; replay it deliberately with an idempotency key."],
     ]);
+    expect(p.held.map((h) => h.task)).toEqual([T.revenue]);
+    const b = p.blockers.find((x) => x.code === "unknown_side_effect")!;
+    expect(b).toMatchObject({ node: T.revenue, declare: { fact: "sideEffect", choices: ["none", "external"] } });
+    expect(b.message).toContain("tasks: [{ namespace: reparo, name: revenue_daily, sideEffect: none | external }] (npm run declare)");
+    expect(p.runnable).toBe(false);
   });
 
   it("a source whose version is gone rules out a full re-run, named as the reason", () => {
@@ -180,12 +184,17 @@ describe("the planner acts on the same answers", () => {
     fc.assert(
       fc.property(arbCase, ({ g, plan }) => {
         const node = (id: string) => g.nodes[g.index.get(id as NodeId)!] as TaskNode;
-        for (const e of plan.excluded) expect(holds(sideEffects(node(e.task)))).toBe(false);
+        // Excluded only for a known external effect; held for anything unknown or unsafe to repeat; never dropped.
+        for (const e of plan.excluded) expect(sideEffects(node(e.task)).verdict).toBe("unsafe");
         for (const t of plan.waves.flat()) {
           expect(holds(idempotentOverUnit(node(t.task)))).toBe(true);
-          expect(holds(sideEffects(node(t.task)))).toBe(true);
+          expect(sideEffects(node(t.task)).verdict === "unknown").toBe(false);
+          expect(node(t.task).dependsOnOwnPast !== undefined || g.selfLoops.has(node(t.task).index)).toBe(true);
         }
-        for (const t of plan.held) expect(holds(idempotentOverUnit(node(t.task)))).toBe(false);
+        for (const t of plan.held) {
+          const n = node(t.task);
+          expect(!holds(idempotentOverUnit(n)) || sideEffects(n).verdict === "unknown" || unitsIndependent(g, n).verdict === "unknown").toBe(true);
+        }
         const inScope = [...plan.scope.entries.values()].filter((e) => e.nodeKind === "task");
         const why = (s: string) => plan.options.find((o) => o.strategy === s)!.why.map((w) => w.code);
         const seeds = inScope.filter((e) => e.seed);

@@ -13,7 +13,7 @@
  */
 import { nodeName } from "./ids";
 import type { ClosureResult, Seed } from "./closure";
-import type { NodeId, TaskId } from "./ids";
+import { parseNodeId, type NodeId, type TaskId } from "./ids";
 import type { LineageGraph, TaskNode } from "./lineage-graph";
 import { asOfNowJoins, holds, idempotentOverUnit, sourceReproducible } from "./preconditions";
 import { factsOf, type Ledger } from "./repair-scope";
@@ -23,6 +23,9 @@ import { toKeyRanges, UnitSet } from "./unit-set";
 export type BlockerCode =
   | "append_unresolved"
   | "unknown_write_mode"
+  | "unknown_side_effect"
+  | "unknown_independence"
+  | "nothing_to_recompute"
   | "invalid_key"
   | "active_repair_overlap"
   | "reason_required"
@@ -34,6 +37,8 @@ export interface Blocker {
   readonly code: BlockerCode;
   readonly message: string;
   readonly node?: NodeId;
+  /** For a fact nobody declared: which, and the values it may take (the wizard offers each). */
+  readonly declare?: { readonly fact: "writeMode" | "sideEffect" | "dependsOnOwnPast"; readonly choices: readonly (string | boolean)[] };
   readonly repairId?: string;
   readonly keyRanges?: readonly [string, string][];
 }
@@ -83,13 +88,8 @@ export function idempotencyBlocker(graph: LineageGraph, task: TaskNode, units: U
   const mine = resolutions.filter((r) => r.task === task.id);
   const idempotent = idempotentOverUnit(task);
   if (holds(idempotent) || mine.some((r) => r.kind === "fixed_to_replace")) return null;
-  if (idempotent.verdict === "unknown") {
-    return {
-      code: "unknown_write_mode",
-      node: task.id,
-      message: `${short(task.id)} has no declared write mode; unknown counts as append. Declare it fixed to replace before re-running.`,
-    };
-  }
+  if (idempotent.verdict === "unknown")
+    return unknownFact(task, "writeMode", ["replace", "merge", "append"], "whether a second run replaces its unit or adds to it");
   let open = units;
   for (const r of mine) {
     if (r.kind === "unit_deduplicated") open = r.units ? open.difference(r.units) : open.difference(units);
@@ -102,6 +102,25 @@ export function idempotencyBlocker(graph: LineageGraph, task: TaskNode, units: U
     node: task.id,
     keyRanges,
     message: `${short(task.id)} appends: re-running ${spell(keyRanges)} adds a second copy. Deduplicate the unit on its business key, or fix the task to replace its unit.`,
+  };
+}
+
+const FACT_CODES = { writeMode: "unknown_write_mode", sideEffect: "unknown_side_effect", dependsOnOwnPast: "unknown_independence" } as const;
+
+/**
+ * A fact nobody declared holds the task back, naming the fact, what it decides, and how to declare
+ * it: one line of the team's declaration file, or (in the wizard) a button per value.
+ * Example: `transform has no declared writeMode — … declare it in your declaration file:
+ * { namespace: airflow-lab, name: orders_etl.transform, writeMode: replace | merge | append }`.
+ */
+export function unknownFact(task: TaskNode, fact: keyof typeof FACT_CODES, choices: readonly (string | boolean)[], decides: string): Blocker {
+  const { namespace, name } = parseNodeId(task.id) ?? { namespace: "", name: task.id };
+  const line = `{ namespace: ${namespace}, name: ${name}, ${fact}: ${choices.join(" | ")} }`;
+  return {
+    code: FACT_CODES[fact],
+    node: task.id,
+    declare: { fact, choices },
+    message: `${short(task.id)} has no declared ${fact}, which decides ${decides}: unknown is unsafe, so it is held. Declare it — in your declaration file, tasks: [${line}] (npm run declare), or with the buttons here.`,
   };
 }
 

@@ -282,8 +282,11 @@ describe("seed 001: a task fails mid-DAG", () => {
     const g = ordersGraph({ fct: { writeMode: undefined }, features: { sideEffect: undefined }, revenue: { dependsOnOwnPast: undefined } });
     const p = planRepair({ graph: g, targets: failed, options: dedupStg });
     expect(p.blockers.find((b) => b.code === "unknown_write_mode")?.node).toBe(T.fct);
-    expect(p.excluded.map((e) => e.task)).toContain(T.features);
-    expect(p.held.map((h) => h.task)).toEqual([T.fct]);
+    // Never silently dropped: each unknown holds its task with a blocker naming the fact to declare.
+    expect(p.blockers.find((b) => b.code === "unknown_side_effect")?.node).toBe(T.features);
+    expect(p.blockers.find((b) => b.code === "unknown_independence")?.node).toBe(T.revenue);
+    expect(p.excluded.map((e) => e.task)).not.toContain(T.features);
+    expect(p.held.map((h) => h.task).sort()).toEqual([T.features, T.fct, T.revenue].sort());
     // revenue_daily's independence is unknown, so the plan treats it as sequential
     expect(p.held.concat(p.waves.flat()).find((t) => t.task === T.revenue)!.keyRanges).toEqual([["2026-08-17", "2026-08-25"]]);
   });

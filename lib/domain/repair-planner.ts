@@ -23,6 +23,7 @@ import {
   consumerWarnings,
   emptyAppendWarnings,
   idempotencyBlocker,
+  unknownFact,
   inputWarnings,
   overlapBlockers,
   type ActiveRepair,
@@ -162,16 +163,28 @@ function partitionTasks(graph: LineageGraph, pairs: readonly Seed[], opts: Repai
     const effects = sideEffects(task);
     if (!holds(effects)) {
       const key = opts.replay?.find((r) => r.task === task.id && r.idempotencyKey.trim() !== "")?.idempotencyKey;
-      if (key === undefined) {
-        const what = effects.verdict === "unsafe" ? "has external side effects" : "has undeclared side effects (counted as external)";
-        excluded.push({ ...planned, reason: `${nodeName(task.id)} ${what}: excluded by default; replay it deliberately with an idempotency key.` });
+      if (key === undefined && effects.verdict === "unsafe") {
+        excluded.push({
+          ...planned,
+          reason: `${nodeName(task.id)} has external side effects: excluded by default; replay it deliberately with an idempotency key.`,
+        });
         continue;
       }
-      planned = { ...planned, idempotencyKey: key };
+      if (key !== undefined) planned = { ...planned, idempotencyKey: key };
     }
-    const blocker = idempotencyBlocker(graph, task, units, opts.resolutions ?? []);
-    if (blocker) {
-      blockers.push(blocker);
+    // Unknown is unsafe, and never silently dropped: each fact nobody declared holds the task back
+    // with a blocker that says what to declare. (Replayed with a key, its side effect is deliberate.)
+    const unknowns = [
+      idempotencyBlocker(graph, task, units, opts.resolutions ?? []),
+      effects.verdict === "unknown" && planned.idempotencyKey === undefined
+        ? unknownFact(task, "sideEffect", ["none", "external"], "whether re-running it sends something outside the platform")
+        : null,
+      task.dependsOnOwnPast === undefined && !graph.selfLoops.has(task.index)
+        ? unknownFact(task, "dependsOnOwnPast", [false, true], "whether its units can be repaired alone or only forward to the end of the range")
+        : null,
+    ].filter((b): b is Blocker => b !== null);
+    if (unknowns.length > 0) {
+      blockers.push(...unknowns);
       held.push(planned);
     } else scheduled.push(planned);
   }
@@ -233,6 +246,12 @@ export function planRepair(input: RepairInput): RepairPlan {
   const blockers = [...strategyBlockers(targets, chosen, opts), ...heldBy];
   blockers.push(...overlapBlockers(graph, RECOMPUTING.has(strategy) ? pairs : marks, input.activeRepairs ?? []));
   const recomputed = [...scheduled, ...held];
+  // A plan that would recompute nothing is no repair: it cannot be confirmed (the excluded tasks say why).
+  if (RECOMPUTING.has(strategy) && recomputed.length === 0 && targets.seeds.length > 0)
+    blockers.push({
+      code: "nothing_to_recompute",
+      message: `This plan recomputes no unit${excluded.length > 0 ? `: every task in it is excluded (${excluded.map((e) => nodeName(e.task)).join(", ")})` : ""}. Choose another response, or replay a side-effecting task with an idempotency key.`,
+    });
   const seedPipelines = new Set([...targets.seedTasks].map((t) => graph.nodes[graph.index.get(t)!]!.pipeline));
   const warnings = [
     ...inputWarnings(

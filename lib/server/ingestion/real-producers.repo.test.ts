@@ -6,7 +6,10 @@ import type { UnitState } from "@/lib/domain/unit-state";
 import { loadUnitStateIndex } from "../repair/unit-state-index";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database";
 import { ledgerState } from "./testing/db-snapshot";
-import { DATASETS, PROVIDER_STREAM, providerStream } from "./testing/provider-stream";
+import { AIRFLOW_NS, DATASETS, DBT_NS, PROVIDER_STREAM, providerStream, TASKS } from "./testing/provider-stream";
+import { openIncident } from "../incidents/open-incident";
+import { previewPlan } from "../repair/preview-plan";
+import { applyDeclarations } from "./apply-declarations";
 
 /**
  * Issue "Truth from what real producers send", its bars on an Airflow-provider-shaped stream
@@ -93,6 +96,55 @@ describe("what real producers send: no row counts, late declarations, routine re
     for (const ds of ALL) await declare(ds);
     await send(providerStream());
     expectTheBars(await statesOf(t));
+  });
+
+  it("the planner under unknowns: blocked naming each fact to declare; once declared, a plan that recomputes", async () => {
+    // (the database of the test above: partitions declared, the month sent)
+    const operator = { id: "ingest-bot", role: "operator" as const, source: "proxy" as const, namespaces: [] };
+    const incident = await openIncident(
+      { taskNodeId: TASKS.transform, units: [PROVIDER_STREAM.failedDay], reason: "transform failed twice" },
+      operator,
+      NOW,
+      t.db,
+    );
+    const before = await previewPlan(incident.id, { replay: [], parameterOverrides: {} }, NOW, t.db);
+    expect(before.runnable).toBe(false);
+    expect(before.blockers.filter((b) => b.declare).map((b) => [b.code, b.node])).toEqual(
+      expect.arrayContaining([
+        ["unknown_write_mode", TASKS.transform],
+        ["unknown_side_effect", TASKS.transform],
+        ["unknown_write_mode", TASKS.load],
+      ]),
+    );
+    // Airflow's facet said depends_on_past false: independence is known, not asked.
+    expect(before.blockers.some((b) => b.code === "unknown_independence" && b.node === TASKS.transform)).toBe(false);
+    await applyDeclarations(
+      {
+        declarations: {
+          version: 1,
+          tasks: [
+            { namespace: AIRFLOW_NS, name: "orders_etl.transform", writeMode: "replace", sideEffect: "none", publishMode: "per_unit" },
+            { namespace: AIRFLOW_NS, name: "orders_etl.load", writeMode: "replace", sideEffect: "none", publishMode: "per_unit" },
+            {
+              namespace: DBT_NS,
+              name: "warehouse.analytics.jaffle.revenue_daily",
+              writeMode: "replace",
+              sideEffect: "none",
+              dependsOnOwnPast: false,
+              publishMode: "per_unit",
+            },
+          ],
+        },
+        reason: "orders_etl's facts",
+        dryRun: false,
+      },
+      operator,
+      t.db,
+    );
+    const after = await previewPlan(incident.id, { replay: [], parameterOverrides: {} }, NOW, t.db);
+    expect(after.blockers).toEqual([]);
+    // transform, load and the dbt model, 2026-08-17 each (per-unit publishes: not the whole set).
+    expect(after.cost.unitsRecomputed).toBe(3);
   });
 });
 

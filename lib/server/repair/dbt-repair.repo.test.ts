@@ -1,3 +1,5 @@
+import { applyDeclarations } from "../ingestion/apply-declarations";
+import { listTasks } from "../repositories/catalog/catalog-reads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DbtImportBodySchema } from "@/lib/contracts/ingestion-dbt";
 import type { Actor } from "../auth/roles";
@@ -69,13 +71,21 @@ describe("a repair of a dbt project, run by the operator", () => {
     );
     id = incident.id;
     await recordScope(id, { reason: "closure reviewed", addPairs: [] }, OPERATOR, new Date(), t.db);
-    await confirmPlan(
-      id,
-      { strategy: "targeted_with_closure", replay: [], parameterOverrides: {}, reason: "rebuild the failed model and what reads it" },
-      OPERATOR,
-      new Date(),
-      t.db,
-    );
+    const confirm = () =>
+      confirmPlan(
+        id,
+        { strategy: "targeted_with_closure", replay: [], parameterOverrides: {}, reason: "rebuild the failed model and what reads it" },
+        OPERATOR,
+        new Date(),
+        t.db,
+      );
+    // The manifest says how each model writes, not whether it reads its own earlier units:
+    // unknown holds the plan, naming what to declare.
+    await expect(confirm()).rejects.toMatchObject({
+      details: { blockers: expect.arrayContaining([expect.objectContaining({ code: "unknown_independence" })]) },
+    });
+    await declareModels(t);
+    await confirm();
     const preview = await previewDispatch(id, { resume: false }, OPERATOR, new Date(), t.db);
     expect(preview.unsupported).toEqual([]);
     expect(preview.requests.map((r) => r.path)).toEqual([
@@ -126,6 +136,20 @@ describe("a repair of a dbt project, run by the operator", () => {
   });
 });
 
+/** The team's declaration file for the project: its models write only their tables and do not read themselves. */
+async function declareModels(t: TestDatabase): Promise<void> {
+  const models = (await listTasks(t.db)).filter((m) => m.kind === "task");
+  await applyDeclarations(
+    {
+      declarations: { version: 1, tasks: models.map((m) => ({ namespace: m.namespace, name: m.name, sideEffect: "none" as const, dependsOnOwnPast: false })) },
+      reason: "the project's models write only their tables and do not read themselves",
+      dryRun: false,
+    },
+    OPERATOR,
+    t.db,
+  );
+}
+
 /**
  * The same failed run repaired with `dbt retry`: one invocation re-runs the failed model and the
  * one it skipped, with the failed run's own flags; both waves take it as their progress.
@@ -136,6 +160,7 @@ describe("a dbt repair done with one `dbt retry`", () => {
   beforeAll(async () => {
     t = await createTestDatabase("sqlite");
     failed = await failedDbtProject(t);
+    await declareModels(t);
   }, 180_000);
   afterAll(async () => t?.drop());
 

@@ -5,6 +5,7 @@ import { planRepair } from "@/lib/domain/repair-planner";
 import { toKeyRanges } from "@/lib/domain/unit-set";
 import type { PreconditionsView, TaskPreconditions } from "@/lib/contracts/repair";
 import { getDb, type Db } from "../repositories/database";
+import { FACT_SOURCE_LABELS, type FactSourcesOf, type TaskFact } from "@/lib/domain/fact-sources";
 import { requireIncident } from "../incidents/require-incident";
 import { incidentTargets } from "./incident-targets";
 import { loadRepairContext } from "./load-repair-context";
@@ -13,7 +14,7 @@ type Check = TaskPreconditions["checks"][number];
 const short = nodeName;
 const names = (ids: readonly string[]) => ids.map((id) => short(id)).join(", ");
 const declare = (what: string) =>
-  `Declare ${what}: PUT /api/v1/tasks/<task node id> with it and a reason (or send it in the OpenLineage job facet). Until then the planner counts it as unsafe.`;
+  `Declare ${what}: in the team's declaration file (tasks: [{ namespace, name, ${what.split(" ")[0]}: … }], npm run declare — docs/ingestion.md), with the buttons of the Response step, or PUT /api/v1/tasks/<task node id> with it and a reason. Until then the planner holds the task.`;
 
 /**
  * The Preconditions step: per task in scope, the six questions of seeds 000/001 over the units
@@ -33,10 +34,24 @@ export async function getPreconditions(id: string, now = new Date(), db: Db = ge
         name: short(task.id),
         pipeline: task.pipeline,
         units: toKeyRanges(e.units, task.space),
-        checks: preconditionsOf(ctx.graph, ctx.ledger, task, e.units).map(inWords),
+        checks: preconditionsOf(ctx.graph, ctx.ledger, task, e.units).map((a) => withSource(inWords(a), ctx.tasks.get(task.id)?.factSources ?? {})),
       };
     });
   return { tasks };
+}
+
+/** Which task fact each answer rests on, to say where the fact came from. */
+const FACT_OF: Partial<Record<PreconditionAnswer["key"], TaskFact>> = {
+  idempotent: "writeMode",
+  independent: "dependsOnOwnPast",
+  side_effects: "sideEffect",
+  atomic_set: "publishMode",
+};
+
+function withSource(c: Check, sources: FactSourcesOf): Check {
+  const fact = FACT_OF[c.key];
+  const source = fact ? sources[fact] : undefined;
+  return source ? { ...c, detail: `${c.detail} (${FACT_SOURCE_LABELS[source]})` } : c;
 }
 
 // Each question is asked so that "yes" is the safe answer (seed 002's six questions).
@@ -58,11 +73,11 @@ function inWords(a: PreconditionAnswer): Check {
       if (a.writeMode === "merge") return check("upserts on the row key: a second run overwrites the same rows");
       if (a.writeMode === "append")
         return check("appends: re-running adds a second copy. Clean the unit before the repair, or declare the task fixed to replace.");
-      return check("no write mode declared: counted as append", declare("writeMode (replace, merge or append)"));
+      return check("no write mode known: unknown is unsafe, the task is held", declare("writeMode (replace, merge or append)"));
     case "independent":
       if (a.verdict === "unsafe") return check("sequential: reads its own previous unit, so a hole invalidates every later unit — recompute forward");
       if (a.verdict === "safe") return check("each unit is computed from inputs scoped to it");
-      return check("independence not declared: counted as sequential", declare("dependsOnOwnPast"));
+      return check("independence not known: walked as sequential, and the task is held", declare("dependsOnOwnPast (true or false)"));
     case "source_reproducible": {
       const bad = [
         ...a.notRetained.map((n) => `${short(n.dataset)} (input version no longer retained)`),
@@ -80,7 +95,7 @@ function inWords(a: PreconditionAnswer): Check {
       if (a.verdict === "safe") return check("no effect outside the platform");
       if (a.verdict === "unsafe")
         return check("sends something outside the platform: excluded from the repair by default; replay it only deliberately, with an idempotency key");
-      return check("side effects not declared: counted as external and excluded", declare("sideEffect (none or external)"));
+      return check("side effects not known: unknown is unsafe, the task is held", declare("sideEffect (none or external)"));
     case "atomic_set":
       if (a.publish === "atomic_set") return check("publishes the set atomically: the whole set is the unit and must be republished");
       if (a.publish === "per_unit") return check("publishes each unit on its own: partial repair is observable");

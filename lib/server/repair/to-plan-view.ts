@@ -47,15 +47,16 @@ async function blockerView(db: Db, ctx: RepairContext, b: RepairPlan["blockers"]
     message: b.message,
     node: b.node ?? null,
     keyRanges: (b.keyRanges ?? []).map(([x, y]) => [x, y] as [string, string]),
+    declare: b.declare ? { fact: b.declare.fact, choices: [...b.declare.choices] } : null,
     resolution: null,
   };
-  if ((b.code !== "append_unresolved" && b.code !== "unknown_write_mode") || !b.node) return base;
+  if (b.code !== "append_unresolved" || !b.node) return base;
   const output = ctx.outputOf.get(b.node);
   const node = ctx.graph.nodes[ctx.graph.index.get(b.node as NodeId)!]!;
-  if (b.code === "unknown_write_mode" || !output)
+  if (!output)
     return {
       ...base,
-      resolution: { kind: "declare_replace", taskNodeId: b.node, datasetNodeId: output?.nodeId ?? null, units: [], rowsInUnits: [], cleanable: null },
+      resolution: { kind: "declare_replace", taskNodeId: b.node, datasetNodeId: null, units: [], rowsInUnits: [], cleanable: null },
     };
   const units = UnitSet.fromOrdinals(
     (b.keyRanges ?? []).flatMap(([lo, hi]) => {

@@ -4,6 +4,8 @@ import { z } from "zod";
 import { PartitionDefSchema } from "@/lib/contracts/partitions";
 import type { Db, Tx } from "../database";
 import { prismaOf } from "../prisma-handle";
+import type { FactSourcesOf } from "@/lib/domain/fact-sources";
+import { parseFactSources } from "./fact-sources-json";
 
 /** A task as the domain sees it; unknown repair-safety properties stay null (unknown = unsafe). */
 export interface TaskRecord {
@@ -20,6 +22,8 @@ export interface TaskRecord {
   owner: string;
   /** `check`: tests what it reads (a dbt test) and builds no dataset. */
   kind: "task" | "check";
+  /** Where each known fact came from (lib/domain/fact-sources.ts). */
+  factSources: FactSourcesOf;
 }
 
 export interface DatasetRecord {
@@ -54,6 +58,7 @@ export async function listTasks(db: Db): Promise<TaskRecord[]> {
     publishMode: t.publishMode === "per_unit" || t.publishMode === "atomic_set" ? t.publishMode : null,
     owner: t.owner,
     kind: t.kind === "check" ? "check" : "task",
+    factSources: parseFactSources(t.factSources),
   }));
 }
 

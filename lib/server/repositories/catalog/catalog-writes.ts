@@ -1,4 +1,5 @@
-import { applyFacts, isFactSource, TASK_FACTS, type FactSource, type FactSourcesOf, type TaskFactValues } from "@/lib/domain/fact-sources";
+import { applyFacts, type FactSource, type TaskFactValues } from "@/lib/domain/fact-sources";
+import { parseFactSources } from "./fact-sources-json";
 import { compositeKey } from "@/lib/domain/composite-key";
 import type { PartitionDef } from "@/lib/domain/partitions";
 import type { Tx } from "../database";
@@ -162,18 +163,6 @@ export async function recordTaskFacts(tx: Tx, items: readonly SourcedFacts[]): P
   return changed;
 }
 
-/** The stored {fact: source} map, keeping only known facts and sources. */
-export function parseFactSources(json: string): FactSourcesOf {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(json);
-  } catch {
-    return {};
-  }
-  if (!raw || typeof raw !== "object") return {};
-  return Object.fromEntries(Object.entries(raw).filter(([k, v]) => (TASK_FACTS as readonly string[]).includes(k) && isFactSource(v))) as FactSourcesOf;
-}
-
 /** A catalog declared in full (the demo's): created as given, partition definitions declared. */
 export interface DeclaredPipeline {
   namespace: string;
@@ -230,7 +219,15 @@ export async function createDeclaredDataset(tx: Tx, d: DeclaredDataset): Promise
 }
 
 export async function createDeclaredTask(tx: Tx, t: DeclaredTask): Promise<string> {
-  return (await prismaOf(tx).task.create({ data: t, select: { id: true } })).id;
+  // Every fact of a catalog declared in full is declared: no producer's facet overrides it.
+  const factSources = JSON.stringify({
+    writeMode: "declared",
+    sideEffect: "declared",
+    dependsOnOwnPast: "declared",
+    publishMode: "declared",
+    ...(t.owner ? { owner: "declared" } : {}),
+  });
+  return (await prismaOf(tx).task.create({ data: { ...t, factSources }, select: { id: true } })).id;
 }
 
 export async function createEdges(tx: Tx, edges: readonly DeclaredEdge[]): Promise<void> {

@@ -4,7 +4,7 @@ import type { PartitionDef } from "@/lib/domain/partitions";
 import type { z } from "zod";
 import type { Tx } from "../database";
 import { parsePartitionDef } from "./catalog-reads";
-import { parseFactSources } from "./catalog-writes";
+import { parseFactSources } from "./fact-sources-json";
 import type { FactSourcesOf, TaskFactValues } from "@/lib/domain/fact-sources";
 import { prismaOf } from "../prisma-handle";
 
