@@ -118,7 +118,10 @@ export const PutOrchestratorBodySchema = z
 
 export const OrchestratorConnectionViewSchema = z.object({
   pipelineId: z.string(),
+  /** The pipeline as its producer names it: the DAG, dbt-ol's job for the command, the code location. */
   pipeline: z.string(),
+  /** The producer's namespace the pipeline's jobs are in (Airflow's OpenLineage namespace, dbt-ol's). */
+  namespace: z.string(),
   connection: OrchestratorConnectionSchema,
   /** Whether the named secret is readable by this console now (its value is never shown); null for anyone but an admin. */
   secret: z.object({ name: z.string(), readable: z.boolean().nullable() }).nullable(),

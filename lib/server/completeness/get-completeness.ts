@@ -112,7 +112,7 @@ function linkReason(g: CompletenessGap, scope: ClosureDataset[], incidents: Inci
     state: g.state,
     reason: g.reason,
     gap: g.state === "known_bad" || g.state === "skipped",
-    unitHref: `/units/${d.record.nodeId}?unit=${encodeURIComponent(g.unitKey)}`,
+    unitHref: `/units/${encodeURIComponent(d.record.nodeId)}?unit=${encodeURIComponent(g.unitKey)}`,
     incidents: incidents
       .filter((i) => namesUnit(i.failedPairs, nodes, g.unitKey))
       .map((i) => ({ id: i.id, title: i.title, status: i.status, href: `/incidents/${i.id}` })),

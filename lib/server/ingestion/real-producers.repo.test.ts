@@ -4,6 +4,10 @@ import { PUT as partitions } from "@/app/api/v1/datasets/[id]/partitions/route";
 import { POST as lineage } from "@/app/api/v1/lineage/route";
 import type { UnitState } from "@/lib/domain/unit-state";
 import { loadUnitStateIndex } from "../repair/unit-state-index";
+import { GET as closure } from "@/app/api/v1/closure/route";
+import { GET as lineageGraph } from "@/app/api/v1/lineage-graph/route";
+import { GET as pipeline } from "@/app/api/v1/pipelines/[id]/route";
+import { getRoute } from "../testing/read-routes";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database";
 import { ledgerState } from "./testing/db-snapshot";
 import { AIRFLOW_NS, DATASETS, DBT_NS, PROVIDER_STREAM, providerStream, TASKS } from "./testing/provider-stream";
@@ -145,6 +149,43 @@ describe("what real producers send: no row counts, late declarations, routine re
     expect(after.blockers).toEqual([]);
     // transform, load and the dbt model, 2026-08-17 each (per-unit publishes: not the whole set).
     expect(after.cost.unitsRecomputed).toBe(3);
+  });
+});
+
+describe("every job that ran is a node; one name per pipeline", () => {
+  let t: TestDatabase;
+  afterAll(async () => t?.drop());
+
+  it("a job that failed before naming a dataset is in the lineage; a DAG's job reaches its tasks' closure; a pipeline is found by its name", async () => {
+    t = await freshDb();
+    const failedEarly = {
+      eventType: "FAIL",
+      eventTime: "2026-08-05T02:00:00Z",
+      producer: "https://example.com/notify",
+      schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent",
+      run: { runId: "0193aaaa-0000-7000-8000-000000000001" },
+      job: { namespace: "airflow-lab", name: "orders_etl.notify" },
+      inputs: [],
+      outputs: [],
+    };
+    await send([...providerStream(), failedEarly]);
+    const graph = JSON.parse((await getRoute(lineageGraph, "/api/v1/lineage-graph")).body) as { nodes: { id: string }[] };
+    expect(graph.nodes.map((n) => n.id)).toContain("job:airflow-lab:orders_etl.notify");
+    // The DAG and dbt-ol's command job are pipelines, drawn as groups, not task nodes.
+    expect(graph.nodes.map((n) => n.id)).not.toContain("job:airflow-lab:orders_etl");
+    const closureOf = (id: string) => getRoute(closure, `/api/v1/closure?nodeId=${encodeURIComponent(id)}`);
+    const notify = await getRoute(closure, `/api/v1/closure?nodeId=${encodeURIComponent("job:airflow-lab:orders_etl.notify")}`);
+    expect(notify.status).toBe(200);
+    const dag = await closureOf("job:airflow-lab:orders_etl");
+    expect(dag.status, dag.body).toBe(200);
+    expect((JSON.parse(dag.body) as { nodes: { nodeId: string }[] }).nodes.map((n) => n.nodeId)).toEqual(
+      expect.arrayContaining([TASKS.extract, TASKS.transform, TASKS.load, TASKS.revenue]),
+    );
+    const byName = await getRoute(pipeline, "/api/v1/pipelines/orders_etl", "ingest-bot", { id: "orders_etl" });
+    expect(byName.status).toBe(200);
+    expect(JSON.parse(byName.body)).toMatchObject({ pipeline: "orders_etl", namespace: "airflow-lab" });
+    const qualified = await getRoute(pipeline, "/api/v1/pipelines/x", "ingest-bot", { id: "dbt/dbt-run-jaffle" });
+    expect(JSON.parse(qualified.body)).toMatchObject({ pipeline: "dbt-run-jaffle", namespace: "dbt" });
   });
 });
 

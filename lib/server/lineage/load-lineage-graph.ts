@@ -2,7 +2,15 @@ import { PartitionDefSchema } from "@/lib/contracts/partitions";
 import { buildLineageGraph, type LineageGraph } from "@/lib/domain/lineage-graph";
 import { resolvePartitions, type PartitionDef } from "@/lib/domain/partitions";
 import type { Db } from "../repositories/database";
-import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type TaskRecord } from "../repositories/catalog/catalog-reads";
+import {
+  listDatasets,
+  listEdgesAt,
+  listTasks,
+  pipelineJobIds,
+  taskIdsWithEdges,
+  type DatasetRecord,
+  type TaskRecord,
+} from "../repositories/catalog/catalog-reads";
 import { distinctPartitionDefs, lastLineageChangeAt, lineageFingerprint } from "../repositories/catalog/lineage-fingerprint";
 import { remember } from "../cache/recent-promises";
 import { buildLineageSpec } from "./lineage-spec";
@@ -78,9 +86,19 @@ function cacheOf(db: Db): Map<string, Promise<LoadedLineage>> {
 }
 
 async function compileLineage(db: Db, asOf: Date): Promise<LoadedLineage> {
-  const [taskRows, datasetRows, edges] = await Promise.all([listTasks(db), listDatasets(db), listEdgesAt(db, asOf)]);
-  // A node is in the lineage of `asOf` when an edge of that time touches it.
+  const [taskRows, datasetRows, edges, everWired, pipelines] = await Promise.all([
+    listTasks(db),
+    listDatasets(db),
+    listEdgesAt(db, asOf),
+    taskIdsWithEdges(db),
+    pipelineJobIds(db),
+  ]);
+  // A node is in the lineage of `asOf` when an edge of that time touches it — and a job that ran
+  // without ever naming a dataset (it failed before its first write, a notifier) is a node too:
+  // its failure has a place to be shown, and a closure to start from.
   const live = new Set(edges.flatMap((e) => [e.taskId, e.datasetId]));
+  // (A pipeline's own job — the DAG's runs — is the group its tasks are drawn in, not a task.)
+  for (const t of taskRows) if (!everWired.has(t.id) && t.kind === "task" && !pipelines.has(t.nodeId)) live.add(t.id);
   const spec = buildLineageSpec(
     taskRows.filter((t) => live.has(t.id)),
     datasetRows.filter((d) => live.has(d.id)),

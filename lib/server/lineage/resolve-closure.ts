@@ -1,4 +1,4 @@
-import type { NodeId } from "@/lib/domain/ids";
+import { parseNodeId, type NodeId } from "@/lib/domain/ids";
 import { closure, type ClosureResult, type Direction } from "@/lib/domain/closure";
 import type { UnitSet } from "@/lib/domain/unit-set";
 import type { Db } from "../repositories/database";
@@ -26,11 +26,30 @@ export interface ResolvedClosure {
 export async function resolveClosure(db: Db, request: ClosureRequest): Promise<ResolvedClosure> {
   const lineage = await loadLineageGraph(db, request.asOf);
   const index = lineage.graph.index.get(request.nodeId as NodeId);
-  if (index === undefined) {
-    throw new NotFoundError(`nodeId: ${request.nodeId} is not in the lineage as of ${request.asOf.toISOString()}`, { nodeId: request.nodeId });
-  }
+  if (index === undefined) return pipelineClosure(lineage, request);
   const node = lineage.graph.nodes[index]!;
   const seedUnits = parseUnitSelection(node.space, request.units);
   const result = closure(lineage.graph, [{ node: node.id, units: seedUnits }], request.direction);
   return { lineage, seedUnits, result };
+}
+
+/**
+ * A job that is a pipeline — an Airflow DAG, dbt-ol's job for the whole command — is not a task
+ * of the lineage, but its runs are its tasks' parents: its closure is theirs, from every task of
+ * it the lineage holds (each over the units asked, in its own partitioning).
+ */
+function pipelineClosure(lineage: LoadedLineage, request: ClosureRequest): ResolvedClosure {
+  const parsed = parseNodeId(request.nodeId);
+  const tasks =
+    parsed?.kind === "job"
+      ? [...lineage.tasks.values()].filter((t) => t.namespace === parsed.namespace && t.pipeline === parsed.name && lineage.graph.index.has(t.nodeId as NodeId))
+      : [];
+  if (tasks.length === 0)
+    throw new NotFoundError(`nodeId: ${request.nodeId} is not in the lineage as of ${request.asOf.toISOString()}`, { nodeId: request.nodeId });
+  const seeds = tasks.map((t) => {
+    const node = lineage.graph.nodes[lineage.graph.index.get(t.nodeId as NodeId)!]!;
+    return { node: node.id, units: parseUnitSelection(node.space, request.units) };
+  });
+  const result = closure(lineage.graph, seeds, request.direction);
+  return { lineage, seedUnits: seeds[0]!.units, result };
 }

@@ -20,7 +20,8 @@ import {
 
 async function requirePipeline(db: Db, idOrName: string): Promise<PipelineRecord> {
   const found = await findPipeline(db, idOrName);
-  if (found === "ambiguous") throw new RefusedError(`several pipelines are named ${idOrName}: use the pipeline's id (GET /api/v1/pipelines)`);
+  if (found === "ambiguous")
+    throw new RefusedError(`several pipelines are named ${idOrName}: name it as <namespace>/<name>, or by its id (GET /api/v1/pipelines)`);
   if (!found) throw new NotFoundError(`no pipeline ${idOrName}`);
   return found;
 }
@@ -42,6 +43,7 @@ async function view(
   return {
     pipelineId: pipeline.id,
     pipeline: pipeline.name,
+    namespace: pipeline.namespace,
     connection,
     secret: credentials ? { name: secretName(credentials), readable: admin ? await secretReadable(credentials) : null } : null,
     updatedBy: stored?.updatedBy ?? null,

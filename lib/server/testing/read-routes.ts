@@ -27,8 +27,11 @@ export interface RouteAnswer {
 const noParams = { params: Promise.resolve({}) };
 
 /** GET a route handler in-process, as a browser would (with the given identity header). */
-export async function getRoute(handler: Handler, path: string, user = "viewer-bot"): Promise<RouteAnswer> {
-  const res = await handler(new Request(`http://console.test${path}`, { headers: { "x-reparo-user": user } }), noParams);
+export async function getRoute(handler: Handler, path: string, user = "viewer-bot", params?: Record<string, string>): Promise<RouteAnswer> {
+  const res = await handler(
+    new Request(`http://console.test${path}`, { headers: { "x-reparo-user": user } }),
+    params ? { params: Promise.resolve(params) } : noParams,
+  );
   return { path, status: res.status, body: await res.text() };
 }
 

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { PartitionDefSchema } from "@/lib/contracts/partitions";
 import type { Db, Tx } from "../database";
 import { prismaOf } from "../prisma-handle";
+import { formatNodeId } from "@/lib/domain/ids";
 import type { FactSourcesOf } from "@/lib/domain/fact-sources";
 import { parseFactSources } from "./fact-sources-json";
 
@@ -99,6 +100,18 @@ export interface EdgeRecord {
 }
 
 /** The lineage that held at `asOf`: edges are versioned in time (validFrom ≤ asOf < validTo). */
+/** The job node ids that are pipelines (a DAG, dbt-ol's job for the whole command): their runs are their tasks' parents. */
+export async function pipelineJobIds(db: Db): Promise<Set<string>> {
+  const rows = await prismaOf(db).pipeline.findMany({ select: { namespace: true, name: true } });
+  return new Set(rows.map((p) => formatNodeId("job", p.namespace, p.name)));
+}
+
+/** Tasks that have had an edge at some time (the others ran without ever naming a dataset). */
+export async function taskIdsWithEdges(db: Db): Promise<Set<string>> {
+  const rows = await prismaOf(db).lineageEdge.findMany({ select: { taskId: true }, distinct: ["taskId"] });
+  return new Set(rows.map((r) => r.taskId));
+}
+
 export async function listEdgesAt(db: Db, asOf: Date): Promise<EdgeRecord[]> {
   const rows = await prismaOf(db).lineageEdge.findMany({
     where: { validFrom: { lte: asOf }, OR: [{ validTo: null }, { validTo: { gt: asOf } }] },

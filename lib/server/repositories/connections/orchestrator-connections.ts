@@ -23,11 +23,22 @@ export async function listPipelines(db: Db | Tx): Promise<PipelineRecord[]> {
 }
 
 /** A pipeline by its id, or by its name when exactly one pipeline has it. */
+/**
+ * A pipeline by its id, its name (the DAG, the dbt project's job, as the producer names it), or
+ * `<namespace>/<name>` when one name is used in several namespaces (ambiguous by name alone).
+ */
 export async function findPipeline(db: Db | Tx, idOrName: string): Promise<PipelineRecord | "ambiguous" | null> {
-  const byId = await prismaOf(db).pipeline.findUnique({ where: { id: idOrName }, select: { id: true, namespace: true, name: true } });
+  const select = { id: true, namespace: true, name: true } as const;
+  const byId = await prismaOf(db).pipeline.findUnique({ where: { id: idOrName }, select });
   if (byId) return byId;
-  const byName = await prismaOf(db).pipeline.findMany({ where: { name: idOrName }, select: { id: true, namespace: true, name: true }, take: 2 });
-  return byName.length === 1 ? byName[0]! : byName.length > 1 ? "ambiguous" : null;
+  const byName = await prismaOf(db).pipeline.findMany({ where: { name: idOrName }, select, take: 2 });
+  if (byName.length === 1) return byName[0]!;
+  if (byName.length > 1) return "ambiguous";
+  // Namespaces may hold slashes (s3://…): every split of the id is a candidate, the namespace/name pair decides.
+  const splits = [...idOrName.matchAll(/\//g)].map((m) => [idOrName.slice(0, m.index), idOrName.slice(m.index! + 1)] as const);
+  if (splits.length === 0) return null;
+  const candidates = await prismaOf(db).pipeline.findMany({ where: { OR: splits.map(([namespace, name]) => ({ namespace, name })) }, select, take: 2 });
+  return candidates.length === 1 ? candidates[0]! : candidates.length > 1 ? "ambiguous" : null;
 }
 
 const toStored = (r: { pipelineId: string; config: string; updatedBy: string; updatedAt: Date }): StoredConnection => ({
