@@ -7,7 +7,7 @@ import { OIDC_PORT, SSO_ENV, SSO_PORT } from "./e2e/sso/sso-console";
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const E2E_DATABASE_URL = process.env.E2E_DATABASE_URL ?? `file:${path.resolve(__dirname, "data/e2e.db")}`;
 // The sign-in tests' console: production mode, its own fresh database, single sign-on.
-const SSO_DB = path.resolve(__dirname, "data/e2e-sso.db");
+const SSO_DB = path.resolve(__dirname, process.env.E2E_SSO_DB ?? "data/e2e-sso.db");
 /** The folder the consoles may read named secret files from (REPARO_SECRET_DIR): specs write theirs here. */
 export const E2E_SECRET_DIR = path.resolve(__dirname, "data/e2e-secrets");
 

@@ -39,7 +39,7 @@ test("revenue_daily for August 2026 is incomplete, naming 08-17 and 08-23 (never
   await expect(page.getByTestId("reason-unit-2026-08-10")).toContainText("append attempts wrote 66 rows for 44 expected");
   await expect(page.getByTestId("reason-stg_orders-2026-08-17").getByRole("link", { name: "unit →" })).toHaveAttribute(
     "href",
-    "/units/dataset:warehouse:stg_orders?unit=2026-08-17",
+    "/units/dataset%3Awarehouse%3Astg_orders?unit=2026-08-17",
   );
   await expect(page.getByTestId("freshness-unpublished")).toHaveText("Never published, so no age: 2026-08-17, 2026-08-23");
 });

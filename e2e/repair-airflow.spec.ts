@@ -147,9 +147,12 @@ test("the demo incident repaired in Airflow: dry-run difference, waves cleared i
     return res.json();
   };
   const { id } = await post("/api/v1/incidents", { taskNodeId: STG, units: ["2026-08-17"], reason: "stg_orders failed twice on 2026-08-17" });
-  await post(`/api/v1/incidents/${id}/scope`, { reason: "running_balance also waits on 2026-08-23", addPairs: [{ taskNodeId: STG, units: ["2026-08-23"] }] });
+  await post(`/api/v1/incidents/${id}/scope`, {
+    reason: "running_balance cannot be rebuilt soundly without 2026-08-10 and 2026-08-23",
+    addPairs: [{ taskNodeId: STG, units: ["2026-08-10", "2026-08-23"] }],
+  });
   await post(`/api/v1/incidents/${id}/preconditions`, { reason: "append task and sequential balance noted" });
-  for (const unitKey of ["2026-08-17", "2026-08-23"])
+  for (const unitKey of ["2026-08-10", "2026-08-17", "2026-08-23"])
     await post(`/api/v1/incidents/${id}/clean-unit`, { taskNodeId: STG, unitKey, reason: "remove the partial append" });
 
   // The Plan step: Airflow's own dry run against the plan, reviewed before the plan is confirmed.
@@ -159,7 +162,7 @@ test("the demo incident repaired in Airflow: dry-run difference, waves cleared i
   await expect(page.getByTestId("wave-0")).toContainText("stg_orders");
   await page.getByTestId("dry-run-button").click();
   const dry = page.getByTestId("dry-run-result");
-  await expect(dry).toContainText("11 requests will be sent, in 4 waves.");
+  await expect(dry).toContainText("16 requests will be sent, in 4 waves.");
   await expect(page.getByTestId("dry-run-extra")).toContainText("would also run, beyond the plan: orders.running_balance @ 2026-08-20T12:00");
   await expect(page.getByTestId("dry-run-side-effects")).toHaveCount(0);
   await expect(page.getByTestId("dry-run-missing")).toHaveCount(0);
@@ -173,7 +176,7 @@ test("the demo incident repaired in Airflow: dry-run difference, waves cleared i
   // The Execute step carries the review over: the launch dispatches what was reviewed (its digest re-checked).
   await expect(page.getByRole("heading", { name: "5. Execute" })).toBeVisible();
   await expect(page.getByTestId("dry-run-carried")).toContainText("Reviewed at the Plan step");
-  await expect(page.getByTestId("dry-run-result")).toContainText("11 requests will be sent, in 4 waves.");
+  await expect(page.getByTestId("dry-run-result")).toContainText("16 requests will be sent, in 4 waves.");
 
   // Dispatch the reviewed repair: progress streams in, wave by wave, to the end.
   await page.getByRole("button", { name: "Dispatch the reviewed repair" }).click();
@@ -186,11 +189,11 @@ test("the demo incident repaired in Airflow: dry-run difference, waves cleared i
   await page.getByRole("button", { name: "Validate →" }).click();
   await expect(page.getByTestId("validation-verdict")).toContainText("Validation passes", { timeout: 20_000 });
   const progress = await (await request.get(`/api/v1/incidents/${id}/progress`)).json();
-  expect(progress).toMatchObject({ total: 19, done: 19, succeeded: 19, failed: 0, run: { status: "succeeded" } });
+  expect(progress).toMatchObject({ total: 31, done: 31, succeeded: 31, failed: 0, run: { status: "succeeded" } });
   const cleared = airflow.requests
     .filter((r) => r.path.endsWith("/clearTaskInstances") && !(r.requestBody as { dry_run: boolean }).dry_run)
     .map((r) => (r.requestBody as { task_ids: string[] }).task_ids.join("+"));
-  expect(cleared.slice(0, 4)).toEqual(["stg_orders", "stg_orders", "fct_orders", "fct_orders"]);
+  expect(cleared.slice(0, 6)).toEqual(["stg_orders", "stg_orders", "stg_orders", "fct_orders", "fct_orders", "fct_orders"]);
   expect(cleared.slice(-2)).toEqual(["refresh_executive_dashboard", "refresh_executive_dashboard"]);
   expect(airflow.violations).toEqual([]);
   expect(reportErrors).toEqual([]);

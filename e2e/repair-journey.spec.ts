@@ -37,7 +37,8 @@ test("open → scope → clean the appended unit → repair + closure → run �
   await expect(page.getByTestId("scope-running_balance-dataset")).toContainText("2026-08-17 → 2026-08-25");
   await expect(page.getByTestId("scope-running_balance-dataset")).toContainText("blocked");
   await expect(page.getByTestId("scope-weekly_revenue_export-task")).toContainText("2026-W34");
-  await expect(page.getByTestId("waits-on")).toContainText("stg_orders 2026-08-23 failed");
+  // Root cause first: the failed 2026-08-23 it waits on, and the duplicated 2026-08-10 its running balance is built on.
+  await expect(page.getByTestId("waits-on")).toContainText("stg_orders 2026-08-10 (duplicate), 2026-08-23 (failed)");
   // The closure drawn: 7 tasks + 7 datasets and the 13 lineage edges between them, one seed.
   const graph = page.getByTestId("scope-graph");
   await expect(graph).toHaveAttribute("aria-label", "Scope graph: 14 nodes, 13 edges");
@@ -62,7 +63,7 @@ test("open → scope → clean the appended unit → repair + closure → run �
   await expect(matrix.getByTestId("scope-cell")).toHaveCount(15);
   await expect(page.getByTestId("scope-matrix-legend").getByRole("listitem")).toHaveText(["failed", "blocked"]);
   await shot(page, "1-scope");
-  await page.getByLabel(/Why this scope/).fill("running_balance cannot be rebuilt past 2026-08-23 without it");
+  await page.getByLabel(/Why this scope/).fill("running_balance cannot be rebuilt soundly without 2026-08-10 and 2026-08-23");
   await page.getByRole("button", { name: "Add and re-scope" }).click();
 
   // 2. Preconditions.
@@ -86,6 +87,8 @@ test("open → scope → clean the appended unit → repair + closure → run �
   await expect(page.getByTestId("strategy-atomic_set_republish").getByRole("radio")).toBeDisabled();
   const blocker = page.getByTestId("blocker-append_unresolved");
   await expect(blocker.getByTestId("append-unit-2026-08-17").getByTestId("rows-in-unit")).toHaveText("20 rows already in the unit");
+  // 2026-08-10: the failed try's 22 rows and the retry's full 44 — one and a half copies.
+  await expect(blocker.getByTestId("append-unit-2026-08-10").getByTestId("rows-in-unit")).toHaveText("66 rows already in the unit");
   // 2026-08-23's try failed before writing: nothing to clean, so it is not held back — and the plan says why.
   await expect(blocker.getByTestId("append-unit-2026-08-23")).toHaveCount(0);
   await expect(page.getByTestId("excluded-weekly_revenue_export")).toContainText("excluded by default");
@@ -99,6 +102,13 @@ test("open → scope → clean the appended unit → repair + closure → run �
     .getByRole("button", { name: /^Confirm:/ })
     .click();
   await expect(page.getByTestId("append-unit-2026-08-17")).toHaveCount(0);
+  await page.getByTestId("clean-2026-08-10-open").click();
+  await page.getByTestId("clean-2026-08-10").getByLabel(/Why/).fill("remove the one and a half copies before re-running the append");
+  await page
+    .getByTestId("clean-2026-08-10")
+    .getByRole("button", { name: /^Confirm:/ })
+    .click();
+  await expect(page.getByTestId("append-unit-2026-08-10")).toHaveCount(0);
   await expect(page.getByTestId("no-blockers")).toBeVisible();
   await shot(page, "3-response-clear");
   await page.getByRole("button", { name: "Preview the plan →" }).click();
@@ -112,10 +122,11 @@ test("open → scope → clean the appended unit → repair + closure → run �
   expect(await page.evaluate(() => window.scrollY)).toBe(0);
 
   // 4. Plan: pairs by wave, the finance export excluded, cost against a full re-run.
-  await expect(page.getByTestId("plan-cost")).toContainText("recomputes 19 units of 6 tasks, against 600 for a full re-run");
+  await expect(page.getByTestId("plan-cost")).toContainText("recomputes 31 units of 6 tasks, against 600 for a full re-run");
   await expect(page.getByTestId("wave-0")).toContainText("stg_orders");
-  await expect(page.getByTestId("wave-0")).toContainText("2026-08-17, 2026-08-23");
+  await expect(page.getByTestId("wave-0")).toContainText("2026-08-10, 2026-08-17, 2026-08-23");
   await expect(page.getByTestId("wave-2")).toContainText("running_balance");
+  await expect(page.getByTestId("plan-excluded-weekly_revenue_export")).toContainText("2026-W33");
   await expect(page.getByTestId("plan-excluded-weekly_revenue_export")).toContainText("2026-W34");
   await expect(page.getByTestId("export-airflow")).toContainText("clearTaskInstances");
   await expect(page.getByText("stg_orders 2026-08-23 holds nothing to remove")).toBeVisible();
@@ -129,8 +140,8 @@ test("open → scope → clean the appended unit → repair + closure → run �
   await expect(page.getByRole("progressbar", { name: "Repair progress" })).toBeVisible();
   await expect(page.getByTestId("run-status")).toHaveText("succeeded", { timeout: 60_000 });
   const sawItSucceed = Date.now();
-  await expect(page.getByTestId("progress-count")).toHaveText("19 of 19 pairs done · 19 succeeded · 0 failed or blocked");
-  await expect(page.getByRole("progressbar", { name: "Repair progress" })).toHaveAttribute("aria-valuenow", "19");
+  await expect(page.getByTestId("progress-count")).toHaveText("31 of 31 pairs done · 31 succeeded · 0 failed or blocked");
+  await expect(page.getByRole("progressbar", { name: "Repair progress" })).toHaveAttribute("aria-valuenow", "31");
   await expect(page.getByTestId("pair-stg_orders-2026-08-17")).toContainText("40");
   await shot(page, "5-execute");
   await page.getByRole("button", { name: "Validate →" }).click();
@@ -138,15 +149,16 @@ test("open → scope → clean the appended unit → repair + closure → run �
 
   // 6. Validate: every unit in the ledger, published once, non-empty, not stale; reconciled only
   // where a source count exists (stg_orders and fct_orders) — elsewhere nothing to compare, no tick.
+  // The same rules as the matrix: with 2026-08-10 in the repair, nothing in scope is suspect any more.
   await expect(page.getByTestId("validation-verdict")).toHaveText(
-    "Validation passes: all 19 units in the ledger, published once, non-empty, not stale, reconciled where a source count exists. 15 units had no source count to reconcile against.",
+    "Validation passes: all 31 units in the ledger, published once, non-empty, not stale, reconciled where a source count exists. 25 units had no source count to reconcile against.",
   );
   await expect(page.getByTestId("validation-stg_orders-2026-08-17").locator('td[data-ok="none"]')).toHaveCount(0);
   await expect(page.getByTestId("validation-revenue_daily-2026-08-17").locator('td[data-ok="none"]')).toHaveText("—nothing to compare");
   await expect(page.getByTestId("validation-stg_orders-2026-08-17").getByTestId("rows")).toHaveText("40 / 40");
   await expect(page.getByTestId("validation-fct_orders-2026-08-17").getByTestId("rows")).toHaveText("40 / 40");
   await shot(page, "6-validate");
-  await confirmIntervention(page, "resolve", "validation passed for all 19 units");
+  await confirmIntervention(page, "resolve", "validation passed for all 31 units");
 
   // 7. Close.
   await expect(page.getByTestId("close-status")).toContainText("resolved");
@@ -155,9 +167,11 @@ test("open → scope → clean the appended unit → repair + closure → run �
   // Afterwards, from the API: every unit in scope published exactly once, rows reconciled and really there.
   const validation = await (await request.get(`/api/v1/incidents/${id}/validation`)).json();
   expect(validation.passed).toBe(true);
-  expect(validation.units).toHaveLength(19);
+  expect(validation.units).toHaveLength(31);
   for (const u of validation.units) {
-    expect(u.publishCount, `${u.name} ${u.unitKey}`).toBe(1);
+    // The failed days were never published before the repair: once now. The units republished
+    // (2026-08-10's chain, the running balance before 2026-08-17) hold one copy all the same.
+    if (u.unitKey === "2026-08-17" || u.unitKey === "2026-08-23") expect(u.publishCount, `${u.name} ${u.unitKey}`).toBe(1);
     expect(u.rowsInWarehouse, `${u.name} ${u.unitKey}`).toBe(u.rowCount);
     if (u.sourceCount !== null) expect(u.rowCount, `${u.name} ${u.unitKey}`).toBe(u.sourceCount);
   }
@@ -166,14 +180,15 @@ test("open → scope → clean the appended unit → repair + closure → run �
   const steps = [...audit.entries].reverse().map((e: { kind: string; actor: string; reason: string }) => [e.kind, e.actor, e.reason]);
   expect(steps).toEqual([
     ["incident.opened", "demo-commander", "stg_orders failed twice on 2026-08-17 after writing half its rows"],
-    ["incident.scoped", "demo-commander", "running_balance cannot be rebuilt past 2026-08-23 without it"],
+    ["incident.scoped", "demo-commander", "running_balance cannot be rebuilt soundly without 2026-08-10 and 2026-08-23"],
     ["preconditions.reviewed", "demo-commander", "append task and sequential balance noted; export stays out"],
     ["unit.deduplicated", "demo-commander", "remove the 20 partial rows before re-running the append"],
+    ["unit.deduplicated", "demo-commander", "remove the one and a half copies before re-running the append"],
     ["plan.confirmed", "demo-commander", "repair the failed days and everything built on them; finance told separately"],
     ["repair.launched", "demo-commander", "launch the confirmed targeted_with_closure plan"],
     ["repair.finished", "demo-commander", "repair #1 ended: succeeded"],
-    ["validation.passed", "demo-commander", "19 units validated: in the ledger, published once, reconciled, not stale"],
-    ["incident.resolved", "demo-commander", "validation passed for all 19 units"],
+    ["validation.passed", "demo-commander", "31 units validated: in the ledger, published once, reconciled, not stale"],
+    ["incident.resolved", "demo-commander", "validation passed for all 31 units"],
   ]);
   expect(audit.entries.find((e: { kind: string; before: { rows?: number } | null }) => e.kind === "unit.deduplicated" && e.before?.rows === 20)).toMatchObject({
     after: { rows: 0 },
@@ -183,24 +198,24 @@ test("open → scope → clean the appended unit → repair + closure → run �
   await page.goto(`/audit?incidentId=${id}`);
   await expect(page.getByTestId("audit-verify")).toContainText("Hash chain verified");
   await expect(page.getByTestId("audit-unit.deduplicated").first()).toContainText("demo-commander");
-  await expect(page.getByTestId("audit-table").getByRole("row")).toHaveCount(10);
+  await expect(page.getByTestId("audit-table").getByRole("row")).toHaveCount(11);
   await shot(page, "8-audit");
 
   // The overview no longer lists the failure: nothing is left to repair there.
   await page.goto("/");
   await expect(page.getByTestId("failure-stg_orders-2026-08-17")).toHaveCount(0);
 
-  // The analyst's answer changes with it (issue 7): the repaired days leave the reasons; the
-  // duplicated 2026-08-10 (never repaired) still keeps August incomplete.
+  // The analyst's answer changes with it (issue 7): the repaired days, the duplicated 2026-08-10
+  // among them, leave the reasons.
   await page.goto("/completeness?dataset=revenue_daily&from=2026-08-01&to=2026-08-25");
-  await expect(page.getByTestId("plain-2026-08-10")).toBeVisible();
+  await expect(page.getByTestId("plain-2026-08-10")).toHaveCount(0);
   await expect(page.getByTestId("plain-2026-08-17")).toHaveCount(0);
   await expect(page.getByTestId("plain-2026-08-23")).toHaveCount(0);
   // The repaired days are minutes old among months-old neighbours: outliers whose bars are still
   // drawn (at least 3 px) and carry their age as a label, instead of invisible zero-height bars.
   await expect(page.getByTestId("freshness-outliers")).toContainText("2026-08-17");
   const freshness = page.getByTestId("freshness");
-  await expect(freshness.locator(".recharts-label-list text").filter({ hasText: /^\d+\.\d\sh$/ })).toHaveCount(2);
+  await expect(freshness.locator(".recharts-label-list text").filter({ hasText: /^\d+\.\d\sh$/ })).toHaveCount(3);
   const heights = await freshness.locator(".recharts-bar-rectangle path").evaluateAll((bars) => bars.map((b) => b.getBoundingClientRect().height));
   expect(heights).toHaveLength(25);
   expect(Math.min(...heights)).toBeGreaterThanOrEqual(2.9);
@@ -210,7 +225,7 @@ test("open → scope → clean the appended unit → repair + closure → run �
   expect(history.repairs).toHaveLength(1);
   const repair = history.repairs[0];
   expect(repair.incident.id).toBe(id);
-  expect(repair.unitsRecomputed).toBe(19);
+  expect(repair.unitsRecomputed).toBe(31);
   // Measured from the incident's opening, on the clock the repair ran on: minutes, not the months
   // since the demo's August failure (that wait is the time to detect).
   // Bounded by this test's own clock (same machine, 1 s of slack): the incident was opened after

@@ -3,7 +3,7 @@
 import { nodeName } from "@/lib/domain/ids";
 import type { IncidentDetail } from "@/lib/contracts/incidents";
 import type { BlockerView } from "@/lib/contracts/repair";
-import { useCleanUnit, useDeclareCleaned, useDeclareReplace, useDeclareTaskFacts } from "@/lib/client/incident-actions";
+import { useCleanUnit, useDeclareCleaned, useDeclareReplace, useDeclareTaskFacts, useRecordScope } from "@/lib/client/incident-actions";
 import { useState } from "react";
 import { ConfirmIntervention } from "./ConfirmIntervention";
 import { allows } from "./step-props";
@@ -12,12 +12,16 @@ import { counted } from "@/lib/domain/words";
 
 const short = nodeName;
 
-/** A blocker and the intervention that lifts it: clean an appended unit, or declare the task fixed to replace. */
+/**
+ * A blocker and the intervention that lifts it: clean an appended unit, declare the task fixed to
+ * replace, declare an unknown fact, or add the failed upstream units the plan waits on.
+ */
 export function BlockerCard({ id, incident, blocker }: { id: string; incident: Pick<IncidentDetail, "allowedActions">; blocker: BlockerView }) {
   const clean = useCleanUnit(id);
   const declare = useDeclareReplace(id);
   const declareCleaned = useDeclareCleaned(id);
   const declareFact = useDeclareTaskFacts();
+  const rescope = useRecordScope(id);
   const [statement, setStatement] = useState("");
   const r = blocker.resolution;
   const undeclared = r?.rowsInUnits.filter((u) => !u.declared).map((u) => u.unitKey) ?? [];
@@ -152,7 +156,22 @@ export function BlockerCard({ id, incident, blocker }: { id: string; incident: P
           ) : null}
         </>
       ) : null}
-      {r && allows(incident, "declare_replace") ? (
+      {r?.kind === "add_pairs" && allows(incident, "scope") ? (
+        <ConfirmIntervention
+          testId={`add-${short(r.taskNodeId)}`}
+          label={`Add ${short(r.taskNodeId)} ${r.units.join(", ")} to this incident`}
+          pending={rescope.isPending}
+          error={rescope.error}
+          believe={
+            <>
+              {short(r.taskNodeId)} {r.units.join(", ")} {r.units.length === 1 ? "is" : "are"} repaired by this incident too, with{" "}
+              {r.units.length === 1 ? "its" : "their"} closure: the scope grows, and the plan is made again before it can be confirmed.
+            </>
+          }
+          onConfirm={(reason) => rescope.mutate({ reason, addPairs: [{ taskNodeId: r.taskNodeId, units: r.units }] })}
+        />
+      ) : null}
+      {r && r.kind !== "add_pairs" && allows(incident, "declare_replace") ? (
         <ConfirmIntervention
           testId="declare-replace"
           label={`Declare ${short(r.taskNodeId)} fixed to replace`}

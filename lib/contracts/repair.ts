@@ -124,7 +124,8 @@ export const BlockerSchema = z.object({
   /** The intervention that lifts it, when there is one. */
   resolution: z
     .object({
-      kind: z.enum(["clean_unit", "declare_replace"]),
+      /** clean_unit, declare_replace; add_pairs: add the upstream units to the incident (re-scope). */
+      kind: z.enum(["clean_unit", "declare_replace", "add_pairs"]),
       taskNodeId: z.string(),
       units: z.array(z.string()),
       /** The dataset the task appends to (where a team's warehouse count of the units goes). */

@@ -16,9 +16,13 @@ describe("input versions compared with the neighbours'", () => {
     expect(inputVersionDiffers("a@1,b@2,c@9", "a@1,b@2")).toBe(false);
   });
 
-  it("no input in common, no version recorded, or a version in another form: compared whole", () => {
+  it("no version recorded is unknown, not a mismatch", () => {
+    expect(inputVersionDiffers(null, "a@1")).toBe(false);
+    expect(mismatchedInputs(null, "a@1,b@2")).toBeNull();
+  });
+
+  it("no input in common, or a version in another form: compared whole", () => {
     expect(inputVersionDiffers("x@1", "a@1,b@2")).toBe(true);
-    expect(inputVersionDiffers(null, "a@1")).toBe(true);
     expect(inputVersionDiffers("snapshot-2026-08-26", "snapshot-2026-08-18")).toBe(true);
     expect(inputVersionDiffers("snapshot-2026-08-18", "snapshot-2026-08-18")).toBe(false);
     // A namespaced OpenLineage input keeps its namespace in the name.

@@ -29,11 +29,14 @@ export function inputVersionDiffers(version: string | null, prevailing: string, 
 }
 
 /**
- * The inputs whose version differs from the neighbours' (prevailing) one, or null when none does.
+ * The inputs whose version differs from the neighbours' (prevailing) one, or null when none does
+ * or the unit's version is not recorded.
  * An empty list means the two differ but not input by input (free text, or nothing in common).
  */
 export function mismatchedInputs(version: string | null, prevailing: string, scope: InputScope = ALL_SHARED): string[] | null {
-  if (version === prevailing) return null;
+  // A producer that records no input version (Airflow's and dbt's OpenLineage events, mostly) says
+  // nothing about it: unknown, not different — the unit's state says so in words instead.
+  if (version === null || version === prevailing) return null;
   const [mine, theirs] = [inputsOf(version), prevailingInputs(prevailing)];
   if (!mine || !theirs) return scope.perUnit ? null : [];
   const compared = (input: string) => scope.shared.has(input) || (!scope.perUnit && scope.shared.size === 0);

@@ -30,6 +30,8 @@ export type BlockerCode =
   | "active_repair_overlap"
   | "reason_required"
   | "empty_scope"
+  /** A planned pair reads a failed upstream unit nothing in the plan re-runs: it would end upstream-failed. */
+  | "waits_on_upstream"
   /** A chosen strategy that is not enabled blocks the plan with the reason it is disabled. */
   | ReasonCode;
 
@@ -41,6 +43,8 @@ export interface Blocker {
   readonly declare?: { readonly fact: "writeMode" | "sideEffect" | "dependsOnOwnPast"; readonly choices: readonly (string | boolean)[] };
   readonly repairId?: string;
   readonly keyRanges?: readonly [string, string][];
+  /** For waits_on_upstream: the pairs that lift it once added to the incident. */
+  readonly addPairs?: readonly { readonly task: NodeId; readonly units: readonly string[] }[];
 }
 
 export type WarningCode =
@@ -55,7 +59,9 @@ export type WarningCode =
   | "mark_success_risk"
   | "omission_recorded"
   /** An append unit re-run without cleaning because it holds nothing (Resolution unit_empty). */
-  | "append_unit_empty";
+  | "append_unit_empty"
+  /** A planned pair reads a wrong (duplicated, divergent…) upstream unit nothing re-runs: it comes out suspect. */
+  | "built_on_wrong_upstream";
 
 export interface Warning {
   readonly code: WarningCode;
@@ -263,4 +269,50 @@ export function emptyAppendWarnings(graph: LineageGraph, pairs: readonly Seed[],
     });
   }
   return out;
+}
+
+/** A root cause the scope found upstream of planned pairs, which nothing in the incident re-runs (get-scope's waits-on). */
+export interface UpstreamFinding {
+  readonly task: NodeId;
+  readonly units: readonly string[];
+  /** Each unit's state as the matrix shows it. */
+  readonly states: Readonly<Record<string, string>>;
+  /** "running_balance 2026-08-17…2026-08-25". */
+  readonly neededBy: string;
+}
+
+/** Upstream states a planned pair cannot run on: its run would end upstream-failed. */
+const CANNOT_RUN_ON = new Set(["failed", "blocked", "missing"]);
+
+/**
+ * The scope's findings carried into the plan (issue: never "Nothing blocks" before a predictable
+ * failure): a failed upstream unit is a blocker lifted by adding it to the incident (one click);
+ * a wrong one (duplicated, divergent, empty, known-bad) is a warning — the pairs built on it come
+ * out suspect and fail validation unless it is added, or marked known-bad.
+ * Example: running_balance 2026-08-17…25 reads stg_orders 2026-08-23 (failed) → waits_on_upstream.
+ */
+export function upstreamFindingChecks(findings: readonly UpstreamFinding[]): { blockers: Blocker[]; warnings: Warning[] } {
+  const blockers: Blocker[] = [];
+  const warnings: Warning[] = [];
+  for (const f of findings) {
+    const failed = f.units.filter((u) => CANNOT_RUN_ON.has(f.states[u] ?? ""));
+    const wrong = f.units.filter((u) => !CANNOT_RUN_ON.has(f.states[u] ?? ""));
+    const words = (units: readonly string[]) => units.map((u) => `${u} (${(f.states[u] ?? "wrong").replace(/_/g, "-")})`).join(", ");
+    if (failed.length > 0)
+      blockers.push({
+        code: "waits_on_upstream",
+        node: f.task,
+        keyRanges: failed.map((u) => [u, u] as [string, string]),
+        addPairs: [{ task: f.task, units: failed }],
+        message: `${f.neededBy} reads ${short(f.task)} ${words(failed)}, which this plan does not re-run: its run would end upstream-failed. Add ${failed.length === 1 ? "it" : "them"} to this incident, or repair ${failed.length === 1 ? "it" : "them"} first.`,
+      });
+    if (wrong.length > 0)
+      warnings.push({
+        code: "built_on_wrong_upstream",
+        node: f.task,
+        keyRanges: wrong.map((u) => [u, u] as [string, string]),
+        message: `${f.neededBy} would be rebuilt on ${short(f.task)} ${words(wrong)}, which this plan does not re-run: the rebuilt units come out suspect and fail validation. Add ${wrong.length === 1 ? "it" : "them"} to this incident, or mark ${wrong.length === 1 ? "it" : "them"} known-bad with a reason.`,
+      });
+  }
+  return { blockers, warnings };
 }

@@ -130,8 +130,11 @@ export function unitState(facts: UnitFacts, now: Instant): UnitStateResult {
   const v = VERDICT;
   v.state = "published";
   SCRATCH.length = 0;
+  DECIDED.at = -1;
   if (s.publishCount === 0) unpublishedState(s, v);
   else publishedState(s, facts, v);
+  // The reason that decided the state comes first (the matrix's headline, validation's failure).
+  if (DECIDED.at > 0) SCRATCH.unshift(...SCRATCH.splice(DECIDED.at, 1));
   if (s.activeMark) {
     v.state = s.activeMark.kind;
     SCRATCH.unshift(markReason(s.activeMark));
@@ -152,9 +155,15 @@ const SCRATCH: string[] = [];
 const VERDICT: Verdict = { state: "published", reasons: SCRATCH };
 const SUMMARY = emptySummary();
 
+/** Where in the reasons the one that set the state so far is (-1: none yet). */
+const DECIDED = { at: -1 };
+
 function flag(v: Verdict, candidate: UnitState | null, reason: string): void {
   v.reasons.push(reason);
-  if (candidate !== null) v.state = worseState(v.state, candidate);
+  if (candidate === null) return;
+  const next = worseState(v.state, candidate);
+  if (next === candidate && (next !== v.state || DECIDED.at === -1)) DECIDED.at = v.reasons.length - 1;
+  v.state = next;
 }
 
 function markReason(mark: { kind: "known_bad" | "skipped"; reason: string }): string {
@@ -215,11 +224,9 @@ function publishedState(s: UnitSummary, f: UnitFacts, v: Verdict): void {
   const neighbour = f.neighbourInputVersion;
   const differing = neighbour == null ? null : mismatchedInputs(latest.inputVersion, neighbour, f.inputScope);
   if (differing !== null) {
-    flag(
-      v,
-      "input_mismatch",
-      `built from input version ${latest.inputVersion ?? "(none recorded)"}, neighbours from ${neighbour} — not always wrong, but visible`,
-    );
+    flag(v, "input_mismatch", `built from input version ${latest.inputVersion}, neighbours from ${neighbour} — not always wrong, but visible`);
+  } else if (neighbour != null && latest.inputVersion === null) {
+    flag(v, null, `its producer recorded no input version: not compared with the neighbours' ${neighbour}`);
   }
   if (latest.runKind === "repair") flag(v, null, `latest publish came from repair run ${latest.runId}`);
   if (s.latestAttempt && s.latestAttempt.status === "failed") {

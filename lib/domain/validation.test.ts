@@ -174,6 +174,30 @@ describe("staleness and validateUnits — the Validate step", () => {
     expect(v.units[0]).toMatchObject({ passed: false, state: "missing", failures: ["not in the ledger"] });
   });
 
+  it("one truth: a unit the matrix calls suspect fails, naming the upstream unit and what clears it, however green its checks", () => {
+    const upstreamBad = [{ dataset: "stg_orders", unitKey: "2026-08-10", problem: "duplicate" }];
+    const v = validateUnits([{ unitKey: "2026-08-20", facts: facts({ upstreamBad }) }], T0).units[0]!;
+    expect(v.state).toBe("suspect");
+    expect(v.passed).toBe(false);
+    expect(Object.values(v.checks).every((c) => c !== false)).toBe(true);
+    expect(v.failures).toEqual([
+      "suspect: built from upstream stg_orders 2026-08-10, which is duplicate: published, but its figures carry that problem — to clear it: add that upstream unit to the repair (Scope: add it), or mark it known-bad with a reason",
+    ]);
+  });
+
+  it("published without a row count passes, unreconciled; another input version passes only when the repair explains it", () => {
+    const unknownRows = validateUnits([{ unitKey: "2026-08-17", facts: facts({ ledger: [{ ...facts().ledger[0]!, rowCount: null }], sourceCount: null }) }], T0)
+      .units[0]!;
+    expect([unknownRows.state, unknownRows.passed, unknownRows.checks.nonEmpty, unknownRows.checks.reconciles]).toEqual(["rows_unknown", true, null, null]);
+    const mismatch = (runKind: "repair" | "scheduled") =>
+      validateUnits(
+        [{ unitKey: "2026-08-17", facts: facts({ ledger: [{ ...facts().ledger[0]!, runKind, inputVersion: "raw@v2" }], neighbourInputVersion: "raw@v1" }) }],
+        T0,
+      ).units[0]!;
+    expect([mismatch("repair").state, mismatch("repair").passed]).toEqual(["input_mismatch", true]);
+    expect([mismatch("scheduled").state, mismatch("scheduled").passed]).toEqual(["input_mismatch", false]);
+  });
+
   it("the set passes only if every unit passes; an empty set proves nothing", () => {
     const good = { unitKey: "2026-08-17", facts: facts() };
     const stale = { unitKey: "2026-08-18", facts: facts({ upstream: [{ dataset: "stg_orders", unitKey: "2026-08-18", publishedAt: T0 + HOUR }] }) };

@@ -199,14 +199,40 @@ export interface SetValidation {
 
 /**
  * The Validate step: a verdict per unit and for the set, which passes only if every unit does.
- * "Published once" means one copy: a replace or merge republish by the repair still passes, an
- * append republish or a kept partial write does not.
+ * It is the unit-state model itself: a unit passes only in a state the matrix would paint as
+ * sound — published, repaired, published with rows unknown (shown unreconciled), or built from
+ * another input version *by the repair* (explained). Suspect, stale, divergent, duplicate, empty,
+ * missing, failed, blocked or an unexplained input mismatch fail, each with the reason the matrix
+ * gives (naming the upstream unit that makes it so) and the action that would clear it. The
+ * checks (in the ledger, one copy, non-empty, reconciled, fresh) are shown beside it.
+ *
+ * Example: running_balance 2026-08-20 republished by the repair but built on the duplicated
+ * 2026-08-10 chain is `suspect`: it fails, naming the upstream unit, until that unit is added to
+ * the repair or marked known-bad — however green its own checks are.
  */
 export function validateUnits(units: readonly { unitKey: UnitKey; facts: UnitFacts }[], now: Instant): SetValidation {
   const results = units.map((u) => validateUnit(u.unitKey, u.facts, now));
   const failedUnits = results.filter((r) => !r.passed).map((r) => r.unitKey);
   return { passed: results.length > 0 && failedUnits.length === 0, units: results, failedUnits };
 }
+
+/** The states a validated unit may be in (input_mismatch only when its latest publish came from a repair). */
+const SOUND: ReadonlySet<UnitState> = new Set<UnitState>(["published", "repaired", "rows_unknown"]);
+
+/** What clears a unit that fails in each state, in words (the reason names the unit or upstream concerned). */
+const CLEARED_BY: Partial<Record<UnitState, string>> = {
+  suspect: "add that upstream unit to the repair (Scope: add it), or mark it known-bad with a reason",
+  stale: "recompute it after its upstream (repair with its closure)",
+  divergent: "check the source count and recompute the unit, or mark it known-bad with a reason",
+  duplicate: "clean the unit (remove its rows) and re-run it once",
+  empty: "recompute it, or mark it known-bad if the source is empty",
+  missing: "run it (it is not in the ledger)",
+  failed: "repair it: its latest attempt failed",
+  blocked: "repair what it reads: an upstream unit failed",
+  input_mismatch: "recompute it from the prevailing input version, or accept the difference with a reason (override)",
+  known_bad: "recorded as known-bad",
+  skipped: "recorded as skipped",
+};
 
 function validateUnit(unitKey: UnitKey, facts: UnitFacts, now: Instant): UnitValidation {
   const { state, reasons } = unitState(facts, now);
@@ -231,10 +257,14 @@ function validateUnit(unitKey: UnitKey, facts: UnitFacts, now: Instant): UnitVal
     reconciles: rec?.reason ?? "nothing to reconcile",
     notStale: "an upstream unit was republished after it was built",
   };
+  const explainedMismatch = state === "input_mismatch" && latest?.runKind === "repair";
+  const sound = SOUND.has(state) || explainedMismatch;
+  // The state's own reason first (it names the upstream unit when one makes it so), with what clears it.
+  const stateFailure = sound ? [] : [`${state.replace(/_/g, "-")}: ${reasons[0] ?? state} — to clear it: ${CLEARED_BY[state] ?? "repair it"}`];
+  const checkFailures = (Object.keys(checks) as (keyof typeof checks)[]).filter((k) => checks[k] === false).map((k) => labels[k]);
   // Without a publish the other checks have nothing to look at: one failure, not five.
-  const failures =
-    latest === null ? [labels.inLedger] : (Object.keys(checks) as (keyof typeof checks)[]).filter((k) => checks[k] === false).map((k) => labels[k]);
-  const notes = [...reasons];
+  const failures = latest === null ? [labels.inLedger] : [...stateFailure, ...checkFailures];
+  const notes = [...(sound ? reasons : reasons.slice(1))];
   if (rec?.verdict === "no_source") notes.push(rec.reason);
   return { unitKey, passed: failures.length === 0, state, checks, inputVersion: latest?.inputVersion ?? null, failures, notes };
 }

@@ -45,7 +45,10 @@ describe("SQLite write lock held by another process", () => {
     expect(answer.status).toBe(503);
     expect(answer.headers.get("retry-after")).toBe("2");
     await exited(holder);
-    expect(gaps.stop()).toBeLessThan(200);
+    // Each try may hold the thread its 20-ms busy timeout; a loaded 2-core CI machine adds its own
+    // scheduling noise (201 ms seen beside a running Airflow). The lock wait itself (600 ms here,
+    // 10 s in a console) never is a gap: before, the whole wait was one.
+    expect(gaps.stop()).toBeLessThan(LOCK_WAIT_MS * 0.75);
 
     for (const id of ["after-1", "after-2", "after-3"]) {
       await db.$transaction(async (tx) => tx.user.create({ data: { id, displayName: id, role: "viewer" } }));

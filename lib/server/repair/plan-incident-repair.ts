@@ -1,7 +1,8 @@
 import type { NodeId, TaskId } from "@/lib/domain/ids";
 import type { TaskNode } from "@/lib/domain/lineage-graph";
 import { planRepair, type RepairPlan } from "@/lib/domain/repair-planner";
-import type { ActiveRepair, Resolution } from "@/lib/domain/repair-checks";
+import { upstreamFindingChecks, type ActiveRepair, type Resolution } from "@/lib/domain/repair-checks";
+import { RECOMPUTING } from "@/lib/domain/repair-strategies";
 import { UnitSet } from "@/lib/domain/unit-set";
 import { holdsNothing } from "@/lib/domain/cleanings";
 import { compositeKey } from "@/lib/domain/composite-key";
@@ -14,6 +15,7 @@ import { runLaunchesByIds } from "../repositories/repairs/repair-runs";
 import { cleanedAtByUnit, latestAttemptStarts, writtenFacts } from "../repositories/repairs/unit-interventions";
 import { incidentTargets } from "./incident-targets";
 import type { RepairContext } from "./load-repair-context";
+import { scopeWaitsOn } from "./get-scope";
 
 /**
  * The domain planner on this incident: its failed pairs, the ledger, the repairs running now
@@ -39,7 +41,23 @@ export async function planIncidentRepair(db: Db, ctx: RepairContext, incident: I
   const first = plan([]);
   // Append units still blocked that provably hold nothing (no publish, every try wrote 0 rows) need no cleaning: plan again without them.
   const empty = await emptyResolutions(db, ctx, first);
-  return empty.length > 0 ? plan(empty) : first;
+  return withScopeFindings(db, ctx, incident, empty.length > 0 ? plan(empty) : first);
+}
+
+/**
+ * The plan carries what the Scope step found: a planned task that reads a failed upstream unit
+ * nothing in the incident re-runs is blocked (add the unit: one click), one that would be rebuilt
+ * on a wrong unit is warned about — the same finding, never "Nothing blocks" before a predictable failure.
+ */
+async function withScopeFindings(db: Db, ctx: RepairContext, incident: IncidentRecord, plan: RepairPlan): Promise<RepairPlan> {
+  if (!RECOMPUTING.has(plan.strategy)) return plan;
+  const planned = new Set(plan.waves.flatMap((w) => w.map((t) => t.task as string)));
+  const findings = (await scopeWaitsOn(db, ctx, plan.scope, incident.failedPairs))
+    .filter((w) => w.neededByTasks.some((t) => planned.has(t)))
+    .map((w) => ({ task: w.taskNodeId as NodeId, units: w.units, states: w.states, neededBy: w.neededBy }));
+  if (findings.length === 0) return plan;
+  const { blockers, warnings } = upstreamFindingChecks(findings);
+  return { ...plan, blockers: [...plan.blockers, ...blockers], warnings: [...plan.warnings, ...warnings], runnable: plan.runnable && blockers.length === 0 };
 }
 
 async function emptyResolutions(db: Db, ctx: RepairContext, plan: RepairPlan): Promise<Resolution[]> {

@@ -50,6 +50,11 @@ async function blockerView(db: Db, ctx: RepairContext, b: RepairPlan["blockers"]
     declare: b.declare ? { fact: b.declare.fact, choices: [...b.declare.choices] } : null,
     resolution: null,
   };
+  if (b.code === "waits_on_upstream" && b.node && b.addPairs)
+    return {
+      ...base,
+      resolution: { kind: "add_pairs", taskNodeId: b.node, datasetNodeId: null, units: b.addPairs.flatMap((p) => p.units), rowsInUnits: [], cleanable: null },
+    };
   if (b.code !== "append_unresolved" || !b.node) return base;
   const output = ctx.outputOf.get(b.node);
   const node = ctx.graph.nodes[ctx.graph.index.get(b.node as NodeId)!]!;

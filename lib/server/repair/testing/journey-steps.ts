@@ -31,3 +31,12 @@ export async function plannedIncident(db: Db, now = new Date()): Promise<string>
   );
   return incident.id;
 }
+
+/**
+ * The demo repaired without its other root cause: validation passes every unit except the
+ * running balance built on the duplicated stg_orders 2026-08-10 (suspect, as the matrix says),
+ * which only adding that unit to the repair clears (repair-journey.repo.test.ts does).
+ */
+export function failingOnlyOnTheDuplicatedChain(v: { units: { name: string; unitKey: string; state: string; passed: boolean }[] }): string[] {
+  return v.units.filter((u) => !u.passed && !(u.name === "running_balance" && u.state === "suspect")).map((u) => `${u.name} ${u.unitKey} ${u.state}`);
+}
