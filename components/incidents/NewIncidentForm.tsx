@@ -1,15 +1,28 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useOpenIncident } from "@/lib/client/incident-actions";
+import { useRootCause } from "@/lib/client/use-incidents";
 import styles from "./Incidents.module.css";
 import { reasonProblem } from "@/lib/contracts/reason";
+import { RootCausePanel, type RootCauseChoice } from "./RootCausePanel";
+
+/** The value once it has stopped changing for `ms` (the root-cause walk is not asked on every keystroke). */
+function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return settled;
+}
 
 /**
  * Opens an incident: prefilled from a failure link (/incidents/new?node=<task>&units=<keys>,
  * keys comma-separated) or typed by hand. The server validates every key against the task's
- * partition definition and answers naming the bad one.
+ * partition definition and answers naming the bad one. Before it is opened, the form shows where
+ * the units come from (root cause first) and which open incident already handles them.
  */
 export function NewIncidentForm({ node, units }: { node: string; units: string }) {
   const router = useRouter();
@@ -18,10 +31,19 @@ export function NewIncidentForm({ node, units }: { node: string; units: string }
   const [keys, setKeys] = useState(units);
   const [title, setTitle] = useState("");
   const [reason, setReason] = useState("");
+  const [choice, setChoice] = useState<RootCauseChoice>("follow");
   const list = keys
     .split(/[,\s]+/)
     .map((k) => k.trim())
     .filter(Boolean);
+  const asked = useSettled({ task: taskNodeId.trim(), units: list.join(",") }, 300);
+  const cause = useRootCause(asked.task, asked.units ? asked.units.split(",") : []);
+  const view = cause.data;
+  const follow = choice === "follow" && view?.followable === true;
+  // Every pair it would hold is held already: submitting goes to that incident.
+  const heldPairs = new Set(view?.heldBy.flatMap((h) => h.pairs.flatMap((p) => p.units.map((u) => `${p.nodeId} ${u}`))) ?? []);
+  const wouldHold = follow || !view ? (view?.proposedPairs ?? []) : [{ nodeId: asked.task, units: list }];
+  const allHeld = view !== undefined && wouldHold.length > 0 && wouldHold.every((p) => p.units.every((u) => heldPairs.has(`${p.nodeId} ${u}`)));
   return (
     <form
       className={styles.form}
@@ -29,7 +51,7 @@ export function NewIncidentForm({ node, units }: { node: string; units: string }
       onSubmit={(e) => {
         e.preventDefault();
         open.mutate(
-          { taskNodeId: taskNodeId.trim(), units: list, reason, ...(title.trim() ? { title } : {}) },
+          { taskNodeId: taskNodeId.trim(), units: list, reason, rootCause: choice, ...(title.trim() ? { title } : {}) },
           { onSuccess: (i) => router.push(`/incidents/${encodeURIComponent(i.id)}`) },
         );
       }}
@@ -42,9 +64,10 @@ export function NewIncidentForm({ node, units }: { node: string; units: string }
         Failed units (comma-separated keys, or a range like 2026-08-17..2026-08-20)
         <input value={keys} onChange={(e) => setKeys(e.target.value)} placeholder="2026-08-17" required />
       </label>
+      <RootCausePanel view={view} loading={cause.isFetching && !view} error={cause.error ? cause.error.message : null} choice={choice} onChoice={setChoice} />
       <label>
         Title <span className="muted">(optional)</span>
-        <input value={title} onChange={(e) => setTitle(e.target.value)} />
+        <input value={title} onChange={(e) => setTitle(e.target.value)} placeholder={follow ? view?.title : undefined} />
       </label>
       <label>
         Why you are opening it <span className="muted">(required, recorded)</span>
@@ -56,7 +79,7 @@ export function NewIncidentForm({ node, units }: { node: string; units: string }
         </div>
       ) : null}
       <button type="submit" disabled={open.isPending || reasonProblem(reason) !== null || list.length === 0}>
-        {open.isPending ? "Opening…" : "Open the incident"}
+        {open.isPending ? "Opening…" : allHeld ? "Go to the incident that holds them" : "Open the incident"}
       </button>
     </form>
   );

@@ -6,7 +6,6 @@ import {
   CleanUnitBodySchema,
   DeclareCleanedBodySchema,
   DeclareReplaceBodySchema,
-  IncidentSummarySchema,
   MarkBodySchema,
   NoteBodySchema,
   OpenIncidentSchema,
@@ -15,6 +14,7 @@ import {
 import { DispatchPreviewSchema, DryRunBodySchema } from "@/lib/contracts/orchestrators";
 import { TaskPropertiesPutSchema, TaskPropertiesResultSchema } from "@/lib/contracts/ingestion-catalog";
 import { ReasonBodySchema } from "@/lib/contracts/reason";
+import { OpenedIncidentSchema } from "@/lib/contracts/root-cause";
 import {
   CancelRepairResultSchema,
   CleanUnitResultSchema,
@@ -88,8 +88,8 @@ function useIncidentMutation<S extends ZodType, R>(id: string, spec: ActionSpec<
 /** Opening an incident: the overview's and the alerts' failures now link to it. */
 export function useOpenIncident() {
   const qc = useQueryClient();
-  return useMutation<z.output<typeof IncidentSummarySchema>, Error, z.input<typeof OpenIncidentSchema>>({
-    mutationFn: (input) => apiFetch("/api/v1/incidents", IncidentSummarySchema, { method: "POST", body: JSON.stringify(checked(OpenIncidentSchema, input)) }),
+  return useMutation<z.output<typeof OpenedIncidentSchema>, Error, z.input<typeof OpenIncidentSchema>>({
+    mutationFn: (input) => apiFetch("/api/v1/incidents", OpenedIncidentSchema, { method: "POST", body: JSON.stringify(checked(OpenIncidentSchema, input)) }),
     onSuccess: () => Promise.all([...keysOf("record"), overviewKeys.all, alertsKeys.all].map((queryKey) => qc.invalidateQueries({ queryKey }))),
   });
 }

@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { IncidentDetailSchema, IncidentListSchema } from "@/lib/contracts/incidents";
+import { RootCauseViewSchema } from "@/lib/contracts/root-cause";
 import { apiFetch } from "./api-fetch";
 
 export const incidentKeys = {
@@ -9,7 +10,20 @@ export const incidentKeys = {
   list: (filters: Record<string, string>) => ["incidents", "list", filters] as const,
   detail: (id: string) => ["incidents", "detail", id] as const,
   step: (id: string, step: string, extra?: unknown) => ["incidents", "step", id, step, extra ?? null] as const,
+  rootCause: (taskNodeId: string, units: string) => ["incidents", "root-cause", taskNodeId, units] as const,
 };
+
+/** Where the units asked come from (GET /api/v1/root-cause): shown before an incident is opened on them. */
+export function useRootCause(taskNodeId: string, units: readonly string[]) {
+  const joined = units.join(",");
+  const qs = new URLSearchParams({ taskNodeId, units: joined });
+  return useQuery({
+    queryKey: incidentKeys.rootCause(taskNodeId, joined),
+    queryFn: () => apiFetch(`/api/v1/root-cause?${qs}`, RootCauseViewSchema),
+    enabled: /^job:[^:]+:.+$/.test(taskNodeId) && units.length > 0,
+    retry: false,
+  });
+}
 
 export function useIncidentList(filters: { status: string; mine: string; pipeline: string }) {
   const qs = new URLSearchParams({ status: filters.status, mine: filters.mine, ...(filters.pipeline ? { pipeline: filters.pipeline } : {}) });

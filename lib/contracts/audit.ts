@@ -38,7 +38,16 @@ const token = z.object({ name: z.string(), scope: z.string(), namespaces: z.arra
  * refuses an entry whose before/after does not match its kind.
  */
 export const AUDIT_KINDS = {
-  "incident.opened": { before: nothing, after: z.object({ status: z.literal("open"), title: z.string(), failedPairs: z.array(AuditTargetSchema) }) },
+  "incident.opened": {
+    before: nothing,
+    after: z.object({
+      status: z.literal("open"),
+      title: z.string(),
+      failedPairs: z.array(AuditTargetSchema),
+      /** Opened from a symptom: what was asked, and its states in words (the pairs are its root causes). */
+      symptom: z.object({ nodeId: z.string(), units: z.array(z.string()), states: z.array(z.string()) }).optional(),
+    }),
+  },
   "incident.scoped": { before: status, after: z.object({ status: z.literal("scoped"), pairCount: z.number().int(), failedPairs: z.array(AuditTargetSchema) }) },
   "preconditions.reviewed": { before: status, after: z.object({ unsafe: z.array(z.string()), unknown: z.array(z.string()) }) },
   "plan.confirmed": {

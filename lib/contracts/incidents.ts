@@ -12,11 +12,12 @@ export type IncidentStatus = z.infer<typeof IncidentStatusSchema>;
 export const IncidentActionSchema = z.enum(INCIDENT_ACTIONS);
 export type IncidentAction = z.infer<typeof IncidentActionSchema>;
 
-const nodeIdField = z
+/** A task node id: job:<namespace>:<name>, each part at most 1000 characters (plain-text.ts). */
+export const nodeIdField = z
   .string()
   .trim()
   .min(1, "a task node id is required")
-  .max(300)
+  .max(2010)
   .regex(/^job:[^:]+:.+$/, "must be a task node id like job:<namespace>:<name>");
 const unitKeyField = z.string().trim().min(1, "a unit key cannot be empty").max(200);
 
@@ -29,9 +30,14 @@ export const OpenIncidentSchema = z.object({
     .max(200)
     .refine((s) => !BIDI_CONTROL.test(s), BIDI_MESSAGE)
     .optional(),
+  /**
+   * `follow` (the default): a symptom is opened on its root causes upstream (root-cause.ts), the
+   * symptom kept in the title and the timeline; `as_given`: on these units whatever they read.
+   */
+  rootCause: z.enum(["follow", "as_given"]).default("follow"),
   reason: reasonField,
 });
-export type OpenIncidentRequest = z.infer<typeof OpenIncidentSchema>;
+export type OpenIncidentRequest = z.input<typeof OpenIncidentSchema>;
 
 export const IncidentListQuerySchema = z.object({
   status: z.enum(["open", "closed", "all"]).default("open"),

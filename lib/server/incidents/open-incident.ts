@@ -1,47 +1,56 @@
 import type { IncidentSummary, OpenIncidentRequest } from "@/lib/contracts/incidents";
-import { parseNodeId } from "@/lib/domain/ids";
-import { keysOf, type PartitionSpace } from "@/lib/domain/partitions";
-import { UnitSet } from "@/lib/domain/unit-set";
+import type { AuditTarget } from "@/lib/contracts/audit";
+import type { RootCauseView } from "@/lib/contracts/root-cause";
+import { compositeKey } from "@/lib/domain/composite-key";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
 import { InvalidFieldError } from "@/lib/domain/errors";
-import { listTasks } from "../repositories/catalog/catalog-reads";
-import { createIncident, originRunOf } from "../repositories/incidents/incidents";
-import { loadRepairContext } from "../repair/load-repair-context";
+import { createIncident, lockIncidentOpens, originRunOf, pairsHeldByOpenIncidents } from "../repositories/incidents/incidents";
+import { loadLineageGraph } from "../lineage/load-lineage-graph";
+import { analyseRootCause, symptomOf, titleOf } from "./root-cause";
+import { requireIncident } from "./require-incident";
 import { toSummary } from "./to-summary";
 
-const MAX_UNITS = 2000;
-
-/** A key, or an inclusive range "from..to" (as the lineage and matrix links write them), validated. */
-function expandEntry(space: PartitionSpace, entry: string, field: string, task: string): string[] {
-  const [from, to] = entry.includes("..") ? (entry.split("..", 2).map((k) => k.trim()) as [string, string]) : [entry, entry];
-  const [a, z] = [space.validate(from), space.validate(to)];
-  if (!a.valid) throw new InvalidFieldError(field, `"${from}" is not a unit of ${task}: ${a.reason}`);
-  if (!z.valid) throw new InvalidFieldError(field, `"${to}" is not a unit of ${task}: ${z.reason}`);
-  if (z.ordinal < a.ordinal) throw new InvalidFieldError(field, `"${entry}" ends before it starts`);
-  if (z.ordinal - a.ordinal >= MAX_UNITS) throw new InvalidFieldError(field, `"${entry}" spans more than ${MAX_UNITS} units`);
-  return [...keysOf(space, UnitSet.range(a.ordinal, z.ordinal))];
+export interface OpenedIncident extends IncidentSummary {
+  /** False: every pair it would hold is held by this open incident already — no twin was made. */
+  opened: boolean;
+  rootCause: RootCauseView;
 }
 
 /**
- * Opens an incident for failed (task, unit) pairs: from a failure on the overview, lineage or
- * units matrix, or by hand. Keys are validated against the task's partition definition (an
- * invalid key is a 400 naming it, seed 002); the origin run is the run the units last failed in.
+ * Opens an incident for failed (task, unit) pairs: from a failure on the overview, lineage,
+ * units matrix, completeness or an alert, or by hand. Keys are validated against the task's
+ * partition definition (an invalid key is a 400 naming it, seed 002).
+ *
+ * Root cause first: a symptom (a unit built on a wrong upstream unit) is opened on its root
+ * causes (root-cause.ts), the symptom kept in the title and the `incident.opened` entry; the
+ * caller may ask for the units `as_given`. One open incident per root cause: pairs an open
+ * incident already holds are left to it — when that is all of them, the answer is that incident
+ * (`opened: false`), never a twin. The origin run is the run the pairs last failed in.
  */
-export async function openIncident(req: OpenIncidentRequest, actor: Actor, now = new Date(), db: Db = getDb()): Promise<IncidentSummary> {
-  const task = (await listTasks(db)).find((t) => t.nodeId === req.taskNodeId);
-  if (!task) throw new InvalidFieldError("body.taskNodeId", `no task ${req.taskNodeId} in the lineage`);
-  const ctx = await loadRepairContext(db, now);
-  const node = ctx.graph.nodes[ctx.graph.index.get(req.taskNodeId as never) ?? -1];
-  if (!node) throw new InvalidFieldError("body.taskNodeId", `${req.taskNodeId} is not in the current lineage`);
-  const keys = [...new Set(req.units.flatMap((entry, i) => expandEntry(node.space, entry, `body.units.${i}`, req.taskNodeId)))];
-  if (keys.length > MAX_UNITS) throw new InvalidFieldError("body.units", `${keys.length} units: open at most ${MAX_UNITS} per incident`);
-  const origin = await originRunOf(db, task.id, keys);
-  const name = parseNodeId(req.taskNodeId)?.name ?? req.taskNodeId;
-  const title = req.title?.trim() || `${name} ${keys.length === 1 ? keys[0] : `${keys.length} units`} failed`;
-  const failedPairs = [{ nodeId: req.taskNodeId, units: keys }];
-  const incident = await inTransaction(db, async (tx) => {
+export async function openIncident(req: OpenIncidentRequest, actor: Actor, now = new Date(), db: Db = getDb()): Promise<OpenedIncident> {
+  const lineage = await loadLineageGraph(db, now);
+  if (!lineage.tasks.has(req.taskNodeId)) throw new InvalidFieldError("body.taskNodeId", `no task ${req.taskNodeId} in the lineage`);
+  const symptom = symptomOf(lineage.graph, req.taskNodeId, req.units, "body");
+  const rootCause = await analyseRootCause(db, lineage.graph, now, symptom);
+  const follow = req.rootCause !== "as_given" && rootCause.followable;
+  const asked: AuditTarget[] = follow ? rootCause.proposedPairs : [{ nodeId: req.taskNodeId, units: symptom.keys }];
+  const title = req.title?.trim() || (follow ? rootCause.title : titleOf(req.taskNodeId, symptom.keys, rootCause.symptom.wrong, []));
+  const first = lineage.tasks.get(asked[0]!.nodeId)!;
+  const origin = await originRunOf(db, first.id, asked[0]!.units);
+  return inTransaction(db, async (tx) => {
+    await lockIncidentOpens(tx);
+    // Checked in the transaction: what another open took meanwhile is left to it.
+    const open = await pairsHeldByOpenIncidents(tx);
+    const held = new Map(open.flatMap((i) => i.failedPairs.flatMap((p) => p.units.map((u) => [compositeKey(p.nodeId, u), i.id] as const))));
+    const failedPairs = asked
+      .map((p) => ({ nodeId: p.nodeId, units: p.units.filter((u) => !held.has(compositeKey(p.nodeId, u))) }))
+      .filter((p) => p.units.length > 0);
+    if (failedPairs.length === 0) {
+      const existing = await requireIncident(tx, held.get(compositeKey(asked[0]!.nodeId, asked[0]!.units[0]!))!);
+      return { ...toSummary(existing, 0), opened: false, rootCause };
+    }
     const created = await createIncident(tx, {
       title,
       pipelineId: origin?.pipelineId ?? null,
@@ -51,6 +60,7 @@ export async function openIncident(req: OpenIncidentRequest, actor: Actor, now =
       detectedAt: origin?.startedAt ?? now,
       openedAt: now,
     });
+    const fromSymptom = !samePairs(failedPairs, [{ nodeId: req.taskNodeId, units: symptom.keys }]);
     await appendAudit(
       tx,
       {
@@ -61,11 +71,27 @@ export async function openIncident(req: OpenIncidentRequest, actor: Actor, now =
         incidentId: created.id,
         targets: failedPairs,
         before: null,
-        after: { status: "open", title, failedPairs },
+        after: {
+          status: "open",
+          title,
+          failedPairs,
+          // What it was opened from, when that is not what it holds: the symptom stays in the timeline.
+          ...(fromSymptom
+            ? { symptom: { nodeId: req.taskNodeId, units: symptom.keys, states: rootCause.symptom.wrong.map((w) => `${w.key} ${w.words}`) } }
+            : {}),
+        },
       },
       now,
     );
-    return created;
+    return { ...toSummary(created, 0), opened: true, rootCause };
   });
-  return toSummary(incident, 0);
+}
+
+function samePairs(a: readonly AuditTarget[], b: readonly AuditTarget[]): boolean {
+  const keys = (x: readonly AuditTarget[]) =>
+    x
+      .flatMap((p) => p.units.map((u) => compositeKey(p.nodeId, u)))
+      .sort()
+      .join("\n");
+  return keys(a) === keys(b);
 }

@@ -35,7 +35,8 @@ describe.each(providersUnderTest())("the guided repair of stg_orders 2026-08-17 
     expect(incident).toMatchObject({
       status: "open",
       pipeline: "orders",
-      title: "stg_orders 2026-08-17 failed",
+      // Its own root cause (nothing it reads is wrong), titled in the matrix's words.
+      title: "stg_orders 2026-08-17 half-written (20 rows left by failed tries)",
       failedPairs: [{ nodeId: STG, units: ["2026-08-17"] }],
     });
     expect(incident.originRunId).not.toBeNull();
@@ -56,7 +57,28 @@ describe.each(providersUnderTest())("the guided repair of stg_orders 2026-08-17 
       ["17", "18", "19", "20", "21", "22", "23", "24", "25"].map((d) => `2026-08-${d} blocked`),
     );
     expect(node("dataset:warehouse:stg_orders").cells).toEqual([{ key: "2026-08-17", state: "failed" }]);
-    expect(scope.waitsOn).toEqual([expect.objectContaining({ taskNodeId: STG, units: ["2026-08-23"] })]);
+    // Root cause first: what running_balance waits on (the failed 2026-08-23) and what it would be
+    // rebuilt on (its own past, built on the duplicated 2026-08-10), traced to stg_orders.
+    expect(scope.waitsOn).toEqual([
+      {
+        taskNodeId: STG,
+        units: ["2026-08-10", "2026-08-23"],
+        neededBy: "running_balance 2026-08-17…2026-08-25",
+        reason:
+          "stg_orders 2026-08-10 (duplicate), 2026-08-23 (failed): nothing in this incident re-runs them, so running_balance 2026-08-17…2026-08-25 cannot be rebuilt soundly — add them to this incident, or repair them first.",
+      },
+    ]);
+    // The plan carries the same finding: blocked on the failed 2026-08-23 (one click adds it), warned about 2026-08-10.
+    const unticked = await previewPlan(id, { ...noOptions, strategy: "targeted_with_closure" }, NOW, t.db);
+    expect(unticked.runnable).toBe(false);
+    expect(unticked.blockers.find((b) => b.code === "waits_on_upstream")).toMatchObject({
+      node: STG,
+      message: expect.stringMatching(/^running_balance 2026-08-17…2026-08-25 reads stg_orders 2026-08-23 \(failed\), which this plan does not re-run/),
+      resolution: { kind: "add_pairs", taskNodeId: STG, units: ["2026-08-23"] },
+    });
+    expect(unticked.warnings.find((w) => w.code === "built_on_wrong_upstream")?.message).toMatch(/stg_orders 2026-08-10 \(duplicate\)/);
+    // Planned without its closure, nothing reads 2026-08-23: no such blocker.
+    expect((await previewPlan(id, { ...noOptions, strategy: "targeted" }, NOW, t.db)).blockers.map((b) => b.code)).not.toContain("waits_on_upstream");
     await recordScope(
       id,
       { reason: "running_balance cannot be rebuilt past 2026-08-23 without it", addPairs: [{ taskNodeId: STG, units: ["2026-08-23"] }] },
@@ -64,7 +86,8 @@ describe.each(providersUnderTest())("the guided repair of stg_orders 2026-08-17 
       NOW,
       t.db,
     );
-    expect((await getScope(id, NOW, t.db)).waitsOn).toEqual([]);
+    // The commander took only 2026-08-23 (the duplicated 2026-08-10 is left for later: see below).
+    expect((await getScope(id, NOW, t.db)).waitsOn.map((w) => w.units)).toEqual([["2026-08-10"]]);
   });
 
   it("preconditions: stg_orders appends (unsafe), running_balance is sequential, the export has side effects", async () => {
@@ -135,16 +158,56 @@ describe.each(providersUnderTest())("the guided repair of stg_orders 2026-08-17 
     expect(await t.db.repairClaim.count()).toBe(0);
   });
 
-  it("validate: every unit in scope published once, reconciled, not stale — then resolve", async () => {
+  it("validate: refused while running_balance is built on the duplicated 2026-08-10 — exactly the units the matrix calls suspect", async () => {
     const v = await validateIncident(id, NOW, t.db);
-    expect(v.failedUnits).toBe(0);
-    expect(v.passed).toBe(true);
+    expect(v.passed).toBe(false);
+    const failing = v.units.filter((u) => !u.passed);
+    expect(failing.map((u) => `${u.name} ${u.unitKey} ${u.state}`)).toEqual(
+      ["17", "18", "19", "20", "21", "22", "23", "24", "25"].map((d) => `running_balance 2026-08-${d} suspect`),
+    );
+    expect(failing[0]!.failures).toEqual([
+      "suspect: built from upstream dataset:warehouse:running_balance 2026-08-16, which is itself suspect: published, but its figures carry that problem — to clear it: add that upstream unit to the repair (Scope: add it), or mark it known-bad with a reason",
+    ]);
+    // One truth: no unit passes that the same answer (and the matrix) calls suspect.
+    expect(v.units.filter((u) => u.state === "suspect" && u.passed)).toEqual([]);
     const stg17 = v.units.find((u) => u.name === "stg_orders" && u.unitKey === "2026-08-17")!;
     expect(stg17).toMatchObject({ passed: true, state: "repaired", rowCount: 40, sourceCount: 40, rowsInWarehouse: 40, publishCount: 1 });
-    const fct17 = v.units.find((u) => u.name === "fct_orders" && u.unitKey === "2026-08-17")!;
-    expect(fct17).toMatchObject({ passed: true, rowCount: 40, sourceCount: 40 });
     expect(v.units).toHaveLength(19);
-    await resolveIncident(id, "validation passed; finance told about W34 separately", OPERATOR, NOW, t.db);
+  });
+
+  it("handled: 2026-08-10 added to the repair, the append's units cleaned, a second repair — validation passes, the incident resolves", async () => {
+    await recordScope(
+      id,
+      { reason: "running_balance is built on the duplicated 2026-08-10", addPairs: [{ taskNodeId: STG, units: ["2026-08-10"] }] },
+      OPERATOR,
+      new Date(),
+      t.db,
+    );
+    const blocked = await previewPlan(id, { ...noOptions, strategy: "targeted_with_closure" }, new Date(), t.db);
+    expect(blocked.blockers.map((b) => [b.code, b.keyRanges])).toEqual([
+      [
+        "append_unresolved",
+        [
+          ["2026-08-10", "2026-08-10"],
+          ["2026-08-17", "2026-08-17"],
+          ["2026-08-23", "2026-08-23"],
+        ],
+      ],
+    ]);
+    // The planner repeats every seed of the append task: each unit it re-runs must be emptied first.
+    // (Now, by the clock: the first repair's attempts are dated by it, and a cleaning counts only after them.)
+    for (const unitKey of ["2026-08-10", "2026-08-17", "2026-08-23"])
+      await cleanUnit(id, { taskNodeId: STG, unitKey, reason: "empty the unit before the append runs again" }, OPERATOR, new Date(), t.db);
+    const plan = await previewPlan(id, { ...noOptions, strategy: "targeted_with_closure" }, new Date(), t.db);
+    expect([plan.runnable, plan.cost.unitsRecomputed, plan.blockers.map((b) => b.message)]).toEqual([true, 31, []]);
+    expect(plan.waves.flat().find((p) => p.name === "running_balance")!.keyRanges).toEqual([["2026-08-10", "2026-08-25"]]);
+    await confirmPlan(id, { ...noOptions, strategy: "targeted_with_closure", reason: "repair 2026-08-10 and what reads it" }, OPERATOR, new Date(), t.db);
+    const launched = await launchRepair(id, { resume: false, concurrency: 4 }, OPERATOR, new Date(), t.db);
+    expect(await launched.execution).toBe("succeeded");
+    const v = await validateIncident(id, new Date(), t.db);
+    expect(v.units.filter((u) => !u.passed).map((u) => `${u.name} ${u.unitKey} ${u.state}: ${u.failures.join("; ")}`)).toEqual([]);
+    expect(v.passed).toBe(true);
+    await resolveIncident(id, "validation passed; finance told about W33 and W34 separately", OPERATOR, new Date(), t.db);
     expect((await getIncident(id, t.db)).status).toBe("resolved");
   });
 
@@ -153,6 +216,13 @@ describe.each(providersUnderTest())("the guided repair of stg_orders 2026-08-17 
     expect(timeline.map((e) => e.kind)).toEqual([
       "incident.opened",
       "incident.scoped",
+      "unit.deduplicated",
+      "plan.confirmed",
+      "repair.launched",
+      "repair.finished",
+      "incident.scoped",
+      "unit.deduplicated",
+      "unit.deduplicated",
       "unit.deduplicated",
       "plan.confirmed",
       "repair.launched",
@@ -166,7 +236,7 @@ describe.each(providersUnderTest())("the guided repair of stg_orders 2026-08-17 
       after: { rows: 0, warehouse: "demo" },
       targets: [{ nodeId: "dataset:warehouse:stg_orders", units: ["2026-08-17"] }],
     });
-    expect(await verifyAuditChain(t.db)).toMatchObject({ ok: true, entries: 8 });
+    expect(await verifyAuditChain(t.db)).toMatchObject({ ok: true, entries: 15 });
   });
 });
 
@@ -176,12 +246,14 @@ describe("opening an incident from a link with a range of units", () => {
     try {
       await loadDemo(t.db);
       const incident = await openIncident(
-        { taskNodeId: "job:orders:running_balance", units: ["2026-08-17..2026-08-20", "2026-08-19"], reason: "balance hole" },
+        { taskNodeId: "job:orders:running_balance", units: ["2026-08-17..2026-08-20", "2026-08-19"], rootCause: "as_given", reason: "balance hole" },
         OPERATOR,
         NOW,
         t.db,
       );
       expect(incident.failedPairs).toEqual([{ nodeId: "job:orders:running_balance", units: ["2026-08-17", "2026-08-18", "2026-08-19", "2026-08-20"] }]);
+      // Followed, the same link opens on what those balances come from: the failed 2026-08-17 and the duplicated 2026-08-10 they carry.
+      expect(incident.rootCause.proposedPairs).toEqual([{ nodeId: STG, units: ["2026-08-10", "2026-08-17"] }]);
       await expect(openIncident({ taskNodeId: STG, units: ["2026-08-17..2026-8-20"], reason: "bad" }, OPERATOR, NOW, t.db)).rejects.toThrow(
         /body\.units\.0: "2026-8-20" is not a unit/,
       );

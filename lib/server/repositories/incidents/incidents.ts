@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { AuditTargetSchema, type AuditTarget } from "@/lib/contracts/audit";
 import { IncidentStatusSchema, type IncidentStatus, type RunRef } from "@/lib/contracts/incidents";
-import type { Db, Tx } from "../database";
+import { providerOf, type Db, type Tx } from "../database";
 import { prismaOf } from "../prisma-handle";
 
 export interface IncidentRecord {
@@ -176,4 +176,13 @@ export async function incidentStatusesOf(db: Db, ids: readonly string[]): Promis
   if (ids.length === 0) return new Map();
   const rows = await prismaOf(db).incident.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, title: true, status: true } });
   return new Map(rows.map((r) => [r.id, { title: r.title, status: r.status }]));
+}
+
+/**
+ * Opening incidents runs one at a time, so two people opening on the same failure at once make
+ * one incident (PostgreSQL: a transaction-scoped advisory lock; SQLite's write transaction is
+ * exclusive already).
+ */
+export async function lockIncidentOpens(tx: Tx): Promise<void> {
+  if (providerOf(tx) === "postgresql") await prismaOf(tx).$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext('reparo:incident-open'))::text AS locked`);
 }
