@@ -1,7 +1,7 @@
 import { screen, within } from "@testing-library/react";
 import { http, HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
-import { anAlert, someAlerts } from "@/test/components/builders";
+import { anAlert, anAlertGroup, someAlerts } from "@/test/components/builders";
 import { server } from "@/test/components/msw-server";
 import { renderWithQuery } from "@/test/components/render";
 import { AlertsPage } from "./AlertsPage";
@@ -19,6 +19,31 @@ describe("AlertsPage", () => {
       "href",
       "/incidents/new?node=job%3Aorders%3Astg_orders&units=2026-08-10",
     );
+  });
+
+  it("groups the alerts by root cause: what it reaches, what was already sent outside, one way in", async () => {
+    server.use(http.get("/api/v1/alerts", () => HttpResponse.json(someAlerts())));
+    renderWithQuery(<AlertsPage />);
+    expect(await screen.findByRole("heading", { name: "1 root cause behind 2 alerts" })).toBeInTheDocument();
+    const group = screen.getByTestId("alert-group");
+    expect(within(group).getByTestId("alert-group-title")).toHaveTextContent("stg_orders 2026-08-10: duplicated");
+    expect(group).toHaveTextContent("2 alerts · reaches 2 units in 2 datasets · 2 of its alerts are critical; 1 unit already delivered outside the platform");
+    expect(within(group).getByTestId("alert-group-delivered")).toHaveTextContent("weekly_revenue_export 2026-W33 sent to sftp://finance.example/weekly");
+    expect(within(group).getByRole("link", { name: "Open an incident on the root cause →" })).toHaveAttribute(
+      "href",
+      "/incidents/new?node=job%3Aorders%3Astg_orders&units=2026-08-10",
+    );
+  });
+
+  it("a group an open incident already holds links to it instead", async () => {
+    server.use(
+      http.get("/api/v1/alerts", () =>
+        HttpResponse.json(someAlerts({ groups: [anAlertGroup({ handledBy: { id: "inc-4", title: "stg_orders 2026-08-10 duplicated" } })] })),
+      ),
+    );
+    renderWithQuery(<AlertsPage />);
+    expect(await screen.findByTestId("alert-group-handled")).toHaveAttribute("href", "/incidents/inc-4");
+    expect(screen.queryByTestId("alert-group-open")).toBeNull();
   });
 
   it("lets a long dbt name wrap at its dots, keeping the whole name as its text and tooltip", async () => {

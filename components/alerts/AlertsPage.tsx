@@ -1,6 +1,7 @@
 "use client";
 
 import { useAlerts } from "@/lib/client/use-alerts";
+import { AlertGroups } from "./AlertGroups";
 import { AlertsTable } from "./AlertsTable";
 import { WebhookCard } from "./WebhookCard";
 import { StatesNotice } from "@/components/shell/StatesNotice";
@@ -37,8 +38,20 @@ export function AlertsPage() {
           <div className="label">default grace after a unit&apos;s window closes</div>
         </div>
       </div>
+      {data.groups.length > 0 ? (
+        <section className="card" aria-labelledby="groups-title">
+          <h2 id="groups-title">
+            {data.groups.length === 1 ? "1 root cause" : `${data.groups.length} root causes`} behind {data.counts.task + data.counts.data} alerts
+          </h2>
+          <p className="sub">
+            Each alert is walked upstream to the earliest wrong units it comes from; alerts that lead to the same units are one group, and repairing those
+            clears them all.
+          </p>
+          <AlertGroups groups={data.groups} />
+        </section>
+      ) : null}
       <section className="card" aria-labelledby="alerts-title">
-        <h2 id="alerts-title">Alerts now</h2>
+        <h2 id="alerts-title">Every alert now</h2>
         <p className="sub">
           A task alert goes silent when a retry succeeds — even one that appended a second copy — and never fires for a half-written unit whose task exited
           zero. Data alerts come from the ledger and the source counts, whatever the run status said.

@@ -12,6 +12,7 @@ const RULES: Record<AlertView["rule"], string> = {
   period_incomplete: "period incomplete",
   stale_after_republish: "stale after upstream republish",
   check_failed: "a check (test) failed",
+  consumed_outside: "delivered outside, now wrong",
 };
 
 function unitsText(units: string[], count: number): string {

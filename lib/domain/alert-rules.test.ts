@@ -28,6 +28,24 @@ const dataset = (units: AlertUnitInput[], over: Partial<AlertDatasetInput> = {})
 
 //   raw_orders -> stg_orders (append) : 08-17 failed, 08-23 blocked, 08-10 one and a half copies
 describe("evaluateAlerts", () => {
+  it("seed 001: a wrong unit already delivered outside raises its own alert to tell its consumers; a healthy or failed one does not", () => {
+    const sent = (unitKey: string, state: UnitState) => ({
+      unitKey,
+      state,
+      reasons: [`${state} because of upstream`],
+      sentTo: ["to sftp://finance at 2026-08-24T06:00:00.000Z"],
+    });
+    const alerts = evaluateAlerts(
+      [dataset([], { delivered: [sent("2026-W34", "failed"), sent("2026-W33", "suspect"), sent("2026-W32", "published"), sent("2026-W31", "stale")] })],
+      day("2026-09-02"),
+    );
+    const told = alerts.filter((a) => a.rule === "consumed_outside");
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ severity: "critical", source: "data", units: ["2026-W31", "2026-W33"] });
+    expect(told[0]!.title).toBe("2 units already delivered outside while they are wrong: tell their consumers");
+    expect(told[0]!.details[1]).toBe("2026-W33: suspect (suspect because of upstream); sent to sftp://finance at 2026-08-24T06:00:00.000Z");
+  });
+
   it("an alert over many units keeps a short id that still changes when one of its units does", () => {
     const keys = Array.from({ length: 25 }, (_, i) => `2026-07-${String(i + 1).padStart(2, "0")}`);
     const stale = (ks: string[]) =>

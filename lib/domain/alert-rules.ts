@@ -14,11 +14,16 @@
  *   stale_after_republish      an upstream unit was republished after this unit was built
  *   check_failed               a check of the dataset (a dbt test) failed on its latest run: the
  *                              data is wrong in a way the test names, whatever the ledger says
+ *   consumed_outside           a unit already delivered outside the platform (an export sent, a
+ *                              file shared) is wrong now — suspect, duplicated, divergent, empty,
+ *                              stale or known-bad: re-running fixes the table, not what its
+ *                              consumers hold, so they must be told (seed 001)
  *
  * Example (seed 003): meter_readings_screened 2026-07 holds 120 rows for a source count of 200.
  * The table-wide row check (2,320 of 2,400, −3.33 %) and the region × period completeness check
  * both pass; row_count_out_of_band names the unit (−40 %), and task_failed names the landing.
  */
+import { fnv1a64 } from "./fnv";
 import { counted } from "./words";
 import type { Instant, UnitKey, UnitState } from "./unit-state";
 
@@ -30,7 +35,8 @@ export type AlertRule =
   | "row_count_out_of_band"
   | "period_incomplete"
   | "stale_after_republish"
-  | "check_failed";
+  | "check_failed"
+  | "consumed_outside";
 
 /** A check of a dataset (a dbt test) whose latest attempt failed. */
 export interface FailedCheck {
@@ -69,7 +75,21 @@ export interface AlertDatasetInput {
   periods?: ReadonlyMap<string, { endMs: Instant; units: number }>;
   /** Checks that read this dataset and failed on their latest run. */
   failedChecks?: readonly FailedCheck[];
+  /** Its units already delivered outside the platform, with their state now (any state, suspect included). */
+  delivered?: readonly DeliveredUnit[];
 }
+
+/** A unit sent outside the platform (an export, a shared file) and what it is now. */
+export interface DeliveredUnit {
+  unitKey: UnitKey;
+  state: UnitState;
+  reasons: readonly string[];
+  /** "sftp://finance/weekly at 2026-08-24T06:00:00.000Z", one per delivery. */
+  sentTo: readonly string[];
+}
+
+/** States in which what consumers were sent may be wrong (a failed or missing unit sent nothing new). */
+const WRONG_WHEN_CONSUMED = new Set<UnitState>(["suspect", "duplicate", "divergent", "empty", "stale", "known_bad"]);
 
 export interface Alert {
   /** Stable while the same rule fires for the same units: the webhook sends it once. */
@@ -146,7 +166,28 @@ export function evaluateAlerts(datasets: readonly AlertDatasetInput[], now: Inst
       (u) => `${u.unitKey}: ${u.reasons.find((r) => r.includes("republished")) ?? "stale"}`,
     ),
     ...checkRule(d),
+    ...consumedRule(d),
   ]);
+}
+
+/** One alert per dataset for its wrong units already delivered outside: "tell its consumers". */
+function consumedRule(d: AlertDatasetInput): Alert[] {
+  const hits = (d.delivered ?? []).filter((u) => WRONG_WHEN_CONSUMED.has(u.state)).sort((a, b) => a.unitKey.localeCompare(b.unitKey));
+  if (hits.length === 0) return [];
+  const units = hits.map((u) => u.unitKey);
+  return [
+    {
+      id: alertId("consumed_outside", d.datasetNodeId, units),
+      rule: "consumed_outside",
+      source: "data",
+      severity: "critical",
+      datasetNodeId: d.datasetNodeId,
+      taskNodeId: d.taskNodeId,
+      units,
+      title: `${counted(hits.length, "unit")} already delivered outside while ${hits.length === 1 ? "it is" : "they are"} wrong: tell ${hits.length === 1 ? "its" : "their"} consumers`,
+      details: hits.map((u) => `${u.unitKey}: ${u.state.replace(/_/g, "-")} (${u.reasons[0] ?? u.state}); sent ${u.sentTo.join("; ")}`),
+    },
+  ];
 }
 
 /**
@@ -265,13 +306,6 @@ function alertId(rule: AlertRule, dataset: string, keys: readonly string[]): str
   const all = keys.join(",");
   if (keys.length <= ID_KEYS) return `${rule}|${dataset}|${all}`;
   return `${rule}|${dataset}|${keys[0]}..${keys.at(-1)}|${keys.length}|${fnv1a64(all)}`;
-}
-
-/** FNV-1a, 64 bits, hex: a stable digest of the key list (no platform crypto in the domain core). */
-function fnv1a64(text: string): string {
-  let h = 0xcbf29ce484222325n;
-  for (let i = 0; i < text.length; i++) h = BigInt.asUintN(64, (h ^ BigInt(text.charCodeAt(i))) * 0x100000001b3n);
-  return h.toString(16).padStart(16, "0");
 }
 
 function pct(f: number): string {

@@ -1,4 +1,4 @@
-import { AlertSchema, AlertsSchema, type Alerts, type AlertView } from "@/lib/contracts/alerts";
+import { AlertGroupSchema, AlertSchema, AlertsSchema, type AlertGroupView, type Alerts, type AlertView } from "@/lib/contracts/alerts";
 import { allowedActions } from "@/lib/domain/incident-lifecycle";
 import { IncidentDetailSchema, type IncidentDetail } from "@/lib/contracts/incidents";
 import { LedgerFindingSchema, OpenFailureSchema, OverviewSchema, type LedgerFinding, type OpenFailure, type Overview } from "@/lib/contracts/overview";
@@ -116,7 +116,39 @@ export function someAlerts(over: Partial<Alerts> = {}): Alerts {
         title: "2 units still failing after the last try",
       }),
     ],
+    groups: [anAlertGroup()],
     deliveries: [],
+    ...over,
+  });
+}
+
+/** The demo's duplicated 2026-08-10 as GET /api/v1/alerts groups it. */
+export function anAlertGroup(over: Partial<AlertGroupView> = {}): AlertGroupView {
+  return AlertGroupSchema.parse({
+    id: "roots|0123456789abcdef",
+    title: "stg_orders 2026-08-10: duplicated",
+    severity: "critical",
+    severityWhy: ["2 of its alerts are critical", "1 unit already delivered outside the platform"],
+    roots: [
+      {
+        taskNodeId: "job:orders:stg_orders",
+        datasetNodeId: "dataset:warehouse:stg_orders",
+        name: "stg_orders",
+        units: [{ key: "2026-08-10", state: "duplicate", words: "duplicated" }],
+      },
+    ],
+    affected: [
+      { datasetNodeId: "dataset:warehouse:stg_orders", name: "stg_orders", pipeline: "orders", units: 1 },
+      { datasetNodeId: "dataset:warehouse:weekly_revenue_export", name: "weekly_revenue_export", pipeline: "finance", units: 1 },
+    ],
+    affectedUnits: 2,
+    deliveredOutside: ["weekly_revenue_export 2026-W33 sent to sftp://finance.example/weekly at 2026-08-17T06:00:00.000Z"],
+    members: [
+      { id: "a1", rule: "published_more_than_once", severity: "critical", datasetName: "stg_orders", unitCount: 1 },
+      { id: "a3", rule: "consumed_outside", severity: "critical", datasetName: "weekly_revenue_export", unitCount: 1 },
+    ],
+    incidentHref: "/incidents/new?node=job%3Aorders%3Astg_orders&units=2026-08-10",
+    handledBy: null,
     ...over,
   });
 }

@@ -89,6 +89,51 @@ describe.each(providersUnderTest())("alerts from the data on the demo world (%s)
     expect(graced.find((a) => a.rule === "missing_past_deadline" && a.datasetName === "revenue_daily")?.units).toEqual(["2026-08-17"]);
   });
 
+  it("root cause first: the demo's alerts come in at most 8 groups, each alert in exactly one, each named by its root units", async () => {
+    const page = await listAlerts(NOW, t.db, { limit: 5000 });
+    const all = page.alerts.map((a) => a.id).sort();
+    expect(page.groups.length).toBeGreaterThan(0);
+    expect(page.groups.length).toBeLessThanOrEqual(8);
+    expect(page.groups.flatMap((g) => g.members.map((m) => m.id)).sort()).toEqual(all);
+    const byTitle = (re: RegExp) => page.groups.find((g) => re.test(g.title));
+    // stg_orders' two failed days: the task alert, the missing and incomplete downstream ones — one group.
+    const failed = byTitle(/^stg_orders 2026-08-17 half-written \(20 rows left by failed tries\), 2026-08-23 failed$/)!;
+    expect(failed.roots).toEqual([
+      expect.objectContaining({
+        taskNodeId: "job:orders:stg_orders",
+        units: [expect.objectContaining({ key: "2026-08-17", state: "failed" }), expect.objectContaining({ key: "2026-08-23", state: "failed" })],
+      }),
+    ]);
+    expect(failed.members.map((m) => `${m.rule} ${m.datasetName}`)).toEqual(
+      expect.arrayContaining(["task_failed stg_orders", "missing_past_deadline revenue_daily", "period_incomplete revenue_daily"]),
+    );
+    expect(failed.severity).toBe("critical");
+    expect(failed.incidentHref).toBe("/incidents/new?node=job%3Aorders%3Astg_orders&units=2026-08-17%2C2026-08-23");
+    // The duplicated 2026-08-10: its copies, fct_orders' divergence, and the W33 export already sent outside.
+    const duplicated = byTitle(/^stg_orders 2026-08-10: duplicated$/)!;
+    expect(duplicated.members.map((m) => `${m.rule} ${m.datasetName}`)).toEqual(
+      expect.arrayContaining(["published_more_than_once stg_orders", "row_count_out_of_band fct_orders", "consumed_outside weekly_revenue_export"]),
+    );
+    expect(duplicated.deliveredOutside).toEqual([expect.stringMatching(/^weekly_revenue_export 2026-W33 sent to /)]);
+    expect(duplicated.severityWhy).toContain("1 unit already delivered outside the platform");
+    expect(duplicated.affected.find((a) => a.name === "running_balance")?.units).toBe(16);
+    // The half-written meters landing and everything it made divergent: one group.
+    const meters = byTitle(/^land_meter_readings 2026-07: half-written/)!;
+    expect(meters.members.map((m) => m.datasetName)).toEqual(
+      expect.arrayContaining(["meter_readings_raw", "meter_readings_screened", "meter_readings_deduped"]),
+    );
+    // The consumers' alert: a suspect unit already delivered outside.
+    const told = page.alerts.find((a) => a.rule === "consumed_outside")!;
+    expect(told).toMatchObject({ datasetName: "weekly_revenue_export", units: ["2026-W33"], severity: "critical" });
+    // running_balance carries 2026-08-10 forward: its alerts lead to all three days, a group of their own.
+    expect(
+      byTitle(/^stg_orders 2026-08-10 duplicated, 2026-08-17 half-written/)!
+        .members.map((m) => `${m.rule} ${m.datasetName}`)
+        .sort(),
+    ).toEqual(["missing_past_deadline running_balance", "period_incomplete running_balance"]);
+    expect(told.title).toBe("1 unit already delivered outside while it is wrong: tell its consumers");
+  });
+
   it("the alerts API lists the first `limit` rows and counts them all", async () => {
     const all = await evaluateAlertsNow(t.db, NOW, readAlertConfig({}));
     const page = await listAlerts(NOW, t.db, { limit: 3 });

@@ -1,10 +1,11 @@
-import { alertsSteadyUntil, evaluateAlerts, type Alert, type AlertDatasetInput, type FailedCheck } from "@/lib/domain/alert-rules";
+import { alertsSteadyUntil, evaluateAlerts, type Alert, type AlertDatasetInput, type DeliveredUnit, type FailedCheck } from "@/lib/domain/alert-rules";
+import { allDeliveries, type DeliveryRecord } from "../repositories/ledger/external-deliveries";
 import { listEdgesAt } from "../repositories/catalog/catalog-reads";
 import { failingChecks } from "../repositories/ledger/failed-attempts";
 import type { Db } from "../repositories/database";
 import type { UnitStateFacts } from "@/lib/domain/unit-state";
 import type { StatesStatus } from "@/lib/contracts/units";
-import { getUnitStateSnapshot, NOT_EXPECTED, statusOf, type DatasetStateCodes } from "../units/get-unit-state-snapshot";
+import { getUnitStateSnapshot, NOT_EXPECTED, statusOf, type DatasetStateCodes, type UnitStateSnapshot } from "../units/get-unit-state-snapshot";
 import type { AlertConfig } from "./alert-config";
 import type { PartitionSpace } from "@/lib/domain/partitions";
 
@@ -13,6 +14,9 @@ export interface EvaluatedAlerts {
   states: StatesStatus;
   /** A dataset's partition space by node id (to write an alert's units as runs of keys). */
   spaceOf: (datasetNodeId: string) => PartitionSpace | undefined;
+  /** The states they were judged from, and the deliveries outside (grouping reads the same). */
+  snapshot: UnitStateSnapshot;
+  deliveries: DeliveryRecord[];
 }
 
 export interface EvaluatedAlert extends Alert {
@@ -30,7 +34,7 @@ export async function evaluateAlertsNow(db: Db, now: Date, config: AlertConfig):
 
 /** The alerts and where the unit states they come from stand (a first computation may be running). */
 export async function evaluateAlertsWithStatus(db: Db, now: Date, config: AlertConfig): Promise<EvaluatedAlerts> {
-  const [snapshot, checks, edges] = await Promise.all([getUnitStateSnapshot(db, now), failingChecks(db), listEdgesAt(db, now)]);
+  const [snapshot, checks, edges, deliveries] = await Promise.all([getUnitStateSnapshot(db, now), failingChecks(db), listEdgesAt(db, now), allDeliveries(db)]);
   const states = snapshot.datasets;
   const readers = new Map<string, string[]>();
   for (const e of edges) if (e.direction === "read") readers.set(e.taskId, [...(readers.get(e.taskId) ?? []), e.datasetId]);
@@ -41,8 +45,12 @@ export async function evaluateAlertsWithStatus(db: Db, now: Date, config: AlertC
     }
   }
   const spaceByNode = new Map(states.map((d) => [d.dataset.nodeId, d.space]));
-  const alerts = states.flatMap((d) => alertsOf(d, config, checkedBy.get(d.dataset.id) ?? [], now.getTime()));
-  return { alerts, states: await statusOf(db, snapshot, now), spaceOf: (node) => spaceByNode.get(node) };
+  const sentBy = new Map<string, DeliveryRecord[]>();
+  for (const x of deliveries) sentBy.set(x.taskId, [...(sentBy.get(x.taskId) ?? []), x]);
+  const alerts = states.flatMap((d) =>
+    alertsOf(d, config, checkedBy.get(d.dataset.id) ?? [], deliveredOf(d, sentBy.get(d.writer?.id ?? "") ?? []), now.getTime()),
+  );
+  return { alerts, states: await statusOf(db, snapshot, now), spaceOf: (node) => spaceByNode.get(node), snapshot, deliveries };
 }
 
 // Per version of a dataset's states: its alerts, kept while the same rules would give the same
@@ -51,14 +59,30 @@ export async function evaluateAlertsWithStatus(db: Db, now: Date, config: AlertC
 // clock changed, not every problem unit of every dataset (at 10,950,000 units that was ~1 s).
 const ALERTS = new WeakMap<DatasetStateCodes, { key: string; from: number; until: number | null; alerts: EvaluatedAlert[] }>();
 
-function alertsOf(d: DatasetStateCodes, config: AlertConfig, failedChecks: FailedCheck[], now: number): EvaluatedAlert[] {
-  const input = { ...toInput(d, config), failedChecks };
-  const key = JSON.stringify([input.graceMs, input.tolerance, input.taskNodeId, d.dataset.name, d.dataset.pipeline, failedChecks]);
+function alertsOf(d: DatasetStateCodes, config: AlertConfig, failedChecks: FailedCheck[], delivered: DeliveredUnit[], now: number): EvaluatedAlert[] {
+  const input = { ...toInput(d, config), failedChecks, delivered };
+  const key = JSON.stringify([input.graceMs, input.tolerance, input.taskNodeId, d.dataset.name, d.dataset.pipeline, failedChecks, delivered]);
   const kept = ALERTS.get(d);
   if (kept && kept.key === key && now >= kept.from && (kept.until === null || now < kept.until)) return kept.alerts;
   const alerts = evaluateAlerts([input], now).map((a) => ({ ...a, datasetName: d.dataset.name, pipeline: d.dataset.pipeline }));
   ALERTS.set(d, { key, from: now, until: alertsSteadyUntil(input, now), alerts });
   return alerts;
+}
+
+/**
+ * The dataset's units its writer delivered outside the platform that are not healthy now, with
+ * their state (suspect included: a suspect export already sent is what its consumers must hear of).
+ */
+function deliveredOf(d: DatasetStateCodes, sent: readonly DeliveryRecord[]): DeliveredUnit[] {
+  const byUnit = new Map<string, string[]>();
+  for (const x of sent) byUnit.set(x.unitKey, [...(byUnit.get(x.unitKey) ?? []), `to ${x.destination} at ${x.sentAt.toISOString()}`]);
+  const out: DeliveredUnit[] = [];
+  for (const [unitKey, sentTo] of byUnit) {
+    const v = d.space.validate(unitKey);
+    const problem = v.valid ? d.problems.get(v.ordinal) : undefined;
+    if (problem) out.push({ unitKey, state: problem.state, reasons: problem.reasons, sentTo });
+  }
+  return out.sort((a, b) => a.unitKey.localeCompare(b.unitKey));
 }
 
 function toInput(d: DatasetStateCodes, config: AlertConfig): AlertDatasetInput {

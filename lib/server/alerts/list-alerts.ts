@@ -7,6 +7,9 @@ import { describeTarget, readAlertConfig } from "./alert-config";
 import { hasRole, type Actor } from "../auth/roles";
 import { originOnly } from "../http/redact";
 import { evaluateAlertsWithStatus } from "./evaluate-alerts-now";
+import { groupAlerts } from "./group-alerts";
+import { loadLineageGraph } from "../lineage/load-lineage-graph";
+import { pairsHeldByOpenIncidents } from "../repositories/incidents/incidents";
 
 /** The alerts page: task and data alerts now, and the webhook's recent tries. */
 /** An alert row is a summary however many units fire it; the matrix and the incident hold them all. */
@@ -35,13 +38,15 @@ export async function listAlerts(
 ): Promise<Alerts> {
   const shownUrl = (url: string | null) => (url === null ? null : hasRole(reader, "admin") ? describeTarget(url) : originOnly(url));
   const config = readAlertConfig();
-  const { alerts, states, spaceOf } = await evaluateAlertsWithStatus(db, now, config);
-  const [delivered, deliveries] = await Promise.all([
+  const { alerts, states, spaceOf, snapshot, deliveries: sentOutside } = await evaluateAlertsWithStatus(db, now, config);
+  const [delivered, deliveries, lineage, openIncidents] = await Promise.all([
     deliveredAlertIds(
       db,
       alerts.map((a) => a.id),
     ),
     recentDeliveries(db, 50),
+    loadLineageGraph(db, now),
+    pairsHeldByOpenIncidents(db),
   ]);
   const task = alerts.filter((a) => a.source === "task").length;
   const shown = alerts.slice(0, query.limit);
@@ -63,6 +68,7 @@ export async function listAlerts(
         : null,
       delivered: delivered.has(a.id),
     })),
+    groups: groupAlerts(alerts, { ...lineage, snapshot, deliveries: sentOutside, openIncidents }),
     deliveries: deliveries.map((d) => ({ ...d, url: d.url === "" ? "" : (shownUrl(d.url) ?? "") })),
   };
 }
