@@ -80,7 +80,7 @@ function PanelBody({ d }: { d: UnitDetail }) {
           {d.deviation === null ? "—" : `${formatDeviation(d.deviation)} (tolerance ±${Math.round(d.tolerance * 1000) / 10}%)`}
         </dd>
         <dt>Partial rows left</dt>
-        <dd data-testid="panel-partial">{d.partialRows}</dd>
+        <dd data-testid="panel-partial">{d.partialRows ?? "unknown (no row count sent)"}</dd>
         <dt>Written by</dt>
         <dd>{d.writer ? `${d.writer.name} (${d.writer.writeMode ?? "write mode unknown"})` : "no task (a source)"}</dd>
       </dl>

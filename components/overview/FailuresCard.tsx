@@ -43,7 +43,11 @@ export function FailuresCard({ failures }: { failures: OpenFailure[] }) {
                   {f.tries}
                 </td>
                 <td data-label="Left behind">
-                  {f.partialRows > 0 ? (
+                  {f.partialRows === null ? (
+                    <span className="badge" data-testid="partial-write">
+                      rows unknown: its producer reports no row counts
+                    </span>
+                  ) : f.partialRows > 0 ? (
                     <span className="badge" data-testid="partial-write">
                       partial write: {f.partialRows} rows still readable
                     </span>

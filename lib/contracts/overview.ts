@@ -12,7 +12,8 @@ export const OpenFailureSchema = z.object({
   unitKey: z.string(),
   tries: z.number().int(),
   /** Rows the failed tries left behind in the unit (a partial write), or 0. */
-  partialRows: z.number().int(),
+  /** Rows its failed tries left in the unit; null: unknown (its producer reports no row counts). */
+  partialRows: z.number().int().nullable(),
   error: z.string().nullable(),
   runId: z.string(),
   failedAt: z.string().nullable(),

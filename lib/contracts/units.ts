@@ -188,7 +188,8 @@ export const UnitDetailSchema = z.object({
   sourceCount: z.number().int().nullable(),
   deviation: z.number().nullable(),
   tolerance: z.number(),
-  partialRows: z.number().int(),
+  /** Rows failed tries left in the unit; null: unknown (its producer reports no row counts). */
+  partialRows: z.number().int().nullable(),
   latestRunId: z.string().nullable(),
   interventions: z.array(z.object({ seq: z.number().int(), kind: z.string(), actor: z.string(), at: z.string(), reason: z.string() })),
 });

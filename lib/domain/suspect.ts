@@ -28,7 +28,8 @@ export function stateOfProblem(problem: string): UnitState | "partial_write" | n
 }
 
 /** The problem an upstream unit in this state passes on to what reads it, in words; null when none. */
-export function upstreamProblemOf(state: UnitState, partialRows: number): string | null {
-  if (state === "failed" && partialRows > 0) return `a partial write (${partialRows} rows left by failed tries)`;
+export function upstreamProblemOf(state: UnitState, partialRows: number | null): string | null {
+  // Rows unknown (a producer without row counts) makes no claim: what reads it is blocked, not suspect.
+  if (state === "failed" && partialRows !== null && partialRows > 0) return `a partial write (${partialRows} rows left by failed tries)`;
   return MAKING[state] ?? null;
 }

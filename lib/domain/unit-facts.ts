@@ -92,8 +92,10 @@ export interface UnitSummary {
   copies: number;
   latest: LedgerEntry | null;
   latestAttempt: Attempt | null;
-  /** Rows left by failed attempts that still sit in the unit (all of them for append). */
+  /** Rows left by failed attempts that still sit in the unit (all of them for append), as far as counted. */
   partialRows: number;
+  /** A failed attempt that may have left rows reported no row count (dbt-ol, Airflow's provider): how many is unknown. */
+  partialRowsUnknown: boolean;
   rowsWrittenTotal: number;
   running: boolean;
   sourceCount: number | null;
@@ -115,6 +117,7 @@ export function emptySummary(): UnitSummary {
     latest: null,
     latestAttempt: null,
     partialRows: 0,
+    partialRowsUnknown: false,
     rowsWrittenTotal: 0,
     running: false,
     sourceCount: null,
@@ -132,6 +135,7 @@ export function summariseUnit(f: UnitFacts, into: UnitSummary = emptySummary()):
   const builtAt = latest ? builtAtOf(latest, f.attempts) : null;
   const cleanedAt = f.cleanedAt ?? -Infinity;
   let partialRows = 0;
+  let partialRowsUnknown = false;
   let rowsWrittenTotal = 0;
   for (let i = 0; i < f.attempts.length; i++) {
     const a = f.attempts[i]!;
@@ -142,7 +146,10 @@ export function summariseUnit(f: UnitFacts, into: UnitSummary = emptySummary()):
     // A replace or merge write wipes what an earlier failed attempt left; an append keeps it.
     // Unknown: kept, as for append — a partial write is only known gone once the mode is known.
     const stillThere = f.writeMode === "append" || f.writeMode === null || latest === null || (a.startedAt ?? Infinity) > latest.publishedAt;
-    if (a.status === "failed" && stillThere) partialRows += rows;
+    if (a.status === "failed" && stillThere) {
+      partialRows += rows;
+      if (a.rowsWritten === null || a.rowsWritten === undefined) partialRowsUnknown = true;
+    }
   }
   const status = latestAttempt?.status;
   into.publishCount = f.ledger.length;
@@ -150,6 +157,7 @@ export function summariseUnit(f: UnitFacts, into: UnitSummary = emptySummary()):
   into.latest = latest;
   into.latestAttempt = latestAttempt;
   into.partialRows = partialRows;
+  into.partialRowsUnknown = partialRowsUnknown;
   into.rowsWrittenTotal = rowsWrittenTotal;
   into.running = status === "running" || status === "queued";
   into.sourceCount = source;

@@ -228,6 +228,30 @@ describe("unitState — seed 003 (retry and alerting)", () => {
     expect(r.reasons[0]).toBe("latest attempt (run run-1, try 1) failed: connection reset; it left 120 partial rows behind");
   });
 
+  it("a failed try whose producer sent no row count (Airflow's provider, dbt-ol) left rows unknown — not 0, and no claim on what reads it", () => {
+    const r = unitState(
+      facts({ writeMode: "append", ledger: [], attempts: [attempt({ status: "failed", rowsWritten: null, error: "division by zero" })] }),
+      NOW,
+    );
+    expect(r.state).toBe("failed");
+    expect(r.facts.partialRows).toBeNull();
+    expect(r.reasons[0]).toBe(
+      "latest attempt (run run-1, try 1) failed: division by zero; whether it left rows behind is unknown: its producer reported no row count",
+    );
+    expect(upstreamProblemOf(r.state, r.facts.partialRows)).toBeNull();
+    // Counted rows from one try and none from another: at least those, and said so.
+    const both = unitState(
+      facts({
+        writeMode: "append",
+        ledger: [],
+        attempts: [attempt({ status: "failed", rowsWritten: 20 }), attempt({ tryNumber: 2, status: "failed", rowsWritten: null })],
+      }),
+      NOW,
+    );
+    expect(both.facts.partialRows).toBe(20);
+    expect(both.reasons[0]).toContain("it left 20 partial rows behind (and a try that reported no row count)");
+  });
+
   it("seed 003: an atomic write failing leaves nothing behind — failed with 0 partial rows", () => {
     const r = unitState(facts({ ledger: [], attempts: [attempt({ status: "failed", rowsWritten: 0 })] }), NOW);
     expect(r.state).toBe("failed");

@@ -86,7 +86,8 @@ export interface UnitStateFacts {
   codeVersion: string | null;
   attempts: number;
   /** Rows left behind by failed attempts (a partial, non-atomic write). */
-  partialRows: number;
+  /** Rows failed attempts left in the unit; null when none was counted and one reported no count (unknown, not 0). */
+  partialRows: number | null;
   sourceCount: number | null;
   /** (rowCount − sourceCount) / sourceCount; null without a usable source count. */
   deviation: number | null;
@@ -175,7 +176,12 @@ function markReason(mark: { kind: "known_bad" | "skipped"; reason: string }): st
 function unpublishedState(s: UnitSummary, v: Verdict): void {
   const a = s.latestAttempt;
   if (a?.status === "failed") {
-    const partial = s.partialRows > 0 ? `; it left ${s.partialRows} partial rows behind` : "";
+    const partial =
+      s.partialRows > 0
+        ? `; it left ${s.partialRows} partial rows behind${s.partialRowsUnknown ? " (and a try that reported no row count)" : ""}`
+        : s.partialRowsUnknown
+          ? "; whether it left rows behind is unknown: its producer reported no row count"
+          : "";
     v.state = "failed";
     flag(v, null, `latest attempt (run ${a.runId}, try ${a.tryNumber}) failed${a.error ? `: ${a.error}` : ""}${partial}`);
     return;
@@ -306,7 +312,7 @@ function toFacts(s: UnitSummary, f: UnitFacts, now: Instant): UnitStateFacts {
     inputVersion: latest ? latest.inputVersion : null,
     codeVersion: latest ? latest.codeVersion : null,
     attempts: f.attempts.length,
-    partialRows: s.partialRows,
+    partialRows: s.partialRows === 0 && s.partialRowsUnknown ? null : s.partialRows,
     sourceCount: s.sourceCount,
     deviation: s.deviation,
     running: s.running,

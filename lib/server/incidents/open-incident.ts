@@ -53,7 +53,7 @@ export async function openIncident(req: OpenIncidentRequest, actor: Actor, now =
     }
     const created = await createIncident(tx, {
       title,
-      pipelineId: origin?.pipelineId ?? null,
+      pipelineId: origin?.pipelineId ?? first.pipelineId,
       originRunId: origin?.id ?? null,
       failedPairs,
       openedBy: actor.id,

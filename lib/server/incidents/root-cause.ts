@@ -69,7 +69,9 @@ export function statesOnGraph(graph: LineageGraph, snapshot: UnitStateSnapshot) 
 
 /** A unit's state in the words a title or a timeline uses: "half-written (120 rows left)", "duplicated". */
 export function wordsFor(state: string, result: UnitStateResult | undefined): string {
-  if (state === "failed" && (result?.facts.partialRows ?? 0) > 0) return `half-written (${result!.facts.partialRows} rows left by failed tries)`;
+  const partial = result?.facts.partialRows;
+  if (state === "failed" && partial !== undefined && partial !== null && partial > 0) return `half-written (${partial} rows left by failed tries)`;
+  if (state === "failed" && partial === null) return "failed (rows it left unknown)";
   const words: Record<string, string> = {
     failed: "failed",
     blocked: "blocked by a failed upstream unit",

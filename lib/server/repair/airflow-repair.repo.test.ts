@@ -240,6 +240,14 @@ describe.each(["3.0.0", "3.2.1"] as const)("a repair run in Airflow %s", (versio
       orchestrator: "airflow",
       calls: expect.arrayContaining([expect.objectContaining({ method: "POST", url: `${airflow.url}/api/v2/dags/orders/clearTaskInstances`, status: 200 })]),
     });
+    // Each request Airflow received (sign-ins aside) is one call on the record: the launch's own
+    // dry run and the polls that changed nothing included.
+    const audited = (await t.db.auditEntry.findMany()).flatMap(
+      (e) => (JSON.parse(e.after ?? "null") as { calls?: { method: string; url: string }[] } | null)?.calls ?? [],
+    );
+    const received = airflow.requests.filter((r) => !r.path.startsWith("/auth/"));
+    const apiCalls = audited.map((c) => `${c.method} ${new URL(c.url).pathname}`).filter((c) => !c.includes(" /auth/"));
+    expect(apiCalls.sort()).toEqual(received.map((r) => `${r.method} ${r.path}`).sort());
     const text = JSON.stringify(await t.db.auditEntry.findMany());
     expect(text).not.toContain("s3cret");
     expect(text).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}/); // no JWT

@@ -88,7 +88,7 @@ export async function previewPlanDispatch(id: string, opts: PlanOptions, actor: 
 }
 
 /** The dry run's audit entry: counts, the digest and every call it sent (never a secret). */
-async function recordPreview(
+export async function recordPreview(
   db: Db,
   id: string,
   actor: Actor,

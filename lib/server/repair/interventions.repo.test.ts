@@ -86,7 +86,10 @@ describe.each(providersUnderTest())("interventions (%s)", (provider) => {
       "append_unresolved",
     );
     await declareReplace(incident.id, { taskNodeId: STG, reason: "stg_orders now overwrites its day (PR 482)" }, OPERATOR, new Date(), t.db);
-    expect((await previewPlan(incident.id, { replay: [], parameterOverrides: {} }, new Date(), t.db)).blockers).toEqual([]);
+    // The append blocker is lifted; what is left is the closure's wait on the failed 2026-08-17 and 2026-08-23 (running_balance carries 08-10 forward).
+    expect((await previewPlan(incident.id, { replay: [], parameterOverrides: {} }, new Date(), t.db)).blockers.map((b) => b.code)).toEqual([
+      "waits_on_upstream",
+    ]);
     expect((await t.db.task.findUnique({ where: { nodeId: STG } }))!.writeMode).toBe("replace");
     expect((await getIncident(incident.id, t.db)).timeline.at(-1)).toMatchObject({
       kind: "task.declared_replace",
@@ -96,7 +99,12 @@ describe.each(providersUnderTest())("interventions (%s)", (provider) => {
   });
 
   it("validation failing: resolve is refused (422); a commander's reasoned override resolves it, on the record", async () => {
-    const incident = await openIncident({ taskNodeId: "job:orders:fct_orders", units: ["2026-08-10"], reason: "divergent day" }, OPERATOR, new Date(), t.db);
+    const incident = await openIncident(
+      { taskNodeId: "job:orders:fct_orders", units: ["2026-08-10"], rootCause: "as_given", reason: "divergent day" },
+      OPERATOR,
+      new Date(),
+      t.db,
+    );
     await markUnits(
       incident.id,
       { kind: "known_bad", taskNodeId: "job:orders:revenue_daily", units: ["2026-08-10"], reason: "downstream of the duplicate" },

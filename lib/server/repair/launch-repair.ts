@@ -16,7 +16,7 @@ import { runningJobQueue } from "../jobs/job-queue";
 import { runRepairToEnd, type RunRepairOptions } from "./run-repair";
 import type { DispatchGroup } from "./dispatch-groups";
 import { launchablePairs, notLaunchable, repairGroups } from "./launch-input";
-import { dryRun } from "./dry-run";
+import { dryRun, recordPreview } from "./dry-run";
 
 export interface LaunchOptions {
   resume: boolean;
@@ -51,6 +51,8 @@ export async function launchRepair(id: string, opts: LaunchOptions, actor: Actor
         "this repair runs in your orchestrator: review its dry run first (POST /api/v1/incidents/{id}/dry-run) and pass its digest",
       );
     const fresh = await dryRun(groups);
+    // The launch's own dry run sent requests too: on the record, whether the launch goes on or not.
+    await recordPreview(db, id, actor, fresh, "the reviewed plan, checked again at launch", now);
     if (fresh.digest !== opts.preview)
       throw new ConflictError("the orchestrator's dry run has changed since it was reviewed: review the new one (POST …/dry-run) and confirm again", {
         dryRun: fresh.preview,

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { nextStatus, statusesAllowing } from "@/lib/domain/incident-lifecycle";
 import { inTransaction, type Db } from "../repositories/database";
 import { appendAudit } from "../audit/append-audit";
+import { counted } from "@/lib/domain/words";
 import { SLICE_SECONDS } from "../jobs/job-queue";
 import { log } from "../observability/log";
 import type { LocalOptions, LocalRunContext } from "../orchestrators/local";
@@ -47,6 +48,8 @@ const MAX_FAILED_SLICES = 3;
 const MAX_UNREACHABLE = 10;
 /** How often a run waiting on an orchestrator polls it. */
 export const POLL_SECONDS = 3;
+/** Quiet polls' calls gathered before they are written without a change (about a minute of polling). */
+const QUIET_CALLS = 40;
 
 /**
  * One slice of a launched repair run: the `repair-run` job's work. The slice takes the run —
@@ -136,7 +139,7 @@ async function driveSlice(db: Db, run: RepairRunRecord, slice: string, deadline:
   const ctx = await loadRepairContext(db, now);
   const groups = await runGroups(db, ctx, run, { db, concurrency: run.params.concurrency, stillOwner: () => ownsRun(db, run.id, slice), options });
   const waves = Math.max(0, ...run.params.pairs.map(([, , w]) => w + 1));
-  let dispatch = run.params.dispatch ?? { wave: -1, handles: {} };
+  let dispatch = run.params.dispatch ?? { wave: -1, handles: {}, quietCalls: [] };
   let progress: Progress = { ...run.params.progress };
   const inWave = (g: DispatchGroup, w: number) => g.plan.pairs.some((p) => p.wave === w);
   const save = (audit: Parameters<typeof appendAudit>[1] | null) =>
@@ -249,26 +252,34 @@ async function driveSlice(db: Db, run: RepairRunRecord, slice: string, deadline:
         }
       }
       const external = groups.some((g) => g.orchestrator && g.orchestrator.kind !== "local" && inWave(g, w));
-      const audit =
-        changed.length > 0 && external
-          ? {
-              kind: "repair.progress" as const,
-              ...actor,
-              reason: `repair #${run.repairNumber}, wave ${w + 1} of ${waves}: ${changed
-                .map((p) => `${nodeName(p.taskNodeId as NodeId)} ${p.unitKey} ${p.status}`)
-                .slice(0, 10)
-                .join(", ")}${changed.length > 10 ? ` and ${changed.length - 10} more` : ""}`,
-              before: null,
-              after: {
-                runId: run.id,
-                wave: w,
-                changed: changed.map((p) => ({ taskNodeId: p.taskNodeId, unitKey: p.unitKey, status: p.status, externalId: p.externalId ?? null })),
-                calls: calls.map(describeCall),
-              },
-            }
-          : null;
-      if (!(await save(audit))) return { state: "lost" };
       const pending = run.params.pairs.some(([t, u, pw]) => pw === w && !SETTLED.has(progress[progressKey(t, u)]?.status ?? ""));
+      // A quiet poll's calls wait in the run for the next entry; they are written when a pair
+      // changes, when the wave ends, or once QUIET_CALLS have gathered.
+      const quiet = [...(dispatch.quietCalls ?? []), ...calls.map(describeCall)];
+      const flush = external && quiet.length > 0 && (changed.length > 0 || !pending || quiet.length >= QUIET_CALLS);
+      dispatch = { ...dispatch, quietCalls: external && !flush ? quiet : [] };
+      const audit = flush
+        ? {
+            kind: "repair.progress" as const,
+            ...actor,
+            reason: `repair #${run.repairNumber}, wave ${w + 1} of ${waves}: ${
+              changed.length === 0
+                ? `${counted(quiet.length, "call")} while polling, nothing changed`
+                : `${changed
+                    .map((p) => `${nodeName(p.taskNodeId as NodeId)} ${p.unitKey} ${p.status}`)
+                    .slice(0, 10)
+                    .join(", ")}${changed.length > 10 ? ` and ${changed.length - 10} more` : ""}`
+            }`,
+            before: null,
+            after: {
+              runId: run.id,
+              wave: w,
+              changed: changed.map((p) => ({ taskNodeId: p.taskNodeId, unitKey: p.unitKey, status: p.status, externalId: p.externalId ?? null })),
+              calls: quiet as ReturnType<typeof describeCall>[],
+            },
+          }
+        : null;
+      if (!(await save(audit))) return { state: "lost" };
       if (pending) {
         if (external) return { state: "continue", afterSeconds: POLL_SECONDS };
         if (Date.now() >= deadline) return { state: "continue" };

@@ -19,13 +19,21 @@ export interface UpstreamContext {
  * snapshot current at its build time by design; that shows up as an input-version difference.
  */
 export function upstreamResolver(ctx: UpstreamContext, writer: TaskRecord): (ordinal: number) => UpstreamPublish[] {
+  const writes = new Set(ctx.edges.filter((e) => e.taskId === writer.id && e.direction === "write").map((e) => e.datasetId));
   const reads = ctx.edges.filter((e) => e.taskId === writer.id && e.direction === "read" && e.mapping !== "latest");
   const compiled = reads.flatMap((e) => {
     const up = ctx.datasetsById.get(e.datasetId);
     const upSpace = up && ctx.spaces.get(up.id);
     if (!up || !upSpace) return [];
+    const declared = { type: e.mapping, ...e.mappingParams } as PartitionMapping;
+    // A task reading what it writes: unit d can never be stale against itself. OpenLineage lists a
+    // running balance's own table as an input (identity); declared as depending on its own past, it
+    // reads the unit before — the one whose republish makes it stale. Otherwise it updates in place.
+    const self = writes.has(e.datasetId);
+    const inPlace = self && (declared.type === "identity" || declared.type === "all");
+    if (inPlace && writer.dependsOnOwnPast !== true) return [];
     try {
-      const mapping = compileMapping({ type: e.mapping, ...e.mappingParams } as PartitionMapping, upSpace, ctx.space);
+      const mapping = compileMapping(inPlace ? { type: "previous", n: 1 } : declared, upSpace, ctx.space);
       const latest = ctx.latest.get(up.id);
       return latest ? [{ up, upSpace, mapping, latest }] : [];
     } catch {

@@ -40,18 +40,22 @@ export function parseFailedPairs(json: string): AuditTarget[] {
   return FailedPairsSchema.parse(JSON.parse(json));
 }
 
-function toRecord(r: Row, pipelines: Map<string, string>): IncidentRecord {
+function toRecord(r: Row, pipelines: Map<string, { namespace: string; name: string }>): IncidentRecord {
   return {
     ...r,
     status: IncidentStatusSchema.parse(r.status),
-    pipeline: r.pipelineId ? (pipelines.get(r.pipelineId) ?? null) : null,
+    pipeline: r.pipelineId ? (pipelines.get(r.pipelineId)?.name ?? null) : null,
     failedPairs: parseFailedPairs(r.failedPairs),
   };
 }
 
-async function pipelineNames(db: Db | Tx): Promise<Map<string, string>> {
-  const rows = await prismaOf(db).pipeline.findMany({ select: { id: true, namespace: true } });
-  return new Map(rows.map((p) => [p.id, p.namespace]));
+/**
+ * Pipelines by id, named as every other screen names them: by name (a DAG's id, dbt's project),
+ * not by its OpenLineage namespace — an Airflow's namespace holds all its DAGs.
+ */
+async function pipelineNames(db: Db | Tx): Promise<Map<string, { namespace: string; name: string }>> {
+  const rows = await prismaOf(db).pipeline.findMany({ select: { id: true, namespace: true, name: true } });
+  return new Map(rows.map((p) => [p.id, { namespace: p.namespace, name: p.name }]));
 }
 
 export async function createIncident(
@@ -77,12 +81,14 @@ export async function findIncident(db: Db | Tx, id: string): Promise<IncidentRec
 
 export async function listIncidentRecords(db: Db, where: { statuses?: IncidentStatus[]; openedBy?: string; pipelineName?: string }): Promise<IncidentRecord[]> {
   const pipelines = await pipelineNames(db);
-  const pipelineId = where.pipelineName ? ([...pipelines].find(([, name]) => name === where.pipelineName)?.[0] ?? "-none-") : undefined;
+  // By name, or namespace/name where two namespaces share a name.
+  const named = (p: { namespace: string; name: string }) => p.name === where.pipelineName || `${p.namespace}/${p.name}` === where.pipelineName;
+  const pipelineIds = where.pipelineName ? [...pipelines].filter(([, p]) => named(p)).map(([id]) => id) : undefined;
   const rows = await prismaOf(db).incident.findMany({
     where: {
       ...(where.statuses ? { status: { in: where.statuses } } : {}),
       ...(where.openedBy ? { openedBy: where.openedBy } : {}),
-      ...(pipelineId ? { pipelineId } : {}),
+      ...(pipelineIds ? { pipelineId: { in: pipelineIds } } : {}),
     },
     orderBy: { openedAt: "desc" },
     take: 500,

@@ -29,6 +29,12 @@ export const RepairRunParamsSchema = z.object({
     .object({
       wave: z.number().int(),
       handles: z.record(z.string(), z.object({ wave: z.number().int(), handle: z.record(z.string(), z.unknown()).nullable() })),
+      /**
+       * Calls of polls that changed nothing, not yet in the audit log: carried with the run (so a
+       * takeover keeps them) and written with the next progress entry — every request is audited,
+       * without an entry per quiet poll.
+       */
+      quietCalls: z.array(z.record(z.string(), z.unknown())).default([]),
     })
     .optional(),
   /** An operator asked to cancel the run: no slice dispatches or starts anything more; whoever holds the run stops it. */
