@@ -3,7 +3,7 @@ import type { Db } from "../repositories/database";
 import { latestAttemptsOf, type LatestAttemptInfo } from "../repositories/ledger/latest-attempts";
 import type { DatasetStateCodes } from "./get-unit-state-snapshot";
 
-type FailedUnit = { task: NonNullable<DatasetStateCodes["writer"]>; unitKey: string; partialRows: number };
+type FailedUnit = { task: NonNullable<DatasetStateCodes["writer"]>; unitKey: string; partialRows: number | null };
 
 // Per version of a dataset's states (never changed in place): found once, not on every read.
 const FAILED = new WeakMap<DatasetStateCodes, FailedUnit[]>();
