@@ -13,6 +13,8 @@ export const E2E_SECRET_DIR = path.resolve(__dirname, "data/e2e-secrets");
 
 export default defineConfig({
   testDir: "./e2e",
+  // The closed loops against the real peers run on their own console (npm run test:peers).
+  testIgnore: ["peers/**"],
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,

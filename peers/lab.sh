@@ -33,6 +33,8 @@
 #   REPARO_AIRFLOW_PASSWORD    lab password of the Airflow user `reparo` (default reparo-lab)
 #   REPARO_AIRFLOW_PARALLELISM LocalExecutor parallelism (default 2)
 #   REPARO_PEERS_UP_TIMEOUT    seconds to wait for a peer to answer (default 240)
+#   REPARO_AIRFLOW_SETTLE      `schedule airflow`: seconds without any change before the days that wait on
+#                              depends_on_past behind a failed day count as done (default 30)
 # All secrets here are throwaway lab values. See docs/peers-lab.md for what was measured.
 set -euo pipefail
 
@@ -555,7 +557,8 @@ cmd_schedule() {
       peer_running airflow || die "airflow is down (bash $0 up airflow)"
       sampler="$(mem_sampler_start airflow "$RUN/airflow/mem-peak")"
       "$PYTHON" "$LAB_DIR/drivers/airflow_month.py" --first "$first" --last "$last" \
-        --mode "${REPARO_AIRFLOW_SCHEDULE_MODE:-runs}" --user "$AIRFLOW_USER" --password "$AIRFLOW_PASSWORD" || rc=$?
+        --mode "${REPARO_AIRFLOW_SCHEDULE_MODE:-runs}" --settle "${REPARO_AIRFLOW_SETTLE:-30}" \
+        --user "$AIRFLOW_USER" --password "$AIRFLOW_PASSWORD" || rc=$?
       kill "$sampler" 2>/dev/null || true; wait "$sampler" 2>/dev/null || true
       read -r -a mem < "$RUN/airflow/mem-peak"
       log "airflow: memory peak during the schedule: ${mem[0]} processes, RSS ${mem[1]} MiB, PSS ${mem[2]} MiB" ;;

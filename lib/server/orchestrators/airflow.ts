@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import type { AirflowConnection, PlannedRequest } from "@/lib/contracts/orchestrators";
 import { expectStatus, requestJson } from "./http";
 import type { DispatchPlan, Orchestrator, OrchestratorCall, OrchestratorItem, PairProgress, PairRef, PairStatus, RequestsResult, TaskFacts } from "./port";
@@ -63,6 +64,16 @@ interface AirflowHandle {
 }
 
 const FINISHED_BAD = new Set(["failed", "upstream_failed", "skipped", "removed"]);
+/** DAG run states after which Airflow's scheduler looks at none of the run's task instances again. */
+const RUN_ENDED = new Set(["success", "failed"]);
+/**
+ * How long after a wave's clears a cleared task instance may still be unscheduled before its DAG
+ * run is looked at. Measured on Airflow 3.3.2 (peers lab): a clear that lands while the scheduler
+ * is marking the same DAG run failed (the previous wave's task just finished, the rest of the run
+ * is upstream_failed) resets the task instance but leaves the run `failed` — and Airflow never
+ * schedules a task instance of an ended run, so the pair would wait for ever.
+ */
+const UNSCHEDULED_GRACE_MS = 10_000;
 /** Airflow caps page_limit at [api] maximum_page_limit (100 by default). */
 const PAGE = 100;
 
@@ -83,20 +94,34 @@ const tiKey = (dagId: string, taskId: string, at: string) => `${dagId}|${taskId}
 const mappedKey = (ti: Pick<TaskInstance, "dag_id" | "task_id" | "logical_date" | "map_index">) =>
   `${tiKey(ti.dag_id, ti.task_id, ti.logical_date!)}|${ti.map_index}`;
 
+/**
+ * The JWTs Airflow issued, kept across adapter instances: a repair's slices (every 3 s) each build
+ * their adapter, and signing in again for each one sent a POST /auth/token per poll to the real
+ * Airflow (each a password check there, each an audited call here). A token is used until Airflow
+ * answers 401. Keyed by the API server, the user and a digest of the password, so a changed
+ * password (the secret file rewritten) signs in again; the password itself is not kept.
+ */
+const issuedTokens = new Map<string, string>();
+const MAX_CACHED_TOKENS = 100;
+const tokenKey = (base: string, username: string, password: string) => `${base}\n${username}\n${crypto.createHash("sha256").update(password).digest("hex")}`;
+
 export function airflowOrchestrator(connection: AirflowConnection): Orchestrator {
   const base = connection.baseUrl;
-  let token: string | null = null;
 
   async function bearer(calls: OrchestratorCall[], fresh: boolean): Promise<string> {
     if (!connection.username) return readSecret(connection.credentials);
-    if (token && !fresh) return token;
     const password = await readSecret(connection.credentials);
+    const key = tokenKey(base, connection.username, password);
+    const cached = issuedTokens.get(key);
+    if (cached && !fresh) return cached;
+    issuedTokens.delete(key);
     const answer = await requestJson<{ access_token?: string }>("airflow", "POST", `${base}/auth/token`, { body: { username: connection.username, password } });
     calls.push(answer.call);
     expectStatus(answer, [200, 201], `signing in to Airflow as ${connection.username}`);
     if (!answer.body?.access_token) throw new OrchestratorError("Airflow's /auth/token answered without an access_token", answer.call);
-    token = answer.body.access_token;
-    return token;
+    if (issuedTokens.size >= MAX_CACHED_TOKENS) issuedTokens.delete(issuedTokens.keys().next().value!);
+    issuedTokens.set(key, answer.body.access_token);
+    return answer.body.access_token;
   }
 
   /** One /api/v2 call; a 401 gets a new token once (tokens expire: [api_auth] jwt_expiration_time). */
@@ -106,7 +131,6 @@ export function airflowOrchestrator(connection: AirflowConnection): Orchestrator
       const answer = await requestJson<T>("airflow", method, `${base}${path}`, { body, dryRun, headers: { authorization: `Bearer ${jwt}` } });
       if (answer.status === 401 && attempt === 0 && connection.username) {
         calls.push(answer.call);
-        token = null;
         continue;
       }
       return answer;
@@ -182,6 +206,51 @@ export function airflowOrchestrator(connection: AirflowConnection): Orchestrator
         return { task, unitKey: ti.logical_date ? plan.unitAt(task.taskNodeId, new Date(ti.logical_date)) : null };
     }
     return null;
+  }
+
+  /**
+   * Cleared task instances that did not run again and are still unscheduled (state none) in a DAG
+   * run that has ended: Airflow will not schedule them (see UNSCHEDULED_GRACE_MS). The ended runs
+   * among theirs are listed (`POST /api/v2/dags/~/dagRuns/list`, one call per DAG) and their
+   * instances cleared again, which queues the run. Returns the instances cleared again (mappedKey).
+   */
+  async function clearAgainInEndedRuns(calls: OrchestratorCall[], tis: TaskInstance[], ranAgain: (ti: TaskInstance) => boolean): Promise<Set<string>> {
+    const byDag = new Map<string, TaskInstance[]>();
+    for (const ti of tis) {
+      if (ranAgain(ti) || (ti.state ?? null) !== null || !ti.logical_date) continue;
+      byDag.set(ti.dag_id, [...(byDag.get(ti.dag_id) ?? []), ti]);
+    }
+    const again = new Set<string>();
+    for (const [dagId, waiting] of byDag) {
+      const dates = waiting.map((ti) => Date.parse(ti.logical_date!));
+      const ended = new Set<string>();
+      for (let offset = 0; ; offset += PAGE) {
+        const answer = await api<{ dag_runs: { dag_run_id: string }[]; total_entries: number }>(calls, "POST", "/api/v2/dags/~/dagRuns/list", {
+          dag_ids: [dagId],
+          states: [...RUN_ENDED],
+          logical_date_gte: new Date(Math.min(...dates)).toISOString(),
+          logical_date_lte: new Date(Math.max(...dates)).toISOString(),
+          page_limit: PAGE,
+          page_offset: offset,
+        });
+        calls.push(answer.call);
+        expectStatus(answer, [200], `reading the ended DAG runs of ${dagId}`);
+        for (const run of answer.body.dag_runs) ended.add(run.dag_run_id);
+        if (offset + PAGE >= answer.body.total_entries) break;
+      }
+      const byRun = new Map<string, TaskInstance[]>();
+      for (const ti of waiting) if (ended.has(ti.dag_run_id)) byRun.set(ti.dag_run_id, [...(byRun.get(ti.dag_run_id) ?? []), ti]);
+      for (const [runId, stuck] of byRun) {
+        const when = new Date(stuck[0]!.logical_date!).toISOString();
+        const group: ClearGroup = { wave: -1, dagId, taskIds: [...new Set(stuck.map((ti) => ti.task_id))], start: when, end: when };
+        const answer = await api<TaskInstanceCollection>(calls, "POST", path(group), body(group, false));
+        const cleared = answer.status === 200 ? answer.body.task_instances : [];
+        calls.push({ ...answer.call, ids: { dagId, clearedAgain: cleared.map((ti) => `${ti.task_id}@${ti.logical_date ?? ti.dag_run_id}`) } });
+        expectStatus(answer, [200], `clearing ${group.taskIds.join(", ")} in ${dagId} again (its DAG run ${runId} had ended)`);
+        for (const ti of stuck) again.add(mappedKey(ti));
+      }
+    }
+    return again;
   }
 
   function requests(plan: DispatchPlan): RequestsResult {
@@ -285,48 +354,63 @@ export function airflowOrchestrator(connection: AirflowConnection): Orchestrator
         }
       }
       const since = Date.parse(handle.dispatchedAt);
-      /** One task instance's progress since the clear: it counts once it ran again (its try number passed the cleared one). */
-      const statusOf = (ti: TaskInstance): PairStatus => {
+      /** Whether a task instance ran since the clear: its try number passed the cleared one. */
+      const ranAgain = (ti: TaskInstance): boolean => {
         const clearedTry = handle.cleared[mappedKey(ti)];
-        const ranAgain = clearedTry !== undefined ? ti.try_number > clearedTry : !!ti.end_date && Date.parse(ti.end_date) >= since;
+        return clearedTry !== undefined ? ti.try_number > clearedTry : !!ti.end_date && Date.parse(ti.end_date) >= since;
+      };
+      /** One task instance's progress since the clear: it counts once it ran again. */
+      const statusOf = (ti: TaskInstance): PairStatus => {
         const state = ti.state ?? null;
-        if (!ranAgain) return state === "success" ? "pending" : "running";
+        if (!ranAgain(ti)) return state === "success" ? "pending" : "running";
         return state === "success" ? "succeeded" : state && FINISHED_BAD.has(state) ? "failed" : "running";
       };
-      const pairs: PairProgress[] = plan.pairs
+      const wavePairs = plan.pairs
         .filter((p) => p.wave === wave)
         .map((p) => {
           const task = plan.tasks.get(p.taskNodeId)!;
           const { dagId, taskId } = airflowTaskOf(connection, task);
           const start = plan.windowOf(p.taskNodeId, p.unitKey)?.start.toISOString() ?? "";
-          const tis = seen.get(tiKey(dagId, taskId, start)) ?? [];
-          // The clear reset what exists; a unit with no task instance is one nothing will run.
-          if (tis.length === 0)
-            return {
-              taskNodeId: p.taskNodeId,
-              unitKey: p.unitKey,
-              status: "failed",
-              detail: `Airflow has no task instance ${dagId}.${taskId} at ${start}: nothing ran this unit`,
-            };
-          // A mapped task's unit is done when every index ran again and succeeded; one failed index fails it.
-          const each = tis.map(statusOf);
-          const status: PairStatus = each.includes("failed")
-            ? "failed"
-            : each.every((x) => x === "succeeded")
-              ? "succeeded"
-              : each.some((x) => x !== "pending")
-                ? "running"
-                : "pending";
-          const ti = tis[0]!;
-          const states = [...new Set(tis.map((t) => t.state ?? "none"))].join(", ");
+          return { p, dagId, taskId, start, tis: seen.get(tiKey(dagId, taskId, start)) ?? [] };
+        });
+      const recleared =
+        Date.now() - since >= UNSCHEDULED_GRACE_MS
+          ? await clearAgainInEndedRuns(
+              calls,
+              wavePairs.flatMap((x) => x.tis),
+              ranAgain,
+            )
+          : new Set<string>();
+      const pairs: PairProgress[] = wavePairs.map(({ p, dagId, taskId, start, tis }) => {
+        // The clear reset what exists; a unit with no task instance is one nothing will run.
+        if (tis.length === 0)
           return {
             taskNodeId: p.taskNodeId,
             unitKey: p.unitKey,
-            status,
-            externalId: `${ti.dag_id} · ${ti.dag_run_id} · try ${ti.try_number}${tis.length > 1 ? ` · ${tis.length} mapped` : ""}`,
-            detail: states,
+            status: "failed",
+            detail: `Airflow has no task instance ${dagId}.${taskId} at ${start}: nothing ran this unit`,
           };
-        });
+        // A mapped task's unit is done when every index ran again and succeeded; one failed index fails it.
+        const each = tis.map(statusOf);
+        const status: PairStatus = each.includes("failed")
+          ? "failed"
+          : each.every((x) => x === "succeeded")
+            ? "succeeded"
+            : each.some((x) => x !== "pending")
+              ? "running"
+              : "pending";
+        const ti = tis[0]!;
+        const states = [...new Set(tis.map((t) => t.state ?? "none"))].join(", ");
+        // Cleared again: a new external id, so this poll's progress (and its calls) go on the record.
+        const again = tis.some((t) => recleared.has(mappedKey(t))) ? " · cleared again: its DAG run had ended" : "";
+        return {
+          taskNodeId: p.taskNodeId,
+          unitKey: p.unitKey,
+          status,
+          externalId: `${ti.dag_id} · ${ti.dag_run_id} · try ${ti.try_number}${tis.length > 1 ? ` · ${tis.length} mapped` : ""}${again}`,
+          detail: states,
+        };
+      });
       return { pairs, calls };
     },
 
