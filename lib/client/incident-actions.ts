@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-query";
+import { useMutation, useQueryClient, type QueryClient, type QueryKey } from "@tanstack/react-query";
 import type { z, ZodType } from "zod";
 import {
   CleanUnitBodySchema,
@@ -46,6 +46,11 @@ const AUDIT: QueryKey = ["audit"];
  * - `repairs`: units, and the repair history.
  */
 export type ActionEffect = "record" | "units" | "repairs";
+
+/** Reads again every screen an effect reaches (a repair that ended, seen on its progress stream, reaches them all). */
+export function invalidateEffect(qc: QueryClient, effect: ActionEffect): Promise<unknown> {
+  return Promise.all(keysOf(effect).map((queryKey) => qc.invalidateQueries({ queryKey })));
+}
 
 function keysOf(effect: ActionEffect): QueryKey[] {
   const record = [incidentKeys.all, AUDIT];

@@ -11,6 +11,7 @@ import {
   type PlanOptions,
 } from "@/lib/contracts/repair";
 import { apiFetch } from "./api-fetch";
+import { invalidateEffect } from "./incident-actions";
 import { incidentKeys } from "./use-incidents";
 
 const base = (id: string) => `/api/v1/incidents/${encodeURIComponent(id)}`;
@@ -63,13 +64,19 @@ export function useProgress(id: string, options: { live?: boolean } = {}) {
       source.close();
       setStreaming(false);
     };
-    // The run ended (or the stream broke): read it once more, and the incident it moved on.
+    // The stream broke: read the progress once more, and the incident it moved on.
     const settle = () => {
       stop();
       void qc.invalidateQueries({ queryKey: incidentKeys.step(id, "progress") });
       void qc.invalidateQueries({ queryKey: incidentKeys.detail(id) });
     };
-    source.addEventListener("end", settle);
+    // The run ended: the repair changed units — every screen that shows them reads them again
+    // (matrix, lineage, overview, alerts, completeness, history), not after their stale time.
+    const ended = () => {
+      stop();
+      void invalidateEffect(qc, "repairs");
+    };
+    source.addEventListener("end", ended);
     source.addEventListener("error", settle);
     return stop;
   }, [active, id, qc]);
