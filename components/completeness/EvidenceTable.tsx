@@ -10,13 +10,16 @@ export function EvidenceTable({ evidence }: { evidence: Completeness["evidence"]
   return (
     <section className="card" aria-labelledby="evidence-title">
       <h2 id="evidence-title">Evidence</h2>
-      <p className="sub">Healthy units counted per dataset; rows are the latest publish of each. Reconciled units had a source count to compare with.</p>
+      <p className="sub">
+        Units read per dataset, and how many of them are healthy; rows are the latest publish of each healthy unit. Reconciled units had a source count to
+        compare with.
+      </p>
       <table className="data" data-testid="evidence">
         <thead>
           <tr>
             <th>Dataset</th>
             <th>Units read</th>
-            <th>Units</th>
+            <th>Healthy</th>
             <th>Rows</th>
             <th>Reconciled</th>
             <th>Input versions</th>
@@ -31,7 +34,7 @@ export function EvidenceTable({ evidence }: { evidence: Completeness["evidence"]
                 <strong>{e.datasetName}</strong> <span className="muted">{e.role}</span>
               </td>
               <td className="mono nowrap">{describeRanges(e.unitRanges)}</td>
-              <td>{e.units}</td>
+              <td data-testid={`evidence-healthy-${e.datasetName}`}>{e.healthyUnits === e.units ? e.units : `${e.healthyUnits} of ${e.units}`}</td>
               <td>{e.rows.toLocaleString()}</td>
               <td>{e.reconciledUnits}</td>
               <td className="mono">{e.inputVersions.length > 3 ? `${e.inputVersions.length} versions` : e.inputVersions.join(", ") || "—"}</td>

@@ -65,13 +65,14 @@ describe("HistoryPage repairs", () => {
       medianResolutionMs: 9 * 60_000,
       p90ResolutionMs: 9 * 60_000,
       unitsRecomputed: 19,
+      pairsPlanned: 19,
       fullRerunUnits: 600,
     };
     server.use(http.get("/api/v1/history", () => HttpResponse.json(aHistory({ repairs: [aRepairRow()], totals }))));
     renderWithQuery(<HistoryPage />);
     const row = await screen.findByTestId("repair-rep-1");
     expect(within(row).getByTestId("ttr")).toHaveTextContent("5 min");
-    expect(within(row).getByTestId("ttd")).toHaveTextContent("106.3 d");
+    expect(within(row).getByTestId("ttd")).toHaveTextContent("106 d 7 h");
     expect(screen.getByTestId("stat-repairs")).toHaveTextContent("1repair run (1 incident)");
     // On a phone the table reflows into one card per repair, each cell under its column's name.
     expect([...row.querySelectorAll("td")].map((td) => td.getAttribute("data-label"))).toEqual([

@@ -70,9 +70,10 @@ export function RepairsTable({ repairs }: { repairs: RepairRow[] }) {
                 <td data-label="Resolution" className="nowrap">
                   {formatDuration(r.timeToResolutionMs)}
                 </td>
-                <td data-label="Units">
+                <td data-label="Units" data-testid="units-recomputed">
                   {r.unitsRecomputed}
-                  {r.fullRerunUnits !== null ? <span className="muted"> of {r.fullRerunUnits}</span> : null}
+                  {r.pairsPlanned !== null && r.pairsPlanned !== r.unitsRecomputed ? <> of {r.pairsPlanned} planned</> : null}
+                  {r.fullRerunUnits !== null ? <span className="muted"> ({r.fullRerunUnits} for a full re-run)</span> : null}
                 </td>
               </tr>
             ))}

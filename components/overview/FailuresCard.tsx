@@ -1,3 +1,4 @@
+import { counted } from "@/lib/domain/words";
 import Link from "next/link";
 import { Name } from "@/components/shell/Name";
 import type { OpenFailure } from "@/lib/contracts/overview";
@@ -49,7 +50,7 @@ export function FailuresCard({ failures }: { failures: OpenFailure[] }) {
                     </span>
                   ) : f.partialRows > 0 ? (
                     <span className="badge" data-testid="partial-write">
-                      partial write: {f.partialRows} rows still readable
+                      partial write: {counted(f.partialRows, "row")} still readable
                     </span>
                   ) : (
                     <span className="muted">nothing written</span>

@@ -50,7 +50,7 @@ describe("CloseStep", () => {
     renderWithQuery(<CloseStep id="inc-3" incident={incident} next={vi.fn()} back={vi.fn()} />);
     const summary = screen.getByTestId("close-summary");
     expect(screen.getByTestId("close-status")).toHaveTextContent("resolved — validated");
-    expect(summary).toHaveTextContent("Detected → opened50 min 0 s");
+    expect(summary).toHaveTextContent("Detected → opened50 min");
     expect(summary).toHaveTextContent("Opened → closed1 d 2 h");
     expect(summary).toHaveTextContent("Repair runs#1 succeeded");
     expect(summary).toHaveTextContent("Whodemo-commander (commander), demo-operator (operator)");

@@ -6,14 +6,7 @@ import { useAbandonIncident, useAddNote } from "@/lib/client/incident-actions";
 import { ConfirmIntervention } from "./ConfirmIntervention";
 import { StepActions } from "./StepActions";
 import { allows, type StepProps } from "./step-props";
-
-/** "3 d 4 h", "2 h 5 min", "40 s": a duration in the largest two units that matter. */
-function duration(a: string, b: string | null): string {
-  if (!b) return "—";
-  const s = Math.max(0, Math.round((Date.parse(b) - Date.parse(a)) / 1000));
-  const [d, h, m] = [Math.floor(s / 86400), Math.floor((s % 86400) / 3600), Math.floor((s % 3600) / 60)];
-  return d > 0 ? `${d} d ${h} h` : h > 0 ? `${h} h ${m} min` : m > 0 ? `${m} min ${s % 60} s` : `${s} s`;
-}
+import { formatSpan as duration } from "@/components/history/format-duration";
 
 /** Step 7: summary, who did what, and the way out for an incident that will not be repaired. */
 export function CloseStep({ id, incident, back }: StepProps) {

@@ -1,5 +1,6 @@
 "use client";
 
+import { counted } from "@/lib/domain/words";
 import { useState } from "react";
 import type { DispatchPreview } from "@/lib/contracts/orchestrators";
 import type { PlanOptions } from "@/lib/contracts/repair";
@@ -45,8 +46,8 @@ export function PlanStep({
   return (
     <>
       <p className="sub" data-testid="plan-cost">
-        Strategy <strong>{data.strategy.replace(/_/g, " ")}</strong>: recomputes <strong>{data.cost.unitsRecomputed}</strong> units of {data.cost.tasks} tasks,
-        against <strong>{data.cost.fullRerunUnits}</strong> for a full re-run of the same tasks.
+        Strategy <strong>{data.strategy.replace(/_/g, " ")}</strong>: recomputes <strong>{counted(data.cost.unitsRecomputed, "unit")}</strong> of{" "}
+        {counted(data.cost.tasks, "task")}, against <strong>{data.cost.fullRerunUnits}</strong> for a full re-run of the same tasks.
       </p>
       {data.waves.map((w, i) => (
         <div key={i} className={styles.wave} data-testid={`wave-${i}`}>
@@ -60,7 +61,8 @@ export function PlanStep({
                   </td>
                   <td className="mono">{describeRanges(p.keyRanges)}</td>
                   <td>
-                    {p.unitCount} units{p.idempotencyKey ? ` · key ${p.idempotencyKey}` : ""}
+                    {counted(p.unitCount, "unit")}
+                    {p.idempotencyKey ? ` · key ${p.idempotencyKey}` : ""}
                   </td>
                 </tr>
               ))}

@@ -1,5 +1,6 @@
 "use client";
 
+import { counted } from "@/lib/domain/words";
 import { nodeName } from "@/lib/domain/ids";
 import Link from "next/link";
 import { useState } from "react";
@@ -36,7 +37,7 @@ export function ScopeStep({ id, incident, next }: StepProps) {
   return (
     <>
       <p className="sub">
-        The failed pairs and every (task, unit) downstream of them through the lineage&apos;s partition mappings: {data.pairCount} pairs.{" "}
+        The failed pairs and every (task, unit) downstream of them through the lineage&apos;s partition mappings: {counted(data.pairCount, "pair")}.{" "}
         <Link href={`/lineage?${new URLSearchParams({ node: seeds.split(",")[0]!, units })}`}>See it on the lineage graph →</Link>
       </p>
       <ScopeGraph scope={data} />

@@ -58,7 +58,9 @@ export const EvidenceSchema = z.object({
   role: z.enum(["target", "upstream"]),
   /** The units of this dataset the period reads, as inclusive key ranges. */
   unitRanges: z.array(z.tuple([z.string(), z.string()])),
+  /** Units of the period read, and of them the healthy ones (the rest are the certificate's reasons). */
   units: z.number().int(),
+  healthyUnits: z.number().int(),
   rows: z.number().int(),
   reconciledUnits: z.number().int(),
   inputVersions: z.array(z.string()),

@@ -46,7 +46,10 @@ export const RepairRowSchema = z.object({
   timeToValidateMs: ms,
   /** resolvedAt − openedAt */
   timeToResolutionMs: ms,
+  /** (task, unit) pairs the repair ran to success, as its progress counts them (the Execute step's "succeeded"). */
   unitsRecomputed: z.number().int(),
+  /** Pairs the repair was launched with (its plan, or what a resume had left); null for a run without that record. */
+  pairsPlanned: z.number().int().nullable(),
   /** What a full re-run of the same tasks would have recomputed (the plan's cost), if known. */
   fullRerunUnits: z.number().int().nullable(),
 });

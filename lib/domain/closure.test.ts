@@ -37,6 +37,8 @@ describe("closure on the demo lineage", () => {
     expect(down.entries.has(D.dim)).toBe(false);
     // 6 single-day tasks + 9 running_balance days, each written to its dataset: 15 × 2 pairs
     expect(down.pairCount).toBe(30);
+    // The (task, unit) pairs alone — what scope, plan, run and history all count: 6 single-day tasks + 9 balance days.
+    expect(down.taskPairCount).toBe(15);
   });
 
   it("seed 001: the closure comes from lineage, so cross-pipeline consumers (finance export, ML features) are in it", () => {

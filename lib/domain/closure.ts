@@ -58,6 +58,8 @@ export interface ClosureResult {
   readonly taskWaves: readonly (readonly TaskId[])[];
   /** Σ units over included nodes. */
   readonly pairCount: number;
+  /** Σ units over included tasks: the (task, unit) pairs — what the plan, the run and the history count. */
+  readonly taskPairCount: number;
 }
 
 /**
@@ -150,6 +152,7 @@ function assemble(graph: LineageGraph, work: Work, direction: Direction, isSeed:
   const nodeWaves: NodeId[][] = [];
   const taskWaves: TaskId[][] = [];
   let pairCount = 0;
+  let taskPairCount = 0;
   for (const i of graph.topo) {
     if (!included(i)) continue;
     const node = graph.nodes[i]!;
@@ -167,6 +170,7 @@ function assemble(graph: LineageGraph, work: Work, direction: Direction, isSeed:
     if (node.nodeKind === "task") (taskWaves[level] ??= []).push(node.id);
     const units = work.sets[i]!;
     pairCount += units.size;
+    if (node.nodeKind === "task") taskPairCount += units.size;
     entries.set(node.id, {
       node: node.id,
       nodeKind: node.nodeKind,
@@ -179,7 +183,7 @@ function assemble(graph: LineageGraph, work: Work, direction: Direction, isSeed:
       nodeWave: wave,
     });
   }
-  return { direction, entries, nodeWaves, taskWaves: taskWaves.filter((w) => w !== undefined), pairCount };
+  return { direction, entries, nodeWaves, taskWaves: taskWaves.filter((w) => w !== undefined), pairCount, taskPairCount };
 }
 
 /** The edge path that put `node` in the closure: seed first, `node` last. */

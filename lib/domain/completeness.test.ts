@@ -71,6 +71,7 @@ describe("completenessCertificate", () => {
       dataset: "revenue_daily",
       role: "target",
       units: 25,
+      healthyUnits: 25,
       rows: 60_000,
       reconciledUnits: 25,
       inputVersions: ["raw@v1"],
@@ -117,6 +118,8 @@ describe("completenessCertificate", () => {
       [AUG(6), "skipped"],
     ]);
     expect(c.evidence[0]!.units).toBe(25);
+    // The evidence counts the two withheld units as read, not as healthy (the reasons name them).
+    expect(c.evidence[0]!.healthyUnits).toBe(23);
     expect(c.evidence[0]!.rows).toBe(23 * 2400);
   });
 

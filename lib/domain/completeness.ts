@@ -47,7 +47,10 @@ export interface CompletenessGap {
 export interface DatasetEvidence {
   dataset: string;
   role: "target" | "upstream";
+  /** Units of the period read. */
   units: number;
+  /** Of them, the ones that count towards a complete set (published, repaired, rows unknown, input mismatch): the rest are the reasons. */
+  healthyUnits: number;
   rows: number;
   /** Units whose row count was checked against a source count (the rest had none). */
   reconciledUnits: number;
@@ -84,6 +87,7 @@ function checkDataset(d: DatasetUnits, role: "target" | "upstream", now: Instant
     dataset: d.dataset,
     role,
     units: 0,
+    healthyUnits: 0,
     rows: 0,
     reconciledUnits: 0,
     inputVersions: [],
@@ -111,6 +115,7 @@ function checkDataset(d: DatasetUnits, role: "target" | "upstream", now: Instant
       });
       continue;
     }
+    ev.healthyUnits += 1;
     const latest = facts.ledger.reduce((a, b) => (b.publishedAt >= a.publishedAt ? b : a));
     if (latest.rowCount === null) uncounted += 1;
     else {

@@ -345,6 +345,7 @@ export function aCompleteness(over: Partial<Completeness> = {}): Completeness {
         role: "target",
         unitRanges: [["2026-08-01", "2026-08-25"]],
         units: 25,
+        healthyUnits: 22,
         rows: 110,
         reconciledUnits: 0,
         inputVersions: [],
@@ -431,6 +432,7 @@ export function aRepairRow(over: Partial<RepairRow> = {}): RepairRow {
     timeToValidateMs: 2 * 60_000,
     timeToResolutionMs: 9 * 60_000,
     unitsRecomputed: 19,
+    pairsPlanned: 19,
     fullRerunUnits: 600,
     ...over,
   });

@@ -80,6 +80,7 @@ export async function getCompleteness(q: CompletenessQuery, now: Date, db: Db = 
         role: e.role,
         unitRanges: toKeyRanges(d.units, space),
         units: e.units,
+        healthyUnits: e.healthyUnits,
         rows: e.rows,
         reconciledUnits: e.reconciledUnits,
         inputVersions: e.inputVersions,

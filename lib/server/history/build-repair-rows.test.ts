@@ -22,6 +22,7 @@ describe("buildRepairRows", () => {
           endedAt: t("2026-12-02T10:05:00Z"),
           tasks: [{ nodeId: "job:orders:stg_orders", name: "stg_orders", owner: "orders-team" }],
           pairs: 19,
+          launched: { planned: 19, succeeded: 19 },
         },
       ],
       incidents: new Map([
@@ -51,5 +52,30 @@ describe("buildRepairRows", () => {
       timeToDetectMs: Date.parse("2026-12-02T10:00:00Z") - Date.parse("2026-08-18T02:11:00Z"),
     });
     expect(row!.timeToDetectMs! > 100 * DAY).toBe(true);
+    expect(row).toMatchObject({ unitsRecomputed: 19, pairsPlanned: 19 });
+  });
+
+  it("counts what the Execute step counts: pairs succeeded of those launched, whoever ran them", () => {
+    // A repair run in Airflow: its tasks report through Airflow's own runs, so the repair run has no attempts of its own.
+    const [row] = buildRepairRows({
+      runs: [
+        {
+          id: "rep-2",
+          status: "partial",
+          repairNumber: 1,
+          rootRunId: "root",
+          incidentId: null,
+          pipeline: "orders",
+          startedAt: t("2026-12-02T10:02:00Z"),
+          endedAt: t("2026-12-02T10:05:00Z"),
+          tasks: [],
+          pairs: 0,
+          launched: { planned: 14, succeeded: 11 },
+        },
+      ],
+      incidents: new Map(),
+      failures: [],
+    });
+    expect(row).toMatchObject({ unitsRecomputed: 11, pairsPlanned: 14 });
   });
 });

@@ -57,7 +57,10 @@ export function buildRepairRows({ runs, incidents, failures }: Sources): RepairR
       timeToRepairMs: diffMs(run.endedAt, openedAt),
       timeToValidateMs: diffMs(validatedAt, run.endedAt),
       timeToResolutionMs: diffMs(incident?.resolvedAt ?? null, openedAt),
-      unitsRecomputed: run.pairs,
+      // As the Execute step counts them (the run's own progress): an orchestrator's tasks report
+      // through their own runs, so the repair run's attempts alone undercount them.
+      unitsRecomputed: run.launched?.succeeded ?? run.pairs,
+      pairsPlanned: run.launched?.planned ?? null,
       fullRerunUnits: incident ? fullRerunUnits(incident) : null,
     };
   });

@@ -60,7 +60,8 @@ export async function getScope(id: string, now = new Date(), db: Db = getDb()): 
     failedPairs: incident.failedPairs,
     nodes,
     edges,
-    pairCount: scope.pairCount,
+    // (task, unit) pairs, as the plan, the run and the history count them — not datasets' units too.
+    pairCount: scope.taskPairCount,
     taskWaves: scope.taskWaves.map((w) => [...w]),
     waitsOn: waitsOn(ctx, scope, states, incident.failedPairs).map((w) => ({
       taskNodeId: w.taskNodeId,

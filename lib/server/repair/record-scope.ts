@@ -38,7 +38,7 @@ export async function recordScope(
   });
   const { scope } = planRepair({ graph: ctx.graph, targets: incidentTargets({ failedPairs }), ledger: ctx.ledger });
   const entry = await inTransaction(db, async (tx) => {
-    await moveIncident(tx, incident, "scope", { failedPairs, closure: { pairCount: scope.pairCount, taskWaves: scope.taskWaves } });
+    await moveIncident(tx, incident, "scope", { failedPairs, closure: { pairCount: scope.taskPairCount, taskWaves: scope.taskWaves } });
     if (incident.status === "planned") await supersedeConfirmedPlans(tx, id);
     return appendAudit(
       tx,
@@ -50,7 +50,7 @@ export async function recordScope(
         incidentId: id,
         targets: failedPairs,
         before: { status: incident.status },
-        after: { status: "scoped", pairCount: scope.pairCount, failedPairs },
+        after: { status: "scoped", pairCount: scope.taskPairCount, failedPairs },
       },
       now,
     );

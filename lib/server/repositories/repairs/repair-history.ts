@@ -16,6 +16,20 @@ export interface RepairRunRecord {
   /** Distinct tasks (node id, name, owner) and (task, unit) pairs the run attempted. */
   tasks: { nodeId: string; name: string; owner: string }[];
   pairs: number;
+  /** From the run's own record (what the Execute step counts): pairs launched, and those that succeeded. Null without one. */
+  launched: { planned: number; succeeded: number } | null;
+}
+
+/** The launched pairs and their progress as the repair run keeps them; null when the run has no such record. */
+function launchedPairs(parameters: string): { planned: number; succeeded: number } | null {
+  try {
+    const p = JSON.parse(parameters) as { pairs?: unknown; progress?: Record<string, { status?: unknown }> };
+    if (!Array.isArray(p.pairs)) return null;
+    const succeeded = Object.values(p.progress ?? {}).filter((x) => x?.status === "succeeded").length;
+    return { planned: p.pairs.length, succeeded };
+  } catch {
+    return null;
+  }
 }
 
 /** Every repair run (Run kind repair) started in [from, to), with the pairs it attempted. */
@@ -35,6 +49,7 @@ export async function listRepairRuns(db: Db, from: Date | null, to: Date | null)
         incidentId: true,
         startedAt: true,
         endedAt: true,
+        parameters: true,
         pipeline: { select: { name: true } },
       },
       orderBy: { startedAt: "desc" },
@@ -60,6 +75,7 @@ export async function listRepairRuns(db: Db, from: Date | null, to: Date | null)
       endedAt: r.endedAt,
       tasks: [...tasks.values()],
       pairs: new Set(own.map((a) => `${a.task.nodeId}|${a.unitKey}`)).size,
+      launched: launchedPairs(r.parameters),
     };
   });
 }
