@@ -1,6 +1,8 @@
 import type { Actor } from "../../auth/roles";
 import type { Db } from "../../db/client";
+import { abandonIncident } from "../../incidents/abandon-incident";
 import { openIncident } from "../../incidents/open-incident";
+import { pairsHeldByOpenIncidents } from "../../repositories/incidents/incidents";
 import { cleanUnit } from "../clean-unit";
 import { confirmPlan } from "../confirm-plan";
 import { recordScope } from "../record-scope";
@@ -10,8 +12,15 @@ export const COMMANDER: Actor = { id: "demo-commander", role: "commander", sourc
 export const VIEWER: Actor = { id: "demo-viewer", role: "viewer", source: "demo", namespaces: [] };
 export const STG = "job:orders:stg_orders";
 
-/** The demo's stg_orders 2026-08-17 incident, scoped with 2026-08-23, cleaned and planned: ready to launch. */
+/**
+ * The demo's stg_orders 2026-08-17 incident, scoped with 2026-08-23, cleaned and planned: ready to
+ * launch. A fresh one each time: an earlier test's incident still holding these units (one open
+ * incident per root cause) is abandoned first, as a commander would close a finished exercise.
+ */
 export async function plannedIncident(db: Db, now = new Date()): Promise<string> {
+  for (const held of await pairsHeldByOpenIncidents(db))
+    if (held.failedPairs.some((p) => p.nodeId === STG && p.units.some((u) => u === "2026-08-17" || u === "2026-08-23")))
+      await abandonIncident(held.id, "a new exercise on the same failure starts from a fresh incident", COMMANDER, now, db);
   const incident = await openIncident({ taskNodeId: STG, units: ["2026-08-17"], reason: "stg_orders failed twice on 2026-08-17" }, OPERATOR, now, db);
   await recordScope(
     incident.id,
