@@ -74,7 +74,12 @@ describe("NewIncidentForm", () => {
     await userEvent.type(screen.getByLabelText(/Why you are opening it/), "  stg_orders failed twice  ");
     await userEvent.click(open);
     await vi.waitFor(() => expect(router.push).toHaveBeenCalledWith("/incidents/inc-9"));
-    expect(posted).toEqual({ taskNodeId: "job:orders:stg_orders", units: ["2026-08-17", "2026-08-18"], rootCause: "follow", reason: "stg_orders failed twice" });
+    expect(posted).toEqual({
+      taskNodeId: "job:orders:stg_orders",
+      units: ["2026-08-17", "2026-08-18"],
+      rootCause: "follow",
+      reason: "stg_orders failed twice",
+    });
   });
 
   it("root cause first: a symptom shows what it comes from, the root cause is the default, and the units as given are one click", async () => {
@@ -103,7 +108,9 @@ describe("NewIncidentForm", () => {
       http.post("/api/v1/incidents", () => HttpResponse.json({ ...summary, id: "inc-3", opened: false, rootCause: held }, { status: 200 })),
     );
     renderWithQuery(<NewIncidentForm node="job:meters:dedupe_readings" units="2026-07" />);
-    expect(await screen.findByTestId("root-cause-held")).toHaveTextContent("Already handled by meters 2026-07 half-written: it holds land_meter_readings 2026-07.");
+    expect(await screen.findByTestId("root-cause-held")).toHaveTextContent(
+      "Already handled by meters 2026-07 half-written: it holds land_meter_readings 2026-07.",
+    );
     expect(screen.getByRole("link", { name: "meters 2026-07 half-written" })).toHaveAttribute("href", "/incidents/inc-3");
     await userEvent.type(screen.getByLabelText(/Why you are opening it/), "the averages look off");
     await userEvent.click(screen.getByRole("button", { name: "Go to the incident that holds them" }));

@@ -4,11 +4,22 @@ import * as rootCause from "@/app/api/v1/root-cause/route";
 import type { Db } from "../db/client";
 import { loadDemo } from "../demo/load-demo";
 import { METER_TASKS } from "../executor/task-code/node-ids";
-import { STG } from "../repair/testing/journey-steps";
+import { OPERATOR, STG } from "../repair/testing/journey-steps";
+import { cleanUnit } from "../repair/clean-unit";
+import { confirmPlan } from "../repair/confirm-plan";
+import { launchRepair } from "../repair/launch-repair";
+import { previewPlan } from "../repair/preview-plan";
+import { recordPreconditions } from "../repair/record-preconditions";
+import { recordScope } from "../repair/record-scope";
+import { resolveIncident } from "../repair/resolve-incident";
+import { validateIncident } from "../repair/validate-incident";
+import { getIncident } from "./get-incident";
+import { openIncident } from "./open-incident";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 const reason = "opened from the alert on the demo";
+const noOptions = { replay: [], parameterOverrides: {} };
 
 async function written(db: Db) {
   const [audit, open] = await Promise.all([db.auditEntry.count(), db.incident.count()]);
@@ -94,6 +105,28 @@ describe.each(providersUnderTest())("root cause first (%s)", (provider) => {
     // The form says so before anyone submits.
     const held = await (await get(`taskNodeId=${encodeURIComponent(METER_TASKS.dedupe)}&units=2026-07`)).json();
     expect(held.heldBy).toEqual([{ id: incident.id, title: incident.title, pairs: [{ nodeId: METER_TASKS.land, units: ["2026-07"] }] }]);
+  });
+
+  it("the meters journey: opened from the symptom, the half-written landing is repaired with its closure and validates", async () => {
+    const now = new Date();
+    const incident = await openIncident({ taskNodeId: METER_TASKS.dedupe, units: ["2026-07"], reason }, OPERATOR, now, t.db);
+    expect(incident.failedPairs).toEqual([{ nodeId: METER_TASKS.land, units: ["2026-07"] }]);
+    const id = incident.id;
+    await recordScope(id, { reason: "the landing and everything built on it", addPairs: [] }, OPERATOR, now, t.db);
+    await recordPreconditions(id, "landing appends; the rest replace", OPERATOR, now, t.db);
+    const plan = await previewPlan(id, noOptions, now, t.db);
+    const clean = plan.blockers.find((b) => b.code === "append_unresolved");
+    if (clean) await cleanUnit(id, { taskNodeId: METER_TASKS.land, unitKey: "2026-07", reason: "remove the 120 rows of the half-write" }, OPERATOR, now, t.db);
+    const ready = await previewPlan(id, noOptions, now, t.db);
+    expect(ready.blockers).toEqual([]);
+    await confirmPlan(id, { ...noOptions, strategy: ready.strategy, reason: "repair the landing and its closure" }, OPERATOR, now, t.db);
+    const launched = await launchRepair(id, { resume: false, concurrency: 4 }, OPERATOR, now, t.db);
+    expect(await launched.execution).toBe("succeeded");
+    const v = await validateIncident(id, new Date(), t.db);
+    expect(v.units.filter((u) => !u.passed).map((u) => `${u.name} ${u.unitKey} ${u.state}: ${u.failures.join("; ")}`)).toEqual([]);
+    expect(v.units.map((u) => u.name)).toEqual(expect.arrayContaining(["meter_readings_raw", "meter_readings_screened", "meter_readings_deduped"]));
+    await resolveIncident(id, "validated: the landing and its closure converged", OPERATOR, new Date(), t.db);
+    expect((await getIncident(id, t.db)).status).toBe("resolved");
   });
 
   it("a blocked unit opens on the failed unit it waits on; asked as given, on itself", async () => {
