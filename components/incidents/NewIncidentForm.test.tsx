@@ -41,7 +41,7 @@ const fromMeters = {
   symptomIsRoot: false,
   followable: true,
   proposedPairs: [{ nodeId: "job:meters:land_meter_readings", units: ["2026-07"] }],
-  title: "dedupe_readings 2026-07 divergent from its source count, caused by land_meter_readings 2026-07: half-written (120 rows left by failed tries)",
+  title: "meter_readings_deduped 2026-07 divergent from its source count, caused by land_meter_readings 2026-07: half-written (120 rows left by failed tries)",
   truncated: false,
   heldBy: [] as { id: string; title: string; pairs: { nodeId: string; units: string[] }[] }[],
 };

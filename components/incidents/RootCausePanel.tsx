@@ -42,6 +42,9 @@ export function RootCausePanel({
     ) : null;
   }
   const symptomName = nodeName(view.symptom.taskNodeId);
+  // What is wrong is a dataset's units (what the alert and the matrix name); the task that writes them is said beside.
+  const wrongIn = [...new Set(view.symptom.wrong.map((w) => w.datasetNodeId))];
+  const wrongName = wrongIn.length === 1 ? nodeName(wrongIn[0]!) : symptomName;
   return (
     <section className={styles.panel} aria-live="polite" aria-label="Where these units come from" data-testid="root-cause">
       <h2>Where these units come from</h2>
@@ -56,8 +59,9 @@ export function RootCausePanel({
       ) : view.roots.length > 0 ? (
         <>
           <p>
-            {symptomName} {view.symptom.wrong.map((w) => `${w.key} (${w.words})`).join(", ")} is a symptom. Re-running it alone would rebuild it on the same
-            input. It comes from:
+            {wrongName} {view.symptom.wrong.map((w) => `${w.key} (${w.words})`).join(", ")}
+            {wrongName !== symptomName ? `, written by ${symptomName},` : ""} is a symptom. Re-running {symptomName} alone would rebuild it on the same input.
+            It comes from:
           </p>
           <ul data-testid="root-cause-roots">
             {view.roots.map((r) => (
@@ -75,7 +79,7 @@ export function RootCausePanel({
                 <input type="radio" name="root-cause" checked={choice === "follow"} onChange={() => onChoice("follow")} />
                 <span>
                   Open on the root cause: {pairsText(view.proposedPairs)}{" "}
-                  <span className="muted">(recommended — {symptomName} stays in the title and timeline)</span>
+                  <span className="muted">(recommended — {wrongName} stays in the title and timeline)</span>
                 </span>
               </label>
               <label>

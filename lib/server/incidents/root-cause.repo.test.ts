@@ -82,7 +82,7 @@ describe.each(providersUnderTest())("root cause first (%s)", (provider) => {
     expect(opened.status).toBe(201);
     const incident = await opened.json();
     expect(incident.failedPairs).toEqual([{ nodeId: METER_TASKS.land, units: ["2026-07"] }]);
-    expect(incident.title).toMatch(/^dedupe_readings 2026-07 divergent from its source count, caused by land_meter_readings 2026-07: half-written/);
+    expect(incident.title).toMatch(/^meter_readings_deduped 2026-07 divergent from its source count, caused by land_meter_readings 2026-07: half-written/);
     expect(incident.opened).toBe(true);
     const entry = await t.db.auditEntry.findFirstOrThrow({ where: { incidentId: incident.id, kind: "incident.opened" } });
     expect(JSON.parse(entry.after!)).toMatchObject({

@@ -139,19 +139,25 @@ function mergePairs(pairs: AuditTarget[]): AuditTarget[] {
 }
 
 /**
- * "dedupe_readings 2026-07 divergent from its source count, caused by land_meter_readings 2026-07:
- * half-written (80 rows left by failed tries)" — the symptom in the states the matrix shows, then
- * its cause; at most 200 characters.
+ * "meter_readings_deduped 2026-07 divergent from its source count, caused by land_meter_readings
+ * 2026-07: half-written (80 rows left by failed tries)" — the symptom in the states the matrix
+ * shows, then its cause; at most 200 characters. The symptom is named by the dataset whose units
+ * are wrong (what the alert and the matrix name: a task is not "divergent"), by its task when its
+ * wrong units lie in several datasets or none.
  */
 export function titleOf(
   taskNodeId: string,
   keys: readonly string[],
-  wrong: readonly { key: string; state: string; words: string }[],
+  wrong: readonly { datasetNodeId?: string; key: string; state: string; words: string }[],
   roots: readonly { taskNodeId: string | null; units: readonly { key: string; words: string }[] }[],
 ): string {
   const states = [...new Set(wrong.map((w) => w.words))];
   const what = wrong.length === 0 ? "nothing wrong in the ledger" : states.length === 1 ? states[0]! : `${states.length} kinds of trouble`;
-  const symptom = `${nodeName(taskNodeId)} ${unitsLabel(keys)} ${what}`;
+  const datasets = [...new Set(wrong.map((w) => w.datasetNodeId))];
+  const byDataset = datasets.length === 1 && datasets[0] !== undefined ? datasets[0] : null;
+  const symptom = byDataset
+    ? `${nodeName(byDataset)} ${unitsLabel([...new Set(wrong.map((w) => w.key))])} ${what}`
+    : `${nodeName(taskNodeId)} ${unitsLabel(keys)} ${what}`;
   if (roots.length === 0) return clip(symptom);
   const causes = rootsInWords(roots.map((r) => ({ name: nodeName(r.taskNodeId!), units: r.units })));
   return clip(`${symptom}, caused by ${causes}`);
