@@ -30,6 +30,7 @@ const EXPECTED_TABLES = [
   "Run",
   "Setting",
   "SourceCount",
+  "SourceCursor",
   "Task",
   "UnitChange",
   "UnitMark",
