@@ -2,9 +2,11 @@ import { nodeName, type NodeId } from "@/lib/domain/ids";
 import type { OrchestratorConnection, OrchestratorConnectionView } from "@/lib/contracts/orchestrators";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
-import { inTransaction, getDb, type Db } from "../repositories/database";
+import { getDb, type Db } from "../repositories/database";
+import { inOneTransaction } from "../ingestion/in-one-transaction";
 import { NotFoundError, RefusedError } from "@/lib/domain/errors";
 import { localOrchestrator } from "../orchestrators/local";
+import { createDagsterPipeline, dagsterPipelineRef } from "../sources/dagster/dagster-pipeline";
 import { requireAllowedSecret, secretName, secretReadable } from "../orchestrators/secrets";
 import { hasRole } from "../auth/roles";
 import { originOnly } from "../http/redact";
@@ -18,10 +20,15 @@ import {
   type PipelineRecord,
 } from "../repositories/connections/orchestrator-connections";
 
-async function requirePipeline(db: Db, idOrName: string): Promise<PipelineRecord> {
+async function lookupPipeline(db: Db, idOrName: string): Promise<PipelineRecord | null> {
   const found = await findPipeline(db, idOrName);
   if (found === "ambiguous")
     throw new RefusedError(`several pipelines are named ${idOrName}: name it as <namespace>/<name>, or by its id (GET /api/v1/pipelines)`);
+  return found;
+}
+
+async function requirePipeline(db: Db, idOrName: string): Promise<PipelineRecord> {
+  const found = await lookupPipeline(db, idOrName);
   if (!found) throw new NotFoundError(`no pipeline ${idOrName}`);
   return found;
 }
@@ -65,8 +72,11 @@ export async function getPipelineConnection(idOrName: string, reader: Pick<Actor
 /**
  * Sets where a pipeline's repairs run (PUT /api/v1/pipelines/{id}/orchestrator, admins). The
  * connection names its secret; the value is read only when a request is sent. `local` — the
- * demo's executor — is refused for a pipeline with a task it has no code for. The change and
- * its audit entry (before → after, no secret values: there are none) commit together.
+ * demo's executor — is refused for a pipeline with a task it has no code for. A Dagster
+ * connection may name a pipeline Reparo has not seen yet (`<namespace>/<asset group>`): Reparo
+ * learns it from that Dagster (lib/server/sources/dagster), so it is created with its connection.
+ * The change (the pipeline created, if it was) and its audit entry (before → after, no secret
+ * values: there are none) commit together.
  */
 export async function setPipelineConnection(
   idOrName: string,
@@ -76,9 +86,11 @@ export async function setPipelineConnection(
   db: Db = getDb(),
 ): Promise<OrchestratorConnectionView> {
   if ("credentials" in body.connection && body.connection.credentials) requireAllowedSecret(body.connection.credentials, "body.connection.credentials");
-  const pipeline = await requirePipeline(db, idOrName);
-  if (body.connection.kind === "local") {
-    const tasks = (await listTasks(db)).filter((t) => t.pipelineId === pipeline.id && t.kind === "task");
+  const found = await lookupPipeline(db, idOrName);
+  const toCreate = found === null && body.connection.kind === "dagster" ? dagsterPipelineRef(idOrName) : null;
+  if (found === null && toCreate === null) throw new NotFoundError(`no pipeline ${idOrName}`);
+  if (found && body.connection.kind === "local") {
+    const tasks = (await listTasks(db)).filter((t) => t.pipelineId === found.id && t.kind === "task");
     const plan = { pairs: tasks.map((t) => ({ taskNodeId: t.nodeId, unitKey: "", wave: 0 })) };
     const missing = localOrchestrator(null)
       .requests(plan as never)
@@ -88,8 +100,10 @@ export async function setPipelineConnection(
         `body.connection.kind: the local executor has no code for ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""} — it runs only the demo's tasks`,
       );
   }
-  const before = await findConnection(db, pipeline.id);
-  await inTransaction(db, async (tx) => {
+  const before = found ? await findConnection(db, found.id) : null;
+  // One retry path for two admins creating the same pipeline at once: the loser finds the winner's.
+  const pipeline = await inOneTransaction(db, async (tx) => {
+    const pipeline = found ?? (await createDagsterPipeline(tx, toCreate!));
     await saveConnection(tx, pipeline.id, body.connection, actor.id, now);
     await appendAudit(
       tx,
@@ -103,6 +117,7 @@ export async function setPipelineConnection(
       },
       now,
     );
+    return pipeline;
   });
   return view(pipeline, await findConnection(db, pipeline.id), actor);
 }
