@@ -82,7 +82,11 @@ function PanelBody({ d }: { d: UnitDetail }) {
         <dt>Partial rows left</dt>
         <dd data-testid="panel-partial">{d.partialRows ?? "unknown (no row count sent)"}</dd>
         <dt>Written by</dt>
-        <dd>{d.writer ? `${d.writer.name} (${d.writer.writeMode ?? "write mode unknown"})` : "no task (a source)"}</dd>
+        <dd data-testid="panel-writer">
+          {d.writer
+            ? `${d.writer.name} (${d.writer.writeMode ? `${d.writer.writeMode}${d.writer.writeModeFrom ? ` — ${d.writer.writeModeFrom}` : ""}` : "write mode unknown: nobody declared it"})`
+            : "no task (a source)"}
+        </dd>
       </dl>
       <p className={styles.links}>
         {d.latestRunId ? (

@@ -163,7 +163,15 @@ export const UnitDetailSchema = z.object({
   unitKey: z.string(),
   state: UnitStateSchema,
   reasons: z.array(z.string()),
-  writer: z.object({ nodeId: z.string(), name: z.string(), writeMode: z.string().nullable() }).nullable(),
+  writer: z
+    .object({
+      nodeId: z.string(),
+      name: z.string(),
+      writeMode: z.string().nullable(),
+      /** Where the write mode came from, in words ("declared", "dbt manifest", …); null: nobody said. */
+      writeModeFrom: z.string().nullable(),
+    })
+    .nullable(),
   publishes: z.array(
     z.object({
       runId: z.string(),

@@ -1,3 +1,4 @@
+import { FACT_SOURCE_LABELS } from "@/lib/domain/fact-sources";
 import type { UnitDetail } from "@/lib/contracts/units";
 import { getDb, type Db } from "../repositories/database";
 import { InvalidFieldError, NotFoundError } from "@/lib/domain/errors";
@@ -34,7 +35,14 @@ export async function getUnitDetail(datasetNodeId: string, unitKey: string, now:
     unitKey: unit.key,
     state: result.state,
     reasons: [...result.reasons],
-    writer: writer ? { nodeId: writer.nodeId, name: writer.name, writeMode: writer.writeMode } : null,
+    writer: writer
+      ? {
+          nodeId: writer.nodeId,
+          name: writer.name,
+          writeMode: writer.writeMode,
+          writeModeFrom: writer.writeMode !== null && writer.factSources.writeMode ? FACT_SOURCE_LABELS[writer.factSources.writeMode] : null,
+        }
+      : null,
     publishes: records.publishes.map((p) => ({ ...p, publishedAt: p.publishedAt.toISOString() })),
     attempts: records.attempts.map((a) => ({ ...a, startedAt: a.startedAt?.toISOString() ?? null, endedAt: a.endedAt?.toISOString() ?? null })),
     sourceCount: result.facts.sourceCount,
