@@ -16,9 +16,7 @@ interface AxesProps {
   buckets: Bucket[];
   cw: number;
   width: number;
-  rowItems: VirtualItem[];
   colItems: VirtualItem[];
-  totalRows: number;
 }
 
 /** A row header's accessible name: its parts read as words, not run together ("stg_ordersorders"). */
@@ -27,43 +25,48 @@ export function rowName(row: Pick<ShownRow, "name" | "pipeline" | "note">): stri
 }
 
 /**
- * The sticky column header (one columnheader per visible bucket, named by its key; text every
- * few columns so labels do not collide) and the sticky row labels, both virtualised.
+ * The grid's first row: the corner (naming the row headers below it) and one columnheader per
+ * visible bucket, named by its key, with text every few columns so labels do not collide.
+ * Sticky at the top; virtualised along the columns (aria-colindex says where each one is).
  */
-export function MatrixAxes({ rows, buckets, cw, width, rowItems, colItems, totalRows }: AxesProps) {
+export function MatrixHeaderRow({ rows, buckets, cw, width, colItems }: AxesProps) {
   const labelEvery = Math.max(1, Math.ceil(76 / cw));
   return (
-    <>
-      <div className={styles.header} style={{ width, height: HEADER_H }} role="row">
-        <div className={styles.corner} style={{ width: LABEL_W }}>
-          {counted(rows.length, "dataset")}
+    <div className={styles.header} style={{ width, height: HEADER_H }} role="row" aria-rowindex={1}>
+      <div className={styles.corner} style={{ width: LABEL_W }} role="columnheader" aria-colindex={1}>
+        {counted(rows.length, "dataset")}
+      </div>
+      {colItems.map((v) => (
+        <div
+          key={v.key}
+          role="columnheader"
+          aria-colindex={v.index + 2}
+          aria-label={buckets[v.index]!.label}
+          className={styles.colTick}
+          style={{ left: LABEL_W + v.start, width: cw }}
+        >
+          {v.index % labelEvery === 0 ? <span className={styles.colLabel}>{buckets[v.index]!.label}</span> : null}
         </div>
-        {colItems.map((v) => (
-          <div key={v.key} role="columnheader" aria-label={buckets[v.index]!.label} className={styles.colTick} style={{ left: LABEL_W + v.start, width: cw }}>
-            {v.index % labelEvery === 0 ? <span className={styles.colLabel}>{buckets[v.index]!.label}</span> : null}
-          </div>
-        ))}
-      </div>
-      <div className={styles.labels} style={{ width: LABEL_W, height: totalRows }}>
-        {rowItems.map((v) => {
-          const row = rows[v.index]!;
-          return (
-            <div key={v.key} className={styles.rowLabel} style={{ top: v.start, height: ROW_H }} role="rowheader" aria-label={rowName(row)}>
-              <Link href={`/units/${encodeURIComponent(row.nodeId)}`} title={row.nodeId} tabIndex={-1}>
-                <span>{row.name}</span>
-              </Link>
-              {row.note ? (
-                <span className={styles.rowNote} title={row.note}>
-                  units unknown
-                </span>
-              ) : null}
-              <span className={`muted ${styles.rowPipeline}`} title={row.pipeline ?? undefined}>
-                {row.pipeline ?? ""}
-              </span>
-            </div>
-          );
-        })}
-      </div>
-    </>
+      ))}
+    </div>
+  );
+}
+
+/** A row's header, sticky at the left edge of its row: the dataset (a link to its page), a note, its pipeline. */
+export function MatrixRowHeader({ row }: { row: ShownRow }) {
+  return (
+    <div className={styles.rowLabel} style={{ width: LABEL_W, height: ROW_H }} role="rowheader" aria-colindex={1} aria-label={rowName(row)}>
+      <Link href={`/units/${encodeURIComponent(row.nodeId)}`} title={row.nodeId} tabIndex={-1}>
+        <span>{row.name}</span>
+      </Link>
+      {row.note ? (
+        <span className={styles.rowNote} title={row.note}>
+          units unknown
+        </span>
+      ) : null}
+      <span className={`muted ${styles.rowPipeline}`} title={row.pipeline ?? undefined}>
+        {row.pipeline ?? ""}
+      </span>
+    </div>
   );
 }

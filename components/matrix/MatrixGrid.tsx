@@ -6,7 +6,7 @@ import { NO_UNIT, stateOfCode, type MatrixSection } from "@/lib/contracts/units"
 import { aggregateRow, bucketsOf, type Zoom } from "./aggregate";
 import { describeCell } from "./describe-cell";
 import { lastColumnWithData, locate, selectedBuckets, unitsOf, type ShownRow } from "./grid-overlay";
-import { HEADER_H, LABEL_W, MatrixAxes, ROW_H } from "./MatrixAxes";
+import { HEADER_H, LABEL_W, MatrixHeaderRow, MatrixRowHeader, ROW_H } from "./MatrixAxes";
 import type { Selection } from "./selection";
 import { useCellCanvas } from "./use-cell-canvas";
 import styles from "./MatrixGrid.module.css";
@@ -30,7 +30,8 @@ export interface GridProps {
  * One section of the matrix: rows × buckets drawn on a canvas (a DOM node per cell cannot
  * scroll 300 × 3,650 smoothly), the virtualisers giving the axes. The cell under the pointer and
  * the focused cell are real elements over the canvas: the tooltip, the accessible name, the
- * target of clicks and of aria-activedescendant.
+ * target of clicks and of aria-activedescendant. An ARIA grid: a header row of columnheaders,
+ * then one row per dataset in view holding its rowheader and, when it has one, that gridcell.
  */
 export function MatrixGrid({ section, zoom, highlight, open, selection, onOpen, onSelect }: GridProps) {
   const buckets = useMemo(() => bucketsOf(section, zoom), [section, zoom]);
@@ -203,6 +204,29 @@ export function MatrixGrid({ section, zoom, highlight, open, selection, onOpen, 
   const idOf = ({ r, c }: At) => `${section.id.replace(/[^A-Za-z0-9]/g, "_")}-r${r}-c${c}`;
   const marked = [focus, ...(hover && (hover.r !== focus.r || hover.c !== focus.c) ? [hover] : [])].filter((a) => rows[a.r] && buckets[a.c]);
   const hasFocusCell = rows[focus.r] !== undefined && buckets[focus.c] !== undefined;
+  // The rows in the DOM: those in view, and those of the focused and the hovered cell (a gridcell lives in its row).
+  const domRows = [...new Set([...rowV.getVirtualItems().map((v) => v.index), ...marked.map((a) => a.r)])].sort((a, b) => a - b);
+  const markedCell = (at: At) => {
+    const row = rows[at.r]!;
+    const text = describe(at);
+    const isFocus = at === focus;
+    const units = unitsOf(section, row, buckets[at.c]!);
+    return (
+      <div
+        key={isFocus ? "focus" : "hover"}
+        id={isFocus ? idOf(at) : undefined}
+        role="gridcell"
+        aria-colindex={at.c + 2}
+        aria-label={text}
+        aria-selected={selection?.dataset === row.nodeId && units.some((k) => selection.keys.includes(k))}
+        title={text}
+        data-testid={`cell-${row.name}-${buckets[at.c]!.label}`}
+        data-state={stateOfCode(row.shown[at.c]!) ?? "none"}
+        className={[styles.cell, isFocus ? styles.focus : "", hover && hover.r === at.r && hover.c === at.c ? styles.hover : ""].join(" ")}
+        style={{ left: LABEL_W + at.c * cw, width: cw - 1, height: ROW_H - 2 }}
+      />
+    );
+  };
   return (
     <>
       <div
@@ -211,8 +235,8 @@ export function MatrixGrid({ section, zoom, highlight, open, selection, onOpen, 
         style={{ height: Math.min(height + 16, 560) }}
         role="grid"
         aria-label={`Unit matrix: ${section.label}`}
-        aria-rowcount={rows.length}
-        aria-colcount={buckets.length}
+        aria-rowcount={rows.length + 1}
+        aria-colcount={buckets.length + 1}
         aria-activedescendant={hasFocusCell ? idOf(focus) : undefined}
         tabIndex={0}
         onKeyDown={onKeyDown}
@@ -228,36 +252,13 @@ export function MatrixGrid({ section, zoom, highlight, open, selection, onOpen, 
           <div className={styles.stage}>
             <canvas ref={canvas} className={styles.canvas} style={{ left: LABEL_W, top: HEADER_H }} aria-hidden="true" />
           </div>
-          <MatrixAxes
-            rows={rows}
-            buckets={buckets}
-            cw={cw}
-            width={width}
-            rowItems={rowV.getVirtualItems()}
-            colItems={colV.getVirtualItems()}
-            totalRows={rowV.getTotalSize()}
-          />
-          {marked.map((at) => {
-            const row = rows[at.r]!;
-            const code = row.shown[at.c]!;
-            const text = describe(at);
-            const isFocus = at === focus;
-            const units = unitsOf(section, row, buckets[at.c]!);
-            return (
-              <div
-                key={isFocus ? "focus" : "hover"}
-                id={isFocus ? idOf(at) : undefined}
-                role="gridcell"
-                aria-label={text}
-                aria-selected={selection?.dataset === row.nodeId && units.some((k) => selection.keys.includes(k))}
-                title={text}
-                data-testid={`cell-${row.name}-${buckets[at.c]!.label}`}
-                data-state={stateOfCode(code) ?? "none"}
-                className={[styles.cell, isFocus ? styles.focus : "", hover && hover.r === at.r && hover.c === at.c ? styles.hover : ""].join(" ")}
-                style={{ top: HEADER_H + at.r * ROW_H, left: LABEL_W + at.c * cw, width: cw - 1, height: ROW_H - 2 }}
-              />
-            );
-          })}
+          <MatrixHeaderRow rows={rows} buckets={buckets} cw={cw} width={width} colItems={colV.getVirtualItems()} />
+          {domRows.map((r) => (
+            <div key={r} role="row" aria-rowindex={r + 2} className={styles.row} style={{ top: HEADER_H + r * ROW_H, width, height: ROW_H }}>
+              <MatrixRowHeader row={rows[r]!} />
+              {marked.filter((a) => a.r === r).map(markedCell)}
+            </div>
+          ))}
         </div>
       </div>
       <p className={styles.live} aria-live="polite">

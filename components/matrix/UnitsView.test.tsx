@@ -113,6 +113,21 @@ describe("UnitsView", () => {
     expect(sources).toEqual(["an ingestion request", "a demo request"]);
   });
 
+  it("is a valid ARIA grid: a header row of columnheaders, then rows holding their rowheader and the focused gridcell", async () => {
+    renderWithQuery(<UnitsView />);
+    await screen.findByRole("grid");
+    const rows = within(grid()).getAllByRole("row");
+    expect(rows[0]).toHaveAttribute("aria-rowindex", "1");
+    expect(within(rows[0]!).getAllByRole("columnheader")[0]).toHaveTextContent(/^\d+ datasets?$/);
+    for (const row of rows.slice(1)) expect(within(row).getAllByRole("rowheader")).toHaveLength(1);
+    // The focused cell (the active descendant) is a gridcell inside its row, after the row's header.
+    const focused = document.getElementById(grid().getAttribute("aria-activedescendant")!)!;
+    expect(focused).toHaveAttribute("role", "gridcell");
+    expect(focused.closest("[role=row]")).not.toBeNull();
+    expect(focused.closest("[role=row]")).toHaveAttribute("aria-rowindex", "2");
+    expect(focused.previousElementSibling).toHaveAttribute("role", "rowheader");
+  });
+
   it("makes the zoom and the fourteen legend states one Tab stop each, moved through with the arrows", async () => {
     renderWithQuery(<UnitsView />);
     await screen.findByRole("grid");
