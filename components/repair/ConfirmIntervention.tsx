@@ -2,6 +2,7 @@
 
 import { useId, useState, type ReactNode } from "react";
 import { ActionError } from "./ActionError";
+import { DisabledReason } from "./DisabledReason";
 import { ReasonField } from "./ReasonField";
 import styles from "./Wizard.module.css";
 import { reasonProblem } from "@/lib/contracts/reason";
@@ -32,6 +33,7 @@ export function ConfirmIntervention({
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState("");
   const id = useId();
+  const why = reasonProblem(reason);
   if (!open)
     return (
       <button type="button" className={styles.button} onClick={() => setOpen(true)} data-testid={`${testId}-open`}>
@@ -49,14 +51,18 @@ export function ConfirmIntervention({
         <button type="button" onClick={() => setOpen(false)}>
           Cancel
         </button>
-        <button
-          type="button"
-          className={danger ? styles.danger : styles.primary}
-          disabled={pending || reasonProblem(reason) !== null}
-          onClick={() => onConfirm(reason)}
-        >
-          {pending ? "Recording…" : `Confirm: ${label.toLowerCase()}`}
-        </button>
+        <span className={styles.actionsEnd}>
+          <DisabledReason id={`${id}-why`} reason={why} />
+          <button
+            type="button"
+            className={danger ? styles.danger : styles.primary}
+            disabled={pending || why !== null}
+            aria-describedby={why ? `${id}-why` : undefined}
+            onClick={() => onConfirm(reason)}
+          >
+            {pending ? "Recording…" : `Confirm: ${label.toLowerCase()}`}
+          </button>
+        </span>
       </div>
       <ActionError error={error} />
     </div>

@@ -1,14 +1,17 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import type { DispatchPreview } from "@/lib/contracts/orchestrators";
 import { incidentKeys } from "@/lib/client/use-incidents";
 import { useCancelRepair, useLaunchRepair } from "@/lib/client/incident-actions";
 import { useProgress } from "@/lib/client/use-repair";
+import { counted } from "@/lib/domain/words";
 import { ActionError } from "./ActionError";
 import { ConfirmIntervention } from "./ConfirmIntervention";
+import { DisabledReason } from "./DisabledReason";
 import { DryRunPanel } from "./DryRunPanel";
+import { Name } from "@/components/shell/Name";
 import { StepActions } from "./StepActions";
 import { allows, type StepProps } from "./step-props";
 import styles from "./Wizard.module.css";
@@ -37,6 +40,9 @@ export function ExecuteStep({ id, incident, next, back, reviewed: fromPlan }: St
   const cancelAnswer = cancel.data;
   const unconfirmed = cancelAnswer?.unconfirmed ?? [];
   const pct = data && data.total > 0 ? Math.round((data.done / data.total) * 100) : 0;
+  const whyId = useId();
+  const whyNotLaunch = reviewed !== null && !reviewed.dispatchable ? "the dry run found tasks that cannot be dispatched (above)" : null;
+  const whyNotValidate = running ? "the repair is still running" : data?.run ? null : "nothing has run yet: launch the repair first";
   return (
     <>
       {error ? (
@@ -47,11 +53,12 @@ export function ExecuteStep({ id, incident, next, back, reviewed: fromPlan }: St
       {allows(incident, "launch") ? (
         <>
           {allows(incident, "dry_run") ? <DryRunPanel id={id} of="confirmed" body={{ resume: resumable }} reviewed={carried} onReviewed={setReviewed} /> : null}
-          <div style={{ display: "flex", gap: 8, margin: "12px 0" }}>
+          <div className={styles.actionsStart}>
             <button
               type="button"
               className={styles.primary}
-              disabled={launch.isPending || (reviewed !== null && !reviewed.dispatchable)}
+              disabled={launch.isPending || whyNotLaunch !== null}
+              aria-describedby={whyNotLaunch ? `${whyId}-launch` : undefined}
               onClick={() => launch.mutate({ resume: resumable, ...(reviewed ? { preview: reviewed.digest } : {}) })}
               data-testid="launch"
             >
@@ -61,6 +68,7 @@ export function ExecuteStep({ id, incident, next, back, reviewed: fromPlan }: St
                   ? "Dispatch the reviewed repair"
                   : "Launch the repair run"}
             </button>
+            <DisabledReason id={`${whyId}-launch`} reason={whyNotLaunch} />
           </div>
         </>
       ) : null}
@@ -105,7 +113,7 @@ export function ExecuteStep({ id, incident, next, back, reviewed: fromPlan }: St
             </p>
           ))}
           <p data-testid="progress-count">
-            {data.done} of {data.total} pairs done · {data.succeeded} succeeded · {data.failed} failed or blocked
+            {data.done} of {counted(data.total, "pair")} done · {data.succeeded} succeeded · {data.failed} failed or blocked
           </p>
           {running && allows(incident, "cancel_repair") ? (
             <ConfirmIntervention
@@ -141,8 +149,8 @@ export function ExecuteStep({ id, incident, next, back, reviewed: fromPlan }: St
               </ul>
             </div>
           ) : null}
-          <div className={styles.tableScroll}>
-            <table className="data">
+          <div className={styles.tableScroll} role="region" aria-label="Progress of each pair" tabIndex={0}>
+            <table className={`data reflow ${styles.pairs}`}>
               <thead>
                 <tr>
                   <th>Wave</th>
@@ -156,14 +164,16 @@ export function ExecuteStep({ id, incident, next, back, reviewed: fromPlan }: St
               <tbody>
                 {data.pairs.map((p) => (
                   <tr key={`${p.taskNodeId}|${p.unitKey}`} data-testid={`pair-${p.name}-${p.unitKey}`}>
-                    <td>{p.wave + 1}</td>
-                    <td>{p.name}</td>
-                    <td className="mono" style={{ whiteSpace: "nowrap" }}>
+                    <td data-label="Wave">{p.wave + 1}</td>
+                    <td data-label="Task">
+                      <Name strong={false}>{p.name}</Name>
+                    </td>
+                    <td className="mono" style={{ whiteSpace: "nowrap" }} data-label="Unit">
                       {p.unitKey}
                     </td>
-                    <td>{p.status.replace("_", " ")}</td>
-                    <td>{p.rows ?? "—"}</td>
-                    <td className="mono" style={{ overflowWrap: "anywhere" }}>
+                    <td data-label="Status">{p.status.replace("_", " ")}</td>
+                    <td data-label="Rows">{p.rows ?? "—"}</td>
+                    <td className="mono" style={{ overflowWrap: "anywhere" }} data-label={p.error ? "Detail" : undefined}>
                       {p.error ?? ""}
                     </td>
                   </tr>
@@ -185,7 +195,14 @@ export function ExecuteStep({ id, incident, next, back, reviewed: fromPlan }: St
         <p className="empty">Confirm a plan first.</p>
       )}
       <StepActions back={back}>
-        <button type="button" className={styles.primary} disabled={running || !data?.run} onClick={next}>
+        <DisabledReason id={`${whyId}-validate`} reason={whyNotValidate} />
+        <button
+          type="button"
+          className={styles.primary}
+          disabled={whyNotValidate !== null}
+          aria-describedby={whyNotValidate ? `${whyId}-validate` : undefined}
+          onClick={next}
+        >
           Validate →
         </button>
       </StepActions>

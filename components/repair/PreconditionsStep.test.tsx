@@ -57,10 +57,16 @@ describe("PreconditionsStep", () => {
     const next = vi.fn();
     renderWithQuery(<PreconditionsStep id="inc-3" incident={anIncident({ status: "scoped" })} next={next} back={vi.fn()} />);
     const record = await screen.findByRole("button", { name: "Record review →" });
+    // Disabled, it says why, on screen beside it and as its description.
+    expect(record).toBeDisabled();
+    expect(record).toHaveAccessibleDescription("A reason is required (at least 3 characters)");
+    expect(screen.getByTestId("disabled-reason")).toBeVisible();
     await userEvent.type(screen.getByLabelText(/Review note/), "ok");
     expect(record).toBeDisabled();
     await userEvent.type(screen.getByLabelText(/Review note/), " — checked with the owner");
     expect(record).toBeEnabled();
+    expect(record).not.toHaveAttribute("aria-describedby");
+    expect(screen.queryByTestId("disabled-reason")).toBeNull();
     await userEvent.click(record);
     await vi.waitFor(() => expect(next).toHaveBeenCalledOnce());
     expect(posted).toEqual({ reason: "ok — checked with the owner" });

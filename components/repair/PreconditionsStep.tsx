@@ -1,9 +1,10 @@
 "use client";
 
-import { useState } from "react";
+import { useId, useState } from "react";
 import { useRecordPreconditions } from "@/lib/client/incident-actions";
 import { usePreconditions } from "@/lib/client/use-repair";
 import { ActionError } from "./ActionError";
+import { DisabledReason } from "./DisabledReason";
 import { ReasonField } from "./ReasonField";
 import { StepActions } from "./StepActions";
 import { allows, type StepProps } from "./step-props";
@@ -18,6 +19,7 @@ export function PreconditionsStep({ id, incident, next, back }: StepProps) {
   const { data, error, isPending } = usePreconditions(id);
   const record = useRecordPreconditions(id);
   const [reason, setReason] = useState("");
+  const whyId = useId();
   if (isPending) return <div className="skeleton" aria-busy="true" />;
   if (error)
     return (
@@ -26,6 +28,7 @@ export function PreconditionsStep({ id, incident, next, back }: StepProps) {
       </div>
     );
   const editable = allows(incident, "review_preconditions");
+  const why = reasonProblem(reason);
   return (
     <>
       <p className="sub">Unknown counts as unsafe. Each unsafe answer removes options at the next step, or needs an intervention.</p>
@@ -59,14 +62,18 @@ export function PreconditionsStep({ id, incident, next, back }: StepProps) {
       <ActionError error={record.error} />
       <StepActions back={back}>
         {editable ? (
-          <button
-            type="button"
-            className={styles.primary}
-            disabled={record.isPending || reasonProblem(reason) !== null}
-            onClick={() => record.mutate({ reason }, { onSuccess: next })}
-          >
-            Record review →
-          </button>
+          <>
+            <DisabledReason id={whyId} reason={why} />
+            <button
+              type="button"
+              className={styles.primary}
+              disabled={record.isPending || why !== null}
+              aria-describedby={why ? whyId : undefined}
+              onClick={() => record.mutate({ reason }, { onSuccess: next })}
+            >
+              Record review →
+            </button>
+          </>
         ) : (
           <button type="button" onClick={next}>
             Next →

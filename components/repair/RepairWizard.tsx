@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRouter, useSelectedLayoutSegment } from "next/navigation";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { DispatchPreview } from "@/lib/contracts/orchestrators";
 import type { PlanOptions } from "@/lib/contracts/repair";
 import { useIncident } from "@/lib/client/use-incidents";
@@ -15,7 +15,7 @@ import { ResponseStep } from "./ResponseStep";
 import { ScopeStep } from "./ScopeStep";
 import { Timeline } from "./Timeline";
 import { ValidateStep } from "./ValidateStep";
-import { STEPS, stepForActions, stepHref, stepOfSlug } from "./wizard-steps";
+import { STEP_SLUGS, STEPS, stepForActions, stepHref, stepOfSlug } from "./wizard-steps";
 import styles from "./Wizard.module.css";
 
 /** The guided repair: one step per screen, back and forth allowed, the timeline beside it. */
@@ -29,6 +29,16 @@ export function RepairWizard({ id }: { id: string }) {
   const [options, setOptions] = useState<PlanOptions>({ replay: [], parameterOverrides: {} });
   // The Plan step's dry run, carried to the Execute step (the launch re-checks its digest).
   const [reviewed, setReviewed] = useState<{ preview: DispatchPreview; planKey: string } | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const shown = useRef<number | null>(null);
+  const step = incident ? (chosen ?? stepForActions(incident.allowedActions)) : null;
+  // A new step is a new screen: the focus goes to its heading (not to <body>, 40 Tabs from its
+  // first control), without scrolling — the step opens at the page's top. Not on the first load.
+  useEffect(() => {
+    if (step === null) return;
+    if (shown.current !== null && shown.current !== step) heading.current?.focus({ preventScroll: true });
+    shown.current = step;
+  }, [step]);
   if (isPending)
     return (
       <div aria-busy="true" aria-label="Loading the incident">
@@ -42,7 +52,7 @@ export function RepairWizard({ id }: { id: string }) {
         Could not load incident {id}: {error.message}
       </div>
     );
-  const step = chosen ?? stepForActions(incident.allowedActions);
+  if (step === null) return null;
   const go = (n: number) => {
     // Each step opens at its top, wherever the previous one was scrolled to.
     router.push(stepHref(id, Math.max(0, Math.min(STEPS.length - 1, n))), { scroll: false });
@@ -72,8 +82,8 @@ export function RepairWizard({ id }: { id: string }) {
         </ol>
       </nav>
       <div className={styles.layout}>
-        <section className="card" aria-labelledby="step-title">
-          <h2 id="step-title">
+        <section className={`card ${styles.step}`} aria-labelledby="step-title" data-step={STEP_SLUGS[step]}>
+          <h2 id="step-title" ref={heading} tabIndex={-1} className={styles.stepTitle}>
             {step + 1}. {STEPS[step]}
           </h2>
           {step === 0 && <ScopeStep {...props} />}

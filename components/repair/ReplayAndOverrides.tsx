@@ -1,8 +1,9 @@
 "use client";
 
-import { useState } from "react";
+import { useId, useState } from "react";
 import type { PlanOptions, PlannedTaskView } from "@/lib/contracts/repair";
 import { describeRanges } from "@/components/units/describe-units";
+import { DisabledReason } from "./DisabledReason";
 import styles from "./Wizard.module.css";
 
 /** Side-effecting tasks stay excluded unless replayed deliberately with an idempotency key; parameter overrides. */
@@ -17,6 +18,8 @@ export function ReplayAndOverrides({
 }) {
   const [key, setKey] = useState("");
   const [value, setValue] = useState("");
+  const whyId = useId();
+  const why = key.trim() ? null : "name the parameter first";
   const replayed = options.replay.map((r) => r.taskNodeId);
   return (
     <>
@@ -61,7 +64,8 @@ export function ReplayAndOverrides({
         <button
           type="button"
           className={styles.button}
-          disabled={!key.trim()}
+          disabled={why !== null}
+          aria-describedby={why ? whyId : undefined}
           onClick={() => {
             setOptions({ ...options, parameterOverrides: { ...options.parameterOverrides, [key.trim()]: value } });
             setKey("");
@@ -70,6 +74,7 @@ export function ReplayAndOverrides({
         >
           Add override
         </button>
+        <DisabledReason id={whyId} reason={why} />
       </div>
     </>
   );
@@ -77,15 +82,18 @@ export function ReplayAndOverrides({
 
 function ReplayToggle({ onReplay }: { onReplay: (key: string) => void }) {
   const [key, setKey] = useState("");
+  const whyId = useId();
+  const why = key.trim() ? null : "enter an idempotency key first";
   return (
     <div style={{ display: "flex", gap: 8, marginTop: 6, alignItems: "end", flexWrap: "wrap" }}>
       <label className={styles.field}>
         Idempotency key to replay it deliberately
         <input value={key} onChange={(e) => setKey(e.target.value)} />
       </label>
-      <button type="button" className={styles.button} disabled={!key.trim()} onClick={() => onReplay(key.trim())}>
+      <button type="button" className={styles.button} disabled={why !== null} aria-describedby={why ? whyId : undefined} onClick={() => onReplay(key.trim())}>
         Replay with this key
       </button>
+      <DisabledReason id={whyId} reason={why} />
     </div>
   );
 }

@@ -1,8 +1,11 @@
 "use client";
 
+import { useId } from "react";
 import type { PlanOptions } from "@/lib/contracts/repair";
 import { usePlanPreview } from "@/lib/client/use-repair";
+import { counted } from "@/lib/domain/words";
 import { BlockerCard } from "./BlockerCard";
+import { DisabledReason } from "./DisabledReason";
 import { MarkUnitsCard } from "./MarkUnitsCard";
 import { ReplayAndOverrides } from "./ReplayAndOverrides";
 import { StepActions } from "./StepActions";
@@ -24,6 +27,7 @@ const MARKS = new Set(["mark_known_bad", "skip_with_omission", "mark_success"]);
 /** Step 3: only the responses whose preconditions hold are enabled; blockers are lifted by interventions. */
 export function ResponseStep({ id, incident, next, back, options, setOptions }: StepProps & { options: PlanOptions; setOptions: (o: PlanOptions) => void }) {
   const { data, error, isPending } = usePlanPreview(id, options);
+  const whyId = useId();
   if (isPending) return <div className="skeleton" aria-busy="true" />;
   if (error)
     return (
@@ -32,6 +36,7 @@ export function ResponseStep({ id, incident, next, back, options, setOptions }: 
       </div>
     );
   const chosen = options.strategy ?? data.recommended;
+  const why = data.runnable ? null : `${counted(data.blockers.length, "blocker")} above must be lifted first`;
   return (
     <>
       <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
@@ -85,17 +90,21 @@ export function ResponseStep({ id, incident, next, back, options, setOptions }: 
       )}
       <StepActions back={back}>
         {MARKS.has(chosen) ? null : (
-          <button
-            type="button"
-            className={styles.primary}
-            disabled={!data.runnable}
-            onClick={() => {
-              setOptions({ ...options, strategy: chosen });
-              next();
-            }}
-          >
-            Preview the plan →
-          </button>
+          <>
+            <DisabledReason id={whyId} reason={why} />
+            <button
+              type="button"
+              className={styles.primary}
+              disabled={!data.runnable}
+              aria-describedby={why ? whyId : undefined}
+              onClick={() => {
+                setOptions({ ...options, strategy: chosen });
+                next();
+              }}
+            >
+              Preview the plan →
+            </button>
+          </>
         )}
       </StepActions>
     </>

@@ -36,7 +36,7 @@ export function ScopeGraphNode({ data: { node } }: NodeProps<ScopeFlowNode>) {
       <div className={styles.nodeUnits} data-testid="scope-graph-units">
         {units}
       </div>
-      <div className={styles.band} aria-label={holds ? `holds now: ${holds}` : "holds nothing yet"}>
+      <div className={styles.band} role="img" aria-label={holds ? `holds now: ${holds}` : "holds nothing yet"}>
         {node.holdsNow.map((h) => (
           <span key={h.state} style={{ flexGrow: h.count, background: stateColour(h.state) }} />
         ))}

@@ -11,7 +11,7 @@ export function StepActions({ back, children }: { back?: () => void; children?: 
       ) : (
         <span />
       )}
-      <div style={{ display: "flex", gap: 8 }}>{children}</div>
+      <div className={styles.actionsEnd}>{children}</div>
     </div>
   );
 }

@@ -47,6 +47,38 @@ describe("ValidateStep", () => {
     expect(screen.getByTestId("override-open")).toHaveTextContent("Override validation and resolve");
   });
 
+  it("says why a unit fails across the whole table under its row, in a focusable region, its inputs wrapping between them", async () => {
+    const suspect = aUnitValidation({
+      datasetNodeId: "dataset:warehouse:running_balance",
+      name: "running_balance",
+      unitKey: "2026-08-18",
+      passed: false,
+      state: "suspect",
+      inputVersion: "fct_orders@1,running_balance@2026-08-17",
+      failures: ["suspect: built from running_balance 2026-08-17, itself suspect", "not reconciled"],
+    });
+    server.use(http.get(URL, () => HttpResponse.json({ passed: false, units: [stg, suspect], failedUnits: 1, accountedByMarks: 0 })));
+    renderWithQuery(<ValidateStep id="inc-3" incident={anIncident({ status: "validating" })} next={vi.fn()} back={vi.fn()} />);
+    const unit = await screen.findByTestId("validation-running_balance-2026-08-18");
+    const [checks, why] = within(unit).getAllByRole("row");
+    expect(within(checks!).getAllByRole("cell")).toHaveLength(10);
+    expect(within(why!).getByRole("cell")).toHaveAttribute("colspan", "10");
+    expect(
+      within(why!)
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual(suspect.failures);
+    // A passing unit has no such row.
+    expect(within(screen.getByTestId("validation-stg_orders-2026-08-17")).getAllByRole("row")).toHaveLength(1);
+    const region = screen.getByRole("region", { name: "Validation of each unit" });
+    expect(region).toHaveAttribute("tabindex", "0");
+    expect(region).toContainElement(unit);
+    // Break opportunities between the inputs, at a name's "_", and before "@version" — never after "@".
+    const version = checks!.lastElementChild!;
+    expect(version).toHaveTextContent("fct_orders@1, running_balance@2026-08-17");
+    expect(version.innerHTML.replace(/<span[^>]*>|<\/span>/g, "")).toBe("fct_<wbr>orders<wbr>@1, running_<wbr>balance<wbr>@2026-08-17");
+  });
+
   it("resolves with a reason, then refreshes what the resolution changed everywhere", async () => {
     let posted: unknown = null;
     server.use(

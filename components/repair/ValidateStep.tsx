@@ -1,16 +1,19 @@
 "use client";
 
+import { Fragment } from "react";
 import { useOverrideValidation, useResolveIncident } from "@/lib/client/incident-actions";
 import { useValidation } from "@/lib/client/use-repair";
 import { counted } from "@/lib/domain/words";
 import { ConfirmIntervention } from "./ConfirmIntervention";
+import { Name } from "@/components/shell/Name";
 import { StateBadge } from "@/components/shell/StateBadge";
 import { StepActions } from "./StepActions";
 import { allows, type StepProps } from "./step-props";
 import styles from "./Wizard.module.css";
 
 // Each check's name in full (tooltip, screen readers) and as a short column header, so the table's
-// rows and input versions stay in view beside the timeline at 1440 px.
+// rows and input versions stay in view beside the timeline at 1440 px; on a phone each unit is a
+// card, its checks labelled by their short names.
 const CHECKS = [
   ["inLedger", "in the ledger", "ledger"],
   ["publishedOnce", "published once", "once"],
@@ -18,6 +21,32 @@ const CHECKS = [
   ["reconciles", "reconciles with its source count", "source"],
   ["notStale", "not stale", "fresh"],
 ] as const;
+const COLUMNS = 5 + CHECKS.length;
+
+/**
+ * "dim_customers@2026-08-18,stg_orders@1": wraps between its inputs, then inside an input only at
+ * its name's separators or before its "@version" — never "raw_orders@" / "1".
+ */
+function InputVersion({ version }: { version: string | null }) {
+  if (!version) return <>—</>;
+  return version.split(",").map((v, i) => {
+    const at = v.lastIndexOf("@");
+    return (
+      <Fragment key={i}>
+        {i > 0 ? ", " : null}
+        {at > 0 ? (
+          <>
+            <Name strong={false}>{v.slice(0, at)}</Name>
+            <wbr />
+            {v.slice(at)}
+          </>
+        ) : (
+          <Name strong={false}>{v}</Name>
+        )}
+      </Fragment>
+    );
+  });
+}
 
 /** Step 6: the domain's validation per unit; resolving needs it to pass, or a commander's reasoned override. */
 export function ValidateStep({ id, incident, next, back }: StepProps) {
@@ -47,8 +76,9 @@ export function ValidateStep({ id, incident, next, back }: StepProps) {
           ? ` ${counted(data.accountedByMarks, "unit")} ${data.accountedByMarks === 1 ? "is" : "are"} accounted for by a recorded mark.`
           : ""}
       </p>
-      <div style={{ overflowX: "auto" }}>
-        <table className="data" data-testid="validation-table">
+      {/* Focusable: should a narrow window still make it scroll, the keyboard scrolls it too. */}
+      <div className={styles.validation} role="region" aria-label="Validation of each unit" tabIndex={0}>
+        <table className={`data ${styles.validationTable}`} data-testid="validation-table">
           <thead>
             <tr>
               <th>Dataset</th>
@@ -65,38 +95,56 @@ export function ValidateStep({ id, incident, next, back }: StepProps) {
               <th>Input version</th>
             </tr>
           </thead>
-          <tbody>
-            {data.units.map((u) => (
-              <tr key={`${u.datasetNodeId}|${u.unitKey}`} data-testid={`validation-${u.name}-${u.unitKey}`}>
-                <td>{u.name}</td>
+          {/* One body per unit: its row of checks, then why it fails across the whole table's width. */}
+          {data.units.map((u) => (
+            <tbody key={`${u.datasetNodeId}|${u.unitKey}`} data-testid={`validation-${u.name}-${u.unitKey}`} data-passed={u.passed}>
+              <tr>
+                <td className={styles.unitName}>
+                  <Name strong={false}>{u.name}</Name>
+                </td>
                 <td className="mono nowrap">{u.unitKey}</td>
                 <td>
                   <StateBadge state={u.state} />
                 </td>
-                {CHECKS.map(([k, l]) => {
+                {CHECKS.map(([k, l, short]) => {
                   const ok = u.checks[k];
                   // Nothing to compare (no source count): neither a tick nor a cross.
                   return ok === null ? (
-                    <td key={k} className={styles.check} data-ok="none" title={`${l}: nothing to compare`}>
+                    <td key={k} className={styles.check} data-ok="none" data-label={short} title={`${l}: nothing to compare`}>
                       <span aria-hidden="true">—</span>
                       <span className="sr-only">nothing to compare</span>
                     </td>
                   ) : (
-                    <td key={k} className={styles.check} data-ok={ok}>
+                    <td key={k} className={styles.check} data-ok={ok} data-label={short} title={l}>
                       {ok ? "✓" : "✗"}
                     </td>
                   );
                 })}
-                <td data-testid="rows">
+                <td data-testid="rows" data-label="rows / source" className="nowrap">
                   {u.rowCount ?? "—"} / {u.sourceCount ?? "—"}
                 </td>
-                <td className={`mono ${styles.version}`}>
-                  {u.inputVersion ?? "—"}
-                  {u.failures.length ? <div className={styles.why}>{u.failures.join("; ")}</div> : null}
+                <td className={`mono ${styles.version}`} data-label="input version">
+                  <InputVersion version={u.inputVersion} />
                 </td>
               </tr>
-            ))}
-          </tbody>
+              {u.failures.length ? (
+                <tr className={styles.failures}>
+                  <td colSpan={COLUMNS}>
+                    <span className={styles.failuresHead}>Fails: </span>
+                    {u.failures.length === 1 ? (
+                      u.failures[0]
+                    ) : (
+                      <ul>
+                        {u.failures.map((f) => (
+                          <li key={f}>{f}</li>
+                        ))}
+                      </ul>
+                    )}
+                  </td>
+                </tr>
+              ) : null}
+            </tbody>
+          ))}
         </table>
       </div>
       {allows(incident, "resolve") && data.passed ? (
@@ -105,7 +153,11 @@ export function ValidateStep({ id, incident, next, back }: StepProps) {
           label="Resolve the incident"
           pending={resolve.isPending}
           error={resolve.error}
-          believe={<>the incident is over: its {data.units.length} units are correct, and the resolution is final.</>}
+          believe={
+            <>
+              the incident is over: its {counted(data.units.length, "unit")} {data.units.length === 1 ? "is" : "are"} correct, and the resolution is final.
+            </>
+          }
           onConfirm={(reason) => resolve.mutate({ reason }, { onSuccess: next })}
         />
       ) : null}
@@ -118,8 +170,8 @@ export function ValidateStep({ id, incident, next, back }: StepProps) {
           error={override.error}
           believe={
             <>
-              the incident is resolved although {data.failedUnits} units fail validation. The override is recorded against your name, and the failing units stay
-              visible.
+              the incident is resolved although {counted(data.failedUnits, "unit")} {data.failedUnits === 1 ? "fails" : "fail"} validation. The override is
+              recorded against your name, and the failing units stay visible.
             </>
           }
           onConfirm={(reason) => override.mutate({ reason }, { onSuccess: next })}
