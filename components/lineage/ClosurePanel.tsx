@@ -6,6 +6,7 @@ import Link from "next/link";
 import { Name } from "@/components/shell/Name";
 import { useMemo, useRef } from "react";
 import type { Closure, Holdings } from "@/lib/contracts/lineage";
+import { counted } from "@/lib/domain/words";
 import { HOLDING_WORD } from "./NodeMarkText";
 import styles from "./Lineage.module.css";
 
@@ -53,8 +54,8 @@ export function ClosurePanel({ closure, holdings, incidentHref }: { closure: Clo
       <div ref={scroller} className={styles.closureScroller}>
         <table className="data" data-testid="closure-table">
           <caption className={styles.caption}>
-            {closure.direction === "downstream" ? "Downstream closure (blast radius)" : "Upstream closure (built from)"}: {closure.nodes.length} nodes in{" "}
-            {closure.waves.length} waves, lineage as of {closure.asOf.slice(0, 16).replace("T", " ")} UTC
+            {closure.direction === "downstream" ? "Downstream closure (blast radius)" : "Upstream closure (built from)"}:{" "}
+            {counted(closure.nodes.length, "node")} in {counted(closure.waves.length, "wave")}, lineage as of {closure.asOf.slice(0, 16).replace("T", " ")} UTC
           </caption>
           <thead>
             <tr>

@@ -38,7 +38,7 @@ export function LineageSearch({
         type="search"
         value={query}
         placeholder="task or dataset name"
-        aria-controls={listId}
+        aria-controls={matches.length > 0 ? listId : undefined}
         onChange={(e) => onQuery(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === "Enter" && matches[0]) {

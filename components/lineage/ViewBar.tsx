@@ -8,7 +8,8 @@ import styles from "./Lineage.module.css";
 
 /**
  * What the view leaves out, live as it pans and zooms: "12 of 40 nodes outside the view" (and how
- * many of a shown closure's), with "Fit all" to see the whole lineage at whatever zoom that takes.
+ * many of a shown closure's), with "Fit all" to see the whole lineage at whatever zoom that takes,
+ * and "Fit the closure" to see all of the selection's nodes (and not the unrelated pipelines).
  */
 export function ViewBar({ placed, boxes, closureIds }: { placed: Placed[]; boxes: Rect[]; closureIds: readonly string[] | null }) {
   const flow = useReactFlow();
@@ -24,6 +25,10 @@ export function ViewBar({ placed, boxes, closureIds }: { placed: Placed[]; boxes
   }, [placed, closureIds]);
   if (!width || !height) return <div className={styles.viewBar} />;
   const viewport = { x, y, zoom };
+  const fit = (rects: readonly Rect[]) => {
+    const v = fitAll(rects, width, height, minZoom, withMinimap ? MINIMAP_CORNER : undefined);
+    if (v) void flow.setViewport(v, { duration: 250 });
+  };
   const all = countOutside(placed, viewport, width, height);
   const closure = inClosure && inClosure.length > 0 ? countOutside(inClosure, viewport, width, height) : null;
   return (
@@ -45,13 +50,12 @@ export function ViewBar({ placed, boxes, closureIds }: { placed: Placed[]; boxes
               </>
             ) : null}
           </span>
-          <button
-            type="button"
-            onClick={() => {
-              const v = fitAll(boxes, width, height, minZoom, withMinimap ? MINIMAP_CORNER : undefined);
-              if (v) void flow.setViewport(v, { duration: 250 });
-            }}
-          >
+          {closure && closure.outside > 0 ? (
+            <button type="button" onClick={() => fit(inClosure!.map((p) => p.rect))}>
+              Fit the closure
+            </button>
+          ) : null}
+          <button type="button" onClick={() => fit(boxes)}>
             Fit all
           </button>
         </>

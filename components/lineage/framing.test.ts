@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LINEAGE_NODE_SIZE } from "@/lib/contracts/lineage";
-import { countOutside, fitAll, frameOn, LEGIBLE_ZOOM, MAX_ZOOM, placedOf, type Placed } from "./framing";
+import { countOutside, fitAll, frameOn, LABEL_LINE_PX, LEGIBLE_ZOOM, MAX_ZOOM, MIN_LABEL_PX, placedOf, type Placed } from "./framing";
 
 const { width: W, height: H } = LINEAGE_NODE_SIZE;
 /** A chain of `n` nodes left to right, 60 px apart, as ELK lays out a pipeline. */
@@ -94,6 +94,87 @@ describe("frameOn", () => {
     expect(corner.framed).toContain("n0");
     expect(countOutside(big, corner.viewport, 1000, 600).outside).toBe(80 - corner.framed.length);
     expect(frameOn([], [], 1000, 600)).toBeNull();
+  });
+});
+
+// The demo's orders lineage as the server lays it out (absolute positions; the meters pipeline
+// takes the row above it, the ml and finance pipelines sit to its right), in a 1440 px window's
+// 900 × 612 canvas. stg_orders 2026-08-17's blast radius is 14 nodes over 8 waves:
+//   land → raw ─┐                                      ┌ running_balance → running_balance    ml: build → order_features
+//               stg_orders → stg_orders → fct → fct ───┤                                        finance: export → export
+//   snapshot → dim_customers ┘                         └ revenue_daily → revenue_daily → refresh → dashboard
+const DEMO: [string, number, number][] = [
+  ["job:orders:land_raw_orders", 40, 324],
+  ["job:orders:snapshot_customers", 40, 426],
+  ["dataset:warehouse:raw_orders", 284, 324],
+  ["dataset:warehouse:dim_customers", 284, 426],
+  ["job:orders:stg_orders", 532, 370],
+  ["dataset:warehouse:stg_orders", 776, 370],
+  ["job:orders:fct_orders", 1023, 375],
+  ["dataset:warehouse:fct_orders", 1267, 375],
+  ["job:orders:revenue_daily", 1514, 426],
+  ["job:orders:running_balance", 1514, 324],
+  ["dataset:warehouse:revenue_daily", 1758, 426],
+  ["dataset:warehouse:running_balance", 1758, 324],
+  ["job:orders:refresh_executive_dashboard", 2007, 375],
+  ["dataset:bi:executive_dashboard", 2251, 375],
+  ["job:ml:build_order_features", 2600, 268],
+  ["dataset:ml:order_features", 2844, 268],
+  ["job:finance:weekly_revenue_export", 2600, 482],
+  ["dataset:finance:weekly_revenue_export", 2844, 482],
+];
+const demo: Placed[] = DEMO.map(([id, x, y]) => ({ id, rect: { x, y, width: W, height: H }, count: 1 }));
+/** The closure of stg_orders 2026-08-17, seed first, then wave by wave (as LineagePage orders it). */
+const blastRadius = DEMO.slice(4).map(([id]) => id);
+
+describe("frameOn, on the demo's blast radius at 1440 px", () => {
+  it("keeps names at the 10 px floor, never under it", () => {
+    expect(LEGIBLE_ZOOM * LABEL_LINE_PX).toBeGreaterThanOrEqual(MIN_LABEL_PX);
+    expect(LEGIBLE_ZOOM * LABEL_LINE_PX).toBeLessThan(MIN_LABEL_PX + 0.2);
+  });
+
+  it("cannot show 14 nodes over 8 waves whole with names ≥ 10 px: it stays at the floor and frames from the failed node, 6 of them", () => {
+    const frame = frameOn(demo, blastRadius, 900, 612)!;
+    // Whole, the closure would need a zoom of 0.34: names 5.4 px tall.
+    expect(
+      fitAll(
+        demo.filter((p) => blastRadius.includes(p.id)).map((p) => p.rect),
+        900,
+        612,
+        0.02,
+      )!.zoom * LABEL_LINE_PX,
+    ).toBeLessThan(6);
+    expect(frame.viewport.zoom).toBe(LEGIBLE_ZOOM);
+    expect(frame.framed).toEqual([
+      "job:orders:stg_orders",
+      "dataset:warehouse:stg_orders",
+      "job:orders:fct_orders",
+      "dataset:warehouse:fct_orders",
+      "job:orders:revenue_daily",
+      "job:orders:running_balance",
+    ]);
+    const seed = demo.find((p) => p.id === "job:orders:stg_orders")!;
+    expect(inside(onScreen(seed, frame.viewport), 900, 612)).toBe(true);
+    // Only the closure is framed: the upstream nodes beside the seed are not pulled in.
+    expect(frame.framed).not.toContain("dataset:warehouse:raw_orders");
+    expect(
+      countOutside(
+        demo.filter((p) => blastRadius.includes(p.id)),
+        frame.viewport,
+        900,
+        612,
+      ),
+    ).toEqual({ outside: 8, total: 14 });
+  });
+
+  it("frames a shorter closure whole, above the floor, and nothing of the pipelines around it", () => {
+    const revenue = ["job:orders:revenue_daily", "dataset:warehouse:revenue_daily", "job:orders:refresh_executive_dashboard", "dataset:bi:executive_dashboard"];
+    const frame = frameOn(demo, revenue, 900, 612)!;
+    expect(frame.framed).toEqual(revenue);
+    expect(frame.viewport.zoom * LABEL_LINE_PX).toBeGreaterThan(MIN_LABEL_PX);
+    for (const p of demo.filter((d) => revenue.includes(d.id))) expect(inside(onScreen(p, frame.viewport), 900, 612), p.id).toBe(true);
+    // Framed on these four, not on the lineage: most of it stays outside.
+    expect(countOutside(demo, frame.viewport, 900, 612).outside).toBeGreaterThan(10);
   });
 });
 

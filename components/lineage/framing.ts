@@ -20,12 +20,16 @@ export interface Viewport {
   zoom: number;
 }
 
+/** Node names are 13 px on a 16 px line (Lineage.module.css `.label`). */
+export const LABEL_LINE_PX = 16;
+/** The floor: a name is never framed smaller than this on screen (its line, as the browser measures it). */
+export const MIN_LABEL_PX = 10;
 /**
- * Node names are 13 px on a 16 px line (Lineage.module.css `.label`): from this zoom up they are
- * at least 12.8 px tall on screen and their letters 10.4 px. Below it nothing on the graph is
- * legible, and a big lineage mounts thousands of nodes for nothing.
+ * The zoom of that floor, rounded up so rounding never puts a name under it: 0.63, names 10.08 px
+ * tall. Below it nothing on the graph is legible, and a big lineage mounts thousands of nodes for
+ * nothing. (It was 0.8 — 12.8 px — and a closure eight waves long showed 4 of its 14 nodes.)
  */
-export const LEGIBLE_ZOOM = 0.8;
+export const LEGIBLE_ZOOM = Math.ceil((MIN_LABEL_PX / LABEL_LINE_PX) * 100) / 100;
 export const MAX_ZOOM = 1.1;
 /** Screen pixels kept free around what is framed. */
 export const FRAME_PADDING = 28;
@@ -90,10 +94,12 @@ export interface Frame {
 
 /**
  * Frames what matters — `focus`, most important first (the selection's seed, then its closure by
- * depth; or the current failures) — at a legible zoom. All of it when it fits at `LEGIBLE_ZOOM` or
- * more; otherwise as much as fits, taken in order (a node that would not fit with those before it
- * is left out and the next tried), centred at the legible zoom, so the seed is always in view. With
- * nothing to focus on, the same from the lineage's top-left node: all of it when it is legible whole.
+ * depth; or the current failures) — and only that: not the pipelines around it, however wide. All
+ * of it when it fits with names at least `MIN_LABEL_PX` tall (`LEGIBLE_ZOOM` or more); otherwise the
+ * zoom stays at that floor and the frame is built from the seed out: as much as fits, taken in
+ * order (a node that would not fit with those before it is left out and the next tried), centred,
+ * so the failed node is always in view. With nothing to focus on, the same from the lineage's
+ * top-left node: all of it when it is legible whole.
  */
 export function frameOn(placed: readonly Placed[], focus: readonly string[], width: number, height: number): Frame | null {
   const rectOf = new Map(placed.map((p) => [p.id, p.rect]));
@@ -128,7 +134,10 @@ export function countOutside(placed: readonly Placed[], viewport: Viewport, widt
   return { outside, total };
 }
 
-/** "Fit all": every pipeline box whole in the canvas, at whatever zoom that takes (down to `minZoom`). */
+/**
+ * "Fit all": every pipeline box whole in the canvas, at whatever zoom that takes (down to
+ * `minZoom`). "Fit the closure" is the same over a selection's nodes, not the pipelines around them.
+ */
 export function fitAll(boxes: readonly Rect[], width: number, height: number, minZoom: number, corner?: { width: number; height: number }): Viewport | null {
   const all = boundsOf(boxes);
   if (!all) return null;
