@@ -17,8 +17,8 @@ import type { SourceAssetNode, SourceMaterialization, SourceRun, SourceStep, Ste
  *                  or `dagster/row_count` for an unpartitioned asset — else none: rows unknown) or
  *                  FAIL with Dagster's error (the innermost cause: the user code's own words);
  *                  a step left in progress by a run that ended ends with it (ABORT, FAIL).
- *                  A SKIPPED step never ran: nothing (Reparo sees its units blocked by the failure
- *                  upstream, from the lineage). Inputs: the asset's dependencies, itself included.
+ *                  A SKIPPED step never ran: nothing (its units stay missing, downstream of the
+ *                  failed unit in the lineage). Inputs: the asset's dependencies, itself included.
  *
  * Which partitions a step wrote: its materializations' partitions; else the run's
  * `dagster/partition` tag; else its `dagster/asset_partition_range_start/end` tags resolved with
