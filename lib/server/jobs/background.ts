@@ -9,6 +9,7 @@ import { InProcessQueue } from "./in-process-queue";
 import { foldQueued } from "../ingestion/fold-pending";
 import { queueSpecs, runningJobQueue, setRunningJobQueue, type JobHandler, type JobQueue, type QueueName } from "./job-queue";
 import { PgBossQueue } from "./pg-boss-queue";
+import { pollDagsterSources } from "../sources/dagster/poll-dagster-sources";
 
 /** The queue for the configured database: pg-boss on PostgreSQL, this process on SQLite. */
 export function createJobQueue(): JobQueue {
@@ -45,6 +46,9 @@ export function jobHandlers(queue: JobQueue): Record<QueueName, JobHandler> {
     },
     retention: async () => {
       await applyRetention(getDb(), new Date());
+    },
+    "dagster-poll": async () => {
+      await pollDagsterSources(getDb(), new Date());
     },
   };
 }

@@ -3,7 +3,7 @@
  * on PostgreSQL through pg-boss (SKIP LOCKED fetches, retries, expiry of a dead worker's job), on
  * the embedded SQLite database (one console) in this process, behind the same interface.
  */
-export type QueueName = "repair-run" | "repair-watchdog" | "alerts-deliver" | "unit-states" | "retention" | "fold-events";
+export type QueueName = "repair-run" | "repair-watchdog" | "alerts-deliver" | "unit-states" | "retention" | "fold-events" | "dagster-poll";
 
 export interface QueueSpec {
   name: QueueName;
@@ -61,6 +61,8 @@ export function queueSpecs(): QueueSpec[] {
     // Deferred folding's net: events a console queued and did not fold (it died, its fold failed).
     { name: "fold-events", expireInSeconds: 300, retryLimit: 0, retryDelaySeconds: 1, everySeconds: 5 },
     { name: "retention", expireInSeconds: 900, retryLimit: 0, retryDelaySeconds: 1, everySeconds: envSeconds("REPARO_RETENTION_EVERY_SECONDS", 3_600) },
+    // The Dagster source: runs of the pipelines connected to Dagster, read from its GraphQL API (lib/server/sources/dagster).
+    { name: "dagster-poll", expireInSeconds: 300, retryLimit: 0, retryDelaySeconds: 1, everySeconds: envSeconds("REPARO_DAGSTER_POLL_SECONDS", 15) },
   ];
 }
 
