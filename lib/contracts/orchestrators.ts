@@ -85,10 +85,21 @@ export const DbtConnectionSchema = z
     /** The dbt project directory on the machine the operator runs dbt from (shown in the command). */
     projectDir: NameSchema.optional(),
     target: NameSchema.optional(),
-    /** The dbt var that carries the units (`--vars '{reparo_units: …}'`). */
+    /** The dbt var that carries the units of models not partitioned by time (`--vars '{reparo_units: …}'`). */
     unitsVar: NameSchema.default("reparo_units"),
     /** Per task: its dbt selector; default: the model's name. */
     tasks: TaskNamesSchema.default({}),
+    /** The program the team runs dbt with (default `dbt`): `dbt-ol` reports the repair's runs as OpenLineage events. */
+    executable: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_./-]{1,200}$/, "one program name or path, without spaces")
+      .optional(),
+    /** Words added after dbt's command, e.g. `["--consume-structured-logs"]` (dbt-ol's mode that reports microbatch batches). */
+    flags: z
+      .array(z.string().regex(/^-[A-Za-z0-9_./:=@+-]{1,200}$/, "a flag: starts with -, no spaces or quotes"))
+      .max(20)
+      .optional(),
   })
   .strict();
 

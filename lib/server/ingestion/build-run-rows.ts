@@ -36,10 +36,11 @@ export interface RowContext {
  */
 export function buildRunRows(run: FoldedRun, ctx: RowContext): RunRows {
   const id = runRowId(run.jobNodeId, run.runId);
-  const verdicts = new Map(run.outputs.map((o) => [o.nodeId, ctx.resolver.resolve(o.nodeId, ctx.datasets.get(o.nodeId)!.partitionDef, o.keys, run)]));
-  const unitKeys = [...new Set([...verdicts.values()].flat().map((v) => v.key))];
-  const attemptKeys = unitKeys.length > 0 ? unitKeys : [UNPARTITIONED_KEY];
-  const attempts = run.tries.flatMap((t) => attemptKeys.map((unitKey) => attemptRow(run, t, id, ctx.task.id, unitKey, verdicts)));
+  const tries = unitsOfTries(run, ctx);
+  const attempts = tries.flatMap(({ t, tryNumber, verdicts }) => {
+    const unitKeys = [...new Set([...verdicts.values()].flat().map((v) => v.key))];
+    return (unitKeys.length > 0 ? unitKeys : [UNPARTITIONED_KEY]).map((unitKey) => attemptRow(run, t, tryNumber, id, ctx.task.id, unitKey, verdicts));
+  });
   const last = run.tries[run.tries.length - 1]!;
   return {
     run: {
@@ -58,8 +59,8 @@ export function buildRunRows(run: FoldedRun, ctx: RowContext): RunRows {
       ...(run.databricksJobRunId !== null ? { parameters: JSON.stringify({ databricks: { jobRunId: run.databricksJobRunId } }) } : {}),
     },
     attempts,
-    publishes: publishRows(run, id, ctx, verdicts, attempts),
-    invalidKeys: [...invalidKeyRows(run, id, verdicts), ...invalidInputKeys(run, id, ctx)],
+    publishes: publishRows(run, id, ctx, tries, attempts),
+    invalidKeys: [...invalidKeyRows(run, id, tries), ...invalidInputKeys(run, id, ctx)],
     lineage: {
       runId: id,
       taskId: ctx.task.id,
@@ -73,18 +74,53 @@ export function buildRunRows(run: FoldedRun, ctx: RowContext): RunRows {
   };
 }
 
+/** A try with the units its outputs name, and its try number for those units. */
+interface TryUnits {
+  t: FoldedTry;
+  tryNumber: number;
+  verdicts: Map<string, UnitVerdict[]>;
+}
+
+/**
+ * Every try names the run's units — except a dbt microbatch model's, where each try is one batch
+ * and names the unit its window starts in (FoldedTry.window): batch 2026-08-17 of a month is try 1
+ * of unit 2026-08-17, not try 17 of every unit. A try whose window is unknown names the run's units.
+ */
+function unitsOfTries(run: FoldedRun, ctx: RowContext): TryUnits[] {
+  const resolve = (hints: FoldedRun) =>
+    new Map(run.outputs.map((o) => [o.nodeId, ctx.resolver.resolve(o.nodeId, ctx.datasets.get(o.nodeId)!.partitionDef, o.keys, hints)]));
+  const whole = resolve(run);
+  if (!run.tries.some((t) => t.window)) return run.tries.map((t) => ({ t, tryNumber: t.tryNumber, verdicts: whole }));
+  const seen = new Map<string, number>();
+  return run.tries.map((t) => {
+    const verdicts = t.window ? resolve({ ...run, partitionKey: null, partitionDate: null, nominalStart: t.window.start }) : whole;
+    const key = JSON.stringify([...verdicts.values()].flat().map((v) => v.key));
+    const tryNumber = (seen.get(key) ?? 0) + 1;
+    seen.set(key, tryNumber);
+    return { t, tryNumber, verdicts };
+  });
+}
+
 function runStatus(t: FoldedTry): string {
   if (t.terminal === "ABORT") return "cancelled";
   return t.status;
 }
 
-function attemptRow(run: FoldedRun, t: FoldedTry, runId: string, taskId: string, unitKey: string, verdicts: Map<string, UnitVerdict[]>): AttemptRow {
+function attemptRow(
+  run: FoldedRun,
+  t: FoldedTry,
+  tryNumber: number,
+  runId: string,
+  taskId: string,
+  unitKey: string,
+  verdicts: Map<string, UnitVerdict[]>,
+): AttemptRow {
   return {
-    id: stableId("olatt", runId, taskId, unitKey, t.tryNumber),
+    id: stableId("olatt", runId, taskId, unitKey, tryNumber),
     runId,
     taskId,
     unitKey,
-    tryNumber: t.tryNumber,
+    tryNumber,
     status: t.status,
     rowsWritten: rowsFor(run.outputs, verdicts, unitKey),
     error: t.error,
@@ -104,7 +140,7 @@ function rowsFor(outputs: FoldedOutput[], verdicts: Map<string, UnitVerdict[]>, 
   return total;
 }
 
-function publishRows(run: FoldedRun, runId: string, ctx: RowContext, verdicts: Map<string, UnitVerdict[]>, attempts: AttemptRow[]): PublishRow[] {
+function publishRows(run: FoldedRun, runId: string, ctx: RowContext, tries: TryUnits[], attempts: AttemptRow[]): PublishRow[] {
   const inputVersion = run.inputs
     .filter((i) => i.version !== null)
     .map((i) => `${i.namespace}/${i.name}@${i.version}`)
@@ -113,7 +149,7 @@ function publishRows(run: FoldedRun, runId: string, ctx: RowContext, verdicts: M
   const rows: PublishRow[] = [];
   // A test's outputs (a store-failures table) are not datasets to complete: it publishes nothing.
   if (run.isCheck) return rows;
-  for (const t of run.tries) {
+  for (const { t, tryNumber, verdicts } of tries) {
     if (t.terminal !== "COMPLETE" || t.endedAt === null) continue;
     for (const o of run.outputs) {
       if (o.lifecycle !== null && SCHEMA_ONLY.has(o.lifecycle) && !(o.lifecycle === "CREATE" && o.rowCount !== null)) continue;
@@ -121,7 +157,7 @@ function publishRows(run: FoldedRun, runId: string, ctx: RowContext, verdicts: M
       const datasetId = ctx.datasets.get(o.nodeId)!.id;
       for (const unit of keys) {
         if (!unit.valid) continue;
-        const attempt = attempts.find((a) => a.tryNumber === t.tryNumber && a.unitKey === unit.key)!;
+        const attempt = attempts.find((a) => a.tryNumber === tryNumber && a.unitKey === unit.key)!;
         rows.push({
           id: stableId("olpub", attempt.id, datasetId, unit.key),
           datasetId,
@@ -153,9 +189,12 @@ function invalidInputKeys(run: FoldedRun, runId: string, ctx: RowContext): Inval
   });
 }
 
-function invalidKeyRows(run: FoldedRun, runId: string, verdicts: Map<string, UnitVerdict[]>): InvalidKeyRow[] {
+function invalidKeyRows(run: FoldedRun, runId: string, tries: TryUnits[]): InvalidKeyRow[] {
   const at = new Date(run.tries[run.tries.length - 1]!.lastEventAt);
-  return [...verdicts].flatMap(([nodeId, vs]) =>
-    vs.flatMap((v) => (v.valid ? [] : [{ nodeId, unitKey: v.key, reason: v.reason, source: "ingestion", runId, observedAt: at }])),
-  );
+  const rows = new Map<string, InvalidKeyRow>();
+  for (const { verdicts } of tries)
+    for (const [nodeId, vs] of verdicts)
+      for (const v of vs)
+        if (!v.valid) rows.set(JSON.stringify([nodeId, v.key]), { nodeId, unitKey: v.key, reason: v.reason, source: "ingestion", runId, observedAt: at });
+  return [...rows.values()];
 }

@@ -37,6 +37,12 @@ export interface FoldedTry {
   endedAt: number | null;
   error: string | null;
   lastEventAt: number;
+  /**
+   * The batch this try built, when the producer says so: a dbt microbatch model runs as ONE
+   * OpenLineage run with a START … COMPLETE/FAIL per batch (dbt-ol's structured logs), each batch's
+   * window only in its SQL (dbtBatchWindow). Its unit is the window's, not the run's.
+   */
+  window?: { start: number; end: number };
 }
 
 export interface FoldedRun extends RunRef {
@@ -55,6 +61,8 @@ export interface FoldedRun extends RunRef {
   codeVersion: string;
   /** A test of what it reads (dbt-ol's jobType TEST): its outputs (a store-failures table) are not datasets to complete. */
   isCheck: boolean;
+  /** A dbt microbatch model (its output's `dbt_model` facet): each try is one batch (FoldedTry.window). */
+  microbatch: boolean;
   /** The Databricks job run this run was part of (the Spark integration's environment-properties facet): what a repair repairs. */
   databricksJobRunId: number | null;
   /** What the producer's facets say of the task (its repair-safety facts), by source; null: not said. */
@@ -82,8 +90,13 @@ export const runRefOf = (namespace: string, name: string, runId: string): RunRef
  * answer does not depend on the order the events arrived in. A later value wins (a COMPLETE
  * row count replaces a RUNNING one); lists are merged.
  */
-export function foldRunEvents(events: RunEvent[]): FoldedRun {
-  const sorted = [...events].sort((a, b) => time(a) - time(b) || ORDER[typeOf(a)] - ORDER[typeOf(b)]);
+export function foldRunEvents(events: RunEvent[]): FoldedRun | null {
+  const all = [...events].sort((a, b) => time(a) - time(b) || ORDER[typeOf(a)] - ORDER[typeOf(b)]);
+  // A dbt-ol statement's events are filed under its node's run (runRefOfEvent): they say which
+  // batch a try built, nothing else. A run whose own events have not arrived yet is not a run yet.
+  const statements = all.filter((e) => dbtStatementParent(e) !== null);
+  const sorted = all.filter((e) => dbtStatementParent(e) === null);
+  if (sorted.length === 0) return null;
   const first = sorted[0]!;
   const run: FoldedRun = {
     ...runRefOf(first.job.namespace, first.job.name, first.run.runId),
@@ -98,6 +111,7 @@ export function foldRunEvents(events: RunEvent[]): FoldedRun {
     kind: "manual",
     codeVersion: "",
     isCheck: false,
+    microbatch: false,
     databricksJobRunId: null,
     facts: { airflow: { dependsOnOwnPast: null, owner: null }, openlineage: { owner: null, writeMode: null } },
   };
@@ -120,6 +134,8 @@ export function foldRunEvents(events: RunEvent[]): FoldedRun {
   }
   run.inputs = [...inputs.values()];
   run.outputs = run.isCheck ? [] : [...outputs.values()];
+  run.microbatch = sorted.some((e) => (e.outputs ?? []).some((o) => isDbtMicrobatch(o.facets as Record<string, unknown> | null | undefined)));
+  if (run.microbatch) assignBatchWindows(run.tries, statements);
   if (run.outputs.some((o) => o.lifecycle === "OVERWRITE" || o.lifecycle === "TRUNCATE")) run.facts.openlineage.writeMode = "replace";
   return run;
 }
@@ -145,6 +161,58 @@ function foldTry(tries: FoldedTry[], event: RunEvent, explicit: number | null): 
     current.endedAt = at;
     current.status = type === "COMPLETE" ? "succeeded" : "failed";
     if (type === "ABORT" && !current.error) current.error = "run aborted";
+  }
+}
+
+// ---------------------------------------------------------------- dbt-ol's statements and microbatch batches
+
+/**
+ * dbt-ol's structured-logs mode (`dbt-ol … --consume-structured-logs`) reports every SQL statement
+ * a node runs as a job of its own, `<node job>.sql.<n>`, whose parent run is the node's run. Such
+ * a statement is part of that run, not a task: its events are filed under the node's run. Answers
+ * the node's run, or null for any other event.
+ */
+export function dbtStatementParent(event: RunEvent): RunRef | null {
+  const parent = event.run.facets?.parent;
+  if (!parent || parent.job.namespace !== event.job.namespace) return null;
+  const m = /^(.+)\.sql\.\d+$/.exec(event.job.name);
+  if (!m || m[1] !== parent.job.name) return null;
+  return runRefOf(parent.job.namespace, parent.job.name, parent.run.runId);
+}
+
+/** The run an event belongs to: its own, or for a dbt-ol statement its node's (dbtStatementParent). */
+export function runRefOfEvent(event: RunEvent): RunRef {
+  return dbtStatementParent(event) ?? runRefOf(event.job.namespace, event.job.name, event.run.runId);
+}
+
+function isDbtMicrobatch(facets: Record<string, unknown> | null | undefined): boolean {
+  return dig(facets, ["dbt_model", "config", "incremental", "strategy"]) === "microbatch";
+}
+
+/**
+ * The window of a dbt microbatch batch, from its SQL: dbt renders each ref of a batch as
+ * `(select * from <relation> where <event_time> >= '<start>' and <event_time> < '<end>')
+ * _dbt_et_filter_subq_<name>` (dbt-adapters' BaseRelation event-time filter), and no event names
+ * the batch otherwise. E.g. `… order_day >= '2026-08-17 00:00:00+00:00' and order_day <
+ * '2026-08-18 00:00:00+00:00') _dbt_et_filter_subq_fct_orders` → 2026-08-17T00:00Z … 2026-08-18T00:00Z.
+ */
+export function dbtBatchWindow(sql: string): { start: number; end: number } | null {
+  const m = /\swhere\s+\S+\s*>=\s*'([^']+)'\s+and\s+\S+\s*<\s*'([^']+)'\s*\)\s*_dbt_et_filter_subq_/i.exec(sql);
+  if (!m) return null;
+  const start = Date.parse(m[1]!.replace(" ", "T"));
+  const end = Date.parse(m[2]!.replace(" ", "T"));
+  return Number.isNaN(start) || Number.isNaN(end) || end <= start ? null : { start, end };
+}
+
+/** Each batch (try) gets the window of the first filtered statement that ran inside it. */
+function assignBatchWindows(tries: FoldedTry[], statements: RunEvent[]): void {
+  for (const s of statements) {
+    const query = dig(s.job.facets as Record<string, unknown> | undefined, ["sql", "query"]);
+    const window = typeof query === "string" ? dbtBatchWindow(query) : null;
+    if (!window) continue;
+    const at = time(s);
+    const t = tries.find((t) => t.startedAt <= at && at <= (t.endedAt ?? Number.POSITIVE_INFINITY));
+    if (t && !t.window) t.window = window;
   }
 }
 

@@ -17,7 +17,7 @@ import { forgetDerivedRows, publishKeysOfRuns } from "../repositories/ledger/ing
 import { taskNodeIdsTouching } from "../repositories/catalog/lineage-edges";
 import type { Submitter } from "../auth/roles";
 import { applyFoldedRuns, applyObservedLineage, type AppliedCounts } from "./apply-folded-runs";
-import { foldRunEvents, hasParent, runRefOf } from "./fold-run-events";
+import { foldRunEvents, hasParent, runRefOfEvent, type FoldedRun } from "./fold-run-events";
 import type { ParsedEvent, ParsedRunEvent } from "./parse-lineage-body";
 import { contentHash, runRowId } from "./stable-id";
 import { inOneTransaction } from "./in-one-transaction";
@@ -112,13 +112,11 @@ export async function ingestOpenLineageEvents(
 function storedRow(e: Hashed, receivedAt: Date): IngestedEventRow {
   const base = { eventHash: e.hash, eventTime: new Date(e.event.eventTime), receivedAt, body: e.json };
   switch (e.kind) {
-    case "RunEvent":
-      return {
-        ...base,
-        eventType: e.event.eventType ?? "OTHER",
-        jobNodeId: formatNodeId("job", e.event.job.namespace, e.event.job.name),
-        externalRun: e.event.run.runId,
-      };
+    case "RunEvent": {
+      // A dbt-ol statement is filed under its node's run (dbtStatementParent).
+      const ref = runRefOfEvent(e.raw as RunEvent);
+      return { ...base, eventType: e.event.eventType ?? "OTHER", jobNodeId: ref.jobNodeId, externalRun: ref.runId };
+    }
     case "JobEvent":
       return { ...base, eventType: "JOB", jobNodeId: formatNodeId("job", e.event.job.namespace, e.event.job.name), externalRun: "" };
     case "DatasetEvent":
@@ -131,7 +129,7 @@ async function refoldRuns(tx: Tx, fresh: (ParsedRunEvent & { hash: string })[], 
   const touched = [
     ...new Map(
       fresh.map((e) => {
-        const ref = runRefOf(e.event.job.namespace, e.event.job.name, e.event.run.runId);
+        const ref = runRefOfEvent(e.raw as RunEvent);
         return [pairKey(ref.jobNodeId, ref.runId), ref];
       }),
     ).values(),
@@ -145,7 +143,7 @@ async function refoldRuns(tx: Tx, fresh: (ParsedRunEvent & { hash: string })[], 
     fresh.map((e) => e.hash),
   );
   const added = fresh.map((e) => {
-    const ref = runRefOf(e.event.job.namespace, e.event.job.name, e.event.run.runId);
+    const ref = runRefOfEvent(e.raw as RunEvent);
     return { key: pairKey(ref.jobNodeId, ref.runId), event: e.raw as RunEvent };
   });
   return applyFoldedRuns(tx, foldedRuns(bodies, added), submitter);
@@ -254,7 +252,7 @@ function foldedRuns(bodies: { jobNodeId: string; externalRun: string; body: stri
   };
   for (const b of bodies) if (b.body !== "") add(pairKey(b.jobNodeId, b.externalRun), JSON.parse(b.body) as RunEvent);
   for (const a of added) add(a.key, a.event);
-  return [...byRun.values()].map(foldRunEvents);
+  return [...byRun.values()].map(foldRunEvents).filter((r): r is FoldedRun => r !== null);
 }
 
 /** A JobEvent's inputs and outputs are the job's edges from its event time, as a completed run's would be. */

@@ -6,7 +6,8 @@ import { fixtureEvents, fixtureText, lineageRequest } from "./testing/fixtures";
 
 // Expected numbers worked out from the files themselves (test/fixtures/SOURCES.md):
 // edges = distinct (job, dataset, read|write) pairs; parent links = runs with a parent facet;
-// pipelines = distinct root jobs named by a parent facet. dbt-ol's tests (jobType TEST) are checks
+// pipelines = distinct root jobs named by a parent facet; dbt-ol's SQL statements (`<node>.sql.<n>`,
+// structured-logs mode) are parts of their node's run, neither tasks nor runs. dbt-ol's tests (jobType TEST) are checks
 // of what they read: their store-failures outputs are not datasets (build: 12 of 21, test: 4 of 6).
 const CASES = [
   // Airflow sends no row counts: its 10 completed task runs that write a dataset publish it, rows unknown.
@@ -37,27 +38,28 @@ const CASES = [
   {
     file: "openlineage/dbt_ol_postgres_build_events.json",
     events: 186,
-    tasks: 93,
+    // 20 nodes and the command; dbt-ol's 72 SQL statements (`<node>.sql.<n>`) are parts of their node's run.
+    tasks: 21,
     datasets: 9,
-    runs: 93,
+    runs: 21,
     edges: 28,
     pipelines: 1,
-    parentLinks: 92,
+    parentLinks: 20,
     // dbt-ol for PostgreSQL sends empty outputFacets: each model that completed published, rows unknown.
     publishes: 8,
   },
   {
     file: "openlineage/dbt_ol_postgres_failed_run_events.json",
     events: 8,
-    tasks: 4,
+    tasks: 2,
     datasets: 3,
-    runs: 4,
+    runs: 2,
     edges: 3,
     pipelines: 1,
-    parentLinks: 3,
+    parentLinks: 1,
     publishes: 0,
   },
-  { file: "openlineage/dbt_ol_postgres_test_events.json", events: 26, tasks: 13, datasets: 2, runs: 13, edges: 5, pipelines: 1, parentLinks: 12, publishes: 0 },
+  { file: "openlineage/dbt_ol_postgres_test_events.json", events: 26, tasks: 5, datasets: 2, runs: 5, edges: 5, pipelines: 1, parentLinks: 4, publishes: 0 },
   {
     file: "openlineage/ol_client_python_example_full_event.json",
     events: 1,
@@ -136,25 +138,25 @@ describe.each(providersUnderTest())("OpenLineage fixtures on %s", (provider) => 
     expect(await t.db.run.count({ where: { attempts: { some: { taskId: drop.id } } } })).toBe(2);
   });
 
-  it("dbt-ol failed run: the error message reaches the attempt; query, model and command fail", async () => {
+  it("dbt-ol failed run: the error message reaches the attempt; model and command fail (the query is part of the model's run)", async () => {
     await post(fixtureText("openlineage/dbt_ol_postgres_failed_run_events.json"));
     const attempts = await t.db.attempt.findMany({ include: { task: true } });
     const failed = attempts
       .filter((a) => a.status === "failed")
       .map((a) => a.task.name)
       .sort();
-    expect(failed).toEqual(["dbt-run-jaffle_shop", "model.jaffle_shop.orders", "model.jaffle_shop.orders.sql.2"]);
+    expect(failed).toEqual(["dbt-run-jaffle_shop", "model.jaffle_shop.orders"]);
     const model = attempts.find((a) => a.task.name === "model.jaffle_shop.orders")!;
     expect(model.error).toContain('syntax error at or near "final"');
     const command = await t.db.run.findFirstOrThrow({ where: { parentRunId: null } });
     expect(command.status).toBe("failed");
-    expect(await t.db.run.count({ where: { rootRunId: command.id } })).toBe(3);
+    expect(await t.db.run.count({ where: { rootRunId: command.id } })).toBe(1);
   });
 
-  it("dbt-ol build: 2 failures (the accepted_values test and the command), 91 successes", async () => {
+  it("dbt-ol build: 2 failures (the accepted_values test and the command), 19 successes", async () => {
     await post(fixtureText("openlineage/dbt_ol_postgres_build_events.json"));
     expect(await t.db.attempt.count({ where: { status: "failed" } })).toBe(2);
-    expect(await t.db.attempt.count({ where: { status: "succeeded" } })).toBe(91);
+    expect(await t.db.attempt.count({ where: { status: "succeeded" } })).toBe(19);
   });
 
   it("python client full event: nominal time, parent and a 2,000-row publish", async () => {

@@ -12,9 +12,26 @@ const task = (name: string): TaskFacts => ({
   writeMode: "replace",
 });
 const tasks = new Map(
-  [task("model.jaffle_shop.stg_orders"), task("model.jaffle_shop.orders"), task("model.jaffle_shop.customers")].map((t) => [t.taskNodeId, t]),
+  [
+    task("model.jaffle_shop.stg_orders"),
+    task("model.jaffle_shop.orders"),
+    task("model.jaffle_shop.customers"),
+    task("model.jaffle_shop.revenue_daily"),
+    task("model.jaffle_shop.running_balance"),
+  ].map((t) => [t.taskNodeId, t]),
 );
-const plan = (pairs: [string, string, number][], overrides: Record<string, string> = {}, previous: Record<string, unknown> = {}): DispatchPlan => ({
+const DAY = 86_400_000;
+/** Daily windows for revenue_daily's units (a microbatch model); no window for the others. */
+const daily = (taskNodeId: string, unitKey: string) =>
+  taskNodeId.endsWith(".revenue_daily") && /^\d{4}-\d{2}-\d{2}$/.test(unitKey)
+    ? { start: new Date(`${unitKey}T00:00:00Z`), end: new Date(Date.parse(`${unitKey}T00:00:00Z`) + DAY) }
+    : null;
+const plan = (
+  pairs: [string, string, number][],
+  overrides: Record<string, string> = {},
+  previous: Record<string, unknown> = {},
+  windowOf: DispatchPlan["windowOf"] = () => null,
+): DispatchPlan => ({
   incidentId: "i",
   runId: null,
   repairNumber: 1,
@@ -22,7 +39,7 @@ const plan = (pairs: [string, string, number][], overrides: Record<string, strin
   waves: Math.max(...pairs.map(([, , w]) => w)) + 1,
   tasks,
   excludedTasks: new Set(),
-  windowOf: () => null,
+  windowOf,
   unitAt: () => null,
   parameterOverrides: overrides,
   idempotencyKeys: {},
@@ -56,6 +73,53 @@ describe("the dbt adapter's commands", () => {
   });
   it("an unpartitioned model builds whole: no --vars", () => {
     expect(dbt.requests(plan([["customers", "*", 0]])).requests[0]!.path).toBe("dbt build --select tag:customers --target prod");
+  });
+  it("a model partitioned by time is built with dbt's own --event-time-start/--event-time-end, one invocation per range of consecutive units", () => {
+    const lab = dbtOrchestrator(
+      { kind: "dbt", unitsVar: "reparo_units", tasks: {}, executable: "dbt-ol", flags: ["--consume-structured-logs"], projectDir: "/srv/dbt/lab" },
+      null,
+    );
+    const p = plan(
+      [
+        ["revenue_daily", "2026-08-17", 0],
+        ["revenue_daily", "2026-08-23", 0],
+        ["revenue_daily", "2026-08-18", 0],
+        ["running_balance", "*", 1],
+      ],
+      {},
+      {},
+      daily,
+    );
+    const { requests } = lab.requests(p);
+    // 08-17 and 08-18 are one range; 08-23 another — never 08-17 … 08-24, which would rebuild the days between.
+    expect(requests.map((r) => [r.wave, r.path])).toEqual([
+      [0, "dbt-ol build --consume-structured-logs --select revenue_daily --event-time-start 2026-08-17 --event-time-end 2026-08-19 --project-dir /srv/dbt/lab"],
+      [0, "dbt-ol build --consume-structured-logs --select revenue_daily --event-time-start 2026-08-23 --event-time-end 2026-08-24 --project-dir /srv/dbt/lab"],
+      [1, "dbt-ol build --consume-structured-logs --select running_balance --project-dir /srv/dbt/lab"],
+    ]);
+    // No variable the team's models would have to read.
+    expect(requests.some((r) => r.path.includes("--vars"))).toBe(false);
+  });
+  it("a wave's invocations are handed out as one shell line, each after the one before succeeded", async () => {
+    const lab = dbtOrchestrator({ kind: "dbt", unitsVar: "reparo_units", tasks: {} }, null);
+    const p = plan(
+      [
+        ["revenue_daily", "2026-08-17", 0],
+        ["revenue_daily", "2026-08-23", 0],
+        ["customers", "*", 0],
+      ],
+      { run_mode: "repair" },
+      {},
+      daily,
+    );
+    const { handle } = await lab.dispatchWave(p, 0);
+    expect(handle.command).toBe(
+      [
+        `dbt build --select customers --vars '{"run_mode":"repair"}'`,
+        `dbt build --select revenue_daily --event-time-start 2026-08-17 --event-time-end 2026-08-18 --vars '{"run_mode":"repair"}'`,
+        `dbt build --select revenue_daily --event-time-start 2026-08-23 --event-time-end 2026-08-24 --vars '{"run_mode":"repair"}'`,
+      ].join(" && "),
+    );
   });
   it("its progress needs the ledger: outside a repair run, polling says so", async () => {
     await expect(dbt.poll(plan([["orders", "*", 0]]), 0, { dispatchedAt: new Date().toISOString(), command: "x" }, { deadline: 0 })).rejects.toThrow(

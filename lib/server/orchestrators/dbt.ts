@@ -33,43 +33,94 @@ export interface DbtRetrySource {
   pairs: readonly string[];
 }
 
+/** A unit's time window, when its model is partitioned by time. */
+type WindowOf = DispatchPlan["windowOf"];
+
 /**
- * dbt Core: Reparo cannot run dbt in the team's project, so a wave is the exact command for the
- * operator to run there — `dbt build --select <models> --vars '{reparo_units: {model: [units]}}'`
- * (the units only for partitioned models, read by the models as `var('reparo_units')`), with the
- * connection's project directory and target. Its progress is what the team's dbt reports back
- * to Reparo afterwards: dbt-ol events, or run_results.json imported (`npm run import:dbt`,
- * POST /api/v1/ingestion/dbt) — each pair done once the ledger has an attempt of its model for the
- * unit since the repair was launched (or a publish of what it builds). When the plan is exactly
- * what the failed invocation failed and skipped, `dbt retry` is offered beside the first wave's
- * command (PlannedRequest.alternative): one invocation that does every wave.
+ * The consecutive windows of a model's units, merged: 08-17, 08-18, 08-23 → [08-17, 08-19),
+ * [08-23, 08-24). Null when a unit is not a time window (the model is not partitioned by time).
+ */
+export function eventTimeRanges(taskNodeId: string, units: readonly string[], windowOf: WindowOf): { start: Date; end: Date }[] | null {
+  const windows = units.map((u) => windowOf(taskNodeId, u));
+  if (windows.some((w) => w === null)) return null;
+  const sorted = (windows as { start: Date; end: Date }[]).sort((a, b) => a.start.getTime() - b.start.getTime());
+  const out: { start: Date; end: Date }[] = [];
+  for (const w of sorted) {
+    const last = out.at(-1);
+    if (last && w.start.getTime() <= last.end.getTime()) last.end = new Date(Math.max(last.end.getTime(), w.end.getTime()));
+    else out.push({ start: w.start, end: w.end });
+  }
+  return out;
+}
+
+/** dbt's --event-time-* value: the date at midnight UTC, else the UTC date and time. */
+const eventTime = (d: Date) => (d.getTime() % 86_400_000 === 0 ? d.toISOString().slice(0, 10) : d.toISOString().slice(0, 19));
+
+/**
+ * dbt Core: Reparo cannot run dbt in the team's project, so a wave is the exact command (or
+ * commands, joined with `&&`) for the operator to run there. A model partitioned by time is built
+ * for its units' windows with dbt's own `--event-time-start/--event-time-end` — a microbatch model
+ * builds exactly those batches — one invocation per range of consecutive units (dbt takes one range
+ * per invocation; a range spanning a gap would rebuild the days between). Other models go in one
+ * `dbt build --select <models>`, the units of other partitionings in `--vars '{reparo_units: {model:
+ * [units]}}'` (read by the models as `var('reparo_units')`); an unpartitioned model is built whole.
+ * The connection names the program (`dbt-ol` reports the repair back as OpenLineage events), its
+ * flags, project directory and target. Its progress is what the team's dbt reports back to Reparo
+ * afterwards: dbt-ol events, or run_results.json imported (`npm run import:dbt`, POST
+ * /api/v1/ingestion/dbt) — each pair done once the ledger has an attempt of its model for the unit
+ * since the repair was launched (or a publish of what it builds). When the plan is exactly what the
+ * failed invocation failed and skipped, `dbt retry` is offered beside the first wave's command
+ * (PlannedRequest.alternative): one invocation that does every wave.
  */
 export function dbtOrchestrator(connection: DbtConnection, outcomesSince: OutcomesSince | null): Orchestrator {
-  const commandOf = (plan: DispatchPlan, wave: number): string | null => {
+  const invocation = (command: string) => [connection.executable ?? "dbt", command, ...(connection.flags ?? [])];
+  const where = () => [
+    ...(connection.target ? ["--target", shell(connection.target)] : []),
+    ...(connection.projectDir ? ["--project-dir", shell(connection.projectDir)] : []),
+  ];
+  const commandsOf = (plan: DispatchPlan, wave: number): string[] => {
     const pairs = plan.pairs.filter((p) => p.wave === wave);
-    if (pairs.length === 0) return null;
-    const byModel = new Map<string, string[]>();
+    if (pairs.length === 0) return [];
+    const byModel = new Map<string, { taskNodeId: string; units: string[] }>();
     for (const p of pairs) {
       const model = dbtSelectorOf(connection, plan.tasks.get(p.taskNodeId)!);
-      byModel.set(model, [...(byModel.get(model) ?? []), p.unitKey]);
+      const entry = byModel.get(model) ?? { taskNodeId: p.taskNodeId, units: [] };
+      entry.units.push(p.unitKey);
+      byModel.set(model, entry);
     }
-    const units = Object.fromEntries([...byModel].filter(([, keys]) => keys.some((k) => !WHOLE.has(k))).map(([m, keys]) => [m, keys]));
     // A side-effecting model replayed on purpose gets its idempotency key (var reparo_idempotency_keys).
-    const keys = Object.fromEntries(
-      pairs
-        .filter((p) => plan.idempotencyKeys[p.taskNodeId])
-        .map((p) => [dbtSelectorOf(connection, plan.tasks.get(p.taskNodeId)!), plan.idempotencyKeys[p.taskNodeId]!]),
-    );
-    const vars = {
-      ...plan.parameterOverrides,
-      ...(Object.keys(units).length > 0 ? { [connection.unitsVar]: units } : {}),
-      ...(Object.keys(keys).length > 0 ? { reparo_idempotency_keys: keys } : {}),
+    const keyOf = (model: string) => plan.idempotencyKeys[byModel.get(model)!.taskNodeId];
+    const varsOf = (models: string[], units: Record<string, string[]>) => {
+      const keys = Object.fromEntries(models.filter((m) => keyOf(m)).map((m) => [m, keyOf(m)!]));
+      const vars = {
+        ...plan.parameterOverrides,
+        ...(Object.keys(units).length > 0 ? { [connection.unitsVar]: units } : {}),
+        ...(Object.keys(keys).length > 0 ? { reparo_idempotency_keys: keys } : {}),
+      };
+      return Object.keys(vars).length > 0 ? ["--vars", shell(JSON.stringify(vars))] : [];
     };
-    const words = ["dbt", "build", "--select", ...[...byModel.keys()].map(shell)];
-    if (Object.keys(vars).length > 0) words.push("--vars", shell(JSON.stringify(vars)));
-    if (connection.target) words.push("--target", shell(connection.target));
-    if (connection.projectDir) words.push("--project-dir", shell(connection.projectDir));
-    return words.join(" ");
+    const rest: string[] = [];
+    const restUnits: Record<string, string[]> = {};
+    const ranges = new Map<string, { start: Date; end: Date; models: string[] }>();
+    for (const [model, { taskNodeId, units }] of byModel) {
+      const timed = units.some((k) => !WHOLE.has(k)) ? eventTimeRanges(taskNodeId, units, plan.windowOf) : null;
+      if (!timed) {
+        rest.push(model);
+        if (units.some((k) => !WHOLE.has(k))) restUnits[model] = units;
+        continue;
+      }
+      for (const r of timed) {
+        const key = `${r.start.toISOString()}/${r.end.toISOString()}`;
+        ranges.set(key, { ...r, models: [...(ranges.get(key)?.models ?? []), model] });
+      }
+    }
+    const build = (models: string[], extra: string[]) => [...invocation("build"), "--select", ...models.map(shell), ...extra, ...where()].join(" ");
+    return [
+      ...(rest.length > 0 ? [build(rest, varsOf(rest, restUnits))] : []),
+      ...[...ranges.values()]
+        .sort((a, b) => a.start.getTime() - b.start.getTime())
+        .map((r) => build(r.models, ["--event-time-start", eventTime(r.start), "--event-time-end", eventTime(r.end), ...varsOf(r.models, {})])),
+    ];
   };
   /**
    * `dbt retry` re-runs exactly the failed and skipped nodes of the last invocation, with that
@@ -82,10 +133,7 @@ export function dbtOrchestrator(connection: DbtConnection, outcomesSince: Outcom
     if (!source || Object.keys(plan.parameterOverrides).length > 0 || Object.keys(plan.idempotencyKeys).length > 0) return null;
     const planned = new Set(plan.pairs.map((p) => compositeKey(p.taskNodeId, p.unitKey)));
     if (planned.size !== source.pairs.length || !source.pairs.every((k) => planned.has(k))) return null;
-    const words = ["dbt", "retry"];
-    if (connection.target) words.push("--target", shell(connection.target));
-    if (connection.projectDir) words.push("--project-dir", shell(connection.projectDir));
-    return { command: words.join(" ") };
+    return { command: [...invocation("retry"), ...where()].join(" ") };
   };
   const requests = (plan: DispatchPlan): RequestsResult => {
     const unsupported = plan.pairs
@@ -94,17 +142,17 @@ export function dbtOrchestrator(connection: DbtConnection, outcomesSince: Outcom
     const out: PlannedRequest[] = [];
     const retry = retryOf(plan);
     for (let w = 0; w < plan.waves; w++) {
-      const command = commandOf(plan, w);
-      if (!command) continue;
-      out.push({
-        orchestrator: "dbt",
-        pipeline: plan.tasks.get(plan.pairs.find((p) => p.wave === w)!.taskNodeId)?.pipeline ?? "",
-        wave: w,
-        method: "RUN",
-        path: command,
-        body: null,
-        ...(retry && out.length === 0 ? { alternative: retry.command } : {}),
-      });
+      for (const command of commandsOf(plan, w)) {
+        out.push({
+          orchestrator: "dbt",
+          pipeline: plan.tasks.get(plan.pairs.find((p) => p.wave === w)!.taskNodeId)?.pipeline ?? "",
+          wave: w,
+          method: "RUN",
+          path: command,
+          body: null,
+          ...(retry && out.length === 0 ? { alternative: retry.command } : {}),
+        });
+      }
     }
     return { requests: out, unsupported };
   };
@@ -121,7 +169,8 @@ export function dbtOrchestrator(connection: DbtConnection, outcomesSince: Outcom
       const retry = wave === 0 ? retryOf(plan) : null;
       const handle: DbtHandle = {
         dispatchedAt: new Date().toISOString(),
-        command: commandOf(plan, wave) ?? "",
+        // The wave's invocations as one shell line: each runs only if the one before succeeded.
+        command: commandsOf(plan, wave).join(" && "),
         ...(retry ? { alternative: retry.command } : {}),
       };
       return { handle: handle as unknown as Record<string, unknown>, calls: [] };
