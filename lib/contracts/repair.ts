@@ -2,6 +2,7 @@ import { z } from "zod";
 import { reasonField } from "./reason";
 import { KeyRangeSchema } from "./overview";
 import { PlanExportSchema } from "./orchestrators";
+import { REPAIR_RUN_STATUSES, RUN_ACTIONS } from "@/lib/domain/repair-run-lifecycle";
 
 export const STRATEGY_NAMES = [
   "targeted",
@@ -204,7 +205,9 @@ export const ProgressViewSchema = z.object({
   run: z
     .object({
       id: z.string(),
-      status: z.string(),
+      status: z.enum(REPAIR_RUN_STATUSES),
+      /** What an operator may do with the run now (lib/domain/repair-run-lifecycle.ts): the Execute step renders from it. */
+      allowedActions: z.array(z.enum(RUN_ACTIONS)),
       repairNumber: z.number().int(),
       rootRunId: z.string().nullable(),
       startedAt: z.string().nullable(),

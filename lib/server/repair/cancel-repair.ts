@@ -4,6 +4,7 @@ import { ConflictError } from "@/lib/domain/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { repairRunsOfIncident } from "../repositories/repairs/repair-runs";
 import { cancelRepairRun } from "./run-repair";
+import { isActiveRun } from "@/lib/domain/repair-run-lifecycle";
 
 /**
  * POST /api/v1/incidents/{id}/cancel-repair: the operator stops the incident's running repair.
@@ -15,7 +16,7 @@ import { cancelRepairRun } from "./run-repair";
 export async function cancelRepair(id: string, body: { reason: string }, actor: Actor, db: Db = getDb()) {
   await requireIncident(db, id, "cancel_repair");
   const run = (await repairRunsOfIncident(db, id)).at(-1);
-  if (!run || (run.status !== "queued" && run.status !== "running")) throw new ConflictError(`incident ${id} has no repair running`);
+  if (!run || !isActiveRun(run.status)) throw new ConflictError(`incident ${id} has no repair running`);
   const { calls, cancelled, pending } = await cancelRepairRun(db, run.id, { actor, reason: body.reason });
   if (!cancelled && !pending) throw new ConflictError(`repair #${run.repairNumber} (run ${run.id}) ended before it could be cancelled`);
   const unconfirmed = calls.filter((c) => c.status === null || c.status >= 400);

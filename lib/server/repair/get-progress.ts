@@ -5,6 +5,7 @@ import { requireIncident } from "../incidents/require-incident";
 import { attemptsOfRun, repairRunsOfIncident } from "../repositories/repairs/repair-runs";
 import { progressKey } from "./dispatch-groups";
 import { listPipelines } from "../repositories/connections/orchestrator-connections";
+import { isActiveRun, runAllowedActions } from "@/lib/domain/repair-run-lifecycle";
 
 type PairStatus = ProgressView["pairs"][number]["status"];
 const STATUS: Record<string, PairStatus> = {
@@ -55,6 +56,7 @@ export async function getProgress(id: string, db: Db = getDb()): Promise<Progres
     run: {
       id: run.id,
       status: run.status,
+      allowedActions: runAllowedActions(run.status, Boolean(run.params.cancelRequested)),
       repairNumber: run.repairNumber,
       rootRunId: run.rootRunId,
       startedAt: run.startedAt?.toISOString() ?? null,
@@ -71,7 +73,7 @@ export async function getProgress(id: string, db: Db = getDb()): Promise<Progres
 
 /** The wave in flight per pipeline (its orchestrator; for dbt, the command to run), while the run is active. */
 async function dispatchedNow(db: Db, run: Awaited<ReturnType<typeof repairRunsOfIncident>>[number]): Promise<ProgressView["dispatched"]> {
-  if (!run.params.dispatch || (run.status !== "queued" && run.status !== "running")) return [];
+  if (!run.params.dispatch || !isActiveRun(run.status)) return [];
   const names = new Map((await listPipelines(db)).map((p) => [p.id, p.name]));
   const { wave, handles } = run.params.dispatch;
   return Object.entries(handles).flatMap(([pipelineId, sent]) => {

@@ -12,6 +12,7 @@ import type { RepairPlan } from "@/lib/domain/repair-planner";
 import { dispatchGroups, progressKey, type DispatchGroup } from "./dispatch-groups";
 import { loadRepairContext, type RepairContext } from "./load-repair-context";
 import { planIncidentRepair } from "./plan-incident-repair";
+import { isActiveRun } from "@/lib/domain/repair-run-lifecycle";
 
 /**
  * The confirmed plan's (task, unit, wave) pairs still to run — all of them, or on a resume
@@ -86,7 +87,7 @@ export function repairGroups(
 export async function notLaunchable(db: Db, id: string, status: string): Promise<ConflictError> {
   const latest = (await repairRunsOfIncident(db, id)).at(-1);
   if (!latest) return new ConflictError(`incident ${id} is ${status} and has no confirmed plan to launch: confirm a plan first`);
-  const active = latest.status === "queued" || latest.status === "running";
+  const active = isActiveRun(latest.status);
   const details = { runningRepair: { runId: latest.id, repairNumber: latest.repairNumber, status: latest.status } };
   return active
     ? new ConflictError(

@@ -1,13 +1,12 @@
 import type { ProgressView } from "@/lib/contracts/repair";
 import { getDb, type Db } from "../repositories/database";
 import { getProgress } from "./get-progress";
+import { isActiveRun } from "@/lib/domain/repair-run-lifecycle";
 
 const CHECK_MS = 500;
 const KEEPALIVE_MS = 15_000;
 /** A stream ends after this long; EventSource reconnects on its own. */
 const MAX_MS = 30 * 60_000;
-
-const ACTIVE = new Set(["queued", "running"]);
 
 /**
  * The Execute step's live progress as server-sent events: `progress` with the whole
@@ -59,7 +58,7 @@ export function progressStream(id: string, signal: AbortSignal, db: Db = getDb()
           send(`event: progress\ndata: ${json}\n\n`);
           last = json;
         } else if (Date.now() - lastSent >= KEEPALIVE_MS) send(": keep-alive\n\n");
-        if ((view.run && !ACTIVE.has(view.run.status)) || Date.now() - started >= MAX_MS) {
+        if ((view.run && !isActiveRun(view.run.status)) || Date.now() - started >= MAX_MS) {
           send("event: end\ndata: {}\n\n");
           return close();
         }

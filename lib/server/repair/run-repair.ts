@@ -29,6 +29,7 @@ import { nodeName, type NodeId } from "@/lib/domain/ids";
 import { dispatchGroups, progressKey, type DispatchGroup } from "./dispatch-groups";
 import { loadRepairContext } from "./load-repair-context";
 import { HEARTBEAT_MS, markLive, ownerAlive, thisOwner } from "./repair-owner";
+import { isActiveRun, runEndOf, type RepairRunEnd } from "@/lib/domain/repair-run-lifecycle";
 
 export interface RunRepairOptions extends LocalOptions {
   /** How long one slice may start work (SLICE_SECONDS by default). */
@@ -40,7 +41,7 @@ export interface RunRepairOptions extends LocalOptions {
 }
 
 /** `continue`: run the next slice, after `afterSeconds` when the run waits on an orchestrator. */
-export type SliceOutcome = { state: "finished"; status: string } | { state: "continue"; afterSeconds?: number } | { state: "gone" } | { state: "busy" };
+export type SliceOutcome = { state: "finished"; status: RepairRunEnd } | { state: "continue"; afterSeconds?: number } | { state: "gone" } | { state: "busy" };
 
 /** A run fails after this many slices in a row stopped on an unexpected error. */
 const MAX_FAILED_SLICES = 3;
@@ -118,7 +119,7 @@ export async function runRepairSlice(runId: string, db: Db, options: RunRepairOp
   }
 }
 
-type Drive = { state: "finished"; status: string } | { state: "continue"; afterSeconds?: number } | { state: "lost" };
+type Drive = { state: "finished"; status: RepairRunEnd } | { state: "continue"; afterSeconds?: number } | { state: "lost" };
 type Progress = RepairRunParams["progress"];
 
 const SETTLED = new Set(["succeeded", "failed"]);
@@ -364,7 +365,7 @@ export async function cancelRepairRun(
   // The live slice stops it at its next check (each pair, poll and wave): wait for that.
   for (const until = Date.now() + waitMs; Date.now() < until;) {
     const run = await findRepairRun(db, runId);
-    if (run && run.status !== "queued" && run.status !== "running") return { calls: [], cancelled: run.status === "cancelled", pending: false };
+    if (run && !isActiveRun(run.status)) return { calls: [], cancelled: run.status === "cancelled", pending: false };
     await new Promise((r) => setTimeout(r, 200));
   }
   return { calls: [], cancelled: false, pending: true };
@@ -414,11 +415,9 @@ async function cancelInFlight(db: Db, runId: string, by: StoppedBy | null = null
   return calls;
 }
 
-/** The run's outcome from its pairs: succeeded when all did, failed when none did, partial between. */
-function statusOf(pairs: RepairRunParams["pairs"], progress: Progress): string {
-  if (pairs.length === 0) return "cancelled";
-  const ok = pairs.filter(([t, u]) => progress[progressKey(t, u)]?.status === "succeeded").length;
-  return ok === pairs.length ? "succeeded" : ok === 0 ? "failed" : "partial";
+/** The run's outcome from its pairs (runEndOf). */
+function statusOf(pairs: RepairRunParams["pairs"], progress: Progress): RepairRunEnd {
+  return runEndOf(pairs.length, pairs.filter(([t, u]) => progress[progressKey(t, u)]?.status === "succeeded").length);
 }
 
 /** A call as the audit log keeps it: method, URL, status, ids — never a header or a secret. */
@@ -445,7 +444,7 @@ async function takeRun(db: Db, runId: string, me: Owner): Promise<Taken> {
     async (tx): Promise<Taken> => {
       await lockRun(tx, runId);
       const run = await findRepairRun(tx, runId);
-      if (!run || (run.status !== "queued" && run.status !== "running")) return { state: "gone" };
+      if (!run || !isActiveRun(run.status)) return { state: "gone" };
       const previous = run.params.owner;
       if (previous && ownerAlive(run.id, previous, run.params.heartbeatAt, now.getTime())) return { state: "busy" };
       if (previous && run.status === "running") {
@@ -479,7 +478,14 @@ const describeOwner = (o: { host: string; pid: number; instance: string }) => `$
  * outcome audited. `slice`: only while that slice owns the run (undefined: whoever owns it, for a
  * cancel). False when the run had ended or was taken over meanwhile.
  */
-async function finishRepair(db: Db, runId: string, status: string, slice: string | undefined, error?: string, by: StoppedBy | null = null): Promise<boolean> {
+async function finishRepair(
+  db: Db,
+  runId: string,
+  status: RepairRunEnd,
+  slice: string | undefined,
+  error?: string,
+  by: StoppedBy | null = null,
+): Promise<boolean> {
   // Each pair's end: its latest attempt when this console ran it, else what its orchestrator reported.
   const attempts = new Map((await attemptsOfRun(db, runId)).map((a) => [progressKey(a.taskNodeId, a.unitKey), a.status]));
   const before = await findRepairRun(db, runId);

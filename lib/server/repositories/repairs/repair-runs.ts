@@ -3,6 +3,7 @@ import { z } from "zod";
 import { OrchestratorConnectionSchema } from "@/lib/contracts/orchestrators";
 import { providerOf, type Db, type Tx } from "../database";
 import { prismaOf } from "../prisma-handle";
+import { ACTIVE_RUN_STATUSES, isActiveRun, isRepairRunStatus, type RepairRunEnd, type RepairRunStatus } from "@/lib/domain/repair-run-lifecycle";
 
 /** What a repair run carries besides the Run columns: its pairs (with their plan wave), owner and heartbeat. */
 export const RepairRunParamsSchema = z.object({
@@ -51,7 +52,7 @@ export type RepairRunParams = z.infer<typeof RepairRunParamsSchema>;
 
 export interface RepairRunRecord {
   id: string;
-  status: string;
+  status: RepairRunStatus;
   incidentId: string | null;
   repairNumber: number;
   rootRunId: string | null;
@@ -74,7 +75,10 @@ type Row = {
   createdAt: Date;
   parameters: string;
 };
-const toRecord = (r: Row): RepairRunRecord => ({ ...r, params: RepairRunParamsSchema.parse(JSON.parse(r.parameters)) });
+const toRecord = (r: Row): RepairRunRecord => {
+  if (!isRepairRunStatus(r.status)) throw new Error(`repair run ${r.id} has the status ${JSON.stringify(r.status)}, which no repair run can have`);
+  return { ...r, status: r.status, params: RepairRunParamsSchema.parse(JSON.parse(r.parameters)) };
+};
 
 export async function createRepairRun(
   tx: Tx,
@@ -119,7 +123,7 @@ export async function repairRunsOfIncident(db: Db | Tx, incidentId: string): Pro
 }
 
 export async function activeRepairRuns(db: Db): Promise<RepairRunRecord[]> {
-  const rows = await prismaOf(db).run.findMany({ where: { kind: "repair", status: { in: ["queued", "running"] } } });
+  const rows = await prismaOf(db).run.findMany({ where: { kind: "repair", status: { in: [...ACTIVE_RUN_STATUSES] } } });
   return rows.map(toRecord);
 }
 
@@ -142,7 +146,7 @@ export async function heartbeat(db: Db, runId: string, slice: string, at: number
   await prismaOf(db).$transaction(async (tx) => {
     await lockRun(tx, runId);
     const run = await findRepairRun(tx, runId);
-    if (!run || run.params.owner?.slice !== slice || (run.status !== "queued" && run.status !== "running")) return;
+    if (!run || run.params.owner?.slice !== slice || !isActiveRun(run.status)) return;
     await writeParams(tx, runId, { ...run.params, heartbeatAt: at });
   });
 }
@@ -159,7 +163,7 @@ export async function markRunStarted(db: Db, runId: string, at: Date): Promise<v
 export async function saveDispatchState(tx: Tx, runId: string, slice: string, state: Pick<RepairRunParams, "dispatch" | "progress">): Promise<boolean> {
   await lockRun(tx, runId);
   const run = await findRepairRun(tx, runId);
-  if (!run || run.params.owner?.slice !== slice || (run.status !== "queued" && run.status !== "running")) return false;
+  if (!run || run.params.owner?.slice !== slice || !isActiveRun(run.status)) return false;
   await writeParams(tx, runId, { ...run.params, ...state });
   return true;
 }
@@ -167,14 +171,14 @@ export async function saveDispatchState(tx: Tx, runId: string, slice: string, st
 /** Whether this slice still owns the run and may go on (checked before each pair it starts or wave it sends): not once a cancel was asked for. */
 export async function ownsRun(db: Db, runId: string, slice: string): Promise<boolean> {
   const run = await findRepairRun(db, runId);
-  return run?.params.owner?.slice === slice && (run.status === "queued" || run.status === "running") && !run.params.cancelRequested;
+  return run?.params.owner?.slice === slice && isActiveRun(run.status) && !run.params.cancelRequested;
 }
 
 /** Records a cancel request on a still-active run, under its lock; the run as it was, or null when it had ended. */
 export async function requestCancel(tx: Tx, runId: string, request: NonNullable<RepairRunParams["cancelRequested"]>): Promise<RepairRunRecord | null> {
   await lockRun(tx, runId);
   const run = await findRepairRun(tx, runId);
-  if (!run || (run.status !== "queued" && run.status !== "running")) return null;
+  if (!run || !isActiveRun(run.status)) return null;
   await writeParams(tx, runId, { ...run.params, cancelRequested: run.params.cancelRequested ?? request });
   return run;
 }
@@ -202,8 +206,8 @@ export async function setRunOwner(
 }
 
 /** Ends a still-active run; false when it had ended already (a repeated finish does nothing). */
-export async function finishRunStatus(tx: Tx, id: string, status: string, endedAt: Date): Promise<boolean> {
-  const { count } = await prismaOf(tx).run.updateMany({ where: { id, status: { in: ["queued", "running"] } }, data: { status, endedAt } });
+export async function finishRunStatus(tx: Tx, id: string, status: RepairRunEnd, endedAt: Date): Promise<boolean> {
+  const { count } = await prismaOf(tx).run.updateMany({ where: { id, status: { in: [...ACTIVE_RUN_STATUSES] } }, data: { status, endedAt } });
   return count === 1;
 }
 
