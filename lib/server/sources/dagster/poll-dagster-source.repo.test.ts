@@ -31,17 +31,18 @@ const ADMIN: Actor = { id: "ada", role: "admin", source: "session", namespaces: 
 
 const recordedRuns: { runId: string; updateTime: number }[] = read("runs.json")[0].response.data.runsOrError.results;
 
-/** What the fake answers instead of the recording, when set. */
+/** What the fake answers instead of the recording, when set; `instance`: its runs, newest-created first. */
 interface Hostile {
   runs: unknown | null;
   failures: unknown | null;
+  instance: { runId: string; updateTime: number }[];
 }
 
-/** The lab's Dagster as recorded: runs filtered by updatedAfter, failures by run id. */
+/** The lab's Dagster as recorded: runs filtered by updatedAfter and paged after a run id as Dagster does, failures by run id. */
 function fakeDagster(): { server: Server; requests: string[]; violations: string[]; hostile: Hostile } {
   const requests: string[] = [];
   const violations: string[] = [];
-  const hostile: Hostile = { runs: null, failures: null };
+  const hostile: Hostile = { runs: null, failures: null, instance: recordedRuns };
   const server = createServer((req, res) => {
     let body = "";
     req.on("data", (c) => (body += c));
@@ -55,7 +56,14 @@ function fakeDagster(): { server: Server; requests: string[]; violations: string
       if (operation === "ReparoSourceAssets") data = read("assets.json").response.data;
       else if (operation === "ReparoSourceRuns") {
         const after = (variables.filter as { updatedAfter?: number }).updatedAfter ?? -1;
-        data = hostile.runs ?? { runsOrError: { __typename: "Runs", results: recordedRuns.filter((r) => r.updateTime > after) } };
+        const changed = hostile.instance.filter((r) => r.updateTime > after);
+        // Dagster's cursor: the runs created before that run (storage id below its id); none if it is unknown.
+        const from = typeof variables.cursor === "string" ? hostile.instance.findIndex((r) => r.runId === variables.cursor) : -1;
+        const page = (from >= 0 ? changed.filter((r) => hostile.instance.indexOf(r) > from) : typeof variables.cursor === "string" ? [] : changed).slice(
+          0,
+          Number(variables.limit),
+        );
+        data = hostile.runs ?? { runsOrError: { __typename: "Runs", results: page } };
       } else if (operation === "ReparoSourceRunFailures") data = hostile.failures ?? read(`failures-${String(variables.runId)}.json`).response.data;
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify(data === undefined ? { errors: [{ message: `no recording for ${operation}` }] } : { data }));
@@ -86,6 +94,7 @@ describe.each(providersUnderTest())("the Dagster source on %s", (provider) => {
     fake.requests.length = 0;
     fake.hostile.runs = null;
     fake.hostile.failures = null;
+    fake.hostile.instance = recordedRuns;
   });
   afterEach(async () => t.drop());
 
@@ -225,6 +234,33 @@ describe.each(providersUnderTest())("the Dagster source on %s", (provider) => {
     );
     expect(await t.db.pipeline.count()).toBe(1);
     expect(await t.db.auditEntry.count({ where: { kind: "pipeline.orchestrator_set" } })).toBe(1);
+  });
+
+  it("a backlog beyond a poll's pages is read on by the next poll after the last run id: no run skipped", async () => {
+    const pipelineId = await connect();
+    // 520 runs of other jobs, created after the lab's but updated before them (Dagster pages by creation).
+    const oldest = Math.min(...recordedRuns.map((r) => r.updateTime));
+    const others = Array.from({ length: 520 }, (_, i) => ({
+      ...recordedRuns[0]!,
+      runId: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`,
+      jobName: "other_job",
+      updateTime: oldest - 100 + i / 100,
+      stepStats: [],
+    }));
+    fake.hostile.instance = [...others, ...recordedRuns];
+    const [first] = await pollDagsterSources(t.db, NOW, FROZEN);
+    expect(first).toMatchObject({ runsRead: 500, runsOfPipeline: 0, stored: 0, error: null });
+    expect(first!.cursor).toEqual({ after: null, page: others[499]!.runId, high: others[499]!.updateTime, since: 0 });
+    expect(fake.requests.filter((r) => r === "ReparoSourceRuns")).toHaveLength(10);
+
+    const [second] = await pollDagsterSources(t.db, NOW, FROZEN);
+    expect(second).toMatchObject({ runsRead: 24, runsOfPipeline: 4, events: 28, stored: 28, error: null });
+    const newest = Math.max(...recordedRuns.map((r) => r.updateTime));
+    expect(second!.cursor).toEqual({ after: newest, page: null, high: null, since: null });
+    expect((await readSourceCursor(t.db, pipelineId, "dagster"))?.cursor).toEqual(second!.cursor);
+
+    const [third] = await pollDagsterSources(t.db, NOW, FROZEN);
+    expect(third).toMatchObject({ runsRead: 1, stored: 0, error: null });
   });
 
   it("a Dagster without the pipeline's asset group: refused with the reason, and other pipelines are untouched", async () => {
