@@ -3,6 +3,7 @@ import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 import { PrismaClient as PgClient } from "./generated/postgresql/client";
 import { resolveDatabaseTarget, type DatabaseTarget } from "./database-url";
 import { SqliteWriteLock, type WriteLockState } from "./sqlite-write-lock";
+import { processSlot } from "../runtime/process-singleton";
 
 /**
  * The Prisma client for the configured database. Both generated clients come from the same
@@ -44,14 +45,13 @@ export function writeLockStateOf(db: Db | Tx): WriteLockState | null {
 
 // One client per process: in dev every hot reload would otherwise open a new one (Prisma 7 no
 // longer warns), leaking SQLite handles and PostgreSQL connections.
-const holder = globalThis as unknown as { __reparoDb?: { key: string; db: Db } };
+const current = processSlot<{ key: string; db: Db }>("db");
 
 export function getDb(): Db {
   const target = resolveDatabaseTarget();
-  if (holder.__reparoDb?.key !== target.url) {
-    holder.__reparoDb = { key: target.url, db: createDb(target) };
-  }
-  return holder.__reparoDb.db;
+  let held = current.get();
+  if (held?.key !== target.url) current.set((held = { key: target.url, db: createDb(target) }));
+  return held.db;
 }
 
 /** Which database a client or a transaction talks to: the provider `createDb` built it for. */

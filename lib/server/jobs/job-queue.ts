@@ -1,3 +1,4 @@
+import { processSlot } from "../runtime/process-singleton";
 /**
  * Background work every console instance may do, claimed so that exactly one does each piece:
  * on PostgreSQL through pg-boss (SKIP LOCKED fetches, retries, expiry of a dead worker's job), on
@@ -75,13 +76,13 @@ export const SLICE_SECONDS = 5;
  */
 export const REPAIR_JOB_EXPIRE_SECONDS = 60;
 
-const holder = globalThis as unknown as { __reparoJobs?: JobQueue };
+const running = processSlot<JobQueue>("jobs");
 
 /** This process's queue once background work started (null in scripts and tests that did not start it). */
 export function runningJobQueue(): JobQueue | null {
-  return holder.__reparoJobs ?? null;
+  return running.get() ?? null;
 }
 
 export function setRunningJobQueue(queue: JobQueue | null): void {
-  holder.__reparoJobs = queue ?? undefined;
+  running.set(queue ?? undefined);
 }

@@ -1,6 +1,7 @@
 import { startBackgroundWork, stopBackgroundWork } from "./background";
 import { log } from "../observability/log";
 import { startIngestionThread } from "../ingestion/ingestion-thread";
+import { processSingleton } from "../runtime/process-singleton";
 
 /**
  * The console server's life: background work starts with it, and SIGTERM/SIGINT stop it
@@ -9,8 +10,7 @@ import { startIngestionThread } from "../ingestion/ingestion-thread";
  * retries them), requests in flight get DRAIN_MS, then the process exits. `npm start` sets
  * NEXT_MANUAL_SIG_HANDLE so that Next.js leaves the signals to this.
  */
-const holder = globalThis as unknown as { __reparoLifecycle?: { draining: boolean; backgroundError: string | null; started: boolean } };
-const state = (holder.__reparoLifecycle ??= { draining: false, backgroundError: null, started: false });
+const state = processSingleton("lifecycle", () => ({ draining: false, backgroundError: null as string | null, started: false }));
 
 const DRAIN_MS = 2_000;
 const STOP_TIMEOUT_MS = 20_000;

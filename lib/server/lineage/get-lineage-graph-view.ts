@@ -7,6 +7,7 @@ import { getDb, type Db } from "../repositories/database";
 import { lineageFingerprint } from "../repositories/catalog/lineage-fingerprint";
 import { describePartitions } from "./describe-partitions";
 import { loadLineageGraph } from "./load-lineage-graph";
+import { processSingleton } from "../runtime/process-singleton";
 
 /**
  * The lineage graph as the page draws it: every task and dataset with its pipeline and the
@@ -33,10 +34,9 @@ function viewOfCompiled(graph: LineageGraph): ViewBody {
  * The lineage of now, kept until the catalog changes: what the view shows (nodes, edges,
  * partition definitions in words) does not move with the clock, only a closure's units do, and
  * those are computed per request. So the page of a 10,000-node lineage does not wait for a new
- * compile (~1.4 s) each new minute. On globalThis: the startup warm-up and the routes share it.
+ * compile (~1.4 s) each new minute. One per process: the startup warm-up and the routes share it.
  */
-const holder = globalThis as unknown as { __reparoCurrentViews?: WeakMap<Db, { fingerprint: string; view: Promise<ViewBody> }> };
-const current = (holder.__reparoCurrentViews ??= new WeakMap());
+const current = processSingleton("lineageViews", () => new WeakMap<Db, { fingerprint: string; view: Promise<ViewBody> }>());
 
 async function currentView(db: Db, now: Date): Promise<ViewBody> {
   const fingerprint = await lineageFingerprint(db);

@@ -5,6 +5,7 @@ import { elkThreads } from "./layout/elk-threads";
 import { layoutLineage } from "./layout/layout-lineage";
 import { getLineageGraphView } from "./get-lineage-graph-view";
 import { log } from "../observability/log";
+import { processSingleton } from "../runtime/process-singleton";
 
 /**
  * The ELK layout of the lineage graph (of `asOf`, default now) with the named pipelines drawn
@@ -31,8 +32,7 @@ export async function getLineageLayout(query: { asOf?: string; collapsed?: strin
 
 /** The most recently used layouts (~1 MB each at 10,000 nodes): the current lineage, a few collapsed views, an asOf or two. */
 const KEPT_LAYOUTS = 8;
-const holder = globalThis as unknown as { __reparoLineageLayouts?: Map<string, Promise<LineageLayoutResult>> };
-const layouts = (holder.__reparoLineageLayouts ??= new Map());
+const layouts = processSingleton("lineageLayouts", () => new Map<string, Promise<LineageLayoutResult>>());
 
 /**
  * Server start: lay out the current lineage in the background, so the first visit to /lineage

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { processSingleton } from "../runtime/process-singleton";
 
 /**
  * Prometheus metrics of this instance (GET /api/metrics): request latency by route, ingestion,
@@ -18,10 +19,11 @@ interface Metrics {
   foldSeconds: Histogram;
 }
 
-const holder = globalThis as unknown as { __reparoMetrics?: Metrics };
-
 export function metrics(): Metrics {
-  if (holder.__reparoMetrics) return holder.__reparoMetrics;
+  return processSingleton("metrics", createMetrics);
+}
+
+function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "reparo_" });
   const m: Metrics = {
@@ -69,7 +71,6 @@ export function metrics(): Metrics {
       registers: [registry],
     }),
   };
-  holder.__reparoMetrics = m;
   return m;
 }
 

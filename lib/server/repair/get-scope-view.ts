@@ -4,6 +4,7 @@ import { elkThreads } from "../lineage/layout/elk-threads";
 import { layoutScope, type ScopeGraphShape } from "../lineage/layout/layout-scope";
 import { contentHash } from "../ingestion/stable-id";
 import { getScope } from "./get-scope";
+import { processSingleton } from "../runtime/process-singleton";
 
 /**
  * The Scope step's answer: the incident's scope and where each of its nodes sits on the scope
@@ -25,5 +26,4 @@ function scopeLayout(scope: ScopeGraphShape): Promise<ScopeLayout> {
 
 /** Scope layouts of the incidents being worked on (a few KB each). */
 const KEPT_LAYOUTS = 64;
-const holder = globalThis as unknown as { __reparoScopeLayouts?: Map<string, Promise<ScopeLayout>> };
-const layouts = (holder.__reparoScopeLayouts ??= new Map());
+const layouts = processSingleton("scopeLayouts", () => new Map<string, Promise<ScopeLayout>>());

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import os from "node:os";
+import { processSingleton } from "../runtime/process-singleton";
 
 /**
  * Which console process runs a repair. A run left `running` whose owner is gone (its process
@@ -13,9 +14,7 @@ export interface RepairOwner {
   job?: string;
 }
 
-const holder = globalThis as unknown as { __reparoRepairs?: { instance: string; live: Set<string> } };
-holder.__reparoRepairs ??= { instance: crypto.randomUUID(), live: new Set() };
-const state = holder.__reparoRepairs;
+const state = processSingleton("repairs", () => ({ instance: crypto.randomUUID(), live: new Set<string>() }));
 
 export const HEARTBEAT_MS = 5_000;
 /** A slice is presumed dead after this long without a heartbeat (three missed beats; at once when its pid on this host is gone). */

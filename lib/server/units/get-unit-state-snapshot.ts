@@ -25,6 +25,7 @@ import { threadAvailable, visitUnitStatesInThread, type ThreadDataset } from "./
 import { computationParts } from "./computation-parts";
 import type { DatasetProblems } from "./upstream-problems";
 import { log } from "../observability/log";
+import { processSingleton } from "../runtime/process-singleton";
 
 /**
  * The one unit-state service every screen reads: each unit's state as one byte, and the full
@@ -114,10 +115,8 @@ interface State {
   comparing: Promise<unknown> | null;
 }
 
-// On globalThis: the server-start warm-up (instrumentation) and the routes are separate bundles,
-// each with its own copy of this module; one state per process lets the routes find the warm one.
-const holder = globalThis as unknown as { __reparoUnitStateService?: WeakMap<Db, State> };
-const states = (holder.__reparoUnitStateService ??= new WeakMap<Db, State>());
+// One per process (the server-start warm-up and the routes are separate bundles): the routes find the warm one.
+const states = processSingleton("unitStates", () => new WeakMap<Db, State>());
 const HOUR = 3_600_000;
 /** Beyond this many changes, or units to recompute, one full computation is cheaper. */
 const MAX_CHANGES = 50_000;

@@ -16,6 +16,7 @@ import type { ElkNode, LayoutOptions } from "elkjs/lib/elk-api";
 import { LINEAGE_NODE_SIZE, type LineageLayoutResult } from "@/lib/contracts/lineage";
 import { remember } from "../../cache/recent-promises";
 import type { Elk } from "./elk-threads";
+import { processSingleton } from "../../runtime/process-singleton";
 
 export interface LayoutInput {
   nodes: { id: string; pipeline: string }[];
@@ -115,10 +116,9 @@ async function layoutPipelines(elk: Elk, jobs: PipelineJob[]): Promise<PipelineL
   );
 }
 
-/** Laid-out pipelines by their content, most recently used last (on globalThis: one per process). */
+/** Laid-out pipelines by their content, most recently used last (one per process). */
 const KEPT_PIPELINES = 2_000;
-const holder = globalThis as unknown as { __reparoLaidPipelines?: Map<string, Promise<PipelineLaid>> };
-const laidPipelines = (holder.__reparoLaidPipelines ??= new Map());
+const laidPipelines = processSingleton("laidPipelines", () => new Map<string, Promise<PipelineLaid>>());
 const jobKey = (job: PipelineJob) =>
   createHash("sha1")
     .update(JSON.stringify([job.pipeline, job.ids, job.edges]))

@@ -1,12 +1,12 @@
-import { yieldToRequests } from "../jobs/background-thread";
+import { yieldToRequests } from "../../jobs/background-thread";
 import { parentPort, workerData } from "node:worker_threads";
-import { createDb } from "../repositories/database";
-import { resolveDatabaseTarget } from "../db/database-url";
-import { visitUnitStates } from "./load-unit-states";
-import { toCodes } from "./state-codes";
-import type { ThreadMessage } from "./unit-states-thread";
+import { createDb } from "../../repositories/database";
+import { resolveDatabaseTarget } from "../../db/database-url";
+import { visitUnitStates } from "../../units/load-unit-states";
+import { toCodes } from "../../units/state-codes";
+import type { ThreadMessage } from "../../units/unit-states-thread";
 
-// The first computation of every unit's state, on a thread of its own (unit-states-thread.ts):
+// The first computation of every unit's state, on a thread of its own (units/unit-states-thread.ts):
 // its own database connection, the same rules; each dataset's codes are handed over (not copied)
 // as soon as they are computed.
 // With `datasetNodeIds`, only those (a part of the lineage no task links to the rest: computation-parts.ts).
