@@ -44,6 +44,13 @@ const clientImportBan = {
   message: "Only lib/server/repositories import the Prisma client: take the Db/Tx handle from lib/server/repositories/database.",
 };
 
+// The process's threads and singletons live in lib/server/runtime (threads.ts, worker-rpc.ts,
+// process-singleton.ts): four bridges had each grown their own id / pending-map / exit handling.
+const workerBan = {
+  group: ["worker_threads", "node:worker_threads"],
+  message: "Threads live in lib/server/runtime: start one in threads.ts, talk to it with worker-rpc.ts.",
+};
+
 const executorBan = {
   group: ["**/executor/*", "**/executor/**"],
   message: "lib/server/repair talks to lib/server/orchestrators (the port), never to the executor.",
@@ -86,8 +93,28 @@ export default defineConfig([
     files: ["**/*.{ts,tsx,mts,mjs}"],
     ignores: ["lib/domain/**", "lib/server/repositories/**", "lib/server/db/**", "**/*.test.ts", "**/*.test.tsx", "**/testing/**", "bench/**"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [clientImportBan] }],
+      "no-restricted-imports": ["error", { patterns: [clientImportBan, workerBan] }],
       "no-restricted-syntax": ["error", ...prismaQuerySelectors],
+    },
+  },
+  {
+    files: ["lib/server/repositories/**/*.ts", "lib/server/db/**/*.ts"],
+    ignores: ["lib/server/db/generated/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [workerBan] }] },
+  },
+  {
+    // Flat config replaces a rule's options per file: the runtime keeps the client ban only.
+    files: ["lib/server/runtime/**/*.{ts,mjs}"],
+    rules: { "no-restricted-imports": ["error", { patterns: [clientImportBan] }] },
+  },
+  {
+    files: ["lib/server/**/*.ts"],
+    ignores: ["lib/server/runtime/**", "lib/server/db/generated/**"],
+    rules: {
+      "no-restricted-globals": [
+        "error",
+        { name: "globalThis", message: "What exists once per process is a processSingleton (lib/server/runtime/process-singleton.ts)." },
+      ],
     },
   },
   {
@@ -102,7 +129,7 @@ export default defineConfig([
     files: ["lib/server/repair/**/*.ts"],
     ignores: ["**/*.test.ts", "**/testing/**"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [executorBan, clientImportBan] }],
+      "no-restricted-imports": ["error", { patterns: [executorBan, clientImportBan, workerBan] }],
     },
   },
 ]);

@@ -1,5 +1,7 @@
-import { Worker } from "node:worker_threads";
 import { getDb, type Db } from "../repositories/database";
+import { processSingleton } from "../runtime/process-singleton";
+import { startThread, threadsAvailable } from "../runtime/threads";
+import { RpcThread } from "../runtime/worker-rpc";
 import { log } from "../observability/log";
 import { metrics } from "../observability/metrics";
 import { oldestPendingAcceptedAt } from "../repositories/ingestion/pending-folds";
@@ -60,8 +62,7 @@ export function coalescing(pass: () => Promise<unknown>): { kick(): Promise<void
 }
 
 // One folder per database per process (the routes and the background jobs are separate bundles).
-const holder = globalThis as unknown as { __reparoFolders?: WeakMap<Db, ReturnType<typeof coalescing>> };
-const folders = (holder.__reparoFolders ??= new WeakMap<Db, ReturnType<typeof coalescing>>());
+const folders = processSingleton("folders", () => new WeakMap<Db, ReturnType<typeof coalescing>>());
 
 /**
  * Folds every queued event, step after step, until the queue is empty. Answers how many events
@@ -84,61 +85,55 @@ function countStep(events: number, seconds: number): void {
   metrics().foldSeconds.observe(seconds);
 }
 
-/** What the console's main thread tells the fold thread: fold what is queued — and, with "accepted", that events were just accepted (and when). */
-export type FoldThreadCommand = { kind: "kick" } | { kind: "accepted"; at: number };
+/** What the console's main thread asks the fold thread: fold what is queued — and, with "accepted", that events were just accepted (and when). */
+export type FoldThreadCommand = { id: number } & ({ kind: "kick" } | { kind: "accepted"; at: number });
 
-/** What the fold thread tells the console's main thread. */
-export type FoldThreadMessage = { kind: "step"; events: number; seconds: number } | { kind: "idle" } | { kind: "error"; message: string };
+/** What the fold thread says: a step's figures as it goes (no id), and the answer to a kick once its fold is idle. */
+export type FoldThreadMessage = { kind: "step"; events: number; seconds: number } | { id: number; error?: string };
 
-interface FoldThread {
-  worker: Worker;
-  /** Kicked and not reported idle since. */
-  busy: boolean;
-  idle: (() => void)[];
-}
+type FoldRequest = FoldThreadCommand extends infer C ? (C extends unknown ? Omit<C, "id"> : never) : never;
 
 /**
- * In the console's server (a Next build, where the bundler compiles the worker) on its own
- * database, the fold runs on a thread of its own at a lower priority (fold-events.worker.ts).
- * Tests and scripts (TypeScript unbundled: Node 20 cannot start a .ts worker) fold in process.
+ * In the console's server (runtime/threads.ts) on its own database, the fold runs on a thread of
+ * its own at a lower priority; tests and scripts fold in process.
  */
 function threadAvailable(db: Db): boolean {
-  return process.env.NEXT_RUNTIME === "nodejs" && process.env.REPARO_FOLD_THREAD !== "0" && db === getDb();
+  return threadsAvailable("REPARO_FOLD_THREAD") && db === getDb();
 }
-
-const threadHolder = globalThis as unknown as { __reparoFoldThread?: FoldThread | null; __reparoFoldPace?: FoldPace };
 
 /** This process's pace (the in-process fold's; the fold thread keeps its own from the "accepted" commands). */
 function processPace(): FoldPace {
-  return (threadHolder.__reparoFoldPace ??= { lastAcceptedAt: 0, maxWaitMs: configuredFoldMaxWaitMs() });
+  return processSingleton("foldPace", () => ({ lastAcceptedAt: 0, maxWaitMs: configuredFoldMaxWaitMs() }));
 }
 
-function foldThread(): FoldThread {
-  if (threadHolder.__reparoFoldThread) return threadHolder.__reparoFoldThread;
-  const worker = new Worker(new URL("./fold-events.worker.ts", import.meta.url));
-  // Never what holds a stopping process open: what it had not folded stays queued.
-  worker.unref();
-  const thread: FoldThread = { worker, busy: false, idle: [] };
-  const release = () => {
-    thread.busy = false;
-    thread.idle.splice(0).forEach((r) => r());
-  };
-  worker.on("message", (m: FoldThreadMessage) => {
-    if (m.kind === "step") countStep(m.events, m.seconds);
-    else if (m.kind === "idle") release();
-    else {
-      log.error(`folding queued events failed (the fold-events job tries again): ${m.message}`);
-      release();
-    }
-  });
-  const gone = (why: string) => {
-    if (threadHolder.__reparoFoldThread === thread) threadHolder.__reparoFoldThread = null;
-    log.error(`the fold thread stopped (${why}); the next request starts another`);
-    release();
-  };
-  worker.on("error", (e) => gone(e.message));
-  worker.on("exit", (code) => gone(`exit code ${code}`));
-  return (threadHolder.__reparoFoldThread = thread);
+/** The fold thread, and its last kick's answer (what "in flight" waits for). */
+function foldThread(): { rpc: RpcThread<FoldRequest, { id: number; error?: string }>; last: Promise<void> | null } {
+  return processSingleton("foldThread", () => ({
+    rpc: new RpcThread<FoldRequest, { id: number; error?: string }>({
+      start: startThread.fold,
+      // What it had not folded stays queued: the next kick (or the fold-events job) takes it up.
+      stopped: (why) => new Error(`the fold thread stopped (${why})`),
+      onStop: (why) => log.error(`the fold thread stopped (${why}); the next request starts another`),
+      onNotice: (m) => {
+        const step = m as Extract<FoldThreadMessage, { kind: "step" }>;
+        if (step.kind === "step") countStep(step.events, step.seconds);
+      },
+    }),
+    last: null as Promise<void> | null,
+  }));
+}
+
+/** Kicks the fold thread; its answer is logged when the fold failed (the fold-events job tries again). */
+function kickThread(request: FoldRequest): Promise<void> {
+  const thread = foldThread();
+  const done = thread.rpc.ask(request).then(
+    (a) => {
+      if (a.error) log.error(`folding queued events failed (the fold-events job tries again): ${a.error}`);
+    },
+    () => undefined, // the thread stopped: logged once by onStop
+  );
+  thread.last = done;
+  return done;
 }
 
 /**
@@ -150,9 +145,7 @@ function foldThread(): FoldThread {
 export function kickFolding(db: Db, accepted = false): void {
   const at = Date.now();
   if (threadAvailable(db)) {
-    const thread = foldThread();
-    thread.busy = true;
-    thread.worker.postMessage((accepted ? { kind: "accepted", at } : { kind: "kick" }) satisfies FoldThreadCommand);
+    void kickThread(accepted ? { kind: "accepted", at } : { kind: "kick" });
     return;
   }
   const pace = processPace();
@@ -164,10 +157,7 @@ export function kickFolding(db: Db, accepted = false): void {
 
 /** The fold in flight in this process, if any (tests and the fold-events job wait for it). */
 export function foldingInFlight(db: Db): Promise<void> {
-  if (threadAvailable(db)) {
-    const thread = threadHolder.__reparoFoldThread;
-    return thread?.busy ? new Promise<void>((resolve) => thread.idle.push(resolve)) : Promise.resolve();
-  }
+  if (threadAvailable(db)) return foldThread().last ?? Promise.resolve();
   return folders.get(db)?.inFlight() ?? Promise.resolve();
 }
 
@@ -177,7 +167,5 @@ export async function foldQueued(db: Db): Promise<void> {
     await foldAllPending(db);
     return;
   }
-  const done = new Promise<void>((resolve) => foldThread().idle.push(resolve));
-  kickFolding(db);
-  await done;
+  await kickThread({ kind: "kick" });
 }

@@ -1,4 +1,3 @@
-import { Worker } from "node:worker_threads";
 import type { Actor } from "../auth/roles";
 import type { RawBody } from "../http/read-body";
 import { HttpError } from "../http/errors";
@@ -6,6 +5,9 @@ import { getDb, providerOf, type Db } from "../repositories/database";
 import { unitStateFingerprint } from "../repositories/units/unit-matrix-reads";
 import { log } from "../observability/log";
 import { metrics } from "../observability/metrics";
+import { processSingleton } from "../runtime/process-singleton";
+import { startThread, threadsAvailable } from "../runtime/threads";
+import { RpcThread } from "../runtime/worker-rpc";
 import { INGESTION_HANDLERS, responseOfAnswer, type IngestionAnswer, type IngestionCommand, type IngestionKind } from "./ingestion-handlers";
 
 /**
@@ -23,7 +25,7 @@ export type FingerprintAnswer = { id: number } & ({ fingerprint: { ledger: strin
  * event loop while it validated and wrote, and the pages queued behind the producers: with 8
  * writers posting batches of 50, the overview's median read took 317–390 ms, and 79–88 ms when
  * the same writes went to another process (docs/units.md). In the console's server these requests
- * run on a thread of their own with its own connection (ingestion.worker.ts); the main thread
+ * run on a thread of their own with its own connection (runtime/workers/ingestion.worker.ts); the main thread
  * only reads the body and hands it over. Tests and scripts (TypeScript unbundled: Node 20 cannot
  * start a .ts worker), or REPARO_INGEST_THREAD=0, write in process.
  */
@@ -59,11 +61,11 @@ export async function unitStateFingerprintOffMainThread(db: Db): Promise<{ ledge
 
 /** Start the thread with the server, so that the first batch does not wait for it (~1 s). */
 export function startIngestionThread(): void {
-  if (threadAvailable()) ingestionThread();
+  if (threadAvailable()) void ingestionThread();
 }
 
 function threadAvailable(): boolean {
-  return process.env.NEXT_RUNTIME === "nodejs" && process.env.REPARO_INGEST_THREAD !== "0";
+  return threadsAvailable("REPARO_INGEST_THREAD");
 }
 
 type Command = IngestionCommand | FingerprintCommand;
@@ -73,42 +75,18 @@ interface IngestionThread {
   ask<A extends { id: number }>(command: DistributiveOmit<Command, "id">): Promise<A>;
 }
 
-const holder = globalThis as unknown as { __reparoIngestionThread?: IngestionThread | null };
-
 function ingestionThread(): IngestionThread {
-  if (holder.__reparoIngestionThread) return holder.__reparoIngestionThread;
-  const worker = new Worker(new URL("./ingestion.worker.ts", import.meta.url));
-  // Idle, it never holds a stopping process open; a request in flight keeps it referenced.
-  worker.unref();
-  const waiting = new Map<number, { resolve: (a: { id: number }) => void; reject: (e: Error) => void }>();
-  let next = 0;
-  worker.on("message", (answer: { id: number }) => {
-    const w = waiting.get(answer.id);
-    waiting.delete(answer.id);
-    if (waiting.size === 0) worker.unref();
-    w?.resolve(answer);
-  });
-  const gone = (why: string) => {
-    // An error is followed by the exit: one account of it.
-    if (holder.__reparoIngestionThread !== thread) return;
-    holder.__reparoIngestionThread = null;
-    log.error(`the ingestion thread stopped (${why}); the next batch starts another`);
-    // Each batch is one transaction: one cut short wrote nothing, and sending it again is safe.
-    const lost = new HttpError(503, "ingestion_unavailable", `the ingestion thread stopped (${why}) before this batch was written: send it again`);
-    for (const w of waiting.values()) w.reject(lost);
-    waiting.clear();
-  };
-  worker.on("error", (e) => gone(e.message));
-  worker.on("exit", (code) => gone(`exit code ${code}`));
-  const thread: IngestionThread = {
-    ask<A extends { id: number }>(command: DistributiveOmit<Command, "id">) {
-      const id = ++next;
-      return new Promise<A>((resolve, reject) => {
-        waiting.set(id, { resolve: resolve as (a: { id: number }) => void, reject });
-        worker.ref();
-        worker.postMessage({ ...command, id } as Command);
-      });
-    },
-  };
-  return (holder.__reparoIngestionThread = thread);
+  const rpc = processSingleton(
+    "ingestionThread",
+    () =>
+      new RpcThread<DistributiveOmit<Command, "id">, { id: number }>({
+        start: startThread.ingestion,
+        // Each batch is one transaction: one cut short wrote nothing, and sending it again is safe.
+        stopped: (why) => new HttpError(503, "ingestion_unavailable", `the ingestion thread stopped (${why}) before this batch was written: send it again`),
+        onStop: (why) => log.error(`the ingestion thread stopped (${why}); the next batch starts another`),
+        // A request in flight keeps the process open; idle, the thread never does.
+        holdOpenWhileBusy: true,
+      }),
+  );
+  return { ask: <A extends { id: number }>(command: DistributiveOmit<Command, "id">) => rpc.ask(command) as Promise<A> };
 }

@@ -15,6 +15,10 @@ export const startThread = {
   /** The first computation of the unit states (or of one part of the lineage: `datasetNodeIds`). */
   unitStates: (workerData: { asOf: number; datasetNodeIds?: string[] }) =>
     new Worker(new URL("./workers/unit-states.worker.ts", import.meta.url), { workerData }),
+  /** Producers' requests (ledger batches, events folded inline) and the records' fingerprint, on a connection of its own. */
+  ingestion: () => new Worker(new URL("./workers/ingestion.worker.ts", import.meta.url)),
+  /** Deferred folding: the queued events, folded at a lower priority. */
+  fold: () => new Worker(new URL("./workers/fold-events.worker.ts", import.meta.url)),
 };
 
 /** Which of the TypeScript threads may start; each can be turned off (`REPARO_<NAME>_THREAD=0`) to run in process. */

@@ -20,6 +20,8 @@ export class RpcThread<Request extends object, Answer extends { id: number }> {
       /** Told once per stop (after an error comes the exit: one account of it). */
       onStop?: (why: string) => void;
       holdOpenWhileBusy?: boolean;
+      /** A message that answers no request (it has no id): a notice the thread sends on its own, such as a step's figures. */
+      onNotice?: (message: unknown) => void;
     },
   ) {}
 
@@ -38,6 +40,10 @@ export class RpcThread<Request extends object, Answer extends { id: number }> {
     const worker = this.options.start();
     worker.unref();
     worker.on("message", (answer: Answer) => {
+      if (typeof answer?.id !== "number") {
+        this.options.onNotice?.(answer);
+        return;
+      }
       const w = this.waiting.get(answer.id);
       this.waiting.delete(answer.id);
       if (this.waiting.size === 0) worker.unref();

@@ -1,12 +1,12 @@
 import { parentPort } from "node:worker_threads";
-import { yieldToRequests } from "../jobs/background-thread";
-import { createDb } from "../repositories/database";
-import { resolveDatabaseTarget } from "../db/database-url";
-import { unitStateFingerprint } from "../repositories/units/unit-matrix-reads";
-import { answerIngestion, type IngestionCommand } from "./ingestion-handlers";
-import type { FingerprintAnswer, FingerprintCommand } from "./ingestion-thread";
+import { yieldToRequests } from "../../jobs/background-thread";
+import { createDb } from "../../repositories/database";
+import { resolveDatabaseTarget } from "../../db/database-url";
+import { unitStateFingerprint } from "../../repositories/units/unit-matrix-reads";
+import { answerIngestion, type IngestionCommand } from "../../ingestion/ingestion-handlers";
+import type { FingerprintAnswer, FingerprintCommand } from "../../ingestion/ingestion-thread";
 
-// The ingestion thread (ingestion-thread.ts): producers' requests (ledger batches, events folded
+// The ingestion thread (ingestion/ingestion-thread.ts): producers' requests (ledger batches, events folded
 // inline: ingestion-handlers.ts) run here, on a database connection of their own, and the
 // console's main thread keeps serving the pages. It runs at nice 10 on Linux, so when the cores
 // are busy a reader's request runs before a producer's batch.
