@@ -49,8 +49,27 @@ async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 /**
- * axe on the page at each width, and at 390 px the page as wide as the viewport; a screenshot of
- * each, and what was found in a11y/{name}-{width}.json. Soft: every page and width is measured.
+ * The disabled buttons on screen that do not say why: none described by text on screen. A graph's
+ * zoom buttons are left out: disabled at the zoom's limit, which is their whole reason.
+ */
+async function silentDisabledButtons(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLButtonElement>("button:disabled")]
+      .filter((b) => b.checkVisibility() && !b.closest(".react-flow__controls"))
+      .filter((b) =>
+        (b.getAttribute("aria-describedby") ?? "")
+          .split(/\s+/)
+          .map((id) => document.getElementById(id))
+          .every((why) => !why || !why.checkVisibility() || !why.textContent?.trim()),
+      )
+      .map((b) => b.textContent?.trim() || b.getAttribute("aria-label") || b.outerHTML.slice(0, 80)),
+  );
+}
+
+/**
+ * axe on the page at each width, every disabled button saying why, and at 390 px the page as wide
+ * as the viewport; a screenshot of each, and what axe found in a11y/{name}-{width}.json. Soft:
+ * every page and width is measured.
  */
 async function check(page: Page, name: string, url: string) {
   for (const viewport of VIEWPORTS) {
@@ -62,6 +81,7 @@ async function check(page: Page, name: string, url: string) {
     const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
     fs.writeFileSync(path.join(OUT, `${name}-${viewport.width}.json`), JSON.stringify({ name, width: viewport.width, scrollWidth, violations }));
     expect.soft(violations, `${name} at ${viewport.width} px: critical or serious axe violations`).toEqual([]);
+    expect.soft(await silentDisabledButtons(page), `${name} at ${viewport.width} px: disabled buttons that do not say why`).toEqual([]);
     if (viewport.width === 390) expect.soft(scrollWidth, `${name} at 390 px: the page's width`).toBeLessThanOrEqual(innerWidth);
   }
 }

@@ -1,12 +1,12 @@
 "use client";
 
 import Link from "next/link";
-import { useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import type { Me, TokenView, UserView } from "@/lib/contracts/access";
 import { useAddUser, useChangeUser, useCreateToken, useRemoveUser, useRevokeToken, useTokens, useUsers } from "@/lib/client/use-access";
 import { useMe } from "@/lib/client/use-me";
 import styles from "./Access.module.css";
-import { reasonProblem } from "@/lib/contracts/reason";
+import { REASON_MIN, reasonProblem } from "@/lib/contracts/reason";
 import { article } from "@/lib/domain/words";
 
 const ROLES = ["viewer", "operator", "commander", "admin"] as const;
@@ -67,6 +67,7 @@ function Users({ me }: { me: Me }) {
   const users = useUsers(true);
   const add = useAddUser();
   const [form, setForm] = useState({ id: "", displayName: "", role: "viewer" as Role, namespaces: "", reason: "" });
+  const whyId = useId();
   const submit = (e: FormEvent) => {
     e.preventDefault();
     add.mutate(
@@ -87,22 +88,28 @@ function Users({ me }: { me: Me }) {
         </div>
       ) : null}
       {users.data ? (
-        <table className="data reflow" data-testid="users-table">
-          <thead>
-            <tr>
-              <th>Id</th>
-              <th>Name</th>
-              <th>Role</th>
-              <th>Namespaces</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {users.data.users.map((u) => (
-              <UserRow key={u.id} user={u} self={u.id === me.id} />
-            ))}
-          </tbody>
-        </table>
+        <>
+          {/* What the row's disabled Save and Remove wait for, once for every row (each button is described by it while disabled). */}
+          <p className="muted" id={whyId}>
+            Save and Remove wait for the row&apos;s &ldquo;why&rdquo; (at least {REASON_MIN} characters); Save, also for a changed role or namespaces.
+          </p>
+          <table className="data reflow" data-testid="users-table">
+            <thead>
+              <tr>
+                <th>Id</th>
+                <th>Name</th>
+                <th>Role</th>
+                <th>Namespaces</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {users.data.users.map((u) => (
+                <UserRow key={u.id} user={u} self={u.id === me.id} whyId={whyId} />
+              ))}
+            </tbody>
+          </table>
+        </>
       ) : (
         <div className="skeleton" aria-busy="true" />
       )}
@@ -151,7 +158,7 @@ function Users({ me }: { me: Me }) {
   );
 }
 
-function UserRow({ user, self }: { user: UserView; self: boolean }) {
+function UserRow({ user, self, whyId }: { user: UserView; self: boolean; whyId: string }) {
   const change = useChangeUser();
   const remove = useRemoveUser();
   const [role, setRole] = useState<Role>(user.role);
@@ -159,6 +166,8 @@ function UserRow({ user, self }: { user: UserView; self: boolean }) {
   const [reason, setReason] = useState("");
   const dirty = role !== user.role || namespaces !== user.namespaces.join(", ");
   const error = change.error ?? remove.error;
+  const cannotSave = !dirty || reasonProblem(reason) !== null;
+  const cannotRemove = reasonProblem(reason) !== null;
   return (
     <tr data-testid={`user-${user.id}`}>
       <td className="mono wrap-anywhere" data-label="Id">
@@ -182,7 +191,8 @@ function UserRow({ user, self }: { user: UserView; self: boolean }) {
           <button
             type="button"
             className={styles.secondary}
-            disabled={!dirty || reasonProblem(reason) !== null || change.isPending}
+            disabled={cannotSave || change.isPending}
+            aria-describedby={cannotSave ? whyId : undefined}
             onClick={() => change.mutate({ id: user.id, role, namespaces: splitNamespaces(namespaces), reason }, { onSuccess: () => setReason("") })}
           >
             Save
@@ -190,7 +200,8 @@ function UserRow({ user, self }: { user: UserView; self: boolean }) {
           <button
             type="button"
             className={styles.secondary}
-            disabled={reasonProblem(reason) !== null || remove.isPending}
+            disabled={cannotRemove || remove.isPending}
+            aria-describedby={cannotRemove ? whyId : undefined}
             onClick={() => remove.mutate({ id: user.id, reason })}
           >
             Remove
@@ -216,6 +227,7 @@ function Tokens() {
     reason: "",
   });
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
+  const whyId = useId();
   const submit = (e: FormEvent) => {
     e.preventDefault();
     create.mutate(
@@ -258,23 +270,28 @@ function Tokens() {
         tokens.data.tokens.length === 0 ? (
           <p className="empty">No tokens yet.</p>
         ) : (
-          <table className="data reflow" data-testid="tokens-table">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Scope</th>
-                <th>Namespaces</th>
-                <th>Last used</th>
-                <th>State</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {tokens.data.tokens.map((t) => (
-                <TokenRow key={t.name} token={t} />
-              ))}
-            </tbody>
-          </table>
+          <>
+            <p className="muted" id={whyId}>
+              Revoke waits for the row&apos;s &ldquo;why&rdquo; (at least {REASON_MIN} characters).
+            </p>
+            <table className="data reflow" data-testid="tokens-table">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Scope</th>
+                  <th>Namespaces</th>
+                  <th>Last used</th>
+                  <th>State</th>
+                  <th />
+                </tr>
+              </thead>
+              <tbody>
+                {tokens.data.tokens.map((t) => (
+                  <TokenRow key={t.name} token={t} whyId={whyId} />
+                ))}
+              </tbody>
+            </table>
+          </>
         )
       ) : (
         <div className="skeleton" aria-busy="true" />
@@ -319,7 +336,7 @@ function Tokens() {
   );
 }
 
-function TokenRow({ token }: { token: TokenView }) {
+function TokenRow({ token, whyId }: { token: TokenView; whyId: string }) {
   const revoke = useRevokeToken();
   const [reason, setReason] = useState("");
   return (
@@ -341,6 +358,7 @@ function TokenRow({ token }: { token: TokenView }) {
               type="button"
               className={styles.secondary}
               disabled={reasonProblem(reason) !== null || revoke.isPending}
+              aria-describedby={reasonProblem(reason) !== null ? whyId : undefined}
               onClick={() => revoke.mutate({ name: token.name, reason })}
             >
               Revoke

@@ -3,6 +3,7 @@
 import { useId, useState, type FormEvent } from "react";
 import type { CompletenessQuery, DatasetOption } from "@/lib/contracts/completeness";
 import { monthOfPeriod, monthPeriod } from "./month-period";
+import { DisabledReason } from "@/components/shell/DisabledReason";
 import styles from "./Completeness.module.css";
 
 interface Props {
@@ -84,9 +85,10 @@ export function PeriodPicker({ datasets, initial, onCheck }: Props) {
           className="mono"
         />
       </div>
-      <button type="submit" disabled={!dataset}>
+      <button type="submit" disabled={!dataset} aria-describedby={dataset ? undefined : `${id}-why`}>
         Check completeness
       </button>
+      <DisabledReason id={`${id}-why`} reason={dataset ? null : "choose a dataset first"} />
       {chosen?.firstKey ? (
         <p className="muted">
           Expected units: {chosen.firstKey} … {chosen.lastKey}

@@ -1,12 +1,13 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { useOpenIncident } from "@/lib/client/incident-actions";
 import { useRootCause } from "@/lib/client/use-incidents";
 import styles from "./Incidents.module.css";
 import { reasonProblem } from "@/lib/contracts/reason";
 import { RootCausePanel, type RootCauseChoice } from "./RootCausePanel";
+import { DisabledReason } from "@/components/shell/DisabledReason";
 
 /** The value once it has stopped changing for `ms` (the root-cause walk is not asked on every keystroke). */
 function useSettled<T>(value: T, ms: number): T {
@@ -32,6 +33,7 @@ export function NewIncidentForm({ node, units }: { node: string; units: string }
   const [title, setTitle] = useState("");
   const [reason, setReason] = useState("");
   const [choice, setChoice] = useState<RootCauseChoice>("follow");
+  const whyId = useId();
   const list = keys
     .split(/[,\s]+/)
     .map((k) => k.trim())
@@ -43,6 +45,7 @@ export function NewIncidentForm({ node, units }: { node: string; units: string }
   // Every pair it would hold is held already: submitting goes to that incident.
   const heldPairs = new Set(view?.heldBy.flatMap((h) => h.pairs.flatMap((p) => p.units.map((u) => `${p.nodeId} ${u}`))) ?? []);
   const wouldHold = follow || !view ? (view?.proposedPairs ?? []) : [{ nodeId: asked.task, units: list }];
+  const why = list.length === 0 ? "name at least one failed unit first" : reasonProblem(reason);
   const allHeld = view !== undefined && wouldHold.length > 0 && wouldHold.every((p) => p.units.every((u) => heldPairs.has(`${p.nodeId} ${u}`)));
   return (
     <form
@@ -78,9 +81,10 @@ export function NewIncidentForm({ node, units }: { node: string; units: string }
           {open.error.message}
         </div>
       ) : null}
-      <button type="submit" disabled={open.isPending || reasonProblem(reason) !== null || list.length === 0}>
+      <button type="submit" disabled={open.isPending || why !== null} aria-describedby={why ? whyId : undefined}>
         {open.isPending ? "Opening…" : allHeld ? "Go to the incident that holds them" : "Open the incident"}
       </button>
+      <DisabledReason id={whyId} reason={why} />
     </form>
   );
 }

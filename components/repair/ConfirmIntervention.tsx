@@ -2,7 +2,7 @@
 
 import { useId, useState, type ReactNode } from "react";
 import { ActionError } from "./ActionError";
-import { DisabledReason } from "./DisabledReason";
+import { DisabledReason } from "@/components/shell/DisabledReason";
 import { ReasonField } from "./ReasonField";
 import styles from "./Wizard.module.css";
 import { reasonProblem } from "@/lib/contracts/reason";

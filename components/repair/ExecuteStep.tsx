@@ -9,7 +9,7 @@ import { useProgress } from "@/lib/client/use-repair";
 import { counted } from "@/lib/domain/words";
 import { ActionError } from "./ActionError";
 import { ConfirmIntervention } from "./ConfirmIntervention";
-import { DisabledReason } from "./DisabledReason";
+import { DisabledReason } from "@/components/shell/DisabledReason";
 import { DryRunPanel } from "./DryRunPanel";
 import { Name } from "@/components/shell/Name";
 import { StepActions } from "./StepActions";

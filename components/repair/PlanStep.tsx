@@ -1,13 +1,14 @@
 "use client";
 
 import { counted } from "@/lib/domain/words";
-import { useState } from "react";
+import { useId, useState } from "react";
 import type { DispatchPreview } from "@/lib/contracts/orchestrators";
 import type { PlanOptions } from "@/lib/contracts/repair";
 import { useConfirmPlan } from "@/lib/client/incident-actions";
 import { usePlanPreview } from "@/lib/client/use-repair";
 import { describeRanges } from "@/components/units/describe-units";
 import { ActionError } from "./ActionError";
+import { DisabledReason } from "@/components/shell/DisabledReason";
 import { DryRunPanel } from "./DryRunPanel";
 import { PlanExports } from "./PlanExports";
 import { ReasonField } from "./ReasonField";
@@ -34,6 +35,7 @@ export function PlanStep({
   const { data, error, isPending } = usePlanPreview(id, options);
   const confirm = useConfirmPlan(id);
   const [reason, setReason] = useState("");
+  const whyId = useId();
   if (isPending) return <div className="skeleton" aria-busy="true" />;
   if (error)
     return (
@@ -43,6 +45,7 @@ export function PlanStep({
     );
   const editable = allows(incident, "confirm_plan");
   const planKey = JSON.stringify([data.strategy, data.waves, options]);
+  const why = data.runnable ? reasonProblem(reason) : `${counted(data.blockers.length, "blocker")} above must be lifted first`;
   return (
     <>
       <p className="sub" data-testid="plan-cost">
@@ -110,14 +113,18 @@ export function PlanStep({
       <ActionError error={confirm.error} />
       <StepActions back={back}>
         {editable ? (
-          <button
-            type="button"
-            className={styles.primary}
-            disabled={!data.runnable || confirm.isPending || reasonProblem(reason) !== null}
-            onClick={() => confirm.mutate({ ...options, strategy: data.strategy, reason }, { onSuccess: next })}
-          >
-            Confirm plan →
-          </button>
+          <>
+            <DisabledReason id={whyId} reason={why} />
+            <button
+              type="button"
+              className={styles.primary}
+              disabled={confirm.isPending || why !== null}
+              aria-describedby={why ? whyId : undefined}
+              onClick={() => confirm.mutate({ ...options, strategy: data.strategy, reason }, { onSuccess: next })}
+            >
+              Confirm plan →
+            </button>
+          </>
         ) : (
           <button type="button" onClick={next}>
             Next →

@@ -4,7 +4,7 @@ import { useId, useState } from "react";
 import { useRecordPreconditions } from "@/lib/client/incident-actions";
 import { usePreconditions } from "@/lib/client/use-repair";
 import { ActionError } from "./ActionError";
-import { DisabledReason } from "./DisabledReason";
+import { DisabledReason } from "@/components/shell/DisabledReason";
 import { ReasonField } from "./ReasonField";
 import { StepActions } from "./StepActions";
 import { allows, type StepProps } from "./step-props";

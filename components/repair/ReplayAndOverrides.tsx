@@ -3,7 +3,7 @@
 import { useId, useState } from "react";
 import type { PlanOptions, PlannedTaskView } from "@/lib/contracts/repair";
 import { describeRanges } from "@/components/units/describe-units";
-import { DisabledReason } from "./DisabledReason";
+import { DisabledReason } from "@/components/shell/DisabledReason";
 import styles from "./Wizard.module.css";
 
 /** Side-effecting tasks stay excluded unless replayed deliberately with an idempotency key; parameter overrides. */

@@ -5,7 +5,7 @@ import type { PlanOptions } from "@/lib/contracts/repair";
 import { usePlanPreview } from "@/lib/client/use-repair";
 import { counted } from "@/lib/domain/words";
 import { BlockerCard } from "./BlockerCard";
-import { DisabledReason } from "./DisabledReason";
+import { DisabledReason } from "@/components/shell/DisabledReason";
 import { MarkUnitsCard } from "./MarkUnitsCard";
 import { ReplayAndOverrides } from "./ReplayAndOverrides";
 import { StepActions } from "./StepActions";

@@ -3,11 +3,12 @@
 import { counted } from "@/lib/domain/words";
 import { nodeName } from "@/lib/domain/ids";
 import Link from "next/link";
-import { useState } from "react";
+import { useId, useState } from "react";
 import { useRecordScope } from "@/lib/client/incident-actions";
 import { useScope } from "@/lib/client/use-repair";
 import { describeRanges } from "@/components/units/describe-units";
 import { ActionError } from "./ActionError";
+import { DisabledReason } from "@/components/shell/DisabledReason";
 import { ReasonField } from "./ReasonField";
 import { ScopeGraph } from "./ScopeGraph";
 import { ScopeMatrix } from "./ScopeMatrix";
@@ -23,6 +24,7 @@ export function ScopeStep({ id, incident, next }: StepProps) {
   const record = useRecordScope(id);
   const [reason, setReason] = useState("");
   const [skip, setSkip] = useState<Set<string>>(new Set());
+  const whyId = useId();
   if (isPending) return <div className="skeleton" aria-busy="true" />;
   if (error)
     return (
@@ -34,6 +36,7 @@ export function ScopeStep({ id, incident, next }: StepProps) {
   const units = incident.failedPairs.flatMap((p) => p.units).join(",");
   const adds = data.waitsOn.filter((w) => !skip.has(w.taskNodeId));
   const editable = allows(incident, "scope");
+  const why = reasonProblem(reason);
   return (
     <>
       <p className="sub">
@@ -104,24 +107,28 @@ export function ScopeStep({ id, incident, next }: StepProps) {
       <ActionError error={record.error} />
       <StepActions>
         {editable ? (
-          <button
-            type="button"
-            className={styles.primary}
-            disabled={record.isPending || reasonProblem(reason) !== null}
-            onClick={() =>
-              record.mutate(
-                { reason, addPairs: adds.map((w) => ({ taskNodeId: w.taskNodeId, units: w.units })) },
-                {
-                  onSuccess: () => {
-                    setReason("");
-                    next();
+          <>
+            <DisabledReason id={whyId} reason={why} />
+            <button
+              type="button"
+              className={styles.primary}
+              disabled={record.isPending || why !== null}
+              aria-describedby={why ? whyId : undefined}
+              onClick={() =>
+                record.mutate(
+                  { reason, addPairs: adds.map((w) => ({ taskNodeId: w.taskNodeId, units: w.units })) },
+                  {
+                    onSuccess: () => {
+                      setReason("");
+                      next();
+                    },
                   },
-                },
-              )
-            }
-          >
-            {adds.length > 0 ? "Add and re-scope" : "Confirm scope →"}
-          </button>
+                )
+              }
+            >
+              {adds.length > 0 ? "Add and re-scope" : "Confirm scope →"}
+            </button>
+          </>
         ) : (
           <button type="button" onClick={next}>
             Next →

@@ -1,4 +1,4 @@
-import styles from "./Wizard.module.css";
+import styles from "./DisabledReason.module.css";
 
 /**
  * Why the button beside it is disabled, in words on screen (not only in a tooltip a keyboard or
@@ -8,7 +8,7 @@ import styles from "./Wizard.module.css";
 export function DisabledReason({ id, reason }: { id: string; reason: string | null }) {
   if (!reason) return null;
   return (
-    <span id={id} className={styles.disabledReason} data-testid="disabled-reason">
+    <span id={id} className={styles.reason} data-testid="disabled-reason">
       {reason.charAt(0).toUpperCase() + reason.slice(1)}
     </span>
   );
