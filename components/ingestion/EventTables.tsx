@@ -1,4 +1,5 @@
 import type { IngestionStatus } from "@/lib/contracts/ingestion";
+import { Name } from "@/components/shell/Name";
 
 const when = (iso: string) => new Date(iso).toISOString().replace("T", " ").slice(0, 19);
 
@@ -30,8 +31,8 @@ export function RecentEventsCard({ events }: { events: IngestionStatus["recentEv
                 <td data-label="Type">
                   <span className="badge">{e.eventType}</span>
                 </td>
-                <td className="mono wrap-anywhere" data-label="Job">
-                  {e.jobNodeId}
+                <td className="mono" data-label="Job">
+                  <Name strong={false}>{e.jobNodeId}</Name>
                 </td>
                 <td className="mono wrap-anywhere" data-label="Run id">
                   {e.runId}

@@ -2,6 +2,7 @@ import { useMemo } from "react";
 import type { MatrixInvalidKey, MatrixSection } from "@/lib/contracts/units";
 import { STATE_CODES } from "@/lib/contracts/units";
 import { article } from "@/lib/domain/words";
+import { Name } from "@/components/shell/Name";
 
 const FAILED = STATE_CODES[2]!;
 /**
@@ -76,8 +77,8 @@ export function KeyProblemsCards({ sections, invalidKeys }: { sections: MatrixSe
             <tbody>
               {invalidKeys.map((k) => (
                 <tr key={`${k.nodeId}|${k.unitKey}`}>
-                  <td className="mono wrap-anywhere" data-label="Node">
-                    {k.nodeId}
+                  <td className="mono" data-label="Node">
+                    <Name strong={false}>{k.nodeId}</Name>
                   </td>
                   <td className="mono wrap-anywhere" data-label="Key">
                     {k.unitKey}

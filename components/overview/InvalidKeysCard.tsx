@@ -1,4 +1,5 @@
 import type { Overview } from "@/lib/contracts/overview";
+import { Name } from "@/components/shell/Name";
 
 export function InvalidKeysCard({ rows }: { rows: Overview["invalidKeys"] }) {
   return (
@@ -21,8 +22,8 @@ export function InvalidKeysCard({ rows }: { rows: Overview["invalidKeys"] }) {
           <tbody>
             {rows.map((r) => (
               <tr key={`${r.nodeId}|${r.unitKey}`}>
-                <td className="mono wrap-anywhere" data-label="Node">
-                  {r.nodeId}
+                <td className="mono" data-label="Node">
+                  <Name strong={false}>{r.nodeId}</Name>
                 </td>
                 <td className="mono" data-label="Key">
                   {r.unitKey}
