@@ -65,6 +65,8 @@ describe("UnitsView", () => {
     const panel = await screen.findByTestId("cell-panel");
     expect(nav.get().get("unit")).toBe("2026-08-17");
     expect(await within(panel).findByTestId("panel-state")).toHaveTextContent("failed");
+    // Where the writer's write mode came from is said beside it.
+    expect(within(panel).getByTestId("panel-writer")).toHaveTextContent("stg_orders (append — declared)");
     // The focus wandered into the panel; Esc still closes it, and the grid has the focus again.
     act(() => within(panel).getByRole("button", { name: "Close the unit panel" }).focus());
     fireEvent.keyDown(document.activeElement!, { key: "Escape" });

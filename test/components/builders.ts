@@ -270,7 +270,7 @@ export function aUnitDetail(over: Partial<UnitDetail> = {}): UnitDetail {
     unitKey: "2026-08-17",
     state: "failed",
     reasons: ["its latest attempt failed"],
-    writer: { nodeId: "job:orders:stg_orders", name: "stg_orders", writeMode: "append" },
+    writer: { nodeId: "job:orders:stg_orders", name: "stg_orders", writeMode: "append", writeModeFrom: "declared" },
     publishes: [],
     attempts: [],
     sourceCount: 40,
