@@ -3,6 +3,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { PUT as partitions } from "@/app/api/v1/datasets/[id]/partitions/route";
 import { POST as lineage } from "@/app/api/v1/lineage/route";
+import type { NodeId } from "@/lib/domain/ids";
+import { loadRepairContext } from "../repair/load-repair-context";
 import { loadUnitStateIndex } from "../repair/unit-state-index";
 import { getOverview } from "../overview/get-overview";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database";
@@ -96,4 +98,20 @@ describe("dbt-ol's structured logs of a microbatch model's partial success (the 
         "test.reparo_lab_orders.not_null_revenue_daily_revenue.24fb946d56",
       ]);
     });
+
+  it("a dbt test reads what it checks, yet a repair of that model does not reach it: it builds nothing", async () => {
+    await t?.drop();
+    t = await fresh();
+    await send();
+    const test = "job:dbt-lab:test.reparo_lab_orders.not_null_revenue_daily_revenue.24fb946d56" as NodeId;
+    expect(await t.db.task.findUniqueOrThrow({ where: { nodeId: test }, select: { kind: true } })).toEqual({ kind: "check" });
+    // The lineage keeps its read (the lineage page draws it; a failing test alerts on revenue_daily)…
+    expect(await t.db.lineageEdge.count({ where: { task: { nodeId: test }, direction: "read" } })).toBe(1);
+    // …the repair's graph does not: it was held for an unknown write mode in the peers lab's loop.
+    const { graph } = await loadRepairContext(t.db, NOW);
+    const downstream = (id: string) => graph.out[graph.index.get(id as NodeId)!]!.map((e) => graph.nodes[e.to]!.id);
+    expect(graph.index.has(test)).toBe(true);
+    expect(graph.in[graph.index.get(test)!]).toEqual([]);
+    expect(downstream(REVENUE).sort()).toEqual([MODEL.replace("revenue_daily", "finance_export"), MODEL.replace("revenue_daily", "running_balance")]);
+  });
 });

@@ -132,6 +132,8 @@ describe("a repair of a dbt project, run by the operator", () => {
     expect((await getIncident(id, t.db)).status).toBe("validating");
     const kinds = (await getIncident(id, t.db)).timeline.map((e) => e.kind);
     expect(kinds.filter((k) => k === "repair.dispatched")).toHaveLength(2);
+    // dbt is asked nothing (its progress is the ledger), yet each pair it finished is on the record.
+    expect(kinds.filter((k) => k === "repair.progress").length).toBeGreaterThanOrEqual(2);
     expect(kinds.at(-1)).toBe("repair.finished");
   });
 });

@@ -255,9 +255,10 @@ async function driveSlice(db: Db, run: RepairRunRecord, slice: string, deadline:
       const external = groups.some((g) => g.orchestrator && g.orchestrator.kind !== "local" && inWave(g, w));
       const pending = run.params.pairs.some(([t, u, pw]) => pw === w && !SETTLED.has(progress[progressKey(t, u)]?.status ?? ""));
       // A quiet poll's calls wait in the run for the next entry; they are written when a pair
-      // changes, when the wave ends, or once QUIET_CALLS have gathered.
+      // changes, when the wave ends, or once QUIET_CALLS have gathered. A pair that changed is
+      // written even without a call: dbt's progress is the ledger, nothing is asked of dbt.
       const quiet = [...(dispatch.quietCalls ?? []), ...calls.map(describeCall)];
-      const flush = external && quiet.length > 0 && (changed.length > 0 || !pending || quiet.length >= QUIET_CALLS);
+      const flush = external && (changed.length > 0 || (quiet.length > 0 && (!pending || quiet.length >= QUIET_CALLS)));
       dispatch = { ...dispatch, quietCalls: external && !flush ? quiet : [] };
       const audit = flush
         ? {
