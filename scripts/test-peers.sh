@@ -2,7 +2,8 @@
 # npm run test:peers — the closed loops against the REAL peers of the lab (docs/peers-lab.md):
 # builds the console into .next-peers when its sources changed, runs the specs of e2e/peers/ with
 # playwright.peers.config.ts (its own console on 127.0.0.1:3300, fresh data/peers.db; each spec
-# brings its peer up with peers/lab.sh), always takes the peers down, prints the time of each
+# brings its peer up with peers/lab.sh), always takes its peers down (those of the specs named in
+# the arguments, else all three), prints the time of each
 # stage and, as its LAST line, one JSON object merging the per-peer results
 # (test-results/peers/<peer>.json; a peer without one yet is left out):
 #
@@ -27,9 +28,17 @@ stage_done() {  # stage_done <name> <start>
   printf '[test-peers] %s: %s s\n' "$1" "$s" >&2
 }
 
+# The peers whose specs run: those named in the arguments (e2e/peers/<peer>.spec.ts), else all. Only
+# they are taken down: a peer someone else has up on this machine (another loop, a walk-through) stays.
+RUNNING=()
+for a in "$@"; do
+  for p in "${PEERS[@]}"; do [[ "$a" == *"$p.spec"* ]] && RUNNING+=("$p"); done
+done
+[[ ${#RUNNING[@]} -gt 0 ]] || RUNNING=("${PEERS[@]}")
+
 peers_down() {
-  local t; t="$(now)"
-  bash peers/lab.sh down >&2 || true
+  local t p; t="$(now)"
+  for p in "${RUNNING[@]}"; do bash peers/lab.sh down "$p" >&2 || true; done
   stage_done "peers down" "$t"
 }
 # Whatever happens (a failed build, Ctrl-C), no peer is left running.

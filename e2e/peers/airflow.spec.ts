@@ -1,10 +1,10 @@
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { APIRequestContext, Page } from "@playwright/test";
 import pg from "pg";
-import { PEERS_ARTIFACTS, PEERS_DATABASE_URL, PEERS_RESULTS, PEERS_SECRET_DIR, PEERS_URL } from "../../playwright.peers.config";
+import { PEERS_ARTIFACTS, PEERS_RESULTS, PEERS_SECRET_DIR, PEERS_URL } from "../../playwright.peers.config";
 import { expect, test } from "../fixtures";
+import { LAB_RUN, WAREHOUSE_URL, daysBetween, labTools, lastLine } from "./lab-support";
 
 /**
  * The Airflow closed loop against the REAL Airflow 3.3 of the peers lab (issue 31, item 3;
@@ -17,17 +17,15 @@ import { expect, test } from "../fixtures";
  * clears sent, Airflow re-running exactly the planned task instances, their events coming back
  * through the provider, validation, and every request to Airflow on the record.
  *
- * Product problems this spec found are asserted with expect.soft at the point they show, so the
- * rest of the loop still runs and reports: the spec fails until they are fixed.
+ * Every assertion is hard: what this loop found wrong in the product is fixed there (docs/peers-lab.md
+ * lists it) and asserted here as the behaviour it now has.
  */
 test.describe.configure({ mode: "serial" });
 
-const ROOT = path.resolve(__dirname, "../..");
 const AIRFLOW = "http://127.0.0.1:28080";
 const AIRFLOW_USER = "reparo";
 const AIRFLOW_PASSWORD = process.env.REPARO_AIRFLOW_PASSWORD ?? "reparo-lab";
-const AIRFLOW_LOG = path.join(process.env.REPARO_PEERS_RUN ?? "/tmp/reparo-peers", "airflow/logs/api-server.log");
-const WAREHOUSE_URL = `postgresql://${process.env.REPARO_PG_USER ?? "postgres"}@${process.env.REPARO_PG_HOST ?? "127.0.0.1"}:${process.env.REPARO_PG_PORT ?? "5432"}/reparo_lab_warehouse`;
+const AIRFLOW_LOG = path.join(LAB_RUN, "airflow/logs/api-server.log");
 const DAG = "lab_orders";
 const NS = "postgres://127.0.0.1:5432";
 const STG = "job:airflow-lab:lab_orders.stg_orders";
@@ -45,10 +43,11 @@ const COMMANDER = "lab-commander";
 const SHOTS = path.join(PEERS_ARTIFACTS, "airflow");
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 
+const { times, sh, cli, lab, timed } = labTools(SHOTS);
+
 // ---------------------------------------------------------------- what the loop measured
 let ingestToken = "";
 let declareToken = "";
-const times: Record<string, number> = {};
 const result: { version: string | null; pairsPlanned: number | null; pairsRerun: number | null; extraRerun: number | null; validated: boolean } = {
   version: null,
   pairsPlanned: null,
@@ -56,41 +55,6 @@ const result: { version: string | null; pairsPlanned: number | null; pairsRerun:
   extraRerun: null,
   validated: false,
 };
-
-function daysBetween(first: string, last: string): string[] {
-  const out: string[] = [];
-  for (let d = Date.parse(`${first}T00:00:00Z`); d <= Date.parse(`${last}T00:00:00Z`); d += 86_400_000) out.push(new Date(d).toISOString().slice(0, 10));
-  return out;
-}
-
-/**
- * Runs a command of the repository (a CLI, peers/lab.sh); its output is kept in the artifacts
- * folder (`label`.log) unless it prints a secret (a token, a sign-in link); throws with its tail on failure.
- */
-function sh(label: string, cmd: string, args: string[], env: Record<string, string> = {}, prints: "output" | "secret" = "output"): string {
-  const t0 = Date.now();
-  const r = spawnSync(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-  const seconds = (Date.now() - t0) / 1000;
-  const output = prints === "secret" ? "(not kept: it prints a secret)" : `${r.stdout}\n${r.stderr}`;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  fs.writeFileSync(path.join(SHOTS, `${label}.log`), `$ ${cmd} ${args.join(" ")}\n# ${seconds.toFixed(1)} s, exit ${r.status}\n${output}`);
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${r.status} after ${seconds.toFixed(1)} s:\n${(prints === "secret" ? r.stderr : output).trim().slice(-3000)}`);
-  return r.stdout;
-}
-
-const cli = (label: string, script: string, args: string[], prints: "output" | "secret" = "output") =>
-  sh(label, "npx", ["tsx", `scripts/${script}.ts`, ...args], { DATABASE_URL: PEERS_DATABASE_URL, REPARO_PUBLIC_URL: PEERS_URL }, prints);
-const lastLine = (out: string) => out.trim().split("\n").at(-1)!.trim();
-const lab = (label: string, ...args: string[]) => sh(label, "bash", ["peers/lab.sh", ...args]);
-
-function timed<T>(name: string, f: () => T): T {
-  const t0 = Date.now();
-  try {
-    return f();
-  } finally {
-    times[name] = Math.round((Date.now() - t0) / 100) / 10;
-  }
-}
 
 // ---------------------------------------------------------------- the real Airflow's own API
 interface TaskInstance {
@@ -216,8 +180,11 @@ test.beforeAll(async ({ playwright }, testInfo) => {
   test.setTimeout(900_000);
   fs.rmSync(SHOTS, { recursive: true, force: true });
   fs.mkdirSync(SHOTS, { recursive: true });
-  cli("users-admin", "users", ["add", ADMIN, "--role", "admin", "--name", "Ada Admin", "--reason", "the peers lab's first admin"]);
-  cli("users-commander", "users", ["add", COMMANDER, "--role", "commander", "--name", "Cora Commander", "--reason", "repairs the lab's incidents"]);
+  // The console's database is shared by every spec of the run: add the people once.
+  const users = cli("users-list", "users", ["list"]);
+  if (!users.includes(ADMIN)) cli("users-admin", "users", ["add", ADMIN, "--role", "admin", "--name", "Ada Admin", "--reason", "the peers lab's first admin"]);
+  if (!users.includes(COMMANDER))
+    cli("users-commander", "users", ["add", COMMANDER, "--role", "commander", "--name", "Cora Commander", "--reason", "repairs the lab's incidents"]);
   ingestToken = lastLine(cli("token-ingest", "tokens", ["create", "airflow-lab", "--scope", "ingest", "--reason", "Airflow's OpenLineage provider"], "secret"));
   declareToken = lastLine(cli("token-declare", "tokens", ["create", "lab-declarations", "--scope", "declare", "--reason", "the team's declaration file"], "secret"));
   expect(ingestToken).toMatch(/^rpt_/);
@@ -265,7 +232,7 @@ test.afterAll(() => {
 // ---------------------------------------------------------------- b. the team's declaration file, applied after the events
 test("the team's declaration file, applied after the lab ran, folds the provider's events onto daily units", async ({ request }) => {
   const declare = (label: string, ...flags: string[]) =>
-    sh(label, "npx", ["tsx", "scripts/declare.ts", "peers/airflow/reparo.yaml", ...flags], { REPARO_URL: PEERS_URL, REPARO_TOKEN: declareToken });
+    sh(label, "npx", ["tsx", "scripts/declare.ts", "peers/airflow/reparo.yaml", ...flags], { REPARO_URL: PEERS_URL, REPARO_TOKEN: declareToken }).stdout;
   // Before: every dataset is one unit `*` (nothing declared), so no day can be missing or failed.
   expect((await (await request.get("/api/v1/overview")).json()).counts).toMatchObject({ openFailures: 0, missingUnits: 0 });
 
@@ -365,9 +332,12 @@ test("the commander repairs stg_orders 2026-08-17 and 08-23 in the real Airflow:
   await expect(page.getByTestId("failure-lab_orders.stg_orders-2026-08-23")).toContainText("before writing anything (mode clean)");
   const halfWritten = await rowsOfDay(`airflow_lab.stg_orders`, "2026-08-17");
   expect(halfWritten).toEqual({ rows: 21, distinct: 21 });
-  // PRODUCT BUG: the provider sends no row counts, so the failed try's rows are unknown — yet the
-  // overview says "nothing written" for a unit that holds 21 rows (unit-facts counts unknown as 0).
-  expect.soft(f17, "the half-written unit is shown as written, or rows unknown — not 'nothing written'").not.toContainText("nothing written");
+  // The provider sends no row counts: what the failed try left is unknown, and said so — never
+  // "nothing written" for a unit that holds 21 rows.
+  await expect(f17.getByTestId("partial-write")).toHaveText("rows unknown: its producer reports no row counts");
+  await expect(page.getByTestId("failure-lab_orders.stg_orders-2026-08-23").getByTestId("partial-write")).toHaveText(
+    "rows unknown: its producer reports no row counts",
+  );
   await shot(page, "1-overview");
 
   // Open the incident from the overview's failure link.
@@ -522,21 +492,18 @@ test("the commander repairs stg_orders 2026-08-17 and 08-23 in the real Airflow:
   const failing = validation.units
     .filter((u: { passed: boolean }) => !u.passed)
     .map((u: { name: string; unitKey: string; failures: string[] }) => `${u.name} ${u.unitKey}: ${u.failures.join("; ")}`);
-  // PRODUCT BUG: running_balance reads the table it writes (the provider lists it as an input, with
-  // no subset facet): the self-read is stored with the identity mapping although the task is
-  // declared dependsOnOwnPast, so each unit's own publish counts as "an upstream unit republished
-  // after it was built" and every running_balance unit is stale — repaired or not.
-  expect.soft(failing, "units failing validation").toEqual([]);
-  result.validated = validation.passed === true;
-  if (result.validated) {
-    await expect(verdict6).toContainText("Validation passes: all 21 units in the ledger, published once, not stale.");
-    await expect(verdict6).toContainText("21 units were published without a row count: present, but neither counted nor reconciled.");
-    await page.getByTestId("resolve-open").click();
-    await page.getByTestId("resolve").getByLabel(/Why/).fill("the 21 units Airflow re-ran are back in the ledger, published once");
-    await page.getByTestId("resolve").getByRole("button", { name: /^Confirm:/ }).click();
-    await expect(page.getByTestId("close-status")).toContainText("resolved");
-    await shot(page, "9-close");
-  }
+  // running_balance reads the table it writes (the provider lists it as an input): that self-read
+  // is the unit before, not a newer upstream of every unit.
+  expect(failing, "units failing validation").toEqual([]);
+  expect(validation.passed).toBe(true);
+  result.validated = true;
+  await expect(verdict6).toContainText("Validation passes: all 21 units in the ledger, published once, not stale.");
+  await expect(verdict6).toContainText("21 units were published without a row count: present, but neither counted nor reconciled.");
+  await page.getByTestId("resolve-open").click();
+  await page.getByTestId("resolve").getByLabel(/Why/).fill("the 21 units Airflow re-ran are back in the ledger, published once");
+  await page.getByTestId("resolve").getByRole("button", { name: /^Confirm:/ }).click();
+  await expect(page.getByTestId("close-status")).toContainText("resolved");
+  await shot(page, "9-close");
 
   // f. Every request sent to Airflow is on the record — method, URL, status — as Airflow's own
   // access log has it, and never the password or a token.
@@ -559,19 +526,17 @@ test("the commander repairs stg_orders 2026-08-17 and 08-23 in the real Airflow:
   const signIns = seenByAirflow.filter((c) => c.startsWith("POST /auth/token "));
   expect(signIns.length, `sign-ins Airflow saw: ${signIns.join(", ")}`).toBeGreaterThanOrEqual(1);
   expect(signIns.length, `sign-ins Airflow saw: ${signIns.join(", ")}`).toBeLessThanOrEqual(2);
-  // PRODUCT BUGS: (1) the launch asks Airflow for the dry run again (7 clears with dry_run: true, to
-  // compare the digest) and records none of those requests; (2) a poll whose answer changed no
-  // pair's progress is not recorded (repair.progress is written only on a change).
-  expect.soft(countBy(minus(seenByAirflow, recorded), (c) => c), "sent to Airflow, but not in the audit log").toEqual({});
+  // And everything Airflow received is on the record: the launch's own dry run (repair.previewed)
+  // and the polls that changed nothing (written with the next repair.progress entry) included.
+  expect(countBy(minus(seenByAirflow, recorded), (c) => c), "sent to Airflow, but not in the audit log").toEqual({});
   const text = JSON.stringify(audit);
   expect(text).not.toContain(AIRFLOW_PASSWORD);
   expect(text).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}/);
   expect(await (await api.get("/api/v1/audit/verify")).json()).toMatchObject({ ok: true, brokenAt: null });
 
-  // PRODUCT BUG: an incident names its pipeline by the pipeline's namespace (airflow-lab), not its
-  // name (lab_orders, as /api/v1/pipelines and the overview do), so ?pipeline=lab_orders misses it.
+  // An incident names its pipeline by name (lab_orders, as /api/v1/pipelines and the overview do).
   const ofPipeline = await (await api.get(`/api/v1/incidents?status=all&pipeline=${DAG}`)).json();
-  expect.soft(ofPipeline.incidents.map((i: { id: string }) => i.id), "incidents of the pipeline lab_orders").toEqual([id]);
+  expect(ofPipeline.incidents.map((i: { id: string; status: string }) => [i.id, i.status]), "incidents of the pipeline lab_orders").toEqual([[id, "resolved"]]);
 
   // The overview no longer lists the repaired failures.
   await page.goto("/");

@@ -14,6 +14,7 @@ bash "$LAB/lab.sh" receiver start "$RUN/receiver/dbt-events.ndjson"
 REPARO_URL=http://127.0.0.1:28999 REPARO_TOKEN=lab-dbt-token bash "$LAB/lab.sh" up dbt
 # shellcheck disable=SC1091
 source "$RUN/dbt/env.sh"
+export DBT_PROFILES_DIR="$LAB/dbt/spike_project"   # env.sh points at the lab project's profile
 cd "$LAB/dbt/spike_project"
 count() { if [[ -f "$RUN/receiver/dbt-events.ndjson" ]]; then wc -l < "$RUN/receiver/dbt-events.ndjson"; else echo 0; fi; }
 step() {  # step <name> <args...>
