@@ -83,18 +83,18 @@ test.describe("with an incident on the duplicated day", () => {
     });
     expect(opened.status()).toBe(201);
     const { id, title } = await opened.json();
-    expect(title).toBe("stg_orders 2026-08-10 failed");
+    expect(title).toBe("stg_orders 2026-08-10 duplicated");
 
     await page.goto("/completeness?dataset=revenue_daily&from=2026-08-01&to=2026-08-25");
     const onIt = page.getByTestId("plain-2026-08-10").getByTestId("on-it");
-    await expect(onIt).toHaveText("Incident “stg_orders 2026-08-10 failed” is open on it.");
-    await expect(onIt.getByRole("link", { name: "stg_orders 2026-08-10 failed" })).toHaveAttribute("href", `/incidents/${id}`);
+    await expect(onIt).toHaveText("Incident “stg_orders 2026-08-10 duplicated” is open on it.");
+    await expect(onIt.getByRole("link", { name: "stg_orders 2026-08-10 duplicated" })).toHaveAttribute("href", `/incidents/${id}`);
     await expect(page.getByTestId("plain-2026-08-17").getByTestId("on-it")).toHaveText("No one is on it yet: open an incident.");
 
     expect((await request.post(`/api/v1/incidents/${id}/abandon`, { data: { reason: "checked in the e2e" } })).ok()).toBe(true);
     await page.goto(`/audit?incidentId=${id}`);
     const cells = page.getByTestId("audit-incident");
     await expect(cells).toHaveCount(2); // incident.opened, incident.abandoned
-    for (const cell of await cells.all()) await expect(cell).toHaveText("stg_orders 2026-08-10 failed · abandoned");
+    for (const cell of await cells.all()) await expect(cell).toHaveText("stg_orders 2026-08-10 duplicated · abandoned");
   });
 });

@@ -243,7 +243,8 @@ test("open → scope → clean the appended unit → repair + closure → run �
   const row = page.getByTestId(`repair-${repair.runId}`);
   await expect(row).toContainText("repair #1");
   for (const cell of ["ttd", "ttr", "ttv"]) await expect(row.getByTestId(cell)).not.toHaveText("—");
-  await expect(row.getByTestId("ttr")).toHaveText(/^\d+ min$/);
+  // One duration format everywhere (formatDuration): "8 s", "2 min 5 s", "1 h 35 min".
+  await expect(row.getByTestId("ttr")).toHaveText(/^\d+ (d|h|min|s)( \d+ (h|min|s))?$/);
   // Interventions only (the repair and the cleaning), named in words: not validations or scoping.
   const interventions = page.getByRole("region", { name: "Interventions by kind" });
   await expect(interventions.locator(".recharts-legend-item-text")).toHaveText(["repair", "cleaning"]);
