@@ -16,8 +16,6 @@ import { StepActions } from "./StepActions";
 import { allows, type StepProps } from "./step-props";
 import styles from "./Wizard.module.css";
 
-const ACTIVE = new Set(["queued", "running"]);
-
 /** Step 5: launch the repair run (linked to the original), and watch every (task, unit) progress live. */
 export function ExecuteStep({ id, incident, next, back, reviewed: fromPlan }: StepProps & { reviewed: DispatchPreview | null }) {
   const { data, error, isPending } = useProgress(id, { live: incident.status === "repairing" });
@@ -25,7 +23,10 @@ export function ExecuteStep({ id, incident, next, back, reviewed: fromPlan }: St
   const cancel = useCancelRepair(id);
   const [again, setReviewed] = useState<DispatchPreview | null>(null);
   const qc = useQueryClient();
-  const running = data?.run ? ACTIVE.has(data.run.status) : false;
+  // What the run allows (its lifecycle table, lib/domain/repair-run-lifecycle.ts): cancel while it
+  // goes; resume after it ended short of every pair; validate once it ended.
+  const runActions = data?.run?.allowedActions ?? [];
+  const running = data?.run ? !runActions.includes("validate") : false;
   const stale = Boolean(data?.run) && !running && incident.status === "repairing";
   useEffect(() => {
     // The run ended, so the server moved the incident on: refresh what this page knows about it.
@@ -33,7 +34,7 @@ export function ExecuteStep({ id, incident, next, back, reviewed: fromPlan }: St
   }, [stale, qc, id]);
   // A run that did not finish every pair (a console stopped before takeover existed, or a pair
   // failed — say an append a killed attempt left half-written, now cleaned): run only the rest.
-  const resumable = ["interrupted", "partial", "failed", "cancelled"].includes(data?.run?.status ?? "");
+  const resumable = runActions.includes("resume");
   // The Plan step's review holds for a first launch of the plan it reviewed (the launch re-checks it); a resume is its own dry run.
   const carried = resumable ? null : fromPlan;
   const reviewed = again ?? carried;
@@ -115,7 +116,7 @@ export function ExecuteStep({ id, incident, next, back, reviewed: fromPlan }: St
           <p data-testid="progress-count">
             {data.done} of {counted(data.total, "pair")} done · {data.succeeded} succeeded · {data.failed} failed or blocked
           </p>
-          {running && allows(incident, "cancel_repair") ? (
+          {runActions.includes("cancel") && allows(incident, "cancel_repair") ? (
             <ConfirmIntervention
               testId="cancel-repair"
               label="Cancel the repair"

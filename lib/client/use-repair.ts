@@ -10,6 +10,7 @@ import {
   ValidationViewSchema,
   type PlanOptions,
 } from "@/lib/contracts/repair";
+import { isActiveRun } from "@/lib/domain/repair-run-lifecycle";
 import { apiFetch } from "./api-fetch";
 import { invalidateEffect } from "./incident-actions";
 import { incidentKeys } from "./use-incidents";
@@ -35,8 +36,6 @@ export function usePlanPreview(id: string, options: PlanOptions) {
   });
 }
 
-const ACTIVE = ["queued", "running"];
-
 /**
  * The latest repair's per-unit progress: read once, then streamed by the server (server-sent
  * events) while the repair runs — each change as it happens, on whichever console runs it.
@@ -49,9 +48,9 @@ export function useProgress(id: string, options: { live?: boolean } = {}) {
   const query = useQuery({
     queryKey: key,
     queryFn: () => apiFetch(`${base(id)}/progress`, ProgressViewSchema),
-    refetchInterval: (q) => (!streaming && q.state.data?.run && ACTIVE.includes(q.state.data.run.status) ? 2000 : false),
+    refetchInterval: (q) => (!streaming && q.state.data?.run && isActiveRun(q.state.data.run.status) ? 2000 : false),
   });
-  const active = Boolean(options.live) || (query.data?.run ? ACTIVE.includes(query.data.run.status) : false);
+  const active = Boolean(options.live) || (query.data?.run ? isActiveRun(query.data.run.status) : false);
   useEffect(() => {
     if (!active || typeof EventSource === "undefined") return;
     const source = new EventSource(`${base(id)}/progress/stream`);

@@ -2,7 +2,16 @@ import { AlertGroupSchema, AlertSchema, AlertsSchema, type AlertGroupView, type 
 import { allowedActions } from "@/lib/domain/incident-lifecycle";
 import { IncidentDetailSchema, type IncidentDetail } from "@/lib/contracts/incidents";
 import { LedgerFindingSchema, OpenFailureSchema, OverviewSchema, type LedgerFinding, type OpenFailure, type Overview } from "@/lib/contracts/overview";
-import { PreconditionSchema, PreconditionsViewSchema, UnitValidationSchema, type PreconditionsView, type UnitValidationView } from "@/lib/contracts/repair";
+import {
+  PreconditionSchema,
+  PreconditionsViewSchema,
+  ProgressViewSchema,
+  UnitValidationSchema,
+  type PreconditionsView,
+  type ProgressView,
+  type UnitValidationView,
+} from "@/lib/contracts/repair";
+import { runAllowedActions, type RepairRunStatus } from "@/lib/domain/repair-run-lifecycle";
 import {
   MatrixInvalidKeySchema,
   MatrixRowSchema,
@@ -435,5 +444,41 @@ export function aRepairRow(over: Partial<RepairRow> = {}): RepairRow {
     pairsPlanned: 19,
     fullRerunUnits: 600,
     ...over,
+  });
+}
+
+/** A repair run's progress: three pairs of stg_orders and fct_orders, their statuses and the run's status as given; the run's actions from its lifecycle table. */
+export function aProgress(status: RepairRunStatus, pairs: ProgressView["pairs"][number]["status"][] = ["succeeded", "succeeded", "succeeded"]): ProgressView {
+  const names = [
+    ["job:orders:stg_orders", "stg_orders", "2026-08-17", 0],
+    ["job:orders:stg_orders", "stg_orders", "2026-08-23", 0],
+    ["job:orders:fct_orders", "fct_orders", "2026-08-17", 1],
+  ] as const;
+  const rows = pairs.map((p, i) => ({
+    taskNodeId: names[i]![0],
+    name: names[i]![1],
+    unitKey: names[i]![2],
+    wave: names[i]![3],
+    status: p,
+    rows: p === "succeeded" ? 40 : null,
+    error: p === "failed" ? "task failed" : null,
+  }));
+  const count = (...s: string[]) => rows.filter((r) => s.includes(r.status)).length;
+  return ProgressViewSchema.parse({
+    run: {
+      id: "run-9",
+      status,
+      allowedActions: runAllowedActions(status),
+      repairNumber: 1,
+      rootRunId: "run-2026-08-17",
+      startedAt: "2026-08-18T03:10:00.000Z",
+      endedAt: status === "queued" || status === "running" ? null : "2026-08-18T03:12:00.000Z",
+    },
+    total: rows.length,
+    done: count("succeeded", "failed", "upstream_failed"),
+    succeeded: count("succeeded"),
+    failed: count("failed", "upstream_failed"),
+    pairs: rows,
+    dispatched: [],
   });
 }
