@@ -12,7 +12,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "components/**/*.test.ts"],
+          include: ["lib/**/*.test.ts", "components/**/*.test.ts", "test/**/*.test.ts"],
           exclude: ["**/*.repo.test.ts", "node_modules/**"],
           environment: "node",
         },

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { startFakeAirflow, type FakeAirflow, type FakeTaskInstance } from "../lib/server/orchestrators/testing/fake-airflow";
+import { startFakeAirflow, type FakeAirflow, type FakeTaskInstance } from "../test/peers/fake-airflow";
 import { E2E_DATABASE_URL, E2E_SECRET_DIR } from "../playwright.config";
 import { expect, test } from "./fixtures";
 import { ensureAdmin, resetDemo } from "./reset-demo";

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DagsterConnectionSchema } from "@/lib/contracts/orchestrators";
 import { dagsterOrchestrator, type DagsterBackfillParams, type DagsterWaveHandle } from "./dagster";
 import { OrchestratorError, type DispatchPlan, type OrchestratorCall, type PairProgress, type PairRef, type TaskFacts } from "./port";
-import { startFakeDagster, type FakeDagster } from "./testing/fake-dagster";
+import { startFakeDagster, type FakeDagster } from "@/test/peers/fake-dagster";
 
 const TOKEN = "dagster-test-token-7f3a9c";
 const TOKEN_ENV = "REPARO_SECRET_TEST_DAGSTER_TOKEN";

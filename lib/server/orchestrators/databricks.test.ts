@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DatabricksConnectionSchema } from "@/lib/contracts/orchestrators";
 import { databricksOrchestrator, NO_RUN_ID, type DatabricksRepairRun, type DatabricksWaveHandle } from "./databricks";
 import { OrchestratorError, type DispatchPlan, type OrchestratorCall, type PairProgress, type PairRef, type TaskFacts } from "./port";
-import { startFakeDatabricks, type FakeDatabricks, type TaskResult } from "./testing/fake-databricks";
+import { startFakeDatabricks, type FakeDatabricks, type TaskResult } from "@/test/peers/fake-databricks";
 
 const TOKEN = "dapi-test-token-4b1e0d";
 const TOKEN_ENV = "REPARO_SECRET_TEST_DATABRICKS_TOKEN";

@@ -8,7 +8,7 @@ import { verifyAuditChain } from "../audit/verify-audit-chain";
 import { loadDemo } from "../demo/load-demo";
 import { getIncident } from "../incidents/get-incident";
 import { errorResponse } from "../http/route";
-import { startFakeAirflow, type FakeAirflow } from "../orchestrators/testing/fake-airflow";
+import { startFakeAirflow, type FakeAirflow } from "@/test/peers/fake-airflow";
 import { getPipelineConnection, setPipelineConnection } from "../pipelines/orchestrator-connections";
 import { readSecret } from "../orchestrators/secrets";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database";
