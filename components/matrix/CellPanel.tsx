@@ -87,6 +87,14 @@ function PanelBody({ d }: { d: UnitDetail }) {
             ? `${d.writer.name} (${d.writer.writeMode ? `${d.writer.writeMode}${d.writer.writeModeFrom ? ` — ${d.writer.writeModeFrom}` : ""}` : "write mode unknown: nobody declared it"})`
             : "no task (a source)"}
         </dd>
+        {d.writer ? (
+          <>
+            <dt>Owned by</dt>
+            <dd data-testid="panel-owner">
+              {d.writer.owner ? `${d.writer.owner}${d.writer.ownerFrom ? ` — ${d.writer.ownerFrom}` : ""}` : "unknown: nobody declared an owner"}
+            </dd>
+          </>
+        ) : null}
       </dl>
       <p className={styles.links}>
         {d.latestRunId ? (

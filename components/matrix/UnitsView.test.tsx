@@ -67,6 +67,7 @@ describe("UnitsView", () => {
     expect(await within(panel).findByTestId("panel-state")).toHaveTextContent("failed");
     // Where the writer's write mode came from is said beside it.
     expect(within(panel).getByTestId("panel-writer")).toHaveTextContent("stg_orders (append — declared)");
+    expect(within(panel).getByTestId("panel-owner")).toHaveTextContent("orders-team — declared");
     // The focus wandered into the panel; Esc still closes it, and the grid has the focus again.
     act(() => within(panel).getByRole("button", { name: "Close the unit panel" }).focus());
     fireEvent.keyDown(document.activeElement!, { key: "Escape" });

@@ -170,6 +170,9 @@ export const UnitDetailSchema = z.object({
       writeMode: z.string().nullable(),
       /** Where the write mode came from, in words ("declared", "dbt manifest", …); null: nobody said. */
       writeModeFrom: z.string().nullable(),
+      /** Who owns the task (declared, the dbt manifest, an OpenLineage ownership facet, Airflow's DAG owner); null: nobody said. */
+      owner: z.string().nullable(),
+      ownerFrom: z.string().nullable(),
     })
     .nullable(),
   publishes: z.array(

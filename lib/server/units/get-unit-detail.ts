@@ -41,6 +41,8 @@ export async function getUnitDetail(datasetNodeId: string, unitKey: string, now:
           name: writer.name,
           writeMode: writer.writeMode,
           writeModeFrom: writer.writeMode !== null && writer.factSources.writeMode ? FACT_SOURCE_LABELS[writer.factSources.writeMode] : null,
+          owner: writer.owner || null,
+          ownerFrom: writer.owner && writer.factSources.owner ? FACT_SOURCE_LABELS[writer.factSources.owner] : null,
         }
       : null,
     publishes: records.publishes.map((p) => ({ ...p, publishedAt: p.publishedAt.toISOString() })),

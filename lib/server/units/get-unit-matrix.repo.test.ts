@@ -100,7 +100,14 @@ describe.each(providersUnderTest())("the unit matrix API on %s", (provider) => {
     const failed = await getUnitDetail("dataset:warehouse:stg_orders", "2026-08-17", NOW, t.db);
     expect(failed).toMatchObject({ state: "failed", sourceCount: 40, partialRows: 20, publishes: [], interventions: [] });
     // The writer's write mode says where it came from (the demo's facts are the team's declarations).
-    expect(failed.writer).toEqual({ nodeId: "job:orders:stg_orders", name: "stg_orders", writeMode: "append", writeModeFrom: "declared" });
+    expect(failed.writer).toEqual({
+      nodeId: "job:orders:stg_orders",
+      name: "stg_orders",
+      writeMode: "append",
+      writeModeFrom: "declared",
+      owner: "orders-team",
+      ownerFrom: "declared",
+    });
     expect(failed.attempts.map((a) => [a.tryNumber, a.status, a.rowsWritten])).toEqual([
       [1, "failed", 20],
       [2, "failed", 0],
