@@ -58,6 +58,14 @@ export interface RootCauseWalk {
 /** At most this many units are looked at per walk (an `all` mapping over years of days stays bounded). */
 export const ROOT_CAUSE_BUDGET = 20_000;
 
+/** Each node's place in the graph's topological order, built once per graph (a walk per alert would rebuild it each time). */
+const topoOrders = new WeakMap<LineageGraph, ReadonlyMap<number, number>>();
+function topoOrder(graph: LineageGraph): ReadonlyMap<number, number> {
+  let order = topoOrders.get(graph);
+  if (!order) topoOrders.set(graph, (order = new Map(graph.topo.map((i, n) => [i, n]))));
+  return order;
+}
+
 /**
  * The root causes of a task's units. `stateOf(datasetIndex, ordinal)` is the unit's state as the
  * matrix shows it (undefined: not expected yet). Pure: the caller reads the states.
@@ -131,7 +139,7 @@ export function walkToRootCauses(
       queue.push([d2, o2]);
     }
   }
-  const order = new Map(graph.topo.map((i, n) => [i, n]));
+  const order = topoOrder(graph);
   const grouped = [...roots]
     .sort(([a], [b]) => order.get(a)! - order.get(b)!)
     .map(([d, ordinals]): RootCause => {

@@ -11,7 +11,7 @@ import { closure } from "@/lib/domain/closure";
 import type { Db, Tx } from "../repositories/database";
 import { pairsHeldByOpenIncidents } from "../repositories/incidents/incidents";
 import type { LineageGraph } from "@/lib/domain/lineage-graph";
-import { getUnitStateSnapshotCovering, NOT_EXPECTED, type UnitStateSnapshot } from "../units/get-unit-state-snapshot";
+import { getUnitStateSnapshotCovering, NOT_EXPECTED, type DatasetStateCodes, type UnitStateSnapshot } from "../units/get-unit-state-snapshot";
 import { UNIT_STATE_PRECEDENCE } from "@/lib/domain/unit-state";
 
 export const MAX_INCIDENT_UNITS = 2000;
@@ -48,11 +48,22 @@ export function symptomOf(
  */
 export function statesOnGraph(graph: LineageGraph, snapshot: UnitStateSnapshot) {
   const byNode = new Map(snapshot.datasets.map((d) => [d.dataset.nodeId, d]));
+  // Per dataset, once: its kept states, and whether they were computed for the same partition
+  // definition as the graph's (then an ordinal is the same unit in both, and no key is formatted
+  // and parsed again: grouping thousands of alerts walks millions of units).
+  const keptOf = new Map<number, { kept: DatasetStateCodes; same: boolean } | null>();
   const at = (d: number, o: number) => {
-    const node = graph.nodes[d]!;
-    const kept = byNode.get(node.id);
-    const v = kept?.space.validate(node.space.keyAt(o));
-    return kept && v?.valid ? { kept, ordinal: v.ordinal } : null;
+    let k = keptOf.get(d);
+    if (k === undefined) {
+      const node = graph.nodes[d]!;
+      const kept = byNode.get(node.id);
+      k = kept ? { kept, same: JSON.stringify(kept.space.def) === JSON.stringify(node.space.def) } : null;
+      keptOf.set(d, k);
+    }
+    if (!k) return null;
+    if (k.same) return o < k.kept.space.size ? { kept: k.kept, ordinal: o } : null;
+    const v = k.kept.space.validate(graph.nodes[d]!.space.keyAt(o));
+    return v.valid ? { kept: k.kept, ordinal: v.ordinal } : null;
   };
   return {
     stateOf: (d: number, o: number): UnitState | undefined => {
