@@ -6,9 +6,11 @@ import { OpenApiContract, type ContractIssue } from "./openapi-contract";
 
 /**
  * A stateful fake of an Airflow 3 API server for adapter tests: the simple auth manager's
- * `POST /auth/token`, `POST /api/v2/dags/{dag_id}/clearTaskInstances` and
- * `POST /api/v2/dags/~/dagRuns/~/taskInstances/list`, over DAGs, runs and task instances held in
- * memory. Every request and every response (the fake's own included) is checked against the
+ * `POST /auth/token`, `POST /api/v2/dags/{dag_id}/clearTaskInstances`,
+ * `POST /api/v2/dags/~/dagRuns/~/taskInstances/list`, `POST /api/v2/dags/~/dagRuns/list`, PATCH of a
+ * task instance and GET of a DAG run and of its task instances, over DAGs, runs and task instances
+ * held in memory. Calibrated against the real Airflow 3.3.2's recorded answers
+ * (fake-airflow-calibration.test.ts): where they differ, the fake is wrong. Every request and every response (the fake's own included) is checked against the
  * OpenAPI document Airflow published for the chosen release, so a request the real Airflow would
  * refuse fails the test: it is answered 422 (as FastAPI does) and lands in `violations`.
  *
@@ -97,6 +99,8 @@ interface DagRunRecord {
   runId: string;
   logicalDate: string;
   state: string;
+  startDate: string | null;
+  endDate: string | null;
 }
 
 interface TokenRecord {
@@ -153,10 +157,11 @@ export async function startFakeAirflow(options: FakeAirflowOptions): Promise<Fak
   const records: TiRecord[] = [];
   const runs: DagRunRecord[] = [];
   for (const [dagId, dag] of Object.entries(options.dags)) {
-    for (const run of dag.runs) {
-      const logicalDate = iso(run.logicalDate);
-      const runId = run.runId ?? `scheduled__${logicalDate.replace(/\.\d{3}Z$/, "+00:00")}`;
-      runs.push({ dagId, runId, logicalDate, state: "success" });
+    for (const given of dag.runs) {
+      const logicalDate = iso(given.logicalDate);
+      const runId = given.runId ?? `scheduled__${logicalDate.replace(/\.\d{3}Z$/, "+00:00")}`;
+      const run: DagRunRecord = { dagId, runId, logicalDate, state: "success", startDate: logicalDate, endDate: null };
+      runs.push(run);
       dag.tasks.forEach((task, taskIndex) => {
         const state = options.initialState ? options.initialState({ dagId, taskId: task.taskId, logicalDate }) : "success";
         const ran = state !== null && !["scheduled", "queued", "removed"].includes(state);
@@ -179,6 +184,7 @@ export async function startFakeAirflow(options: FakeAirflowOptions): Promise<Fak
           queuedWhen: ran ? logicalDate : null,
         });
       });
+      run.endDate = new Date(Date.parse(logicalDate) + 60_000).toISOString();
     }
   }
 
@@ -224,10 +230,13 @@ export async function startFakeAirflow(options: FakeAirflowOptions): Promise<Fak
     }
     for (const run of runs) {
       const tis = records.filter((r) => r.ti.dagId === run.dagId && r.ti.runId === run.runId).map((r) => r.ti);
-      if (run.state !== "success" && run.state !== "failed" && tis.every((t) => t.state !== null && FINISHED.has(t.state))) {
-        run.state = tis.some((t) => t.state === "failed" || t.state === "upstream_failed") ? "failed" : "success";
+      const ended = endedRunState(tis);
+      if (run.state !== "success" && run.state !== "failed" && ended) {
+        run.state = ended;
+        run.endDate = now;
       } else if (run.state === "queued" && tis.some((t) => t.state === "running")) {
         run.state = "running";
+        run.startDate = now;
       }
     }
     for (const r of finishedNow) await options.onFinished?.(r.ti);
@@ -280,6 +289,72 @@ export async function startFakeAirflow(options: FakeAirflowOptions): Promise<Fak
 
   const collection = (list: TiRecord[], total = list.length): Json => ({ task_instances: list.map(toResponse), total_entries: total });
 
+  /** The DAGRunResponse of the chosen release (its required fields, and the usual others). */
+  const toRunResponse = (run: DagRunRecord): Json => {
+    const body: Json = {
+      dag_run_id: run.runId,
+      dag_id: run.dagId,
+      logical_date: run.logicalDate,
+      queued_at: run.logicalDate,
+      start_date: run.startDate,
+      end_date: run.endDate,
+      data_interval_start: run.logicalDate,
+      data_interval_end: run.logicalDate,
+      run_after: run.logicalDate,
+      last_scheduling_decision: null,
+      run_type: run.runId.startsWith("scheduled__") ? "scheduled" : "manual",
+      state: run.state,
+      triggered_by: run.runId.startsWith("scheduled__") ? "timetable" : "rest_api",
+      conf: {},
+      note: null,
+      dag_versions: [],
+      bundle_version: null,
+    };
+    if (options.version === "3.2.1") {
+      body.dag_display_name = run.dagId;
+      body.duration = run.startDate && run.endDate ? (Date.parse(run.endDate) - Date.parse(run.startDate)) / 1000 : null;
+    }
+    return body;
+  };
+
+  const findRun = (dagId: string | undefined, runId: string | undefined): DagRunRecord => {
+    const run = runs.find((x) => x.dagId === dagId && x.runId === runId);
+    if (!run) throw new HttpError(404, `The DagRun with dag_id: \`${dagId}\` and run_id: \`${runId}\` was not found`);
+    return run;
+  };
+
+  /** GET …/dagRuns/{dag_run_id}/taskInstances[/{task_id}]: a run's task instances as they are now (no step of the clock). */
+  const getTaskInstances = (params: Record<string, string>): Reply => {
+    const run = findRun(params.dag_id, params.dag_run_id);
+    const tis = records.filter((r) => r.ti.dagId === run.dagId && r.ti.runId === run.runId);
+    if (params.task_id === undefined) return { status: 200, body: collection(tis) };
+    const r = tis.find((x) => x.ti.taskId === params.task_id);
+    if (!r)
+      throw new HttpError(
+        404,
+        `The Task Instance with dag_id: \`${run.dagId}\`, run_id: \`${run.runId}\`, task_id: \`${params.task_id}\` and map_index: \`-1\` was not found`,
+      );
+    return { status: 200, body: toResponse(r) };
+  };
+
+  /** POST /api/v2/dags/{dag_id}/dagRuns/list (`~`: every DAG): DAGRunsBatchBody's dag_ids, states, logical_date range and page. */
+  const listDagRuns = (pathDagId: string, raw: Json): Reply => {
+    const states = Array.isArray(raw.states) && raw.states.length > 0 ? (raw.states as (string | null)[]) : null;
+    const matching = runs.filter(
+      (run) =>
+        (pathDagId === "~" || run.dagId === pathDagId) &&
+        (states === null || states.includes(run.state)) &&
+        batchFilter(raw, { dag_id: run.dagId, logical_date: run.logicalDate, start_date: run.startDate, end_date: run.endDate, run_after: run.logicalDate }),
+    );
+    const orderBy = typeof raw.order_by === "string" && raw.order_by !== "" ? raw.order_by : "id";
+    const field = orderBy.replace(/^-/, "");
+    const views = matching.map(toRunResponse);
+    if (field !== "id") views.sort((a, b) => (orderBy.startsWith("-") ? -1 : 1) * compareValues(a[field], b[field]));
+    const offset = typeof raw.page_offset === "number" ? raw.page_offset : 0;
+    const limit = Math.min(typeof raw.page_limit === "number" ? raw.page_limit : 100, maximumPageLimit);
+    return { status: 200, body: { dag_runs: views.slice(offset, offset + limit), total_entries: views.length } };
+  };
+
   const clearTaskInstances = (dagId: string, raw: Json): Reply => {
     const dag = options.dags[dagId];
     if (!dag) throw new HttpError(404, `DAG ${dagId} not found`);
@@ -319,7 +394,7 @@ export async function startFakeAirflow(options: FakeAirflowOptions): Promise<Fak
       r.maxTries = r.ti.tryNumber;
       if (body.resetDagRuns) {
         const run = runs.find((x) => x.dagId === dagId && x.runId === r.ti.runId);
-        if (run) run.state = "queued";
+        if (run) Object.assign(run, { state: "queued", startDate: null, endDate: null });
       }
     }
     return { status: 200, body: collection(selected) };
@@ -410,6 +485,13 @@ export async function startFakeAirflow(options: FakeAirflowOptions): Promise<Fak
         return listTaskInstances(json);
       case "patch_task_instance":
         return patchTaskInstance(check.match.pathParams, json);
+      case "get_task_instance":
+      case "get_task_instances":
+        return getTaskInstances(check.match.pathParams);
+      case "get_dag_run":
+        return { status: 200, body: toRunResponse(findRun(check.match.pathParams.dag_id, check.match.pathParams.dag_run_id)) };
+      case "get_list_dag_runs_batch":
+        return listDagRuns(check.match.pathParams.dag_id ?? "~", json);
       default:
         violations.push(`${method} ${path}: operation ${operationId ?? check.match.template} is documented but not modelled by the fake`);
         return { status: 501, body: { detail: `${operationId ?? "operation"} is not modelled by the fake Airflow` } };
@@ -487,6 +569,12 @@ export async function startFakeAirflow(options: FakeAirflowOptions): Promise<Fak
         server.closeAllConnections();
       }),
   };
+}
+
+/** The state a DAG run ends in once every task instance finished (`undefined` while one has not). */
+function endedRunState(tis: FakeTaskInstance[]): "success" | "failed" | undefined {
+  if (!tis.every((t) => t.state !== null && FINISHED.has(t.state))) return undefined;
+  return tis.some((t) => t.state === "failed" || t.state === "upstream_failed") ? "failed" : "success";
 }
 
 /** The documented defaults of ClearTaskInstancesBody (note: dry_run and only_failed are true). */
