@@ -184,7 +184,9 @@ export async function startFakeAirflow(options: FakeAirflowOptions): Promise<Fak
           queuedWhen: ran ? logicalDate : null,
         });
       });
-      run.endDate = new Date(Date.parse(logicalDate) + 60_000).toISOString();
+      // As Airflow's scheduler left it (calibrated: a run with a failed task instance is `failed`).
+      run.state = endedRunState(records.filter((r) => r.ti.runId === runId && r.ti.dagId === dagId).map((r) => r.ti)) ?? "running";
+      if (run.state !== "running") run.endDate = new Date(Date.parse(logicalDate) + 60_000).toISOString();
     }
   }
 
@@ -388,9 +390,11 @@ export async function startFakeAirflow(options: FakeAirflowOptions): Promise<Fak
     const now = new Date().toISOString();
     for (const r of selected) {
       // Airflow's clear_task_instances: a running TI is told to restart; the others start over.
+      // Calibrated on Airflow 3.3.2 (test/peers/fake-airflow-calibration.test.ts): the cleared
+      // instance gets a new id (its next try) and keeps its start and end dates until it runs again.
       r.ti.state = r.ti.state === "running" ? "restarting" : null;
       r.ti.clearedAt = now;
-      r.ti.endDate = null;
+      r.id = randomUUID();
       r.maxTries = r.ti.tryNumber;
       if (body.resetDagRuns) {
         const run = runs.find((x) => x.dagId === dagId && x.runId === r.ti.runId);
