@@ -1,4 +1,4 @@
-import { callback } from "@/lib/server/auth/auth-routes";
+import { callback } from "@/lib/server/http/auth-routes";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

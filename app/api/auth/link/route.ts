@@ -1,4 +1,4 @@
-import { link } from "@/lib/server/auth/auth-routes";
+import { link } from "@/lib/server/http/auth-routes";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

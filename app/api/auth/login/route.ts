@@ -1,4 +1,4 @@
-import { login } from "@/lib/server/auth/auth-routes";
+import { login } from "@/lib/server/http/auth-routes";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

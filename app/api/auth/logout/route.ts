@@ -1,4 +1,4 @@
-import { logout } from "@/lib/server/auth/auth-routes";
+import { logout } from "@/lib/server/http/auth-routes";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

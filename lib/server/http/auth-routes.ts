@@ -1,10 +1,10 @@
 import { NextResponse } from "next/server";
 import { getDb } from "../repositories/database";
-import { errorResponse } from "../http/route";
-import { checkSameOrigin, publicUrl } from "../http/same-origin";
-import { beginSignIn, clearedFlowCookie, completeSignIn, endSessionUrl, FLOW_COOKIE, OidcConfigError, consoleUrl, safeNext } from "./oidc";
-import { clearedSessionCookieHeader, openSession, readCookie, SESSION_COOKIE, sessionCookieHeader } from "./session-cookie";
-import { redeemSignInLink } from "./sign-in-link";
+import { errorResponse } from "./route";
+import { checkSameOrigin, publicUrl } from "./same-origin";
+import { beginSignIn, clearedFlowCookie, completeSignIn, endSessionUrl, FLOW_COOKIE, OidcConfigError, consoleUrl, safeNext } from "../auth/oidc";
+import { clearedSessionCookieHeader, openSession, readCookie, SESSION_COOKIE, sessionCookieHeader } from "../auth/session-cookie";
+import { redeemSignInLink } from "../auth/sign-in-link";
 import { log } from "../observability/log";
 
 /**
