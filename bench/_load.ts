@@ -1,6 +1,6 @@
 import { getDb } from "../lib/server/db/client";
 import { getOverview } from "../lib/server/overview/get-overview";
-import { receivePublishesRequest } from "../lib/server/ingestion/receive-publishes-request";
+import { receivePublishesRequest } from "../lib/server/http/ingestion-requests";
 import { whenUnitStatesReady } from "../lib/server/units/get-unit-state-snapshot";
 const LAST_DAY_MS = Date.UTC(2026, 10, 28);
 (async () => {

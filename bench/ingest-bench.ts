@@ -10,7 +10,7 @@
  * (PostgreSQL is measured too when REPARO_TEST_PG_URL is set.)
  */
 import { createTestDatabase, providersUnderTest, type Provider } from "../lib/server/testing/test-database";
-import { receiveLineageRequest } from "../lib/server/ingestion/receive-lineage-request";
+import { receiveLineageRequest } from "../lib/server/http/ingestion-requests";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => {

@@ -44,6 +44,33 @@ export class InvalidFieldError extends DomainError {
   }
 }
 
+/**
+ * The input as a whole cannot be read — not JSON, empty, nested too deep, text no database can
+ * hold — so nothing in it was looked at: names where (`body`, `body.name`) and why. `details`,
+ * when given, lists the issues field by field, as a client reads them.
+ */
+export class MalformedInputError extends DomainError {
+  readonly problem = "invalid";
+  constructor(
+    readonly field: string,
+    readonly reason: string,
+    details?: { issues: { path: string; message: string }[] },
+  ) {
+    super(`${field}: ${reason}`, details);
+  }
+}
+
+/** The input's fields are wrong, each issue naming its path and why; `message` words them for a person. */
+export class InvalidInputError extends DomainError {
+  readonly problem = "invalid";
+  constructor(
+    message: string,
+    readonly issues: { path: string; message: string }[],
+  ) {
+    super(message, { issues });
+  }
+}
+
 /** Well-formed, but the domain's rules refuse it (a blocked plan, cleaning a task that replaces its unit). */
 export class RefusedError extends DomainError {
   readonly problem = "refused";

@@ -1,5 +1,5 @@
 import { HttpError } from "./errors";
-import { checkJsonLimits } from "./json-limits";
+import { parseJsonInput } from "@/lib/domain/json-limits";
 
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
 
@@ -18,14 +18,7 @@ export function textOf(source: BodySource, maxBytes = DEFAULT_MAX_BODY_BYTES): P
 
 /** Reads a JSON body with a size limit: oversized → 413, malformed → 400 naming the position. */
 export async function readJsonBody(source: BodySource, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<unknown> {
-  const text = await textOf(source, maxBytes);
-  if (text.trim() === "") throw new HttpError(400, "invalid_request", "body: a JSON body is required");
-  checkJsonLimits(text);
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new HttpError(400, "invalid_request", `body: malformed JSON (${(e as Error).message})`);
-  }
+  return parseJsonInput(await textOf(source, maxBytes));
 }
 
 /**

@@ -11,7 +11,7 @@ import { isUniqueViolation } from "../db/db-errors";
 import { DomainError, ForbiddenError, type Problem } from "@/lib/domain/errors";
 import { HttpError } from "./errors";
 import { readJsonBody, readTextBody, type RawBody } from "./read-body";
-import { requireWellFormed } from "./well-formed-text";
+import { requireWellFormed } from "@/lib/domain/well-formed-text";
 import { checkSameOrigin } from "./same-origin";
 import { log } from "../observability/log";
 import { metrics, routeTemplate } from "../observability/metrics";
@@ -229,6 +229,11 @@ const HTTP_OF: Record<Problem, { status: number; code: string }> = {
   refused: { status: 422, code: "unprocessable" },
   upstream_failed: { status: 502, code: "upstream_failed" },
 };
+
+/** The status and error code a domain problem answers: route()'s table, for a refusal answered with a body of its own. */
+export function httpOfProblem(problem: Problem): { status: number; code: string } {
+  return HTTP_OF[problem];
+}
 
 /** The HTTP status an error answers (500 for what is neither a domain problem nor an HTTP one). */
 export function statusOfError(e: unknown): number {

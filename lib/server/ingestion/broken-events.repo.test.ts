@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/v1/lineage/route";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database";
-import { LINEAGE_MAX_BODY_BYTES } from "./receive-lineage-request";
+import { LINEAGE_MAX_BODY_BYTES } from "./receive-lineage";
 import { BROKEN_EVENTS, validEvent } from "./testing/broken-events";
 import { ingestionState } from "./testing/db-snapshot";
 import { fixtureText } from "./testing/fixtures";

@@ -4,7 +4,7 @@ import { statusOfError } from "../http/route";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
 import { setDatasetPartitions } from "./set-dataset-partitions";
 import { setTaskProperties } from "./set-task-properties";
-import { receiveLineageRequest } from "./receive-lineage-request";
+import { receiveLineageRequest } from "../http/ingestion-requests";
 
 const OLA: Actor = { id: "ola", role: "operator", source: "proxy", namespaces: [] };
 const AUGUST = { kind: "time" as const, grain: "day" as const, start: "2026-08-01", end: "2026-08-31", timezone: "UTC" };

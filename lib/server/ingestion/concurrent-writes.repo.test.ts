@@ -2,9 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../db/client";
 import { errorResponse } from "../http/route";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
-import { receiveLineageRequest } from "./receive-lineage-request";
-import { receivePublishesRequest } from "./receive-publishes-request";
-import { receiveSourceCountsRequest } from "./receive-counts-request";
+import { receiveLineageRequest, receivePublishesRequest, receiveSourceCountsRequest } from "../http/ingestion-requests";
 import { validEvent } from "./testing/broken-events";
 
 // Two console instances = two clients with their own connection pools on one database. Producers

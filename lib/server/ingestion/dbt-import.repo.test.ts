@@ -10,7 +10,7 @@ import { setDatasetPartitions } from "./set-dataset-partitions";
 import { importDbtArtifacts } from "./import-dbt-artifacts";
 
 const NOW = new Date("2026-12-01T12:00:00Z");
-import { receiveLineageRequest } from "./receive-lineage-request";
+import { receiveLineageRequest } from "../http/ingestion-requests";
 import { tableCounts } from "./testing/db-snapshot";
 import { fixtureText, lineageRequest } from "./testing/fixtures";
 

@@ -6,7 +6,7 @@ import { createTestDatabase, providersUnderTest, type TestDatabase } from "../te
 import { configuredFolding, foldAllPending, foldingInFlight } from "./fold-pending";
 import { foldPendingEvents, ingestOpenLineageEvents, type Folding } from "./ingest-openlineage-events";
 import { parseLineageBody } from "./parse-lineage-body";
-import { receiveLineageRequest } from "./receive-lineage-request";
+import { receiveLineageRequest } from "../http/ingestion-requests";
 import { fixtureEvents, lineageRequest } from "./testing/fixtures";
 import { validEvent } from "./testing/broken-events";
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
-import { receiveLineageRequest } from "./receive-lineage-request";
+import { receiveLineageRequest } from "../http/ingestion-requests";
 import { tableCounts } from "./testing/db-snapshot";
 import { fixtureEvents, fixtureText, lineageRequest } from "./testing/fixtures";
 

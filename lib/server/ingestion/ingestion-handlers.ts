@@ -1,29 +1,30 @@
-import type { BodySource } from "../http/read-body";
 import type { Submitter } from "../auth/roles";
 import type { Db } from "../repositories/database";
-import { isDatabaseBusy, isUniqueViolation } from "../db/db-errors";
-import { errorResponse } from "../http/route";
+import { DomainError, type Problem } from "@/lib/domain/errors";
 import { metrics } from "../observability/metrics";
-import { receiveLineageRequest } from "./receive-lineage-request";
-import { receiveLineageBatchRequest } from "./receive-lineage-batch-request";
-import { receivePublishesRequest } from "./receive-publishes-request";
-import { receiveSourceCountsRequest, receiveWarehouseCountsRequest } from "./receive-counts-request";
+import type { IngestionInput } from "./ingestion-outcome";
+import { receiveLineage } from "./receive-lineage";
+import { receiveLineageBatch } from "./receive-lineage-batch";
+import { receivePublishes } from "./receive-publishes";
+import { receiveSourceCounts, receiveWarehouseCounts } from "./receive-counts";
 
 /**
- * The ingestion requests the ingestion thread can run (ingestion-thread.ts), by name: the ledger
+ * The ingestion use cases the ingestion thread can run (ingestion-thread.ts), by name: the ledger
  * batches and OpenLineage events folded inline, whose whole work — parsing, validating, one write
  * transaction — is on the database and needs nothing of the process it runs in. (Events whose
  * fold is deferred are not sent: their request kicks this process's fold thread.)
  */
 export const INGESTION_HANDLERS = {
-  lineage: receiveLineageRequest,
-  "lineage-batch": receiveLineageBatchRequest,
-  publishes: receivePublishesRequest,
-  "source-counts": receiveSourceCountsRequest,
-  "warehouse-counts": receiveWarehouseCountsRequest,
-} satisfies Record<string, (req: BodySource, db: Db, now: Date, submitter?: Submitter) => Promise<Response>>;
+  lineage: receiveLineage,
+  "lineage-batch": receiveLineageBatch,
+  publishes: receivePublishes,
+  "source-counts": receiveSourceCounts,
+  "warehouse-counts": receiveWarehouseCounts,
+} satisfies Record<string, (db: Db, input: IngestionInput, now: Date) => Promise<unknown>>;
 
 export type IngestionKind = keyof typeof INGESTION_HANDLERS;
+/** What the use case of `kind` answers: its outcome, typed by its result. */
+export type IngestionOutcomeOf<K extends IngestionKind> = Awaited<ReturnType<(typeof INGESTION_HANDLERS)[K]>>;
 
 /** A request for the thread: the body as read by the route (within its limit), when, and who sent it. */
 export interface IngestionCommand {
@@ -31,12 +32,23 @@ export interface IngestionCommand {
   kind: IngestionKind;
   text: string;
   now: number;
-  submitter: Submitter;
+  submitter?: Submitter;
 }
 
-/** The thread's answer, as plain data; `ingested` is what its counters gained since its last answer. */
+/** A domain error as data: the main thread throws it again, and route() answers it as any other. */
+export interface RefusalData {
+  problem: Problem;
+  message: string;
+  code?: string;
+  details?: unknown;
+}
+
+/**
+ * The thread's answer, as plain data: the use case's outcome, its domain refusal, or what else it
+ * threw; `ingested` is what its counters gained since its last answer.
+ */
 export type IngestionAnswer = { id: number; ingested: CounterGain[] } & (
-  { response: IngestionResponse } | { thrown: { message: string; code: string | null } }
+  { outcome: IngestionOutcomeOf<IngestionKind> } | { refused: RefusalData } | { thrown: { message: string; code: string | null; stack?: string } }
 );
 
 export interface CounterGain {
@@ -46,32 +58,43 @@ export interface CounterGain {
 
 /**
  * The thread's side: run one command on the thread's database and answer it as plain data. A
- * busy database or a lost race is handed back as the error (the route retries the one and answers
- * the other 409); any other problem is answered here as the route would (a 4xx naming it, or a
- * logged 500). `shipped` is the counter values already reported.
+ * busy database or a lost race is handed back as the error it was (the route retries the one and
+ * answers the other 409), as is anything unforeseen (the route logs it and answers 500).
+ * `shipped` is the counter values already reported.
  */
 export async function answerIngestion(command: IngestionCommand, db: Db, shipped: Map<string, number>): Promise<IngestionAnswer> {
-  let outcome: { response: IngestionResponse } | { thrown: { message: string; code: string | null } };
+  let answer: { outcome: IngestionOutcomeOf<IngestionKind> } | { refused: RefusalData } | { thrown: { message: string; code: string | null; stack?: string } };
   try {
-    const res = await INGESTION_HANDLERS[command.kind](() => Promise.resolve(command.text), db, new Date(command.now), command.submitter);
-    outcome = { response: await plain(res) };
+    answer = { outcome: await INGESTION_HANDLERS[command.kind](db, { text: command.text, submitter: command.submitter }, new Date(command.now)) };
   } catch (e) {
-    outcome =
-      isDatabaseBusy(e) || isUniqueViolation(e) ? { thrown: { message: (e as Error).message, code: codeOf(e) } } : { response: await plain(errorResponse(e)) };
+    answer = e instanceof DomainError ? { refused: refusalData(e) } : { thrown: { message: (e as Error).message, code: codeOf(e), stack: (e as Error).stack } };
   }
-  return { id: command.id, ingested: await gains(shipped), ...outcome };
+  return { id: command.id, ingested: await gains(shipped), ...answer };
 }
 
-/** The main thread's side: the answer as the route returns it (or the error it throws). */
-export function responseOfAnswer(answer: IngestionAnswer): Response {
-  if ("thrown" in answer) throw Object.assign(new Error(answer.thrown.message), answer.thrown.code ? { code: answer.thrown.code } : {});
-  return new Response(answer.response.body, { status: answer.response.status, headers: answer.response.headers });
+/** The main thread's side: the outcome the use case answered, or the error it threw, thrown again. */
+export function outcomeOfAnswer<K extends IngestionKind>(answer: IngestionAnswer): IngestionOutcomeOf<K> {
+  if ("outcome" in answer) return answer.outcome as IngestionOutcomeOf<K>;
+  if ("refused" in answer) throw new RefusedOnThread(answer.refused);
+  throw Object.assign(
+    new Error(answer.thrown.message),
+    answer.thrown.code ? { code: answer.thrown.code } : {},
+    answer.thrown.stack ? { stack: answer.thrown.stack } : {},
+  );
 }
 
-type IngestionResponse = { status: number; headers: [string, string][]; body: string };
+function refusalData(e: DomainError): RefusalData {
+  return { problem: e.problem, message: e.message, ...(e.code ? { code: e.code } : {}), ...(e.details !== undefined ? { details: e.details } : {}) };
+}
 
-async function plain(res: Response): Promise<IngestionResponse> {
-  return { status: res.status, headers: [...res.headers], body: await res.text() };
+/** A domain error the ingestion thread threw, as the route reads one: its problem, code, message and details. */
+class RefusedOnThread extends DomainError {
+  readonly problem: Problem;
+  constructor(data: RefusalData) {
+    super(data.message, data.details);
+    this.problem = data.problem;
+    if (data.code) this.code = data.code;
+  }
 }
 
 /** What the ingestion counter gained in this thread since the last answer: the console's registry adds it (GET /api/metrics). */

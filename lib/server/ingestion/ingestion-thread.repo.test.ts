@@ -1,13 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isDatabaseBusy, isUniqueViolation } from "../db/db-errors";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
-import { answerIngestion, responseOfAnswer, type IngestionAnswer, type IngestionCommand } from "./ingestion-handlers";
+import { DomainError } from "@/lib/domain/errors";
+import { ingestionResponse } from "../http/ingestion-answers";
+import { statusOfError } from "../http/route";
+import { answerIngestion, outcomeOfAnswer, type IngestionAnswer, type IngestionCommand } from "./ingestion-handlers";
 import { tableCounts } from "./testing/db-snapshot";
 import { validEvent } from "./testing/broken-events";
 
 // The ingestion thread's protocol (ingestion-thread.ts): a batch runs on the thread's database and
-// comes back to the route as plain data — the same answer the route gives in process, the
-// ingestion counters' gains, and a busy database or a lost race as the error the route retries.
+// comes back to the route as plain data — the use case's outcome, which the route answers as it
+// does in process, the ingestion counters' gains, a refused body as the domain error it was, and
+// a busy database or a lost race as the error the route retries.
 const DAILY = JSON.stringify({ kind: "time", grain: "day", start: "2026-08-01", timezone: "UTC" });
 const NOW = new Date("2026-08-20T00:00:00Z").getTime();
 const TOKEN = { id: "token:loader", role: "operator" as const, source: "token" as const, namespaces: [] as string[] };
@@ -45,7 +49,8 @@ describe.each(providersUnderTest())("the ingestion thread's answers on %s", (pro
     // What crosses to the main thread is structured-cloned: nothing but data.
     const crossed = structuredClone(answer) as IngestionAnswer;
     expect(crossed).toEqual(answer);
-    const res = responseOfAnswer(crossed);
+    expect(crossed).toMatchObject({ outcome: { kind: "partly_accepted" } });
+    const res = ingestionResponse("publishes", outcomeOfAnswer<"publishes">(crossed));
     expect(res.status).toBe(207);
     expect(res.headers.get("content-type")).toContain("application/json");
     const body = (await res.json()) as { accepted: unknown[]; rejected: { index: number; issues: { path: string }[] }[]; written: { publishes: number } };
@@ -68,33 +73,58 @@ describe.each(providersUnderTest())("the ingestion thread's answers on %s", (pro
   });
 
   it("folds OpenLineage events, one or a batch, as the lineage routes do", async () => {
-    const one = responseOfAnswer(await answerIngestion(command("lineage", validEvent()), t.db, new Map()));
+    const one = ingestionResponse("lineage", outcomeOfAnswer<"lineage">(await answerIngestion(command("lineage", validEvent()), t.db, new Map())));
     expect(one.status).toBe(200);
     expect(((await one.json()) as { written: { events: number }; folding: string }).written.events).toBe(1);
-    const batch = responseOfAnswer(await answerIngestion(command("lineage-batch", [validEvent(), { eventType: "COMPLETE" }]), t.db, new Map()));
+    const crossed = structuredClone(await answerIngestion(command("lineage-batch", [validEvent(), { eventType: "COMPLETE" }]), t.db, new Map()));
+    expect(crossed).toMatchObject({ outcome: { kind: "partly_accepted" } });
+    const batch = ingestionResponse("lineage-batch", outcomeOfAnswer<"lineage-batch">(crossed));
     // The OpenLineage batch API: 200 with a partial_success status and the refused event by index.
     expect(batch.status).toBe(200);
     expect(await batch.json()).toMatchObject({ status: "partial_success", failed_events: [expect.objectContaining({ index: 1 })] });
     expect(await t.db.run.count()).toBeGreaterThan(0);
   });
 
-  it("answers bad input 400 naming the field, and writes nothing", async () => {
+  it("hands bad input back as the domain's refusal naming the field, answered 400, and writes nothing", async () => {
     const before = await tableCounts(t.db);
+    const refusals: [string, unknown][] = [];
     for (const [kind, text, field] of [
       ["publishes", '{"dataset":', "body"],
-      ["source-counts", [{ dataset: { namespace: "warehouse", name: "orders" }, unitKey: "2026-08-17", measuredAt: "2026-08-18T00:00:00Z" }], "rowCount"],
       ["warehouse-counts", "", "body"],
     ] as const) {
-      const res = responseOfAnswer(await answerIngestion(command(kind, text), t.db, new Map()));
-      expect(res.status, kind).toBe(400);
-      expect(((await res.json()) as { message: string }).message, kind).toContain(field);
+      const crossed = structuredClone(await answerIngestion(command(kind, text), t.db, new Map()));
+      expect(crossed, kind).toMatchObject({ refused: { problem: "invalid", message: expect.stringContaining(`${field}: `) } });
+      const thrown = (() => {
+        try {
+          outcomeOfAnswer(crossed);
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(thrown, kind).toBeInstanceOf(DomainError);
+      expect(statusOfError(thrown), kind).toBe(400);
+      refusals.push([kind, (thrown as Error).message]);
     }
+    expect(refusals).toEqual([
+      ["publishes", expect.stringMatching(/^body: malformed JSON/)],
+      ["warehouse-counts", "body: a JSON body is required"],
+    ]);
+    // An item refused on its own is an outcome: nothing in, because it was malformed.
+    const count = [{ dataset: { namespace: "warehouse", name: "orders" }, unitKey: "2026-08-17", measuredAt: "2026-08-18T00:00:00Z" }];
+    const crossed = structuredClone(await answerIngestion(command("source-counts", count), t.db, new Map()));
+    expect(crossed).toMatchObject({ outcome: { kind: "none_accepted", why: "malformed" } });
+    const res = ingestionResponse("source-counts", outcomeOfAnswer<"source-counts">(crossed));
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toContain("rowCount");
     expect(await tableCounts(t.db)).toEqual(before);
   });
 
   it("keeps a namespace-limited token to its namespaces", async () => {
     const limited = { ...TOKEN, namespaces: ["elsewhere"] };
-    const res = responseOfAnswer(await answerIngestion(command("publishes", [publish("2026-08-17")], limited), t.db, new Map()));
+    const res = ingestionResponse(
+      "publishes",
+      outcomeOfAnswer<"publishes">(await answerIngestion(command("publishes", [publish("2026-08-17")], limited), t.db, new Map())),
+    );
     expect(res.status).toBe(400);
     expect(await t.db.publish.count()).toBe(0);
   });
@@ -106,7 +136,7 @@ describe("an error handed back by the thread", () => {
   it("is still a busy database to the route's retries, or a lost race to its 409", () => {
     const busy = (() => {
       try {
-        return responseOfAnswer(answer("SqliteError: database is locked", "SQLITE_BUSY"));
+        return outcomeOfAnswer(answer("SqliteError: database is locked", "SQLITE_BUSY"));
       } catch (e) {
         return e;
       }
@@ -115,7 +145,7 @@ describe("an error handed back by the thread", () => {
     expect(isUniqueViolation(busy)).toBe(false);
     let race: unknown;
     try {
-      responseOfAnswer(answer("Unique constraint failed on the fields: (`id`)", "P2002"));
+      outcomeOfAnswer(answer("Unique constraint failed on the fields: (`id`)", "P2002"));
     } catch (e) {
       race = e;
     }

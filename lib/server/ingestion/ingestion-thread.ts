@@ -1,5 +1,3 @@
-import type { Actor } from "../auth/roles";
-import type { RawBody } from "../http/read-body";
 import { HttpError } from "../http/errors";
 import { getDb, providerOf, type Db } from "../repositories/database";
 import { unitStateFingerprint } from "../repositories/units/unit-matrix-reads";
@@ -8,7 +6,15 @@ import { metrics } from "../observability/metrics";
 import { processSingleton } from "../runtime/process-singleton";
 import { startThread, threadsAvailable } from "../runtime/threads";
 import { RpcThread } from "../runtime/worker-rpc";
-import { INGESTION_HANDLERS, responseOfAnswer, type IngestionAnswer, type IngestionCommand, type IngestionKind } from "./ingestion-handlers";
+import {
+  INGESTION_HANDLERS,
+  outcomeOfAnswer,
+  type IngestionAnswer,
+  type IngestionCommand,
+  type IngestionKind,
+  type IngestionOutcomeOf,
+} from "./ingestion-handlers";
+import type { IngestionInput } from "./ingestion-outcome";
 
 /**
  * The unit-state service's net for writes that bypass its change log (unitStateFingerprint),
@@ -21,31 +27,26 @@ export type FingerprintAnswer = { id: number } & ({ fingerprint: { ledger: strin
 /**
  * Where a ledger batch (publishes, source counts, warehouse counts) or OpenLineage events folded
  * inline are written (ingestion-handlers.ts). On SQLite every statement runs on the calling
- * thread, so in the console's main thread each batch held the
- * event loop while it validated and wrote, and the pages queued behind the producers: with 8
- * writers posting batches of 50, the overview's median read took 317–390 ms, and 79–88 ms when
- * the same writes went to another process (docs/units.md). In the console's server these requests
- * run on a thread of their own with its own connection (runtime/workers/ingestion.worker.ts); the main thread
- * only reads the body and hands it over. Tests and scripts (TypeScript unbundled: Node 20 cannot
- * start a .ts worker), or REPARO_INGEST_THREAD=0, write in process.
+ * thread, so in the console's main thread each batch held the event loop while it validated and
+ * wrote, and the pages queued behind the producers (docs/units.md has the figures). In the
+ * console's server these use cases run on a thread of their own with its own connection
+ * (runtime/workers/ingestion.worker.ts): the route reads the body, the thread is handed its text
+ * and answers the outcome as data, and the route makes the HTTP answer. Tests and scripts
+ * (TypeScript unbundled: Node 20 cannot start a .ts worker), or REPARO_INGEST_THREAD=0, run the
+ * use case in process.
  */
-export async function runIngestion(kind: IngestionKind, body: RawBody, actor: Actor, now = new Date()): Promise<Response> {
-  if (!threadAvailable()) return INGESTION_HANDLERS[kind](body, getDb(), now, actor);
-  let text: string;
-  try {
-    text = await body();
-  } catch {
-    // A body over its limit or unreadable: the handler answers it and logs the refusal, as ever.
-    return INGESTION_HANDLERS[kind](body, getDb(), now, actor);
-  }
+export async function runIngestion<K extends IngestionKind>(kind: K, input: IngestionInput, now = new Date()): Promise<IngestionOutcomeOf<K>> {
+  if (!threadAvailable()) return (await INGESTION_HANDLERS[kind](getDb(), input, now)) as IngestionOutcomeOf<K>;
+  const s = input.submitter;
   const answer = await ingestionThread().ask<IngestionAnswer>({
     kind,
-    text,
+    text: input.text,
     now: now.getTime(),
-    submitter: { id: actor.id, role: actor.role, source: actor.source, namespaces: [...actor.namespaces] },
+    // Only what the use case reads crosses: an Actor may carry more than a thread can be sent.
+    submitter: s ? { id: s.id, role: s.role, source: s.source, namespaces: [...s.namespaces] } : undefined,
   });
   for (const { labels, value } of answer.ingested) metrics().ingested.inc(labels as { kind: string; outcome: string }, value);
-  return responseOfAnswer(answer);
+  return outcomeOfAnswer<K>(answer);
 }
 
 /**

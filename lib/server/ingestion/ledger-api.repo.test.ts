@@ -1,9 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
 import { loadUnitStates } from "../units/load-unit-states";
-import { receiveLineageRequest } from "./receive-lineage-request";
-import { receivePublishesRequest } from "./receive-publishes-request";
-import { receiveSourceCountsRequest, receiveWarehouseCountsRequest } from "./receive-counts-request";
+import { receiveLineageRequest, receivePublishesRequest, receiveSourceCountsRequest, receiveWarehouseCountsRequest } from "../http/ingestion-requests";
 import { validEvent } from "./testing/broken-events";
 import { tableCounts } from "./testing/db-snapshot";
 import { lineageRequest } from "./testing/fixtures";

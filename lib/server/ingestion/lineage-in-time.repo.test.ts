@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listEdgesAt } from "../repositories/catalog/catalog-reads";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
-import { receiveLineageRequest } from "./receive-lineage-request";
+import { receiveLineageRequest } from "../http/ingestion-requests";
 import { fixtureEvents, lineageRequest } from "./testing/fixtures";
 
 // marquez/apples.ndjson: gather_apples reads laurents-orchard/red.delicious on 2020-08-30,

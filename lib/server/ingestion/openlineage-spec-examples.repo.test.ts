@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeClosure } from "../lineage/compute-closure";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database";
 import officialSpec from "./openlineage-spec/OpenLineage.json";
-import { receiveLineageRequest } from "./receive-lineage-request";
+import { receiveLineageRequest } from "../http/ingestion-requests";
 import { fixtureEvents, FIXTURES_DIR, lineageRequest } from "./testing/fixtures";
 
 /**

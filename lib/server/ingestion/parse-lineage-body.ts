@@ -9,9 +9,9 @@ import {
   type JobEvent,
   type RunEvent,
 } from "@/lib/contracts/openlineage";
-import { HttpError } from "../http/errors";
-import { checkJsonLimits, MAX_JSON_DEPTH } from "../http/json-limits";
-import { illFormedTextAt } from "../http/well-formed-text";
+import { MalformedInputError } from "@/lib/domain/errors";
+import { checkJsonLimits, MAX_JSON_DEPTH } from "@/lib/domain/json-limits";
+import { illFormedTextAt } from "@/lib/domain/well-formed-text";
 import { implausibleInstant } from "./plausible-instant";
 import { checkAgainstSpec, type OpenLineageEventKind } from "./openlineage-schema";
 
@@ -49,16 +49,16 @@ export const MAX_EVENTS = 10_000;
 /**
  * Splits a POST /api/v1/lineage body into events: one JSON object, a JSON array, or NDJSON (one
  * event per line, as the OpenLineage file transport and `jq -c` write). A body that is none of
- * these is a 400 for the whole request; a bad line or array element refuses only that event.
+ * these is refused whole (MalformedInputError); a bad line or array element refuses only that event.
  * Field paths are `body.run.runId` for one event and `body[3].run.runId` in a batch.
  */
 export function parseLineageBody(text: string, now: Date): ParsedLineageBody {
   const trimmed = text.trim();
-  if (trimmed === "") throw new HttpError(400, "invalid_request", "body: an OpenLineage event, a JSON array of events, or NDJSON is required");
+  if (trimmed === "") throw new MalformedInputError("body", "an OpenLineage event, a JSON array of events, or NDJSON is required");
   checkJsonLimits(trimmed, "body", MAX_JSON_DEPTH, MAX_EVENTS);
   const whole = tryParse(trimmed);
   if (whole.ok) {
-    if (Array.isArray(whole.value) && whole.value.length === 0) throw new HttpError(400, "invalid_request", "body: the batch is empty");
+    if (Array.isArray(whole.value) && whole.value.length === 0) throw new MalformedInputError("body", "the batch is empty");
     if (Array.isArray(whole.value))
       return validateAll(
         whole.value.map((v) => ({ value: v })),
@@ -68,8 +68,8 @@ export function parseLineageBody(text: string, now: Date): ParsedLineageBody {
     return validateAll([{ value: whole.value, text: trimmed }], false, now);
   }
   const lines = trimmed.split(/\r?\n/).filter((l) => l.trim() !== "");
-  if (lines.length > MAX_EVENTS) throw new HttpError(400, "invalid_request", `body: at most ${MAX_EVENTS} events per request (${lines.length} lines)`);
-  if (lines.length < 2) throw new HttpError(400, "invalid_request", `body: malformed JSON (${whole.error})`);
+  if (lines.length > MAX_EVENTS) throw new MalformedInputError("body", `at most ${MAX_EVENTS} events per request (${lines.length} lines)`);
+  if (lines.length < 2) throw new MalformedInputError("body", `malformed JSON (${whole.error})`);
   return validateAll(
     lines.map((line) => {
       const parsed = tryParse(line);
@@ -87,9 +87,9 @@ export function parseLineageBody(text: string, now: Date): ParsedLineageBody {
 export function parseEventBatch(text: string, now: Date): ParsedLineageBody {
   checkJsonLimits(text, "body", MAX_JSON_DEPTH, MAX_EVENTS);
   const whole = tryParse(text.trim());
-  if (!whole.ok) throw new HttpError(400, "invalid_request", `body: malformed JSON (${whole.error})`);
-  if (!Array.isArray(whole.value)) throw new HttpError(400, "invalid_request", "body: the batch endpoint takes a JSON array of OpenLineage events");
-  if (whole.value.length === 0) throw new HttpError(400, "invalid_request", "body: the batch is empty");
+  if (!whole.ok) throw new MalformedInputError("body", `malformed JSON (${whole.error})`);
+  if (!Array.isArray(whole.value)) throw new MalformedInputError("body", "the batch endpoint takes a JSON array of OpenLineage events");
+  if (whole.value.length === 0) throw new MalformedInputError("body", "the batch is empty");
   return validateAll(
     whole.value.map((v) => ({ value: v })),
     true,

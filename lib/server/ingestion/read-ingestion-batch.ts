@@ -1,12 +1,11 @@
-import { describeIssues, fieldIssues, issueText } from "@/lib/contracts/field-issues";
-import { NextResponse } from "next/server";
+import { fieldIssues, issueText } from "@/lib/contracts/field-issues";
 import type { ZodType } from "zod";
 import type { FieldIssue } from "@/lib/contracts/openlineage";
+import { DomainError, MalformedInputError } from "@/lib/domain/errors";
+import { parseJsonInput } from "@/lib/domain/json-limits";
+import { illFormedTextAt } from "@/lib/domain/well-formed-text";
 import type { Db } from "../repositories/database";
-import { HttpError } from "../http/errors";
-import { readJsonBody, type BodySource } from "../http/read-body";
 import { recordRejections, type RejectionRow } from "../repositories/ingestion/ingested-events";
-import { illFormedTextAt } from "../http/well-formed-text";
 import { implausibleInstant } from "./plausible-instant";
 import { parseNodeId } from "@/lib/domain/ids";
 
@@ -34,11 +33,11 @@ export interface IngestionBatch<T> {
 /**
  * Reads a ledger-style body — one JSON object, or a JSON array of them — and validates each
  * item on its own, so a bad item refuses only itself (its issues name `body[3].unitKey`) and a
- * good one in the same batch is still applied. A body that is not JSON, is empty, or is too large
+ * good one in the same batch is still applied. A body that is not JSON, is empty, or holds too many items
  * refuses the whole request; every refusal goes to the rejection log the ingestion page shows.
  */
 export async function readIngestionBatch<T>(
-  req: BodySource,
+  text: string,
   db: Db,
   endpoint: string,
   schema: ZodType<T>,
@@ -48,16 +47,12 @@ export async function readIngestionBatch<T>(
   /** A namespace-limited token's namespaces (empty = all), and the item's namespaced fields. */
   limit: { namespaces: readonly string[]; of: (item: T) => [string, string | null][] } = { namespaces: [], of: () => [] },
 ): Promise<IngestionBatch<T>> {
-  let body: unknown;
-  try {
-    body = await readJsonBody(req, LEDGER_MAX_BODY_BYTES);
-    if (Array.isArray(body) && body.length === 0) throw new HttpError(400, "invalid_request", "body: the batch is empty");
-    if (Array.isArray(body) && body.length > LEDGER_MAX_ITEMS)
-      throw new HttpError(400, "invalid_request", `body: at most ${LEDGER_MAX_ITEMS} items per request`);
-  } catch (e) {
-    if (e instanceof HttpError) await recordRejections(db, [{ endpoint, fieldPath: "body", reason: e.message, body: "" }], now);
-    throw e;
-  }
+  const body = await refusedWholeLogged(db, endpoint, now, () => {
+    const value = parseJsonInput(text);
+    if (Array.isArray(value) && value.length === 0) throw new MalformedInputError("body", "the batch is empty");
+    if (Array.isArray(value) && value.length > LEDGER_MAX_ITEMS) throw new MalformedInputError("body", `at most ${LEDGER_MAX_ITEMS} items per request`);
+    return value;
+  });
   const batch = Array.isArray(body);
   const pathOf = (index: number) => (batch ? `body[${index}]` : "body");
   const raws: unknown[] = batch ? (body as unknown[]) : [body];
@@ -112,22 +107,27 @@ export async function logRefusals(db: Db, endpoint: string, refused: RefusedItem
   await recordRejections(db, rows, now);
 }
 
-/**
- * 200 when every item was accepted, 207 when some were refused, and when none was: 400 if any
- * refusal is a malformed item, else 422 (well-formed, but refused — an invalid unit key).
- */
-export function batchResponse<R extends { accepted: unknown[]; rejected: { issues: FieldIssue[] }[] }>(result: R, malformed: boolean): Response {
-  if (result.accepted.length > 0) return NextResponse.json(result, { status: result.rejected.length > 0 ? 207 : 200 });
-  const issues = result.rejected.flatMap((r) => r.issues);
-  const message = describeIssues(issues);
-  return NextResponse.json(
-    { error: malformed ? "invalid_request" : "unprocessable", message, details: { issues }, ...result },
-    { status: malformed ? 400 : 422 },
-  );
-}
-
 /** The request's schema refusals and the use case's refusals, in request order, each with its raw item for the log. */
 export function allRefusals<T>(batch: IngestionBatch<T>, later: { index: number; issues: FieldIssue[] }[]): RefusedItem[] {
   const raw = new Map([...batch.items, ...batch.refused].map((i) => [i.index, i.raw]));
   return [...batch.refused, ...later.map((r) => ({ ...r, raw: raw.get(r.index) }))].sort((a, b) => a.index - b.index);
+}
+
+/**
+ * What `read` makes of a body, or — when it refuses the body as a whole (a domain error: not
+ * JSON, empty, too many items) — that refusal's line in the rejection log, and the refusal thrown.
+ */
+export async function refusedWholeLogged<T>(db: Db, endpoint: string, now: Date, read: () => T | Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    if (e instanceof DomainError) await logRefusedBody(db, endpoint, e, now);
+    throw e;
+  }
+}
+
+/** A body refused whole (or never read: too large, cut on its way) in the rejection log, at the first field it names. */
+export async function logRefusedBody(db: Db, endpoint: string, refusal: { message: string; details?: unknown }, now: Date): Promise<void> {
+  const issues = (refusal.details as { issues?: { path: string }[] } | undefined)?.issues;
+  await recordRejections(db, [{ endpoint, fieldPath: issues?.[0]?.path ?? "body", reason: refusal.message, body: "" }], now);
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { receiveLineageRequest } from "../ingestion/receive-lineage-request";
+import { receiveLineageRequest } from "../http/ingestion-requests";
 import { validEvent } from "../ingestion/testing/broken-events";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
 import { applyRetention, readRetentionPolicy } from "./apply-retention";

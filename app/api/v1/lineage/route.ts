@@ -1,7 +1,8 @@
 import { route } from "@/lib/server/http/route";
-import { LINEAGE_BODY, ingestLineageAs } from "@/lib/server/ingestion/ingest-as";
+import { postIngestion } from "@/lib/server/http/ingestion-requests";
+import { INGESTION_BODIES } from "@/lib/server/ingestion/ingest";
 
 export const runtime = "nodejs";
 
 /** OpenLineage events (one JSON event, a JSON array, or NDJSON): the path Marquez serves. */
-export const POST = route({ tokens: ["ingest"], rawBody: LINEAGE_BODY }, async ({ rawBody, actor }) => ingestLineageAs(rawBody, actor));
+export const POST = route({ tokens: ["ingest"], rawBody: INGESTION_BODIES.lineage }, async ({ rawBody, actor }) => postIngestion("lineage", rawBody, actor));

@@ -1,7 +1,10 @@
 import { route } from "@/lib/server/http/route";
-import { LEDGER_BODY, ingestPublishesAs } from "@/lib/server/ingestion/ingest-as";
+import { postIngestion } from "@/lib/server/http/ingestion-requests";
+import { INGESTION_BODIES } from "@/lib/server/ingestion/ingest";
 
 export const runtime = "nodejs";
 
 /** Publish ledger entries from producers that do not speak OpenLineage (one object or a JSON array). */
-export const POST = route({ tokens: ["ingest"], rawBody: LEDGER_BODY }, async ({ rawBody, actor }) => ingestPublishesAs(rawBody, actor));
+export const POST = route({ tokens: ["ingest"], rawBody: INGESTION_BODIES.publishes }, async ({ rawBody, actor }) =>
+  postIngestion("publishes", rawBody, actor),
+);

@@ -1,7 +1,10 @@
 import { route } from "@/lib/server/http/route";
-import { LEDGER_BODY, ingestSourceCountsAs } from "@/lib/server/ingestion/ingest-as";
+import { postIngestion } from "@/lib/server/http/ingestion-requests";
+import { INGESTION_BODIES } from "@/lib/server/ingestion/ingest";
 
 export const runtime = "nodejs";
 
 /** Source row counts per (dataset, unit), one object or a JSON array; the latest measurement wins. */
-export const POST = route({ tokens: ["ingest"], rawBody: LEDGER_BODY }, async ({ rawBody, actor }) => ingestSourceCountsAs(rawBody, actor));
+export const POST = route({ tokens: ["ingest"], rawBody: INGESTION_BODIES["source-counts"] }, async ({ rawBody, actor }) =>
+  postIngestion("source-counts", rawBody, actor),
+);

@@ -1,7 +1,10 @@
 import { route } from "@/lib/server/http/route";
-import { LEDGER_BODY, ingestWarehouseCountsAs } from "@/lib/server/ingestion/ingest-as";
+import { postIngestion } from "@/lib/server/http/ingestion-requests";
+import { INGESTION_BODIES } from "@/lib/server/ingestion/ingest";
 
 export const runtime = "nodejs";
 
 /** The rows each (dataset, unit) holds in its own warehouse, as the team counted them; the latest measurement wins. */
-export const POST = route({ tokens: ["ingest"], rawBody: LEDGER_BODY }, async ({ rawBody, actor }) => ingestWarehouseCountsAs(rawBody, actor));
+export const POST = route({ tokens: ["ingest"], rawBody: INGESTION_BODIES["warehouse-counts"] }, async ({ rawBody, actor }) =>
+  postIngestion("warehouse-counts", rawBody, actor),
+);

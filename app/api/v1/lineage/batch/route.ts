@@ -1,7 +1,10 @@
 import { route } from "@/lib/server/http/route";
-import { LINEAGE_BODY, ingestLineageBatchAs } from "@/lib/server/ingestion/ingest-as";
+import { postIngestion } from "@/lib/server/http/ingestion-requests";
+import { INGESTION_BODIES } from "@/lib/server/ingestion/ingest";
 
 export const runtime = "nodejs";
 
 /** The OpenLineage batch API: a JSON array of RunEvents, DatasetEvents and JobEvents. */
-export const POST = route({ tokens: ["ingest"], rawBody: LINEAGE_BODY }, async ({ rawBody, actor }) => ingestLineageBatchAs(rawBody, actor));
+export const POST = route({ tokens: ["ingest"], rawBody: INGESTION_BODIES["lineage-batch"] }, async ({ rawBody, actor }) =>
+  postIngestion("lineage-batch", rawBody, actor),
+);

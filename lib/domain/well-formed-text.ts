@@ -2,10 +2,10 @@
  * Where a JSON value holds text no database can store as sent: a lone UTF-16 surrogate (JSON
  * allows the escape "\ud800"; SQLite stores it as U+FFFD, so two different inputs become one
  * key, and a hash computed before storing no longer matches what reads back) or the NUL character
- * (PostgreSQL refuses it in text). Such input is refused with a 400 naming the field, never
+ * (PostgreSQL refuses it in text). Such input is refused as malformed naming the field, never
  * stored changed. Object keys are checked too. Returns the path of the first offender, or null.
  */
-import { HttpError } from "./errors";
+import { MalformedInputError } from "./errors";
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
@@ -35,9 +35,9 @@ function whyIllFormed(s: string): string | null {
   return null;
 }
 
-/** The value itself when its text is well formed; else a 400 naming the field. */
+/** The value itself when its text is well formed; else refused as malformed, naming the field. */
 export function requireWellFormed<T>(value: T, path = "body"): T {
   const bad = illFormedTextAt(value, path);
-  if (bad) throw new HttpError(400, "invalid_request", `${bad.path}: ${bad.message}`, { issues: [bad] });
+  if (bad) throw new MalformedInputError(bad.path, bad.message, { issues: [bad] });
   return value;
 }
