@@ -51,6 +51,14 @@ const workerBan = {
   message: "Threads live in lib/server/runtime: start one in threads.ts, talk to it with worker-rpc.ts.",
 };
 
+// A use case returns data, `(db, input, clock) → typed result` or a domain error; the HTTP answer
+// (status, headers, body) is made in app/ and lib/server/http — where route() keeps the one status
+// table. Ingestion's use cases once built their own Responses and shipped them across a thread.
+const nextServerBan = {
+  group: ["next/server", "next/server.js"],
+  message: "next/server (and the Response it builds) belongs to lib/server/http and app/: return data or throw a domain error, and let the HTTP layer answer.",
+};
+
 const executorBan = {
   group: ["**/executor/*", "**/executor/**"],
   message: "lib/server/repair talks to lib/server/orchestrators (the port), never to the executor.",
@@ -98,14 +106,26 @@ export default defineConfig([
     },
   },
   {
-    files: ["lib/server/repositories/**/*.ts", "lib/server/db/**/*.ts"],
-    ignores: ["lib/server/db/generated/**"],
-    rules: { "no-restricted-imports": ["error", { patterns: [workerBan] }] },
+    // Flat config replaces a rule's options per file: each block below for lib/server outside its
+    // HTTP edge carries the next/server ban beside its own (tests and test support included).
+    files: ["lib/server/**/*.{ts,mjs}"],
+    ignores: ["lib/server/http/**", "lib/server/db/generated/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [nextServerBan] }] },
   },
   {
-    // Flat config replaces a rule's options per file: the runtime keeps the client ban only.
+    files: ["lib/server/**/*.{ts,mjs}"],
+    ignores: ["lib/server/http/**", "lib/server/repositories/**", "lib/server/db/**", "lib/server/runtime/**", "**/*.test.ts", "**/testing/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [clientImportBan, workerBan, nextServerBan] }] },
+  },
+  {
+    files: ["lib/server/repositories/**/*.ts", "lib/server/db/**/*.ts"],
+    ignores: ["lib/server/db/generated/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [workerBan, nextServerBan] }] },
+  },
+  {
+    // The runtime keeps the client ban (and the next/server one) only.
     files: ["lib/server/runtime/**/*.{ts,mjs}"],
-    rules: { "no-restricted-imports": ["error", { patterns: [clientImportBan] }] },
+    rules: { "no-restricted-imports": ["error", { patterns: [clientImportBan, nextServerBan] }] },
   },
   {
     files: ["lib/server/**/*.ts"],
@@ -121,7 +141,7 @@ export default defineConfig([
     // A repair talks only to the orchestrator port: the demo's executor is its `local` adapter.
     files: ["lib/server/repair/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [executorBan] }],
+      "no-restricted-imports": ["error", { patterns: [executorBan, nextServerBan] }],
     },
   },
   {
@@ -129,7 +149,7 @@ export default defineConfig([
     files: ["lib/server/repair/**/*.ts"],
     ignores: ["**/*.test.ts", "**/testing/**"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [executorBan, clientImportBan, workerBan] }],
+      "no-restricted-imports": ["error", { patterns: [executorBan, clientImportBan, workerBan, nextServerBan] }],
     },
   },
 ]);
