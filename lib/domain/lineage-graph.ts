@@ -136,7 +136,7 @@ export interface BuildOptions {
   readonly asOf?: string | number;
 }
 
-const identityEdge = (u: UnitSet) => u;
+const IDENTITY: CompiledMapping = { readsOf: (u) => u, readersOf: (u) => u };
 
 /** Every unit of `to` may be affected by any unit of `from`, and needs all of it: the widest sound reading. */
 function allUnits(up: PartitionSpace, down: PartitionSpace): CompiledMapping {
@@ -225,32 +225,37 @@ function taskSpace(written: readonly DatasetNode[]): PartitionSpace {
   return partitioned ? partitioned.space : resolvePartitions({ kind: "none" });
 }
 
+// Every edge is this one literal, never `{ ...base, down, up }`: V8 gives each object so built a hidden
+// class of its own, and the closure's reads of e.to and e.down over thousands of edges go megamorphic.
+function edge(kind: GraphEdge["kind"], from: number, to: number, mapping: PartitionMapping, fns: CompiledMapping, degraded: string | null): GraphEdge {
+  return { kind, from, to, mapping, down: fns.readersOf, up: fns.readsOf, degraded };
+}
+
 function writeEdge(task: GraphNode, dataset: GraphNode, problems: LineageProblem[]): GraphEdge {
-  const base = { kind: "writes" as const, from: task.index, to: dataset.index, mapping: { type: "identity" } as const };
-  if (sameDefinition(task.space.def, dataset.space.def)) return { ...base, down: identityEdge, up: identityEdge, degraded: null };
+  const write = (fns: CompiledMapping, degraded: string | null) => edge("writes", task.index, dataset.index, { type: "identity" }, fns, degraded);
+  if (sameDefinition(task.space.def, dataset.space.def)) return write(IDENTITY, null);
   const whole = allUnits(task.space, dataset.space);
   const oneSideWhole = task.space.def.kind === "none" || dataset.space.def.kind === "none";
   const degraded = oneSideWhole
     ? null
     : `${task.id} also writes ${dataset.id}, partitioned differently (${describeDef(dataset.space.def)} vs ${describeDef(task.space.def)}): every unit is taken as affected`;
   if (degraded) problems.push({ code: "degraded_edge", task: task.id as TaskId, dataset: dataset.id as DatasetId, direction: "write", message: degraded });
-  return { ...base, down: whole.readersOf, up: whole.readsOf, degraded };
+  return write(whole, degraded);
 }
 
 function readEdge(r: ReadSpec, dataset: GraphNode, task: GraphNode, problems: LineageProblem[]): GraphEdge {
-  const base = { kind: "reads" as const, from: dataset.index, to: task.index, mapping: r.mapping };
+  const read = (fns: CompiledMapping, degraded: string | null) => edge("reads", dataset.index, task.index, r.mapping, fns, degraded);
   try {
-    const compiled = compileMapping(r.mapping, dataset.space, task.space);
-    return { ...base, down: compiled.readersOf, up: compiled.readsOf, degraded: null };
+    return read(compileMapping(r.mapping, dataset.space, task.space), null);
   } catch (e) {
     const whole = allUnits(dataset.space, task.space);
     // An unpartitioned side has one unit: "the same key" can only mean all of it, exactly.
     const oneSideWhole =
       (dataset.space.def.kind === "none" || task.space.def.kind === "none") && (r.mapping.type === "identity" || r.mapping.type === "window");
-    if (oneSideWhole) return { ...base, down: whole.readersOf, up: whole.readsOf, degraded: null };
+    if (oneSideWhole) return read(whole, null);
     const degraded = `${describeMapping(r.mapping)} cannot relate ${describeDef(dataset.space.def)} to ${describeDef(task.space.def)} (${(e as Error).message}): walked as all units`;
     problems.push({ code: "degraded_edge", task: r.task, dataset: r.dataset, direction: "read", message: `${r.task} reads ${r.dataset} with ${degraded}` });
-    return { ...base, down: whole.readersOf, up: whole.readsOf, degraded };
+    return read(whole, degraded);
   }
 }
 
