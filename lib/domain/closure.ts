@@ -177,7 +177,7 @@ function assemble(graph: LineageGraph, work: Work, direction: Direction, isSeed:
       units,
       seed: isSeed(i),
       via: (work.via[i] ?? []).map((v) => graph.nodes[v]!.id),
-      degradedVia: [...(work.degraded[i] ?? [])].map(([v, reason]) => ({ node: graph.nodes[v]!.id, reason })),
+      degradedVia: work.degraded[i] ? [...work.degraded[i]].map(([v, reason]) => ({ node: graph.nodes[v]!.id, reason })) : [],
       parent: work.parent[i]! >= 0 ? graph.nodes[work.parent[i]!]!.id : null,
       depth: work.depth[i]!,
       nodeWave: wave,

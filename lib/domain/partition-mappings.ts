@@ -37,6 +37,8 @@ export interface CompiledMapping {
 /** d reads [d+a, d+b]: identity, previous and window are all bands after key alignment. */
 function band(a: number, b: number, up: PartitionSpace, down: PartitionSpace): CompiledMapping {
   const map = (set: UnitSet, lo: number, hi: number, n: number) => {
+    // Identity between aligned spaces (the commonest read) keeps the set itself, clipped.
+    if (lo === 0 && hi === 0) return set.clip(n);
     const builder = new UnitSetBuilder();
     set.forEachRange((l, h) => builder.add(Math.max(0, l + lo), Math.min(n - 1, h + hi)));
     return builder.build();

@@ -51,6 +51,16 @@ describe("UnitSet", () => {
     ]);
   });
 
+  it("a union within one range is that range itself", () => {
+    const days = UnitSet.range(0, 11);
+    expect(days.union(A)).toBe(days);
+    expect(B.union(days)).toBe(days);
+    expect(UnitSet.range(4, 9).union(A).ranges()).toEqual([
+      [0, 1],
+      [4, 9],
+    ]);
+  });
+
   it("size, contains, min, max and iteration", () => {
     expect(A.size).toBe(8);
     expect(A.contains(4)).toBe(true);

@@ -126,6 +126,10 @@ export class UnitSet implements Iterable<number> {
     if (this.isEmpty) return other;
     const a = this.bounds;
     const b = other.bounds;
+    // One range holding the other set (common in a closure: two tails of the same days)
+    // is the answer as it stands: no merge, nothing allocated.
+    if (a.length === 2 && a[0]! <= b[0]! && b[b.length - 1]! <= a[1]!) return this;
+    if (b.length === 2 && b[0]! <= a[0]! && a[a.length - 1]! <= b[1]!) return other;
     const builder = new UnitSetBuilder();
     let i = 0;
     let j = 0;
