@@ -5,10 +5,13 @@
  *
  *   npx tsx bench/domain-bench.ts [--json] [--seed N] [--failed-fraction 0.01] [--skip-unit-states]
  *
- * Bars (2-core machine): closure ≤ 200 ms and ≥ 50× the baseline; plan ≤ 500 ms. The closure
- * and the baseline must produce the same (node, unit) pairs; the run fails loudly otherwise.
- * Timings: closure is the best of 5 and the plan the best of 3, after one warm-up each; the
- * baseline runs once (it takes seconds, so noise is proportionally small).
+ * Bars (2-core machine): closure ≤ 200 ms and ≥ 100× the baseline (issue 35); plan ≤ 500 ms.
+ * The closure and the baseline must produce the same (node, unit) pairs; the run fails loudly
+ * otherwise. Timings: closure is the best of 5 and the plan the best of 3, after one warm-up
+ * each; the baseline runs once (it takes seconds, so noise is proportionally small). Each is
+ * also taken in CPU time (`process.cpuUsage`): on cores shared with other work, the wall-clock
+ * ratio moves with whatever else runs during the one baseline walk, the CPU-time one much less.
+ * The closure's line with its baseline beside it comes first, the table next, the JSON last.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -29,16 +32,30 @@ const json = args.includes("--json");
 const seed = flag("--seed", 20260817);
 const failedFraction = flag("--failed-fraction", 0.01);
 
-function bestOf<T>(runs: number, fn: () => T): { ms: number; value: T } {
-  fn();
-  let best = Infinity;
-  let value!: T;
+interface Timed<T> {
+  ms: number;
+  cpuMs: number;
+  value: T;
+}
+
+function timed<T>(fn: () => T): Timed<T> {
+  const cpu = process.cpuUsage();
+  const t = performance.now();
+  const value = fn();
+  const ms = performance.now() - t;
+  const used = process.cpuUsage(cpu);
+  return { ms, cpuMs: (used.user + used.system) / 1000, value };
+}
+
+/** The best wall time and the best CPU time of `runs`, after one warm-up. */
+function bestOf<T>(runs: number, fn: () => T): Timed<T> {
+  const warmUp = timed(fn);
+  let best: Timed<T> = { ms: Infinity, cpuMs: Infinity, value: warmUp.value };
   for (let r = 0; r < runs; r++) {
-    const t = performance.now();
-    value = fn();
-    best = Math.min(best, performance.now() - t);
+    const run = timed(fn);
+    best = { ms: Math.min(best.ms, run.ms), cpuMs: Math.min(best.cpuMs, run.cpuMs), value: run.value };
   }
-  return { ms: best, value };
+  return best;
 }
 
 /** 1 % of the tasks fail, each on one random unit of its own space. */
@@ -79,9 +96,8 @@ function main(): void {
   const seeds: Seed[] = failed.map((f) => ({ node: f.node as Seed["node"], units: UnitSet.of(f.unit) }));
 
   const fast = bestOf(5, () => closure(graph, seeds, "downstream"));
-  const t0 = performance.now();
-  const naive = naiveClosure(gen, failed);
-  const naiveMs = performance.now() - t0;
+  const baseline = timed(() => naiveClosure(gen, failed));
+  const naive = baseline.value;
 
   let naivePairs = 0;
   naive.nodes.forEach((node, i) => {
@@ -108,8 +124,11 @@ function main(): void {
     closurePairs: fast.value.pairCount,
     buildMs: round(build.ms),
     closureMs: round(fast.ms),
-    naiveMs: round(naiveMs),
-    speedup: round(naiveMs / fast.ms),
+    naiveMs: round(baseline.ms),
+    speedup: round(baseline.ms / fast.ms),
+    closureCpuMs: round(fast.cpuMs),
+    naiveCpuMs: round(baseline.cpuMs),
+    speedupCpu: round(baseline.cpuMs / fast.cpuMs),
     planMs: round(plan.ms),
     planScheduledTasks: plan.value.waves.flat().length,
     planWaves: plan.value.waves.length,
@@ -117,17 +136,23 @@ function main(): void {
     unitStatesMs: unitStatesMs(),
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
   };
-  if (!json) printTable(result);
+  if (!json) {
+    console.log(
+      `closure ${result.closureMs} ms beside the naive walk ${result.naiveMs} ms in this run: ${result.speedup}× (bar ≥ 100×); ` +
+        `in CPU time ${result.closureCpuMs} beside ${result.naiveCpuMs} ms: ${result.speedupCpu}×`,
+    );
+    printTable(result);
+  }
   console.log(JSON.stringify(result));
 }
 
 const round = (x: number) => Math.round(x * 10) / 10;
 
 function printTable(r: Record<string, number | null>): void {
-  const bars: Record<string, string> = { closureMs: "≤ 200", speedup: "≥ 50", planMs: "≤ 500", unitStatesMs: "≤ 1000" };
+  const bars: Record<string, string> = { closureMs: "≤ 200", speedup: "≥ 100", planMs: "≤ 500", unitStatesMs: "≤ 1000" };
   const pass = (k: string, v: number | null) => {
     if (v === null || !(k in bars)) return "";
-    const ok = k === "speedup" ? v >= 50 : v <= Number(bars[k]!.slice(2));
+    const ok = k === "speedup" ? v >= 100 : v <= Number(bars[k]!.slice(2));
     return ok ? "pass" : "FAIL";
   };
   console.log("figure               value        bar      verdict");
