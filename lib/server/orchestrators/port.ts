@@ -1,4 +1,5 @@
 import type { OrchestratorKind, PlannedRequest } from "@/lib/contracts/orchestrators";
+import type { WindowRange } from "@/lib/domain/window-ranges";
 
 /**
  * The orchestrator port: everything lib/server/repair knows about where a repair runs. One
@@ -47,6 +48,13 @@ export interface DispatchPlan {
   readonly excludedTasks: ReadonlySet<string>;
   /** The time window of a unit of a time-partitioned task (null for other partitionings). */
   windowOf(taskNodeId: string, unitKey: string): { start: Date; end: Date } | null;
+  /**
+   * A task's units as ranges of consecutive time windows (lib/domain windowRanges, from the units'
+   * UnitSet), null when they are not time windows: what a request builder asks per range. A plan
+   * built without it (by hand, for an adapter that never addresses units by time) has no time
+   * windows to offer.
+   */
+  windowRanges?(taskNodeId: string, unitKeys: readonly string[]): readonly WindowRange[] | null;
   /** The unit whose window starts at `at` (an orchestrator's logical date), or null. */
   unitAt(taskNodeId: string, at: Date): string | null;
   readonly parameterOverrides: Readonly<Record<string, string>>;
