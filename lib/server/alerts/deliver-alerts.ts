@@ -2,7 +2,7 @@ import type { DeliverResult } from "@/lib/contracts/alerts";
 import { getDb, type Db } from "../repositories/database";
 import { RefusedError } from "@/lib/domain/errors";
 import { claimAlertSend, deliveredAlertIds, finishAlertSend, recordDelivery } from "../repositories/alerts/alert-deliveries";
-import { thisOwner } from "../repair/repair-owner";
+import { thisOwner } from "../runtime/repair-lease";
 import { describeTarget, readAlertConfig, type AlertConfig } from "./alert-config";
 import { evaluateAlertsNow } from "./evaluate-alerts-now";
 import { DEFAULT_RETRY, postWithRetries, type RetryOptions } from "./post-with-retries";

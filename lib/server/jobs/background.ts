@@ -2,7 +2,7 @@ import { deliverAlertsInBackground } from "../alerts/deliver-alerts";
 import { getDb } from "../repositories/database";
 import { resolveDatabaseTarget } from "../db/database-url";
 import { strandedRepairRuns } from "../repair/repair-watchdog";
-import { runRepairSlice } from "../repair/run-repair";
+import { runRepairSlice } from "../repair/run-repair-slice";
 import { applyRetention } from "../retention/apply-retention";
 import { keepUnitStates } from "../units/get-unit-state-snapshot";
 import { InProcessQueue } from "./in-process-queue";

@@ -3,13 +3,13 @@ import { getDb, type Db } from "../repositories/database";
 import { ConflictError } from "@/lib/domain/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { repairRunsOfIncident } from "../repositories/repairs/repair-runs";
-import { cancelRepairRun } from "./run-repair";
+import { cancelRepairRun } from "./stop-repair-run";
 import { isActiveRun } from "@/lib/domain/repair-run-lifecycle";
 
 /**
  * POST /api/v1/incidents/{id}/cancel-repair: the operator stops the incident's running repair.
  * From the request on nothing more is sent or started; the wave in flight is stopped in its
- * orchestrators and the run ends `cancelled`, the incident on to validation (run-repair.ts
+ * orchestrators and the run ends `cancelled`, the incident on to validation (stop-repair-run.ts
  * cancelRepairRun) — by this request, or by the console whose slice holds the run right now. The answer lists each stop
  * request and says which the orchestrator did not confirm, so the operator knows where to look.
  */

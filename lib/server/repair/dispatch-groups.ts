@@ -1,8 +1,10 @@
 import { compositeKey } from "@/lib/domain/composite-key";
 import type { NodeId } from "@/lib/domain/ids";
 import { holds, sideEffects } from "@/lib/domain/preconditions";
+import { windowRanges } from "@/lib/domain/window-ranges";
 import type { OrchestratorConnection } from "@/lib/contracts/orchestrators";
 import type { Db } from "../repositories/database";
+import type { RepairRunRecord } from "../repositories/repairs/repair-runs";
 import type { LocalRunContext } from "../orchestrators/local";
 import { orchestratorFor } from "../orchestrators/orchestrator-for";
 import type { DispatchPlan, Orchestrator, PairRef, TaskFacts } from "../orchestrators/port";
@@ -114,6 +116,10 @@ export async function dispatchGroups(db: Db, ctx: RepairContext, input: Dispatch
         if (!space?.time || !v?.valid) return null;
         return { start: new Date(space.time.windowStartMs(v.ordinal)), end: new Date(space.time.windowStartMs(v.ordinal + 1)) };
       },
+      windowRanges(taskNodeId, unitKeys) {
+        const space = spaceOf(taskNodeId);
+        return space ? windowRanges(space, unitKeys) : null;
+      },
       unitAt(taskNodeId, at) {
         const space = spaceOf(taskNodeId);
         if (!space?.time) return null;
@@ -133,6 +139,27 @@ export async function dispatchGroups(db: Db, ctx: RepairContext, input: Dispatch
     };
     return { pipelineId, pipeline: nameOf.get(pipelineId) ?? "(no pipeline)", connection, orchestrator: orchestratorFor(connection, local), plan };
   });
+}
+
+/** A launched run's pipelines with their adapters, as its connections were at launch. */
+export function runDispatchGroups(db: Db, ctx: RepairContext, run: RepairRunRecord, local: LocalRunContext | null): Promise<DispatchGroup[]> {
+  return dispatchGroups(
+    db,
+    ctx,
+    {
+      incidentId: run.incidentId ?? "",
+      runId: run.id,
+      repairNumber: run.repairNumber,
+      pairs: run.params.pairs,
+      parameterOverrides: run.params.parameterOverrides,
+      idempotencyKeys: run.params.idempotencyKeys,
+      excluded: [],
+      connections: run.params.connections,
+      failedRunId: run.rootRunId,
+      launchedAt: run.createdAt,
+    },
+    local,
+  );
 }
 
 export const progressKey = (taskNodeId: string, unitKey: string) => compositeKey(taskNodeId, unitKey);

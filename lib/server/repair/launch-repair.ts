@@ -13,7 +13,7 @@ import { claimHolders, insertClaims } from "../repositories/repairs/repair-claim
 import { currentPlan, markPlanLaunched } from "../repositories/repairs/repair-plans";
 import { createRepairRun, nextRepairNumber, repairRunsOfIncident } from "../repositories/repairs/repair-runs";
 import { runningJobQueue } from "../jobs/job-queue";
-import { runRepairToEnd, type RunRepairOptions } from "./run-repair";
+import { runRepairToEnd, type RunRepairOptions } from "./run-repair-slice";
 import type { DispatchGroup } from "./dispatch-groups";
 import { launchablePairs, notLaunchable, repairGroups } from "./launch-input";
 import { dryRun, recordPreview } from "./dry-run";
@@ -33,7 +33,7 @@ export interface LaunchOptions {
  * `repairing` and the audit entry commit in ONE transaction: the claims' unique index is what
  * lets exactly one of many overlapping launches through, across console processes; the others
  * get a 409 naming the repair that holds the units. The run then executes in the background, in
- * slices of the `repair-run` queue (run-repair.ts).
+ * slices of the `repair-run` queue (run-repair-slice.ts).
  */
 export async function launchRepair(id: string, opts: LaunchOptions, actor: Actor, now = new Date(), db: Db = getDb()) {
   const incident = await requireIncident(db, id);

@@ -9,7 +9,7 @@ import { createTestDatabase, providersUnderTest, type TestDatabase } from "../te
 import { getIncident } from "../incidents/get-incident";
 import { launchRepair } from "./launch-repair";
 import { strandedRepairs } from "./repair-watchdog";
-import { runRepairSlice, runRepairToEnd } from "./run-repair";
+import { runRepairSlice, runRepairToEnd } from "./run-repair-slice";
 import { localTaskCode as taskCodeFor, type TaskCode } from "../orchestrators/local";
 import { cancelRepair } from "./cancel-repair";
 import { validateIncident } from "./validate-incident";

@@ -1,6 +1,6 @@
 import { getDb, type Db } from "../repositories/database";
 import { activeRepairRuns } from "../repositories/repairs/repair-runs";
-import { ownerAlive, STALE_MS, thisOwner } from "./repair-owner";
+import { ownerAlive, STALE_MS, thisOwner } from "../runtime/repair-lease";
 
 /**
  * Repairs no live slice is running and no job will continue: launched by a console that stopped

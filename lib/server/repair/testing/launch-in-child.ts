@@ -12,7 +12,7 @@ import { localTaskCode as taskCodeFor } from "../../orchestrators/local";
 import { queueSpecs, setRunningJobQueue } from "../../jobs/job-queue";
 import { PgBossQueue } from "../../jobs/pg-boss-queue";
 import { launchRepair } from "../launch-repair";
-import { runRepairSlice } from "../run-repair";
+import { runRepairSlice } from "../run-repair-slice";
 
 const [mode, incidentId, n] = process.argv.slice(2) as ["race" | "slow" | "queue-slow", string, string];
 const db = createDb(resolveDatabaseTarget());

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { OrchestratorConnectionSchema } from "@/lib/contracts/orchestrators";
 import { providerOf, type Db, type Tx } from "../database";
 import { prismaOf } from "../prisma-handle";
-import { ACTIVE_RUN_STATUSES, isActiveRun, isRepairRunStatus, type RepairRunEnd, type RepairRunStatus } from "@/lib/domain/repair-run-lifecycle";
+import { ACTIVE_RUN_STATUSES, isActiveRun, isRepairRunStatus, type RepairRunStatus } from "@/lib/domain/repair-run-lifecycle";
 
 /** What a repair run carries besides the Run columns: its pairs (with their plan wave), owner and heartbeat. */
 export const RepairRunParamsSchema = z.object({
@@ -151,11 +151,6 @@ export async function heartbeat(db: Db, runId: string, slice: string, at: number
   });
 }
 
-/** A queued run starts: running from `at` (its first slice). */
-export async function markRunStarted(db: Db, runId: string, at: Date): Promise<void> {
-  await prismaOf(db).$transaction((tx) => prismaOf(tx).run.updateMany({ where: { id: runId, status: "queued" }, data: { status: "running", startedAt: at } }));
-}
-
 /**
  * Writes the run's dispatch state and progress, only while `slice` owns it (under the run's
  * lock), so an audit entry written in the same transaction describes what really happened.
@@ -205,9 +200,18 @@ export async function setRunOwner(
   return true;
 }
 
-/** Ends a still-active run; false when it had ended already (a repeated finish does nothing). */
-export async function finishRunStatus(tx: Tx, id: string, status: RepairRunEnd, endedAt: Date): Promise<boolean> {
-  const { count } = await prismaOf(tx).run.updateMany({ where: { id, status: { in: [...ACTIVE_RUN_STATUSES] } }, data: { status, endedAt } });
+/**
+ * Moves the run from one of `from` to `to` (the lifecycle's answer, asked by the caller), with
+ * when it started or ended; false when it had left `from` meanwhile (compare-and-set).
+ */
+export async function transitionRun(
+  tx: Db | Tx,
+  id: string,
+  from: readonly RepairRunStatus[],
+  to: RepairRunStatus,
+  at: { startedAt?: Date; endedAt?: Date },
+): Promise<boolean> {
+  const { count } = await prismaOf(tx).run.updateMany({ where: { id, kind: "repair", status: { in: [...from] } }, data: { status: to, ...at } });
   return count === 1;
 }
 

@@ -1,0 +1,62 @@
+import { nextStatus } from "@/lib/domain/incident-lifecycle";
+import { endEventOf, nextRunStatus, type RepairRunEnd } from "@/lib/domain/repair-run-lifecycle";
+import { appendAudit } from "../audit/append-audit";
+import { moveIncident } from "../incidents/move-incident";
+import { inTransaction, type Db } from "../repositories/database";
+import { findIncident } from "../repositories/incidents/incidents";
+import { releaseClaims } from "../repositories/repairs/repair-claims";
+import { attemptsOfRun, findRepairRun, setRunOwner } from "../repositories/repairs/repair-runs";
+import { progressKey } from "./dispatch-groups";
+import { moveRepairRun } from "./move-repair-run";
+import type { StoppedBy } from "./repair-run-audit";
+
+/**
+ * The run's end, all at once (one transaction): its status as its lifecycle ends it, its owner
+ * and claims released, the incident moved by its own lifecycle's `finish_repair` (repairing →
+ * validating), the outcome audited. `slice`: only while that slice owns the run (undefined:
+ * whoever owns it, for a cancel). False when the run had ended or was taken over meanwhile.
+ *
+ * Whatever the incident's status, the run still ends and frees its units: an incident the
+ * lifecycle does not move on is left where it is.
+ */
+export async function finishRepair(
+  db: Db,
+  runId: string,
+  status: RepairRunEnd,
+  slice: string | undefined,
+  error?: string,
+  by: StoppedBy | null = null,
+): Promise<boolean> {
+  // Each pair's end: its latest attempt when this console ran it, else what its orchestrator reported.
+  const attempts = new Map((await attemptsOfRun(db, runId)).map((a) => [progressKey(a.taskNodeId, a.unitKey), a.status]));
+  const before = await findRepairRun(db, runId);
+  const ends = (before?.params.pairs ?? []).map(([t, u]) => attempts.get(progressKey(t, u)) ?? before?.params.progress[progressKey(t, u)]?.status ?? "pending");
+  const count = (s: string) => ends.filter((x) => x === s).length;
+  return inTransaction(
+    db,
+    async (tx) => {
+      if (!(await setRunOwner(tx, runId, null, Date.now(), slice))) return false; // taken over meanwhile: the new owner finishes it
+      // Read under the run's lock (setRunOwner took it): an ended run moves no more.
+      const run = await findRepairRun(tx, runId);
+      const event = endEventOf(status);
+      if (!run || nextRunStatus(run.status, event) === null) return false; // finished already
+      if (!(await moveRepairRun(tx, run, event, { endedAt: new Date() }))) return false;
+      await releaseClaims(tx, runId);
+      const incident = run.incidentId ? await findIncident(tx, run.incidentId) : null;
+      if (incident && nextStatus(incident.status, "finish_repair") !== null) await moveIncident(tx, incident, "finish_repair");
+      await appendAudit(tx, {
+        kind: "repair.finished",
+        actor: by?.actor.id ?? run.params.launchedBy.id,
+        actorRole: by?.actor.role ?? run.params.launchedBy.role,
+        reason: by
+          ? `repair #${run.repairNumber} cancelled by ${by.actor.id}: ${by.reason}`
+          : `repair #${run.repairNumber} ended: ${status}${error ? ` (${error.slice(0, 300)})` : ""}`,
+        incidentId: run.incidentId,
+        before: { runStatus: before?.status ?? "running" },
+        after: { runStatus: status, succeeded: count("succeeded"), failed: count("failed"), blocked: count("upstream_failed") },
+      });
+      return true;
+    },
+    { timeout: 30_000, maxWait: 30_000 },
+  );
+}
