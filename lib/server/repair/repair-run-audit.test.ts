@@ -14,6 +14,17 @@ const call: OrchestratorCall = {
 const pair = (unitKey: string) => ({ taskNodeId: "task:orders.fct_orders", unitKey, wave: 1 });
 
 describe("a repair run's audit entries", () => {
+  it("count pairs in the right number", () => {
+    const one = dispatchedEntry(run, { wave: 1, waves: 3, pipeline: "orders", orchestrator: "airflow", pairs: 1, held: 0, calls: [call] });
+    const two = dispatchedEntry(run, { wave: 1, waves: 3, pipeline: "orders", orchestrator: "airflow", pairs: 2, held: 1, calls: [call] });
+    expect(one.reason).toBe("repair #2, wave 2 of 3: 1 pair of orders sent to airflow");
+    expect(two.reason).toBe("repair #2, wave 2 of 3: 2 pairs of orders sent to airflow (1 held back: they read a failed pair)");
+    expect(heldBackEntry(run, 1, 3, "orders", [pair("2026-08-17")], "not dispatched: it reads a pair of this repair that failed").reason).toBe(
+      "repair #2, wave 2 of 3: 1 pair of orders held back — not dispatched: it reads a pair of this repair that failed",
+    );
+    expect(progressEntry(run, 0, 1, [], []).reason).toBe("repair #2, wave 1 of 1: 0 calls while polling, nothing changed");
+  });
+
   it("keep each call without its secrets and pass the audit contract", () => {
     const failed = dispatchFailedEntry(run, {
       wave: 0,

@@ -38,13 +38,13 @@ const waveOf = (run: RunOnRecord, wave: number, waves: number) => `repair #${run
 /**
  * Pairs of a pipeline not sent for the wave, each recorded failed with `detail`: they read a
  * failed pair of this repair, or the pipeline has nowhere to run.
- * Example: "repair #2, wave 2 of 3: 3 pairs of orders held back — not dispatched: …".
+ * Example: "repair #2, wave 2 of 3: 1 pair of orders held back — not dispatched: …".
  */
 export function heldBackEntry(run: RunOnRecord, wave: number, waves: number, pipeline: string, held: readonly PairRef[], detail: string): AuditDraft {
   return {
     kind: "repair.progress",
     ...by(run),
-    reason: `${waveOf(run, wave, waves)}: ${held.length} pairs of ${pipeline} held back — ${detail}`,
+    reason: `${waveOf(run, wave, waves)}: ${counted(held.length, "pair")} of ${pipeline} held back — ${detail}`,
     before: null,
     after: {
       runId: run.id,
@@ -64,7 +64,7 @@ export function dispatchedEntry(
   return {
     kind: "repair.dispatched",
     ...by(run),
-    reason: `${waveOf(run, sent.wave, sent.waves)}: ${sent.pairs} pairs of ${sent.pipeline} sent to ${sent.orchestrator}${held}`,
+    reason: `${waveOf(run, sent.wave, sent.waves)}: ${counted(sent.pairs, "pair")} of ${sent.pipeline} sent to ${sent.orchestrator}${held}`,
     before: null,
     after: { runId: run.id, wave: sent.wave, pipeline: sent.pipeline, orchestrator: sent.orchestrator, calls: sent.calls.map(describeCall) },
   };
