@@ -2,12 +2,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DatabricksConnectionSchema } from "@/lib/contracts/orchestrators";
 import { databricksOrchestrator, NO_RUN_ID, type DatabricksRepairRun, type DatabricksWaveHandle } from "./databricks";
 import { OrchestratorError, type DispatchPlan, type OrchestratorCall, type PairProgress, type PairRef, type TaskFacts } from "./port";
+import { resolvePartitions } from "@/lib/domain/partitions";
+import { windowRanges } from "@/lib/domain/window-ranges";
 import { startFakeDatabricks, type FakeDatabricks, type TaskResult } from "@/test/peers/fake-databricks";
 
 const TOKEN = "dapi-test-token-4b1e0d";
 const TOKEN_ENV = "REPARO_SECRET_TEST_DATABRICKS_TOKEN";
 const RUN_ID = 731_155_402;
 const DAY = 86_400_000;
+const DAILY = resolvePartitions({ kind: "time", grain: "day", start: "2026-08-01", end: "2026-08-31", timezone: "UTC" });
 
 const task = (taskNodeId: string, name: string, sideEffect: string | null = "none"): TaskFacts => ({
   taskNodeId,
@@ -48,6 +51,7 @@ function buildPlan(
     tasks: new Map(TASKS.map((t) => [t.taskNodeId, t])),
     excludedTasks: new Set(["task:notify_finance"]),
     windowOf: (_t, unit) => ({ start: new Date(`${unit}T00:00:00Z`), end: new Date(Date.parse(`${unit}T00:00:00Z`) + DAY) }),
+    windowRanges: (_t, units) => windowRanges(DAILY, units),
     unitAt: (_t, at) => at.toISOString().slice(0, 10),
     parameterOverrides: { env: "prod" },
     idempotencyKeys: {},
