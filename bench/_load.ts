@@ -1,7 +1,7 @@
 import { getDb } from "../lib/server/db/client";
 import { getOverview } from "../lib/server/overview/get-overview";
 import { receivePublishesRequest } from "../lib/server/http/ingestion-requests";
-import { whenUnitStatesReady } from "../lib/server/units/get-unit-state-snapshot";
+import { whenUnitStatesReady } from "../lib/server/units/state-service";
 const LAST_DAY_MS = Date.UTC(2026, 10, 28);
 (async () => {
   const db = getDb();

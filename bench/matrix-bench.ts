@@ -25,7 +25,7 @@ import { chromium } from "@playwright/test";
 import { createDb } from "../lib/server/db/client";
 import { forgetUnitStateSnapshot } from "../lib/server/repositories/units/unit-state-snapshots";
 import { migrate } from "../lib/server/db/migrate";
-import { whenUnitStatesReady } from "../lib/server/units/get-unit-state-snapshot";
+import { whenUnitStatesReady } from "../lib/server/units/state-service";
 import { appendPublishes } from "../lib/server/repositories/ledger/ingested-runs";
 import { buildMatrixWorld, LAST_DAY_MS } from "./matrix-world";
 

@@ -5,7 +5,7 @@ import { failingChecks } from "../repositories/ledger/failed-attempts";
 import type { Db } from "../repositories/database";
 import type { UnitStateFacts } from "@/lib/domain/unit-state";
 import type { StatesStatus } from "@/lib/contracts/units";
-import { getUnitStateSnapshot, NOT_EXPECTED, statusOf, type DatasetStateCodes, type UnitStateSnapshot } from "../units/get-unit-state-snapshot";
+import { getUnitStateSnapshot, NOT_EXPECTED, statusOf, type DatasetStateCodes, type UnitStateSnapshot } from "../units/state-service";
 import type { AlertConfig } from "./alert-config";
 import type { PartitionSpace } from "@/lib/domain/partitions";
 

@@ -8,7 +8,7 @@ import { walkToRootCauses, type RootCause } from "@/lib/domain/root-cause";
 import { UnitSet } from "@/lib/domain/unit-set";
 import type { DatasetRecord, TaskRecord } from "../repositories/catalog/catalog-reads";
 import type { DeliveryRecord } from "../repositories/ledger/external-deliveries";
-import type { UnitStateSnapshot } from "../units/get-unit-state-snapshot";
+import type { UnitStateSnapshot } from "../units/state-service";
 import { rootsInWords, statesOnGraph, wordsFor } from "../incidents/root-cause";
 import type { EvaluatedAlert } from "./evaluate-alerts-now";
 

@@ -13,7 +13,7 @@ import { explainUnits } from "./explain-units";
 import { loadClosureFacts, type ClosureDataset } from "./load-closure-facts";
 import { mergeFrontiers } from "./merge-frontiers";
 import { RefusedError } from "@/lib/domain/errors";
-import { getUnitStateSnapshotCovering, problemsLookup } from "../units/get-unit-state-snapshot";
+import { getUnitStateSnapshotCovering, problemsLookup } from "../units/state-service";
 import { findDataset, resolvePeriod } from "./resolve-period";
 
 /**

@@ -3,7 +3,7 @@ import { resolveDatabaseTarget } from "../db/database-url";
 import { migrationsDir, readMigrations } from "../db/migrate";
 import { backgroundWorkProblem, isDraining } from "../jobs/server-lifecycle";
 import { appliedMigrationNames } from "../repositories/system/schema-migrations";
-import { unitStateLag } from "../units/get-unit-state-snapshot";
+import { unitStateLag } from "../units/state-service";
 
 // The migrations this build ships, read from disk once per process (a balancer asks every second).
 let shipped: string[] | null = null;

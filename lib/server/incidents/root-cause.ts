@@ -11,7 +11,7 @@ import { closure } from "@/lib/domain/closure";
 import type { Db, Tx } from "../repositories/database";
 import { pairsHeldByOpenIncidents } from "../repositories/incidents/incidents";
 import type { LineageGraph } from "@/lib/domain/lineage-graph";
-import { getUnitStateSnapshotCovering, NOT_EXPECTED, type DatasetStateCodes, type UnitStateSnapshot } from "../units/get-unit-state-snapshot";
+import { getUnitStateSnapshotCovering, NOT_EXPECTED, type DatasetStateCodes, type UnitStateSnapshot } from "../units/state-service";
 import { UNIT_STATE_PRECEDENCE } from "@/lib/domain/unit-state";
 
 export const MAX_INCIDENT_UNITS = 2000;

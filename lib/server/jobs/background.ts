@@ -4,7 +4,7 @@ import { resolveDatabaseTarget } from "../db/database-url";
 import { strandedRepairRuns } from "../repair/repair-watchdog";
 import { runRepairSlice } from "../repair/run-repair-slice";
 import { applyRetention } from "../retention/apply-retention";
-import { keepUnitStates } from "../units/get-unit-state-snapshot";
+import { keepUnitStates } from "../units/state-service";
 import { InProcessQueue } from "./in-process-queue";
 import { foldQueued } from "../ingestion/fold-pending";
 import { queueSpecs, runningJobQueue, setRunningJobQueue, type JobHandler, type JobQueue, type QueueName } from "./job-queue";

@@ -10,7 +10,7 @@ import { classifyHoldings, type UnitFactsLookup } from "./classify-holdings";
 import type { LoadedLineage } from "./load-lineage-graph";
 import { resolveClosure } from "./resolve-closure";
 import { describeUnitSet } from "./describe-unit-set";
-import { getUnitStateSnapshotCovering, type DatasetStateCodes } from "../units/get-unit-state-snapshot";
+import { getUnitStateSnapshotCovering, type DatasetStateCodes } from "../units/state-service";
 import { UnitSetBuilder, toKeyRanges } from "@/lib/domain/unit-set";
 import { UNIT_STATE_PRECEDENCE } from "@/lib/domain/unit-state";
 

@@ -1,7 +1,7 @@
 import type { OpenFailure } from "@/lib/contracts/overview";
 import { getDb, type Db } from "../repositories/database";
 import { describeOpenFailures } from "../units/describe-open-failures";
-import { getUnitStateSnapshot } from "../units/get-unit-state-snapshot";
+import { getUnitStateSnapshot } from "../units/state-service";
 
 /**
  * The current failures the lineage page offers to select: units in state "failed" (latest

@@ -1,6 +1,6 @@
 import { getDb } from "../repositories/database";
 import { runningJobQueue } from "../jobs/job-queue";
-import { unitStateLag } from "../units/get-unit-state-snapshot";
+import { unitStateLag } from "../units/state-service";
 import { repairRunCounts } from "../repositories/repairs/repair-runs";
 import { metrics } from "./metrics";
 import { pendingFoldLag } from "../repositories/ingestion/pending-folds";

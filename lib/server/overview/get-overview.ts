@@ -4,7 +4,7 @@ import type { LedgerFinding, Overview } from "@/lib/contracts/overview";
 import { getDb, type Db } from "../repositories/database";
 import { describeOpenFailures } from "../units/describe-open-failures";
 import { listInvalidKeys } from "../repositories/ledger/unit-ledger";
-import { getUnitStateSnapshot, statusOf, type DatasetStateCodes } from "../units/get-unit-state-snapshot";
+import { getUnitStateSnapshot, statusOf, type DatasetStateCodes } from "../units/state-service";
 
 /** States in which an expected unit has no publish at all. */
 const UNPUBLISHED: ReadonlySet<UnitState> = new Set(["missing", "failed", "blocked"]);

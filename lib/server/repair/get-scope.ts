@@ -12,7 +12,7 @@ import { requireIncident } from "../incidents/require-incident";
 import { incidentTargets } from "./incident-targets";
 import { loadRepairContext, type RepairContext } from "./load-repair-context";
 import type { UnitState } from "@/lib/domain/unit-state";
-import { getUnitStateSnapshotCovering, stateLookup } from "../units/get-unit-state-snapshot";
+import { getUnitStateSnapshotCovering, stateLookup } from "../units/state-service";
 
 const UNPUBLISHED = new Set(["failed", "blocked", "missing"]);
 /** Inputs that are there but wrong: what the scope's tasks would be rebuilt on (they would come out suspect). */

@@ -1,6 +1,6 @@
 import type { UnitFacts, UnitStateResult } from "@/lib/domain/unit-state";
 import type { Db } from "../repositories/database";
-import { getUnitStateSnapshot, problemsLookup } from "../units/get-unit-state-snapshot";
+import { getUnitStateSnapshot, problemsLookup } from "../units/state-service";
 import { loadUnitStates } from "../units/load-unit-states";
 
 export interface UnitStateIndex {

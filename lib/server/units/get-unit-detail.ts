@@ -4,7 +4,7 @@ import { getDb, type Db } from "../repositories/database";
 import { InvalidFieldError, NotFoundError } from "@/lib/domain/errors";
 import { auditEntriesNaming, type AuditEntryRecord } from "../repositories/audit/audit-log";
 import { recordsOfUnit } from "../repositories/units/unit-matrix-reads";
-import { getUnitStateSnapshot, problemsLookup } from "./get-unit-state-snapshot";
+import { getUnitStateSnapshot, problemsLookup } from "./state-service";
 import { loadUnitStates } from "./load-unit-states";
 
 /**

@@ -7,7 +7,7 @@ import { receiveLineageRequest } from "../ingestion/receive-lineage-request";
 import { lineageRequest } from "../ingestion/testing/fixtures";
 import { appendPublishes } from "../repositories/ledger/ingested-runs";
 import { getUnitDetail } from "./get-unit-detail";
-import { getUnitStateSnapshot, keepUnitStates, problemsLookup, type UnitStateSnapshot } from "./get-unit-state-snapshot";
+import { getUnitStateSnapshot, keepUnitStates, problemsLookup, type UnitStateSnapshot } from "./state-service";
 import { getUnitMatrix, getUnitMatrixInRuns } from "./get-unit-matrix";
 import { loadUnitStates } from "./load-unit-states";
 import { closure } from "@/lib/domain/closure";

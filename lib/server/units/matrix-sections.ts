@@ -1,6 +1,6 @@
 import type { MatrixRow, MatrixSection } from "@/lib/contracts/units";
 import { NO_UNIT, STATE_CODES } from "@/lib/contracts/units";
-import { NOT_EXPECTED, type DatasetStateCodes } from "./get-unit-state-snapshot";
+import { NOT_EXPECTED, type DatasetStateCodes } from "./state-service";
 
 const DAY = 86_400_000;
 const GRAIN_LABEL = { hour: "Hourly", day: "Daily", week: "Weekly, ISO weeks", month: "Monthly" } as const;

@@ -1,5 +1,5 @@
 import { UNIT_STATE_PRECEDENCE, type UnitState, type UnitStateResult } from "@/lib/domain/unit-state";
-import type { DatasetStateCodes } from "./get-unit-state-snapshot";
+import type { DatasetStateCodes } from "./state-service/unit-state-snapshot";
 import type { DatasetUnitStates } from "./load-unit-states";
 
 /** A unit that is not expected (not due, and no record says anything of it). */

@@ -1,6 +1,6 @@
 import { startThread, threadsAvailable } from "../runtime/threads";
 import { streamFromThread } from "../runtime/worker-rpc";
-import type { DatasetStateCodes } from "./get-unit-state-snapshot";
+import type { DatasetStateCodes } from "./state-service/unit-state-snapshot";
 
 /** What the unit-state thread sends: each dataset's states as computed (all but its space), then the end. */
 export type ThreadMessage = { kind: "dataset"; states: ThreadDataset } | { kind: "done" } | { kind: "error"; message: string };

@@ -1,5 +1,5 @@
 import { getDb } from "../repositories/database";
-import { whenUnitStatesReady } from "./get-unit-state-snapshot";
+import { whenUnitStatesReady } from "./state-service";
 import { log } from "../observability/log";
 
 /**
