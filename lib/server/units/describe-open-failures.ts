@@ -1,7 +1,7 @@
 import type { OpenFailure } from "@/lib/contracts/overview";
 import type { Db } from "../repositories/database";
 import { latestAttemptsOf, type LatestAttemptInfo } from "../repositories/ledger/latest-attempts";
-import type { DatasetStateCodes } from "./get-unit-state-snapshot";
+import type { DatasetStateCodes } from "./state-service";
 
 type FailedUnit = { task: NonNullable<DatasetStateCodes["writer"]>; unitKey: string; partialRows: number | null };
 
@@ -28,8 +28,8 @@ function failedOnce(d: DatasetStateCodes): FailedUnit[] {
  *
  * Described once per version of a dataset's states: what describes a failure (its attempts) is
  * what the states are computed from, so an attempt written gives the dataset new states and its
- * failures are read again; the others are not. (At 10,950,000 units, 3,762 failures over ~3,000
- * tasks took ~1 s of queries on every overview.)
+ * failures are read again; the others are not. (Read again on every overview, a big world's
+ * failures held each overview up: docs/units.md.)
  */
 export async function describeOpenFailures(db: Db, states: readonly DatasetStateCodes[]): Promise<OpenFailure[]> {
   const unread = states.filter((d) => !DESCRIBED.has(d) && failedOnce(d).length > 0);

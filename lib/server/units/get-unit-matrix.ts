@@ -16,7 +16,7 @@ import { NotFoundError } from "@/lib/domain/errors";
 import { listTasks } from "../repositories/catalog/catalog-reads";
 import { listPipelines } from "../repositories/connections/orchestrator-connections";
 import { listInvalidKeys } from "../repositories/ledger/unit-ledger";
-import { getUnitStateSnapshot, statusOf, type DatasetStateCodes, type UnitStateSnapshot } from "./get-unit-state-snapshot";
+import { getUnitStateSnapshot, statusOf, type DatasetStateCodes, type UnitStateSnapshot } from "./state-service";
 import { buildSections, dateRange, pipelineOfDataset } from "./matrix-sections";
 
 /** What the matrix shows (the form of its cells aside). */
@@ -79,8 +79,8 @@ function runsOfRow(row: MatrixRow): string {
 
 /**
  * The sections and counts of a scope of the states, built once per states and scope: the states
- * are replaced, never changed in place, so the same snapshot always builds the same rows (at
- * 10,950,000 cells a build is ~100 ms of the event loop, and every open matrix polls).
+ * are replaced, never changed in place, so the same snapshot always builds the same rows (a
+ * build of a big world's rows holds the event loop, and every open matrix polls: docs/units.md).
  */
 const built = new WeakMap<UnitStateSnapshot, Map<string, { sections: MatrixSection[]; counts: Record<MatrixState, number> }>>();
 const BUILT_PER_STATES = 4;

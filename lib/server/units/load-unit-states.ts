@@ -136,9 +136,9 @@ export async function visitUnitStates(db: Db, now: Date, options: LoadOptions, v
 
 /**
  * SQLite reads are synchronous: without a turn of the event loop between them, a million-unit
- * computation (the startup warm-up) would hold every other request for its whole length
- * (measured ~20 s). A turn after each dataset's read and after its states (~15–30 ms each) lets
- * a request with several queries of its own answer while the computation runs.
+ * computation (the startup warm-up) would hold every other request for its whole length (figures
+ * in docs/units.md). A turn after each dataset's read and after its states lets a request with
+ * several queries of its own answer while the computation runs.
  */
 export const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 

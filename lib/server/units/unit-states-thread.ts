@@ -17,8 +17,8 @@ export function threadAvailable(): boolean {
 
 /**
  * Every unit's state (or those of `datasetNodeIds`) computed on a worker thread as of `asOf`, each dataset handed to `visit` as
- * it is done. A million units take ~15 s of CPU: on the main thread that was ~15 s in which every
- * page waited behind it; here the pages keep the main thread (measured in docs/units.md).
+ * it is done. A big world's computation is seconds of CPU: on the main thread every page waited
+ * behind it; here the pages keep the main thread (measured in docs/units.md).
  * Rejects if the thread fails or stops before the end, or `signal` aborts; the thread is stopped when it settles.
  */
 export function visitUnitStatesInThread(asOf: Date, visit: (d: ThreadDataset) => void, datasetNodeIds?: string[], signal?: AbortSignal): Promise<void> {
