@@ -165,3 +165,26 @@ export type Holdings = z.infer<typeof HoldingsSchema>;
 /** GET /api/v1/lineage-graph/failures: the failed (task, unit) pairs the page offers to select. */
 export const LineageFailuresSchema = z.object({ failures: z.array(OpenFailureSchema) });
 export type LineageFailures = z.infer<typeof LineageFailuresSchema>;
+
+/**
+ * GET /api/v1/lineage-graph/closure-layout: the closure's parameters, and the width/height ratio
+ * of the canvas it is shown on (its layers wrap into rows to suit it; default 1.5).
+ */
+export const ClosureLayoutQuerySchema = ClosureQuerySchema.extend({
+  aspect: z.coerce.number().positive().max(100).optional(),
+});
+export type ClosureLayoutQuery = z.infer<typeof ClosureLayoutQuerySchema>;
+
+/**
+ * Closures up to this many nodes are laid out on their own. A wider one is no more legible alone
+ * than in the whole lineage, and would cost its own ELK layout of thousands of nodes.
+ */
+export const CLOSURE_ALONE_UP_TO = 400;
+
+/** The closure laid out on its own: each node's top-left (nodes are `LINEAGE_NODE_SIZE`), and the whole size. */
+export const ClosureLayoutSchema = z.object({
+  positions: z.record(z.string(), PointSchema),
+  width: z.number(),
+  height: z.number(),
+});
+export type ClosureLayout = z.infer<typeof ClosureLayoutSchema>;

@@ -17,6 +17,7 @@ export type SingletonName =
   | "lineageLayouts"
   | "laidPipelines"
   | "scopeLayouts"
+  | "closureLayouts"
   | "elkThreads"
   | "ingestionThread"
   | "foldThread"
