@@ -102,47 +102,83 @@ const within = (inner: { x: number; y: number; width: number; height: number }, 
   inner.x + inner.width <= outer.x + outer.width + 0.5 &&
   inner.y + inner.height <= outer.y + outer.height + 0.5;
 
+/** A node name's type size on screen: its font size times the canvas's zoom. */
+const labelPx = (label: Locator) =>
+  label.evaluate((e) => {
+    const transform = (e.closest(".react-flow__viewport") as HTMLElement).style.transform;
+    return parseFloat(getComputedStyle(e).fontSize) * Number(/scale\(([\d.]+)\)/.exec(transform)?.[1] ?? "1");
+  });
+
 /**
- * The lineage is framed on `seed` at a zoom where node names are at least 10 px tall: the seed is
- * wholly in the canvas, and every name in view measures ≥ 10 px (getBoundingClientRect). Returns
- * the seed's label height, and says what the view bar reports outside.
+ * The lineage is framed on `seed` at a zoom where node names are at least 10 px on screen (font
+ * size × zoom): the seed is wholly in the canvas, and so is every name counted in view. Returns
+ * the names in view, and notes the smallest.
  */
-async function expectLegiblyFramedOn(page: Page, seed: string): Promise<number> {
+async function expectLegiblyFramedOn(page: Page, seed: string): Promise<string[]> {
   const canvas = page.getByTestId("lineage-canvas");
   const label = page.getByTestId(`node-${seed}`).getByTestId("node-label");
   await expect
     .poll(async () => within(await rectOf(page.getByTestId(`node-${seed}`)), await rectOf(canvas)), { message: `${seed} is framed in the canvas` })
     .toBe(true);
-  await expect.poll(async () => (await rectOf(label)).height, { message: `${seed}'s name is legible` }).toBeGreaterThanOrEqual(10);
+  await expect.poll(() => labelPx(label), { message: `${seed}'s name is legible` }).toBeGreaterThanOrEqual(10);
   const box = await rectOf(canvas);
   const inView = await page.locator('[data-testid="node-label"]').evaluateAll(
     (els, c) =>
       els.flatMap((e) => {
         const r = e.getBoundingClientRect();
-        return r.x >= c.x && r.y >= c.y && r.x + r.width <= c.x + c.width && r.y + r.height <= c.y + c.height
-          ? [{ name: e.textContent ?? "", height: r.height }]
-          : [];
+        return r.x >= c.x && r.y >= c.y && r.x + r.width <= c.x + c.width && r.y + r.height <= c.y + c.height ? [e.textContent ?? ""] : [];
       }),
     box,
   );
   expect(inView.length, "names in view").toBeGreaterThan(1);
-  for (const n of inView) expect(n.height, `${n.name}'s name on screen`).toBeGreaterThanOrEqual(10);
-  const height = (await rectOf(label)).height;
-  test.info().annotations.push({
-    type: "label height",
-    description: `${seed}: ${height.toFixed(1)} px (${inView.length} names in view, smallest ${Math.min(...inView.map((n) => n.height)).toFixed(1)} px)`,
-  });
-  return height;
+  const px = await labelPx(label);
+  expect(px).toBeGreaterThanOrEqual(10);
+  test.info().annotations.push({ type: "names", description: `${seed}: ${inView.length} names in view, ${px.toFixed(1)} px` });
+  return inView;
 }
 
-test("opened on stg_orders 2026-08-17: framed on its blast radius with names ≥ 10 px, badges inside their nodes, what is outside counted", async ({ page }) => {
+/**
+ * Every node of the shown closure: whether its box lies wholly in the canvas and in the window,
+ * and its name's size on screen.
+ */
+async function closureOnScreen(page: Page) {
+  const canvas = await rectOf(page.getByTestId("lineage-canvas"));
+  const window = { x: 0, y: 0, ...page.viewportSize()! };
+  return Promise.all(
+    (await page.locator('[data-testid^="node-"][data-closure="in"]').all()).map(async (node) => {
+      const box = await rectOf(node);
+      return {
+        id: (await node.getAttribute("data-testid"))!,
+        inCanvas: within(box, canvas),
+        inView: within(box, canvas) && within(box, window),
+        px: await labelPx(node.getByTestId("node-label")),
+      };
+    }),
+  );
+}
+
+test("opened on stg_orders 2026-08-17 at 1440 px: its closure laid out alone, all 14 nodes in view, names ≥ 10 px, badges inside their nodes", async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(STG_0817);
   await expectBlastRadiusOf0817(page);
-  await expectLegiblyFramedOn(page, "job:orders:stg_orders");
-  // A closure this long cannot be legible whole at 1440: the bar says how much is left out.
-  await expect(page.getByTestId("lineage-outside")).toHaveText(/^\d+ of \d+ nodes outside the view · \d+ of the closure's 14 \(listed below\)$/);
-  await expect(page.getByRole("button", { name: "Fit all" })).toBeVisible();
+  await expect(page.getByTestId("lineage-outside")).toHaveText("The closure alone: all 14 nodes in view");
+  // Only the closure is drawn: the lineage around it (raw_orders upstream, the meters pipeline) is not.
+  await expect(page.locator(".react-flow__node")).toHaveCount(14);
+  await expect(page.getByTestId("node-dataset:warehouse:raw_orders")).toHaveCount(0);
+  await expect
+    .poll(async () => (await closureOnScreen(page)).filter((n) => !n.inView || n.px < 10).map((n) => n.id), {
+      message: "closure nodes out of view or illegible",
+    })
+    .toEqual([]);
+  const shown = await closureOnScreen(page);
+  expect(shown).toHaveLength(14);
+  test.info().annotations.push({
+    type: "1440",
+    description: `${shown.filter((n) => n.inView).length} of 14 in view, names ${Math.min(...shown.map((n) => n.px)).toFixed(1)} px`,
+  });
+  await page.screenshot({ path: test.info().outputPath("closure-alone-1440.png") });
   // running_balance's badge (and every other) stays inside its node.
   await expect(page.getByTestId("node-dataset:warehouse:running_balance").getByTestId("node-holding")).toHaveText(["never ran"]);
   for (const node of await page.locator('[data-testid^="node-"][data-closure="in"]').all()) {
@@ -151,6 +187,49 @@ test("opened on stg_orders 2026-08-17: framed on its blast radius with names ≥
       expect(within(await rectOf(badge), outer), `${await node.getAttribute("data-testid")}: badge inside`).toBe(true);
     expect(within(await rectOf(node.getByTestId("node-units")), outer)).toBe(true);
   }
+
+  // The way back: the whole lineage around it, framed legibly from the failed node, what is outside counted.
+  await page.getByRole("button", { name: "Show the whole lineage" }).click();
+  await expect(page).toHaveURL(/show=all/);
+  await expect(page.getByTestId("node-dataset:warehouse:raw_orders")).toHaveAttribute("data-closure", "out");
+  await expectLegiblyFramedOn(page, "job:orders:stg_orders");
+  await expect(page.getByTestId("lineage-outside")).toHaveText(/^\d+ of \d+ nodes outside the view · \d+ of the closure's 14 \(listed below\)$/);
+  const whole = await closureOnScreen(page);
+  test.info().annotations.push({ type: "1440 whole", description: `${whole.filter((n) => n.inView).length} of 14 in view` });
+  await page.getByRole("button", { name: "Show the closure alone" }).click();
+  await expect(page).not.toHaveURL(/show=all/);
+  await expect(page.getByTestId("lineage-outside")).toHaveText("The closure alone: all 14 nodes in view");
+});
+
+test("opened on stg_orders 2026-08-17 on a phone: the closure alone from the failed node, names ≥ 10 px, the rest a pan away, nothing sideways", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(STG_0817);
+  await expect(page.getByTestId("closure-table").locator("tbody tr")).toHaveCount(14);
+  await expect(page.locator(".react-flow__node")).toHaveCount(14);
+  await page.getByTestId("lineage-canvas").scrollIntoViewIfNeeded();
+  const inView = await expectLegiblyFramedOn(page, "job:orders:stg_orders");
+  const shown = await closureOnScreen(page);
+  for (const n of shown) expect(n.px, `${n.id}'s name`).toBeGreaterThanOrEqual(10);
+  const outside = shown.filter((n) => !n.inCanvas).length;
+  await expect(page.getByTestId("lineage-outside")).toHaveText(`${outside} of the closure's 14 nodes outside the view`);
+  test.info().annotations.push({
+    type: "390",
+    description: `${14 - outside} of 14 in view (${inView.length} names), names ${Math.min(...shown.map((n) => n.px)).toFixed(1)} px`,
+  });
+  await page.getByTestId("lineage-canvas").screenshot({ path: test.info().outputPath("closure-alone-390.png") });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // Panning brings the rest: dragging the canvas to the left shows a node that was outside.
+  const canvas = await rectOf(page.getByTestId("lineage-canvas"));
+  const before = shown.filter((n) => n.inCanvas).map((n) => n.id);
+  await page.mouse.move(canvas.x + canvas.width - 20, canvas.y + canvas.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(canvas.x + 20, canvas.y + canvas.height / 2, { steps: 8 });
+  await page.mouse.up();
+  await expect
+    .poll(async () => (await closureOnScreen(page)).filter((n) => n.inCanvas && !before.includes(n.id)).length, { message: "a node brought into view" })
+    .toBeGreaterThan(0);
 });
 
 test("an imported dbt project is one flow box; opened on one of its models, names are ≥ 10 px and long ones are cut with the whole name on hover and focus", async ({
@@ -165,7 +244,7 @@ test("an imported dbt project is one flow box; opened on one of its models, name
   expect(dbt.length).toBe(36);
   expect([...new Set(dbt.map((n) => n.pipeline))]).toEqual(["dbt-run-jaffle_shop"]);
   const model = dbt.find((n) => n.kind === "task" && n.name === "model.jaffle_shop.stg_orders")!;
-  await page.goto(`/lineage?node=${encodeURIComponent(model.id)}`);
+  await page.goto(`/lineage?node=${encodeURIComponent(model.id)}&show=all`);
   await expect(page.getByTestId("closure-table")).toContainText("Downstream closure (blast radius)");
   await expect(page.getByTestId("pipeline-dbt-run-jaffle_shop")).toBeVisible();
   await expect(page.getByTestId("pipeline-postgres://localhost:5432")).toHaveCount(0);
@@ -184,7 +263,7 @@ test("an imported dbt project is one flow box; opened on one of its models, name
 
 test("Fit all shows every node of the lineage in the canvas", async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto(STG_0817);
+  await page.goto(`${STG_0817}&show=all`);
   await expect(page.getByTestId("lineage-outside")).toHaveText(/nodes outside the view/);
   await page.getByRole("button", { name: "Fit all" }).click();
   const total = (await (await page.request.get("/api/v1/lineage-graph")).json()).nodes.length as number;

@@ -8,10 +8,11 @@ import { frameOn, type Placed } from "./framing";
  * Moves the camera to what matters (framing.ts): when the lineage is first drawn and whenever the
  * focus changes — a new selection's closure (seed first, then by depth) or, with nothing selected,
  * the current failures — at a zoom where names are legible; the view bar says what is left outside.
- * Collapsing a pipeline keeps the camera where it is. The camera moves after the frame that paints
+ * Collapsing a pipeline keeps the camera where it is; going from the whole lineage to the closure
+ * laid out alone (`picture`), or back, frames the picture it goes to. The camera moves after the frame that paints
  * the highlight, so the closure lights up first; the first framing is instant.
  */
-export function FrameView({ placed, focus }: { placed: Placed[] | null; focus: string[] | null }) {
+export function FrameView({ placed, focus, picture }: { placed: Placed[] | null; focus: string[] | null; picture: "lineage" | "closure" }) {
   const flow = useReactFlow();
   const store = useStoreApi();
   const latest = useRef<Placed[] | null>(null);
@@ -42,6 +43,6 @@ export function FrameView({ placed, focus }: { placed: Placed[] | null; focus: s
       cancelAnimationFrame(frame);
       clearTimeout(timer);
     };
-  }, [ready, focus, flow, store]);
+  }, [ready, focus, picture, flow, store]);
   return null;
 }

@@ -35,6 +35,8 @@ const MOUNT_ALL_UP_TO = 1_000;
 interface Props {
   graph: LineageGraphView;
   layout: LineageLayoutResult;
+  /** A closure laid out alone: legible whole, so no minimap over its corner. */
+  alone: boolean;
   closureActive: boolean;
   onSelect: (nodeId: string) => void;
 }
@@ -44,7 +46,7 @@ interface Props {
  * Memoised as a whole: a selection re-renders the page around it, and the highlight reaches the
  * nodes through the highlight store, not through these props.
  */
-export const LineageCanvas = memo(function LineageCanvas({ graph, layout, closureActive, onSelect }: Props) {
+export const LineageCanvas = memo(function LineageCanvas({ graph, layout, alone, closureActive, onSelect }: Props) {
   const { nodes, edges } = useMemo(() => flowElements(graph, layout), [graph, layout]);
   const start = useMemo(() => startViewport(layout), [layout]);
   useEffect(() => {
@@ -80,7 +82,7 @@ export const LineageCanvas = memo(function LineageCanvas({ graph, layout, closur
         }}
       >
         <Background gap={24} />
-        {nodes.length <= MINIMAP_UP_TO ? <MiniMap pannable zoomable nodeColor={minimapColor} ariaLabel="Minimap of the lineage" /> : null}
+        {nodes.length <= MINIMAP_UP_TO && !alone ? <MiniMap pannable zoomable nodeColor={minimapColor} ariaLabel="Minimap of the lineage" /> : null}
         <Controls showInteractive={false} />
       </ReactFlow>
     </div>

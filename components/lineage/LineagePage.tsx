@@ -3,9 +3,18 @@
 import { ReactFlowProvider } from "@xyflow/react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useState } from "react";
-import type { Closure } from "@/lib/contracts/lineage";
-import { lineageKeys, useClosure, useClosureHoldings, useLineageFailures, useLineageGraph, type ClosureSelection } from "@/lib/client/use-lineage";
+import { CLOSURE_ALONE_UP_TO, type Closure } from "@/lib/contracts/lineage";
+import {
+  lineageKeys,
+  useClosure,
+  useClosureHoldings,
+  useClosureLayout,
+  useLineageFailures,
+  useLineageGraph,
+  type ClosureSelection,
+} from "@/lib/client/use-lineage";
 import { useLineageLayout } from "@/lib/client/use-lineage-layout";
+import { closureAlone } from "./closure-alone";
 import { ClosurePanel } from "./ClosurePanel";
 import { FailurePicker } from "./FailurePicker";
 import { FrameView } from "./FrameView";
@@ -18,6 +27,7 @@ import { LineageSearch } from "./LineageSearch";
 import { PipelineList } from "./PipelineList";
 import { SelectionBar } from "./SelectionBar";
 import { useApplyHighlight } from "./use-apply-highlight";
+import { useBoxSize } from "./use-box-size";
 import { useLineageView } from "./use-lineage-view";
 import { ViewBar } from "./ViewBar";
 import styles from "./Lineage.module.css";
@@ -42,21 +52,34 @@ export function LineagePage() {
   const [painted, setPainted] = useState<Closure | null>(null);
   const holdings = useClosureHoldings(selection !== null && painted !== null && painted === closure.data && !closure.isPlaceholderData ? selection : null);
   useApplyHighlight(store, closure.data, holdings.data, selection !== null && !closure.isError, setPainted);
+  // Collapsing a pipeline is a change to the whole lineage: it is shown, if the closure was alone.
   const toggleGroup = useCallback(
     (p: string) => {
-      setView((v) => ({ collapsed: v.collapsed.includes(p) ? v.collapsed.filter((c) => c !== p) : [...v.collapsed, p] }));
+      setView((v) => ({ collapsed: v.collapsed.includes(p) ? v.collapsed.filter((c) => c !== p) : [...v.collapsed, p], whole: true }));
     },
     [setView],
   );
+  const showAlone = useCallback((alone: boolean) => setView({ whole: !alone }), [setView]);
   const select = useCallback((nodeId: string) => setView((v) => ({ node: nodeId, units: nodeId === v.node ? v.units : "" })), [setView]);
   const pipelines = useMemo(() => countByPipeline(graph.data?.nodes ?? []), [graph.data]);
   const drawn = graph.data !== undefined && layout.data !== undefined && !mismatch && graph.data.nodes.length > 0;
-  const placed = useMemo(() => {
+  // Opened on a selection, its closure is laid out on its own (in the whole lineage's layout its
+  // nodes are scattered among unrelated pipelines), for a canvas of the shape it is shown on.
+  const [box, measure] = useBoxSize();
+  const canAlone = selection !== null && !closure.isError && (closure.data?.nodes.length ?? 0) <= CLOSURE_ALONE_UP_TO;
+  const aloneLayout = useClosureLayout(canAlone && !view.whole ? selection : null, box && box.height > 0 ? box.width / box.height : 0);
+  const alone = canAlone && !view.whole && !aloneLayout.isError;
+  const shown = useMemo(() => {
     if (!drawn) return null;
-    const pipelineOf = new Map(graph.data.nodes.map((n) => [n.id, n.pipeline]));
-    return placedOf(layout.data, (id) => pipelineOf.get(id));
-  }, [drawn, graph.data, layout.data]);
-  const boxes = useMemo(() => layout.data?.groups ?? [], [layout.data]);
+    if (!alone) return { graph: graph.data, layout: layout.data };
+    return aloneLayout.data ? closureAlone(graph.data, aloneLayout.data) : null;
+  }, [drawn, alone, graph.data, layout.data, aloneLayout.data]);
+  const placed = useMemo(() => {
+    if (!shown) return null;
+    const pipelineOf = new Map(shown.graph.nodes.map((n) => [n.id, n.pipeline]));
+    return placedOf(shown.layout, (id) => pipelineOf.get(id));
+  }, [shown]);
+  const boxes = useMemo(() => (shown ? (shown.layout.groups.length > 0 ? shown.layout.groups : (placed ?? []).map((p) => p.rect)) : []), [shown, placed]);
   // What the camera frames: the selection's closure (seed first, then by depth), or — nothing
   // selected — the current failures; null while the one it depends on is loading.
   const failures = useLineageFailures();
@@ -71,7 +94,7 @@ export function LineagePage() {
     <HighlightContext.Provider value={store}>
       <GroupToggleContext.Provider value={toggleGroup}>
         <ReactFlowProvider>
-          <FrameView placed={placed} focus={focus} />
+          <FrameView placed={placed} focus={focus} picture={alone ? "closure" : "lineage"} />
           <SelectionBar key={`${view.units}|${view.asOf}`} view={view} onChange={setView} />
           <div className={styles.layout}>
             <aside className={styles.side}>
@@ -97,18 +120,33 @@ export function LineagePage() {
                 <p className="error-box" role="alert">
                   {layout.error.message}
                 </p>
-              ) : !graph.data || !layout.data || mismatch ? (
-                <div className={styles.loading} data-testid="lineage-loading">
-                  {graph.data ? `Laying out ${graph.data.nodes.length} nodes…` : "Loading the lineage…"}
-                </div>
-              ) : graph.data.nodes.length === 0 ? (
+              ) : graph.data?.nodes.length === 0 ? (
                 <p className="notice">
                   No lineage as of {graph.data.asOf}: no task or dataset has an edge at that time. Load the demo or send OpenLineage events.
                 </p>
               ) : (
                 <>
-                  {placed ? <ViewBar placed={placed} boxes={boxes} closureIds={closureIds} /> : null}
-                  <LineageCanvas graph={graph.data} layout={layout.data} closureActive={selection !== null && closure.data !== undefined} onSelect={select} />
+                  {placed ? <ViewBar placed={placed} boxes={boxes} closureIds={closureIds} alone={alone} onAlone={canAlone ? showAlone : null} /> : null}
+                  {aloneLayout.isError && !view.whole ? (
+                    <p className="notice" role="status">
+                      The closure is shown in the whole lineage: {aloneLayout.error.message}
+                    </p>
+                  ) : null}
+                  <div ref={measure}>
+                    {shown ? (
+                      <LineageCanvas
+                        graph={shown.graph}
+                        layout={shown.layout}
+                        alone={alone}
+                        closureActive={selection !== null && closure.data !== undefined}
+                        onSelect={select}
+                      />
+                    ) : (
+                      <div className={styles.loading} data-testid="lineage-loading">
+                        {alone && drawn ? "Laying out the closure…" : graph.data ? `Laying out ${graph.data.nodes.length} nodes…` : "Loading the lineage…"}
+                      </div>
+                    )}
+                  </div>
                 </>
               )}
               {closure.isError ? (

@@ -33,7 +33,8 @@ const TYPE_OF_ROLE: Record<LineageNode["role"], string> = { task: "task", datase
 
 /**
  * React Flow elements from the graph and its layout: pipeline boxes as parents, nodes inside
- * them (hidden when the pipeline is collapsed, their edges re-attached to the box). Built once
+ * them (hidden when the pipeline is collapsed, their edges re-attached to the box); or, for a
+ * closure laid out alone (closure-alone.ts), the nodes without boxes. Built once
  * per layout; the closure highlight never rebuilds them (highlight-store.ts).
  */
 export function flowElements(graph: LineageGraphView, layout: LineageLayoutResult): { nodes: Node[]; edges: Edge[] } {
@@ -51,6 +52,7 @@ export function flowElements(graph: LineageGraphView, layout: LineageLayoutResul
     focusable: false,
     zIndex: -1,
   }));
+  const boxed = new Set(layout.groups.map((g) => g.pipeline));
   const pipelineOf = new Map<string, string>();
   for (const n of graph.nodes) {
     pipelineOf.set(n.id, n.pipeline);
@@ -61,8 +63,8 @@ export function flowElements(graph: LineageGraphView, layout: LineageLayoutResul
       id: n.id,
       type: TYPE_OF_ROLE[n.role],
       position: at,
-      parentId: groupId(n.pipeline),
-      extent: "parent",
+      // A closure laid out alone has no pipeline boxes: its positions are the canvas's own.
+      ...(boxed.has(n.pipeline) ? { parentId: groupId(n.pipeline), extent: "parent" as const } : {}),
       ...LINEAGE_NODE_SIZE,
       measured: LINEAGE_NODE_SIZE,
       handles: NODE_HANDLES,

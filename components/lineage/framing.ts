@@ -21,15 +21,16 @@ export interface Viewport {
 }
 
 /** Node names are 13 px on a 16 px line (Lineage.module.css `.label`). */
-export const LABEL_LINE_PX = 16;
-/** The floor: a name is never framed smaller than this on screen (its line, as the browser measures it). */
+export const LABEL_FONT_PX = 13;
+/** The floor: a name is never framed smaller than this on screen (its font size times the zoom). */
 export const MIN_LABEL_PX = 10;
 /**
- * The zoom of that floor, rounded up so rounding never puts a name under it: 0.63, names 10.08 px
- * tall. Below it nothing on the graph is legible, and a big lineage mounts thousands of nodes for
- * nothing. (It was 0.8 — 12.8 px — and a closure eight waves long showed 4 of its 14 nodes.)
+ * The zoom of that floor, rounded up so rounding never puts a name under it: 0.77, names in
+ * 10.01 px type. Below it nothing on the graph is legible, and a big lineage mounts thousands of
+ * nodes for nothing. A closure too long to be legible whole in the lineage's own layout is laid
+ * out alone instead (closure-alone.ts), not framed smaller.
  */
-export const LEGIBLE_ZOOM = Math.ceil((MIN_LABEL_PX / LABEL_LINE_PX) * 100) / 100;
+export const LEGIBLE_ZOOM = Math.ceil((MIN_LABEL_PX / LABEL_FONT_PX) * 100) / 100;
 export const MAX_ZOOM = 1.1;
 /** Screen pixels kept free around what is framed. */
 export const FRAME_PADDING = 28;

@@ -12,9 +12,14 @@ export interface LineageView {
   asOf: string;
   collapsed: string[];
   q: string;
+  /**
+   * The whole lineage around the selection, rather than its closure laid out alone (the picture
+   * a link to a selection opens on). Always true with nothing selected; `show=all` in the URL.
+   */
+  whole: boolean;
 }
 
-const KEYS: (keyof LineageView)[] = ["node", "units", "direction", "asOf", "collapsed", "q"];
+const KEYS: (keyof LineageView)[] = ["node", "units", "direction", "asOf", "collapsed", "q", "whole"];
 
 type Patch = Partial<LineageView> | ((current: LineageView) => Partial<LineageView>);
 
@@ -26,6 +31,7 @@ function parse(params: { get(key: string): string | null }): LineageView {
     asOf: params.get("asOf") ?? "",
     collapsed: (params.get("collapsed") ?? "").split(",").filter(Boolean),
     q: params.get("q") ?? "",
+    whole: !params.get("node") || params.get("show") === "all",
   };
 }
 
@@ -44,6 +50,11 @@ export function useLineageView(): [LineageView, (patch: Patch) => void] {
       const next = { ...current, ...(typeof patch === "function" ? patch(current) : patch) };
       const out = new URLSearchParams();
       for (const key of KEYS) {
+        // A selection made on the whole lineage stays on it; a link to a selection opens on its closure alone.
+        if (key === "whole") {
+          if (next.node && next.whole) out.set("show", "all");
+          continue;
+        }
         const value = key === "collapsed" ? next.collapsed.join(",") : String(next[key]);
         if (value && !(key === "direction" && value === "downstream")) out.set(key, value);
       }

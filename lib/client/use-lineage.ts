@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { ClosureSchema, HoldingsSchema, LineageFailuresSchema, LineageGraphSchema, type Direction } from "@/lib/contracts/lineage";
+import { ClosureLayoutSchema, ClosureSchema, HoldingsSchema, LineageFailuresSchema, LineageGraphSchema, type Direction } from "@/lib/contracts/lineage";
 import { apiFetch } from "./api-fetch";
 import { lineageGraphUrl } from "./api-urls";
 
@@ -25,6 +25,7 @@ export const lineageKeys = {
   failures: ["lineage", "failures"] as const,
   closure: (s: ClosureSelection) => ["lineage", "closure", s.nodeId, s.units, s.direction, s.asOf] as const,
   holdings: (s: ClosureSelection) => ["lineage", "holdings", s.nodeId, s.units, s.direction, s.asOf] as const,
+  closureLayout: (s: ClosureSelection, aspect: number) => ["lineage", "closure-layout", s.nodeId, s.units, s.direction, s.asOf, aspect] as const,
 };
 
 export function useLineageGraph(asOf: string) {
@@ -51,6 +52,21 @@ export function useClosureHoldings(selection: ClosureSelection | null) {
     queryKey: selection ? lineageKeys.holdings(selection) : ["lineage", "holdings", "none"],
     queryFn: () => apiFetch(`/api/v1/lineage-graph/holdings?${params(selection!)}`, HoldingsSchema),
     enabled: selection !== null,
+    retry: false,
+  });
+}
+
+/**
+ * The closure laid out on its own (GET /api/v1/lineage-graph/closure-layout), for a canvas of
+ * about `aspect` (width / height, rounded so a resize by a few pixels asks nothing new).
+ */
+export function useClosureLayout(selection: ClosureSelection | null, aspect: number) {
+  const rounded = Math.round(aspect * 4) / 4;
+  return useQuery({
+    queryKey: selection ? lineageKeys.closureLayout(selection, rounded) : ["lineage", "closure-layout", "none"],
+    queryFn: () => apiFetch(`/api/v1/lineage-graph/closure-layout?${params(selection!)}&aspect=${rounded}`, ClosureLayoutSchema),
+    enabled: selection !== null && rounded > 0,
+    staleTime: 60_000,
     retry: false,
   });
 }
