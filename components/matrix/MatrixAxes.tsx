@@ -5,6 +5,7 @@ import type { VirtualItem } from "@tanstack/react-virtual";
 import type { Bucket } from "./aggregate";
 import type { ShownRow } from "./grid-overlay";
 import styles from "./MatrixGrid.module.css";
+import { nameTail, pageFont, textWidth } from "./name-tail";
 import { counted } from "@/lib/domain/words";
 
 export const ROW_H = 22;
@@ -52,16 +53,38 @@ export function MatrixHeaderRow({ rows, buckets, cw, width, colItems }: AxesProp
   );
 }
 
-/** A row's header, sticky at the left edge of its row: the dataset (a link to its page), a note, its pipeline. */
+/**
+ * The header's room for the name (MatrixGrid.module.css `.rowLabel`): its width less its padding,
+ * its right border and the gap before the pipeline; beside a note, less the note and its gap.
+ */
+const NAME_ROOM = LABEL_W - 16 - 1 - 6;
+const noteRoom = (text: string) => textWidth(text, pageFont(400, 10)) + 10 + 6;
+
+/**
+ * A row's header, sticky at the left edge of its row: the dataset (a link to its page), a note, its
+ * pipeline. A name longer than the header keeps its end, cut at a separator (name-tail.ts); the
+ * whole name is the link's accessible name and, with the node id, its tooltip.
+ */
 export function MatrixRowHeader({ row }: { row: ShownRow }) {
+  const font = pageFont(600, 12);
+  // Beside a name the note would cut, the note is a "?" (its words stay the tooltip and the row's name).
+  const note = row.note ? (textWidth(row.name, font) <= NAME_ROOM - noteRoom("units unknown") ? "units unknown" : "?") : "";
+  const room = NAME_ROOM - (note ? noteRoom(note) : 0);
+  const shown = nameTail(row.name, (text) => textWidth(text, font) <= room);
   return (
     <div className={styles.rowLabel} style={{ width: LABEL_W, height: ROW_H }} role="rowheader" aria-colindex={1} aria-label={rowName(row)}>
-      <Link href={`/units/${encodeURIComponent(row.nodeId)}`} title={row.nodeId} tabIndex={-1}>
-        <span>{row.name}</span>
+      <Link
+        href={`/units/${encodeURIComponent(row.nodeId)}`}
+        title={`${row.name}\n${row.nodeId}`}
+        aria-label={shown === row.name ? undefined : row.name}
+        tabIndex={-1}
+        data-testid="row-name"
+      >
+        {shown}
       </Link>
       {row.note ? (
-        <span className={styles.rowNote} title={row.note}>
-          units unknown
+        <span className={styles.rowNote} title={`units unknown: ${row.note}`}>
+          {note}
         </span>
       ) : null}
       <span className={`muted ${styles.rowPipeline}`} title={row.pipeline ?? undefined}>
