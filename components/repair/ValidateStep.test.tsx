@@ -47,7 +47,7 @@ describe("ValidateStep", () => {
     expect(screen.getByTestId("override-open")).toHaveTextContent("Override validation and resolve");
   });
 
-  it("says why a unit fails across the whole table under its row, in a focusable region, its inputs wrapping between them", async () => {
+  it("says what a unit was built from and why it fails across the whole table under its row, in a focusable region, its inputs wrapping between them", async () => {
     const suspect = aUnitValidation({
       datasetNodeId: "dataset:warehouse:running_balance",
       name: "running_balance",
@@ -61,22 +61,24 @@ describe("ValidateStep", () => {
     renderWithQuery(<ValidateStep id="inc-3" incident={anIncident({ status: "validating" })} next={vi.fn()} back={vi.fn()} />);
     const unit = await screen.findByTestId("validation-running_balance-2026-08-18");
     const [checks, why] = within(unit).getAllByRole("row");
-    expect(within(checks!).getAllByRole("cell")).toHaveLength(10);
-    expect(within(why!).getByRole("cell")).toHaveAttribute("colspan", "10");
+    expect(within(checks!).getAllByRole("cell")).toHaveLength(9);
+    expect(within(why!).getByRole("cell")).toHaveAttribute("colspan", "9");
     expect(
       within(why!)
         .getAllByRole("listitem")
         .map((li) => li.textContent),
     ).toEqual(suspect.failures);
-    // A passing unit has no such row.
-    expect(within(screen.getByTestId("validation-stg_orders-2026-08-17")).getAllByRole("row")).toHaveLength(1);
+    // A passing unit's says only what it was built from.
+    const passing = within(screen.getByTestId("validation-stg_orders-2026-08-17")).getAllByRole("row");
+    expect(passing).toHaveLength(2);
+    expect(passing[1]).toHaveTextContent(/^Input version: raw_orders@2026-08-26$/);
     const region = screen.getByRole("region", { name: "Validation of each unit" });
     expect(region).toHaveAttribute("tabindex", "0");
     expect(region).toContainElement(unit);
     // Break opportunities between the inputs, at a name's "_", and before "@version" — never after "@".
-    const version = checks!.lastElementChild!;
-    expect(version).toHaveTextContent("fct_orders@1, running_balance@2026-08-17");
-    expect(version.innerHTML.replace(/<span[^>]*>|<\/span>/g, "")).toBe("fct_<wbr>orders<wbr>@1, running_<wbr>balance<wbr>@2026-08-17");
+    const version = within(why!).getByTestId("input-version");
+    expect(version).toHaveTextContent("Input version: fct_orders@1, running_balance@2026-08-17");
+    expect(version.innerHTML.replace(/<span[^>]*>|<\/span>/g, "")).toBe("Input version: fct_<wbr>orders<wbr>@1, running_<wbr>balance<wbr>@2026-08-17");
   });
 
   it("resolves with a reason, then refreshes what the resolution changed everywhere", async () => {

@@ -10,10 +10,11 @@ import { StateBadge } from "@/components/shell/StateBadge";
 import { StepActions } from "./StepActions";
 import { allows, type StepProps } from "./step-props";
 import styles from "./Wizard.module.css";
+import v from "./Validation.module.css";
 
-// Each check's name in full (tooltip, screen readers) and as a short column header, so the table's
-// rows and input versions stay in view beside the timeline at 1440 px; on a phone each unit is a
-// card, its checks labelled by their short names.
+// Each check's name in full (tooltip, screen readers) and as a short column header, so every
+// column stays in view beside the timeline from 1280 px; on a phone each unit is a card, its
+// checks labelled by their short names.
 const CHECKS = [
   ["inLedger", "in the ledger", "ledger"],
   ["publishedOnce", "published once", "once"],
@@ -21,7 +22,7 @@ const CHECKS = [
   ["reconciles", "reconciles with its source count", "source"],
   ["notStale", "not stale", "fresh"],
 ] as const;
-const COLUMNS = 5 + CHECKS.length;
+const COLUMNS = 4 + CHECKS.length;
 
 /**
  * "dim_customers@2026-08-18,stg_orders@1": wraps between its inputs, then inside an input only at
@@ -46,6 +47,24 @@ function InputVersion({ version }: { version: string | null }) {
       </Fragment>
     );
   });
+}
+
+/** Why a unit fails validation: one reason on its line, several as a list. */
+function Failures({ failures }: { failures: string[] }) {
+  return (
+    <div className={v.failures}>
+      <span className={v.failuresHead}>Fails: </span>
+      {failures.length === 1 ? (
+        failures[0]
+      ) : (
+        <ul>
+          {failures.map((f) => (
+            <li key={f}>{f}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
 }
 
 /** Step 6: the domain's validation per unit; resolving needs it to pass, or a commander's reasoned override. */
@@ -77,29 +96,28 @@ export function ValidateStep({ id, incident, next, back }: StepProps) {
           : ""}
       </p>
       {/* Focusable: should a narrow window still make it scroll, the keyboard scrolls it too. */}
-      <div className={styles.validation} role="region" aria-label="Validation of each unit" tabIndex={0}>
-        <table className={`data ${styles.validationTable}`} data-testid="validation-table">
+      <div className={v.validation} role="region" aria-label="Validation of each unit" tabIndex={0}>
+        <table className={`data ${v.validationTable}`} data-testid="validation-table">
           <thead>
             <tr>
               <th>Dataset</th>
               <th>Unit</th>
               <th>State</th>
               {CHECKS.map(([k, l, short]) => (
-                <th key={k} className={styles.checkHead}>
+                <th key={k} className={v.checkHead}>
                   <abbr title={l} aria-label={l}>
                     {short}
                   </abbr>
                 </th>
               ))}
               <th>Rows / source</th>
-              <th>Input version</th>
             </tr>
           </thead>
-          {/* One body per unit: its row of checks, then why it fails across the whole table's width. */}
+          {/* One body per unit: its row of checks, then what it was built from and why it fails, across the table's width. */}
           {data.units.map((u) => (
             <tbody key={`${u.datasetNodeId}|${u.unitKey}`} data-testid={`validation-${u.name}-${u.unitKey}`} data-passed={u.passed}>
               <tr>
-                <td className={styles.unitName}>
+                <td className={v.unitName}>
                   <Name strong={false}>{u.name}</Name>
                 </td>
                 <td className="mono nowrap">{u.unitKey}</td>
@@ -110,12 +128,12 @@ export function ValidateStep({ id, incident, next, back }: StepProps) {
                   const ok = u.checks[k];
                   // Nothing to compare (no source count): neither a tick nor a cross.
                   return ok === null ? (
-                    <td key={k} className={styles.check} data-ok="none" data-label={short} title={`${l}: nothing to compare`}>
+                    <td key={k} className={v.check} data-ok="none" data-label={short} title={`${l}: nothing to compare`}>
                       <span aria-hidden="true">—</span>
                       <span className="sr-only">nothing to compare</span>
                     </td>
                   ) : (
-                    <td key={k} className={styles.check} data-ok={ok} data-label={short} title={l}>
+                    <td key={k} className={v.check} data-ok={ok} data-label={short} title={l}>
                       {ok ? "✓" : "✗"}
                     </td>
                   );
@@ -123,23 +141,16 @@ export function ValidateStep({ id, incident, next, back }: StepProps) {
                 <td data-testid="rows" data-label="rows / source" className="nowrap">
                   {u.rowCount ?? "—"} / {u.sourceCount ?? "—"}
                 </td>
-                <td className={`mono ${styles.version}`} data-label="input version">
-                  <InputVersion version={u.inputVersion} />
-                </td>
               </tr>
-              {u.failures.length ? (
-                <tr className={styles.failures}>
+              {u.inputVersion || u.failures.length ? (
+                <tr className={v.details}>
                   <td colSpan={COLUMNS}>
-                    <span className={styles.failuresHead}>Fails: </span>
-                    {u.failures.length === 1 ? (
-                      u.failures[0]
-                    ) : (
-                      <ul>
-                        {u.failures.map((f) => (
-                          <li key={f}>{f}</li>
-                        ))}
-                      </ul>
-                    )}
+                    {u.inputVersion ? (
+                      <div className={v.built} data-testid="input-version">
+                        Input version: <InputVersion version={u.inputVersion} />
+                      </div>
+                    ) : null}
+                    {u.failures.length ? <Failures failures={u.failures} /> : null}
                   </td>
                 </tr>
               ) : null}
