@@ -70,6 +70,12 @@ describe("LineagePage", () => {
         return HttpResponse.json(aClosure(q.nodeId));
       }),
       http.get("/api/v1/lineage-graph/holdings", () => HttpResponse.json(someHoldings())),
+      // The closure laid out alone: its nodes in a row.
+      http.get("/api/v1/lineage-graph/closure-layout", ({ request }) => {
+        const nodes = aClosure(new URL(request.url).searchParams.get("nodeId")!).nodes;
+        const positions = Object.fromEntries(nodes.map((n, i) => [n.nodeId, { x: i * 240, y: 0 }]));
+        return HttpResponse.json({ positions, width: nodes.length * 240, height: 84 });
+      }),
     );
     // happy-dom lays nothing out: the canvas is given a size (React Flow reads offsetWidth/Height)
     // and the closure table's scroller a height (its virtualiser reads clientHeight), so the
@@ -85,7 +91,7 @@ describe("LineagePage", () => {
     // …and its zoom pane a box, or an animated move of the camera interpolates over a 0 × 0 view (NaN).
     const box = HTMLElement.prototype.getBoundingClientRect;
     vi.spyOn(HTMLElement.prototype, "getBoundingClientRect").mockImplementation(function (this: HTMLElement) {
-      return this.closest(".react-flow") ? new DOMRect(0, 0, 1000, 600) : box.call(this);
+      return this.closest(".react-flow, [data-testid=lineage-canvas-box]") ? new DOMRect(0, 0, 1000, 600) : box.call(this);
     });
     return () => vi.restoreAllMocks();
   });
@@ -112,13 +118,19 @@ describe("LineagePage", () => {
     // What the units hold comes once the closure is painted.
     expect(await within(seed).findByText("partial write")).toBeInTheDocument();
     expect(within(screen.getByTestId("closure-row-job:orders:fct_orders")).getByText("never ran")).toBeInTheDocument();
-    // On the graph: the closure lit, the seed marked, raw_orders (upstream of it) left out.
+    // On the graph, laid out alone: the closure lit, the seed marked, raw_orders (upstream of it) not drawn.
     expect(screen.getByTestId("lineage-canvas")).toHaveAttribute("data-closure-active", "true");
     expect(screen.getByTestId("node-job:orders:stg_orders")).toHaveAttribute("data-seed", "true");
     expect(screen.getByTestId("node-dataset:warehouse:revenue_daily")).toHaveAttribute("data-closure", "in");
-    expect(screen.getByTestId("node-dataset:warehouse:raw_orders")).toHaveAttribute("data-closure", "out");
+    expect(screen.queryByTestId("node-dataset:warehouse:raw_orders")).toBeNull();
     expect(screen.getByTestId("selected-node")).toHaveTextContent("job:orders:stg_orders");
     expect(screen.getByTestId("open-incident")).toHaveAttribute("href", "/incidents/new?node=job%3Aorders%3Astg_orders&units=2026-08-17");
+    // The way back to the whole lineage around it, held in the URL.
+    await userEvent.click(screen.getByRole("button", { name: "Show the whole lineage" }));
+    expect(await screen.findByTestId("node-dataset:warehouse:raw_orders")).toHaveAttribute("data-closure", "out");
+    expect(new URLSearchParams(window.location.search).get("show")).toBe("all");
+    await userEvent.click(screen.getByRole("button", { name: "Show the closure alone" }));
+    await vi.waitFor(() => expect(screen.queryByTestId("node-dataset:warehouse:raw_orders")).toBeNull());
   });
 
   it("search finds a node by name and selecting it shows its closure", async () => {

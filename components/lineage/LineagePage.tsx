@@ -132,7 +132,7 @@ export function LineagePage() {
                       The closure is shown in the whole lineage: {aloneLayout.error.message}
                     </p>
                   ) : null}
-                  <div ref={measure}>
+                  <div ref={measure} data-testid="lineage-canvas-box">
                     {shown ? (
                       <LineageCanvas
                         graph={shown.graph}

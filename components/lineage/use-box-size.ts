@@ -13,6 +13,9 @@ export function useBoxSize(): [{ width: number; height: number } | null, (elemen
     observer.current?.disconnect();
     observer.current = null;
     if (!element) return;
+    // Measured now, so what depends on the size is asked for once, not first for no size.
+    const { width, height } = element.getBoundingClientRect();
+    setSize({ width, height });
     observer.current = new ResizeObserver(([entry]) => {
       const { width, height } = entry!.contentRect;
       setSize((s) => (s && s.width === width && s.height === height ? s : { width, height }));
