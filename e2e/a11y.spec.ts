@@ -205,7 +205,7 @@ test.describe("the repair wizard", () => {
     const failing = (
       (await (await request.get(`/api/v1/incidents/${incident}/validation`)).json()).units as { name: string; unitKey: string; failures: string[] }[]
     ).filter((u) => u.failures.length > 0);
-    for (const viewport of [{ width: 1280, height: 800 }, ...VIEWPORTS]) {
+    for (const viewport of VIEWPORTS) {
       await page.setViewportSize(viewport);
       const region = page.getByRole("region", { name: "Validation of each unit" });
       await expect(region).toBeVisible();
