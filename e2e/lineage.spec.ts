@@ -223,9 +223,16 @@ test("opened on stg_orders 2026-08-17 on a phone: the closure alone from the fai
   // Panning brings the rest: dragging the canvas to the left shows a node that was outside.
   const canvas = await rectOf(page.getByTestId("lineage-canvas"));
   const before = shown.filter((n) => n.inCanvas).map((n) => n.id);
-  await page.mouse.move(canvas.x + canvas.width - 20, canvas.y + canvas.height / 2);
+  // From a point of the bare pane (a drag that starts on a node does not pan), to the left.
+  const start = await page.evaluate((c) => {
+    for (let x = c.x + c.width - 10; x > c.x + c.width / 2; x -= 10)
+      for (let y = c.y + 10; y < c.y + c.height - 10; y += 10) if (document.elementFromPoint(x, y)?.classList.contains("react-flow__pane")) return { x, y };
+    return null;
+  }, canvas);
+  expect(start, "a bare point of the pane").not.toBeNull();
+  await page.mouse.move(start!.x, start!.y);
   await page.mouse.down();
-  await page.mouse.move(canvas.x + 20, canvas.y + canvas.height / 2, { steps: 8 });
+  await page.mouse.move(start!.x - 250, start!.y, { steps: 10 });
   await page.mouse.up();
   await expect
     .poll(async () => (await closureOnScreen(page)).filter((n) => n.inCanvas && !before.includes(n.id)).length, { message: "a node brought into view" })
