@@ -111,6 +111,15 @@ describe("MatrixGrid", () => {
     expect(onOpen).toHaveBeenCalledExactlyOnceWith("dataset:warehouse:fct_orders", "2026-08-16");
   });
 
+  it("Enter on a day the dataset expects no unit opens nothing, as a click there does", async () => {
+    const { onOpen } = renderGrid();
+    await userEvent.tab();
+    await userEvent.keyboard("{ArrowDown}{ArrowDown}{Home}");
+    expect(focused()).toHaveAccessibleName(/^running_balance · 2026-08-14/);
+    await userEvent.keyboard("{Enter}");
+    expect(onOpen).not.toHaveBeenCalled();
+  });
+
   it("a click opens the unit under the pointer; with Ctrl it toggles it in the selection, with Shift it selects the run from the first; a cell with no unit does nothing", () => {
     const { onOpen, onSelect } = renderGrid({
       selection: { dataset: "dataset:warehouse:fct_orders", writerNodeId: "job:orders:fct_orders", keys: ["2026-08-17"] },

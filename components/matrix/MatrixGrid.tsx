@@ -103,6 +103,8 @@ export function MatrixGrid({ section, zoom, highlight, open, selection, onOpen, 
   const describe = ({ r, c }: At) => describeCell(rows[r]!.name, buckets[c]!.label, rows[r]!.shown[c]!, unitsOf(section, rows[r]!, buckets[c]!).length);
   /** The unit a bucket opens: the first unit holding the bucket's (worst) state. */
   const unitToOpen = (row: ShownRow, c: number) => {
+    // A bucket with no unit (its code matches the cells' own "no unit") opens nothing.
+    if (!stateOfCode(row.shown[c] ?? NO_UNIT)) return null;
     const b = buckets[c]!;
     for (let i = b.from; i <= b.to; i++) if (row.cells[i] === row.shown[c]) return section.columns[i]!;
     return null;
