@@ -3,7 +3,7 @@ import type { Actor } from "../auth/roles";
 import { verifyAuditChain } from "../audit/verify-audit-chain";
 import { loadDemo } from "../demo/load-demo";
 import { openIncident } from "../incidents/open-incident";
-import { receiveWarehouseCountsRequest } from "../ingestion/receive-counts-request";
+import { receiveWarehouseCountsRequest } from "../http/ingestion-requests";
 import { tableCounts } from "../ingestion/testing/db-snapshot";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
 import { setWarehouseConnection } from "../warehouses/warehouse-connections";

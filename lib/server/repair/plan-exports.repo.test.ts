@@ -5,7 +5,7 @@ import { buildSchema, parse, validate } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDemo } from "../demo/load-demo";
 import { openIncident } from "../incidents/open-incident";
-import { receiveLineageRequest } from "../ingestion/receive-lineage-request";
+import { receiveLineageRequest } from "../http/ingestion-requests";
 import { lineageRequest } from "../ingestion/testing/fixtures";
 import { airflowContract } from "@/test/peers/fake-airflow";
 import { parseGoModel, validateJson } from "@/test/peers/fake-databricks";

@@ -3,7 +3,7 @@ import { UnitMatrixFromRunsSchema, type UnitMatrix } from "@/lib/contracts/units
 import { loadDemo } from "../demo/load-demo";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
 import { createDb } from "../db/client";
-import { receiveLineageRequest } from "../ingestion/receive-lineage-request";
+import { receiveLineageRequest } from "../http/ingestion-requests";
 import { lineageRequest } from "../ingestion/testing/fixtures";
 import { appendPublishes } from "../repositories/ledger/ingested-runs";
 import { getUnitDetail } from "./get-unit-detail";
