@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { DagsterConnection } from "@/lib/contracts/orchestrators";
 import type { DagsterCursor } from "../../repositories/connections/source-cursors";
 import type { PipelineRecord } from "../../repositories/connections/orchestrator-connections";
-import { dagsterTransport } from "../../orchestrators/dagster";
+import { dagsterTransport } from "../../orchestrators/dagster-transport";
 import { OrchestratorError, type OrchestratorCall } from "../../orchestrators/port";
 import {
   PartitionKeysAnswerSchema,
