@@ -33,6 +33,11 @@
 #   REPARO_AIRFLOW_PASSWORD    lab password of the Airflow user `reparo` (default reparo-lab)
 #   REPARO_AIRFLOW_PARALLELISM LocalExecutor parallelism (default 2)
 #   REPARO_PEERS_UP_TIMEOUT    seconds to wait for a peer to answer (default 240)
+#   REPARO_DAGSTER_DAEMON_INTERVAL  seconds the lab's backfill daemon sleeps between iterations (default 1;
+#                              Dagster's own is a hard-coded 30: dagster/lab_daemon.py, docs/peers-lab.md)
+#   REPARO_DAGSTER_SCHEDULE_MODE `schedule dagster`: in-process (default: one run per day, in day order, in one
+#                              process: dagster/lab_schedule.py) | runs (the same runs launched through the
+#                              instance's queue and run launcher) | backfill (one backfill of the whole graph)
 #   REPARO_AIRFLOW_SETTLE      `schedule airflow`: seconds without any change before the days that wait on
 #                              depends_on_past behind a failed day count as done (default 30)
 # All secrets here are throwaway lab values. See docs/peers-lab.md for what was measured.
@@ -361,6 +366,8 @@ run_coordinator:
   class: QueuedRunCoordinator
   config:
     max_concurrent_runs: 2
+    # Dagster's default is 5 s; the lab's runs are seconds long.
+    dequeue_interval_seconds: 1
 telemetry:
   enabled: false
 nux:
@@ -395,7 +402,10 @@ up_dagster() {
   # shellcheck disable=SC1091
   source "$dir/env.sh"
   start_proc dagster webserver dagster-webserver -h 127.0.0.1 -p "$DAGSTER_PORT" -w "$REPARO_DAGSTER_WORKSPACE"
-  start_proc dagster daemon dagster-daemon run -w "$REPARO_DAGSTER_WORKSPACE"
+  # Dagster's own daemon with the backfill daemon's 30-s sleep shortened: the lab's acceleration (lab_daemon.py).
+  log "dagster: backfill daemon interval ${REPARO_DAGSTER_DAEMON_INTERVAL:-1} s (Dagster's default: 30 s)"
+  start_proc dagster daemon env REPARO_DAGSTER_DAEMON_INTERVAL="${REPARO_DAGSTER_DAEMON_INTERVAL:-1}" \
+    python "$LAB_DIR/dagster/lab_daemon.py" run -w "$REPARO_DAGSTER_WORKSPACE"
   wait_until dagster "GraphQL { version }" dagster_probe || die "dagster did not come up"
   log "dagster: answers on http://127.0.0.1:$DAGSTER_PORT/graphql $(curl -sS -X POST "http://127.0.0.1:$DAGSTER_PORT/graphql" -H 'Content-Type: application/json' -d '{"query": "{ version }"}')"
   log "dagster: up in $(since "$t0") s (env: source $dir/env.sh)"
@@ -565,8 +575,15 @@ cmd_schedule() {
     dagster)
       peer_running dagster || die "dagster is down (bash $0 up dagster)"
       sampler="$(mem_sampler_start dagster "$RUN/dagster/mem-peak")"
-      "$PYTHON" "$LAB_DIR/drivers/dagster_month.py" --first "$first" --last "$last" \
-        --id-file "$RUN/dagster/lab-backfill-id" || rc=$?
+      if [[ "${REPARO_DAGSTER_SCHEDULE_MODE:-in-process}" == in-process ]]; then
+        # shellcheck disable=SC1091
+        ( source "$RUN/dagster/env.sh" && python "$LAB_DIR/dagster/lab_schedule.py" "$first" "$last" ) \
+          > "$RUN/dagster/lab-schedule.log" 2>&1 || rc=$?
+        grep '^\[dagster\]' "$RUN/dagster/lab-schedule.log" >&2 || true
+      else
+        "$PYTHON" "$LAB_DIR/drivers/dagster_month.py" --first "$first" --last "$last" \
+          --mode "$REPARO_DAGSTER_SCHEDULE_MODE" --id-file "$RUN/dagster/lab-backfill-id" || rc=$?
+      fi
       kill "$sampler" 2>/dev/null || true; wait "$sampler" 2>/dev/null || true
       read -r -a mem < "$RUN/dagster/mem-peak"
       log "dagster: memory peak during the schedule: ${mem[0]} processes, RSS ${mem[1]} MiB, PSS ${mem[2]} MiB" ;;
@@ -637,6 +654,8 @@ cmd_record() {
   t_up="$(since "$t0")"
   cmd_warehouse "$peer"
   cmd_control "$peer" seed
+  # The recordings are of the backfill (its id names what is recorded).
+  [[ "$peer" == dagster ]] && export REPARO_DAGSTER_SCHEDULE_MODE="${REPARO_DAGSTER_SCHEDULE_MODE:-backfill}"
   t0="$(now)"
   cmd_schedule "$peer" "$first" "$last" 2>&1 | tee "$RUN/$peer/schedule.log" >&2
   t_sched="$(since "$t0")"

@@ -1,12 +1,18 @@
-"""Backfill the lab assets (location reparo_lab_orders) over a range of days on the lab Dagster, and record.
+"""Run the lab assets (location reparo_lab_orders) over a range of days on the lab Dagster, and record.
 
-    python3 peers/drivers/dagster_month.py [--first 2026-08-01] [--last 2026-08-31]
+    python3 peers/drivers/dagster_month.py [--first 2026-08-01] [--last 2026-08-31] [--mode runs|backfill]
     python3 peers/drivers/dagster_month.py --record-only BACKFILL_ID --record DIR
 
 Needs `bash peers/lab.sh up dagster`. Standard library only. Called by `bash peers/lab.sh schedule dagster`.
-launchPartitionBackfill of the whole graph (6 assets) over the days, then polls partitionBackfillOrError
-until the backfill is no longer REQUESTED/CANCELING/FAILING, and prints the per-partition status of every
-asset (assetPartitionStatuses) and the wall time. The backfill id is written to --id-file.
+--mode runs (default): one run of the six assets per day, in day order, each launched when the one before
+has ended — what a daily schedule of the asset job does (`launchRun` of `__ASSET_JOB` tagged
+`dagster/partition`, as the schedule daemon or the UI's "Materialize" of a partition launches it), through the
+instance's run queue and run launcher; the runs execute their steps in one process (run config
+`execution: {config: {in_process: {}}}`, an option of Dagster's default executor). A schedule does not wait
+for a partition's own past: running_balance of a day after a failed one runs on what is there.
+--mode backfill: launchPartitionBackfill of the whole graph (6 assets) over the days; the backfill id is
+written to --id-file. Either way the driver waits until nothing runs any more and prints the per-partition
+status of every asset (assetPartitionStatuses) and the wall time.
 
 --record DIR writes what a Reparo poller would read, as {"request": {query, variables}, "response": {...}}:
   lab-backfill.json                 partitionBackfillOrError (status, per-asset counts, runs)
@@ -156,6 +162,24 @@ query Logs($runId: ID!) {
 }"""
 
 
+LAUNCH_RUN = """
+mutation LaunchRun($params: ExecutionParams!) {
+  launchRun(executionParams: $params) {
+    __typename
+    ... on LaunchRunSuccess { run { runId status } }
+    ... on PythonError { message stack }
+    ... on Error { message }
+  }
+}"""
+
+RUN_STATUS = """
+query RunStatus($runId: ID!) {
+  runOrError(runId: $runId) { __typename ... on Run { runId status } ... on PythonError { message } }
+}"""
+
+RUN_DONE = {"SUCCESS", "FAILURE", "CANCELED"}
+
+
 class Gql:
     def __init__(self, base: str) -> None:
         self.url = base.rstrip("/") + "/graphql"
@@ -217,6 +241,42 @@ def per_partition(gql: Gql, wanted: list[str]) -> dict[str, dict[str, str]]:
     return out
 
 
+def print_partitions(gql: Gql, wanted: list[str]) -> None:
+    status = per_partition(gql, wanted)
+    short = {"MATERIALIZED": "ok", "FAILED": "FAILED", "MATERIALIZING": "running"}
+    print("[dagster] per partition (" + " ".join(ASSETS) + "):")
+    for d in wanted:
+        print(f"  {d} " + " ".join(f"{short.get(status[d].get(x), '-'):>7}" for x in ASSETS), flush=True)
+
+
+def schedule_runs(gql: Gql, wanted: list[str], timeout: float) -> None:
+    """One run of the six assets per day, in day order, each launched once the one before has ended."""
+    statuses = collections.Counter()
+    t0 = time.monotonic()
+    for day in wanted:
+        res = gql(LAUNCH_RUN, {"params": {
+            "selector": {"repositoryLocationName": LOCATION, "repositoryName": "__repository__",
+                         "jobName": "__ASSET_JOB", "assetSelection": keys()},
+            "runConfigData": {"execution": {"config": {"in_process": {}}}},
+            "executionMetadata": {"tags": [{"key": "dagster/partition", "value": day}]},
+        }})["launchRun"]
+        if res["__typename"] != "LaunchRunSuccess":
+            raise SystemExit(f"launchRun for {day} failed: {json.dumps(res)[:3000]}")
+        run_id = res["run"]["runId"]
+        t_day = time.monotonic()
+        while True:
+            status = gql(RUN_STATUS, {"runId": run_id})["runOrError"]["status"]
+            if status in RUN_DONE:
+                break
+            if time.monotonic() - t0 > timeout:
+                raise SystemExit(f"timeout: run {run_id} of {day} still {status}")
+            time.sleep(0.5)
+        statuses[status] += 1
+        print(f"[dagster] {time.monotonic() - t0:6.1f} s {day} run {run_id} {status} "
+              f"({time.monotonic() - t_day:.1f} s)", flush=True)
+    print(f"[dagster] runs: {len(wanted)} {dict(statuses)}", flush=True)
+
+
 def record(gql: Gql, backfill_id: str, out: str) -> None:
     os.makedirs(out, exist_ok=True)
 
@@ -262,6 +322,7 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=3600)
     ap.add_argument("--id-file", default=os.path.join(os.environ.get("REPARO_PEERS_RUN", "/tmp/reparo-peers"),
                                                        "dagster", "lab-backfill-id"))
+    ap.add_argument("--mode", choices=["runs", "backfill"], default="runs")
     ap.add_argument("--record", help="directory for the GraphQL recordings")
     ap.add_argument("--record-only", metavar="BACKFILL_ID")
     a = ap.parse_args()
@@ -273,6 +334,12 @@ def main() -> None:
     t0 = time.monotonic()
     wait_location(gql)
     wanted = days(a.first, a.last)
+    if a.mode == "runs":
+        schedule_runs(gql, wanted, a.timeout)
+        print_partitions(gql, wanted)
+        print(f"[dagster] {len(wanted)} daily runs; wall time from the first launch to the last end: "
+              f"{time.monotonic() - t0:.1f} s", flush=True)
+        return
     res = gql(LAUNCH, {"params": {"partitionNames": wanted, "assetSelection": keys(),
                                   "title": f"lab month {a.first}..{a.last}"}})["launchPartitionBackfill"]
     if res["__typename"] != "LaunchBackfillSuccess":
@@ -308,11 +375,7 @@ def main() -> None:
     runs = gql(RUNS, {"filter": {"tags": [{"key": "dagster/backfill", "value": bid}]}, "limit": 500}
                )["runsOrError"]["results"]
     print(f"[dagster] runs of the backfill: {len(runs)} {dict(collections.Counter(r['status'] for r in runs))}")
-    status = per_partition(gql, wanted)
-    short = {"MATERIALIZED": "ok", "FAILED": "FAILED", "MATERIALIZING": "running"}
-    print("[dagster] per partition (" + " ".join(ASSETS) + "):")
-    for d in wanted:
-        print(f"  {d} " + " ".join(f"{short.get(status[d].get(x), '-'):>7}" for x in ASSETS))
+    print_partitions(gql, wanted)
     print(f"[dagster] backfill {bid} {b.get('status')}; wall time from launch to the end: {wall:.1f} s")
     if a.record:
         record(gql, bid, a.record)
