@@ -66,6 +66,8 @@ export default defineConfig({
       REPARO_DEMO: "0",
       REPARO_SECRET_DIR: PEERS_SECRET_DIR,
       REPARO_PUBLIC_URL: PEERS_URL,
+      // The Dagster source's period (docs/dagster-source.md; default 15 s): the lab's runs take seconds.
+      REPARO_DAGSTER_POLL_SECONDS: "3",
     },
   },
 });

@@ -2,9 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import type { APIRequestContext, Page } from "@playwright/test";
 import pg from "pg";
-import { PEERS_ARTIFACTS, PEERS_RESULTS, PEERS_SECRET_DIR, PEERS_URL } from "../../playwright.peers.config";
+import { PEERS_ARTIFACTS, PEERS_SECRET_DIR, PEERS_URL } from "../../playwright.peers.config";
 import { expect, test } from "../fixtures";
-import { LAB_RUN, WAREHOUSE_URL, daysBetween, labTools, lastLine } from "./lab-support";
+import { LAB_RUN, WAREHOUSE_URL, daysBetween, emptyResult, labTools, lastLine, validateAndResolve, writeResult } from "./lab-support";
 
 /**
  * The Airflow closed loop against the REAL Airflow 3.3 of the peers lab (issue 31, item 3;
@@ -48,13 +48,7 @@ const { times, sh, cli, lab, timed } = labTools(SHOTS);
 // ---------------------------------------------------------------- what the loop measured
 let ingestToken = "";
 let declareToken = "";
-const result: { version: string | null; pairsPlanned: number | null; pairsRerun: number | null; extraRerun: number | null; validated: boolean } = {
-  version: null,
-  pairsPlanned: null,
-  pairsRerun: null,
-  extraRerun: null,
-  validated: false,
-};
+const result = emptyResult();
 
 // ---------------------------------------------------------------- the real Airflow's own API
 interface TaskInstance {
@@ -221,11 +215,7 @@ test.beforeAll(async ({ playwright }, testInfo) => {
 
 test.afterAll(() => {
   if (!underPeersConfig) return;
-  fs.mkdirSync(PEERS_RESULTS, { recursive: true });
-  fs.mkdirSync(PEERS_ARTIFACTS, { recursive: true });
-  fs.writeFileSync(path.join(PEERS_RESULTS, "airflow.json"), `${JSON.stringify({ airflow: result })}\n`);
-  fs.writeFileSync(path.join(PEERS_ARTIFACTS, "airflow-seconds.json"), `${JSON.stringify(times)}\n`);
-  console.log(`[peers] airflow: ${JSON.stringify({ seconds: times, ...result })}`);
+  writeResult("airflow", result, times);
   if (process.env.REPARO_PEERS_KEEP !== "1") lab("lab-down-end", "down", "airflow");
 });
 
@@ -483,37 +473,26 @@ test("the commander repairs stg_orders 2026-08-17 and 08-23 in the real Airflow:
       { message: "planned units published again from the provider's events", timeout: 60_000 },
     )
     .toBe(21);
-  await page.getByRole("button", { name: "Validate →" }).click();
-  await expect(page).toHaveURL(new RegExp(`/incidents/${id}/validate$`));
-  const verdict6 = page.getByTestId("validation-verdict");
-  await expect(verdict6).toBeVisible();
-  await shot(page, "8-validate");
-  const validation = await (await api.get(`/api/v1/incidents/${id}/validation`)).json();
-  const failing = validation.units
-    .filter((u: { passed: boolean }) => !u.passed)
-    .map((u: { name: string; unitKey: string; failures: string[] }) => `${u.name} ${u.unitKey}: ${u.failures.join("; ")}`);
-  // running_balance reads the table it writes (the provider lists it as an input): that self-read
-  // is the unit before, not a newer upstream of every unit.
-  expect(failing, "units failing validation").toEqual([]);
-  expect(validation.passed).toBe(true);
+  const { entries, text } = await validateAndResolve(page, id, {
+    // running_balance reads the table it writes (the provider lists it as an input): that self-read
+    // is the unit before, not a newer upstream of every unit.
+    verdict: [
+      "Validation passes: all 21 units in the ledger, published once, not stale.",
+      "21 units were published without a row count: present, but neither counted nor reconciled.",
+    ],
+    reason: "the 21 units Airflow re-ran are back in the ledger, published once",
+    shot: (name) => shot(page, name),
+    shots: ["8-validate", "9-close"],
+  });
   result.validated = true;
-  await expect(verdict6).toContainText("Validation passes: all 21 units in the ledger, published once, not stale.");
-  await expect(verdict6).toContainText("21 units were published without a row count: present, but neither counted nor reconciled.");
-  await page.getByTestId("resolve-open").click();
-  await page.getByTestId("resolve").getByLabel(/Why/).fill("the 21 units Airflow re-ran are back in the ledger, published once");
-  await page.getByTestId("resolve").getByRole("button", { name: /^Confirm:/ }).click();
-  await expect(page.getByTestId("close-status")).toContainText("resolved");
-  await shot(page, "9-close");
 
   // f. Every request sent to Airflow is on the record — method, URL, status — as Airflow's own
   // access log has it, and never the password or a token.
-  const audit = await (await api.get(`/api/v1/audit?incidentId=${id}&limit=500`)).json();
-  const kinds: string[] = audit.entries.map((e: { kind: string }) => e.kind);
-  expect(kinds).toEqual(expect.arrayContaining(["repair.previewed", "repair.launched", "repair.dispatched", "repair.progress", "repair.finished"]));
+  const kinds: string[] = entries.map((e) => e.kind);
   expect(kinds.filter((k) => k === "repair.dispatched")).toHaveLength(4);
   expect(kinds.filter((k) => k === "unit.deduplicated")).toHaveLength(2);
-  const recorded: string[] = audit.entries
-    .flatMap((e: { after: { calls?: { method: string; url: string; status: number | null }[] } | null }) => e.after?.calls ?? [])
+  const recorded: string[] = entries
+    .flatMap((e) => (e.after as { calls?: { method: string; url: string; status: number | null }[] } | null)?.calls ?? [])
     // Airflow logs the path decoded (a run id's ':' and '+').
     .map((c: { method: string; url: string; status: number | null }) => `${c.method} ${decodeURIComponent(c.url.replace(AIRFLOW, ""))} ${c.status}`);
   const seenByAirflow = consoleRequestsSeenByAirflow(windowStart, windowEnd);
@@ -529,10 +508,8 @@ test("the commander repairs stg_orders 2026-08-17 and 08-23 in the real Airflow:
   // And everything Airflow received is on the record: the launch's own dry run (repair.previewed)
   // and the polls that changed nothing (written with the next repair.progress entry) included.
   expect(countBy(minus(seenByAirflow, recorded), (c) => c), "sent to Airflow, but not in the audit log").toEqual({});
-  const text = JSON.stringify(audit);
   expect(text).not.toContain(AIRFLOW_PASSWORD);
   expect(text).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}/);
-  expect(await (await api.get("/api/v1/audit/verify")).json()).toMatchObject({ ok: true, brokenAt: null });
 
   // An incident names its pipeline by name (lab_orders, as /api/v1/pipelines and the overview do).
   const ofPipeline = await (await api.get(`/api/v1/incidents?status=all&pipeline=${DAG}`)).json();

@@ -2,9 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import type { APIRequestContext, Page } from "@playwright/test";
 import pg from "pg";
-import { PEERS_ARTIFACTS, PEERS_RESULTS, PEERS_URL } from "../../playwright.peers.config";
+import { PEERS_ARTIFACTS, PEERS_URL } from "../../playwright.peers.config";
 import { expect, test } from "../fixtures";
-import { LAB_RUN, ROOT, WAREHOUSE_URL, daysBetween, labTools, lastLine } from "./lab-support";
+import { LAB_RUN, ROOT, WAREHOUSE_URL, daysBetween, emptyResult, labTools, lastLine, validateAndResolve, writeResult } from "./lab-support";
 
 /**
  * The dbt closed loop against the REAL dbt 1.12 + openlineage-dbt 1.54 of the peers lab (issue 31,
@@ -40,13 +40,7 @@ const { times, sh, cli, lab, timed } = labTools(SHOTS);
 
 let ingestToken = "";
 let declareToken = "";
-const result: { version: string | null; pairsPlanned: number | null; pairsRerun: number | null; extraRerun: number | null; validated: boolean } = {
-  version: null,
-  pairsPlanned: null,
-  pairsRerun: null,
-  extraRerun: null,
-  validated: false,
-};
+const result = emptyResult();
 
 // ---------------------------------------------------------------- dbt's own record
 interface RunResult {
@@ -172,11 +166,7 @@ test.beforeAll(async ({ playwright }, testInfo) => {
 
 test.afterAll(() => {
   if (!underPeersConfig) return;
-  fs.mkdirSync(PEERS_RESULTS, { recursive: true });
-  fs.mkdirSync(PEERS_ARTIFACTS, { recursive: true });
-  fs.writeFileSync(path.join(PEERS_RESULTS, "dbt.json"), `${JSON.stringify({ dbt: result })}\n`);
-  fs.writeFileSync(path.join(PEERS_ARTIFACTS, "dbt-seconds.json"), `${JSON.stringify(times)}\n`);
-  console.log(`[peers] dbt: ${JSON.stringify({ seconds: times, ...result })}`);
+  writeResult("dbt", result, times);
 });
 
 // ---------------------------------------------------------------- b. the team's declaration file
@@ -341,32 +331,17 @@ test("the commander repairs revenue_daily 2026-08-17 and 08-23: the command show
   expect(Object.keys(await revenueRows())).toEqual(daysBetween(FIRST, LAST));
 
   // 6. Validate: the batches' events came back through dbt-ol; the ledger says they and the balance are there.
-  await page.getByRole("button", { name: "Validate →" }).click();
-  await expect(page).toHaveURL(new RegExp(`/incidents/${id}/validate$`));
-  const verdict = page.getByTestId("validation-verdict");
-  await expect(verdict).toBeVisible();
-  await shot(page, "10-validate");
-  const validation = await (await api.get(`/api/v1/incidents/${id}/validation`)).json();
-  const failing = validation.units
-    .filter((u: { passed: boolean }) => !u.passed)
-    .map((u: { name: string; unitKey: string; failures: string[] }) => `${u.name} ${u.unitKey}: ${u.failures.join("; ")}`);
-  expect(failing, "units failing validation").toEqual([]);
-  expect(validation.passed).toBe(true);
+  const { entries, text } = await validateAndResolve(page, id, {
+    verdict: ["Validation passes: all 3 units in the ledger, published once, not stale."],
+    reason: "dbt rebuilt the two batches and the balance; all three are back in the ledger",
+    shot: (name) => shot(page, name),
+    shots: ["10-validate", "11-close"],
+  });
   result.validated = true;
-  await expect(verdict).toContainText("Validation passes: all 3 units in the ledger, published once, not stale.");
-  await page.getByTestId("resolve-open").click();
-  await page.getByTestId("resolve").getByLabel(/Why/).fill("dbt rebuilt the two batches and the balance; all three are back in the ledger");
-  await page.getByTestId("resolve").getByRole("button", { name: /^Confirm:/ }).click();
-  await expect(page.getByTestId("close-status")).toContainText("resolved");
-  await shot(page, "11-close");
 
   // On the record: the commands handed out, wave by wave.
-  const audit = await (await api.get(`/api/v1/audit?incidentId=${id}&limit=500`)).json();
-  const kinds: string[] = audit.entries.map((e: { kind: string }) => e.kind);
-  expect(kinds).toEqual(expect.arrayContaining(["repair.previewed", "repair.launched", "repair.dispatched", "repair.progress", "repair.finished"]));
-  expect(kinds.filter((k) => k === "repair.dispatched")).toHaveLength(2);
-  expect(JSON.stringify(audit)).not.toContain(ingestToken);
-  expect(await (await api.get("/api/v1/audit/verify")).json()).toMatchObject({ ok: true, brokenAt: null });
+  expect(entries.filter((e) => e.kind === "repair.dispatched")).toHaveLength(2);
+  expect(text).not.toContain(ingestToken);
   const ofPipeline = await (await api.get(`/api/v1/incidents?status=all&pipeline=${PIPELINE}`)).json();
   expect(ofPipeline.incidents.map((i: { id: string; status: string }) => [i.id, i.status])).toEqual([[id, "resolved"]]);
 

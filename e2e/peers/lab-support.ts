@@ -1,7 +1,9 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { PEERS_DATABASE_URL, PEERS_URL } from "../../playwright.peers.config";
+import type { Page } from "@playwright/test";
+import { PEERS_ARTIFACTS, PEERS_DATABASE_URL, PEERS_RESULTS, PEERS_URL } from "../../playwright.peers.config";
+import { expect } from "../fixtures";
 
 /** What the closed loops (e2e/peers/*.spec.ts) share: the repository's CLIs, peers/lab.sh, stage times. */
 export const ROOT = path.resolve(__dirname, "../..");
@@ -53,4 +55,59 @@ export function labTools(artifacts: string) {
     }
   }
   return { times, sh, cli, lab, timed };
+}
+
+/** What each closed loop reports (scripts/test-peers.sh merges them into its last line). */
+export interface LoopResult {
+  version: string | null;
+  pairsPlanned: number | null;
+  pairsRerun: number | null;
+  extraRerun: number | null;
+  validated: boolean;
+}
+export const emptyResult = (): LoopResult => ({ version: null, pairsPlanned: null, pairsRerun: null, extraRerun: null, validated: false });
+
+/** Writes a spec's result (test-results/peers/<peer>.json) and stage times, and logs both. */
+export function writeResult(peer: string, result: LoopResult, times: Record<string, number>): void {
+  fs.mkdirSync(PEERS_RESULTS, { recursive: true });
+  fs.mkdirSync(PEERS_ARTIFACTS, { recursive: true });
+  fs.writeFileSync(path.join(PEERS_RESULTS, `${peer}.json`), `${JSON.stringify({ [peer]: result })}\n`);
+  fs.writeFileSync(path.join(PEERS_ARTIFACTS, `${peer}-seconds.json`), `${JSON.stringify(times)}\n`);
+  console.log(`[peers] ${peer}: ${JSON.stringify({ seconds: times, ...result })}`);
+}
+
+/**
+ * The tail every closed loop shares, on the incident's Execute step once the peer re-ran the plan:
+ * 6. Validate — every unit of the plan passes (the ledger, and the row counts where the producer
+ * gives them), the verdict says so in the page's words — then resolve with a reason, and the
+ * audit chain still verifies. Returns the incident's audit entries for the spec's own checks.
+ */
+export async function validateAndResolve(
+  page: Page,
+  id: string,
+  o: { verdict: string[]; reason: string; shot: (name: string) => Promise<unknown>; shots: [validate: string, close: string] },
+): Promise<{ entries: { kind: string; after: unknown }[]; text: string }> {
+  const api = page.request;
+  await page.getByRole("button", { name: "Validate →" }).click();
+  await expect(page).toHaveURL(new RegExp(`/incidents/${id}/validate$`));
+  const verdict = page.getByTestId("validation-verdict");
+  await expect(verdict).toBeVisible();
+  await o.shot(o.shots[0]);
+  const validation = await (await api.get(`/api/v1/incidents/${id}/validation`)).json();
+  const failing = validation.units
+    .filter((u: { passed: boolean }) => !u.passed)
+    .map((u: { name: string; unitKey: string; failures: string[] }) => `${u.name} ${u.unitKey}: ${u.failures.join("; ")}`);
+  expect(failing, "units failing validation").toEqual([]);
+  expect(validation.passed).toBe(true);
+  for (const text of o.verdict) await expect(verdict).toContainText(text);
+  await page.getByTestId("resolve-open").click();
+  await page.getByTestId("resolve").getByLabel(/Why/).fill(o.reason);
+  await page.getByTestId("resolve").getByRole("button", { name: /^Confirm:/ }).click();
+  await expect(page.getByTestId("close-status")).toContainText("resolved");
+  await o.shot(o.shots[1]);
+  const audit = await (await api.get(`/api/v1/audit?incidentId=${id}&limit=500`)).json();
+  const kinds: string[] = audit.entries.map((e: { kind: string }) => e.kind);
+  expect(kinds).toEqual(expect.arrayContaining(["repair.previewed", "repair.launched", "repair.dispatched", "repair.progress", "repair.finished"]));
+  expect(await (await api.get("/api/v1/audit/verify")).json()).toMatchObject({ ok: true, brokenAt: null });
+  return { entries: audit.entries, text: JSON.stringify(audit) };
 }

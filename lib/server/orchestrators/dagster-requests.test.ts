@@ -14,7 +14,7 @@ const task = (name: string, sideEffect: string | null = "none"): TaskFacts => ({
 });
 const TASKS = [task("stg_orders"), task("fct_orders"), task("running_balance"), task("finance_export", "external"), task("analytics/ /x")];
 
-function plan(pairs: readonly [string, string, number][]): DispatchPlan {
+function plan(pairs: readonly (readonly [string, string, number])[]): DispatchPlan {
   const refs: PairRef[] = pairs.map(([name, unitKey, wave]) => ({ taskNodeId: `job:dagster-lab:${name}`, unitKey, wave }));
   return {
     incidentId: "inc_1",
@@ -85,7 +85,7 @@ describe("planBackfills: one backfill per wave and distinct partition set, the e
       ],
     },
   ] as const)("$why", ({ pairs, assets, backfills, unsupported }) => {
-    const out = planBackfills(plan(pairs), assets);
+    const out = planBackfills(plan(pairs), assets as Readonly<Record<string, string>>);
     expect(out.backfills.map((b) => ({ wave: b.wave, partitionNames: b.params.partitionNames, assets: b.params.assetSelection.map((a) => a.path) }))).toEqual(
       backfills,
     );
