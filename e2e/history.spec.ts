@@ -23,7 +23,10 @@ test("repair history on the demo world: no repair runs yet, said in words, and a
 
 test("filters live in the URL", async ({ page }) => {
   await page.goto("/history");
-  await page.getByLabel("From").fill("2026-08-01");
-  await expect(page).toHaveURL(/\/history\?from=2026-08-01/);
+  // A fill that lands before the page is hydrated changes no state: fill again until it does.
+  await expect(async () => {
+    await page.getByLabel("From").fill("2026-08-01");
+    await expect(page).toHaveURL(/\/history\?from=2026-08-01/, { timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
   await expect(page.getByTestId("history-empty")).toContainText("No repair runs match these filters.");
 });

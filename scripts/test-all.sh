@@ -60,5 +60,5 @@ stage "e2e (Playwright, Debian Chromium)"
 npx playwright test
 stage "three consoles on one PostgreSQL behind HAProxy: no duplicate effect, takeover, one audit chain"
 npx tsx bench/instances-bench.ts --check --batches 60 --days 20
-stage "the peers lab: closed loops against the real Airflow 3.3 and dbt 1.12 (npm run test:peers)"
+stage "the peers lab: closed loops against the real Airflow 3.3, Dagster 1.13 and dbt 1.12 (npm run test:peers)"
 npm run test:peers
