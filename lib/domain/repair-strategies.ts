@@ -75,7 +75,8 @@ export interface StrategyOption {
   readonly cost: string;
 }
 
-const GUIDE: Record<Strategy, { when: string; cost: string; requires: StrategyOption["requires"] }> = {
+/** What each strategy is for and what it costs, as the wizard shows it beside the choice. */
+export const STRATEGY_GUIDE: Record<Strategy, { when: string; cost: string; requires: StrategyOption["requires"] }> = {
   targeted: {
     when: "Units independent, tasks replace their unit, inputs immutable, nothing downstream has run.",
     cost: "Cheapest; wrong once a downstream task consumed the bad unit.",
@@ -182,7 +183,7 @@ function recommend(options: readonly Omit<StrategyOption, "recommended">[], f: S
 export function resolveStrategyOptions(facts: ScopeFacts): StrategyOption[] {
   const base = STRATEGIES.map((strategy) => {
     const why = whyNot(strategy, facts);
-    return { strategy, enabled: why.length === 0, why, ...GUIDE[strategy] };
+    return { strategy, enabled: why.length === 0, why, ...STRATEGY_GUIDE[strategy] };
   });
   const recommended = recommend(base, facts);
   return base.map((o) => ({ ...o, recommended: o.strategy === recommended }));

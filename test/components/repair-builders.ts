@@ -1,3 +1,4 @@
+import { STRATEGY_GUIDE } from "@/lib/domain/repair-strategies";
 import {
   BlockerSchema,
   PlannedTaskSchema,
@@ -148,41 +149,6 @@ export function anAppendBlocker(over: Partial<BlockerView> = {}): BlockerView {
   });
 }
 
-const GUIDE: Record<StrategyOption["strategy"], Pick<StrategyOption, "when" | "cost" | "requires">> = {
-  targeted: {
-    when: "Units independent, tasks replace their unit, inputs immutable, nothing downstream has run.",
-    cost: "Cheapest; wrong once a downstream task consumed the bad unit.",
-    requires: [],
-  },
-  targeted_with_closure: {
-    when: "Downstream already ran (or you cannot tell); every task in the closure replaces its unit.",
-    cost: "The compute of the whole closure; the routine answer for a well-built graph.",
-    requires: [],
-  },
-  recompute_forward: {
-    when: "A sequential model (running balance, SCD2, sessions): recompute from the earliest affected unit to the end.",
-    cost: "Grows with the age of the failure.",
-    requires: [],
-  },
-  full_rerun: {
-    when: "Units are cheap or the dependency structure is not trustworthy, and the source is immutable.",
-    cost: "Recomputes every unit of every task in scope, correct ones included.",
-    requires: [],
-  },
-  atomic_set_republish: { when: "An atomic-set publish: the whole set is the unit.", cost: "One failed unit re-publishes the entire set.", requires: [] },
-  mark_known_bad: { when: "The source data for the unit is itself wrong; consumers must see a gap.", cost: "An honest, unpopular gap.", requires: ["reason"] },
-  skip_with_omission: {
-    when: "Almost never: a genuinely optional unit, with the omission recorded and visible.",
-    cost: "Silently incomplete data with a green pipeline unless surfaced.",
-    requires: ["reason"],
-  },
-  mark_success: {
-    when: "Only with independent evidence (a passing reconciliation) that the output is correct.",
-    cost: "A permanent claim every future coverage query will believe.",
-    requires: ["reason", "evidence"],
-  },
-};
-
 /** The demo's options for stg_orders 2026-08-17: the closure recommended, the atomic set not possible. */
 export function someStrategyOptions(): StrategyOption[] {
   const why: Partial<Record<StrategyOption["strategy"], StrategyOption["why"]>> = {
@@ -190,13 +156,13 @@ export function someStrategyOptions(): StrategyOption[] {
     atomic_set_republish: [{ code: "no_atomic_set", message: "No task in scope publishes as an atomic set." }],
     mark_success: [{ code: "evidence_required", message: "Marking success needs evidence, such as a passing reconciliation for these units." }],
   };
-  return (Object.keys(GUIDE) as StrategyOption["strategy"][]).map((strategy) =>
+  return (Object.keys(STRATEGY_GUIDE) as StrategyOption["strategy"][]).map((strategy) =>
     StrategyOptionSchema.parse({
       strategy,
       enabled: !why[strategy],
       recommended: strategy === "targeted_with_closure",
       why: why[strategy] ?? [],
-      ...GUIDE[strategy],
+      ...STRATEGY_GUIDE[strategy],
     }),
   );
 }
