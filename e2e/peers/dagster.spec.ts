@@ -225,7 +225,7 @@ test("the commander repairs stg_orders 08-29 and 08-30 through Dagster's backfil
   await page.goto(lastLine(cli("sign-in-commander", "users", ["sign-in-link", COMMANDER], "secret")));
   await expect(page.getByTestId("whoami-role")).toHaveText("commander");
 
-  // The overview: the two failures Dagster recorded; 08-27 wrote half its rows before failing.
+  // The overview: the two failures Dagster recorded; 08-29 wrote half its rows before failing.
   await page.goto("/");
   const fHalf = page.getByTestId(`failure-stg_orders-${HALF}`);
   await expect(fHalf).toContainText(`lab_control: dagster.stg_orders failed for ${HALF} after writing half of the rows (mode half)`);
