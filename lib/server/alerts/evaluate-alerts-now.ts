@@ -1,6 +1,6 @@
 import { alertsSteadyUntil, evaluateAlerts, type Alert, type AlertDatasetInput, type DeliveredUnit, type FailedCheck } from "@/lib/domain/alert-rules";
 import { allDeliveries, type DeliveryRecord } from "../repositories/ledger/external-deliveries";
-import { listEdgesAt } from "../repositories/catalog/catalog-reads";
+import { listEdgesAt } from "../repositories/lineage/catalog-reads";
 import { failingChecks } from "../repositories/ledger/failed-attempts";
 import type { Db } from "../repositories/database";
 import type { UnitStateFacts } from "@/lib/domain/unit-state";

@@ -6,7 +6,7 @@ import { nodeName, type NodeId } from "@/lib/domain/ids";
 import type { LineageGraph } from "@/lib/domain/lineage-graph";
 import { walkToRootCauses, type RootCause } from "@/lib/domain/root-cause";
 import { UnitSet } from "@/lib/domain/unit-set";
-import type { DatasetRecord, TaskRecord } from "../repositories/catalog/catalog-reads";
+import type { DatasetRecord, TaskRecord } from "../repositories/lineage/catalog-reads";
 import type { DeliveryRecord } from "../repositories/ledger/external-deliveries";
 import type { UnitStateSnapshot } from "../units/state-service";
 import { rootsInWords, statesOnGraph, wordsFor } from "../incidents/root-cause";

@@ -5,7 +5,7 @@ import { buildLineageGraph } from "@/lib/domain/lineage-graph";
 import { toKeyRanges } from "@/lib/domain/unit-set";
 import type { Completeness, CompletenessQuery, CompletenessReason } from "@/lib/contracts/completeness";
 import { getDb, type Db } from "../repositories/database";
-import { listDatasets, listEdgesAt, listTasks } from "../repositories/catalog/catalog-reads";
+import { listDatasets, listEdgesAt, listTasks } from "../repositories/lineage/catalog-reads";
 import { listCertificatesOf } from "../repositories/completeness/frontier-certificates";
 import { listOpenIncidents, namesUnit, type IncidentRef } from "../repositories/incidents/open-incidents";
 import { buildLineageSpec } from "../lineage/lineage-spec";

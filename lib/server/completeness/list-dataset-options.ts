@@ -1,7 +1,7 @@
 import { resolvePartitions } from "@/lib/domain/partitions";
 import type { DatasetOption } from "@/lib/contracts/completeness";
 import { getDb, type Db } from "../repositories/database";
-import { listDatasets } from "../repositories/catalog/catalog-reads";
+import { listDatasets } from "../repositories/lineage/catalog-reads";
 
 /** The datasets an analyst can ask about, with the first and last expected key to bound a period. */
 export async function listDatasetOptions(now: Date, db: Db = getDb()): Promise<{ datasets: DatasetOption[] }> {

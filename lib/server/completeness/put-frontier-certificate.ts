@@ -2,7 +2,7 @@ import { advanceCheckpoint } from "@/lib/domain/frontier";
 import type { FrontierCertificatePut } from "@/lib/contracts/completeness";
 import { inTransaction, getDb, type Db } from "../repositories/database";
 import { ConflictError, NotFoundError } from "@/lib/domain/errors";
-import { datasetIdOf } from "../repositories/catalog/catalog-reads";
+import { datasetIdOf } from "../repositories/lineage/catalog-reads";
 import { findCertificate, swapCertificate } from "../repositories/completeness/frontier-certificates";
 
 /**

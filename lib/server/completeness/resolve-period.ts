@@ -1,7 +1,7 @@
 import { expectedUnits, resolvePartitions, type PartitionSpace } from "@/lib/domain/partitions";
 import type { UnitSet } from "@/lib/domain/unit-set";
 import { InvalidFieldError, NotFoundError } from "@/lib/domain/errors";
-import type { DatasetRecord } from "../repositories/catalog/catalog-reads";
+import type { DatasetRecord } from "../repositories/lineage/catalog-reads";
 
 /** A dataset named by node id or by a unique short name; 404 names what was asked for. */
 export function findDataset(datasets: DatasetRecord[], wanted: string): DatasetRecord {

@@ -1,8 +1,8 @@
 import { parseNodeId } from "@/lib/domain/ids";
-import { createDeclaredDataset, createDeclaredTask, createEdges, createPipeline } from "../repositories/catalog/catalog-writes";
+import { createDeclaredDataset, createDeclaredTask, createEdges, createPipeline } from "../repositories/lineage/catalog-writes";
 import { inTransaction, type Db } from "../repositories/database";
-import { saveConnection } from "../repositories/connections/orchestrator-connections";
-import { saveWarehouse } from "../repositories/connections/warehouse-connections";
+import { saveConnection } from "../repositories/pipelines/orchestrator-connections";
+import { saveWarehouse } from "../repositories/warehouses/warehouse-connections";
 import type { CatalogSpec } from "./catalog-spec";
 
 /** Ids of what was registered, by namespace (pipelines) and node id (tasks, datasets). */

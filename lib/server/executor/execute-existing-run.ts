@@ -1,6 +1,6 @@
 import { settlePair, type RecordedTry } from "@/lib/domain/resume-pairs";
 import type { Db } from "../repositories/database";
-import { attemptsOfRun, INTERRUPTED_ATTEMPT } from "../repositories/repairs/repair-runs";
+import { attemptsOfRun, INTERRUPTED_ATTEMPT } from "../repositories/repair/repair-runs";
 import { pairContext, runStatus, splitValid, type RunRequest, type RunResult } from "./execute-run";
 import { loadExecutorLineage } from "./load-executor-lineage";
 import { pairKey, planRunPairs, type PlannedPair } from "./plan-run-pairs";

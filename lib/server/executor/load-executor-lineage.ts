@@ -1,7 +1,7 @@
 import { compileMapping, type PartitionMapping } from "@/lib/domain/partition-mappings";
 import { resolvePartitions, type PartitionDef, type PartitionSpace } from "@/lib/domain/partitions";
 import type { Db } from "../repositories/database";
-import { listDatasets, listEdgesAt, listTasks, type EdgeRecord, type TaskRecord } from "../repositories/catalog/catalog-reads";
+import { listDatasets, listEdgesAt, listTasks, type EdgeRecord, type TaskRecord } from "../repositories/lineage/catalog-reads";
 import type { ExecutorDataset, ExecutorLineage, ExecutorRead, ExecutorTask } from "./executor-lineage";
 
 /**

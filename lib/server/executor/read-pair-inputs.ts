@@ -2,7 +2,7 @@ import { compositeKey } from "@/lib/domain/composite-key";
 import { parseNodeId } from "@/lib/domain/ids";
 import type { Tx } from "../repositories/database";
 import { publishCounts } from "../repositories/ledger/executor-runs";
-import { warehouseRowsOf } from "../repositories/warehouse/warehouse-rows";
+import { warehouseRowsOf } from "../repositories/warehouses/warehouse-rows";
 import type { ResolvedRead } from "./resolve-pair-inputs";
 import type { TaskInput } from "./types";
 

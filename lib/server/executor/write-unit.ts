@@ -1,5 +1,5 @@
 import { inTransaction, type Db, type Tx } from "../repositories/database";
-import { clearWarehouseUnit, countUnitRows, deleteWarehouseRowsByKey, insertWarehouseRows } from "../repositories/warehouse/warehouse-rows";
+import { clearWarehouseUnit, countUnitRows, deleteWarehouseRowsByKey, insertWarehouseRows } from "../repositories/warehouses/warehouse-rows";
 import type { FailureInjection, OutputRow, WriteMode } from "./types";
 
 export interface WriteUnitSpec {

@@ -1,5 +1,5 @@
 import type { RepairRow } from "@/lib/contracts/history";
-import type { FailedAttemptRecord, IncidentHistoryRecord, RepairRunRecord } from "../repositories/repairs/repair-history";
+import type { FailedAttemptRecord, IncidentHistoryRecord, RepairRunRecord } from "../repositories/repair/repair-history";
 import { categoriseFailure } from "./categorise-failure";
 import { diffMs } from "./time-stats";
 

@@ -1,6 +1,6 @@
 import type { History, HistoryQuery, RepairRow } from "@/lib/contracts/history";
 import { getDb, type Db } from "../repositories/database";
-import { failedAttemptsOfRuns, incidentsByIds, listInterventions, listRepairRuns } from "../repositories/repairs/repair-history";
+import { failedAttemptsOfRuns, incidentsByIds, listInterventions, listRepairRuns } from "../repositories/repair/repair-history";
 import { buildRepairRows } from "./build-repair-rows";
 import { summariseRepairs } from "./summarise-repairs";
 

@@ -1,5 +1,5 @@
 import { INTERVENTION_KINDS, type History, type RepairRow } from "@/lib/contracts/history";
-import type { InterventionRecord } from "../repositories/repairs/repair-history";
+import type { InterventionRecord } from "../repositories/repair/repair-history";
 import { isoWeekOf, percentile } from "./time-stats";
 
 const HOUR = 3_600_000;

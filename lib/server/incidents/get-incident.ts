@@ -3,7 +3,7 @@ import { allowedActions } from "@/lib/domain/incident-lifecycle";
 import { getDb, type Db } from "../repositories/database";
 import { listAuditRows } from "../repositories/audit/audit-log";
 import { repairRunsOf } from "../repositories/incidents/incidents";
-import { currentPlan } from "../repositories/repairs/repair-plans";
+import { currentPlan } from "../repositories/repair/repair-plans";
 import { requireIncident } from "./require-incident";
 import { toSummary } from "./to-summary";
 

@@ -14,8 +14,8 @@ import type { PartitionDef } from "@/lib/domain/partitions";
 import { holdsIn, type Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { getDb, type Db } from "../repositories/database";
-import { ensureDatasets, ensureTasks, recordTaskFacts } from "../repositories/catalog/catalog-writes";
-import { taskFactsWithSources } from "../repositories/catalog/declared-properties";
+import { ensureDatasets, ensureTasks, recordTaskFacts } from "../repositories/lineage/catalog-writes";
+import { taskFactsWithSources } from "../repositories/lineage/declared-properties";
 import { inOneTransaction } from "./in-one-transaction";
 import { declarePartitions, resolveOrRefuse } from "./set-dataset-partitions";
 

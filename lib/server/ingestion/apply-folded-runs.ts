@@ -7,8 +7,8 @@ import {
   markChecks,
   pipelineKey,
   recordTaskFacts,
-} from "../repositories/catalog/catalog-writes";
-import { edgeRowsOfTasks, saveEdgeRows } from "../repositories/catalog/lineage-edges";
+} from "../repositories/lineage/catalog-writes";
+import { edgeRowsOfTasks, saveEdgeRows } from "../repositories/lineage/lineage-edges";
 import { appendPublishes, assignRunPipeline, reportInvalidKeys, rerootRuns, runsByIds, upsertAttempts, upsertRuns } from "../repositories/ledger/ingested-runs";
 import { buildRunRows, type RunRows } from "./build-run-rows";
 import type { FoldedRun } from "./fold-run-events";

@@ -1,8 +1,8 @@
 import type { FieldIssue } from "@/lib/contracts/openlineage";
 import type { PublishEntry } from "@/lib/contracts/ingestion-ledger";
 import type { Tx } from "../repositories/database";
-import { ensureDatasets, ensureTasks, type NodeRef } from "../repositories/catalog/catalog-writes";
-import { partitionDefsByNodeId } from "../repositories/catalog/catalog-reads";
+import { ensureDatasets, ensureTasks, type NodeRef } from "../repositories/lineage/catalog-writes";
+import { partitionDefsByNodeId } from "../repositories/lineage/catalog-reads";
 import { publishesByIds, type StoredPublish } from "../repositories/ledger/ingested-runs";
 import {
   appendPublishes,

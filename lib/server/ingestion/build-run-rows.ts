@@ -1,5 +1,5 @@
 import { UNPARTITIONED_KEY } from "@/lib/domain/partitions";
-import type { DatasetHandle, TaskHandle } from "../repositories/catalog/catalog-writes";
+import type { DatasetHandle, TaskHandle } from "../repositories/lineage/catalog-writes";
 import type { AttemptRow, InvalidKeyRow, PublishRow, RunRow } from "../repositories/ledger/ingested-runs";
 import type { FoldedOutput, FoldedRun, FoldedTry } from "./fold-run-events";
 import type { RunLineage } from "./lineage-history";

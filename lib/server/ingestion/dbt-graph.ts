@@ -1,5 +1,5 @@
 import type { DbtManifest, DbtNode } from "@/lib/contracts/ingestion-dbt";
-import type { NodeRef } from "../repositories/catalog/catalog-writes";
+import type { NodeRef } from "../repositories/lineage/catalog-writes";
 import { datasetRefOf, taskRefOf } from "./dbt-naming";
 
 export type WriteMode = "replace" | "merge" | "append";

@@ -1,6 +1,6 @@
 import { formatNodeId } from "@/lib/domain/ids";
 import type { DbtNode, DbtSource } from "@/lib/contracts/ingestion-dbt";
-import type { NodeRef } from "../repositories/catalog/catalog-writes";
+import type { NodeRef } from "../repositories/lineage/catalog-writes";
 
 // The scheme and default port dbt-ol puts in a dataset namespace, per adapter (openlineage-dbt's
 // extract_namespace: postgres://{host}:{port}, spark://{host}:{port}, bigquery, ...). The host is in

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUT as putDeclarations } from "@/app/api/v1/declarations/route";
 import { POST as postLineage } from "@/app/api/v1/lineage/route";
 import { createToken } from "../access/manage-access";
-import { listTasks } from "../repositories/catalog/catalog-reads";
+import { listTasks } from "../repositories/lineage/catalog-reads";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database";
 import { importDbtArtifacts } from "./import-dbt-artifacts";
 import { DATASETS, providerStream, TASKS } from "./testing/provider-stream";

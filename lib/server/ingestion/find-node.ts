@@ -1,8 +1,8 @@
 import type { Tx } from "../repositories/database";
 import { ConflictError, NotFoundError } from "@/lib/domain/errors";
 import { parseNodeId } from "@/lib/domain/ids";
-import { datasetsMatching, tasksMatching } from "../repositories/catalog/declared-properties";
-import { ensureDatasets, ensureTasks } from "../repositories/catalog/catalog-writes";
+import { datasetsMatching, tasksMatching } from "../repositories/lineage/declared-properties";
+import { ensureDatasets, ensureTasks } from "../repositories/lineage/catalog-writes";
 import { nodeIdCandidates } from "./node-id-candidates";
 
 /** The one task or dataset a path `{id}` names: 404 when none, 409 when `<namespace>/<name>` is ambiguous. */

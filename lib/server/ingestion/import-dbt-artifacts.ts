@@ -14,7 +14,7 @@ import {
   pipelineKey,
   type DatasetHandle,
   type TaskHandle,
-} from "../repositories/catalog/catalog-writes";
+} from "../repositories/lineage/catalog-writes";
 import { applyObservedLineage } from "./apply-folded-runs";
 import { buildDbtGraph, type DbtGraph } from "./dbt-graph";
 import { commandJobName, datasetNamespaceOf } from "./dbt-naming";

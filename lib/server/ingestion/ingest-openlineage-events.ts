@@ -2,7 +2,7 @@ import { submitterOf } from "../auth/submitter-of";
 import type { DatasetEvent, JobEvent, RunEvent } from "@/lib/contracts/openlineage";
 import { formatNodeId } from "@/lib/domain/ids";
 import type { Db, Tx } from "../repositories/database";
-import { ensureDatasets, ensureTasks } from "../repositories/catalog/catalog-writes";
+import { ensureDatasets, ensureTasks } from "../repositories/lineage/catalog-writes";
 import {
   acceptIngestedEvents,
   bodiesOfRuns,
@@ -14,7 +14,7 @@ import {
 } from "../repositories/ingestion/ingested-events";
 import { claimPendingFolds, eventsByHash } from "../repositories/ingestion/pending-folds";
 import { forgetDerivedRows, publishKeysOfRuns } from "../repositories/ledger/ingested-runs";
-import { taskNodeIdsTouching } from "../repositories/catalog/lineage-edges";
+import { taskNodeIdsTouching } from "../repositories/lineage/lineage-edges";
 import type { Submitter } from "../auth/roles";
 import { applyFoldedRuns, applyObservedLineage, type AppliedCounts } from "./apply-folded-runs";
 import { foldRunEvents, hasParent, runRefOfEvent, type FoldedRun } from "./fold-run-events";

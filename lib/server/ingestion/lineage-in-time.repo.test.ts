@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { listEdgesAt } from "../repositories/catalog/catalog-reads";
+import { listEdgesAt } from "../repositories/lineage/catalog-reads";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
 import { receiveLineageRequest } from "../http/ingestion-requests";
 import { fixtureEvents, lineageRequest } from "./testing/fixtures";

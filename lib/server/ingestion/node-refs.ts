@@ -1,6 +1,6 @@
 import { formatNodeId, parseNodeId } from "@/lib/domain/ids";
 import type { DatasetRef, JobRef } from "@/lib/contracts/ingestion-ledger";
-import type { NodeRef } from "../repositories/catalog/catalog-writes";
+import type { NodeRef } from "../repositories/lineage/catalog-writes";
 
 /**
  * The node a ledger entry names, by node id or by namespace + name; both spell the same id, so

@@ -7,7 +7,7 @@ import { inOneTransaction } from "./in-one-transaction";
 import { dropInvalidKeys, invalidKeysOf } from "../repositories/ledger/ingested-runs";
 import { refoldDatasetRuns } from "./ingest-openlineage-events";
 import { InvalidFieldError } from "@/lib/domain/errors";
-import { datasetPartitionDef, saveDatasetPartitionDef } from "../repositories/catalog/declared-properties";
+import { datasetPartitionDef, saveDatasetPartitionDef } from "../repositories/lineage/declared-properties";
 import { findOrDeclareNode } from "./find-node";
 
 /**

@@ -2,7 +2,7 @@ import type { TaskPropertiesPut, TaskPropertiesResult } from "@/lib/contracts/in
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
-import { saveTaskProperties, taskProperties, type TaskProperties } from "../repositories/catalog/declared-properties";
+import { saveTaskProperties, taskProperties, type TaskProperties } from "../repositories/lineage/declared-properties";
 import { findOrDeclareNode } from "./find-node";
 
 const NAMES = ["writeMode", "sideEffect", "dependsOnOwnPast", "publishMode", "owner"] as const;

@@ -1,7 +1,7 @@
 import type { Submitter } from "../auth/roles";
 import { refuseHeldPublishes } from "../incidents/held-units";
 import type { Tx } from "../repositories/database";
-import type { DatasetHandle, TaskHandle } from "../repositories/catalog/catalog-writes";
+import type { DatasetHandle, TaskHandle } from "../repositories/lineage/catalog-writes";
 import {
   appendPublishes,
   reportInvalidKeys,

@@ -2,7 +2,7 @@ import type { DatasetNode } from "@/lib/domain/lineage-graph";
 import type { Attempt, LedgerEntry } from "@/lib/domain/unit-state";
 import { UnitSet, UnitSetBuilder, toKeyRanges } from "@/lib/domain/unit-set";
 import type { Holding, HoldingKind } from "@/lib/contracts/lineage";
-import type { DatasetRecord } from "../repositories/catalog/catalog-reads";
+import type { DatasetRecord } from "../repositories/lineage/catalog-reads";
 import type { DeliveryRecord } from "../repositories/ledger/external-deliveries";
 import type { ByUnit } from "../repositories/ledger/unit-ledger";
 import { describeUnitSet } from "./describe-unit-set";

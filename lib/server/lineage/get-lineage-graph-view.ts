@@ -4,7 +4,7 @@ import type { GraphNode, LineageGraph, SelfRead } from "@/lib/domain/lineage-gra
 import { describeMapping } from "@/lib/domain/partition-mappings";
 import type { LineageEdge, LineageGraphView, LineageNode, NodeRole } from "@/lib/contracts/lineage";
 import { getDb, type Db } from "../repositories/database";
-import { lineageFingerprint } from "../repositories/catalog/lineage-fingerprint";
+import { lineageFingerprint } from "../repositories/lineage/lineage-fingerprint";
 import { describePartitions } from "./describe-partitions";
 import { loadLineageGraph } from "./load-lineage-graph";
 import { processSingleton } from "../runtime/process-singleton";

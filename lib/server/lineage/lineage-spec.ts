@@ -2,7 +2,7 @@ import type { DatasetId, TaskId } from "@/lib/domain/ids";
 import { datasetPipelines } from "@/lib/domain/lineage-groups";
 import type { DatasetKind, LineageSpec } from "@/lib/domain/lineage-graph";
 import type { PartitionMapping } from "@/lib/domain/partition-mappings";
-import type { DatasetRecord, EdgeRecord, TaskRecord } from "../repositories/catalog/catalog-reads";
+import type { DatasetRecord, EdgeRecord, TaskRecord } from "../repositories/lineage/catalog-reads";
 
 const KINDS = new Set<DatasetKind>(["table", "file_set", "dashboard", "export", "feature_set", "model"]);
 

@@ -10,8 +10,8 @@ import {
   taskIdsWithEdges,
   type DatasetRecord,
   type TaskRecord,
-} from "../repositories/catalog/catalog-reads";
-import { distinctPartitionDefs, lastLineageChangeAt, lineageFingerprint } from "../repositories/catalog/lineage-fingerprint";
+} from "../repositories/lineage/catalog-reads";
+import { distinctPartitionDefs, lastLineageChangeAt, lineageFingerprint } from "../repositories/lineage/lineage-fingerprint";
 import { remember } from "../cache/recent-promises";
 import { buildLineageSpec } from "./lineage-spec";
 

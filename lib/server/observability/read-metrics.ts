@@ -1,7 +1,7 @@
 import { getDb } from "../repositories/database";
 import { runningJobQueue } from "../jobs/job-queue";
 import { unitStateLag } from "../units/state-service";
-import { repairRunCounts } from "../repositories/repairs/repair-runs";
+import { repairRunCounts } from "../repositories/repair/repair-runs";
 import { metrics } from "./metrics";
 import { pendingFoldLag } from "../repositories/ingestion/pending-folds";
 

@@ -3,7 +3,7 @@ import type { Db } from "../repositories/database";
 import { executeRunSlice, recordRejectedPairs, rejectedPairs } from "../executor/execute-existing-run";
 import { hasTaskCode } from "../executor/task-code/registry";
 import type { TaskCode } from "../executor/types";
-import { attemptsOfRun } from "../repositories/repairs/repair-runs";
+import { attemptsOfRun } from "../repositories/repair/repair-runs";
 import type { DispatchPlan, Orchestrator, PairProgress, PairStatus, RequestsResult } from "./port";
 
 export interface LocalOptions {

@@ -10,7 +10,7 @@ import { createDagsterPipeline, dagsterPipelineRef } from "../sources/dagster/da
 import { requireAllowedSecret, secretName, secretReadable } from "../orchestrators/secrets";
 import { hasRole } from "../auth/roles";
 import { originOnly } from "../http/redact";
-import { listTasks } from "../repositories/catalog/catalog-reads";
+import { listTasks } from "../repositories/lineage/catalog-reads";
 import {
   findConnection,
   findPipeline,
@@ -18,7 +18,7 @@ import {
   listPipelines,
   saveConnection,
   type PipelineRecord,
-} from "../repositories/connections/orchestrator-connections";
+} from "../repositories/pipelines/orchestrator-connections";
 
 async function lookupPipeline(db: Db, idOrName: string): Promise<PipelineRecord | null> {
   const found = await findPipeline(db, idOrName);

@@ -2,7 +2,7 @@ import type { Actor } from "../auth/roles";
 import { getDb, type Db } from "../repositories/database";
 import { ConflictError } from "@/lib/domain/errors";
 import { requireIncident } from "../incidents/require-incident";
-import { repairRunsOfIncident } from "../repositories/repairs/repair-runs";
+import { repairRunsOfIncident } from "../repositories/repair/repair-runs";
 import { cancelRepairRun } from "./stop-repair-run";
 import { isActiveRun } from "@/lib/domain/repair-run-lifecycle";
 

@@ -3,9 +3,9 @@ import { appendAudit } from "../audit/append-audit";
 import { getDb, type Db } from "../repositories/database";
 import { InvalidFieldError, RefusedError } from "@/lib/domain/errors";
 import { requireIncident } from "../incidents/require-incident";
-import { listDatasets, listEdgesAt, listTasks } from "../repositories/catalog/catalog-reads";
-import { claimHolders } from "../repositories/repairs/repair-claims";
-import { clearUnitMarksOfEntry, createUnitMarks } from "../repositories/repairs/unit-interventions";
+import { listDatasets, listEdgesAt, listTasks } from "../repositories/lineage/catalog-reads";
+import { claimHolders } from "../repositories/repair/repair-claims";
+import { clearUnitMarksOfEntry, createUnitMarks } from "../repositories/repair/unit-interventions";
 import { ConflictError } from "@/lib/domain/errors";
 import { unitRows, warehouseFor } from "../warehouses/warehouse-for";
 

@@ -7,7 +7,7 @@ import { inTransaction, getDb, type Db } from "../repositories/database";
 import { ForbiddenError, RefusedError } from "@/lib/domain/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { moveIncident } from "../incidents/move-incident";
-import { confirmPlanRow } from "../repositories/repairs/repair-plans";
+import { confirmPlanRow } from "../repositories/repair/repair-plans";
 import { loadRepairContext } from "./load-repair-context";
 import { planIncidentRepair } from "./plan-incident-repair";
 import { toPlanView } from "./to-plan-view";

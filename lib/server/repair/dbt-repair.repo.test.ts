@@ -1,5 +1,5 @@
 import { applyDeclarations } from "../ingestion/apply-declarations";
-import { listTasks } from "../repositories/catalog/catalog-reads";
+import { listTasks } from "../repositories/lineage/catalog-reads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DbtImportBodySchema } from "@/lib/contracts/ingestion-dbt";
 import type { Actor } from "../auth/roles";

@@ -6,7 +6,7 @@ import { InvalidFieldError, RefusedError } from "@/lib/domain/errors";
 import { evidenceOf } from "@/lib/domain/cleanings";
 import { compositeKey } from "@/lib/domain/composite-key";
 import { evidenceCleanings } from "../units/evidence-cleanings";
-import { createUnitMarks, lockCleanings, warehouseCountsOf } from "../repositories/repairs/unit-interventions";
+import { createUnitMarks, lockCleanings, warehouseCountsOf } from "../repositories/repair/unit-interventions";
 import { unitRows, warehouseFor } from "../warehouses/warehouse-for";
 import { appendTarget, refuseIfClaimed } from "./clean-unit";
 

@@ -3,8 +3,8 @@ import { appendAudit } from "../audit/append-audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
 import { InvalidFieldError, RefusedError } from "@/lib/domain/errors";
 import { requireIncident } from "../incidents/require-incident";
-import { listTasks } from "../repositories/catalog/catalog-reads";
-import { recordTaskFacts } from "../repositories/catalog/catalog-writes";
+import { listTasks } from "../repositories/lineage/catalog-reads";
+import { recordTaskFacts } from "../repositories/lineage/catalog-writes";
 
 /**
  * Declares a task fixed to replace its unit (its code now overwrites instead of appending): a

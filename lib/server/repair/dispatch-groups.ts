@@ -4,11 +4,11 @@ import { holds, sideEffects } from "@/lib/domain/preconditions";
 import { windowRanges } from "@/lib/domain/window-ranges";
 import type { OrchestratorConnection } from "@/lib/contracts/orchestrators";
 import type { Db } from "../repositories/database";
-import type { RepairRunRecord } from "../repositories/repairs/repair-runs";
+import type { RepairRunRecord } from "../repositories/repair/repair-runs";
 import type { LocalRunContext } from "../orchestrators/local";
 import { orchestratorFor } from "../orchestrators/orchestrator-for";
 import type { DispatchPlan, Orchestrator, PairRef, TaskFacts } from "../orchestrators/port";
-import { databricksJobRunOf, dbtRetrySourceOf, listConnections, listPipelines } from "../repositories/connections/orchestrator-connections";
+import { databricksJobRunOf, dbtRetrySourceOf, listConnections, listPipelines } from "../repositories/pipelines/orchestrator-connections";
 import type { RepairContext } from "./load-repair-context";
 
 /** One pipeline's share of a repair: its connection, its adapter, and the plan as that adapter sees it. */

@@ -5,7 +5,7 @@ import { appendAudit } from "../audit/append-audit";
 import type { LocalOptions } from "../orchestrators/local";
 import { OrchestratorError, type OrchestratorCall, type PairProgress } from "../orchestrators/port";
 import { inTransaction, type Db } from "../repositories/database";
-import { ownsRun, saveDispatchState, type RepairRunParams, type RepairRunRecord } from "../repositories/repairs/repair-runs";
+import { ownsRun, saveDispatchState, type RepairRunParams, type RepairRunRecord } from "../repositories/repair/repair-runs";
 import { progressKey, runDispatchGroups, type DispatchGroup } from "./dispatch-groups";
 import { loadRepairContext, type RepairContext } from "./load-repair-context";
 import { moveRepairRun } from "./move-repair-run";

@@ -8,7 +8,7 @@ import type { PlanOptions } from "@/lib/contracts/repair";
 import { ConflictError, RefusedError, UpstreamFailedError } from "@/lib/domain/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { OrchestratorError, type OrchestratorCall } from "../orchestrators/port";
-import { currentPlan } from "../repositories/repairs/repair-plans";
+import { currentPlan } from "../repositories/repair/repair-plans";
 import type { DispatchGroup } from "./dispatch-groups";
 import { launchablePairs, planPairs, repairGroups } from "./launch-input";
 import { loadRepairContext } from "./load-repair-context";

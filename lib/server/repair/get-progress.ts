@@ -2,9 +2,9 @@ import { nodeName, type NodeId } from "@/lib/domain/ids";
 import type { ProgressView } from "@/lib/contracts/repair";
 import { getDb, type Db } from "../repositories/database";
 import { requireIncident } from "../incidents/require-incident";
-import { attemptsOfRun, repairRunsOfIncident } from "../repositories/repairs/repair-runs";
+import { attemptsOfRun, repairRunsOfIncident } from "../repositories/repair/repair-runs";
 import { progressKey } from "./dispatch-groups";
-import { listPipelines } from "../repositories/connections/orchestrator-connections";
+import { listPipelines } from "../repositories/pipelines/orchestrator-connections";
 import { isActiveRun, runAllowedActions } from "@/lib/domain/repair-run-lifecycle";
 
 type PairStatus = ProgressView["pairs"][number]["status"];

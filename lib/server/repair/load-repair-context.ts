@@ -2,7 +2,7 @@ import { buildLineageGraph, type LineageGraph } from "@/lib/domain/lineage-graph
 import type { NodeId } from "@/lib/domain/ids";
 import { summariseLedger, type Ledger, type LedgerRow } from "@/lib/domain/repair-scope";
 import type { Db } from "../repositories/database";
-import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type TaskRecord } from "../repositories/catalog/catalog-reads";
+import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type TaskRecord } from "../repositories/lineage/catalog-reads";
 import { allDeliveries } from "../repositories/ledger/external-deliveries";
 import { publishCountsByUnit } from "../repositories/ledger/unit-ledger";
 import { buildLineageSpec } from "../lineage/lineage-spec";

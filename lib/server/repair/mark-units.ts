@@ -6,8 +6,8 @@ import { inTransaction, getDb, type Db } from "../repositories/database";
 import { InvalidFieldError, RefusedError } from "@/lib/domain/errors";
 import { moveIncident } from "../incidents/move-incident";
 import { requireIncident } from "../incidents/require-incident";
-import { listDatasets, listEdgesAt, listTasks } from "../repositories/catalog/catalog-reads";
-import { createUnitMarks } from "../repositories/repairs/unit-interventions";
+import { listDatasets, listEdgesAt, listTasks } from "../repositories/lineage/catalog-reads";
+import { createUnitMarks } from "../repositories/repair/unit-interventions";
 import { loadUnitStateIndex } from "./unit-state-index";
 
 const KIND = { known_bad: "unit.marked_known_bad", skipped: "unit.skipped", marked_success: "unit.marked_success" } as const;

@@ -1,6 +1,6 @@
 import { requireRunTransition, type RepairRunEvent, type RepairRunStatus } from "@/lib/domain/repair-run-lifecycle";
 import type { Db, Tx } from "../repositories/database";
-import { transitionRun } from "../repositories/repairs/repair-runs";
+import { transitionRun } from "../repositories/repair/repair-runs";
 
 /**
  * Moves the run, read in status `run.status`, as its lifecycle (lib/domain/repair-run-lifecycle)

@@ -3,7 +3,7 @@ import { planRepair } from "@/lib/domain/repair-planner";
 import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
-import { supersedeConfirmedPlans } from "../repositories/repairs/repair-plans";
+import { supersedeConfirmedPlans } from "../repositories/repair/repair-plans";
 import { InvalidFieldError } from "@/lib/domain/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { moveIncident } from "../incidents/move-incident";

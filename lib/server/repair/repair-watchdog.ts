@@ -1,5 +1,5 @@
 import { getDb, type Db } from "../repositories/database";
-import { activeRepairRuns } from "../repositories/repairs/repair-runs";
+import { activeRepairRuns } from "../repositories/repair/repair-runs";
 import { ownerAlive, STALE_MS, thisOwner } from "../runtime/repair-lease";
 
 /**

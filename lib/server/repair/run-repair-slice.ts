@@ -5,7 +5,7 @@ import { log } from "../observability/log";
 import type { LocalOptions } from "../orchestrators/local";
 import { OrchestratorError } from "../orchestrators/port";
 import type { Db } from "../repositories/database";
-import { findRepairRun } from "../repositories/repairs/repair-runs";
+import { findRepairRun } from "../repositories/repair/repair-runs";
 import { keepLease, releaseRun, takeRun, thisOwner } from "../runtime/repair-lease";
 import { driveRepairSlice, POLL_SECONDS } from "./drive-repair-slice";
 import { finishRepair } from "./finish-repair";

@@ -3,7 +3,7 @@ import { isActiveRun, nextRunStatus } from "@/lib/domain/repair-run-lifecycle";
 import { appendAudit } from "../audit/append-audit";
 import { OrchestratorError, type OrchestratorCall } from "../orchestrators/port";
 import { inTransaction, type Db } from "../repositories/database";
-import { failOrphanedAttempts, findRepairRun, requestCancel, setRunOwner } from "../repositories/repairs/repair-runs";
+import { failOrphanedAttempts, findRepairRun, requestCancel, setRunOwner } from "../repositories/repair/repair-runs";
 import { markLive, ownerAlive, thisOwner } from "../runtime/repair-lease";
 import { runDispatchGroups } from "./dispatch-groups";
 import { finishRepair } from "./finish-repair";

@@ -6,7 +6,7 @@ import type { BlockerView, PlannedTaskView, PlanView } from "@/lib/contracts/rep
 import type { Db } from "../repositories/database";
 import { awaitedEvidence } from "@/lib/domain/cleanings";
 import { compositeKey } from "@/lib/domain/composite-key";
-import { cleanDeclarations, latestAttemptStarts, warehouseCountsOf } from "../repositories/repairs/unit-interventions";
+import { cleanDeclarations, latestAttemptStarts, warehouseCountsOf } from "../repositories/repair/unit-interventions";
 import { measuredRowsOfUnits, unitRows, warehouseFor } from "../warehouses/warehouse-for";
 import type { RepairContext } from "./load-repair-context";
 import { planExports } from "./plan-exports";

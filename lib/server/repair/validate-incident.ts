@@ -4,9 +4,9 @@ import { validateUnits } from "@/lib/domain/validation";
 import type { UnitValidationView, ValidationView } from "@/lib/contracts/repair";
 import { getDb, type Db } from "../repositories/database";
 import { requireIncident } from "../incidents/require-incident";
-import { listDatasets, listEdgesAt, listTasks } from "../repositories/catalog/catalog-reads";
+import { listDatasets, listEdgesAt, listTasks } from "../repositories/lineage/catalog-reads";
 import { measuredRows } from "../warehouses/warehouse-for";
-import { repairRunsOfIncident } from "../repositories/repairs/repair-runs";
+import { repairRunsOfIncident } from "../repositories/repair/repair-runs";
 import { loadUnitStateIndex } from "./unit-state-index";
 
 /**

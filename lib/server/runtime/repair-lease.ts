@@ -3,7 +3,7 @@ import os from "node:os";
 import { nextRunStatus, isActiveRun } from "@/lib/domain/repair-run-lifecycle";
 import { appendAudit } from "../audit/append-audit";
 import { inTransaction, type Db } from "../repositories/database";
-import { attemptsOfRun, failOrphanedAttempts, findRepairRun, heartbeat, lockRun, setRunOwner, type RepairRunRecord } from "../repositories/repairs/repair-runs";
+import { attemptsOfRun, failOrphanedAttempts, findRepairRun, heartbeat, lockRun, setRunOwner, type RepairRunRecord } from "../repositories/repair/repair-runs";
 import { processSingleton } from "./process-singleton";
 
 /**

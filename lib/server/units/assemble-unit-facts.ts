@@ -1,7 +1,7 @@
 import { prevailingPerInput, type InputScope } from "@/lib/domain/input-versions";
 import { mostCommon } from "@/lib/domain/validation";
 import type { Attempt, LedgerEntry, OperatorMark, UnitFacts, UpstreamProblem, UpstreamPublish } from "@/lib/domain/unit-state";
-import type { DatasetRecord, TaskRecord } from "../repositories/catalog/catalog-reads";
+import type { DatasetRecord, TaskRecord } from "../repositories/lineage/catalog-reads";
 
 /** One dataset's records, as read by whichever loader (the matrix's, or completeness's scoped one). */
 export interface DatasetRecords {

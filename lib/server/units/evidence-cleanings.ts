@@ -2,7 +2,7 @@ import type { Tx } from "../repositories/database";
 import { appendAudit } from "../audit/append-audit";
 import type { CountRow } from "../repositories/ledger/row-counts";
 import { incidentsOfEntries } from "../repositories/audit/audit-log";
-import { evidenceDeclaredCleanings, lockCleanings } from "../repositories/repairs/unit-interventions";
+import { evidenceDeclaredCleanings, lockCleanings } from "../repositories/repair/unit-interventions";
 
 /**
  * A unit counted empty in its warehouse evidences a cleaning an operator declared for it (seed

@@ -15,7 +15,7 @@ import type { DatasetId } from "@/lib/domain/ids";
 import { buildLineageGraph } from "@/lib/domain/lineage-graph";
 import { resolvePartitions } from "@/lib/domain/partitions";
 import { UnitSet } from "@/lib/domain/unit-set";
-import { listDatasets, listEdgesAt, listTasks } from "../repositories/catalog/catalog-reads";
+import { listDatasets, listEdgesAt, listTasks } from "../repositories/lineage/catalog-reads";
 import { buildLineageSpec } from "../lineage/lineage-spec";
 
 // The demo world seen through the matrix API, on each database. "Now" is fixed so the meters'

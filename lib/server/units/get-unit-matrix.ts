@@ -13,8 +13,8 @@ import {
 import { toRuns } from "@/lib/contracts/cell-runs";
 import { getDb, type Db } from "../repositories/database";
 import { NotFoundError } from "@/lib/domain/errors";
-import { listTasks } from "../repositories/catalog/catalog-reads";
-import { listPipelines } from "../repositories/connections/orchestrator-connections";
+import { listTasks } from "../repositories/lineage/catalog-reads";
+import { listPipelines } from "../repositories/pipelines/orchestrator-connections";
 import { listInvalidKeys } from "../repositories/ledger/unit-ledger";
 import { getUnitStateSnapshot, statusOf, type DatasetStateCodes, type UnitStateSnapshot } from "./state-service";
 import { buildSections, dateRange, pipelineOfDataset } from "./matrix-sections";

@@ -1,5 +1,5 @@
 import type { InputScope } from "@/lib/domain/input-versions";
-import type { DatasetRecord, EdgeRecord, TaskRecord } from "../repositories/catalog/catalog-reads";
+import type { DatasetRecord, EdgeRecord, TaskRecord } from "../repositories/lineage/catalog-reads";
 
 const SHARED_MAPPINGS = new Set(["all", "latest"]);
 

@@ -4,7 +4,7 @@ import { upstreamProblemOf } from "@/lib/domain/suspect";
 import { computeUnitStates, unitState, type UnitFacts, type UnitStateResult } from "@/lib/domain/unit-state";
 import { UnitSet } from "@/lib/domain/unit-set";
 import type { Db } from "../repositories/database";
-import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type EdgeRecord, type TaskRecord } from "../repositories/catalog/catalog-reads";
+import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type EdgeRecord, type TaskRecord } from "../repositories/lineage/catalog-reads";
 import { attemptsByUnit, marksByUnit, publishesByUnit, sourceCountsByUnit } from "../repositories/ledger/unit-ledger";
 import {
   attemptsOfTask,
@@ -13,7 +13,7 @@ import {
   publishesOfDataset,
   unscheduledRunKinds,
 } from "../repositories/units/unit-matrix-reads";
-import { cleanedAtByUnit } from "../repositories/repairs/unit-interventions";
+import { cleanedAtByUnit } from "../repositories/repair/unit-interventions";
 import { assembleUnitFacts, prevailingOf, prevailingOfLatest, type DatasetRecords } from "./assemble-unit-facts";
 import { keyed, upstreamLatest } from "./reads-by-key";
 import { inputScopeOf, readsOfWriter } from "./input-scope";

@@ -2,7 +2,7 @@ import { compileMapping, type PartitionMapping } from "@/lib/domain/partition-ma
 import type { PartitionSpace } from "@/lib/domain/partitions";
 import type { UnitSet } from "@/lib/domain/unit-set";
 import type { Db } from "../repositories/database";
-import type { EdgeRecord, TaskRecord } from "../repositories/catalog/catalog-reads";
+import type { EdgeRecord, TaskRecord } from "../repositories/lineage/catalog-reads";
 import { publishesByUnit, type ByUnit } from "../repositories/ledger/unit-ledger";
 import { chunked } from "../repositories/sql/chunked";
 

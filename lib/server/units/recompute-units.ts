@@ -1,9 +1,9 @@
 import type { PartitionSpace } from "@/lib/domain/partitions";
 import { UnitSet } from "@/lib/domain/unit-set";
 import type { Db } from "../repositories/database";
-import type { DatasetRecord, EdgeRecord, TaskRecord } from "../repositories/catalog/catalog-reads";
+import type { DatasetRecord, EdgeRecord, TaskRecord } from "../repositories/lineage/catalog-reads";
 import { attemptsByUnit, marksByUnit, publishesByUnit, sourceCountsByUnit } from "../repositories/ledger/unit-ledger";
-import { cleanedAtByUnit } from "../repositories/repairs/unit-interventions";
+import { cleanedAtByUnit } from "../repositories/repair/unit-interventions";
 import { statesOf, type DatasetUnitStates } from "./load-unit-states";
 import { chunks, merged, upstreamLatest } from "./reads-by-key";
 import type { DatasetProblems } from "./upstream-problems";

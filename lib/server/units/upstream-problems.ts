@@ -2,7 +2,7 @@ import { compileMapping, type CompiledMapping, type PartitionMapping } from "@/l
 import type { PartitionSpace } from "@/lib/domain/partitions";
 import { UnitSet } from "@/lib/domain/unit-set";
 import type { UpstreamProblem } from "@/lib/domain/unit-state";
-import type { EdgeRecord, TaskRecord } from "../repositories/catalog/catalog-reads";
+import type { EdgeRecord, TaskRecord } from "../repositories/lineage/catalog-reads";
 
 /** One dataset's units that pass a problem on to what reads them (suspect.ts), by ordinal. */
 export interface DatasetProblems {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { resolvePartitions } from "@/lib/domain/partitions";
-import type { DatasetRecord, EdgeRecord, TaskRecord } from "../repositories/catalog/catalog-reads";
+import type { DatasetRecord, EdgeRecord, TaskRecord } from "../repositories/lineage/catalog-reads";
 import { upstreamResolver } from "./upstream-resolver";
 
 const space = resolvePartitions({ kind: "time", grain: "day", start: "2026-08-14", end: "2026-08-31", timezone: "UTC" });

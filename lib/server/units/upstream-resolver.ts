@@ -2,7 +2,7 @@ import { compileMapping, type PartitionMapping } from "@/lib/domain/partition-ma
 import type { PartitionSpace } from "@/lib/domain/partitions";
 import { UnitSet } from "@/lib/domain/unit-set";
 import type { LedgerEntry, UpstreamPublish } from "@/lib/domain/unit-state";
-import type { DatasetRecord, EdgeRecord, TaskRecord } from "../repositories/catalog/catalog-reads";
+import type { DatasetRecord, EdgeRecord, TaskRecord } from "../repositories/lineage/catalog-reads";
 
 export interface UpstreamContext {
   space: PartitionSpace;

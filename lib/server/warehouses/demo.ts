@@ -1,5 +1,5 @@
 import { inTransaction, type Db } from "../repositories/database";
-import { countUnitRows, deleteUnitRows } from "../repositories/warehouse/warehouse-rows";
+import { countUnitRows, deleteUnitRows } from "../repositories/warehouses/warehouse-rows";
 import type { Warehouse } from "./port";
 
 /** The demo's warehouse: the WarehouseRow table in Reparo's own database (the demo's datasets only). */

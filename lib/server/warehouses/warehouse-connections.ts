@@ -5,7 +5,7 @@ import { inTransaction, getDb, type Db } from "../repositories/database";
 import { NotFoundError } from "@/lib/domain/errors";
 import { requireAllowedSecret, secretName, secretReadable } from "../orchestrators/secrets";
 import { hasRole } from "../auth/roles";
-import { datasetNamespaces, findWarehouse, listWarehouses, saveWarehouse, type StoredWarehouse } from "../repositories/connections/warehouse-connections";
+import { datasetNamespaces, findWarehouse, listWarehouses, saveWarehouse, type StoredWarehouse } from "../repositories/warehouses/warehouse-connections";
 
 /** Whether the connection string's secret can be read now is for admins only (it tells whether a named file exists). */
 async function view(namespace: string, stored: StoredWarehouse | null, reader: Pick<Actor, "role">): Promise<WarehouseConnectionView> {

@@ -1,7 +1,7 @@
 import { resolvePartitions } from "@/lib/domain/partitions";
 import type { Db } from "../repositories/database";
-import type { DatasetRecord } from "../repositories/catalog/catalog-reads";
-import { findWarehouse } from "../repositories/connections/warehouse-connections";
+import type { DatasetRecord } from "../repositories/lineage/catalog-reads";
+import { findWarehouse } from "../repositories/warehouses/warehouse-connections";
 import { demoWarehouse } from "./demo";
 import type { UnitRows, Warehouse } from "./port";
 import { postgresWarehouse } from "./postgresql";

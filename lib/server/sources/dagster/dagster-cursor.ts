@@ -1,4 +1,4 @@
-import type { DagsterCursor } from "../../repositories/connections/source-cursors";
+import type { DagsterCursor } from "../../repositories/sources/source-cursors";
 
 /** What one poll read of Dagster's runs, for the cursor it leaves. */
 export interface RunsRead {

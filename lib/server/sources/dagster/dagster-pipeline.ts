@@ -1,8 +1,8 @@
 import { RefusedError } from "@/lib/domain/errors";
 import { BIDI_CONTROL, NAME_MAX } from "@/lib/contracts/plain-text";
 import type { Tx } from "../../repositories/database";
-import { ensurePipelines } from "../../repositories/catalog/catalog-writes";
-import type { PipelineRecord } from "../../repositories/connections/orchestrator-connections";
+import { ensurePipelines } from "../../repositories/lineage/catalog-writes";
+import type { PipelineRecord } from "../../repositories/pipelines/orchestrator-connections";
 import type { PipelineRef } from "./to-openlineage";
 
 /** The namespace of a Dagster pipeline named without one. */

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Actor } from "../../auth/roles";
 import { applyDeclarations } from "../../ingestion/apply-declarations";
 import { setPipelineConnection } from "../../pipelines/orchestrator-connections";
-import { readSourceCursor } from "../../repositories/connections/source-cursors";
+import { readSourceCursor } from "../../repositories/sources/source-cursors";
 import { getUnitDetail } from "../../units/get-unit-detail";
 import { formatNodeId } from "@/lib/domain/ids";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../../testing/test-database";

@@ -1,7 +1,7 @@
 import type { DagsterConnection } from "@/lib/contracts/orchestrators";
 import type { Db } from "../../repositories/database";
-import type { PipelineRecord } from "../../repositories/connections/orchestrator-connections";
-import { readSourceCursor, saveSourceCursor, START_CURSOR, type DagsterCursor } from "../../repositories/connections/source-cursors";
+import type { PipelineRecord } from "../../repositories/pipelines/orchestrator-connections";
+import { readSourceCursor, saveSourceCursor, START_CURSOR, type DagsterCursor } from "../../repositories/sources/source-cursors";
 import { OrchestratorError, type OrchestratorCall } from "../../orchestrators/port";
 import { ingestOpenLineageEvents } from "../../ingestion/ingest-openlineage-events";
 import { checkEvent, type ParsedEvent } from "../../ingestion/parse-lineage-body";

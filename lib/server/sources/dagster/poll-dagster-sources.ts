@@ -1,5 +1,5 @@
 import type { Db } from "../../repositories/database";
-import { listConnections, listPipelines } from "../../repositories/connections/orchestrator-connections";
+import { listConnections, listPipelines } from "../../repositories/pipelines/orchestrator-connections";
 import { pollDagsterSource, type DagsterPollResult } from "./poll-dagster-source";
 
 /**

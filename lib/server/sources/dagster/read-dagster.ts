@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { DagsterConnection } from "@/lib/contracts/orchestrators";
-import type { DagsterCursor } from "../../repositories/connections/source-cursors";
-import type { PipelineRecord } from "../../repositories/connections/orchestrator-connections";
+import type { DagsterCursor } from "../../repositories/sources/source-cursors";
+import type { PipelineRecord } from "../../repositories/pipelines/orchestrator-connections";
 import { dagsterTransport } from "../../orchestrators/dagster-transport";
 import { OrchestratorError, type OrchestratorCall } from "../../orchestrators/port";
 import {

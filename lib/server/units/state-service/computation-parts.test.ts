@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { DatasetRecord, EdgeRecord } from "../../repositories/catalog/catalog-reads";
+import type { DatasetRecord, EdgeRecord } from "../../repositories/lineage/catalog-reads";
 import { computationParts } from "./computation-parts";
 
 const ds = (id: string) => ({ id, nodeId: `dataset:w:${id}` }) as DatasetRecord;

@@ -1,4 +1,4 @@
-import type { DatasetRecord, EdgeRecord } from "../../repositories/catalog/catalog-reads";
+import type { DatasetRecord, EdgeRecord } from "../../repositories/lineage/catalog-reads";
 
 /**
  * The datasets split into at most `parts` groups that can be computed apart: a dataset's state

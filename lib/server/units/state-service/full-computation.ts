@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import { watermarkAt } from "@/lib/domain/change-watermark";
 import { resolvePartitions } from "@/lib/domain/partitions";
 import { log } from "../../observability/log";
-import { listDatasets, listEdgesAt, type DatasetRecord } from "../../repositories/catalog/catalog-reads";
+import { listDatasets, listEdgesAt, type DatasetRecord } from "../../repositories/lineage/catalog-reads";
 import { getDb, type Db } from "../../repositories/database";
 import { lastUnitChange } from "../../repositories/units/unit-changes";
 import { unitStateFingerprint } from "../../repositories/units/unit-matrix-reads";

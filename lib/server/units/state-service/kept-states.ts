@@ -5,7 +5,7 @@ import { resolvePartitions } from "@/lib/domain/partitions";
 import { UNIT_STATE_PRECEDENCE } from "@/lib/domain/unit-state";
 import { runningJobQueue } from "../../jobs/job-queue";
 import { log } from "../../observability/log";
-import { listDatasets, listEdgesAt, listTasks } from "../../repositories/catalog/catalog-reads";
+import { listDatasets, listEdgesAt, listTasks } from "../../repositories/lineage/catalog-reads";
 import type { Db } from "../../repositories/database";
 import { pruneUnitChanges } from "../../repositories/units/unit-changes";
 import { readKeptDatasets, readUnitStateSnapshot, writeUnitStateSnapshot } from "../../repositories/units/unit-state-snapshots";

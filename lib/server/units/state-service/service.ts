@@ -1,7 +1,7 @@
 import { HttpError } from "../../http/errors";
 import { unitStateFingerprintOffMainThread } from "../../ingestion/ingestion-thread";
 import { log } from "../../observability/log";
-import { lineageFingerprint } from "../../repositories/catalog/lineage-fingerprint";
+import { lineageFingerprint } from "../../repositories/lineage/lineage-fingerprint";
 import type { Db } from "../../repositories/database";
 import { lastUnitChange } from "../../repositories/units/unit-changes";
 import { loadUnitStates, type LoadOptions } from "../load-unit-states";

@@ -1,6 +1,6 @@
 import type { PartitionSpace } from "@/lib/domain/partitions";
 import type { UnitStateResult } from "@/lib/domain/unit-state";
-import type { DatasetRecord, TaskRecord } from "../../repositories/catalog/catalog-reads";
+import type { DatasetRecord, TaskRecord } from "../../repositories/lineage/catalog-reads";
 
 /** One dataset's unit states as the service holds them. */
 export interface DatasetStateCodes {
