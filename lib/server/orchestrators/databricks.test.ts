@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { DatabricksConnectionSchema } from "@/lib/contracts/orchestrators";
 import { databricksOrchestrator, NO_RUN_ID, type DatabricksRepairRun, type DatabricksWaveHandle } from "./databricks";
 import { OrchestratorError, type DispatchPlan, type OrchestratorCall, type PairProgress, type PairRef, type TaskFacts } from "./port";
@@ -316,5 +318,36 @@ describe("databricksOrchestrator against a fake Jobs API validated with databric
     expect(fake.violations.join("\n")).toMatch(/query\.run_id: expected an integer/);
     expect(fake.violations.join("\n")).toMatch(/unknown parameter "history"/);
     expect(fake.runs[0]!.history.filter((h) => h.type === "REPAIR")).toEqual([]);
+  });
+});
+
+describe("databricksOrchestrator when the workspace answers a repair without its body", () => {
+  // A proxy or a workspace mid-upgrade can answer 200 with an empty or non-JSON body: the repair
+  // may have started, so the wave fails as an audited OrchestratorError naming what was missing.
+  let server: Server;
+  let url: string;
+  beforeAll(async () => {
+    process.env[TOKEN_ENV] = TOKEN;
+    server = createServer((req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(req.url?.startsWith("/api/2.2/jobs/runs/get") ? JSON.stringify({ run_id: RUN_ID, tasks: [] }) : "");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    delete process.env[TOKEN_ENV];
+  });
+
+  it("fails the wave as an OrchestratorError that names Databricks and the missing repair_id, the calls kept", async () => {
+    const connection = DatabricksConnectionSchema.parse({ kind: "databricks", baseUrl: url, credentials: { env: TOKEN_ENV }, tasks: {} });
+    const error = await databricksOrchestrator(connection)
+      .dispatchWave(buildPlan([["task:stg_orders", "2026-08-17", 0]]), 0)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OrchestratorError);
+    expect((error as OrchestratorError).message).toMatch(/Databricks answered without a body.*repair_id/);
+    expect((error as OrchestratorError).call).toMatchObject({ method: "POST", status: 200, error: "no body", ids: { run_id: RUN_ID } });
+    expect((error as OrchestratorError).earlier.map((c) => c.method)).toEqual(["GET"]);
   });
 });

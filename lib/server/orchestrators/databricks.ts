@@ -204,8 +204,13 @@ export function databricksOrchestrator(connection: DatabricksConnection): Orches
         expect: [200],
         what,
       });
-      const repairId = answer.body.repair_id;
-      if (typeof repairId !== "number") throw ex.failure(`${what}: Databricks answered without a repair_id`, { ...answer.call, error: "no repair_id" });
+      // A 200 whose body is empty or not an object (a proxy, a workspace mid-upgrade) is the peer's
+      // failure too: audited as one, never a TypeError that leaves the wave unexplained.
+      const body: unknown = answer.body;
+      if (!body || typeof body !== "object")
+        throw ex.refuse(answer, "no body", `${what}: Databricks answered without a body (expected one carrying repair_id)`);
+      const repairId = (body as { repair_id?: unknown }).repair_id;
+      if (typeof repairId !== "number") throw ex.refuse(answer, "no repair_id", `${what}: Databricks answered without a repair_id`);
       const handle: DatabricksWaveHandle = { runId, repairId, taskKeys: repair.body.rerun_tasks };
       return { handle: handle as unknown as WaveHandle, calls: ex.calls };
     },

@@ -82,6 +82,18 @@ export class Exchange {
     }
   }
 
+  /**
+   * The operation fails on an answer whose status was expected but whose body was not: its recorded
+   * call, with `error` saying what was wrong, and the calls made before it (never that call twice).
+   */
+  refuse(answer: { readonly call: OrchestratorCall }, error: string, message: string): OrchestratorError {
+    return new OrchestratorError(
+      message,
+      { ...answer.call, error },
+      this.calls.filter((c) => c !== answer.call),
+    );
+  }
+
   /** The operation fails on `call` (already recorded), with the calls made before it. */
   failure(message: string, call: OrchestratorCall): OrchestratorError {
     return new OrchestratorError(
