@@ -1,6 +1,7 @@
 import type { Submitter } from "../auth/roles";
 import type { Db } from "../repositories/database";
 import { DomainError, type Problem } from "@/lib/domain/errors";
+import { DatabaseConfigError } from "../db/database-url";
 import { metrics } from "../observability/metrics";
 import type { IngestionInput } from "./ingestion-outcome";
 import { receiveLineage } from "./receive-lineage";
@@ -44,11 +45,22 @@ export interface RefusalData {
 }
 
 /**
+ * What else a use case threw, as data: its message, the driver's code (a busy database, a lost
+ * race), and whether it was the operator's database configuration (answered 503, not 500).
+ */
+export interface ThrownData {
+  message: string;
+  code: string | null;
+  stack?: string;
+  databaseConfig?: true;
+}
+
+/**
  * The thread's answer, as plain data: the use case's outcome, its domain refusal, or what else it
  * threw; `ingested` is what its counters gained since its last answer.
  */
 export type IngestionAnswer = { id: number; ingested: CounterGain[] } & (
-  { outcome: IngestionOutcomeOf<IngestionKind> } | { refused: RefusalData } | { thrown: { message: string; code: string | null; stack?: string } }
+  { outcome: IngestionOutcomeOf<IngestionKind> } | { refused: RefusalData } | { thrown: ThrownData }
 );
 
 export interface CounterGain {
@@ -63,11 +75,11 @@ export interface CounterGain {
  * `shipped` is the counter values already reported.
  */
 export async function answerIngestion(command: IngestionCommand, db: Db, shipped: Map<string, number>): Promise<IngestionAnswer> {
-  let answer: { outcome: IngestionOutcomeOf<IngestionKind> } | { refused: RefusalData } | { thrown: { message: string; code: string | null; stack?: string } };
+  let answer: { outcome: IngestionOutcomeOf<IngestionKind> } | { refused: RefusalData } | { thrown: ThrownData };
   try {
     answer = { outcome: await INGESTION_HANDLERS[command.kind](db, { text: command.text, submitter: command.submitter }, new Date(command.now)) };
   } catch (e) {
-    answer = e instanceof DomainError ? { refused: refusalData(e) } : { thrown: { message: (e as Error).message, code: codeOf(e), stack: (e as Error).stack } };
+    answer = e instanceof DomainError ? { refused: refusalData(e) } : { thrown: thrownData(e) };
   }
   return { id: command.id, ingested: await gains(shipped), ...answer };
 }
@@ -76,11 +88,17 @@ export async function answerIngestion(command: IngestionCommand, db: Db, shipped
 export function outcomeOfAnswer<K extends IngestionKind>(answer: IngestionAnswer): IngestionOutcomeOf<K> {
   if ("outcome" in answer) return answer.outcome as IngestionOutcomeOf<K>;
   if ("refused" in answer) throw new RefusedOnThread(answer.refused);
+  if (answer.thrown.databaseConfig) throw new DatabaseConfigError(answer.thrown.message);
   throw Object.assign(
     new Error(answer.thrown.message),
     answer.thrown.code ? { code: answer.thrown.code } : {},
     answer.thrown.stack ? { stack: answer.thrown.stack } : {},
   );
+}
+
+function thrownData(e: unknown): ThrownData {
+  const error = e as Error;
+  return { message: error.message, code: codeOf(e), stack: error.stack, ...(e instanceof DatabaseConfigError ? { databaseConfig: true as const } : {}) };
 }
 
 function refusalData(e: DomainError): RefusalData {

@@ -3,7 +3,9 @@ import { isDatabaseBusy, isUniqueViolation } from "../db/db-errors";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
 import { DomainError } from "@/lib/domain/errors";
 import { ingestionResponse } from "../http/ingestion-answers";
-import { statusOfError } from "../http/route";
+import { errorResponse, statusOfError } from "../http/route";
+import { DatabaseConfigError } from "../db/database-url";
+import type { Db } from "../repositories/database";
 import { answerIngestion, outcomeOfAnswer, type IngestionAnswer, type IngestionCommand } from "./ingestion-handlers";
 import { tableCounts } from "./testing/db-snapshot";
 import { validEvent } from "./testing/broken-events";
@@ -151,5 +153,26 @@ describe("an error handed back by the thread", () => {
     }
     expect(isUniqueViolation(race)).toBe(true);
     expect(isDatabaseBusy(race)).toBe(false);
+  });
+
+  it("is still a database configuration error to the route: 503, as route() answers it in process", async () => {
+    // The thread's connection is opened from DATABASE_URL; a use case that reaches a database the
+    // operator misconfigured must be answered as the one in process is, not as an internal error.
+    const misconfigured = new Proxy({} as Db, {
+      get() {
+        throw new DatabaseConfigError('DATABASE_URL: cannot connect to postgresql://db/reparo: connection refused');
+      },
+    });
+    const answered = await answerIngestion(command("publishes", [publish("2026-08-17")]), misconfigured, new Map());
+    let thrown: unknown;
+    try {
+      outcomeOfAnswer(answered);
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(DatabaseConfigError);
+    const res = errorResponse(thrown);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ error: "database_unavailable", message: expect.stringContaining("DATABASE_URL") });
   });
 });
