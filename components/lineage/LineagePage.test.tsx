@@ -192,4 +192,33 @@ describe("LineagePage", () => {
     open("?node=job%3Aorders%3Astg_orders&units=2026-13-01");
     expect(await screen.findByTestId("closure-error")).toHaveTextContent('The closure could not be computed: units: "2026-13-01" is not a day key');
   });
+
+  it("asks for the closure laid out alone only once the closure's size is known", async () => {
+    // Whether the closure is small enough to be laid out alone is read from the closure itself:
+    // the layout is not asked while the closure is on its way.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const order: string[] = [];
+    server.use(
+      http.get("/api/v1/closure", async ({ request }) => {
+        order.push("closure asked");
+        await held;
+        order.push("closure answered");
+        return HttpResponse.json(aClosure(new URL(request.url).searchParams.get("nodeId")!));
+      }),
+      http.get("/api/v1/lineage-graph/closure-layout", ({ request }) => {
+        order.push("closure-layout asked");
+        const nodes = aClosure(new URL(request.url).searchParams.get("nodeId")!).nodes;
+        return HttpResponse.json({ positions: Object.fromEntries(nodes.map((n, i) => [n.nodeId, { x: i * 240, y: 0 }])), width: nodes.length * 240, height: 84 });
+      }),
+    );
+    open("?node=job%3Aorders%3Astg_orders&units=2026-08-17");
+    // Past the point where the layout would have been asked: the closure is asked and the canvas measured.
+    await vi.waitFor(() => expect(order).toContain("closure asked"));
+    await screen.findByTestId("lineage-canvas-box");
+    expect(order).toEqual(["closure asked"]);
+    release();
+    await vi.waitFor(() => expect(order).toEqual(["closure asked", "closure answered", "closure-layout asked"]));
+    expect(await screen.findByTestId("node-job:orders:stg_orders")).toHaveAttribute("data-seed", "true");
+  });
 });

@@ -66,7 +66,8 @@ export function LineagePage() {
   // Opened on a selection, its closure is laid out on its own (in the whole lineage's layout its
   // nodes are scattered among unrelated pipelines), for a canvas of the shape it is shown on.
   const [box, measure] = useBoxSize();
-  const canAlone = selection !== null && !closure.isError && (closure.data?.nodes.length ?? 0) <= CLOSURE_ALONE_UP_TO;
+  // Whether it is small enough is the closure's to say: nothing is laid out before it is known.
+  const canAlone = selection !== null && !closure.isError && closure.data !== undefined && closure.data.nodes.length <= CLOSURE_ALONE_UP_TO;
   const aloneLayout = useClosureLayout(canAlone && !view.whole ? selection : null, box && box.height > 0 ? box.width / box.height : 0);
   const alone = canAlone && !view.whole && !aloneLayout.isError;
   const shown = useMemo(() => {
