@@ -39,14 +39,48 @@ export function isValidTimeZone(zone: string): boolean {
   }
 }
 
-/** The wall clock of `ms` in `zone`, expressed as if it were UTC milliseconds. */
-export function wallClockMs(ms: number, zone: string): number {
-  if (zone === "UTC" || zone === "Etc/UTC") return ms;
+/** The wall clock of `ms` in `zone`, to the second, asked of Intl (exact, and slow: one formatting). */
+function formattedWallClockMs(ms: number, zone: string): number {
   const parts: Record<string, number> = {};
   for (const p of formatterFor(zone).formatToParts(new Date(ms))) {
     if (p.type !== "literal") parts[p.type] = Number(p.value);
   }
   return Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+}
+
+/** Per zone, the offset (wall clock − instant) at the start of each hour asked about. */
+const hourOffsets = new Map<string, Map<number, number>>();
+const KEPT_HOURS_PER_ZONE = 100_000;
+
+function offsetAtHourStart(hour: number, zone: string): number {
+  let byHour = hourOffsets.get(zone);
+  if (!byHour) hourOffsets.set(zone, (byHour = new Map()));
+  let offset = byHour.get(hour);
+  if (offset === undefined) {
+    offset = formattedWallClockMs(hour * HOUR, zone) - hour * HOUR;
+    if (byHour.size >= KEPT_HOURS_PER_ZONE) byHour.clear();
+    byHour.set(hour, offset);
+  }
+  return offset;
+}
+
+/**
+ * The wall clock of `ms` in `zone`, expressed as if it were UTC milliseconds (to the second, as
+ * Intl formats it).
+ *
+ * Why the hours: formatting with Intl costs microseconds, and the unit states ask this of every
+ * event and every unit, so Intl is asked once per zone and hour. A zone changes its offset at
+ * most once within an hour, so when the offsets at the hour's two ends agree they hold for the
+ * whole hour; an hour holding a change (a DST switch, a historical local mean time ending at an
+ * odd second) is asked of Intl at the instant itself.
+ */
+export function wallClockMs(ms: number, zone: string): number {
+  if (zone === "UTC" || zone === "Etc/UTC") return ms;
+  const second = Math.floor(ms / 1000) * 1000;
+  const hour = Math.floor(second / HOUR);
+  const offset = offsetAtHourStart(hour, zone);
+  if (offset === offsetAtHourStart(hour + 1, zone)) return second + offset;
+  return formattedWallClockMs(second, zone);
 }
 
 export function offsetMinutesAt(ms: number, zone: string): number {
