@@ -5,15 +5,27 @@ import type { ReactNode } from "react";
 import type { LineageNode } from "@/lib/contracts/lineage";
 import { useNodeMark } from "./highlight-store";
 import { NodeMarkText } from "./NodeMarkText";
+import { nameTail, pageFont, textWidth } from "../matrix/name-tail";
 import styles from "./Lineage.module.css";
 
 /**
- * The frame every node renderer shares: handles, closure state as data attributes, the mark. The
- * name is cut with an ellipsis at the node's edge; the whole name is its tooltip, the node's
- * accessible name (flow-elements.ts) and, on keyboard focus, a label above the node.
+ * Room for the name in a node (Lineage.module.css: 200 px wide, 10 px padding each side, the
+ * task's 4 px border and the icon with its gap), in the label's own font.
+ */
+const LABEL_ROOM = 200 - 2 * 10 - 5 - 25;
+const LABEL_FONT = () => pageFont(700, 13);
+
+/**
+ * The frame every node renderer shares: handles, closure state as data attributes, the mark. A
+ * name too long for the node is cut from its start at its separators, as the matrix's row headers
+ * do: `model.reparo_lab_orders.stg_orders` reads "…stg_orders", the end that tells models apart,
+ * not "model.reparo_lab_o…". The whole name is its tooltip, the node's accessible name
+ * (flow-elements.ts) and, on keyboard focus, a label above the node.
  */
 export function NodeShell({ node, kindClass, icon, children }: { node: LineageNode; kindClass: string | undefined; icon: string; children?: ReactNode }) {
   const { state, mark } = useNodeMark(node.id);
+  const font = LABEL_FONT();
+  const shown = nameTail(node.name, (text) => textWidth(text, font) <= LABEL_ROOM);
   return (
     <div
       className={`${styles.node} ${kindClass}`}
@@ -28,7 +40,7 @@ export function NodeShell({ node, kindClass, icon, children }: { node: LineageNo
           {icon}
         </span>
         <strong className={styles.label} title={node.name} data-testid="node-label">
-          {node.name}
+          {shown}
         </strong>
       </div>
       <div className={styles.fullName} aria-hidden>
