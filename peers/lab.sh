@@ -19,6 +19,11 @@
 #                                                     up, wait, print states + wall time + memory peak
 #   bash peers/lab.sh record <peer> [first] [last]    receiver + fresh peer + warehouse + control rows +
 #                                                     schedule, save to test/fixtures/peers/<peer>/, stop
+#                                                     (dagster: default 2026-08-26..31, the closed loop's days)
+#   bash peers/lab.sh record-adapter dagster          fresh Dagster + the loop's days, then Reparo's own adapter
+#                                                     repairs two days and meets refusals; each request and
+#                                                     Dagster's answer saved to test/fixtures/peers/dagster/adapter/
+#                                                     (peers/record-dagster-exchanges.ts), stop
 #   (REPARO_AIRFLOW_SCHEDULE_MODE=runs|backfill, REPARO_DBT_OL_MODE=structured-logs|artifacts,
 #    REPARO_LAB_FIXTURES=<dir> instead of test/fixtures/peers)
 #
@@ -469,6 +474,9 @@ cmd_receiver() {
 WAREHOUSE_DB=reparo_lab_warehouse
 FIRST_DAY=2026-08-01
 LAST_DAY=2026-08-31
+DAGSTER_FIRST_DAY=2026-08-26
+DAGSTER_HALF_DAY=2026-08-29
+DAGSTER_CLEAN_DAY=2026-08-30
 
 psql_wh() { PGOPTIONS="-c client_min_messages=warning" pg psql -X -q -v ON_ERROR_STOP=1 -d "$WAREHOUSE_DB" "$@"; }
 
@@ -508,7 +516,10 @@ cmd_warehouse() {
 # in one statement: a failing day there fails the whole model (and skips everything downstream for all days).
 default_control_rows() {
   case "$1" in
-    airflow|dagster) printf '%s\n' "stg_orders 2026-08-17 half" "stg_orders 2026-08-23 clean" ;;
+    airflow) printf '%s\n' "stg_orders 2026-08-17 half" "stg_orders 2026-08-23 clean" ;;
+    # Dagster's days are the closed loop's (e2e/peers/dagster.spec.ts): a backfill advances running_balance
+    # one partition per daemon iteration, so the month would take a quarter of an hour.
+    dagster) printf '%s\n' "stg_orders $DAGSTER_HALF_DAY half" "stg_orders $DAGSTER_CLEAN_DAY clean" ;;
     dbt) printf '%s\n' "revenue_daily 2026-08-17 clean" "revenue_daily 2026-08-23 clean" ;;
   esac
 }
@@ -639,8 +650,9 @@ PY
 # record <peer>: receiver + fresh peer (REPARO_URL -> receiver) + fresh schema + control rows + the month,
 # then save what arrived to test/fixtures/peers/<peer>/ (see test/fixtures/peers/README.md), then stop.
 cmd_record() {
-  local peer="${1:-}" first="${2:-$FIRST_DAY}" last="${3:-$LAST_DAY}" fix ev t0 t_up t_sched n prev
+  local peer="${1:-}" first="${2:-}" last="${3:-$LAST_DAY}" fix ev t0 t_up t_sched n prev
   check_peer "$peer"
+  [[ -n "$first" ]] || { [[ "$peer" == dagster ]] && first="$DAGSTER_FIRST_DAY" || first="$FIRST_DAY"; }
   fix="${REPARO_LAB_FIXTURES:-$(cd "$LAB_DIR/.." && pwd)/test/fixtures/peers}/$peer"
   mkdir -p "$fix" "$RUN/receiver"
   ev="$RUN/receiver/$peer-lab-events.ndjson"
@@ -698,6 +710,19 @@ PY
   cmd_down_one receiver
 }
 
+# record-adapter dagster: what the real Dagster answers to Reparo's own adapter (peers/record-dagster-exchanges.ts).
+cmd_record_adapter() {
+  [[ "${1:-}" == dagster ]] || die "record-adapter dagster (only Dagster's exchanges are recorded this way)"
+  cmd_down_one dagster
+  up_dagster
+  cmd_warehouse dagster
+  cmd_control dagster set stg_orders "$DAGSTER_CLEAN_DAY" clean
+  cmd_schedule dagster "$DAGSTER_FIRST_DAY" "$LAST_DAY"
+  ( cd "$LAB_DIR/.." && npx tsx peers/record-dagster-exchanges.ts "${REPARO_LAB_FIXTURES:-test/fixtures/peers}/dagster/adapter" ) || {
+    cmd_down_one dagster; die "recording the adapter's exchanges failed"; }
+  cmd_down_one dagster
+}
+
 # The single-batch repair of the dbt month: remove the control row of 2026-08-17, re-run that batch only.
 record_dbt_repair() {
   local fix="$1" ev="$2" before=0 rc=0
@@ -743,6 +768,7 @@ main() {
     control) cmd_control "$@" ;;
     schedule) cmd_schedule "$@" ;;
     record)  cmd_record "$@" ;;
+    record-adapter) cmd_record_adapter "$@" ;;
     -h|--help|help|"") usage ;;
     *) usage; exit 2 ;;
   esac

@@ -15,12 +15,13 @@ import { buildSchema, graphql, type GraphQLSchema } from "graphql";
  *   Query.assetNodeOrError(assetKey)             AssetNode | AssetNotFoundError
  *   Query.assetNodeAdditionalRequiredKeys        the other assets of a non-subsettable multi-asset
  *   Query.partitionBackfillOrError(backfillId)   PartitionBackfill | BackfillNotFoundError — each read advances the backfill one step
- *   Mutation.launchPartitionBackfill             LaunchBackfillSuccess | PythonError (unknown asset key) | PartitionKeysNotFoundError
+ *   Mutation.launchPartitionBackfill             LaunchBackfillSuccess | PythonError (an unknown asset key or partition), HTTP 500
  *   Mutation.cancelPartitionBackfill             CancelBackfillSuccess | BackfillNotFoundError… (PythonError)
  *
- * A backfill's (asset, partition) goes requested → in progress (a run STARTED, tagged
- * dagster/backfill and dagster/partition) → materialized or failed (`outcome`; the run SUCCESS
- * or FAILURE), one step per read of the backfill.
+ * A backfill's partition gets one run of every selected asset (QUEUED, then STARTED, tagged
+ * dagster/backfill and dagster/partition); its assets are materialized or failed (`outcome`) one
+ * per read of the backfill, the run ending SUCCESS or FAILURE (`advance`). Calibrated against the
+ * real Dagster 1.13 by test/peers/fake-dagster-calibration.test.ts.
  */
 
 export interface FakeDagsterAsset {
@@ -55,8 +56,9 @@ export interface FakeBackfill {
 
 export interface FakeRun {
   readonly runId: string;
-  status: "STARTED" | "SUCCESS" | "FAILURE" | "CANCELED";
-  readonly asset: string[];
+  status: "QUEUED" | "STARTED" | "SUCCESS" | "FAILURE" | "CANCELED";
+  /** Every asset of the backfill's selection: Dagster runs a partition's assets in one run. */
+  readonly assets: string[][];
   readonly partition: string;
   readonly backfillId: string;
 }
@@ -103,6 +105,8 @@ function dagsterSchema(file: string): GraphQLSchema {
 }
 
 const keyOf = (p: readonly string[]) => JSON.stringify(p);
+/** A Python list of strings as Python prints it (Dagster's error texts quote asset keys so). */
+const pythonList = (p: readonly string[]) => `[${p.map((x) => `'${x}'`).join(", ")}]`;
 const pythonError = (message: string, className: string) => ({
   __typename: "PythonError",
   message,
@@ -152,27 +156,32 @@ export async function startFakeDagster(options: FakeDagsterOptions): Promise<Fak
     };
   };
 
-  /** One step of every unfinished (asset, partition) of the backfill. */
+  /**
+   * One step of each partition of the backfill, as the real daemon moves them (recorded in
+   * test/fixtures/peers/dagster/adapter): one run per partition materializing every selected asset
+   * (QUEUED, then STARTED), the assets one per step in selection order (the adapter lists them in
+   * dependency order); an asset that fails fails the run and every asset after it in the run
+   * (Dagster counts them failed without running them).
+   */
   async function advance(b: FakeBackfill): Promise<void> {
     if (b.status !== "REQUESTED") return;
-    for (const item of b.items) {
-      if (item.state === "requested") {
-        const run: FakeRun = {
-          runId: `run-${String(nextRun++).padStart(4, "0")}`,
-          status: "STARTED",
-          asset: item.asset,
-          partition: item.partition,
-          backfillId: b.id,
-        };
-        b.runs.unshift(run);
-        item.runId = run.runId;
-        item.state = "in progress";
-      } else if (item.state === "in progress") {
+    for (const partition of b.partitionNames) {
+      const items = b.items.filter((i) => i.partition === partition);
+      const run = b.runs.find((r) => r.partition === partition);
+      if (!run) {
+        const created: FakeRun = { runId: `run-${String(nextRun++).padStart(4, "0")}`, status: "QUEUED", assets: b.assets, partition, backfillId: b.id };
+        b.runs.unshift(created);
+        for (const item of items) Object.assign(item, { state: "in progress", runId: created.runId });
+      } else if (run.status === "QUEUED") {
+        run.status = "STARTED";
+      } else if (run.status === "STARTED") {
+        const item = items.find((i) => i.state === "in progress");
+        if (!item) continue;
         const outcome = (await options.outcome?.(item.asset, item.partition)) ?? "materialized";
         item.state = outcome;
-        const run = b.runs.find((r) => r.runId === item.runId);
-        if (run) run.status = outcome === "materialized" ? "SUCCESS" : "FAILURE";
         if (outcome === "materialized") await options.onMaterialized?.(item.asset, item.partition, b.id);
+        else for (const rest of items) if (rest.state === "in progress") rest.state = "failed";
+        if (items.every((i) => i.state === "materialized" || i.state === "failed")) run.status = items.some((i) => i.state === "failed") ? "FAILURE" : "SUCCESS";
       }
     }
     if (b.items.every((i) => i.state === "materialized" || i.state === "failed"))
@@ -217,7 +226,7 @@ export async function startFakeDagster(options: FakeDagsterOptions): Promise<Fak
           { key: "dagster/backfill", value: r.backfillId },
           { key: "dagster/partition", value: r.partition },
         ],
-        assetSelection: [{ path: r.asset }],
+        assetSelection: r.assets.map((p) => ({ path: p })),
       })),
   });
 
@@ -260,15 +269,12 @@ export async function startFakeDagster(options: FakeDagsterOptions): Promise<Fak
       }
       const unknown = params.assetSelection.filter((k) => !findAsset(k.path));
       // Dagster's asset graph raises on an unknown key; capture_error answers it as a PythonError.
-      if (unknown.length > 0) return pythonError(`KeyError: AssetKey(${JSON.stringify(unknown[0]!.path)}) not found in the asset graph`, "KeyError");
-      const invalid = new Set<string>();
-      for (const k of params.assetSelection) for (const p of params.partitionNames) if (!findAsset(k.path)!.partitionKeys.includes(p)) invalid.add(p);
-      if (invalid.size > 0)
-        return {
-          __typename: "PartitionKeysNotFoundError",
-          message: `Partition keys \`${JSON.stringify([...invalid])}\` could not be found.`,
-          partitionKeys: [...invalid],
-        };
+      if (unknown.length > 0) return pythonError(`KeyError: AssetKey(${pythonList(unknown[0]!.path)})\n`, "KeyError");
+      // Not PartitionKeysNotFoundError: Dagster 1.13's asset backfill fails an invariant on a key
+      // outside the partitions definition (recorded: test/fixtures/peers/dagster/adapter).
+      const invalid = params.assetSelection.some((k) => params.partitionNames!.some((p) => !findAsset(k.path)!.partitionKeys.includes(p)));
+      if (invalid)
+        return pythonError("dagster_shared.check.functions.CheckError: Invariant failed. Description: Multiple initial assets not yet supported\n", "CheckError");
       const id = Math.random().toString(36).slice(2, 10);
       const selection = params.assetSelection.map((k) => k.path);
       const b: FakeBackfill = {
@@ -284,7 +290,7 @@ export async function startFakeDagster(options: FakeDagsterOptions): Promise<Fak
         items: selection.flatMap((asset) => params.partitionNames!.map((partition) => ({ asset, partition, state: "requested" as PartitionState }))),
       };
       backfills.push(b);
-      return { __typename: "LaunchBackfillSuccess", backfillId: id, launchedRunIds: [] };
+      return { __typename: "LaunchBackfillSuccess", backfillId: id, launchedRunIds: null };
     },
     cancelPartitionBackfill: ({ backfillId }: { backfillId: string }) => {
       const b = backfills.find((x) => x.id === backfillId);
@@ -292,7 +298,7 @@ export async function startFakeDagster(options: FakeDagsterOptions): Promise<Fak
       if (b.status === "REQUESTED") {
         b.status = "CANCELED";
         for (const item of b.items) if (item.state === "requested" || item.state === "in progress") item.state = "canceled";
-        for (const r of b.runs) if (r.status === "STARTED") r.status = "CANCELED";
+        for (const r of b.runs) if (r.status === "QUEUED" || r.status === "STARTED") r.status = "CANCELED";
       }
       return { __typename: "CancelBackfillSuccess", backfillId };
     },
@@ -346,13 +352,15 @@ export async function startFakeDagster(options: FakeDagsterOptions): Promise<Fak
     });
     if (result.errors && result.errors.length > 0) {
       for (const e of result.errors) violations.push(`${entry.operationName ?? "operation"}: ${e.message}`);
-      // A request that does not validate never executes: Dagster's webserver answers 400.
+      // A request that does not validate never executes: Dagster's webserver answers 400, data null.
       return answer(result.data === undefined ? 400 : 200, {
-        ...(result.data !== undefined ? { data: result.data } : {}),
+        data: result.data ?? null,
         errors: result.errors.map((e) => ({ message: e.message, locations: e.locations, path: e.path })),
       });
     }
-    return answer(200, { data: result.data });
+    // A PythonError member (an exception Dagster caught) comes with HTTP 500, the data still in the body.
+    const raised = Object.values(result.data ?? {}).some((v) => (v as { __typename?: string } | null)?.__typename === "PythonError");
+    return answer(raised ? 500 : 200, { data: result.data });
   }
 
   const server = createServer((req, res) => {

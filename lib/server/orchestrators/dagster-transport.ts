@@ -1,6 +1,6 @@
 import type { ZodType } from "zod";
 import type { DagsterConnection } from "@/lib/contracts/orchestrators";
-import { errorText, expectStatus, requestJson } from "./http";
+import { errorText, expectStatus, requestJson, type JsonAnswer } from "./http";
 import { OrchestratorError, type OrchestratorCall } from "./port";
 import { readSecret } from "./secrets";
 
@@ -8,6 +8,21 @@ interface GraphQLAnswer<T> {
   readonly data?: T | null;
   readonly errors?: readonly { message?: string }[];
 }
+
+/**
+ * Dagster's webserver answers an exception it caught (a PythonError member, e.g. an unknown asset
+ * key in launchPartitionBackfill) with HTTP 500 and the data: the call's error is then its words.
+ */
+function withRaisedError<T>(answer: JsonAnswer<GraphQLAnswer<T>>): JsonAnswer<GraphQLAnswer<T>> {
+  const data: unknown = answer.status === 500 && answer.body && typeof answer.body === "object" ? answer.body.data : null;
+  const raised = data && typeof data === "object" ? Object.values(data as Record<string, unknown>).find(isPythonError) : undefined;
+  return raised ? { ...answer, call: { ...answer.call, error: `PythonError: ${raised.message.trim()}` } } : answer;
+}
+const isPythonError = (v: unknown): v is { message: string } =>
+  typeof v === "object" &&
+  v !== null &&
+  (v as { __typename?: unknown }).__typename === "PythonError" &&
+  typeof (v as { message?: unknown }).message === "string";
 
 /**
  * The one transport to a Dagster webserver's GraphQL endpoint (`${baseUrl}/graphql`), shared by
@@ -38,11 +53,13 @@ export function dagsterTransport(connection: Pick<DagsterConnection, "baseUrl" |
     options: { dryRun?: boolean; check?: ZodType<T> } = {},
   ): Promise<{ data: T; call: OrchestratorCall }> {
     const answer = expectStatus(
-      await requestJson<GraphQLAnswer<T>>("dagster", "POST", endpoint, {
-        headers: await headers(what),
-        body: { query, variables },
-        ...(options.dryRun ? { dryRun: true } : {}),
-      }),
+      withRaisedError(
+        await requestJson<GraphQLAnswer<T>>("dagster", "POST", endpoint, {
+          headers: await headers(what),
+          body: { query, variables },
+          ...(options.dryRun ? { dryRun: true } : {}),
+        }),
+      ),
       [200],
       what,
     );

@@ -195,14 +195,15 @@ describe("dagsterOrchestrator against a fake Dagster executing its own schema.gr
     ]);
 
     const seen0 = await pollUntilDone(() => orchestrator.poll(plan, 0, w0.handle, { deadline: Date.now() + 60_000 }), calls);
-    expect(seen0.map((s) => [...new Set(s.map((p) => p.status))])).toEqual([["running"], ["succeeded"]]);
+    // As the real daemon: the run of each partition queued, then started, then its asset materialized.
+    expect(seen0.map((s) => [...new Set(s.map((p) => p.status))])).toEqual([["pending"], ["running"], ["succeeded"]]);
     expect(statusOf(seen0.at(-1)!)).toEqual({
       "task:stg_orders@2026-08-17": "succeeded",
       "task:stg_orders@2026-08-23": "succeeded",
       "task:stg_payments@2026-08-17": "succeeded",
       "task:stg_payments@2026-08-18": "succeeded",
     });
-    expect(seen0[0]!.every((p) => p.externalId?.startsWith("run-"))).toBe(true);
+    expect(seen0[1]!.every((p) => p.externalId?.startsWith("run-"))).toBe(true);
     expect(materialized).toEqual(
       expect.arrayContaining([
         "analytics/stg_orders@2026-08-17",
@@ -217,12 +218,12 @@ describe("dagsterOrchestrator against a fake Dagster executing its own schema.gr
     const h1 = w1.handle as unknown as DagsterWaveHandle;
     expect(h1.backfillIds).toHaveLength(1);
     const seen1 = await pollUntilDone(() => orchestrator.poll(plan, 1, w1.handle, { deadline: Date.now() + 60_000 }), calls);
-    expect(statusOf(seen1[0]!)).toEqual({ "task:fct_orders@2026-08-17": "running", "task:fct_orders@2026-08-23": "running" });
+    expect(statusOf(seen1[1]!)).toEqual({ "task:fct_orders@2026-08-17": "running", "task:fct_orders@2026-08-23": "running" });
     expect(statusOf(seen1.at(-1)!)).toEqual({ "task:fct_orders@2026-08-17": "succeeded", "task:fct_orders@2026-08-23": "failed" });
     expect(seen1.at(-1)!.find((p) => p.status === "failed")!.detail).toContain("FAILURE");
     expect(fake.backfills.at(-1)!.status).toBe("COMPLETED_FAILED");
 
-    expect(calls.length).toBe(3 + 2 * 2 + 2);
+    expect(calls.length).toBe(3 + 2 * 3 + 3);
     for (const c of calls) {
       expect(c).toMatchObject({ orchestrator: "dagster", method: "POST", url: `${fake.url}/graphql`, status: 200 });
       expect(typeof c.ids?.backfillId).toBe("string");
@@ -245,20 +246,22 @@ describe("dagsterOrchestrator against a fake Dagster executing its own schema.gr
     expect(fake.violations).toEqual([]);
   });
 
-  it("an unknown asset key is the schema's PythonError member: an OrchestratorError, and the wave's launched backfills are cancelled", async () => {
+  it("an unknown asset key is a PythonError with HTTP 500: an OrchestratorError in Dagster's words, and the wave's launched backfills are cancelled", async () => {
     const orchestrator = dagsterOrchestrator(connectionFor(fake, { "task:stg_payments": "analytics/nope" }));
     const before = fake.backfills.length;
     const error = await orchestrator.dispatchWave(buildPlan(), 0).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OrchestratorError);
     expect((error as OrchestratorError).message).toMatch(/PythonError: KeyError/);
-    expect((error as OrchestratorError).call).toMatchObject({ status: 200, error: expect.stringContaining("PythonError") });
+    expect((error as OrchestratorError).call).toMatchObject({ status: 500, error: "PythonError: KeyError: AssetKey(['analytics', 'nope'])" });
     expect(fake.backfills.slice(before).map((b) => b.status)).toEqual(["CANCELED"]);
     expect(fake.violations).toEqual([]);
   });
 
-  it("an unknown partition is PartitionKeysNotFoundError", async () => {
+  it("an unknown partition is Dagster 1.13's failed invariant (a PythonError), not PartitionKeysNotFoundError", async () => {
     const plan = buildPlan([["task:stg_orders", "2026-09-05", 0]]);
-    await expect(dagsterOrchestrator(connectionFor(fake)).dispatchWave(plan, 0)).rejects.toThrow(/PartitionKeysNotFoundError: .*2026-09-05/);
+    await expect(dagsterOrchestrator(connectionFor(fake)).dispatchWave(plan, 0)).rejects.toThrow(
+      /answered 500 \(PythonError: dagster_shared.check.functions.CheckError/,
+    );
   });
 
   it("a wrong token is a 401 surfaced as OrchestratorError, the token kept out of the call", async () => {
