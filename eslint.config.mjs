@@ -39,6 +39,13 @@ const prismaQuerySelectors = [
   },
 ];
 
+// CONVENTIONS rule 18: a key of several parts is compositeKey's (lib/domain/composite-key.ts), never
+// parts joined by hand with a separator a producer's text may hold.
+const handJoinedKey = {
+  selector: "TemplateLiteral > TemplateElement[value.raw='|']",
+  message: "Build a key of several parts with compositeKey (lib/domain/composite-key.ts), not joined with '|'.",
+};
+
 const clientImportBan = {
   group: ["@prisma/*", "**/generated/**", "**/db/client", "@/lib/server/db/client", "**/repositories/prisma-handle"],
   message: "Only lib/server/repositories import the Prisma client: take the Db/Tx handle from lib/server/repositories/database.",
@@ -102,8 +109,14 @@ export default defineConfig([
     ignores: ["lib/domain/**", "lib/server/repositories/**", "lib/server/db/**", "**/*.test.ts", "**/*.test.tsx", "**/testing/**", "bench/**"],
     rules: {
       "no-restricted-imports": ["error", { patterns: [clientImportBan, workerBan] }],
-      "no-restricted-syntax": ["error", ...prismaQuerySelectors],
+      "no-restricted-syntax": ["error", ...prismaQuerySelectors, handJoinedKey],
     },
+  },
+  {
+    // The same rule where the block above does not reach (its option list replaces this one there).
+    files: ["lib/domain/**/*.ts", "lib/server/repositories/**/*.ts", "lib/server/db/**/*.ts"],
+    ignores: ["**/*.test.ts", "**/testing/**"],
+    rules: { "no-restricted-syntax": ["error", handJoinedKey] },
   },
   {
     // Flat config replaces a rule's options per file: each block below for lib/server outside its

@@ -1,6 +1,7 @@
 import type { Completeness } from "@/lib/contracts/completeness";
 import { ReasonLinks } from "./ReasonLinks";
 import { StateBadge } from "@/components/shell/StateBadge";
+import { compositeKey } from "@/lib/domain/composite-key";
 
 /** The same reasons by dataset: where in the upstream closure the problem sits. */
 export function ReasonsByDataset({ data }: { data: Completeness }) {
@@ -24,7 +25,7 @@ export function ReasonsByDataset({ data }: { data: Completeness }) {
         <tbody>
           {groups.flatMap(({ e, reasons }) =>
             reasons.map((r, i) => (
-              <tr key={`${r.datasetNodeId}|${r.unitKey}`} data-testid={`reason-${r.datasetName}-${r.unitKey}`}>
+              <tr key={compositeKey(r.datasetNodeId, r.unitKey)} data-testid={`reason-${r.datasetName}-${r.unitKey}`}>
                 <td>
                   {i === 0 ? (
                     <>

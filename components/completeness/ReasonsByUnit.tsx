@@ -2,6 +2,7 @@ import type { Completeness } from "@/lib/contracts/completeness";
 import { ReasonLinks } from "./ReasonLinks";
 import { StateBadge } from "@/components/shell/StateBadge";
 import styles from "./Completeness.module.css";
+import { compositeKey } from "@/lib/domain/composite-key";
 
 /** Every reason, grouped by unit key, headline first: what an analyst reads out in a meeting. */
 export function ReasonsByUnit({ byUnit }: { byUnit: Completeness["byUnit"] }) {
@@ -29,7 +30,7 @@ export function ReasonsByUnit({ byUnit }: { byUnit: Completeness["byUnit"] }) {
               <td>
                 <ul className={styles.reasonList}>
                   {u.reasons.map((r) => (
-                    <li key={`${r.datasetNodeId}|${r.unitKey}`}>
+                    <li key={compositeKey(r.datasetNodeId, r.unitKey)}>
                       <strong>{r.datasetName}</strong> <StateBadge state={r.state} /> <span className="muted">{r.reason}</span> <ReasonLinks reason={r} />
                     </li>
                   ))}

@@ -3,6 +3,7 @@
 import { Name } from "@/components/shell/Name";
 import { useLineageFailures } from "@/lib/client/use-lineage";
 import styles from "./Lineage.module.css";
+import { compositeKey } from "@/lib/domain/composite-key";
 
 /** The current failures: one click puts a failed (task, unit) in the graph's selection. */
 export function FailurePicker({ selected, onPick }: { selected: { node: string; units: string }; onPick: (node: string, unit: string) => void }) {
@@ -16,7 +17,7 @@ export function FailurePicker({ selected, onPick }: { selected: { node: string; 
       {failures.map((f) => {
         const active = selected.node === f.taskNodeId && selected.units === f.unitKey;
         return (
-          <li key={`${f.taskNodeId}|${f.unitKey}`}>
+          <li key={compositeKey(f.taskNodeId, f.unitKey)}>
             <button type="button" aria-pressed={active} className={styles.pick} onClick={() => onPick(f.taskNodeId, f.unitKey)}>
               <Name>{f.taskName}</Name> <span className="mono">{f.unitKey}</span>
               <span className="muted">

@@ -31,6 +31,7 @@ import { useBoxSize } from "./use-box-size";
 import { useLineageView } from "./use-lineage-view";
 import { ViewBar } from "./ViewBar";
 import styles from "./Lineage.module.css";
+import { compositeKey } from "@/lib/domain/composite-key";
 
 /** /lineage: the graph, the failures to pick from, and the closure of the selection. */
 export function LineagePage() {
@@ -96,7 +97,7 @@ export function LineagePage() {
       <GroupToggleContext.Provider value={toggleGroup}>
         <ReactFlowProvider>
           <FrameView placed={placed} focus={focus} picture={alone ? "closure" : "lineage"} />
-          <SelectionBar key={`${view.units}|${view.asOf}`} view={view} onChange={setView} />
+          <SelectionBar key={compositeKey(view.units, view.asOf)} view={view} onChange={setView} />
           <div className={styles.layout}>
             <aside className={styles.side}>
               <section className="card">

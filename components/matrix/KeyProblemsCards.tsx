@@ -3,6 +3,7 @@ import type { MatrixInvalidKey, MatrixSection } from "@/lib/contracts/units";
 import { STATE_CODES } from "@/lib/contracts/units";
 import { article } from "@/lib/domain/words";
 import { Name } from "@/components/shell/Name";
+import { compositeKey } from "@/lib/domain/composite-key";
 
 const FAILED = STATE_CODES[2]!;
 /**
@@ -45,7 +46,7 @@ export function KeyProblemsCards({ sections, invalidKeys }: { sections: MatrixSe
             </thead>
             <tbody>
               {shown.map((f) => (
-                <tr key={`${f.name}|${f.key}`}>
+                <tr key={compositeKey(f.name, f.key)}>
                   <td>{f.name}</td>
                   <td className="mono">{f.key}</td>
                 </tr>
@@ -76,7 +77,7 @@ export function KeyProblemsCards({ sections, invalidKeys }: { sections: MatrixSe
             </thead>
             <tbody>
               {invalidKeys.map((k) => (
-                <tr key={`${k.nodeId}|${k.unitKey}`}>
+                <tr key={compositeKey(k.nodeId, k.unitKey)}>
                   <td className="mono" data-label="Node">
                     <Name strong={false}>{k.nodeId}</Name>
                   </td>

@@ -13,6 +13,7 @@ import { toggleKeys, type Selection } from "./selection";
 import { useMatrixParams } from "./use-matrix-params";
 import { StatesNotice } from "@/components/shell/StatesNotice";
 import { counted } from "@/lib/domain/words";
+import { compositeKey } from "@/lib/domain/composite-key";
 
 /** The unit matrix with its filters, legend, selection and side panel; `dataset` pins one row. */
 export function UnitsView({ dataset }: { dataset?: string }) {
@@ -91,7 +92,7 @@ export function UnitsView({ dataset }: { dataset?: string }) {
             {s.columns.length > 1 ? `, ${s.columns[0]} → ${s.columns[s.columns.length - 1]}` : ""}
           </p>
           <MatrixGrid
-            key={`${s.id}|${params.zoom}`}
+            key={compositeKey(s.id, params.zoom)}
             section={s}
             zoom={params.zoom}
             highlight={highlight}

@@ -2,6 +2,7 @@ import { counted } from "@/lib/domain/words";
 import Link from "next/link";
 import { Name } from "@/components/shell/Name";
 import type { OpenFailure } from "@/lib/contracts/overview";
+import { compositeKey } from "@/lib/domain/composite-key";
 
 function incidentHref(f: OpenFailure): string {
   return `/incidents/new?${new URLSearchParams({ node: f.taskNodeId, units: f.unitKey })}`;
@@ -32,7 +33,7 @@ export function FailuresCard({ failures }: { failures: OpenFailure[] }) {
           </thead>
           <tbody>
             {failures.map((f) => (
-              <tr key={`${f.taskNodeId}|${f.unitKey}`} data-testid={`failure-${f.taskName}-${f.unitKey}`}>
+              <tr key={compositeKey(f.taskNodeId, f.unitKey)} data-testid={`failure-${f.taskName}-${f.unitKey}`}>
                 <td data-label="Task">
                   <Name>{f.taskName}</Name>
                   <div className="muted mono">{f.pipeline ?? "—"}</div>

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { Name } from "@/components/shell/Name";
 import type { LedgerFinding } from "@/lib/contracts/overview";
 import { describeRanges } from "@/components/units/describe-units";
+import { compositeKey } from "@/lib/domain/composite-key";
 
 const TITLES: Record<LedgerFinding["finding"], string> = {
   missing: "missing",
@@ -34,7 +35,7 @@ export function FindingsCard({ findings }: { findings: LedgerFinding[] }) {
           </thead>
           <tbody>
             {findings.map((f) => (
-              <tr key={`${f.datasetNodeId}|${f.finding}`} data-testid={`finding-${f.datasetName}-${f.finding}`}>
+              <tr key={compositeKey(f.datasetNodeId, f.finding)} data-testid={`finding-${f.datasetName}-${f.finding}`}>
                 <td data-label="Dataset">
                   <Name>{f.datasetName}</Name>
                   <div className="muted mono">{f.pipeline ?? "—"}</div>

@@ -1,5 +1,6 @@
 import type { Overview } from "@/lib/contracts/overview";
 import { Name } from "@/components/shell/Name";
+import { compositeKey } from "@/lib/domain/composite-key";
 
 export function InvalidKeysCard({ rows }: { rows: Overview["invalidKeys"] }) {
   return (
@@ -21,7 +22,7 @@ export function InvalidKeysCard({ rows }: { rows: Overview["invalidKeys"] }) {
           </thead>
           <tbody>
             {rows.map((r) => (
-              <tr key={`${r.nodeId}|${r.unitKey}`}>
+              <tr key={compositeKey(r.nodeId, r.unitKey)}>
                 <td className="mono" data-label="Node">
                   <Name strong={false}>{r.nodeId}</Name>
                 </td>

@@ -15,6 +15,7 @@ import { Name } from "@/components/shell/Name";
 import { StepActions } from "./StepActions";
 import { allows, type StepProps } from "./step-props";
 import styles from "./Wizard.module.css";
+import { compositeKey } from "@/lib/domain/composite-key";
 
 /** Step 5: launch the repair run (linked to the original), and watch every (task, unit) progress live. */
 export function ExecuteStep({ id, incident, next, back, reviewed: fromPlan }: StepProps & { reviewed: DispatchPreview | null }) {
@@ -164,7 +165,7 @@ export function ExecuteStep({ id, incident, next, back, reviewed: fromPlan }: St
               </thead>
               <tbody>
                 {data.pairs.map((p) => (
-                  <tr key={`${p.taskNodeId}|${p.unitKey}`} data-testid={`pair-${p.name}-${p.unitKey}`}>
+                  <tr key={compositeKey(p.taskNodeId, p.unitKey)} data-testid={`pair-${p.name}-${p.unitKey}`}>
                     <td data-label="Wave">{p.wave + 1}</td>
                     <td data-label="Task">
                       <Name strong={false}>{p.name}</Name>

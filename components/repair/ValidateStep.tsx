@@ -11,6 +11,7 @@ import { StepActions } from "./StepActions";
 import { allows, type StepProps } from "./step-props";
 import styles from "./Wizard.module.css";
 import v from "./Validation.module.css";
+import { compositeKey } from "@/lib/domain/composite-key";
 
 // Each check's name in full (tooltip, screen readers) and as a short column header, so every
 // column stays in view beside the timeline from 1280 px; on a phone each unit is a card, its
@@ -115,7 +116,7 @@ export function ValidateStep({ id, incident, next, back }: StepProps) {
           </thead>
           {/* One body per unit: its row of checks, then what it was built from and why it fails, across the table's width. */}
           {data.units.map((u) => (
-            <tbody key={`${u.datasetNodeId}|${u.unitKey}`} data-testid={`validation-${u.name}-${u.unitKey}`} data-passed={u.passed}>
+            <tbody key={compositeKey(u.datasetNodeId, u.unitKey)} data-testid={`validation-${u.name}-${u.unitKey}`} data-passed={u.passed}>
               <tr>
                 <td className={v.unitName}>
                   <Name strong={false}>{u.name}</Name>

@@ -11,6 +11,7 @@
  * Example: stg_orders (append) in scope with no resolution →
  *   { code: "append_unresolved", node: "job:reparo:stg_orders", … }
  */
+import { compositeKey } from "./composite-key";
 import { nodeName } from "./ids";
 import type { ClosureResult, Seed } from "./closure";
 import { parseNodeId, type NodeId, type TaskId } from "./ids";
@@ -246,7 +247,7 @@ export function consumerWarnings(graph: LineageGraph, ledger: Ledger, scope: Clo
 function dedupe(warnings: Warning[]): Warning[] {
   const seen = new Set<string>();
   return warnings.filter((w) => {
-    const k = `${w.code}|${w.node}|${w.message}`;
+    const k = compositeKey(w.code, w.node ?? "", w.message);
     if (seen.has(k)) return false;
     seen.add(k);
     return true;

@@ -5,6 +5,7 @@ import { countAdmins, findUser, insertUser, updateUser } from "../repositories/a
 import { publicUrl } from "../http/same-origin";
 import { ROLES, isRole, type Role } from "./roles";
 import { openShortLived, sealSession, sealShortLived } from "./session-cookie";
+import { compositeKey } from "@/lib/domain/composite-key";
 
 /**
  * Single sign-on with OpenID Connect: authorization code + PKCE through openid-client (a
@@ -93,7 +94,7 @@ export function roleFromGroups(groups: readonly string[], s: Pick<OidcSettings, 
 let discovered: { key: string; config: Promise<client.Configuration> } | null = null;
 
 function configuration(s: OidcSettings): Promise<client.Configuration> {
-  const key = `${s.issuer.href}|${s.clientId}|${s.clientSecret ?? ""}`;
+  const key = compositeKey(s.issuer.href, s.clientId, s.clientSecret ?? "");
   if (discovered?.key !== key) {
     const auth = s.clientSecret ? client.ClientSecretPost(s.clientSecret) : client.None();
     const options = s.issuer.protocol === "http:" ? { execute: [client.allowInsecureRequests] } : undefined;

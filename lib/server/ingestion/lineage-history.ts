@@ -1,3 +1,5 @@
+import { compositeKey } from "@/lib/domain/composite-key";
+
 /**
  * Lineage versioned in time, one task at a time: rows are change points, so a closure for a
  * past run sees the edges of that time (PRODUCT.md). Pure; the caller loads and stores rows.
@@ -24,7 +26,7 @@ export interface RunLineage {
   authoritative: boolean;
 }
 
-const keyOf = (e: { datasetId: string; direction: string }) => `${e.direction}|${e.datasetId}`;
+const keyOf = (e: { datasetId: string; direction: string }) => compositeKey(e.direction, e.datasetId);
 
 /**
  * Applies one run's observed edges. A run with no inputs and no outputs changes nothing:

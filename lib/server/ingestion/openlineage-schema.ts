@@ -2,6 +2,7 @@ import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020"
 import addFormats from "ajv-formats";
 import type { FieldIssue } from "@/lib/contracts/openlineage";
 import officialSpec from "./openlineage-spec/OpenLineage.json";
+import { compositeKey } from "@/lib/domain/composite-key";
 
 /**
  * OpenLineage's own JSON Schema (spec 2-0-2, unchanged in ./openlineage-spec) decides whether a
@@ -104,7 +105,7 @@ function issuesOf(errors: ErrorObject[], prefix: string, kind: OpenLineageEventK
   for (const e of precise) {
     const path = [prefix, ...e.instancePath.split("/").slice(1).map(unescapePointer), ...missingProperty(e)].join(".");
     const message = e.keyword === "not" ? notMessage(kind) : (e.message ?? "is invalid");
-    const key = `${path}|${message}`;
+    const key = compositeKey(path, message);
     if (seen.has(key)) continue;
     seen.add(key);
     out.push({ path, message: `${message} (OpenLineage ${kind} schema)` });

@@ -6,6 +6,7 @@ import { layoutLineage } from "./layout/layout-lineage";
 import { getLineageGraphView } from "./get-lineage-graph-view";
 import { log } from "../observability/log";
 import { processSingleton } from "../runtime/process-singleton";
+import { compositeKey } from "@/lib/domain/composite-key";
 
 /**
  * The ELK layout of the lineage graph (of `asOf`, default now) with the named pipelines drawn
@@ -18,7 +19,7 @@ export async function getLineageLayout(query: { asOf?: string; collapsed?: strin
   const view = await getLineageGraphView(query.asOf, now, db);
   const pipelines = new Set(view.nodes.map((n) => n.pipeline));
   const collapsed = [...new Set((query.collapsed ?? "").split(",").map((p) => p.trim()))].filter((p) => pipelines.has(p)).sort();
-  const key = `${view.hash}|${collapsed.join(",")}`;
+  const key = compositeKey(view.hash, ...collapsed);
   const layout = remember(layouts, key, KEPT_LAYOUTS, () =>
     layoutLineage(elkThreads(), {
       nodes: view.nodes.map((n) => ({ id: n.id, pipeline: n.pipeline })),

@@ -14,6 +14,7 @@ import {
 import { distinctPartitionDefs, lastLineageChangeAt, lineageFingerprint } from "../repositories/lineage/lineage-fingerprint";
 import { remember } from "../cache/recent-promises";
 import { buildLineageSpec } from "./lineage-spec";
+import { compositeKey } from "@/lib/domain/composite-key";
 
 export interface LoadedLineage {
   graph: LineageGraph;
@@ -29,7 +30,7 @@ export interface LoadedLineage {
  */
 export async function loadLineageGraph(db: Db, asOf: Date): Promise<LoadedLineage> {
   const [fingerprint, lastChange] = await Promise.all([lineageFingerprint(db), lastLineageChangeAt(db, asOf)]);
-  const key = `${fingerprint}|${lastChange}|${await unitEpoch(db, fingerprint, asOf)}`;
+  const key = compositeKey(fingerprint, String(lastChange), String(await unitEpoch(db, fingerprint, asOf)));
   return remember(cacheOf(db), key, CACHED_GRAPHS, () => compileLineage(db, asOf));
 }
 

@@ -18,6 +18,7 @@ export const tiKey = (dagId: string, taskId: string, at: string) => compositeKey
  * keeps the form runs in flight wrote; Airflow's DAG and task ids cannot hold a `|`.
  */
 export const mappedKey = (ti: Pick<TaskInstance, "dag_id" | "task_id" | "logical_date" | "map_index">) =>
+  // eslint-disable-next-line no-restricted-syntax -- kept in stored wave handles: the form they hold
   `${ti.dag_id}|${ti.task_id}|${new Date(ti.logical_date!).toISOString()}|${ti.map_index}`;
 
 /** Reparo's (task, unit) for an Airflow task instance, when the plan's tasks have it. */

@@ -110,7 +110,7 @@ export function dbtOrchestrator(connection: DbtConnection, outcomesSince: Outcom
         continue;
       }
       for (const r of timed) {
-        const key = `${r.start.toISOString()}/${r.end.toISOString()}`;
+        const key = compositeKey(r.start.toISOString(), r.end.toISOString());
         ranges.set(key, { ...r, models: [...(ranges.get(key)?.models ?? []), model] });
       }
     }

@@ -5,6 +5,7 @@ import { layoutScope, type ScopeGraphShape } from "../lineage/layout/layout-scop
 import { contentHash } from "../ingestion/stable-id";
 import { getScope } from "./get-scope";
 import { processSingleton } from "../runtime/process-singleton";
+import { compositeKey } from "@/lib/domain/composite-key";
 
 /**
  * The Scope step's answer: the incident's scope and where each of its nodes sits on the scope
@@ -19,7 +20,7 @@ export async function getScopeView(id: string): Promise<ScopeWithLayout> {
 function scopeLayout(scope: ScopeGraphShape): Promise<ScopeLayout> {
   const shape = {
     nodes: scope.nodes.map((n) => n.nodeId).sort(),
-    edges: scope.edges.map((e) => `${e.from}\u0000${e.to}`).sort(),
+    edges: scope.edges.map((e) => compositeKey(e.from, e.to)).sort(),
   };
   return remember(layouts, contentHash(JSON.stringify(shape)), KEPT_LAYOUTS, () => layoutScope(elkThreads()[0]!, scope));
 }

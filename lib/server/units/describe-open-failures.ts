@@ -2,6 +2,7 @@ import type { OpenFailure } from "@/lib/contracts/overview";
 import type { Db } from "../repositories/database";
 import { latestAttemptsOf, type LatestAttemptInfo } from "../repositories/ledger/latest-attempts";
 import type { DatasetStateCodes } from "./state-service";
+import { compositeKey } from "@/lib/domain/composite-key";
 
 type FailedUnit = { task: NonNullable<DatasetStateCodes["writer"]>; unitKey: string; partialRows: number | null };
 
@@ -49,7 +50,7 @@ export async function describeOpenFailures(db: Db, states: readonly DatasetState
 const DESCRIBED = new WeakMap<DatasetStateCodes, OpenFailure[]>();
 
 function described(p: FailedUnit, latest: Map<string, LatestAttemptInfo>): OpenFailure {
-  const info = latest.get(`${p.task.id}|${p.unitKey}`);
+  const info = latest.get(compositeKey(p.task.id, p.unitKey));
   return {
     taskNodeId: p.task.nodeId,
     taskName: p.task.name,

@@ -1,6 +1,7 @@
 import { chunked } from "../sql/chunked";
 import type { Db } from "../database";
 import { prismaOf } from "../prisma-handle";
+import { compositeKey } from "@/lib/domain/composite-key";
 
 export interface LatestAttemptInfo {
   runId: string;
@@ -9,7 +10,7 @@ export interface LatestAttemptInfo {
   endedAt: Date | null;
 }
 
-/** For each (task, unit): the latest real try (blocked attempts excluded) and how many tries ran. */
+/** For each (task, unit), keyed compositeKey(taskId, unitKey): the latest real try (blocked attempts excluded) and how many tries ran. */
 export async function latestAttemptsOf(db: Db, pairs: { taskId: string; unitKey: string }[]): Promise<Map<string, LatestAttemptInfo>> {
   const out = new Map<string, LatestAttemptInfo>();
   if (pairs.length === 0) return out;
@@ -28,7 +29,7 @@ export async function latestAttemptsOf(db: Db, pairs: { taskId: string; unitKey:
   );
   // Each pair's attempts come from one query, in order: the last one seen is its latest.
   for (const r of (await Promise.all(queries)).flat()) {
-    const key = `${r.taskId}|${r.unitKey}`;
+    const key = compositeKey(r.taskId, r.unitKey);
     const tries = (out.get(key)?.tries ?? 0) + 1;
     out.set(key, { runId: r.runId, tries, error: r.error, endedAt: r.endedAt });
   }

@@ -3,6 +3,7 @@ import type { Db } from "../database";
 import { parseFailedPairs } from "../incidents/incidents";
 import type { IncidentRef } from "../incidents/open-incidents";
 import { prismaOf } from "../prisma-handle";
+import { compositeKey } from "@/lib/domain/composite-key";
 
 export interface RepairRunRecord {
   id: string;
@@ -74,7 +75,7 @@ export async function listRepairRuns(db: Db, from: Date | null, to: Date | null)
       startedAt: r.startedAt,
       endedAt: r.endedAt,
       tasks: [...tasks.values()],
-      pairs: new Set(own.map((a) => `${a.task.nodeId}|${a.unitKey}`)).size,
+      pairs: new Set(own.map((a) => compositeKey(a.task.nodeId, a.unitKey))).size,
       launched: launchedPairs(r.parameters),
     };
   });

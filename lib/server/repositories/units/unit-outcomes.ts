@@ -30,14 +30,14 @@ export async function unitOutcomesSince(db: Db, pairs: readonly { taskNodeId: st
       select: { datasetId: true, unitKey: true },
     }),
   ]);
-  const latest = new Map(attempts.map((a) => [`${a.taskId}|${a.unitKey}`, a.status]));
-  const published = new Set(publishes.map((p) => `${p.datasetId}|${p.unitKey}`));
+  const latest = new Map(attempts.map((a) => [compositeKey(a.taskId, a.unitKey), a.status]));
+  const published = new Set(publishes.map((p) => compositeKey(p.datasetId, p.unitKey)));
   for (const p of pairs) {
     const task = byNode.get(p.taskNodeId);
     if (!task) continue;
-    const status = latest.get(`${task.id}|${p.unitKey}`);
+    const status = latest.get(compositeKey(task.id, p.unitKey));
     const key = compositeKey(p.taskNodeId, p.unitKey);
-    if (status === "succeeded" || (!status && task.edges.some((e) => published.has(`${e.datasetId}|${p.unitKey}`)))) out.set(key, "succeeded");
+    if (status === "succeeded" || (!status && task.edges.some((e) => published.has(compositeKey(e.datasetId, p.unitKey))))) out.set(key, "succeeded");
     else if (status === "failed" || status === "upstream_failed") out.set(key, "failed");
     else if (status) out.set(key, "running");
   }
