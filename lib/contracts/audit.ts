@@ -1,21 +1,23 @@
 import { z } from "zod";
 import { PartitionDefSchema } from "./partitions";
+import { INCIDENT_STATUSES } from "@/lib/domain/incident-lifecycle";
+import { PUBLISH_MODES, SIDE_EFFECTS, WRITE_MODES } from "@/lib/domain/lineage-graph";
 
 /** A (node, units) target of an intervention: a task or dataset and the unit keys it concerns. */
 export const AuditTargetSchema = z.object({ nodeId: z.string(), units: z.array(z.string()) });
 export type AuditTarget = z.infer<typeof AuditTargetSchema>;
 
-const IncidentStatusSchema = z.enum(["open", "scoped", "planned", "repairing", "validating", "resolved", "abandoned"]);
+const IncidentStatusSchema = z.enum(INCIDENT_STATUSES);
 const status = z.object({ status: IncidentStatusSchema });
 const nothing = z.null();
 const rows = z.object({ rows: z.number().int() });
 const markState = z.object({ state: z.string() });
 /** Task properties OpenLineage does not carry (PUT /api/v1/tasks/{id}); null = unknown (unsafe). */
 export const TaskPropertiesSchema = z.object({
-  writeMode: z.enum(["replace", "merge", "append"]).nullable(),
-  sideEffect: z.enum(["none", "external"]).nullable(),
+  writeMode: z.enum(WRITE_MODES).nullable(),
+  sideEffect: z.enum(SIDE_EFFECTS).nullable(),
   dependsOnOwnPast: z.boolean().nullable(),
-  publishMode: z.enum(["per_unit", "atomic_set"]).nullable(),
+  publishMode: z.enum(PUBLISH_MODES).nullable(),
   owner: z.string(),
 });
 const partitions = z.object({ partitionDef: PartitionDefSchema });

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { reasonField } from "./reason";
 import { PartitionDefSchema } from "./partitions";
+import { TASK_FACTS } from "@/lib/domain/fact-sources";
+import { PUBLISH_MODES, SIDE_EFFECTS, WRITE_MODES } from "@/lib/domain/lineage-graph";
 import { producerName } from "./plain-text";
 
 /**
@@ -30,14 +32,14 @@ export const DeclaredDatasetSchema = z.strictObject({
 export const DeclaredTaskSchema = z
   .strictObject({
     ...node,
-    writeMode: z.enum(["replace", "merge", "append"]).optional(),
-    sideEffect: z.enum(["none", "external"]).optional(),
+    writeMode: z.enum(WRITE_MODES).optional(),
+    sideEffect: z.enum(SIDE_EFFECTS).optional(),
     dependsOnOwnPast: z.boolean().optional(),
-    publishMode: z.enum(["per_unit", "atomic_set"]).optional(),
+    publishMode: z.enum(PUBLISH_MODES).optional(),
     owner: z.string().trim().min(1).max(200).optional(),
   })
-  .refine((t) => ["writeMode", "sideEffect", "dependsOnOwnPast", "publishMode", "owner"].some((k) => t[k as keyof typeof t] !== undefined), {
-    message: "declare at least one of writeMode, sideEffect, dependsOnOwnPast, publishMode, owner",
+  .refine((t) => TASK_FACTS.some((k) => t[k] !== undefined), {
+    message: `declare at least one of ${TASK_FACTS.join(", ")}`,
   });
 
 export const DeclarationFileSchema = z.strictObject({
@@ -58,7 +60,7 @@ export type PutDeclarations = z.infer<typeof PutDeclarationsSchema>;
 const value = z.union([z.string(), z.boolean(), z.null(), PartitionDefSchema]);
 export const DeclarationChangeSchema = z.object({
   nodeId: z.string(),
-  fact: z.enum(["partitions", "writeMode", "sideEffect", "dependsOnOwnPast", "publishMode", "owner"]),
+  fact: z.enum(["partitions", ...TASK_FACTS]),
   before: value,
   /** Where `before` came from: declared, dbt, airflow, openlineage, history; null: nobody said. */
   beforeSource: z.string().nullable(),

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { reasonField } from "./reason";
 import { TaskPropertiesSchema } from "./audit";
 import { PartitionDefSchema } from "./partitions";
+import { TASK_FACTS } from "@/lib/domain/fact-sources";
 
 /** PUT /api/v1/datasets/{id}/partitions: how the dataset's expected units are enumerated. */
 export const PartitionsPutSchema = z.strictObject({ partitionDef: PartitionDefSchema, reason: reasonField });
@@ -24,15 +25,13 @@ export const PartitionsPutResultSchema = z.object({
 });
 export type PartitionsPutResult = z.infer<typeof PartitionsPutResultSchema>;
 
-const PROPERTY_NAMES = ["writeMode", "sideEffect", "dependsOnOwnPast", "publishMode", "owner"] as const;
-
 /**
  * PUT /api/v1/tasks/{id}: the repair-safety properties OpenLineage does not carry. Properties
  * present are set (null = back to unknown, which counts as unsafe); absent ones are unchanged.
  */
 export const TaskPropertiesPutSchema = z
   .strictObject({ ...TaskPropertiesSchema.partial().shape, owner: z.string().max(200).optional(), reason: reasonField })
-  .refine((b) => PROPERTY_NAMES.some((k) => b[k] !== undefined), { message: `set at least one of ${PROPERTY_NAMES.join(", ")}` });
+  .refine((b) => TASK_FACTS.some((k) => b[k] !== undefined), { message: `set at least one of ${TASK_FACTS.join(", ")}` });
 export type TaskPropertiesPut = z.infer<typeof TaskPropertiesPutSchema>;
 
 export const TaskPropertiesResultSchema = z.object({

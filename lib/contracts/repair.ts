@@ -3,18 +3,10 @@ import { reasonField } from "./reason";
 import { KeyRangeSchema } from "./overview";
 import { PlanExportSchema } from "./orchestrators";
 import { REPAIR_RUN_STATUSES, RUN_ACTIONS } from "@/lib/domain/repair-run-lifecycle";
+import { STRATEGIES } from "@/lib/domain/repair-strategies";
+import { PRECONDITION_KEYS } from "@/lib/domain/preconditions";
 
-export const STRATEGY_NAMES = [
-  "targeted",
-  "targeted_with_closure",
-  "recompute_forward",
-  "full_rerun",
-  "atomic_set_republish",
-  "mark_known_bad",
-  "skip_with_omission",
-  "mark_success",
-] as const;
-export const StrategySchema = z.enum(STRATEGY_NAMES);
+export const StrategySchema = z.enum(STRATEGIES);
 
 // ---------------------------------------------------------------- scope
 
@@ -64,7 +56,7 @@ export type ScopeWithLayout = z.infer<typeof ScopeWithLayoutSchema>;
 
 export const CheckVerdictSchema = z.enum(["safe", "unsafe", "unknown"]);
 export const PreconditionSchema = z.object({
-  key: z.enum(["idempotent", "independent", "source_reproducible", "side_effects", "atomic_set", "as_of_now"]),
+  key: z.enum(PRECONDITION_KEYS),
   question: z.string(),
   verdict: CheckVerdictSchema,
   detail: z.string(),

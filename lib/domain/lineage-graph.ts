@@ -23,9 +23,15 @@ import { compileMapping, describeMapping, type CompiledMapping, type PartitionMa
 import { resolvePartitions, sameDefinition, type PartitionDef, type PartitionSpace } from "./partitions";
 import { UnitSet } from "./unit-set";
 
-export type WriteMode = "replace" | "merge" | "append";
-export type SideEffect = "none" | "external";
-export type PublishMode = "per_unit" | "atomic_set";
+/** How a task writes its unit: a second run replaces it, merges into it, or adds to it. */
+export const WRITE_MODES = ["replace", "merge", "append"] as const;
+export type WriteMode = (typeof WRITE_MODES)[number];
+/** Whether running a task sends something outside the platform. */
+export const SIDE_EFFECTS = ["none", "external"] as const;
+export type SideEffect = (typeof SIDE_EFFECTS)[number];
+/** Whether a task's units are published one by one or as one set. */
+export const PUBLISH_MODES = ["per_unit", "atomic_set"] as const;
+export type PublishMode = (typeof PUBLISH_MODES)[number];
 export type DatasetKind = "table" | "file_set" | "dashboard" | "export" | "feature_set" | "model";
 
 /** Properties left undefined are unknown, and the planner treats unknown as unsafe. */

@@ -15,7 +15,7 @@ import { compositeKey } from "./composite-key";
 import { nodeName } from "./ids";
 import type { ClosureResult, Seed } from "./closure";
 import { parseNodeId, type NodeId, type TaskId } from "./ids";
-import type { LineageGraph, TaskNode } from "./lineage-graph";
+import { WRITE_MODES, type LineageGraph, type TaskNode } from "./lineage-graph";
 import { asOfNowJoins, holds, idempotentOverUnit, sourceReproducible } from "./preconditions";
 import { factsOf, type Ledger } from "./repair-scope";
 import type { ReasonCode } from "./repair-strategies";
@@ -96,7 +96,7 @@ export function idempotencyBlocker(graph: LineageGraph, task: TaskNode, units: U
   const idempotent = idempotentOverUnit(task);
   if (holds(idempotent) || mine.some((r) => r.kind === "fixed_to_replace")) return null;
   if (idempotent.verdict === "unknown")
-    return unknownFact(task, "writeMode", ["replace", "merge", "append"], "whether a second run replaces its unit or adds to it");
+    return unknownFact(task, "writeMode", WRITE_MODES, "whether a second run replaces its unit or adds to it");
   let open = units;
   for (const r of mine) {
     if (r.kind === "unit_deduplicated") open = r.units ? open.difference(r.units) : open.difference(units);

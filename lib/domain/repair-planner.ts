@@ -18,7 +18,7 @@
 import { nodeName } from "./ids";
 import { closure, type ClosureResult, type Seed } from "./closure";
 import type { TaskId } from "./ids";
-import type { LineageGraph, TaskNode } from "./lineage-graph";
+import { SIDE_EFFECTS, type LineageGraph, type TaskNode } from "./lineage-graph";
 import {
   consumerWarnings,
   emptyAppendWarnings,
@@ -177,7 +177,7 @@ function partitionTasks(graph: LineageGraph, pairs: readonly Seed[], opts: Repai
     const unknowns = [
       idempotencyBlocker(graph, task, units, opts.resolutions ?? []),
       effects.verdict === "unknown" && planned.idempotencyKey === undefined
-        ? unknownFact(task, "sideEffect", ["none", "external"], "whether re-running it sends something outside the platform")
+        ? unknownFact(task, "sideEffect", SIDE_EFFECTS, "whether re-running it sends something outside the platform")
         : null,
       task.dependsOnOwnPast === undefined && !graph.selfLoops.has(task.index)
         ? unknownFact(task, "dependsOnOwnPast", [false, true], "whether its units can be repaired alone or only forward to the end of the range")

@@ -11,6 +11,7 @@
  */
 
 import type { InputScope } from "./input-versions";
+import type { WriteMode } from "./lineage-graph";
 
 /** A partition key such as "2026-08-17" or "tenant=42/2026-08-17" (same shape as ids.ts's UnitKey). */
 export type UnitKey = string;
@@ -18,7 +19,7 @@ export type UnitKey = string;
 export type Instant = number;
 
 export type RunKind = "scheduled" | "manual" | "backfill" | "repair";
-export type WriteMode = "replace" | "merge" | "append";
+export type { WriteMode };
 export type AttemptStatus = "queued" | "running" | "succeeded" | "failed" | "upstream_failed" | "skipped" | "marked_success" | "known_bad";
 
 export interface LedgerEntry {

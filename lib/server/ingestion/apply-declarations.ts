@@ -18,8 +18,7 @@ import { ensureDatasets, ensureTasks, recordTaskFacts } from "../repositories/li
 import { taskFactsWithSources } from "../repositories/lineage/declared-properties";
 import { inOneTransaction } from "./in-one-transaction";
 import { declarePartitions, resolveOrRefuse } from "./set-dataset-partitions";
-
-const TASK_FACTS = ["writeMode", "sideEffect", "dependsOnOwnPast", "publishMode", "owner"] as const;
+import { TASK_FACTS } from "@/lib/domain/fact-sources";
 
 /** Thrown inside the transaction to roll a dry run back once its changes are known. */
 class DryRun extends Error {

@@ -4,8 +4,7 @@ import { appendAudit } from "../audit/append-audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
 import { saveTaskProperties, taskProperties, type TaskProperties } from "../repositories/lineage/declared-properties";
 import { findOrDeclareNode } from "./find-node";
-
-const NAMES = ["writeMode", "sideEffect", "dependsOnOwnPast", "publishMode", "owner"] as const;
+import { TASK_FACTS } from "@/lib/domain/fact-sources";
 
 /**
  * Sets a task's repair-safety properties (write mode, side effect, dependsOnOwnPast, publish
@@ -17,15 +16,15 @@ export async function setTaskProperties(id: string, body: TaskPropertiesPut, act
     const task = await findOrDeclareNode(tx, "job", id);
     const before = await taskProperties(tx, task.id);
     const after: TaskProperties = { ...before };
-    for (const name of NAMES) if (body[name] !== undefined) (after as Record<string, unknown>)[name] = body[name];
-    const changed = NAMES.some((n) => before[n] !== after[n]);
+    for (const name of TASK_FACTS) if (body[name] !== undefined) (after as Record<string, unknown>)[name] = body[name];
+    const changed = TASK_FACTS.some((n) => before[n] !== after[n]);
     let auditSeq: number | null = null;
     if (changed) {
       await saveTaskProperties(
         tx,
         task.id,
         after,
-        NAMES.filter((n) => body[n] !== undefined),
+        TASK_FACTS.filter((n) => body[n] !== undefined),
       );
       const entry = await appendAudit(
         tx,

@@ -1,5 +1,6 @@
 import type { PartitionDef } from "@/lib/domain/partitions";
 import type { WriteMode } from "@/lib/domain/unit-state";
+import { WRITE_MODES } from "@/lib/domain/lineage-graph";
 import { z } from "zod";
 import { PartitionDefSchema } from "@/lib/contracts/partitions";
 import type { Db, Tx } from "../database";
@@ -42,7 +43,7 @@ export interface DatasetRecord {
   partitionsDeclared: boolean;
 }
 
-const WRITE_MODES = new Set(["replace", "merge", "append"]);
+const WRITE_MODE_NAMES: ReadonlySet<string> = new Set(WRITE_MODES);
 
 export async function listTasks(db: Db): Promise<TaskRecord[]> {
   const rows = await prismaOf(db).task.findMany({ include: { pipeline: { select: { name: true } } }, orderBy: { nodeId: "asc" } });
@@ -53,7 +54,7 @@ export async function listTasks(db: Db): Promise<TaskRecord[]> {
     name: t.name,
     pipeline: t.pipeline?.name ?? null,
     pipelineId: t.pipelineId,
-    writeMode: t.writeMode && WRITE_MODES.has(t.writeMode) ? (t.writeMode as WriteMode) : null,
+    writeMode: t.writeMode && WRITE_MODE_NAMES.has(t.writeMode) ? (t.writeMode as WriteMode) : null,
     sideEffect: t.sideEffect === "none" || t.sideEffect === "external" ? t.sideEffect : null,
     dependsOnOwnPast: t.dependsOnOwnPast,
     publishMode: t.publishMode === "per_unit" || t.publishMode === "atomic_set" ? t.publishMode : null,

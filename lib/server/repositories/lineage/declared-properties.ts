@@ -6,6 +6,7 @@ import type { Tx } from "../database";
 import { parsePartitionDef } from "./catalog-reads";
 import { parseFactSources } from "./fact-sources-json";
 import type { FactSourcesOf, TaskFactValues } from "@/lib/domain/fact-sources";
+import { PUBLISH_MODES, SIDE_EFFECTS, WRITE_MODES } from "@/lib/domain/lineage-graph";
 import { prismaOf } from "../prisma-handle";
 
 export type TaskProperties = z.infer<typeof TaskPropertiesSchema>;
@@ -43,10 +44,10 @@ const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T
 export async function taskProperties(tx: Tx, id: string): Promise<TaskProperties> {
   const t = await prismaOf(tx).task.findUniqueOrThrow({ where: { id } });
   return {
-    writeMode: oneOf(t.writeMode, ["replace", "merge", "append"] as const),
-    sideEffect: oneOf(t.sideEffect, ["none", "external"] as const),
+    writeMode: oneOf(t.writeMode, WRITE_MODES),
+    sideEffect: oneOf(t.sideEffect, SIDE_EFFECTS),
     dependsOnOwnPast: t.dependsOnOwnPast,
-    publishMode: oneOf(t.publishMode, ["per_unit", "atomic_set"] as const),
+    publishMode: oneOf(t.publishMode, PUBLISH_MODES),
     owner: t.owner,
   };
 }
@@ -66,10 +67,10 @@ export async function taskFactsWithSources(tx: Tx, ids: readonly string[]): Prom
       t.id,
       {
         values: {
-          writeMode: oneOf(t.writeMode, ["replace", "merge", "append"] as const),
-          sideEffect: oneOf(t.sideEffect, ["none", "external"] as const),
+          writeMode: oneOf(t.writeMode, WRITE_MODES),
+          sideEffect: oneOf(t.sideEffect, SIDE_EFFECTS),
           dependsOnOwnPast: t.dependsOnOwnPast,
-          publishMode: oneOf(t.publishMode, ["per_unit", "atomic_set"] as const),
+          publishMode: oneOf(t.publishMode, PUBLISH_MODES),
           owner: t.owner || null,
         },
         sources: parseFactSources(t.factSources),
