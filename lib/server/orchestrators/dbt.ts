@@ -25,7 +25,7 @@ interface DbtHandle {
   alternative?: string;
 }
 
-/** What the plan's `previous["dbt.retry"]` says of the failed invocation, still the pipeline's latest run (dispatch-groups.ts). */
+/** What the plan's `previous["dbt.retry"]` says of the failed invocation, still the pipeline's latest run (dbt-retry-source.ts). */
 export interface DbtRetrySource {
   /** dbt's invocation_id of the failed run. */
   invocation: string;

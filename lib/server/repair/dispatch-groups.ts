@@ -8,7 +8,9 @@ import type { RepairRunRecord } from "../repositories/repair/repair-runs";
 import type { LocalRunContext } from "../orchestrators/local";
 import { orchestratorFor } from "../orchestrators/orchestrator-for";
 import type { DispatchPlan, Orchestrator, PairRef, TaskFacts } from "../orchestrators/port";
-import { databricksJobRunOf, dbtRetrySourceOf, listConnections, listPipelines } from "../repositories/pipelines/orchestrator-connections";
+import { databricksJobRunOf } from "../orchestrators/databricks-job-run";
+import { dbtRetrySourceOf } from "../orchestrators/dbt-retry-source";
+import { listConnections, listPipelines } from "../repositories/pipelines/orchestrator-connections";
 import type { RepairContext } from "./load-repair-context";
 
 /** One pipeline's share of a repair: its connection, its adapter, and the plan as that adapter sees it. */

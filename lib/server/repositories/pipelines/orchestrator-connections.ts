@@ -1,5 +1,3 @@
-import { z } from "zod";
-import { compositeKey } from "@/lib/domain/composite-key";
 import { OrchestratorConnectionSchema, type OrchestratorConnection } from "@/lib/contracts/orchestrators";
 import type { Db, Tx } from "../database";
 import { prismaOf } from "../prisma-handle";
@@ -62,60 +60,4 @@ export async function listConnections(db: Db | Tx): Promise<Map<string, StoredCo
 export async function saveConnection(tx: Tx, pipelineId: string, connection: OrchestratorConnection, updatedBy: string, at: Date): Promise<void> {
   const data = { kind: connection.kind, config: JSON.stringify(connection), updatedBy, updatedAt: at };
   await prismaOf(tx).orchestratorConnection.upsert({ where: { pipelineId }, create: { pipelineId, ...data }, update: data });
-}
-
-// What an ingested run's `parameters` may say about Databricks: the job run it belongs to.
-const DatabricksRunSchema = z.object({ databricks: z.object({ jobRunId: z.number().refine(Number.isSafeInteger) }) });
-
-const jobRunIdOf = (parameters: string): number | null => {
-  try {
-    const parsed = DatabricksRunSchema.safeParse(JSON.parse(parameters));
-    return parsed.success ? parsed.data.databricks.jobRunId : null;
-  } catch {
-    return null;
-  }
-};
-
-/**
- * The Databricks job run a repair of this pipeline repairs, as ingested run facets named it: the
- * failed run's own when it has one, else the pipeline's latest run that names one.
- */
-export async function databricksJobRunOf(db: Db | Tx, pipelineId: string, failedRunId: string | null): Promise<number | null> {
-  if (failedRunId) {
-    const failed = await prismaOf(db).run.findUnique({ where: { id: failedRunId }, select: { parameters: true, pipelineId: true } });
-    const id = failed && failed.pipelineId === pipelineId ? jobRunIdOf(failed.parameters) : null;
-    if (id !== null) return id;
-  }
-  const runs = await prismaOf(db).run.findMany({
-    where: { pipelineId, parameters: { contains: '"databricks"' } },
-    orderBy: { startedAt: "desc" },
-    take: 20,
-    select: { parameters: true },
-  });
-  for (const r of runs) {
-    const id = jobRunIdOf(r.parameters);
-    if (id !== null) return id;
-  }
-  return null;
-}
-
-/**
- * The failed run of a dbt pipeline as `dbt retry` would take it up: its invocation id and its
- * failed and skipped (model, unit) pairs. Null unless it is this pipeline's run and still its
- * latest — `dbt retry` retries the last invocation in the project's target/, so once anything ran
- * since (a repair's own `dbt build`, a scheduled run) it would retry that instead.
- */
-export async function dbtRetrySourceOf(db: Db | Tx, pipelineId: string, failedRunId: string | null): Promise<{ invocation: string; pairs: string[] } | null> {
-  if (!failedRunId) return null;
-  const run = await prismaOf(db).run.findUnique({ where: { id: failedRunId }, select: { pipelineId: true, externalId: true, startedAt: true } });
-  if (!run || run.pipelineId !== pipelineId || !run.externalId || !run.startedAt) return null;
-  // Reparo's own repair runs invoke nothing in dbt; what dbt ran since is ingested as runs of its own.
-  if ((await prismaOf(db).run.count({ where: { pipelineId, id: { not: failedRunId }, kind: { not: "repair" }, startedAt: { gt: run.startedAt } } })) > 0)
-    return null;
-  const attempts = await prismaOf(db).attempt.findMany({
-    where: { runId: failedRunId },
-    select: { unitKey: true, status: true, task: { select: { nodeId: true } } },
-  });
-  const pairs = attempts.filter((a) => a.status !== "succeeded").map((a) => compositeKey(a.task.nodeId, a.unitKey));
-  return pairs.length === 0 ? null : { invocation: run.externalId, pairs: [...new Set(pairs)] };
 }
