@@ -11,7 +11,7 @@ import { launchRepair } from "../repair/launch-repair";
 import { previewPlan } from "../repair/preview-plan";
 import { recordPreconditions } from "../repair/record-preconditions";
 import { recordScope } from "../repair/record-scope";
-import { resolveIncident } from "../repair/resolve-incident";
+import { resolveIncident } from "./resolve-incident";
 import { validateIncident } from "../repair/validate-incident";
 import { getIncident } from "./get-incident";
 import { openIncident } from "./open-incident";

@@ -6,10 +6,10 @@ import { createTestDatabase, providersUnderTest, type TestDatabase } from "../te
 import { loadUnitStateIndex } from "./unit-state-index";
 import { declareReplace } from "./declare-replace";
 import { markUnits } from "./mark-units";
-import { overrideValidation } from "./override-validation";
+import { overrideValidation } from "../incidents/override-validation";
 import { previewPlan } from "./preview-plan";
 import { confirmPlan } from "./confirm-plan";
-import { resolveIncident } from "./resolve-incident";
+import { resolveIncident } from "../incidents/resolve-incident";
 import { COMMANDER, OPERATOR, STG } from "./testing/journey-steps";
 
 const reason = "recorded for the test";

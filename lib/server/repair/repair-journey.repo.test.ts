@@ -12,7 +12,7 @@ import { getScope } from "./get-scope";
 import { launchRepair } from "./launch-repair";
 import { previewPlan } from "./preview-plan";
 import { recordScope } from "./record-scope";
-import { resolveIncident } from "./resolve-incident";
+import { resolveIncident } from "../incidents/resolve-incident";
 import { validateIncident } from "./validate-incident";
 import { OPERATOR, STG } from "./testing/journey-steps";
 

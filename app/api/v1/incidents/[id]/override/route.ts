@@ -1,7 +1,7 @@
 import { OkSchema } from "@/lib/contracts/repair";
 import { IdParamsSchema, ReasonBodySchema } from "@/lib/contracts/incidents";
 import { route } from "@/lib/server/http/route";
-import { overrideValidation } from "@/lib/server/repair/override-validation";
+import { overrideValidation } from "@/lib/server/incidents/override-validation";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

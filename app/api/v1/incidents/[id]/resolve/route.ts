@@ -1,7 +1,7 @@
 import { OkSchema } from "@/lib/contracts/repair";
 import { IdParamsSchema, ReasonBodySchema } from "@/lib/contracts/incidents";
 import { route } from "@/lib/server/http/route";
-import { resolveIncident } from "@/lib/server/repair/resolve-incident";
+import { resolveIncident } from "@/lib/server/incidents/resolve-incident";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

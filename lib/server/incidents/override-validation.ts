@@ -2,10 +2,10 @@ import type { Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
 import { RefusedError } from "@/lib/domain/errors";
-import { requireIncident } from "../incidents/require-incident";
-import { moveIncident } from "../incidents/move-incident";
+import { validateIncident } from "../repair/validate-incident";
+import { moveIncident } from "./move-incident";
+import { requireIncident } from "./require-incident";
 import { targetsOf } from "./resolve-incident";
-import { validateIncident } from "./validate-incident";
 
 /** Resolves despite failing validation: a commander's reasoned override, itself an intervention. */
 export async function overrideValidation(id: string, reason: string, actor: Actor, now = new Date(), db: Db = getDb()) {

@@ -1,10 +1,10 @@
 import type { Actor } from "../auth/roles";
-import { appendAudit } from "../audit/append-audit";
+import type { AuditDraft } from "@/lib/contracts/audit";
 import { inTransaction, getDb, type Db } from "../repositories/database";
 import { RefusedError } from "@/lib/domain/errors";
-import { requireIncident } from "../incidents/require-incident";
-import { moveIncident } from "../incidents/move-incident";
-import { validateIncident } from "./validate-incident";
+import { validateIncident } from "../repair/validate-incident";
+import { endIncident } from "./end-incident";
+import { requireIncident } from "./require-incident";
 import { counted } from "@/lib/domain/words";
 
 /**
@@ -21,37 +21,17 @@ export async function resolveIncident(id: string, reason: string, actor: Actor, 
       { failing },
     );
   }
-  const entry = await inTransaction(db, async (tx) => {
-    await moveIncident(tx, incident, "resolve", { resolvedAt: now, closedReason: reason });
-    await appendAudit(
-      tx,
-      {
-        kind: "validation.passed",
-        actor: actor.id,
-        actorRole: actor.role,
-        reason: `${counted(v.units.length, "unit")} validated: in the ledger, published once, reconciled, not stale`,
-        incidentId: id,
-        targets: targetsOf(v.units),
-        before: { status: incident.status },
-        after: { status: "validating", units: v.units.length },
-      },
-      now,
-    );
-    return appendAudit(
-      tx,
-      {
-        kind: "incident.resolved",
-        actor: actor.id,
-        actorRole: actor.role,
-        reason,
-        incidentId: id,
-        targets: incident.failedPairs,
-        before: { status: incident.status },
-        after: { status: "resolved" },
-      },
-      now,
-    );
-  });
+  const validated: AuditDraft = {
+    kind: "validation.passed",
+    actor: actor.id,
+    actorRole: actor.role,
+    reason: `${counted(v.units.length, "unit")} validated: in the ledger, published once, reconciled, not stale`,
+    incidentId: id,
+    targets: targetsOf(v.units),
+    before: { status: incident.status },
+    after: { status: "validating", units: v.units.length },
+  };
+  const entry = await inTransaction(db, (tx) => endIncident(tx, incident, "resolve", reason, actor, now, [validated]));
   return { ok: true as const, auditSeq: entry.seq };
 }
 
