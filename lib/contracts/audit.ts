@@ -76,8 +76,15 @@ export const AUDIT_KINDS = {
     }),
   },
   "repair.finished": {
-    before: z.object({ runStatus: z.string() }),
-    after: z.object({ runStatus: z.string(), succeeded: z.number().int(), failed: z.number().int(), blocked: z.number().int() }),
+    // incidentStatus: the incident's move at the run's end, when it made one (absent in older entries).
+    before: z.object({ runStatus: z.string(), incidentStatus: IncidentStatusSchema.optional() }),
+    after: z.object({
+      runStatus: z.string(),
+      succeeded: z.number().int(),
+      failed: z.number().int(),
+      blocked: z.number().int(),
+      incidentStatus: IncidentStatusSchema.optional(),
+    }),
   },
   "repair.taken_over": {
     before: z.object({ owner: z.string() }),

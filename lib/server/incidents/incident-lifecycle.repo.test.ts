@@ -12,7 +12,7 @@ import { COMMANDER, OPERATOR, plannedIncident, STG } from "../repair/testing/jou
 import { markUnits } from "../repair/mark-units";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
 import { getIncident } from "./get-incident";
-import { moveIncident } from "./move-incident";
+import { followIncident, moveIncident } from "./move-incident";
 import { openIncident } from "./open-incident";
 import { requireIncident } from "./require-incident";
 
@@ -158,5 +158,15 @@ describe.each(providersUnderTest())("the incident lifecycle through the API (%s)
       message: `incident ${incident.id} changed state meanwhile; reload it`,
     });
     expect((await t.db.incident.findUnique({ where: { id: incident.id } }))!.status).toBe("abandoned");
+  });
+
+  it("a run's end moves a repairing incident to validating, and leaves one its lifecycle does not move on where it is, refusing nothing", async () => {
+    const incident = await openIncident({ taskNodeId: STG, units: ["2026-08-14"], reason: "the run ends" }, OPERATOR, new Date(), t.db);
+    expect(incident.opened).toBe(true);
+    await t.db.incident.update({ where: { id: incident.id }, data: { status: "repairing" } });
+    expect(await t.db.$transaction((tx) => followIncident(tx, incident.id, "finish_repair"))).toEqual({ from: "repairing", to: "validating" });
+    // A second end (or one after an operator moved the incident): no move, no refusal to roll the run's end back.
+    expect(await t.db.$transaction((tx) => followIncident(tx, incident.id, "finish_repair"))).toBeNull();
+    expect((await t.db.incident.findUnique({ where: { id: incident.id } }))!.status).toBe("validating");
   });
 });

@@ -1,4 +1,4 @@
-import { requireTransition, type IncidentAction, type IncidentStatus } from "@/lib/domain/incident-lifecycle";
+import { nextStatus, requireTransition, statusesAllowing, type IncidentAction, type IncidentStatus } from "@/lib/domain/incident-lifecycle";
 import type { Tx } from "../repositories/database";
 import { ConflictError } from "@/lib/domain/errors";
 import { transitionIncident } from "../repositories/incidents/incidents";
@@ -19,4 +19,19 @@ export async function moveIncident(
   if (!(await transitionIncident(tx, incident.id, [incident.status], to, extra)))
     throw new ConflictError(`incident ${incident.id} changed state meanwhile; reload it`);
   return to;
+}
+
+/**
+ * Moves the incident as the lifecycle says an event no person sends (the repair run's end) moves
+ * it from the status it is in when the move is written, in the caller's transaction — and never
+ * refuses: the event commits whatever the incident's status. Each status the lifecycle moves on
+ * is tried compare-and-set, so a concurrent change is never overwritten and never rolls the
+ * event back. Returns the move made, or null when the lifecycle leaves the incident where it is.
+ */
+export async function followIncident(tx: Tx, incidentId: string, event: "finish_repair"): Promise<{ from: IncidentStatus; to: IncidentStatus } | null> {
+  for (const from of statusesAllowing(event)) {
+    const to = nextStatus(from, event)!;
+    if (await transitionIncident(tx, incidentId, [from], to)) return { from, to };
+  }
+  return null;
 }

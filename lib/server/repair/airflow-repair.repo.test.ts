@@ -427,7 +427,8 @@ describe("cancelling a dispatched repair from the console", () => {
       kind: "repair.finished",
       actor: OPERATOR.id,
       reason: expect.stringContaining("cancelled by demo-operator"),
-      after: { runStatus: "cancelled" },
+      before: { incidentStatus: "repairing" },
+      after: { runStatus: "cancelled", incidentStatus: "validating" },
     });
     // The incident is validating now: the lifecycle refuses the cancel, and the API answers 409.
     const again = await cancelRepair(id, { reason: "again" }, OPERATOR, t.db).catch((e: unknown) => e);

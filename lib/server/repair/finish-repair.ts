@@ -1,9 +1,7 @@
-import { nextStatus } from "@/lib/domain/incident-lifecycle";
 import { endEventOf, nextRunStatus, type RepairRunEnd } from "@/lib/domain/repair-run-lifecycle";
 import { appendAudit } from "../audit/append-audit";
-import { moveIncident } from "../incidents/move-incident";
+import { followIncident } from "../incidents/move-incident";
 import { inTransaction, type Db } from "../repositories/database";
-import { findIncident } from "../repositories/incidents/incidents";
 import { releaseClaims } from "../repositories/repair/repair-claims";
 import { attemptsOfRun, findRepairRun, setRunOwner } from "../repositories/repair/repair-runs";
 import { progressKey } from "./dispatch-groups";
@@ -13,11 +11,13 @@ import type { StoppedBy } from "./repair-run-audit";
 /**
  * The run's end, all at once (one transaction): its status as its lifecycle ends it, its owner
  * and claims released, the incident moved by its own lifecycle's `finish_repair` (repairing →
- * validating), the outcome audited. `slice`: only while that slice owns the run (undefined:
- * whoever owns it, for a cancel). False when the run had ended or was taken over meanwhile.
+ * validating), the outcome audited with the incident's move. `slice`: only while that slice owns
+ * the run (undefined: whoever owns it, for a cancel). False when the run had ended or was taken
+ * over meanwhile.
  *
  * Whatever the incident's status, the run still ends and frees its units: an incident the
- * lifecycle does not move on is left where it is.
+ * lifecycle does not move on is left where it is (followIncident never refuses, so the incident
+ * cannot roll the run's end back).
  */
 export async function finishRepair(
   db: Db,
@@ -42,8 +42,7 @@ export async function finishRepair(
       if (!run || nextRunStatus(run.status, event) === null) return false; // finished already
       if (!(await moveRepairRun(tx, run, event, { endedAt: new Date() }))) return false;
       await releaseClaims(tx, runId);
-      const incident = run.incidentId ? await findIncident(tx, run.incidentId) : null;
-      if (incident && nextStatus(incident.status, "finish_repair") !== null) await moveIncident(tx, incident, "finish_repair");
+      const moved = run.incidentId ? await followIncident(tx, run.incidentId, "finish_repair") : null;
       await appendAudit(tx, {
         kind: "repair.finished",
         actor: by?.actor.id ?? run.params.launchedBy.id,
@@ -52,8 +51,14 @@ export async function finishRepair(
           ? `repair #${run.repairNumber} cancelled by ${by.actor.id}: ${by.reason}`
           : `repair #${run.repairNumber} ended: ${status}${error ? ` (${error.slice(0, 300)})` : ""}`,
         incidentId: run.incidentId,
-        before: { runStatus: before?.status ?? "running" },
-        after: { runStatus: status, succeeded: count("succeeded"), failed: count("failed"), blocked: count("upstream_failed") },
+        before: { runStatus: before?.status ?? "running", ...(moved && { incidentStatus: moved.from }) },
+        after: {
+          runStatus: status,
+          succeeded: count("succeeded"),
+          failed: count("failed"),
+          blocked: count("upstream_failed"),
+          ...(moved && { incidentStatus: moved.to }),
+        },
       });
       return true;
     },
