@@ -45,6 +45,27 @@ describe("ExecuteStep", () => {
     expect(screen.getByRole("button", { name: "Validate →" })).toBeEnabled();
   });
 
+  it("while the run waits on a peer that is down: the peer and the cause, the next try, and nothing counted done that did not run", async () => {
+    const progress = aProgress("running", ["succeeded", "pending", "pending"]);
+    const fault = { message: "Airflow at http://airflow:8080 is not reachable: connection refused", at: "2026-08-18T03:11:00.000Z", attempt: 2, of: 10 };
+    render("repairing", { ...progress, run: { ...progress.run!, fault: { ...fault, retryInSeconds: 12 } } });
+    expect(await screen.findByTestId("run-fault")).toHaveTextContent(
+      "The repair is waiting: Airflow at http://airflow:8080 is not reachable: connection refused. Reparo asks again in 12 s (attempt 2 of 10); then the run fails.",
+    );
+    expect(screen.getByTestId("progress-count")).toHaveTextContent("1 of 3 pairs done · 1 succeeded · 0 failed or blocked");
+    expect(screen.getByTestId("cancel-repair-open")).toBeVisible();
+  });
+
+  it("after a run that failed on a refusal: the cause, and how to resume from the wizard", async () => {
+    const progress = aProgress("failed", ["pending", "pending", "pending"]);
+    const message = "Airflow at http://airflow:8080: the user reparo lacks the permission for clearing stg_orders in DAG orders (403)";
+    render("validating", { ...progress, run: { ...progress.run!, fault: { message, at: "2026-08-18T03:11:00.000Z", attempt: 3, of: 3, retryInSeconds: null } } });
+    expect(await screen.findByTestId("run-fault")).toHaveTextContent(
+      `Repair #1 stopped on: ${message}. Once the cause is fixed, confirm the plan again at the Plan step; “Resume” here then runs only the pairs not yet done.`,
+    );
+    expect(screen.getByTestId("progress-count")).toHaveTextContent("0 of 3 pairs done · 0 succeeded · 0 failed or blocked");
+  });
+
   it("after a run that succeeded: no launch, no cancel, one pair named in the singular", async () => {
     render("validating", aProgress("succeeded", ["succeeded"]));
     expect(await screen.findByTestId("progress-count")).toHaveTextContent("1 of 1 pair done · 1 succeeded · 0 failed or blocked");

@@ -11,6 +11,7 @@ import { ActionError } from "./ActionError";
 import { ConfirmIntervention } from "./ConfirmIntervention";
 import { DisabledReason } from "@/components/shell/DisabledReason";
 import { DryRunPanel } from "./DryRunPanel";
+import { RunFault } from "./RunFault";
 import { Name } from "@/components/shell/Name";
 import { StepActions } from "./StepActions";
 import { allows, type StepProps } from "./step-props";
@@ -81,6 +82,7 @@ export function ExecuteStep({ id, incident, next, back, reviewed: fromPlan }: St
             Repair <strong>#{data.run.repairNumber}</strong> · run <span className="mono">{data.run.id}</span> · repairs run{" "}
             <span className="mono">{data.run.rootRunId ?? "—"}</span> · <span data-testid="run-status">{data.run.status}</span>
           </p>
+          <RunFault run={data.run} canLaunch={allows(incident, "launch")} />
           <div
             className={styles.progress}
             role="progressbar"

@@ -204,6 +204,14 @@ export const ProgressViewSchema = z.object({
       rootRunId: z.string().nullable(),
       startedAt: z.string().nullable(),
       endedAt: z.string().nullable(),
+      /**
+       * Why the run stopped on an error (the peer and the cause in plain words): while it asks
+       * again (`retryInSeconds`; attempt `attempt` of `of`), or once it failed on it (null).
+       */
+      fault: z
+        .object({ message: z.string(), at: z.string(), attempt: z.number().int(), of: z.number().int(), retryInSeconds: z.number().nullable() })
+        .nullable()
+        .default(null),
     })
     .nullable(),
   total: z.number().int(),

@@ -16,6 +16,7 @@ import { buildSchema, graphql, type GraphQLSchema } from "graphql";
  *   Query.assetNodeAdditionalRequiredKeys        the other assets of a non-subsettable multi-asset
  *   Query.partitionBackfillOrError(backfillId)   PartitionBackfill | BackfillNotFoundError — each read advances the backfill one step
  *   Mutation.launchPartitionBackfill             LaunchBackfillSuccess | PythonError (an unknown asset key or partition), HTTP 500
+ *                                                | the member `refuseLaunches` names (a fault a test switches on)
  *   Mutation.cancelPartitionBackfill             CancelBackfillSuccess | BackfillNotFoundError… (PythonError)
  *
  * A backfill's partition gets one run of every selected asset (QUEUED, then STARTED, tagged
@@ -93,6 +94,12 @@ export interface FakeDagster {
   readonly requests: FakeDagsterRequest[];
   /** Everything the real webserver would have refused (GraphQL errors, bad HTTP), in its words. */
   readonly violations: string[];
+  /**
+   * A fault: every launchPartitionBackfill from now on answers this member of LaunchBackfillResult,
+   * as Dagster does when it refuses (a user without the launch permission: UnauthorizedError; a
+   * partition set gone since the dry run; its own code raising: PythonError). null: launches again.
+   */
+  refuseLaunches(member: RefusedLaunch | null): void;
   close(): Promise<void>;
 }
 
@@ -103,6 +110,8 @@ function dagsterSchema(file: string): GraphQLSchema {
   if (schemaCache?.path !== file) schemaCache = { path: file, schema: buildSchema(readFileSync(file, "utf8")) };
   return schemaCache.schema;
 }
+
+export type RefusedLaunch = "UnauthorizedError" | "PartitionSetNotFoundError" | "PythonError";
 
 const keyOf = (p: readonly string[]) => JSON.stringify(p);
 /** A Python list of strings as Python prints it (Dagster's error texts quote asset keys so). */
@@ -124,6 +133,14 @@ export async function startFakeDagster(options: FakeDagsterOptions): Promise<Fak
   const requests: FakeDagsterRequest[] = [];
   const violations: string[] = [];
   let nextRun = 1;
+  let refused: RefusedLaunch | null = null;
+  /** What Dagster answers when it refuses a launch (its messages, as its GraphQL layer words them). */
+  const refusal = (member: RefusedLaunch) =>
+    member === "UnauthorizedError"
+      ? { __typename: member, message: "Authorization failed: the user lacks the LAUNCH_PARTITION_BACKFILL permission" }
+      : member === "PartitionSetNotFoundError"
+        ? { __typename: member, message: "Partition set __ASSET_JOB_partition_set could not be found.", partitionSetName: "__ASSET_JOB_partition_set" }
+        : pythonError("dagster._core.errors.DagsterUserCodeUnreachableError: Could not reach user code server", "DagsterUserCodeUnreachableError");
 
   const findAsset = (p: readonly string[]) => assets.find((a) => keyOf(a.path) === keyOf(p));
 
@@ -261,6 +278,7 @@ export async function startFakeDagster(options: FakeDagsterOptions): Promise<Fak
         allPartitions?: boolean | null;
       };
     }) => {
+      if (refused) return refusal(refused);
       if (!params.assetSelection || params.assetSelection.length === 0) {
         return pythonError("Reparo's fake models asset backfills only: assetSelection is required", "DagsterInvariantViolationError");
       }
@@ -377,6 +395,9 @@ export async function startFakeDagster(options: FakeDagsterOptions): Promise<Fak
     backfills,
     requests,
     violations,
+    refuseLaunches: (member) => {
+      refused = member;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((e) => (e ? reject(e) : resolve()));

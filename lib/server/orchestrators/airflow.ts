@@ -67,6 +67,7 @@ function airflowAuth(connection: AirflowConnection): PeerAuth {
   const username = connection.username;
   return {
     renewsOn401: !!username,
+    ...(username ? { user: username } : {}),
     async headers(exchange: Exchange, _request, renew) {
       if (!username) return { authorization: `Bearer ${await readSecret(connection.credentials)}` };
       const password = await readSecret(connection.credentials);
@@ -79,6 +80,7 @@ function airflowAuth(connection: AirflowConnection): PeerAuth {
         path: "/auth/token",
         body: { username, password },
         anonymous: true,
+        signInAs: username,
         expect: [200, 201],
         what: `signing in to Airflow as ${username}`,
       });
@@ -171,7 +173,7 @@ export function airflowOrchestrator(connection: AirflowConnection): Orchestrator
           dryRun: true,
           ids: (a) => ({ taskInstances: a.body?.task_instances?.length ?? 0 }),
           expect: [200],
-          what: `Airflow's dry run of clearing ${g.taskIds.join(", ")} in ${g.dagId}`,
+          what: `a dry run of clearing ${g.taskIds.join(", ")} in DAG ${g.dagId}`,
         });
         wouldClear.push(...answer.body.task_instances);
       }
@@ -192,7 +194,7 @@ export function airflowOrchestrator(connection: AirflowConnection): Orchestrator
           body: clearBody(g, false),
           ids: (a) => ({ dagId: g.dagId, cleared: clearedIds(a.status === 200 ? a.body.task_instances : []) }),
           expect: [200],
-          what: `clearing ${g.taskIds.join(", ")} in ${g.dagId}`,
+          what: `clearing ${g.taskIds.join(", ")} in DAG ${g.dagId}`,
         });
         for (const ti of answer.body.task_instances) if (ti.logical_date) handle.cleared[mappedKey(ti)] = ti.try_number;
       }

@@ -283,6 +283,26 @@ export function previewFindings(
   return { missing, extra };
 }
 
+/** What a refused launch's union member means to a commander (Dagster's own words follow). */
+const REFUSAL_MEANING: Record<string, string> = {
+  UnauthorizedError: "Reparo's token lacks the permission to launch backfills",
+  PartitionSetNotFoundError: "Dagster does not know the partition set (the assets or their partitions changed since the dry run?)",
+  PythonError: "Dagster's own code raised an error",
+  InvalidStepError: "a step of the selection is not in the job",
+  InvalidOutputError: "an output of the selection is not in the job",
+  RunConflict: "a run of the same selection conflicts",
+  ConflictingExecutionParamsError: "the backfill's parameters conflict",
+  NoModeProvidedError: "the job needs a mode",
+  PresetNotFoundError: "the preset does not exist",
+  InvalidSubsetError: "the selection is not a valid subset of the job",
+};
+
+/** A refused launch, in plain words: what it means, then Dagster's own (memberError). */
+export const refusalMeaning = (m: LaunchResult): string => {
+  const meaning = REFUSAL_MEANING[m.__typename];
+  return meaning ? `${meaning} (${memberError(m)})` : memberError(m);
+};
+
 /** A non-success member of a result union, in Dagster's words. */
 export const memberError = (m: LaunchResult): string =>
   `${m.__typename}: ${m.message ?? (m.partitionKeys ? `partition keys not found: ${m.partitionKeys.join(", ")}` : (m.invalidStepKey ?? m.stepKey ?? m.errors?.map((e) => e.message).join("; ") ?? "error"))}`;

@@ -257,10 +257,39 @@ describe("dagsterOrchestrator against a fake Dagster executing its own schema.gr
     expect(fake.violations).toEqual([]);
   });
 
+  it("a refused launch names Dagster and the cause in plain words, and launches nothing", async () => {
+    const plan = buildPlan();
+    const before = fake.backfills.length;
+    try {
+      fake.refuseLaunches("UnauthorizedError");
+      const unauthorized = (await dagsterOrchestrator(connectionFor(fake))
+        .dispatchWave(plan, 0)
+        .catch((e: unknown) => e)) as OrchestratorError;
+      expect(unauthorized.message).toBe(
+        `Dagster at ${fake.url} refused launching the backfill of wave 1: Reparo's token lacks the permission to launch backfills ` +
+          "(UnauthorizedError: Authorization failed: the user lacks the LAUNCH_PARTITION_BACKFILL permission)",
+      );
+      fake.refuseLaunches("PartitionSetNotFoundError");
+      await expect(dagsterOrchestrator(connectionFor(fake)).dispatchWave(plan, 0)).rejects.toThrow(
+        /does not know the partition set .*PartitionSetNotFoundError/,
+      );
+      fake.refuseLaunches("PythonError");
+      await expect(dagsterOrchestrator(connectionFor(fake)).dispatchWave(plan, 0)).rejects.toThrow(
+        /^Dagster at \S+ failed on its side \(500\) while launching the backfill of wave 1: "PythonError: .*DagsterUserCodeUnreachableError/,
+      );
+      expect(fake.backfills.length).toBe(before);
+    } finally {
+      fake.refuseLaunches(null);
+    }
+    const { handle } = await dagsterOrchestrator(connectionFor(fake)).dispatchWave(plan, 0);
+    expect((handle as unknown as DagsterWaveHandle).backfillIds.length).toBeGreaterThan(0);
+    expect(fake.violations).toEqual([]);
+  });
+
   it("an unknown partition is Dagster 1.13's failed invariant (a PythonError), not PartitionKeysNotFoundError", async () => {
     const plan = buildPlan([["task:stg_orders", "2026-09-05", 0]]);
     await expect(dagsterOrchestrator(connectionFor(fake)).dispatchWave(plan, 0)).rejects.toThrow(
-      /answered 500 \(PythonError: dagster_shared.check.functions.CheckError/,
+      /failed on its side \(500\) while launching the backfill of wave 1: "PythonError: dagster_shared.check.functions.CheckError/,
     );
   });
 

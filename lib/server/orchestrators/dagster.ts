@@ -6,6 +6,7 @@ import {
   backfillProgress,
   launchRequests,
   memberError,
+  refusalMeaning,
   planBackfills,
   previewFindings,
   previewQuery,
@@ -17,6 +18,7 @@ import {
   type UnionMember,
 } from "./dagster-requests";
 import { dagsterTransport } from "./dagster-transport";
+import { peerAt } from "./fault-words";
 import { OrchestratorError, type Orchestrator, type OrchestratorCall, type PairProgress, type WaveHandle } from "./port";
 
 export type { DagsterBackfillParams, DagsterWaveHandle } from "./dagster-requests";
@@ -85,12 +87,18 @@ export function dagsterOrchestrator(connection: DagsterConnection): Orchestrator
           const { data, call } = await graphql<{ launchPartitionBackfill: LaunchResult }>(
             LAUNCH_BACKFILL_MUTATION,
             { backfillParams: b.params },
-            `launching a Dagster backfill of wave ${wave}`,
+            `launching the backfill of wave ${wave + 1}`,
           );
           const result = data.launchPartitionBackfill;
           if (result.__typename !== "LaunchBackfillSuccess" || !result.backfillId) {
             const error = memberError(result);
-            throw new OrchestratorError(`launching a Dagster backfill of wave ${wave}: ${error}`, { ...call, error });
+            throw new OrchestratorError(
+              `${peerAt("dagster", connection.baseUrl)} refused launching the backfill of wave ${wave + 1}: ${refusalMeaning(result)}`,
+              {
+                ...call,
+                error,
+              },
+            );
           }
           calls.push({ ...call, ids: { backfillId: result.backfillId } });
           handle.backfillIds.push(result.backfillId);

@@ -1,4 +1,5 @@
 import type { OrchestratorKind } from "@/lib/contracts/orchestrators";
+import { refusalWords, unansweredCause, unansweredWords } from "./fault-words";
 import { OrchestratorError, type OrchestratorCall } from "./port";
 
 export interface JsonAnswer<T = unknown> {
@@ -34,9 +35,9 @@ export async function requestJson<T = unknown>(
       redirect: "manual",
     });
   } catch (e) {
-    const message = (e as Error).name === "TimeoutError" ? `no answer within ${TIMEOUT_MS / 1000} s` : (e as Error).message;
-    const call: OrchestratorCall = { orchestrator, method, url: shown, status: null, error: message, ...(options.dryRun ? { dryRun: true } : {}) };
-    throw new OrchestratorError(`${orchestrator} at ${target.origin} could not be reached: ${message}`, call);
+    const error = unansweredCause(e, TIMEOUT_MS);
+    const call: OrchestratorCall = { orchestrator, method, url: shown, status: null, error, ...(options.dryRun ? { dryRun: true } : {}) };
+    throw new OrchestratorError(unansweredWords(orchestrator, url, e, TIMEOUT_MS), call);
   }
   const text = await res.text();
   let body: unknown = null;
@@ -82,7 +83,7 @@ export function errorText(body: unknown): string {
 export function expectStatus<T>(answer: JsonAnswer<T>, ok: readonly number[], what: string): JsonAnswer<T> {
   if (!ok.includes(answer.status))
     throw new OrchestratorError(
-      `${what}: ${answer.call.orchestrator} answered ${answer.status}${answer.call.error ? ` (${answer.call.error})` : ""}`,
+      refusalWords({ kind: answer.call.orchestrator, url: answer.call.url, status: answer.status, what, detail: answer.call.error }),
       answer.call,
     );
   return answer;

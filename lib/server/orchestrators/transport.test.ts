@@ -50,7 +50,7 @@ describe("the transport", () => {
     const exchange = peerTransport("databricks", base, renewing(false)).exchange();
     const error = await exchange.send({ method: "GET", path: "/x", expect: [200], what: "reading x" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OrchestratorError);
-    expect((error as OrchestratorError).message).toBe("reading x: databricks answered 401 (token expired)");
+    expect((error as OrchestratorError).message).toBe(`Databricks at ${base} refused Reparo's token (401) while reading x: "token expired"`);
     expect(exchange.calls.map((c) => c.status)).toEqual([401]);
   });
 
@@ -58,7 +58,7 @@ describe("the transport", () => {
     const exchange = peerTransport("airflow", base, renewing(true)).exchange();
     await exchange.send({ method: "GET", path: "/first", expect: [200] });
     const refused = (await exchange.send({ method: "POST", path: "/conflict", expect: [200], what: "clearing" }).catch((e: unknown) => e)) as OrchestratorError;
-    expect(refused.message).toBe("clearing: airflow answered 409 (already cleared)");
+    expect(refused.message).toBe(`Airflow at ${base} refused clearing (409): "already cleared"`);
     expect(refused.call).toMatchObject({ url: `${base}/conflict`, status: 409 });
     expect(refused.earlier.map((c) => [c.url.replace(base, ""), c.status])).toEqual([
       ["/first", 401],
@@ -70,5 +70,24 @@ describe("the transport", () => {
       .send({ method: "GET", path: "/y" })
       .catch((e: unknown) => e)) as OrchestratorError;
     expect(unreachable.call).toMatchObject({ url: "http://127.0.0.1:1/y", status: null });
+    // A port nothing listens on (fetch refuses port 1 itself, as a "bad port").
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const refusedConnection = (await peerTransport("airflow", `http://127.0.0.1:${port}`, null)
+      .exchange()
+      .send({ method: "GET", path: "/y" })
+      .catch((e: unknown) => e)) as OrchestratorError;
+    expect(refusedConnection.message).toBe(`Airflow at http://127.0.0.1:${port} is not reachable: connection refused`);
+  });
+
+  it("names the user whose password or permission was refused", async () => {
+    const asUser = { ...renewing(true), user: "reparo" };
+    const signIn = (await peerTransport("airflow", base, asUser)
+      .exchange()
+      .send({ method: "POST", path: "/auth/token", anonymous: true, signInAs: "reparo", expect: [201], what: "signing in to Airflow as reparo" })
+      .catch((e: unknown) => e)) as OrchestratorError;
+    expect(signIn.message).toBe(`Airflow at ${base} refused the password of user reparo (401) while signing in to Airflow as reparo`);
   });
 });

@@ -1,4 +1,5 @@
 import type { OrchestratorKind } from "@/lib/contracts/orchestrators";
+import { refusalWords } from "./fault-words";
 import { requestJson, type JsonAnswer } from "./http";
 import { OrchestratorError, type OrchestratorCall } from "./port";
 
@@ -21,6 +22,8 @@ export interface PeerAuth {
   ): Promise<Record<string, string>>;
   /** Whether a 401 is worth one retry with renewed credentials (a token that expired). */
   readonly renewsOn401: boolean;
+  /** The user requests are sent as (named in a refusal: "the user reparo lacks the permission…"). */
+  readonly user?: string;
 }
 
 export type CallIds = NonNullable<OrchestratorCall["ids"]>;
@@ -39,6 +42,8 @@ export interface PeerRequest<T> {
   readonly what?: string;
   /** Sent without the auth's headers (the sign-in itself). */
   readonly anonymous?: boolean;
+  /** The sign-in of this user: a 401 means its password was refused. */
+  readonly signInAs?: string;
 }
 
 export class Exchange {
@@ -75,7 +80,15 @@ export class Exchange {
       this.calls.push(call);
       if (request.expect && !request.expect.includes(answer.status))
         throw this.failure(
-          `${request.what ?? `${request.method} ${request.path}`}: ${this.orchestrator} answered ${answer.status}${call.error ? ` (${call.error})` : ""}`,
+          refusalWords({
+            kind: this.orchestrator,
+            url,
+            status: answer.status,
+            what: request.what ?? `${request.method} ${request.path}`,
+            detail: call.error,
+            user: request.signInAs ?? this.auth?.user,
+            signIn: request.signInAs !== undefined,
+          }),
           call,
         );
       return { ...answer, call };

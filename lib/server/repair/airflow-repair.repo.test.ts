@@ -348,8 +348,22 @@ describe("a wave whose second orchestrator is down when it is sent", () => {
     const run = (await t.db.run.findFirst({ where: { incidentId: id, kind: "repair" } }))!;
     const handles = JSON.parse(run.parameters).dispatch.handles as Record<string, { wave: number }>;
     expect(Object.values(handles).map((h) => h.wave)).toEqual([2]); // only orders is recorded as sent for wave 3
+    // The Execute step reads why the run waits: the peer by its address, the cause in words, the next try.
+    let waiting = await getProgress(id, t.db);
+    for (let i = 0; i < 400 && !waiting.run?.fault; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      waiting = await getProgress(id, t.db);
+    }
+    expect(waiting.run?.fault).toMatchObject({
+      message: expect.stringMatching(/^Airflow at http:\/\/127\.0\.0\.1:\d+ is not reachable: /),
+      attempt: 1,
+      of: 10,
+      retryInSeconds: 6,
+    });
+    expect(waiting.pairs.filter((p) => p.name === "build_order_features").map((p) => p.status)).toEqual(["pending", "pending"]);
     mlUp = true;
     expect(await launched.execution).toBe("succeeded");
+    expect((await getProgress(id, t.db)).run?.fault).toBeNull();
     expect(clearsOf(ordersAirflow, "revenue_daily")).toBe(2); // 08-17 and 08-23, sent once each
     expect(clearsOf(mlAirflow, "build_order_features")).toBe(2);
     const kinds = (await getIncident(id, t.db)).timeline.map((e) => e.kind);

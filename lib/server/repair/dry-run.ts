@@ -39,7 +39,7 @@ export async function dryRun(groups: readonly DispatchGroup[]): Promise<{ previe
     } catch (e) {
       if (!(e instanceof OrchestratorError)) throw e;
       preview.calls.push(view(e.call));
-      throw Object.assign(new UpstreamFailedError(`the dry run in ${g.orchestrator.kind} for ${g.pipeline} failed: ${e.message}`, { calls: preview.calls }), {
+      throw Object.assign(new UpstreamFailedError(`the dry run of pipeline ${g.pipeline} failed: ${e.message}`, { calls: preview.calls }), {
         code: "dry_run_failed",
       });
     }

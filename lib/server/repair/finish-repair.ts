@@ -3,7 +3,7 @@ import { appendAudit } from "../audit/append-audit";
 import { followIncident } from "../incidents/move-incident";
 import { inTransaction, type Db } from "../repositories/database";
 import { releaseClaims } from "../repositories/repair/repair-claims";
-import { attemptsOfRun, findRepairRun, setRunOwner } from "../repositories/repair/repair-runs";
+import { attemptsOfRun, findRepairRun, setRunOwner, type RepairRunParams } from "../repositories/repair/repair-runs";
 import { progressKey } from "./dispatch-groups";
 import { moveRepairRun } from "./move-repair-run";
 import type { StoppedBy } from "./repair-run-audit";
@@ -24,9 +24,10 @@ export async function finishRepair(
   runId: string,
   status: RepairRunEnd,
   slice: string | undefined,
-  error?: string,
+  fault?: NonNullable<RepairRunParams["fault"]>,
   by: StoppedBy | null = null,
 ): Promise<boolean> {
+  const error = fault?.message;
   // Each pair's end: its latest attempt when this console ran it, else what its orchestrator reported.
   const attempts = new Map((await attemptsOfRun(db, runId)).map((a) => [progressKey(a.taskNodeId, a.unitKey), a.status]));
   const before = await findRepairRun(db, runId);
@@ -35,7 +36,9 @@ export async function finishRepair(
   return inTransaction(
     db,
     async (tx) => {
-      if (!(await setRunOwner(tx, runId, null, Date.now(), slice))) return false; // taken over meanwhile: the new owner finishes it
+      // Taken over meanwhile: the new owner finishes it. A run that fails keeps why (the Execute step shows it).
+      // A cancelled run keeps the fault it was waiting on; one that ended on its own, only its own.
+      if (!(await setRunOwner(tx, runId, null, Date.now(), slice, fault || status !== "cancelled" ? { fault } : {}))) return false;
       // Read under the run's lock (setRunOwner took it): an ended run moves no more.
       const run = await findRepairRun(tx, runId);
       const event = endEventOf(status);

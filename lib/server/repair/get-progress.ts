@@ -61,6 +61,7 @@ export async function getProgress(id: string, db: Db = getDb()): Promise<Progres
       rootRunId: run.rootRunId,
       startedAt: run.startedAt?.toISOString() ?? null,
       endedAt: run.endedAt?.toISOString() ?? null,
+      fault: run.params.fault ? { ...run.params.fault, at: new Date(run.params.fault.at).toISOString() } : null,
     },
     total: pairs.length,
     done: count("succeeded", "failed", "upstream_failed"),

@@ -70,14 +70,17 @@ export async function runRepairSlice(runId: string, db: Db, options: RunRepairOp
     // Not reached, rate-limited or failing on its side: asked again, backing off, before the run fails.
     const unreachable = e instanceof OrchestratorError && (e.call.status === null || e.call.status === 429 || e.call.status >= 500);
     log.error({ runId, failedSlices: failed, err: e }, `repair run ${runId}: a slice stopped on an error`);
-    if (failed >= (unreachable ? MAX_UNREACHABLE : MAX_FAILED_SLICES)) {
+    const of = unreachable ? MAX_UNREACHABLE : MAX_FAILED_SLICES;
+    const message = e instanceof Error ? e.message : String(e);
+    if (failed >= of) {
       // The run gives up: what its orchestrators still run for the wave in flight is stopped first.
       await cancelInFlight(db, runId).catch((err: unknown) => log.error({ runId, err }, `repair run ${runId}: cancelling the wave in flight failed`));
-      await finishRepair(db, runId, "failed", slice, e instanceof Error ? e.message : String(e));
+      await finishRepair(db, runId, "failed", slice, { message, at: Date.now(), attempt: failed, of, retryInSeconds: null });
       return { state: "finished", status: "failed" };
     }
-    await releaseRun(db, runId, slice, failed);
-    if (unreachable) return { state: "continue", afterSeconds: Math.min(60, POLL_SECONDS * 2 ** failed) };
+    const afterSeconds = unreachable ? Math.min(60, POLL_SECONDS * 2 ** failed) : null;
+    await releaseRun(db, runId, slice, failed, { message, at: Date.now(), attempt: failed, of, retryInSeconds: afterSeconds });
+    if (afterSeconds !== null) return { state: "continue", afterSeconds };
     throw e;
   } finally {
     lease.end();

@@ -3,7 +3,16 @@ import os from "node:os";
 import { nextRunStatus, isActiveRun } from "@/lib/domain/repair-run-lifecycle";
 import { appendAudit } from "../audit/append-audit";
 import { inTransaction, type Db } from "../repositories/database";
-import { attemptsOfRun, failOrphanedAttempts, findRepairRun, heartbeat, lockRun, setRunOwner, type RepairRunRecord } from "../repositories/repair/repair-runs";
+import {
+  attemptsOfRun,
+  failOrphanedAttempts,
+  findRepairRun,
+  heartbeat,
+  lockRun,
+  setRunOwner,
+  type RepairRunParams,
+  type RepairRunRecord,
+} from "../repositories/repair/repair-runs";
 import { processSingleton } from "./process-singleton";
 
 /**
@@ -119,6 +128,6 @@ export function keepLease(db: Db, runId: string, slice: string): { stop: () => P
 }
 
 /** Hands the run back between slices (any instance's next slice takes it), counting the slices in a row that stopped on an error. */
-export async function releaseRun(db: Db, runId: string, slice: string, failedSlices: number): Promise<void> {
-  await inTransaction(db, (tx) => setRunOwner(tx, runId, null, Date.now(), slice, { failedSlices }));
+export async function releaseRun(db: Db, runId: string, slice: string, failedSlices: number, fault?: RepairRunParams["fault"]): Promise<void> {
+  await inTransaction(db, (tx) => setRunOwner(tx, runId, null, Date.now(), slice, { failedSlices, fault }));
 }

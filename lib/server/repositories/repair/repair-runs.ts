@@ -13,6 +13,11 @@ export const RepairRunParamsSchema = z.object({
   owner: z.object({ instance: z.string(), host: z.string(), pid: z.number().int(), job: z.string().optional(), slice: z.string().optional() }).optional(),
   /** Slices in a row that stopped on an unexpected error (the run fails at 3). */
   failedSlices: z.number().int().optional(),
+  /**
+   * Why the last slice stopped on an error (the peer named, the cause in words), while the run
+   * retries it; kept once the run failed on it. Cleared by the next slice that goes through.
+   */
+  fault: z.object({ message: z.string(), at: z.number(), attempt: z.number().int(), of: z.number().int(), retryInSeconds: z.number().nullable() }).optional(),
   heartbeatAt: z.number().optional(),
   concurrency: z.number().int().default(4),
   parameterOverrides: z.record(z.string(), z.string()).default({}),
