@@ -8,14 +8,21 @@ import { OpenApiContract, type ContractIssue } from "./openapi-contract";
  * A stateful fake of an Airflow 3 API server for adapter tests: the simple auth manager's
  * `POST /auth/token`, `POST /api/v2/dags/{dag_id}/clearTaskInstances`,
  * `POST /api/v2/dags/~/dagRuns/~/taskInstances/list`, `POST /api/v2/dags/~/dagRuns/list`, PATCH of a
- * task instance and GET of a DAG run and of its task instances, over DAGs, runs and task instances
+ * task instance, GET of a DAG, of a DAG run and of its task instances, over DAGs, runs and task instances
  * held in memory. Calibrated against the real Airflow 3.3.2's recorded answers
  * (fake-airflow-calibration.test.ts): where they differ, the fake is wrong. Every request and every response (the fake's own included) is checked against the
  * OpenAPI document Airflow published for the chosen release, so a request the real Airflow would
  * refuse fails the test: it is answered 422 (as FastAPI does) and lands in `violations`.
  *
  * Cleared task instances run on a clock the test drives: `advance()` (and, by default, each
- * task-instance poll) moves each one step null → queued → running → success/failed.
+ * task-instance poll) moves each one step null → queued → running → success/failed — except in a
+ * paused DAG, whose cleared task instances stay unscheduled (state none) until it is unpaused, as
+ * Airflow's scheduler leaves them.
+ *
+ * Faults a commander meets, switched on by the test: `setPaused` (a DAG paused or unpaused),
+ * `forbid` (the user lacks the permission for some operations: 403, as Airflow 3's auth manager
+ * answers), `stop`/`start` (the API server down: connections refused on its port, then up again on
+ * the same port). A wrong password is the connection's secret rewritten: /auth/token answers 401.
  */
 
 export interface FakeTaskInstance {
@@ -34,7 +41,7 @@ export interface FakeAirflowOptions {
   version: "3.0.0" | "3.2.1";
   users?: Record<string, string>; // username -> password (default { admin: "admin" })
   tokenTtlSeconds?: number; // default 3600
-  dags: Record<string, { tasks: { taskId: string; downstream?: string[] }[]; runs: { logicalDate: string; runId?: string }[] }>;
+  dags: Record<string, { tasks: { taskId: string; downstream?: string[] }[]; runs: { logicalDate: string; runId?: string }[]; paused?: boolean }>;
   initialState?: (ti: { dagId: string; taskId: string; logicalDate: string }) => string | null; // default "success"
   outcome?: (ti: FakeTaskInstance) => "success" | "failed"; // how a cleared TI ends; default success
   onFinished?: (ti: FakeTaskInstance) => void | Promise<void>; // awaited when a cleared TI reaches success/failed
@@ -64,6 +71,13 @@ export interface FakeAirflow {
   advance(): Promise<void>; // one step for every cleared, unfinished TI
   issueToken(username?: string): string;
   expireTokens(): void; // every token issued so far answers 401 from now on
+  /** Pauses or unpauses a DAG (its `is_paused`; a paused DAG's cleared task instances do not run). */
+  setPaused(dagId: string, paused: boolean): void;
+  /** Operations (operationId, e.g. "post_clear_task_instances") answered 403 from now on; null: none. */
+  forbid(operationIds: readonly string[] | null): void;
+  /** The API server goes down: its port refuses connections until `start()` listens on it again. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -153,6 +167,8 @@ export async function startFakeAirflow(options: FakeAirflowOptions): Promise<Fak
   const tokens = new Map<string, TokenRecord>();
   const requests: FakeAirflowRequest[] = [];
   const violations: string[] = [];
+  const paused = new Set(Object.entries(options.dags).flatMap(([dagId, dag]) => (dag.paused ? [dagId] : [])));
+  let forbidden = new Set<string>();
 
   const records: TiRecord[] = [];
   const runs: DagRunRecord[] = [];
@@ -216,6 +232,8 @@ export async function startFakeAirflow(options: FakeAirflowOptions): Promise<Fak
     for (const r of records) {
       const ti = r.ti;
       if (ti.clearedAt === null || (ti.state !== null && FINISHED.has(ti.state))) continue;
+      // The scheduler schedules nothing of a paused DAG: a cleared task instance waits, unscheduled.
+      if (paused.has(ti.dagId) && (ti.state === null || ti.state === "restarting")) continue;
       if (ti.state === "queued") {
         ti.state = "running";
         ti.tryNumber += 1;
@@ -316,6 +334,39 @@ export async function startFakeAirflow(options: FakeAirflowOptions): Promise<Fak
       body.dag_display_name = run.dagId;
       body.duration = run.startDate && run.endDate ? (Date.parse(run.endDate) - Date.parse(run.startDate)) / 1000 : null;
     }
+    return body;
+  };
+
+  /** DAGResponse of the chosen release (its required fields, and the usual others). */
+  const toDagResponse = (dagId: string): Json => {
+    if (!options.dags[dagId]) throw new HttpError(404, `Dag with id ${dagId} was not found`);
+    const body: Json = {
+      dag_id: dagId,
+      dag_display_name: dagId,
+      is_paused: paused.has(dagId),
+      is_stale: false,
+      last_parsed_time: null,
+      last_expired: null,
+      bundle_name: "dags-folder",
+      relative_fileloc: `${dagId}.py`,
+      fileloc: `/opt/airflow/dags/${dagId}.py`,
+      description: null,
+      timetable_summary: "@daily",
+      timetable_description: "At 00:00",
+      tags: [],
+      max_active_tasks: 16,
+      max_active_runs: 16,
+      max_consecutive_failed_dag_runs: 0,
+      has_task_concurrency_limits: false,
+      has_import_errors: false,
+      next_dagrun_logical_date: null,
+      next_dagrun_data_interval_start: null,
+      next_dagrun_data_interval_end: null,
+      next_dagrun_run_after: null,
+      owners: ["airflow"],
+      file_token: Buffer.from(dagId).toString("base64url"),
+    };
+    if (options.version === "3.2.1") body.timetable_partitioned = false;
     return body;
   };
 
@@ -472,6 +523,7 @@ export async function startFakeAirflow(options: FakeAirflowOptions): Promise<Fak
     }
     const operationId = check.match.operation.operationId;
     if (contract === api) authenticate(req.headers.authorization ?? null);
+    if (contract === api && operationId && forbidden.has(operationId)) throw new HttpError(403, "Forbidden");
     if (check.violations.length > 0) {
       violations.push(...check.violations);
       if (check.issues.length > 0) return { status: 422, body: { detail: check.issues.map(validationError) } };
@@ -492,6 +544,8 @@ export async function startFakeAirflow(options: FakeAirflowOptions): Promise<Fak
       case "get_task_instance":
       case "get_task_instances":
         return getTaskInstances(check.match.pathParams);
+      case "get_dag":
+        return { status: 200, body: toDagResponse(check.match.pathParams.dag_id ?? "") };
       case "get_dag_run":
         return { status: 200, body: toRunResponse(findRun(check.match.pathParams.dag_id, check.match.pathParams.dag_run_id)) };
       case "get_list_dag_runs_batch":
@@ -551,6 +605,11 @@ export async function startFakeAirflow(options: FakeAirflowOptions): Promise<Fak
     server.listen(0, "127.0.0.1", () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  const listen = () =>
+    new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, "127.0.0.1", () => resolve());
+    });
 
   return {
     url: `http://127.0.0.1:${port}`,
@@ -567,8 +626,25 @@ export async function startFakeAirflow(options: FakeAirflowOptions): Promise<Fak
     expireTokens: () => {
       for (const t of tokens.values()) t.revoked = true;
     },
+    setPaused: (dagId, value) => {
+      if (value) paused.add(dagId);
+      else paused.delete(dagId);
+    },
+    forbid: (operationIds) => {
+      forbidden = new Set(operationIds ?? []);
+    },
+    stop: async () => {
+      await new Promise<void>((resolve, reject) => {
+        server.close((e) => (e ? reject(e) : resolve()));
+        server.closeAllConnections();
+      });
+      // Let clients see their kept-alive connections closed, so their next request meets the closed port.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    },
+    start: listen,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        if (!server.listening) return resolve(); // stopped by the test
         server.close((e) => (e ? reject(e) : resolve()));
         server.closeAllConnections();
       }),

@@ -31,6 +31,27 @@ export function pairOf(connection: AirflowConnection, plan: DispatchPlan, ti: Ta
   return null;
 }
 
+/** Why a paused DAG's pairs cannot be dispatched, in the commander's words. */
+export const pausedReason = (dagId: string) => `DAG ${dagId} is paused: cleared tasks will not run until it is unpaused`;
+
+/**
+ * The planned pairs of DAGs Airflow says are paused (`is_paused`), as unsupported: Airflow clears
+ * their task instances, but its scheduler runs nothing of a paused DAG, so they would wait for ever.
+ */
+export function pausedPairs(connection: AirflowConnection, plan: DispatchPlan, paused: ReadonlySet<string>): Unsupported[] {
+  const byTask = new Map<string, { dagId: string; units: string[] }>();
+  for (const p of plan.pairs) {
+    const task = plan.tasks.get(p.taskNodeId);
+    if (!task) continue;
+    const { dagId } = airflowTaskOf(connection, task);
+    if (!paused.has(dagId)) continue;
+    const entry = byTask.get(p.taskNodeId) ?? { dagId, units: [] };
+    entry.units.push(p.unitKey);
+    byTask.set(p.taskNodeId, entry);
+  }
+  return [...byTask].map(([taskNodeId, { dagId, units }]) => ({ taskNodeId, units, reason: pausedReason(dagId) }));
+}
+
 /**
  * Airflow's dry run against the plan, task instance by task instance: what it would clear beyond
  * the plan (`extra`: a side effect when the task has one or the plan left it out) and the planned
@@ -68,7 +89,9 @@ export function compareDryRun(
 /** One task instance's progress since the clear: it counts once it ran again (`ranAgain`). */
 export function taskInstanceStatus(ti: TaskInstance, ranAgain: boolean): PairStatus {
   const state = ti.state ?? null;
-  if (!ranAgain) return state === "success" ? "pending" : "running";
+  // Not run since the clear: unscheduled (none — a paused DAG's stay so) or its old success is
+  // nothing running; scheduled, queued or restarting (a try that was running when cleared) is on its way.
+  if (!ranAgain) return state === null || state === "success" ? "pending" : "running";
   return state === "success" ? "succeeded" : state && FINISHED_BAD.has(state) ? "failed" : "running";
 }
 

@@ -134,6 +134,9 @@ export function clearBody(g: ClearGroup, dryRun: boolean): AirflowClearBody {
   };
 }
 
+/** GET of a DAG (DAGResponse: `is_paused`). */
+export const dagPath = (dagId: string) => `/api/v2/dags/${encodeURIComponent(dagId)}`;
+
 export const clearPath = (g: ClearGroup) => `/api/v2/dags/${encodeURIComponent(g.dagId)}/clearTaskInstances`;
 
 /** The clear of one DAG run's task instances again, at its logical date (a clear that landed while its run was ending). */

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { AirflowConnection } from "@/lib/contracts/orchestrators";
-import { compareDryRun, mappedKey, pairProgress, tiKey } from "./airflow-answers";
+import { compareDryRun, mappedKey, pairProgress, pausedPairs, pausedReason, tiKey } from "./airflow-answers";
 import {
   airflowRequests,
   airflowTaskOf,
@@ -8,6 +8,7 @@ import {
   clearBody,
   clearGroups,
   clearPath,
+  dagPath,
   listClearedBody,
   listEndedRunsBody,
   listStillToRunBody,
@@ -156,14 +157,32 @@ export function airflowOrchestrator(connection: AirflowConnection): Orchestrator
     return again;
   }
 
+  /** The DAGs among `dagIds` Airflow says are paused (GET of each DAG: `is_paused`). */
+  async function pausedDags(exchange: Exchange, dagIds: readonly string[]): Promise<Set<string>> {
+    const paused = new Set<string>();
+    for (const dagId of dagIds) {
+      const answer = await exchange.send<{ is_paused?: boolean }>({
+        method: "GET",
+        path: dagPath(dagId),
+        ids: (a) => ({ dagId, ...(a.status === 200 ? { isPaused: String(a.body.is_paused) } : {}) }),
+        expect: [200],
+        what: `reading DAG ${dagId}`,
+      });
+      if (answer.body.is_paused) paused.add(dagId);
+    }
+    return paused;
+  }
+
   return {
     kind: "airflow",
     blocksDownstream: false,
     requests: (plan) => airflowRequests(connection, plan),
 
     async preview(plan) {
-      const { groups, unsupported } = clearGroups(connection, plan);
+      const { groups, unsupported: unaddressable } = clearGroups(connection, plan);
       const exchange = airflow.exchange();
+      const paused = await pausedDags(exchange, [...new Set(groups.map((g) => g.dagId))]);
+      const unsupported = [...unaddressable, ...pausedPairs(connection, plan, paused)];
       const wouldClear: TaskInstance[] = [];
       for (const g of groups) {
         const answer = await exchange.send<TaskInstanceCollection>({
@@ -177,7 +196,12 @@ export function airflowOrchestrator(connection: AirflowConnection): Orchestrator
         });
         wouldClear.push(...answer.body.task_instances);
       }
-      return { ...airflowRequests(connection, plan), ...compareDryRun(connection, plan, wouldClear, unsupported), calls: exchange.calls };
+      return {
+        requests: airflowRequests(connection, plan).requests,
+        unsupported,
+        ...compareDryRun(connection, plan, wouldClear, unsupported),
+        calls: exchange.calls,
+      };
     },
 
     async dispatchWave(plan, wave) {
@@ -240,7 +264,16 @@ export function airflowOrchestrator(connection: AirflowConnection): Orchestrator
             )
           : new Set<string>();
       const pairs = wavePairs.map(({ p, at, tis }) => pairProgress(p, at, tis, ranAgain, (ti) => recleared.has(mappedKey(ti))));
-      return { pairs, calls: exchange.calls };
+      // Still unscheduled after the grace: a DAG paused since the dry run runs nothing until unpaused; say so.
+      const waiting = wavePairs.filter(({ tis }) => tis.length > 0 && tis.every((ti) => !ranAgain(ti) && (ti.state ?? null) === null));
+      if (waiting.length === 0 || Date.now() - since < UNSCHEDULED_GRACE_MS) return { pairs, calls: exchange.calls };
+      const paused = await pausedDags(exchange, [...new Set(waiting.map((x) => x.at.dagId))]);
+      return {
+        pairs: pairs.map((pp, i) =>
+          paused.has(wavePairs[i]!.at.dagId) && waiting.includes(wavePairs[i]!) ? { ...pp, detail: pausedReason(wavePairs[i]!.at.dagId) } : pp,
+        ),
+        calls: exchange.calls,
+      };
     },
 
     async cancel(_plan, raw) {
