@@ -4,8 +4,8 @@ import { ReactFlowProvider } from "@xyflow/react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { CLOSURE_ALONE_UP_TO, type Closure } from "@/lib/contracts/lineage";
+import { lineageKeys } from "@/lib/client/query-keys";
 import {
-  lineageKeys,
   useClosure,
   useClosureHoldings,
   useClosureLayout,

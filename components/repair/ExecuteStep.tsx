@@ -3,7 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
 import type { DispatchPreview } from "@/lib/contracts/orchestrators";
-import { incidentKeys } from "@/lib/client/use-incidents";
+import { incidentKeys } from "@/lib/client/query-keys";
 import { useCancelRepair, useLaunchRepair } from "@/lib/client/incident-actions";
 import { useProgress } from "@/lib/client/use-repair";
 import { counted } from "@/lib/domain/words";

@@ -27,15 +27,7 @@ import {
 } from "@/lib/contracts/repair";
 import { describeIssues, fieldIssues } from "@/lib/contracts/field-issues";
 import { apiFetch } from "./api-fetch";
-import { alertsKeys } from "./use-alerts";
-import { completenessKeys } from "./use-completeness";
-import { historyKeys } from "./use-history";
-import { incidentKeys } from "./use-incidents";
-import { lineageKeys } from "./use-lineage";
-import { overviewKeys } from "./use-overview";
-import { unitKeys } from "./use-units";
-
-const AUDIT: QueryKey = ["audit"];
+import { alertsKeys, auditKeys, completenessKeys, historyKeys, incidentKeys, lineageKeys, overviewKeys, unitKeys } from "./query-keys";
 
 /**
  * What an action changes beyond its incident, so every screen that shows it reads it again (as
@@ -53,7 +45,7 @@ export function invalidateEffect(qc: QueryClient, effect: ActionEffect): Promise
 }
 
 function keysOf(effect: ActionEffect): QueryKey[] {
-  const record = [incidentKeys.all, AUDIT];
+  const record = [incidentKeys.all, auditKeys.all];
   if (effect === "record") return record;
   const units = [...record, overviewKeys.all, alertsKeys.all, unitKeys.all, lineageKeys.all, completenessKeys.all];
   return effect === "units" ? units : [...units, historyKeys.all];

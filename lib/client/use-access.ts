@@ -13,15 +13,14 @@ import {
   type CreateToken,
 } from "@/lib/contracts/access";
 import { apiFetch } from "./api-fetch";
-
-export const accessKeys = { users: ["access", "users"] as const, tokens: ["access", "tokens"] as const, audit: ["audit"] as const };
+import { accessKeys, auditKeys } from "./query-keys";
 
 export function useUsers(enabled: boolean) {
-  return useQuery({ queryKey: accessKeys.users, queryFn: () => apiFetch("/api/v1/access/users", UserListSchema), enabled });
+  return useQuery({ queryKey: accessKeys.users(), queryFn: () => apiFetch("/api/v1/access/users", UserListSchema), enabled });
 }
 
 export function useTokens(enabled: boolean) {
-  return useQuery({ queryKey: accessKeys.tokens, queryFn: () => apiFetch("/api/v1/access/tokens", TokenListSchema), enabled });
+  return useQuery({ queryKey: accessKeys.tokens(), queryFn: () => apiFetch("/api/v1/access/tokens", TokenListSchema), enabled });
 }
 
 /** Every access change refreshes the lists and the audit log that records it. */
@@ -30,7 +29,7 @@ function useAccessMutation<V, R>(fn: (v: V) => Promise<R>) {
   return useMutation({
     mutationFn: fn,
     onSuccess: () => {
-      for (const key of Object.values(accessKeys)) void client.invalidateQueries({ queryKey: key });
+      for (const queryKey of [accessKeys.all, auditKeys.all]) void client.invalidateQueries({ queryKey });
     },
   });
 }

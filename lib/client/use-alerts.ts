@@ -4,8 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { AlertsSchema, DeliverResultSchema } from "@/lib/contracts/alerts";
 import { apiFetch } from "./api-fetch";
 import { statesRefetchInterval } from "./states-refetch";
-
-export const alertsKeys = { all: ["alerts"] as const };
+import { alertsKeys } from "./query-keys";
 
 export function useAlerts() {
   return useQuery({ queryKey: alertsKeys.all, queryFn: () => apiFetch("/api/v1/alerts", AlertsSchema), refetchInterval: statesRefetchInterval(60_000) });

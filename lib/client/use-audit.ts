@@ -3,11 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { AuditListSchema, AuditVerifySchema } from "@/lib/contracts/audit";
 import { apiFetch } from "./api-fetch";
-
-export const auditKeys = {
-  list: (filters: Record<string, string>) => ["audit", "list", filters] as const,
-  verify: ["audit", "verify"] as const,
-};
+import { auditKeys } from "./query-keys";
 
 export function useAuditList(filters: { kind: string; actor: string; incidentId: string }) {
   const qs = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== ""));
@@ -15,5 +11,5 @@ export function useAuditList(filters: { kind: string; actor: string; incidentId:
 }
 
 export function useAuditVerify() {
-  return useQuery({ queryKey: auditKeys.verify, queryFn: () => apiFetch("/api/v1/audit/verify", AuditVerifySchema) });
+  return useQuery({ queryKey: auditKeys.verify(), queryFn: () => apiFetch("/api/v1/audit/verify", AuditVerifySchema) });
 }

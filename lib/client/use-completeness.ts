@@ -3,12 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { CompletenessSchema, DatasetOptionsSchema, type CompletenessQuery } from "@/lib/contracts/completeness";
 import { apiFetch } from "./api-fetch";
-
-export const completenessKeys = {
-  all: ["completeness"] as const,
-  datasets: () => [...completenessKeys.all, "datasets"] as const,
-  certificate: (q: CompletenessQuery) => [...completenessKeys.all, "certificate", q.dataset, q.from ?? "", q.to ?? ""] as const,
-};
+import { completenessKeys } from "./query-keys";
 
 export function completenessUrl(q: CompletenessQuery): string {
   const params = new URLSearchParams({ dataset: q.dataset });
@@ -23,7 +18,7 @@ export function useDatasetOptions() {
 
 export function useCompleteness(q: CompletenessQuery | null) {
   return useQuery({
-    queryKey: q ? completenessKeys.certificate(q) : [...completenessKeys.all, "none"],
+    queryKey: q ? completenessKeys.certificate(q) : completenessKeys.idle(),
     queryFn: () => apiFetch(completenessUrl(q!), CompletenessSchema),
     enabled: q !== null,
     placeholderData: keepPreviousData,

@@ -3,13 +3,9 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { HistorySchema } from "@/lib/contracts/history";
 import { apiFetch } from "./api-fetch";
+import { historyKeys } from "./query-keys";
 
 export type HistoryFilters = Partial<Record<"pipeline" | "task" | "owner" | "from" | "to", string>>;
-
-export const historyKeys = {
-  all: ["history"] as const,
-  list: (f: HistoryFilters) => [...historyKeys.all, f] as const,
-};
 
 export function historyUrl(f: HistoryFilters, format: "json" | "csv" = "json"): string {
   const params = new URLSearchParams(Object.entries(f).filter((e): e is [string, string] => Boolean(e[1])));

@@ -4,14 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { IncidentDetailSchema, IncidentListSchema } from "@/lib/contracts/incidents";
 import { RootCauseViewSchema } from "@/lib/contracts/root-cause";
 import { apiFetch } from "./api-fetch";
-
-export const incidentKeys = {
-  all: ["incidents"] as const,
-  list: (filters: Record<string, string>) => ["incidents", "list", filters] as const,
-  detail: (id: string) => ["incidents", "detail", id] as const,
-  step: (id: string, step: string, extra?: unknown) => ["incidents", "step", id, step, extra ?? null] as const,
-  rootCause: (taskNodeId: string, units: string) => ["incidents", "root-cause", taskNodeId, units] as const,
-};
+import { incidentKeys } from "./query-keys";
 
 /** Where the units asked come from (GET /api/v1/root-cause): shown before an incident is opened on them. */
 export function useRootCause(taskNodeId: string, units: readonly string[]) {

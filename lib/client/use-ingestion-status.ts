@@ -3,12 +3,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { IngestionStatusSchema } from "@/lib/contracts/ingestion";
 import { apiFetch } from "./api-fetch";
-
-export const ingestionKeys = { status: ["ingestion", "status"] as const };
+import { ingestionKeys } from "./query-keys";
 
 export function useIngestionStatus() {
   return useQuery({
-    queryKey: ingestionKeys.status,
+    queryKey: ingestionKeys.status(),
     queryFn: () => apiFetch("/api/v1/ingestion", IngestionStatusSchema),
     refetchInterval: 10_000,
   });

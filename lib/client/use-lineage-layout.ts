@@ -4,10 +4,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { LineageLayoutSchema } from "@/lib/contracts/lineage";
 import { apiFetch } from "./api-fetch";
 import { lineageLayoutUrl } from "./api-urls";
-
-export const lineageLayoutKeys = {
-  layout: (asOf: string, collapsed: readonly string[]) => ["lineage", "layout", asOf, [...collapsed].sort().join(",")] as const,
-};
+import { lineageKeys } from "./query-keys";
 
 /**
  * The ELK layout of the lineage (GET /api/v1/lineage-graph/layout), laid out and kept by the
@@ -17,7 +14,7 @@ export const lineageLayoutKeys = {
  */
 export function useLineageLayout(asOf: string, collapsed: readonly string[]) {
   return useQuery({
-    queryKey: lineageLayoutKeys.layout(asOf, collapsed),
+    queryKey: lineageKeys.layout(asOf, collapsed),
     queryFn: () => apiFetch(lineageLayoutUrl(asOf, collapsed), LineageLayoutSchema),
     staleTime: 60_000,
     placeholderData: keepPreviousData,

@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { ClosureLayoutSchema, ClosureSchema, HoldingsSchema, LineageFailuresSchema, LineageGraphSchema, type Direction } from "@/lib/contracts/lineage";
 import { apiFetch } from "./api-fetch";
 import { lineageGraphUrl } from "./api-urls";
+import { lineageKeys } from "./query-keys";
 
 export interface ClosureSelection {
   nodeId: string;
@@ -19,15 +20,6 @@ const params = (s: ClosureSelection) => {
   return p.toString();
 };
 
-export const lineageKeys = {
-  all: ["lineage"] as const,
-  graph: (asOf: string) => ["lineage", "graph", asOf] as const,
-  failures: ["lineage", "failures"] as const,
-  closure: (s: ClosureSelection) => ["lineage", "closure", s.nodeId, s.units, s.direction, s.asOf] as const,
-  holdings: (s: ClosureSelection) => ["lineage", "holdings", s.nodeId, s.units, s.direction, s.asOf] as const,
-  closureLayout: (s: ClosureSelection, aspect: number) => ["lineage", "closure-layout", s.nodeId, s.units, s.direction, s.asOf, aspect] as const,
-};
-
 export function useLineageGraph(asOf: string) {
   return useQuery({
     queryKey: lineageKeys.graph(asOf),
@@ -39,7 +31,7 @@ export function useLineageGraph(asOf: string) {
 /** The closure of the selection (GET /api/v1/closure); disabled until a node is selected. */
 export function useClosure(selection: ClosureSelection | null) {
   return useQuery({
-    queryKey: selection ? lineageKeys.closure(selection) : ["lineage", "closure", "none"],
+    queryKey: selection ? lineageKeys.closure(selection) : lineageKeys.idle("closure"),
     queryFn: () => apiFetch(`/api/v1/closure?${params(selection!)}`, ClosureSchema),
     enabled: selection !== null,
     placeholderData: keepPreviousData,
@@ -49,7 +41,7 @@ export function useClosure(selection: ClosureSelection | null) {
 
 export function useClosureHoldings(selection: ClosureSelection | null) {
   return useQuery({
-    queryKey: selection ? lineageKeys.holdings(selection) : ["lineage", "holdings", "none"],
+    queryKey: selection ? lineageKeys.holdings(selection) : lineageKeys.idle("holdings"),
     queryFn: () => apiFetch(`/api/v1/lineage-graph/holdings?${params(selection!)}`, HoldingsSchema),
     enabled: selection !== null,
     retry: false,
@@ -63,7 +55,7 @@ export function useClosureHoldings(selection: ClosureSelection | null) {
 export function useClosureLayout(selection: ClosureSelection | null, aspect: number) {
   const rounded = Math.round(aspect * 4) / 4;
   return useQuery({
-    queryKey: selection ? lineageKeys.closureLayout(selection, rounded) : ["lineage", "closure-layout", "none"],
+    queryKey: selection ? lineageKeys.closureLayout(selection, rounded) : lineageKeys.idle("closure-layout"),
     queryFn: () => apiFetch(`/api/v1/lineage-graph/closure-layout?${params(selection!)}&aspect=${rounded}`, ClosureLayoutSchema),
     enabled: selection !== null && rounded > 0,
     staleTime: 60_000,
@@ -74,7 +66,7 @@ export function useClosureLayout(selection: ClosureSelection | null, aspect: num
 /** The failed (task, unit) pairs to pick from: a targeted read, not the whole overview. */
 export function useLineageFailures() {
   return useQuery({
-    queryKey: lineageKeys.failures,
+    queryKey: lineageKeys.failures(),
     queryFn: () => apiFetch("/api/v1/lineage-graph/failures", LineageFailuresSchema),
     refetchInterval: 30_000,
   });

@@ -4,11 +4,10 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { MeSchema } from "@/lib/contracts/access";
 import { z } from "zod";
 import { apiFetch } from "./api-fetch";
-
-export const meKeys = { me: ["auth", "me"] as const };
+import { meKeys } from "./query-keys";
 
 export function useMe() {
-  return useQuery({ queryKey: meKeys.me, queryFn: () => apiFetch("/api/auth/me", MeSchema), staleTime: 60_000 });
+  return useQuery({ queryKey: meKeys.me(), queryFn: () => apiFetch("/api/auth/me", MeSchema), staleTime: 60_000 });
 }
 
 const SignedOutSchema = z.object({ signedOut: z.literal(true), redirect: z.string().nullable() });

@@ -4,8 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { OverviewSchema } from "@/lib/contracts/overview";
 import { apiFetch } from "./api-fetch";
 import { statesRefetchInterval } from "./states-refetch";
-
-export const overviewKeys = { all: ["overview"] as const };
+import { overviewKeys } from "./query-keys";
 
 export function useOverview() {
   return useQuery({

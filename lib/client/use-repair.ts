@@ -13,7 +13,7 @@ import {
 import { isActiveRun } from "@/lib/domain/repair-run-lifecycle";
 import { apiFetch } from "./api-fetch";
 import { invalidateEffect } from "./incident-actions";
-import { incidentKeys } from "./use-incidents";
+import { incidentKeys } from "./query-keys";
 
 const base = (id: string) => `/api/v1/incidents/${encodeURIComponent(id)}`;
 

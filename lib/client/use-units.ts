@@ -5,14 +5,9 @@ import { UnitDetailSchema, UnitMatrixFromRunsSchema } from "@/lib/contracts/unit
 import { apiFetch } from "./api-fetch";
 import { matrixUrl, type MatrixFilters } from "./api-urls";
 import { statesRefetchInterval } from "./states-refetch";
+import { unitKeys } from "./query-keys";
 
 export type { MatrixFilters };
-
-export const unitKeys = {
-  all: ["units"] as const,
-  matrix: (f: MatrixFilters) => [...unitKeys.all, "matrix", f] as const,
-  detail: (dataset: string, unit: string) => [...unitKeys.all, "detail", dataset, unit] as const,
-};
 
 export function useUnitMatrix(filters: MatrixFilters) {
   return useQuery({
