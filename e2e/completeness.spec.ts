@@ -44,6 +44,27 @@ test("revenue_daily for August 2026 is incomplete, naming 08-17 and 08-23 (never
   await expect(page.getByTestId("freshness-unpublished")).toHaveText("Never published, so no age: 2026-08-17, 2026-08-23");
 });
 
+test("revenue_daily's status page says the certificate in one line, its badge shows it, and the certificate links to it", async ({ page, request }) => {
+  await page.goto("/completeness?dataset=revenue_daily&from=2026-08-01&to=2026-08-25");
+  await page.getByRole("link", { name: "its status line and badge, for a dashboard" }).click();
+  await expect(page).toHaveURL(/\/status\/dataset%3Awarehouse%3Arevenue_daily$/);
+  const line = "revenue_daily · complete through 2026-08-09 · 2026-08-10 overstated, 2026-08-17 missing, 2026-08-23 missing";
+  await expect(page.getByTestId("status-headline")).toHaveText(line);
+  await expect(page.getByTestId("status-word")).toHaveText("Not complete");
+  await expect(page.getByTestId("status-problems").getByRole("listitem")).toHaveCount(3);
+  const badge = page.getByTestId("status-badge");
+  await expect(badge).toHaveAttribute("alt", line);
+  await expect.poll(() => badge.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 100)).toBe(true);
+  await expect(page.getByTestId("embed-badge")).toHaveText(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/datasets\/dataset%3Awarehouse%3Arevenue_daily\/badge\.svg$/);
+  const svg = await request.get("/api/v1/datasets/dataset%3Awarehouse%3Arevenue_daily/badge.svg");
+  expect(svg.headers()["content-type"]).toBe("image/svg+xml; charset=utf-8");
+  expect(await svg.text()).toContain(`<title>${line}</title>`);
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: test.info().outputPath(`status-${width}.png`), fullPage: true });
+  }
+});
+
 test("a deep link answers directly, and July 2026 is complete", async ({ page }) => {
   await page.goto("/completeness?dataset=revenue_daily&from=2026-07-01&to=2026-07-31");
   await expect(page.getByTestId("verdict-word")).toHaveText("Complete");

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { Completeness } from "@/lib/contracts/completeness";
 import { counted } from "@/lib/domain/words";
 import { PlainAnswer } from "./PlainAnswer";
@@ -35,6 +36,8 @@ export function VerdictCard({ data, apiUrl }: { data: Completeness; apiUrl: stri
           <a href={apiUrl} className="mono">
             {apiUrl}
           </a>
+          {" · "}
+          <Link href={`/status/${encodeURIComponent(data.dataset.nodeId)}`}>its status line and badge, for a dashboard</Link>
         </p>
       </div>
     </section>

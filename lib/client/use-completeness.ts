@@ -2,6 +2,7 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { CompletenessSchema, DatasetOptionsSchema, type CompletenessQuery } from "@/lib/contracts/completeness";
+import { DatasetStatusSchema } from "@/lib/contracts/dataset-status";
 import { apiFetch } from "./api-fetch";
 import { completenessKeys } from "./query-keys";
 
@@ -22,6 +23,16 @@ export function useCompleteness(q: CompletenessQuery | null) {
     queryFn: () => apiFetch(completenessUrl(q!), CompletenessSchema),
     enabled: q !== null,
     placeholderData: keepPreviousData,
+    retry: false,
+  });
+}
+
+/** A dataset's status line (GET /api/v1/datasets/{id}/status), read again every minute as its badge is. */
+export function useDatasetStatus(dataset: string) {
+  return useQuery({
+    queryKey: completenessKeys.status(dataset),
+    queryFn: () => apiFetch(`/api/v1/datasets/${encodeURIComponent(dataset)}/status`, DatasetStatusSchema),
+    refetchInterval: 60_000,
     retry: false,
   });
 }

@@ -23,6 +23,11 @@ import { findDataset, resolvePeriod } from "./resolve-period";
  * incident handling it, the per-unit age distribution, and any seed 002 frontier certificates.
  */
 export async function getCompleteness(q: CompletenessQuery, now: Date, db: Db = getDb()): Promise<Completeness> {
+  return (await certifyCompleteness(q, now, db)).answer;
+}
+
+/** The certificate, and the period's expected keys of the dataset in order (what the status line counts through). */
+export async function certifyCompleteness(q: CompletenessQuery, now: Date, db: Db = getDb()): Promise<{ answer: Completeness; targetKeys: string[] }> {
   const [datasets, tasks, edges] = await Promise.all([listDatasets(db), listTasks(db), listEdgesAt(db, now)]);
   const target = findDataset(datasets, q.dataset);
   const period = resolvePeriod(target, now, q.from, q.to);
@@ -58,7 +63,7 @@ export async function getCompleteness(q: CompletenessQuery, now: Date, db: Db = 
     now.getTime(),
   );
   const reasons = cert.verdict === "incomplete" ? cert.reasons.map((g) => linkReason(g, scope, incidents)) : [];
-  return {
+  const answer: Completeness = {
     dataset: {
       nodeId: target.nodeId,
       name: target.name,
@@ -92,6 +97,7 @@ export async function getCompleteness(q: CompletenessQuery, now: Date, db: Db = 
     freshness: freshnessOf(own, now),
     frontiers: mergeFrontiers(certificates),
   };
+  return { answer, targetKeys: own.keys };
 }
 
 function asUnits(d: ClosureDataset) {
