@@ -29,7 +29,7 @@ export function DatasetStatusPage({ dataset }: { dataset: string }) {
   if (!status.data) return <div className="skeleton" aria-busy="true" aria-label="Reading the status" />;
   const s = status.data;
   return (
-    <>
+    <div className={styles.page}>
       <section className={`card ${styles.status} ${styles[s.state]}`} aria-label="Status" data-testid="dataset-status" data-state={s.state}>
         <div className={styles.word} data-testid="status-word">
           {STATE_WORD[s.state]}
@@ -78,7 +78,7 @@ export function DatasetStatusPage({ dataset }: { dataset: string }) {
       ) : null}
 
       <EmbedCard status={s} />
-    </>
+    </div>
   );
 }
 
