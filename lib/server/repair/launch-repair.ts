@@ -23,7 +23,7 @@ export interface LaunchOptions {
   concurrency: number;
   /** The digest of the dry run the operator reviewed (a repair dispatched to an orchestrator needs it). */
   preview?: string;
-  /** How the run executes once launched (the executor's task code by default). */
+  /** How the run executes when this process runs it (no job queue): the executor's task code by default. */
   run?: RunRepairOptions;
 }
 
@@ -117,12 +117,13 @@ export async function launchRepair(id: string, opts: LaunchOptions, actor: Actor
 
 /**
  * A console server hands the run to its `repair-run` queue (any instance runs its slices; one
- * that dies is taken over); a script, test or a run with its own task code runs it here. If the
- * send is lost, the repair watchdog queues the run once it has been untouched for STALE_MS.
+ * that dies is taken over); a process without one (a script, a test) runs it here, with
+ * `options`. Where it runs depends on the queue alone, so a test takes the path a console does.
+ * If the send is lost, the repair watchdog queues the run once it has been untouched for STALE_MS.
  */
 async function startRepair(runId: string, db: Db, options: RunRepairOptions | undefined): Promise<string> {
   const queue = runningJobQueue();
-  if (queue && !options) {
+  if (queue) {
     await queue.send("repair-run", { runId }, { key: runId });
     return "queued";
   }
