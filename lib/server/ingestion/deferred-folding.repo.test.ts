@@ -1,5 +1,5 @@
 import { ledgerState } from "./testing/db-snapshot";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createDb, type Db } from "../db/client";
 import { pendingFoldLag } from "../repositories/ingestion/pending-folds";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
@@ -76,11 +76,21 @@ describe.each(providersUnderTest())("%s: deferred folding", (provider) => {
     // Accepted now (the pace compares the queue's acceptance times with the clock).
     await ingestOpenLineageEvents(deferred.db, parseLineageBody(JSON.stringify(validEvent()), NOW).events, new Date(), TOKEN, "deferred");
     // Requests keep coming (one every 50 ms), the limit far away: nothing is folded meanwhile.
-    const busy = { lastAcceptedAt: Date.now(), maxWaitMs: 600_000 };
-    const requests = setInterval(() => (busy.lastAcceptedAt = Date.now()), 50);
+    // The fold reads the pace each time it decides whether to hold back (twice a decision): six
+    // reads are three decisions, the later ones each after a hold, all with requests still coming.
+    let acceptedAt = Date.now();
+    let reads = 0;
+    const busy = {
+      get lastAcceptedAt() {
+        reads += 1;
+        return acceptedAt;
+      },
+      maxWaitMs: 600_000,
+    };
+    const requests = setInterval(() => (acceptedAt = Date.now()), 50);
     const folding = foldAllPending(deferred.db, () => undefined, busy);
     try {
-      await new Promise((r) => setTimeout(r, 700));
+      await vi.waitFor(() => expect(reads).toBeGreaterThanOrEqual(6), { timeout: 15_000, interval: 20 });
       expect((await pendingFoldLag(deferred.db)).events).toBe(1);
     } finally {
       clearInterval(requests);
