@@ -1,10 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { APIRequestContext, Page } from "@playwright/test";
-import pg from "pg";
-import { PEERS_ARTIFACTS, PEERS_SECRET_DIR, PEERS_URL } from "../../playwright.peers.config";
+import { PEERS_SECRET_DIR, PEERS_URL } from "../../playwright.peers.config";
 import { expect, test } from "../fixtures";
-import { LAB_RUN, WAREHOUSE_URL, daysBetween, emptyResult, labTools, lastLine, validateAndResolve, writeResult } from "./lab-support";
+import { ADMIN, LAB_RUN, WAREHOUSE_URL, daysBetween, emptyResult, ingestedEvents, labSpec, poster, rowsOfDay, validateAndResolve, writeResult } from "./lab-support";
 
 /**
  * The Airflow closed loop against the REAL Airflow 3.3 of the peers lab (issue 31, item 3;
@@ -36,14 +34,9 @@ const STG_TABLE = "reparo_lab_warehouse.airflow_lab.stg_orders";
 const FIRST = "2026-08-14";
 const LAST = "2026-08-31";
 const DAYS = daysBetween(FIRST, LAST);
-const ADMIN = "lab-admin";
-const COMMANDER = "lab-commander";
 
-/** Screenshots and the output of every command run, for a failure's post-mortem. */
-const SHOTS = path.join(PEERS_ARTIFACTS, "airflow");
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-
-const { times, sh, cli, lab, timed } = labTools(SHOTS);
+const spec = labSpec("airflow");
+const { times, sh, lab, timed, shot } = spec;
 
 // ---------------------------------------------------------------- what the loop measured
 let ingestToken = "";
@@ -141,48 +134,17 @@ function consoleRequestsSeenByAirflow(from: number, to: number): string[] {
   return out.sort();
 }
 
-async function rowsOfDay(table: string, day: string): Promise<{ rows: number; distinct: number }> {
-  const client = new pg.Client({ connectionString: WAREHOUSE_URL });
-  await client.connect();
-  try {
-    const r = await client.query<{ rows: number; distinct: number }>(
-      `SELECT count(*)::int AS rows, count(DISTINCT order_id)::int AS distinct FROM ${table} WHERE order_day = $1::date`,
-      [day],
-    );
-    return r.rows[0]!;
-  } finally {
-    await client.end();
-  }
-}
-
 /** Each event Airflow's provider sends for what the lab ran: START + COMPLETE/FAIL per task try, START per DAG run + its end. */
 function expectedEvents(tis: TaskInstance[], runs: DagRun[]): number {
   return 2 * tis.reduce((n, t) => n + t.try_number, 0) + runs.length + runs.filter((r) => r.state === "success" || r.state === "failed").length;
 }
 
-async function ingestedEvents(request: APIRequestContext): Promise<number> {
-  return ((await (await request.get("/api/v1/ingestion")).json()) as { totals: { events: number } }).totals.events;
-}
-
 // ---------------------------------------------------------------- a. the lab runs, its events reach the console through the provider
-/** Set once the loop really starts: the main e2e run (playwright.config.ts, testDir e2e) lists this file and skips it. */
-let underPeersConfig = false;
 
 test.beforeAll(async ({ playwright }, testInfo) => {
-  underPeersConfig = path.basename(testInfo.config.configFile ?? "") === "playwright.peers.config.ts";
-  test.skip(!underPeersConfig, "runs against the real peers: npx playwright test -c playwright.peers.config.ts (scripts/test-peers.sh)");
-  test.setTimeout(900_000);
-  fs.rmSync(SHOTS, { recursive: true, force: true });
-  fs.mkdirSync(SHOTS, { recursive: true });
-  // The console's database is shared by every spec of the run: add the people once.
-  const users = cli("users-list", "users", ["list"]);
-  if (!users.includes(ADMIN)) cli("users-admin", "users", ["add", ADMIN, "--role", "admin", "--name", "Ada Admin", "--reason", "the peers lab's first admin"]);
-  if (!users.includes(COMMANDER))
-    cli("users-commander", "users", ["add", COMMANDER, "--role", "commander", "--name", "Cora Commander", "--reason", "repairs the lab's incidents"]);
-  ingestToken = lastLine(cli("token-ingest", "tokens", ["create", "airflow-lab", "--scope", "ingest", "--reason", "Airflow's OpenLineage provider"], "secret"));
-  declareToken = lastLine(cli("token-declare", "tokens", ["create", "lab-declarations", "--scope", "declare", "--reason", "the team's declaration file"], "secret"));
-  expect(ingestToken).toMatch(/^rpt_/);
-  expect(declareToken).toMatch(/^rpt_/);
+  spec.begin(testInfo, 900_000);
+  ingestToken = spec.token("ingest", "airflow-lab", "Airflow's OpenLineage provider");
+  declareToken = spec.token("declare", "lab-declarations", "the team's declaration file");
 
   // A clean Airflow (it may be up from an earlier run), pointed at this console with the ingest token.
   timed("airflowUp", () => {
@@ -214,7 +176,7 @@ test.beforeAll(async ({ playwright }, testInfo) => {
 });
 
 test.afterAll(() => {
-  if (!underPeersConfig) return;
+  if (!spec.underPeersConfig()) return;
   writeResult("airflow", result, times);
   if (process.env.REPARO_PEERS_KEEP !== "1") lab("lab-down-end", "down", "airflow");
 });
@@ -256,9 +218,8 @@ test("the team's declaration file, applied after the lab ran, folds the provider
 // ---------------------------------------------------------------- c. an admin connects Airflow and the lab warehouse
 test("an admin connects lab_orders to the lab's Airflow and its namespace to the lab warehouse, secrets named as files", async ({ request }) => {
   // Signed in with a one-time link from the console's machine (no identity provider here).
-  const link = lastLine(cli("sign-in-admin", "users", ["sign-in-link", ADMIN], "secret"));
+  const link = await spec.signInAdmin(request);
   expect(link).toMatch(new RegExp(`^${PEERS_URL}/api/auth/link\\?token=`));
-  expect((await request.get(link)).ok()).toBe(true);
   expect(await (await request.get("/api/auth/me")).json()).toMatchObject({ id: ADMIN, role: "admin", source: "session", demo: false });
 
   fs.mkdirSync(PEERS_SECRET_DIR, { recursive: true });
@@ -301,19 +262,14 @@ test("the commander repairs stg_orders 2026-08-17 and 08-23 in the real Airflow:
   test.setTimeout(600_000);
   const t0 = Date.now();
   const api = page.request;
-  const post = async (p: string, data: unknown) => {
-    const res = await api.post(p, { data, headers: { origin: PEERS_URL } });
-    expect(res.ok(), `${p}: ${await res.text()}`).toBe(true);
-    return res.json();
-  };
+  const post = poster(api);
   result.version = ((await (await fetch(`${AIRFLOW}/api/v2/version`)).json()) as { version: string }).version;
   expect(result.version).toMatch(/^3\./);
 
   // Production mode: signed in with a one-time link.
   await page.goto("/");
   await expect(page.getByTestId("whoami")).toContainText("Not signed in");
-  await page.goto(lastLine(cli("sign-in-commander", "users", ["sign-in-link", COMMANDER], "secret")));
-  await expect(page.getByTestId("whoami-role")).toHaveText("commander");
+  await spec.signInCommander(page);
 
   // The overview: the two failures Airflow reported, with its error; 08-17 wrote half its rows before failing.
   const f17 = page.getByTestId("failure-lab_orders.stg_orders-2026-08-17");

@@ -1,10 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { APIRequestContext, Page } from "@playwright/test";
-import pg from "pg";
-import { PEERS_ARTIFACTS, PEERS_SECRET_DIR, PEERS_URL } from "../../playwright.peers.config";
+import { PEERS_SECRET_DIR, PEERS_URL } from "../../playwright.peers.config";
 import { expect, test } from "../fixtures";
-import { WAREHOUSE_URL, daysBetween, emptyResult, labTools, lastLine, validateAndResolve, writeResult } from "./lab-support";
+import { WAREHOUSE_URL, daysBetween, emptyResult, ingestedEvents, labSpec, poster, rowsOfDay, validateAndResolve, writeResult } from "./lab-support";
 
 /**
  * The Dagster closed loop against the REAL Dagster 1.13 of the peers lab (issue 31, item 3).
@@ -35,12 +33,9 @@ const LAST = "2026-08-31";
 const HALF = "2026-08-29";
 const CLEAN = "2026-08-30";
 const DAYS = daysBetween(FIRST, LAST);
-const ADMIN = "lab-admin";
-const COMMANDER = "lab-commander";
 
-const SHOTS = path.join(PEERS_ARTIFACTS, "dagster");
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-const { times, sh, cli, lab, timed } = labTools(SHOTS);
+const spec = labSpec("dagster");
+const { times, sh, lab, timed, shot } = spec;
 
 let declareToken = "";
 const result = emptyResult();
@@ -96,40 +91,12 @@ async function repairBackfills(): Promise<Backfill[]> {
 /** Events the Dagster source makes of runs: the run's START and end, a START and an end per executed step. */
 const expectedEvents = (rs: DagsterRun[]) => rs.reduce((n, r) => n + 2 + 2 * pairsOfRun(r).length, 0);
 
-async function ingestedEvents(request: APIRequestContext): Promise<number> {
-  return ((await (await request.get("/api/v1/ingestion")).json()) as { totals: { events: number } }).totals.events;
-}
-
-async function rowsOfDay(table: string, day: string): Promise<{ rows: number; distinct: number }> {
-  const client = new pg.Client({ connectionString: WAREHOUSE_URL });
-  await client.connect();
-  try {
-    const r = await client.query<{ rows: number; distinct: number }>(
-      `SELECT count(*)::int AS rows, count(DISTINCT order_id)::int AS distinct FROM dagster_lab.${table} WHERE order_day = $1::date`,
-      [day],
-    );
-    return r.rows[0]!;
-  } finally {
-    await client.end();
-  }
-}
-
 // ---------------------------------------------------------------- a. the lab's days run in the real Dagster
-let underPeersConfig = false;
 let monthRuns: DagsterRun[] = [];
 
 test.beforeAll(async ({}, testInfo) => {
-  underPeersConfig = path.basename(testInfo.config.configFile ?? "") === "playwright.peers.config.ts";
-  test.skip(!underPeersConfig, "runs against the real peers: npx playwright test -c playwright.peers.config.ts (scripts/test-peers.sh)");
-  test.setTimeout(600_000);
-  fs.rmSync(SHOTS, { recursive: true, force: true });
-  fs.mkdirSync(SHOTS, { recursive: true });
-  const users = cli("users-list", "users", ["list"]);
-  if (!users.includes(ADMIN)) cli("users-admin", "users", ["add", ADMIN, "--role", "admin", "--name", "Ada Admin", "--reason", "the peers lab's first admin"]);
-  if (!users.includes(COMMANDER))
-    cli("users-commander", "users", ["add", COMMANDER, "--role", "commander", "--name", "Cora Commander", "--reason", "repairs the lab's incidents"]);
-  declareToken = lastLine(cli("token-declare", "tokens", ["create", "dagster-declarations", "--scope", "declare", "--reason", "the team's declaration file"], "secret"));
-  expect(declareToken).toMatch(/^rpt_/);
+  spec.begin(testInfo, 600_000);
+  declareToken = spec.token("declare", "dagster-declarations", "the team's declaration file");
 
   // A clean Dagster. No token to give it: Reparo reads Dagster, Dagster sends nothing.
   timed("dagsterUp", () => {
@@ -150,12 +117,12 @@ test.beforeAll(async ({}, testInfo) => {
   for (const r of monthRuns.filter((x) => x.status === "FAILURE")) expect(pairsOfRun(r).sort()).toEqual([`raw_orders ${tagOf(r, "dagster/partition")}`, `stg_orders ${tagOf(r, "dagster/partition")}`]);
   expect(monthRuns.filter((r) => r.status === "SUCCESS")).toHaveLength(DAYS.length - 2);
   // The half write stayed in the real table.
-  expect(await rowsOfDay("stg_orders", HALF)).toEqual({ rows: 20, distinct: 20 });
-  expect(await rowsOfDay("stg_orders", CLEAN)).toEqual({ rows: 0, distinct: 0 });
+  expect(await rowsOfDay("dagster_lab.stg_orders", HALF)).toEqual({ rows: 20, distinct: 20 });
+  expect(await rowsOfDay("dagster_lab.stg_orders", CLEAN)).toEqual({ rows: 0, distinct: 0 });
 });
 
 test.afterAll(() => {
-  if (!underPeersConfig) return;
+  if (!spec.underPeersConfig()) return;
   writeResult("dagster", result, times);
   if (process.env.REPARO_PEERS_KEEP !== "1") lab("lab-down-end", "down", "dagster");
 });
@@ -164,8 +131,7 @@ test.afterAll(() => {
 test("an admin connects the asset group lab_orders to the lab's Dagster: the dagster-poll job reads every run; the declaration file folds them onto days", async ({
   request,
 }) => {
-  const link = lastLine(cli("sign-in-admin", "users", ["sign-in-link", ADMIN], "secret"));
-  expect((await request.get(link)).ok()).toBe(true);
+  await spec.signInAdmin(request);
   const asAdmin = { origin: PEERS_URL };
   const before = await ingestedEvents(request);
 
@@ -217,13 +183,8 @@ test("the commander repairs stg_orders 08-29 and 08-30 through Dagster's backfil
   test.setTimeout(720_000);
   const t0 = Date.now();
   const api = page.request;
-  const post = async (p: string, data: unknown) => {
-    const res = await api.post(p, { data, headers: { origin: PEERS_URL } });
-    expect(res.ok(), `${p}: ${await res.text()}`).toBe(true);
-    return res.json();
-  };
-  await page.goto(lastLine(cli("sign-in-commander", "users", ["sign-in-link", COMMANDER], "secret")));
-  await expect(page.getByTestId("whoami-role")).toHaveText("commander");
+  const post = poster(api);
+  await spec.signInCommander(page);
 
   // The overview: the two failures Dagster recorded; 08-29 wrote half its rows before failing.
   await page.goto("/");
@@ -266,7 +227,7 @@ test("the commander repairs stg_orders 08-29 and 08-30 through Dagster's backfil
   await expect(blocker.getByTestId(`append-unit-${HALF}`).getByTestId("rows-in-unit")).toHaveText("20 rows already in the unit");
   await expect(blocker.getByTestId(`append-unit-${CLEAN}`).getByTestId("rows-in-unit")).toHaveText("0 rows already in the unit");
   await shot(page, "4-response-blocked");
-  const otherDaysBefore = await Promise.all(DAYS.filter((d) => d !== HALF).map((d) => rowsOfDay("stg_orders", d)));
+  const otherDaysBefore = await Promise.all(DAYS.filter((d) => d !== HALF).map((d) => rowsOfDay("dagster_lab.stg_orders", d)));
   for (const [day, reason] of [
     [HALF, "remove the 20 rows the failed run left before the append runs again"],
     [CLEAN, "its run failed before writing: nothing to remove, checked by the count"],
@@ -280,8 +241,8 @@ test("the commander repairs stg_orders 08-29 and 08-30 through Dagster's backfil
     await expect(page.getByTestId(`append-unit-${day}`)).toHaveCount(0);
   }
   await expect(page.getByTestId("no-blockers")).toBeVisible();
-  expect(await rowsOfDay("stg_orders", HALF)).toEqual({ rows: 0, distinct: 0 });
-  expect(await Promise.all(DAYS.filter((d) => d !== HALF).map((d) => rowsOfDay("stg_orders", d)))).toEqual(otherDaysBefore);
+  expect(await rowsOfDay("dagster_lab.stg_orders", HALF)).toEqual({ rows: 0, distinct: 0 });
+  expect(await Promise.all(DAYS.filter((d) => d !== HALF).map((d) => rowsOfDay("dagster_lab.stg_orders", d)))).toEqual(otherDaysBefore);
   await shot(page, "5-response-clean");
   await page.getByRole("button", { name: "Preview the plan →" }).click();
 
@@ -338,8 +299,8 @@ test("the commander repairs stg_orders 08-29 and 08-30 through Dagster's backfil
   expect(since.filter((r) => !ofBackfills.has(r.runId)).map((r) => r.runId), "runs since the launch that no repair backfill made").toEqual([]);
   expect(since.flatMap(pairsOfRun).filter((x) => x.startsWith("finance_export "))).toEqual([]);
   // The append ran once on the cleaned unit: one copy of the day's raw orders.
-  const raw = await rowsOfDay("raw_orders", HALF);
-  expect(await rowsOfDay("stg_orders", HALF)).toEqual({ rows: raw.rows, distinct: raw.rows });
+  const raw = await rowsOfDay("dagster_lab.raw_orders", HALF);
+  expect(await rowsOfDay("dagster_lab.stg_orders", HALF)).toEqual({ rows: raw.rows, distinct: raw.rows });
 
   // 6. The re-run comes back through the source: every planned unit in the ledger again, then validation.
   await expect

@@ -1,10 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { APIRequestContext, Page } from "@playwright/test";
 import pg from "pg";
-import { PEERS_ARTIFACTS, PEERS_URL } from "../../playwright.peers.config";
+import { PEERS_URL } from "../../playwright.peers.config";
 import { expect, test } from "../fixtures";
-import { LAB_RUN, ROOT, WAREHOUSE_URL, daysBetween, emptyResult, labTools, lastLine, validateAndResolve, writeResult } from "./lab-support";
+import { LAB_RUN, ROOT, WAREHOUSE_URL, daysBetween, emptyResult, ingestedEvents, labSpec, poster, validateAndResolve, writeResult } from "./lab-support";
 
 /**
  * The dbt closed loop against the REAL dbt 1.12 + openlineage-dbt 1.54 of the peers lab (issue 31,
@@ -31,12 +30,9 @@ const REVENUE = MODEL("revenue_daily");
 const FIRST = "2026-08-01";
 const LAST = "2026-08-31";
 const FAILED_DAYS = ["2026-08-17", "2026-08-23"];
-const ADMIN = "lab-admin";
-const COMMANDER = "lab-commander";
 
-const SHOTS = path.join(PEERS_ARTIFACTS, "dbt");
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-const { times, sh, cli, lab, timed } = labTools(SHOTS);
+const spec = labSpec("dbt");
+const { times, sh, lab, timed, shot } = spec;
 
 let ingestToken = "";
 let declareToken = "";
@@ -85,10 +81,6 @@ function emittedEvents(log: string): number {
   return Number(m![1]);
 }
 
-async function ingestedEvents(request: APIRequestContext): Promise<number> {
-  return ((await (await request.get("/api/v1/ingestion")).json()) as { totals: { events: number } }).totals.events;
-}
-
 async function revenueRows(): Promise<Record<string, number>> {
   const client = new pg.Client({ connectionString: WAREHOUSE_URL });
   await client.connect();
@@ -108,30 +100,19 @@ async function revenueRows(): Promise<Record<string, number>> {
  */
 function runAsOperator(label: string, command: string): { status: number | null; log: string } {
   const r = sh(label, "bash", ["-c", `source "${LAB_RUN}/dbt/env.sh" && ${command}`], {}, "output", { allowFailure: true, cwd: PROJECT_DIR });
-  const log = fs.readFileSync(path.join(SHOTS, `${label}.log`), "utf8");
+  const log = fs.readFileSync(path.join(spec.shots, `${label}.log`), "utf8");
   // --consume-structured-logs leaves its log folder in the working directory (.gitignore'd there).
   for (const d of fs.readdirSync(PROJECT_DIR)) if (d.startsWith("dbt-logs-")) fs.rmSync(path.join(PROJECT_DIR, d), { recursive: true, force: true });
   return { status: r.status, log };
 }
 
 // ---------------------------------------------------------------- a. dbt builds the month, its events reach the console through dbt-ol
-let underPeersConfig = false;
 let monthEvents = 0;
 
 test.beforeAll(async ({ playwright }, testInfo) => {
-  underPeersConfig = path.basename(testInfo.config.configFile ?? "") === "playwright.peers.config.ts";
-  test.skip(!underPeersConfig, "runs against the real peers: npx playwright test -c playwright.peers.config.ts (scripts/test-peers.sh)");
-  test.setTimeout(600_000);
-  fs.rmSync(SHOTS, { recursive: true, force: true });
-  fs.mkdirSync(SHOTS, { recursive: true });
-  // The console's database is shared by every spec of the run: add the people once.
-  const users = cli("users-list", "users", ["list"]);
-  if (!users.includes(ADMIN)) cli("users-admin", "users", ["add", ADMIN, "--role", "admin", "--name", "Ada Admin", "--reason", "the peers lab's first admin"]);
-  if (!users.includes(COMMANDER))
-    cli("users-commander", "users", ["add", COMMANDER, "--role", "commander", "--name", "Cora Commander", "--reason", "repairs the lab's incidents"]);
-  ingestToken = lastLine(cli("token-ingest", "tokens", ["create", "dbt-lab", "--scope", "ingest", "--reason", "dbt-ol's OpenLineage events"], "secret"));
-  declareToken = lastLine(cli("token-declare", "tokens", ["create", "dbt-declarations", "--scope", "declare", "--reason", "the team's declaration file"], "secret"));
-  expect(ingestToken).toMatch(/^rpt_/);
+  spec.begin(testInfo, 600_000);
+  ingestToken = spec.token("ingest", "dbt-lab", "dbt-ol's OpenLineage events");
+  declareToken = spec.token("declare", "dbt-declarations", "the team's declaration file");
 
   // dbt has no server: `up` installs (cached), writes env.sh pointing dbt-ol at this console with the token.
   timed("dbtUp", () => sh("lab-up", "bash", ["peers/lab.sh", "up", "dbt"], { REPARO_URL: PEERS_URL, REPARO_TOKEN: ingestToken }));
@@ -165,7 +146,7 @@ test.beforeAll(async ({ playwright }, testInfo) => {
 });
 
 test.afterAll(() => {
-  if (!underPeersConfig) return;
+  if (!spec.underPeersConfig()) return;
   writeResult("dbt", result, times);
 });
 
@@ -198,8 +179,7 @@ test("the team's declaration file, applied after dbt ran: each microbatch batch 
 
 // ---------------------------------------------------------------- c. an admin connects the pipeline to dbt
 test("an admin connects the dbt pipeline: dbt-ol in the lab project, so the repair's runs report back", async ({ request }) => {
-  const link = lastLine(cli("sign-in-admin", "users", ["sign-in-link", ADMIN], "secret"));
-  expect((await request.get(link)).ok()).toBe(true);
+  await spec.signInAdmin(request);
   const res = await request.put(`/api/v1/pipelines/${PIPELINE}/orchestrator`, {
     headers: { origin: PEERS_URL },
     data: {
@@ -220,14 +200,9 @@ test("the commander repairs revenue_daily 2026-08-17 and 08-23: the command show
   test.setTimeout(600_000);
   const t0 = Date.now();
   const api = page.request;
-  const post = async (p: string, data: unknown) => {
-    const res = await api.post(p, { data, headers: { origin: PEERS_URL } });
-    expect(res.ok(), `${p}: ${await res.text()}`).toBe(true);
-    return res.json();
-  };
+  const post = poster(api);
 
-  await page.goto(lastLine(cli("sign-in-commander", "users", ["sign-in-link", COMMANDER], "secret")));
-  await expect(page.getByTestId("whoami-role")).toHaveText("commander");
+  await spec.signInCommander(page);
 
   // The overview: the two batches dbt failed, as dbt-ol reports them (no text beyond "ERROR", no row counts).
   await page.goto("/");

@@ -1,9 +1,10 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import type { Page } from "@playwright/test";
+import type { APIRequestContext, Page, TestInfo } from "@playwright/test";
+import pg from "pg";
 import { PEERS_ARTIFACTS, PEERS_DATABASE_URL, PEERS_RESULTS, PEERS_URL } from "../../playwright.peers.config";
-import { expect } from "../fixtures";
+import { expect, test } from "../fixtures";
 
 /** What the closed loops (e2e/peers/*.spec.ts) share: the repository's CLIs, peers/lab.sh, stage times. */
 export const ROOT = path.resolve(__dirname, "../..");
@@ -110,4 +111,83 @@ export async function validateAndResolve(
   expect(kinds).toEqual(expect.arrayContaining(["repair.previewed", "repair.launched", "repair.dispatched", "repair.progress", "repair.finished"]));
   expect(await (await api.get("/api/v1/audit/verify")).json()).toMatchObject({ ok: true, brokenAt: null });
   return { entries: audit.entries, text: JSON.stringify(audit) };
+}
+
+// ---------------------------------------------------------------- what every closed loop does the same way
+/** The console's people of the lab, shared by every spec of a run. */
+export const ADMIN = "lab-admin";
+export const COMMANDER = "lab-commander";
+
+/**
+ * A spec's artifacts (screenshots and command logs in test-results/peers/<peer>) and its tools;
+ * `begin` starts its beforeAll: it skips unless run with playwright.peers.config.ts (the main
+ * e2e run lists these files too), empties the artifacts and adds the lab's people once.
+ */
+export function labSpec(peer: string) {
+  const shots = path.join(PEERS_ARTIFACTS, peer);
+  const tools = labTools(shots);
+  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+  let underPeersConfig = false;
+
+  function begin(testInfo: TestInfo, timeout: number): void {
+    underPeersConfig = path.basename(testInfo.config.configFile ?? "") === "playwright.peers.config.ts";
+    test.skip(!underPeersConfig, "runs against the real peers: npx playwright test -c playwright.peers.config.ts (scripts/test-peers.sh)");
+    test.setTimeout(timeout);
+    fs.rmSync(shots, { recursive: true, force: true });
+    fs.mkdirSync(shots, { recursive: true });
+    const users = tools.cli("users-list", "users", ["list"]);
+    if (!users.includes(ADMIN)) tools.cli("users-admin", "users", ["add", ADMIN, "--role", "admin", "--name", "Ada Admin", "--reason", "the peers lab's first admin"]);
+    if (!users.includes(COMMANDER))
+      tools.cli("users-commander", "users", ["add", COMMANDER, "--role", "commander", "--name", "Cora Commander", "--reason", "repairs the lab's incidents"]);
+  }
+
+  /** A producer token of the console (`rpt_…`), created with the tokens CLI. */
+  function token(scope: "ingest" | "declare", name: string, reason: string): string {
+    const created = lastLine(tools.cli(`token-${scope}`, "tokens", ["create", name, "--scope", scope, "--reason", reason], "secret"));
+    expect(created).toMatch(/^rpt_/);
+    return created;
+  }
+
+  /** The commander signed in in the page with a one-time link from the console's machine. */
+  async function signInCommander(page: Page): Promise<void> {
+    await page.goto(lastLine(tools.cli("sign-in-commander", "users", ["sign-in-link", COMMANDER], "secret")));
+    await expect(page.getByTestId("whoami-role")).toHaveText("commander");
+  }
+
+  /** The admin's session in `request`, from a one-time link; returns the link. */
+  async function signInAdmin(request: APIRequestContext): Promise<string> {
+    const link = lastLine(tools.cli("sign-in-admin", "users", ["sign-in-link", ADMIN], "secret"));
+    expect((await request.get(link)).ok()).toBe(true);
+    return link;
+  }
+
+  return { ...tools, shots, shot, begin, token, signInCommander, signInAdmin, underPeersConfig: () => underPeersConfig };
+}
+
+/** A POST of the console's API as the signed-in user (same-origin), which must succeed; its JSON. */
+export function poster(api: APIRequestContext) {
+  return async (p: string, data: unknown) => {
+    const res = await api.post(p, { data, headers: { origin: PEERS_URL } });
+    expect(res.ok(), `${p}: ${await res.text()}`).toBe(true);
+    return res.json();
+  };
+}
+
+export async function ingestedEvents(request: APIRequestContext): Promise<number> {
+  return ((await (await request.get("/api/v1/ingestion")).json()) as { totals: { events: number } }).totals.events;
+}
+
+/** Rows of one day in a table of the lab warehouse, and how many distinct orders. */
+export async function rowsOfDay(table: string, day: string): Promise<{ rows: number; distinct: number }> {
+  const client = new pg.Client({ connectionString: WAREHOUSE_URL });
+  await client.connect();
+  try {
+    const r = await client.query<{ rows: number; distinct: number }>(
+      `SELECT count(*)::int AS rows, count(DISTINCT order_id)::int AS distinct FROM ${table} WHERE order_day = $1::date`,
+      [day],
+    );
+    return r.rows[0]!;
+  } finally {
+    await client.end();
+  }
 }
