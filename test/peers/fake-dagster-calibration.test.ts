@@ -37,19 +37,11 @@ const only = (what: string) => EXCHANGES.filter((e) => e.what === what);
 /** The lab's control row during the recording (peers/lab.sh record-adapter). */
 const FAILS = new Set(['["stg_orders"] 2026-08-30']);
 
-/** The plan the recording's adapter dispatched, for the adapter's own reading of each poll. */
-const task = (name: string): TaskFacts => ({
-  taskNodeId: `job:dagster-lab:${name}`,
-  name,
-  namespace: "dagster-lab",
-  pipeline: "lab_orders",
-  sideEffect: "none",
-  writeMode: "overwrite",
-});
-const PLANNED: [string, string][] = ["stg_orders", "fct_orders"].flatMap((t) => ["2026-08-29", "2026-08-30"].map((d): [string, string] => [`job:dagster-lab:${t}`, d]));
-const PLAN = {
-  tasks: new Map(["stg_orders", "fct_orders"].map((n) => [`job:dagster-lab:${n}`, task(n)])),
-} as unknown as DispatchPlan;
+/** The recorded launch's assets × partitions: the pairs the adapter reads from each poll (backfillProgress). */
+const LAUNCHED = only("launch")[0]!.request.body.variables.backfillParams as { partitionNames: string[]; assetSelection: { path: string[] }[] };
+const TASKS: TaskFacts[] = LAUNCHED.assetSelection.map(({ path: p }) => ({ taskNodeId: p.join("/"), name: p.join("/"), namespace: "dagster-lab", pipeline: "lab_orders", sideEffect: "none", writeMode: "overwrite" }));
+const PLANNED = TASKS.flatMap((t) => LAUNCHED.partitionNames.map((d): [string, string] => [t.taskNodeId, d]));
+const PLAN = { tasks: new Map(TASKS.map((t) => [t.taskNodeId, t])) } as unknown as DispatchPlan;
 
 type Json = Record<string, unknown>;
 const kind = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
