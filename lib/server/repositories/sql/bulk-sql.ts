@@ -14,19 +14,39 @@ const PG_CAST: Record<ColumnType, string> = { text: "text", int: "integer", floa
  * Updates many rows by id in one statement per chunk (`UPDATE … FROM (VALUES …)`, which SQLite
  * ≥ 3.33 and PostgreSQL both speak) instead of one round trip per row — ingestion updates a run
  * and its attempts on every COMPLETE, and per-row updates alone capped throughput well under the
- * 2,000 events/s bar. Dates are written the way each provider's Prisma adapter stores them.
+ * 2,000 events/s bar. On PostgreSQL the rows are one array per column (`unnest`), whatever their
+ * number. Dates are written the way each provider's Prisma adapter stores them.
  */
 export async function bulkUpdateById(tx: Tx, table: string, columns: Column[], rows: Record<string, unknown>[]): Promise<void> {
+  if (rows.length === 0) return;
   const provider = providerOf(tx);
+  const all = [{ name: "id", type: "text" as const }, ...columns];
+  if (provider === "postgresql") {
+    const { source, params } = unnestSource(all, rows);
+    const sets = columns.map((c) => `"${c.name}" = v."${c.name}"`).join(", ");
+    await prismaOf(tx).$executeRawUnsafe(`UPDATE "${table}" SET ${sets} FROM ${source} WHERE "${table}"."id" = v."id"`, ...params);
+    return;
+  }
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK);
     const params: unknown[] = [];
-    const all = [{ name: "id", type: "text" as const }, ...columns];
     const tuples = chunk.map((row) => `(${all.map((c) => placeholder(provider, params.push(encode(provider, c.type, row[c.name])), c.type)).join(", ")})`);
     const sets = columns.map((c, j) => `"${c.name}" = v.column${j + 2}`).join(", ");
     const sql = `UPDATE "${table}" SET ${sets} FROM (VALUES ${tuples.join(", ")}) AS v WHERE "${table}"."id" = v.column1`;
     await prismaOf(tx).$executeRawUnsafe(sql, ...params);
   }
+}
+
+/**
+ * The rows as a PostgreSQL row source of one array parameter per column: `unnest($1::text[], …)
+ * AS v("id", …)`. A statement of a few parameters costs the same to send, parse and plan whatever
+ * the rows; a placeholder per value cost the fold more (in the console: Prisma's handling of each
+ * parameter; in PostgreSQL: parsing and planning tens of thousands of casts) than the writes.
+ */
+function unnestSource(columns: Column[], rows: Record<string, unknown>[]): { source: string; params: unknown[] } {
+  const params = columns.map((c) => rows.map((row) => encode("postgresql", c.type, row[c.name])));
+  const arrays = columns.map((c, i) => `$${i + 1}::${PG_CAST[c.type]}[]`).join(", ");
+  return { source: `unnest(${arrays}) AS v(${columns.map((c) => `"${c.name}"`).join(", ")})`, params };
 }
 
 /**
@@ -38,11 +58,19 @@ export async function bulkInsert(tx: Tx, table: string, columns: Column[], rows:
   for (const { sql, params } of insertStatements(tx, table, columns, rows)) await prismaOf(tx).$executeRawUnsafe(sql, ...params);
 }
 
-/** One multi-row INSERT per chunk of rows (at most 30,000 parameters each). */
+/**
+ * One multi-row INSERT per chunk of rows (SQLite: at most 30,000 parameters each); on PostgreSQL
+ * one INSERT … SELECT over one array per column, whatever the rows.
+ */
 export function insertStatements(tx: Tx, table: string, columns: Column[], rows: Record<string, unknown>[]): { sql: string; params: unknown[] }[] {
   const provider = providerOf(tx);
-  const chunk = Math.max(1, Math.floor(30_000 / columns.length));
   const names = columns.map((c) => `"${c.name}"`).join(", ");
+  if (rows.length === 0) return [];
+  if (provider === "postgresql") {
+    const { source, params } = unnestSource(columns, rows);
+    return [{ sql: `INSERT INTO "${table}" (${names}) SELECT ${names} FROM ${source}`, params }];
+  }
+  const chunk = Math.max(1, Math.floor(30_000 / columns.length));
   const out: { sql: string; params: unknown[] }[] = [];
   for (let i = 0; i < rows.length; i += chunk) {
     const params: unknown[] = [];
@@ -62,6 +90,16 @@ export function insertStatements(tx: Tx, table: string, columns: Column[], rows:
 export function textList(tx: Tx, params: unknown[], values: readonly string[]): string {
   const provider = providerOf(tx);
   return `(${values.map((v) => placeholder(provider, params.push(v), "text")).join(", ")})`;
+}
+
+/**
+ * `"column" = ANY($n::text[])` on PostgreSQL — one parameter however many values — or `"column"
+ * IN (?, …)` on SQLite (chunk the values below its 32,766 parameters). The fold reads thousands
+ * of runs' rows at a time; one placeholder per value cost more to build, send and plan than the read.
+ */
+export function inTexts(tx: Tx, params: unknown[], column: string, values: readonly string[]): string {
+  if (providerOf(tx) === "postgresql") return `${column} = ANY($${params.push([...values])}::text[])`;
+  return `${column} IN ${textList(tx, params, values)}`;
 }
 
 function placeholder(provider: string, n: number, type: ColumnType): string {
