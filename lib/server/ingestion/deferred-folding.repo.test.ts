@@ -60,6 +60,56 @@ describe.each(providersUnderTest())("%s: deferred folding", (provider) => {
     expect(await foldAllPending(deferred.db)).toBe(0);
   });
 
+  it("one step folds a whole batch set-based — a run's events together, a changed re-send of one event, job and dataset events — as inline folding does", async () => {
+    // The same run id sent twice with different bodies (a producer's retry with another producer
+    // string): two stored events of one run, folded in one step as inline folds them.
+    const retried = { ...validEvent("01936893-9751-7150-bbde-0000000000c1"), producer: "retry-of-the-same-event" };
+    const jobEvent = {
+      eventTime: "2026-08-18T03:00:00.000Z",
+      producer: "hand-written",
+      job: { namespace: "loaders", name: "declared_job" },
+      inputs: [{ namespace: "postgres://db:5432", name: "raw.customers" }],
+      outputs: [{ namespace: "postgres://db:5432", name: "public.customers" }],
+    };
+    const datasetEvent = { eventTime: "2026-08-18T03:00:00.000Z", producer: "hand-written", dataset: { namespace: "s3://lake", name: "landing/orders" } };
+    const extra = [validEvent("01936893-9751-7150-bbde-0000000000c1"), retried, jobEvent, datasetEvent].map((e) => JSON.stringify(e)).join("\n");
+    for (const [db, folding] of [
+      [inline.db, "inline"],
+      [deferred.db, "deferred"],
+    ] as const) {
+      await send(db, folding);
+      const parsed = parseLineageBody(extra, NOW);
+      expect(parsed.refused).toEqual([]);
+      await ingestOpenLineageEvents(db, parsed.events, NOW, TOKEN, folding);
+    }
+    const queued = (await pendingFoldLag(deferred.db)).events;
+    expect(queued).toBe(EVENTS.length + 4);
+    expect(await foldPendingEvents(deferred.db, 100_000)).toMatchObject({ events: queued });
+    expect(await pendingFoldLag(deferred.db)).toEqual({ events: 0, oldestAcceptedAt: null });
+    expect(await deferred.db.dataset.count({ where: { nodeId: "dataset:s3://lake:landing/orders" } })).toBe(1);
+    expect(await deferred.db.lineageEdge.count({ where: { task: { nodeId: "job:loaders:declared_job" } } })).toBe(2);
+    expect(await ledgerState(deferred.db)).toEqual(await ledgerState(inline.db));
+  });
+
+  it("a step failing midway rolls back whole: its events stay queued, nothing of theirs is written, and the next step folds them", async () => {
+    await send(inline.db, "inline");
+    await send(deferred.db, "deferred");
+    const queued = (await pendingFoldLag(deferred.db)).events;
+    // The step writes runs and attempts, then fails on the publishes' table.
+    await deferred.db.$executeRawUnsafe(`ALTER TABLE "Publish" RENAME TO "PublishAway"`);
+    try {
+      await expect(foldPendingEvents(deferred.db, 100_000)).rejects.toThrow();
+    } finally {
+      await deferred.db.$executeRawUnsafe(`ALTER TABLE "PublishAway" RENAME TO "Publish"`);
+    }
+    expect((await pendingFoldLag(deferred.db)).events).toBe(queued);
+    expect(await deferred.db.run.count()).toBe(0);
+    expect(await deferred.db.attempt.count()).toBe(0);
+    expect(await deferred.db.unitChange.count()).toBe(0);
+    expect(await foldAllPending(deferred.db)).toBe(queued);
+    expect(await ledgerState(deferred.db)).toEqual(await ledgerState(inline.db));
+  });
+
   it("a re-sent event is a duplicate and is not queued again", async () => {
     const body = JSON.stringify(validEvent());
     const parsed = () => parseLineageBody(body, NOW).events;

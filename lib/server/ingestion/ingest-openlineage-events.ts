@@ -12,7 +12,7 @@ import {
   storedRunsOfJobs,
   type IngestedEventRow,
 } from "../repositories/ingestion/ingested-events";
-import { claimPendingFolds, eventsByHash } from "../repositories/ingestion/pending-folds";
+import { claimPendingEvents, type ClaimedEvent } from "../repositories/ingestion/pending-folds";
 import { forgetDerivedRows, publishKeysOfRuns } from "../repositories/ledger/ingested-runs";
 import { taskNodeIdsTouching } from "../repositories/lineage/lineage-edges";
 import type { Submitter } from "../auth/roles";
@@ -158,19 +158,24 @@ async function refoldRuns(tx: Tx, fresh: (ParsedRunEvent & { hash: string })[], 
  */
 export async function foldPendingEvents(db: Db, limit: number): Promise<{ events: number; written: AppliedCounts }> {
   return inOneTransaction(db, async (tx) => {
-    const hashes = await claimPendingFolds(tx, limit);
-    if (hashes.length === 0) return { events: 0, written: NOTHING };
-    // Each claimed body parsed once (a body pruned by retention is "": its run is kept as recorded).
-    const rows = (await eventsByHash(tx, hashes)).map((r) => ({ ...r, event: r.body === "" ? null : (JSON.parse(r.body) as unknown) }));
-    const runEvents = rows.filter((r) => r.eventType !== "JOB" && r.eventType !== "DATASET");
+    const claimed = await claimPendingEvents(tx, limit);
+    if (claimed.length === 0) return { events: 0, written: NOTHING };
+    // Job and dataset events come with their bodies (a body pruned by retention is "": nothing to
+    // fold); a run event's run is read whole below, its body parsed once there.
+    const parsed = (r: ClaimedEvent) => (r.body ? (JSON.parse(r.body) as unknown) : null);
+    const runEvents = claimed.filter((r) => r.eventType !== "JOB" && r.eventType !== "DATASET");
     // Publishes are recorded as sent by whoever sent the run's newest queued event.
     const runs = new Map<string, { jobNodeId: string; runId: string; submittedBy: string | null }>();
     for (const r of runEvents) runs.set(pairKey(r.jobNodeId, r.externalRun), { jobNodeId: r.jobNodeId, runId: r.externalRun, submittedBy: r.submittedBy });
     const refs = [...runs.values()];
-    if (runEvents.some((r) => r.event !== null && hasParent(r.event as RunEvent))) await lockRunLinking(tx);
+    if (runEvents.some((r) => r.mentionsParent)) await lockRunLinking(tx);
     await lockRuns(tx, refs);
     const bySender = new Map<string | null, typeof refs>();
-    for (const ref of refs) bySender.set(ref.submittedBy, [...(bySender.get(ref.submittedBy) ?? []), ref]);
+    for (const ref of refs) {
+      const some = bySender.get(ref.submittedBy);
+      if (some) some.push(ref);
+      else bySender.set(ref.submittedBy, [ref]);
+    }
     let written = NOTHING;
     for (const [submittedBy, some] of bySender) {
       const counts = await applyFoldedRuns(tx, foldedRuns(await bodiesOfRuns(tx, some), []), undefined, submittedBy);
@@ -178,14 +183,20 @@ export async function foldPendingEvents(db: Db, limit: number): Promise<{ events
     }
     const jobEdges = await applyJobEvents(
       tx,
-      rows.flatMap((r) => (r.eventType === "JOB" && r.event !== null ? [{ event: r.event as JobEvent, hash: r.eventHash }] : [])),
+      claimed.flatMap((r) => {
+        const event = r.eventType === "JOB" ? parsed(r) : null;
+        return event ? [{ event: event as JobEvent, hash: r.eventHash }] : [];
+      }),
     );
-    const datasets = rows.flatMap((r) => (r.eventType === "DATASET" && r.event !== null ? [(r.event as DatasetEvent).dataset] : []));
+    const datasets = claimed.flatMap((r) => {
+      const event = r.eventType === "DATASET" ? parsed(r) : null;
+      return event ? [(event as DatasetEvent).dataset] : [];
+    });
     await ensureDatasets(
       tx,
       datasets.map((d) => ({ nodeId: formatNodeId("dataset", d.namespace, d.name), namespace: d.namespace, name: d.name })),
     );
-    return { events: hashes.length, written: { ...written, edges: written.edges + jobEdges } };
+    return { events: claimed.length, written: { ...written, edges: written.edges + jobEdges } };
   });
 }
 
@@ -248,7 +259,10 @@ function foldedRuns(bodies: { jobNodeId: string; externalRun: string; body: stri
   const byRun = new Map<string, RunEvent[]>();
   const pruned = new Set(bodies.filter((b) => b.body === "").map((b) => pairKey(b.jobNodeId, b.externalRun)));
   const add = (key: string, event: RunEvent) => {
-    if (!pruned.has(key)) byRun.set(key, [...(byRun.get(key) ?? []), event]);
+    if (pruned.has(key)) return;
+    const events = byRun.get(key);
+    if (events) events.push(event);
+    else byRun.set(key, [event]);
   };
   for (const b of bodies) if (b.body !== "") add(pairKey(b.jobNodeId, b.externalRun), JSON.parse(b.body) as RunEvent);
   for (const a of added) add(a.key, a.event);

@@ -1,6 +1,6 @@
 import { compositeKey } from "@/lib/domain/composite-key";
 import { inTransaction, providerOf, type Db, type Tx } from "../database";
-import { insertNew, textList, type Column } from "../sql/bulk-sql";
+import { inTexts, insertNew, type Column } from "../sql/bulk-sql";
 import { chunked } from "../sql/chunked";
 import { log } from "../../observability/log";
 import { prismaOf } from "../prisma-handle";
@@ -142,8 +142,8 @@ export async function bodiesOfRuns(tx: Tx, runs: { jobNodeId: string; runId: str
   // 20,000 values (SQLite's limit is 32,766).
   for (const some of chunked(runs, 5_000)) {
     const params: unknown[] = [];
-    const byRun = `"externalRun" IN ${textList(tx, params, [...new Set(some.map((r) => r.runId))])} AND "jobNodeId" IN ${textList(tx, params, [...new Set(some.map((r) => r.jobNodeId))])}`;
-    const notBesides = besides.length > 0 ? ` AND "eventHash" NOT IN ${textList(tx, params, besides)}` : "";
+    const byRun = `${inTexts(tx, params, '"externalRun"', [...new Set(some.map((r) => r.runId))])} AND ${inTexts(tx, params, '"jobNodeId"', [...new Set(some.map((r) => r.jobNodeId))])}`;
+    const notBesides = besides.length > 0 ? ` AND NOT (${inTexts(tx, params, '"eventHash"', besides)})` : "";
     const rows = await prismaOf(tx).$queryRawUnsafe<StoredRunEvent[]>(
       `SELECT "jobNodeId", "externalRun", "body", "submittedBy" FROM "IngestedEvent" WHERE ${byRun}${notBesides} ORDER BY "receivedAt", "eventTime"`,
       ...params,

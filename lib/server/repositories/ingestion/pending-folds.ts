@@ -1,42 +1,56 @@
 import { providerOf, type Db, type Tx } from "../database";
-import { textList } from "../sql/bulk-sql";
+import { inTexts } from "../sql/bulk-sql";
 import { chunked } from "../sql/chunked";
 import { prismaOf } from "../prisma-handle";
 
-/**
- * Takes the oldest pending events for this transaction and removes them from the queue: if the
- * transaction rolls back (the console dies mid-fold), they are pending again. On PostgreSQL the
- * rows another console's fold holds are skipped (FOR UPDATE SKIP LOCKED), so two consoles fold
- * disjoint events side by side; SQLite's write transaction is exclusive already.
- */
-export async function claimPendingFolds(tx: Tx, limit: number): Promise<string[]> {
-  const skipLocked = providerOf(tx) === "postgresql" ? " FOR UPDATE SKIP LOCKED" : "";
-  const rows = await prismaOf(tx).$queryRawUnsafe<{ eventHash: string }[]>(
-    `DELETE FROM "PendingFold" WHERE "seq" IN (SELECT "seq" FROM "PendingFold" ORDER BY "seq" LIMIT ${Math.max(1, Math.floor(limit))}${skipLocked}) RETURNING "eventHash"`,
-  );
-  return rows.map((r) => r.eventHash);
-}
-
-export interface PendingEventRow {
+export interface ClaimedEvent {
   eventHash: string;
   eventType: string;
   jobNodeId: string;
   externalRun: string;
-  body: string;
+  /** The body of a job or dataset event ("" when pruned by retention); null for a run event, whose run is read whole. */
+  body: string | null;
+  /** The body names a parent somewhere (a superset of the run events with a parent run facet). */
+  mentionsParent: boolean;
   submittedBy: string | null;
 }
 
-/** The stored events behind claimed hashes. */
-export async function eventsByHash(tx: Tx, eventHashes: readonly string[]): Promise<PendingEventRow[]> {
-  const out: PendingEventRow[] = [];
-  for (const some of chunked([...eventHashes], 5_000)) {
-    const params: unknown[] = [];
-    out.push(
-      ...(await prismaOf(tx).$queryRawUnsafe<PendingEventRow[]>(
-        `SELECT "eventHash", "eventType", "jobNodeId", "externalRun", "body", "submittedBy" FROM "IngestedEvent" WHERE "eventHash" IN ${textList(tx, params, some)}`,
-        ...params,
-      )),
+/**
+ * Takes the oldest pending events for this transaction, removes them from the queue and answers
+ * what the fold needs of them, in one round trip on PostgreSQL: if the transaction rolls back (the
+ * console dies mid-fold), they are pending again. On PostgreSQL the rows another console's fold
+ * holds are skipped (FOR UPDATE SKIP LOCKED), so two consoles fold disjoint events side by side;
+ * SQLite's write transaction is exclusive already. A run event's body is not read here: the fold
+ * reads each run's events whole (bodiesOfRuns), and reading them twice cost it a second transfer
+ * and a second JSON parse of every body.
+ */
+export async function claimPendingEvents(tx: Tx, limit: number): Promise<ClaimedEvent[]> {
+  const take = Math.max(1, Math.floor(limit));
+  const columns = `e."eventHash", e."eventType", e."jobNodeId", e."externalRun", e."submittedBy",
+    CASE WHEN e."eventType" IN ('JOB', 'DATASET') THEN e."body" END AS "body"`;
+  if (providerOf(tx) === "postgresql") {
+    const rows = await prismaOf(tx).$queryRawUnsafe<ClaimedEvent[]>(
+      `WITH claimed AS (
+         DELETE FROM "PendingFold" WHERE "seq" IN (SELECT "seq" FROM "PendingFold" ORDER BY "seq" LIMIT ${take} FOR UPDATE SKIP LOCKED)
+         RETURNING "eventHash")
+       SELECT ${columns}, strpos(e."body", '"parent"') > 0 AS "mentionsParent"
+       FROM claimed JOIN "IngestedEvent" e ON e."eventHash" = claimed."eventHash"`,
     );
+    return rows;
+  }
+  const hashes = (
+    await prismaOf(tx).$queryRawUnsafe<{ eventHash: string }[]>(
+      `DELETE FROM "PendingFold" WHERE "seq" IN (SELECT "seq" FROM "PendingFold" ORDER BY "seq" LIMIT ${take}) RETURNING "eventHash"`,
+    )
+  ).map((r) => r.eventHash);
+  const out: ClaimedEvent[] = [];
+  for (const some of chunked(hashes, 5_000)) {
+    const params: unknown[] = [];
+    const rows = await prismaOf(tx).$queryRawUnsafe<(Omit<ClaimedEvent, "mentionsParent"> & { mentionsParent: number | bigint | boolean })[]>(
+      `SELECT ${columns}, instr(e."body", '"parent"') > 0 AS "mentionsParent" FROM "IngestedEvent" e WHERE ${inTexts(tx, params, 'e."eventHash"', some)}`,
+      ...params,
+    );
+    out.push(...rows.map((r) => ({ ...r, mentionsParent: Boolean(Number(r.mentionsParent)) })));
   }
   return out;
 }
