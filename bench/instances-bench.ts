@@ -15,6 +15,9 @@
  * postgresql://postgres@127.0.0.1:5432/postgres) and haproxy (`apt-get install -y haproxy`).
  *
  *   npm run bench:instances -- [--json] [--instances 3] [--batches 300] [--producers 6] [--days 40] [--fold deferred|inline]
+ *   [--baseline DIR]  the ingestion only, measured with DIR's build (another checkout of the
+ *              console, built) and then this one's, side by side in one run
+ *   [--ingest-only]  stop after the ingestion figures (with --json, their JSON)
  *   [--check]  fail unless every correctness bar holds (no timing): what the test command runs
  *
  * Prints its figures, and with --json one JSON object as the last line.
@@ -123,14 +126,14 @@ async function receiver(): Promise<{ url: string; counts: Map<string, number>; c
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, counts, close: () => new Promise((r) => server.close(() => r())) };
 }
 
-function startConsole(i: number, url: string, hook: string, logDir: string): ChildProcess {
-  const out = fs.openSync(path.join(logDir, `console-${i}.log`), "w");
+function startConsole(i: number, url: string, hook: string, logDir: string, root = ROOT): ChildProcess {
+  const out = fs.openSync(path.join(logDir, `console-${i}${root === ROOT ? "" : "-baseline"}.log`), "w");
   const profile = args.includes("--profile") && i === 1 ? ["--cpu-prof", `--cpu-prof-dir=${logDir}`] : [];
   return spawn(
     process.execPath,
-    [...profile, path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(BASE_PORT + i), "--keepAliveTimeout", "65000"],
+    [...profile, path.join(root, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(BASE_PORT + i), "--keepAliveTimeout", "65000"],
     {
-      cwd: ROOT,
+      cwd: root,
       stdio: ["ignore", out, out],
       env: {
         ...process.env,
@@ -245,6 +248,8 @@ async function ingest(db: Db): Promise<{
   reads: number;
   foldedSeconds: number;
   foldedRuns: number;
+  lagP95Ms: number;
+  lagMaxMs: number;
 }> {
   const bodies = ingestionBatches();
   let next = 0;
@@ -264,10 +269,19 @@ async function ingest(db: Db): Promise<{
       const body = bodies[next++]!;
       const r = await request(BALANCER, "POST", "/api/v1/lineage", body);
       if (r.status === 200) events += (JSON.parse(r.text) as { written: { events: number } }).written.events;
-      else failed += 1;
+      else if (++failed === 1) say(`a batch answered ${r.status}: ${r.text.slice(0, 300)}`);
     }
   };
-  const readers = args.includes("--no-reads") ? [] : [reader()];
+  // The ledger's lag as the pages state it: how long the oldest accepted, unfolded event has waited.
+  const lags: number[] = [];
+  const lagWatcher = async () => {
+    while (!done) {
+      const oldest = await db.pendingFold.findFirst({ orderBy: { seq: "asc" }, select: { acceptedAt: true } });
+      lags.push(oldest ? Math.max(0, Date.now() - oldest.acceptedAt.getTime()) : 0);
+      await sleep(250);
+    }
+  };
+  const readers = [...(args.includes("--no-reads") ? [] : [reader()]), lagWatcher()];
   const started = performance.now();
   await Promise.all(Array.from({ length: PRODUCERS }, producer));
   const seconds = (performance.now() - started) / 1000;
@@ -279,6 +293,7 @@ async function ingest(db: Db): Promise<{
   await Promise.all(readers);
   const foldedRuns = await db.run.count({ where: { externalId: { startsWith: "00000000-0000-4000-8000-" } } });
   reads.sort((a, b) => a - b);
+  lags.sort((a, b) => a - b);
   return {
     events,
     seconds: Number(seconds.toFixed(2)),
@@ -288,6 +303,8 @@ async function ingest(db: Db): Promise<{
     reads: reads.length,
     foldedSeconds: Number(foldedSeconds.toFixed(2)),
     foldedRuns,
+    lagP95Ms: Math.round(lags[Math.min(lags.length - 1, Math.floor(lags.length * 0.95))] ?? 0),
+    lagMaxMs: Math.round(lags[lags.length - 1] ?? 0),
   };
 }
 
@@ -349,7 +366,75 @@ async function repairWithKill(
   };
 }
 
+/** What one side of a comparison measured: the ingestion alone, on a fresh database with the demo world. */
+async function ingestionSide(root: string, logDir: string, hook: string): Promise<Awaited<ReturnType<typeof ingest>> & { loadAverage: number }> {
+  const { target, drop } = await emptyTarget("postgresql");
+  const db = createDb(target);
+  const consoles: ChildProcess[] = [];
+  let balancer: ChildProcess | null = null;
+  try {
+    await migrate(target, ROOT);
+    await loadDemo(db);
+    for (let i = 1; i <= INSTANCES; i++) consoles.push(startConsole(i, target.url, hook, logDir, root));
+    balancer = startBalancer(logDir);
+    for (let i = 1; i <= INSTANCES; i++)
+      await until(async () => (await request(BASE_PORT + i, "GET", "/api/ready")).status === 200, 120_000, `console ${i} ready`);
+    await until(async () => (await request(BALANCER, "GET", "/api/ready")).status === 200, 30_000, "the balancer");
+    await sleep(2_500); // the balancer's checks mark every console up (rise 2 × 1 s)
+    const ingestion = await ingest(db);
+    return { ...ingestion, loadAverage: Number(os.loadavg()[0]!.toFixed(1)) };
+  } finally {
+    for (const p of consoles) p.kill("SIGTERM");
+    balancer?.kill("SIGTERM");
+    await sleep(3_000);
+    for (const p of consoles) p.kill("SIGKILL");
+    await db.$disconnect();
+    await drop();
+  }
+}
+
+/**
+ * --baseline DIR: the ingestion measured with DIR's build (another checkout, built) and then with
+ * this one's, one after the other in this run, each on a fresh database with the demo world.
+ */
+async function compareWithBaseline(dir: string): Promise<void> {
+  const baselineRoot = path.resolve(dir);
+  for (const root of [baselineRoot, ROOT])
+    if (!fs.existsSync(path.join(root, ".next/BUILD_ID"))) throw new Error(`no production build in ${root}: run \`npx next build\` there first`);
+  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "reparo-instances-"));
+  const hook = await receiver();
+  try {
+    const sides = [];
+    for (const [label, root] of [
+      ["baseline", baselineRoot],
+      ["this build", ROOT],
+    ] as const) {
+      const r = await ingestionSide(root, logDir, hook.url);
+      say(
+        `${label.padEnd(10)} acknowledged ${r.eventsPerSec} events/s, folded ${Math.round(r.events / r.foldedSeconds)} events/s end to end, lag p95 ${r.lagP95Ms} ms (max ${r.lagMaxMs}), overview p50 ${r.readP50Ms} ms, load ${r.loadAverage}`,
+      );
+      sides.push({
+        label,
+        ingestEventsPerSec: r.eventsPerSec,
+        foldedEventsPerSec: Math.round(r.events / r.foldedSeconds),
+        foldLagP95Ms: r.lagP95Ms,
+        foldedRuns: r.foldedRuns,
+        ingestFailed: r.failed,
+        readP50Ms: r.readP50Ms,
+        loadAverage: r.loadAverage,
+      });
+    }
+    const [baseline, current] = sides;
+    if (JSON_OUT) console.log(JSON.stringify({ instances: INSTANCES, folding: FOLDING, ...current, baseline }));
+  } finally {
+    await hook.close();
+    agent.destroy();
+  }
+}
+
 async function main(): Promise<void> {
+  const baselineDir = flag("baseline", "");
+  if (baselineDir) return compareWithBaseline(baselineDir);
   if (!fs.existsSync(path.join(ROOT, ".next/BUILD_ID"))) throw new Error("no production build: run `npx next build` first");
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "reparo-instances-"));
   const { target, drop } = await emptyTarget("postgresql");
@@ -382,12 +467,28 @@ async function main(): Promise<void> {
     say(
       `folded: all ${ingestion.events} events' runs written ${ingestion.foldedSeconds} s after the first send = ${Math.round(ingestion.events / ingestion.foldedSeconds)} events/s end to end; ${ingestion.foldedRuns} runs`,
     );
+    say(`ledger lag while ingesting (the oldest unfolded event's wait, every 250 ms): p95 ${ingestion.lagP95Ms} ms, max ${ingestion.lagMaxMs} ms`);
     const steps = await foldSteps();
     if (steps.steps > 0)
       say(
         `fold steps (every console's /api/metrics): ${steps.steps} steps of ${Math.round(steps.events / steps.steps)} events on average, ${Math.round((1000 * steps.seconds) / steps.steps)} ms each`,
       );
-    if (args.includes("--ingest-only")) return;
+    const ingestResult = {
+      instances: INSTANCES,
+      folding: FOLDING,
+      ingestEventsPerSec: ingestion.eventsPerSec,
+      foldedEventsPerSec: Math.round(ingestion.events / ingestion.foldedSeconds),
+      foldLagP95Ms: ingestion.lagP95Ms,
+      foldLagMaxMs: ingestion.lagMaxMs,
+      foldedRuns: ingestion.foldedRuns,
+      ingestFailed: ingestion.failed,
+      readP50Ms: ingestion.readP50Ms,
+      loadAverage: Number(os.loadavg()[0]!.toFixed(1)),
+    };
+    if (args.includes("--ingest-only")) {
+      if (JSON_OUT) console.log(JSON.stringify(ingestResult));
+      return;
+    }
     const repair = await repairWithKill(db, incidentId, consoles);
     say(
       `repair: ${repair.pairs} pairs; console killed at ${repair.killedAtDone} done; taken over ${repair.takeoverMs} ms after the kill; ended ${repair.status} in ${repair.repairSeconds} s; duplicate publishes ${repair.duplicatePublishes}`,
@@ -399,18 +500,12 @@ async function main(): Promise<void> {
     const chain = await verifyAuditChain(db);
     say(`audit chain: ${chain.ok ? "intact" : "BROKEN"} (${chain.entries} entries)`);
     const result = {
-      instances: INSTANCES,
+      ...ingestResult,
       takeoverMs: repair.takeoverMs,
       duplicatePublishes: repair.duplicatePublishes,
       duplicateWebhooks,
       alertsDelivered: delivered.length,
       auditChainOk: chain.ok,
-      folding: FOLDING,
-      ingestEventsPerSec: ingestion.eventsPerSec,
-      foldedEventsPerSec: Math.round(ingestion.events / ingestion.foldedSeconds),
-      foldedRuns: ingestion.foldedRuns,
-      ingestFailed: ingestion.failed,
-      readP50Ms: ingestion.readP50Ms,
       sameEventStored: same.stored,
       sameEventNon200: same.non200,
       repairPairs: repair.pairs,
