@@ -98,6 +98,7 @@ const PAGES: [string, string][] = [
   // The answered certificate: its evidence table scrolls sideways in a focusable region.
   ["completeness-answer", "/completeness?dataset=revenue_daily&from=2026-08-01&to=2026-08-25"],
   ["status-revenue_daily", `/status/${encodeURIComponent("dataset:warehouse:revenue_daily")}`],
+  ["status-pipeline-orders", "/status/pipeline/orders"],
   ["history", "/history"],
   ["alerts", "/alerts"],
   ["audit", "/audit"],

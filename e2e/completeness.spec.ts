@@ -63,6 +63,16 @@ test("revenue_daily's status page says the certificate in one line, its badge sh
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: test.info().outputPath(`status-${width}.png`), fullPage: true });
   }
+  // Its pipeline's page holds the same line for it, among the others the pipeline writes.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.getByRole("link", { name: "the orders pipeline's status" }).click();
+  await expect(page).toHaveURL(/\/status\/pipeline\/orders$/);
+  await expect(page.getByTestId("status-headline")).toHaveText(/^orders · \d+ of \d+ datasets complete · \d+ not complete/);
+  await expect(page.getByTestId("pipeline-datasets")).toContainText(line);
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: test.info().outputPath(`pipeline-status-${width}.png`), fullPage: true });
+  }
 });
 
 test("a deep link answers directly, and July 2026 is complete", async ({ page }) => {

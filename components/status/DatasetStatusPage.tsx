@@ -47,6 +47,12 @@ export function DatasetStatusPage({ dataset }: { dataset: string }) {
           </span>
           , checked {new Date(s.checkedAt).toLocaleString()} (again every minute).{" "}
           <Link href={s.links.completeness}>The certificate, unit by unit</Link>
+          {s.dataset.pipeline ? (
+            <>
+              {" · "}
+              <Link href={`/status/pipeline/${encodeURIComponent(s.dataset.pipeline)}`}>the {s.dataset.pipeline} pipeline&apos;s status</Link>
+            </>
+          ) : null}
         </p>
       </section>
 

@@ -45,6 +45,7 @@ export const completenessKeys = {
   all: ["completeness"] as const,
   datasets: () => [...completenessKeys.all, "datasets"] as const,
   status: (dataset: string) => [...completenessKeys.all, "status", dataset] as const,
+  pipelineStatus: (pipeline: string) => [...completenessKeys.all, "pipeline-status", pipeline] as const,
   certificate: (q: CompletenessQuery) => [...completenessKeys.all, "certificate", q.dataset, q.from ?? "", q.to ?? ""] as const,
   idle: () => [...completenessKeys.all, "idle"] as const,
 };

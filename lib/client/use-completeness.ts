@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { CompletenessSchema, DatasetOptionsSchema, type CompletenessQuery } from "@/lib/contracts/completeness";
-import { DatasetStatusSchema } from "@/lib/contracts/dataset-status";
+import { DatasetStatusSchema, PipelineStatusSchema } from "@/lib/contracts/dataset-status";
 import { apiFetch } from "./api-fetch";
 import { completenessKeys } from "./query-keys";
 
@@ -32,6 +32,16 @@ export function useDatasetStatus(dataset: string) {
   return useQuery({
     queryKey: completenessKeys.status(dataset),
     queryFn: () => apiFetch(`/api/v1/datasets/${encodeURIComponent(dataset)}/status`, DatasetStatusSchema),
+    refetchInterval: 60_000,
+    retry: false,
+  });
+}
+
+/** A pipeline's status (GET /api/v1/pipelines/{id}/status): each dataset's line and its own. */
+export function usePipelineStatus(pipeline: string) {
+  return useQuery({
+    queryKey: completenessKeys.pipelineStatus(pipeline),
+    queryFn: () => apiFetch(`/api/v1/pipelines/${encodeURIComponent(pipeline)}/status`, PipelineStatusSchema),
     refetchInterval: 60_000,
     retry: false,
   });

@@ -27,3 +27,28 @@ export const DatasetStatusSchema = z.object({
   links: z.object({ page: z.string(), badge: z.string(), completeness: z.string() }),
 });
 export type DatasetStatusView = z.infer<typeof DatasetStatusSchema>;
+
+export const PipelineStatusParamsSchema = z.object({ id: z.string().min(1, "name a pipeline").max(300) });
+
+/** GET /api/v1/pipelines/{id}/status: the status line of each dataset the pipeline writes, and the pipeline's in one line. */
+export const PipelineStatusSchema = z.object({
+  pipeline: z.string(),
+  checkedAt: z.string(),
+  /** The worst of its datasets': incomplete, then being repaired, then unknown, then complete. */
+  state: z.enum(["complete", "incomplete", "being_repaired", "unknown"]),
+  headline: z.string(),
+  datasets: z.array(
+    z.object({
+      nodeId: z.string(),
+      name: z.string(),
+      /** unknown: no declared partition definition, so its expected units are unknown (never called complete). */
+      state: z.enum(["complete", "incomplete", "being_repaired", "unknown"]),
+      headline: z.string(),
+      completeThrough: z.string().nullable(),
+      problems: z.number().int(),
+      page: z.string(),
+    }),
+  ),
+  incidents: z.array(StatusIncidentSchema),
+});
+export type PipelineStatusView = z.infer<typeof PipelineStatusSchema>;

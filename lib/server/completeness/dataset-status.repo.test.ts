@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as badge } from "@/app/api/v1/datasets/[id]/badge.svg/route";
 import { GET as status } from "@/app/api/v1/datasets/[id]/status/route";
-import { DatasetStatusSchema } from "@/lib/contracts/dataset-status";
+import { GET as pipelineStatus } from "@/app/api/v1/pipelines/[id]/status/route";
+import { DatasetStatusSchema, PipelineStatusSchema } from "@/lib/contracts/dataset-status";
 import { loadDemo } from "../demo/load-demo";
 import { launchRepair } from "../repair/launch-repair";
 import { COMMANDER, plannedIncident } from "../repair/testing/journey-steps";
@@ -61,6 +62,19 @@ describe.each(providersUnderTest())("dataset status and badge (%s)", (provider) 
     const long = await read(status, "x".repeat(301));
     expect(long.status).toBe(400);
     expect(await long.text()).toContain("params.id");
+  });
+
+  it("a pipeline's status holds each dataset's own line, and leads with the worst", async () => {
+    const res = await read(pipelineStatus, "orders");
+    expect(res.status).toBe(200);
+    const p = PipelineStatusSchema.parse(await res.json());
+    const revenue = p.datasets.find((d) => d.nodeId === REVENUE)!;
+    const own = DatasetStatusSchema.parse(await (await read(status, REVENUE)).json());
+    expect(revenue).toMatchObject({ state: own.state, headline: own.headline, completeThrough: own.completeThrough, problems: own.problems.length });
+    expect(p.state).toBe("incomplete");
+    const complete = p.datasets.filter((d) => d.state === "complete").length;
+    expect(p.headline).toMatch(new RegExp(`^orders · ${complete} of ${p.datasets.length} datasets complete · \\d+ not complete`));
+    expect((await read(pipelineStatus, "no-such-pipeline")).status).toBe(404);
   });
 
   it("an incident's repair shows on the line while it runs, and the repaired units leave it once it validates", async () => {
