@@ -48,6 +48,12 @@ describe("datasetStatus", () => {
     expect(s.headline).toBe("d · not complete from 2026-08-14 · 2026-08-14 uncertain, 2026-08-15 uncertain, 2026-08-16 uncertain +2 more");
   });
 
+  it("a dataset without partitions is one unit: complete, or the whole table is not", () => {
+    expect(datasetStatus({ name: "dim_customers", keys: ["*"], verdict: "complete", problems: [] }).headline).toBe("dim_customers · complete");
+    const s = datasetStatus({ name: "dim_customers", keys: ["*"], verdict: "incomplete", problems: [problem("*", "absent")] });
+    expect(s).toMatchObject({ completeThrough: null, headline: "dim_customers · not complete · the whole table missing" });
+  });
+
   it("an incomplete verdict naming no unit of its own keys does not claim how far it is whole", () => {
     const s = datasetStatus({ name: "d", keys: KEYS, verdict: "incomplete", problems: [] });
     expect(s).toMatchObject({ state: "incomplete", completeThrough: null, headline: "d · not complete" });

@@ -92,10 +92,15 @@ export function datasetStatus(input: DatasetStatusInput): DatasetStatus {
   return { state, completeThrough, problems, headline: headline(input.name, input.keys, complete, completeThrough, problems) };
 }
 
+/** The one unit of a dataset without partitions (lib/domain/partitions.ts). */
+const WHOLE = "*";
+const unitWords = (key: string) => (key === WHOLE ? "the whole table" : key);
+
 function headline(name: string, keys: readonly string[], complete: boolean, through: string | null, problems: StatusProblem[]): string {
-  if (complete) return keys.length > 0 ? `${name} · complete through ${keys.at(-1)!}` : `${name} · no units expected`;
-  const start = through ? `complete through ${through}` : problems.length > 0 ? `not complete from ${problems[0]!.unitKey}` : "not complete";
-  const named = problems.slice(0, NAMED).map((p) => `${p.unitKey} ${p.word}${p.beingRepaired ? " (being repaired)" : p.incidents.length > 0 ? " (incident open)" : ""}`);
+  const unpartitioned = keys.length === 1 && keys[0] === WHOLE;
+  if (complete) return keys.length === 0 ? `${name} · no units expected` : unpartitioned ? `${name} · complete` : `${name} · complete through ${keys.at(-1)!}`;
+  const start = through ? `complete through ${through}` : problems.length > 0 && !unpartitioned ? `not complete from ${problems[0]!.unitKey}` : "not complete";
+  const named = problems.slice(0, NAMED).map((p) => `${unitWords(p.unitKey)} ${p.word}${p.beingRepaired ? " (being repaired)" : p.incidents.length > 0 ? " (incident open)" : ""}`);
   const more = problems.length > NAMED ? ` +${problems.length - NAMED} more` : "";
   return [name, start, ...(named.length > 0 ? [named.join(", ") + more] : [])].join(" · ");
 }
