@@ -1,4 +1,9 @@
 import { test, expect } from "./fixtures";
+import { resetDemo } from "./reset-demo";
+
+// What the overview shows is the demo world's: the spec loads it itself, so it passes alone or after any
+// spec that changed the world.
+test.beforeAll(() => resetDemo());
 
 // The demo world (npm run demo:load) as the overview shows it, read from the ledger and attempts.
 test("the overview lists the demo's failures and ledger findings with their concrete units", async ({ page }) => {
