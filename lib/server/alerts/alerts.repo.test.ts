@@ -4,6 +4,9 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { periodAwareCompleteness, reconcile } from "@/lib/domain/validation";
 import { loadDemo } from "../demo/load-demo";
+import { abandonIncident } from "../incidents/abandon-incident";
+import { openIncident } from "../incidents/open-incident";
+import { COMMANDER, OPERATOR } from "../repair/testing/journey-steps";
 import { METER_DATASETS as D } from "../executor/task-code/node-ids";
 import { METER_PERIODS, METER_REGIONS } from "../executor/task-code/meters/meter-source";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
@@ -132,6 +135,28 @@ describe.each(providersUnderTest())("alerts from the data on the demo world (%s)
         .sort(),
     ).toEqual(["missing_past_deadline running_balance", "period_incomplete running_balance"]);
     expect(told.title).toBe("1 unit already delivered outside while it is wrong: tell its consumers");
+  });
+
+  it("a read with nothing changed answers the groups already walked; an incident opened on a root is seen at once", async () => {
+    const first = await listAlerts(NOW, t.db, { limit: 5000 });
+    const again = await listAlerts(NOW, t.db, { limit: 5000 });
+    expect(again.groups).toBe(first.groups);
+    const failed = (page: typeof first) =>
+      page.groups.find((g) => g.roots.some((r) => r.taskNodeId === "job:orders:stg_orders" && r.units.some((u) => u.key === "2026-08-17")))!;
+    expect(failed(first).handledBy).toBeNull();
+    const incident = await openIncident(
+      { taskNodeId: "job:orders:stg_orders", units: ["2026-08-17"], reason: "grouping kept per snapshot" },
+      OPERATOR,
+      NOW,
+      t.db,
+    );
+    try {
+      const after = await listAlerts(NOW, t.db, { limit: 5000 });
+      expect(after.groups).not.toBe(first.groups);
+      expect(failed(after).handledBy).toEqual({ id: incident.id, title: incident.title });
+    } finally {
+      await abandonIncident(incident.id, "the test's incident ends with it", COMMANDER, NOW, t.db);
+    }
   });
 
   it("the alerts API lists the first `limit` rows and counts them all", async () => {

@@ -39,6 +39,24 @@ export interface GroupingInputs {
  * delivered outside the platform, or when it reaches a dashboard, an export or a dataset
  * consumed outside.
  */
+/**
+ * Per unit-state snapshot, the last grouping: a read of the alerts page while nothing changed
+ * (the same snapshot, the same compiled lineage, the same alert objects — each dataset's alerts
+ * are kept per version of its states — the same open incidents and deliveries) answers the groups
+ * it already walked instead of walking every alert to its roots again.
+ */
+const KEPT = new WeakMap<UnitStateSnapshot, { graph: LineageGraph; alerts: readonly EvaluatedAlert[]; others: string; groups: AlertGroupView[] }>();
+
+export function groupAlertsKept(alerts: readonly EvaluatedAlert[], inputs: GroupingInputs): AlertGroupView[] {
+  const others = JSON.stringify([inputs.openIncidents, inputs.deliveries]);
+  const kept = KEPT.get(inputs.snapshot);
+  if (kept && kept.graph === inputs.graph && kept.others === others && kept.alerts.length === alerts.length && kept.alerts.every((a, i) => a === alerts[i]))
+    return kept.groups;
+  const groups = groupAlerts(alerts, inputs);
+  KEPT.set(inputs.snapshot, { graph: inputs.graph, alerts, others, groups });
+  return groups;
+}
+
 export function groupAlerts(alerts: readonly EvaluatedAlert[], inputs: GroupingInputs): AlertGroupView[] {
   const { graph } = inputs;
   const states = statesOnGraph(graph, inputs.snapshot);

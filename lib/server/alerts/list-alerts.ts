@@ -7,7 +7,7 @@ import { describeTarget, readAlertConfig } from "./alert-config";
 import { hasRole, type Actor } from "../auth/roles";
 import { originOnly } from "../http/redact";
 import { evaluateAlertsWithStatus } from "./evaluate-alerts-now";
-import { groupAlerts } from "./group-alerts";
+import { groupAlertsKept } from "./group-alerts";
 import { loadLineageGraph } from "../lineage/load-lineage-graph";
 import { pairsHeldByOpenIncidents } from "../repositories/incidents/incidents";
 
@@ -68,7 +68,7 @@ export async function listAlerts(
         : null,
       delivered: delivered.has(a.id),
     })),
-    groups: groupAlerts(alerts, { ...lineage, snapshot, deliveries: sentOutside, openIncidents }),
+    groups: groupAlertsKept(alerts, { ...lineage, snapshot, deliveries: sentOutside, openIncidents }),
     deliveries: deliveries.map((d) => ({ ...d, url: d.url === "" ? "" : (shownUrl(d.url) ?? "") })),
   };
 }
