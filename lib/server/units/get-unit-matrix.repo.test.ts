@@ -17,6 +17,8 @@ import { resolvePartitions } from "@/lib/domain/partitions";
 import { UnitSet } from "@/lib/domain/unit-set";
 import { listDatasets, listEdgesAt, listTasks } from "../repositories/lineage/catalog-reads";
 import { buildLineageSpec } from "../lineage/lineage-spec";
+import { persist } from "./state-service/kept-states";
+import { stateOf } from "./state-service/service-state";
 
 // The demo world seen through the matrix API, on each database. "Now" is fixed so the meters'
 // monthly definition expects 2026-01 … 2026-10.
@@ -378,6 +380,56 @@ describe.each(providersUnderTest())("the kept unit states on %s", (provider) => 
       }
     } finally {
       await other.$disconnect();
+    }
+  });
+
+  it("two consoles keeping in turn, one of them behind: a console taking up the kept states gets the newest, not the rows of the one behind", async () => {
+    const at = new Date(NOW.getTime() + 4_000_000);
+    const other = createDb(t.target);
+    const third = createDb(t.target);
+    const publish = async (node: string, unitKey: string, id: string) => {
+      const ds = await t.db.dataset.findFirstOrThrow({ where: { nodeId: node } });
+      const run = await t.db.run.findFirstOrThrow({ where: { kind: "scheduled" } });
+      await t.db.$transaction((tx) =>
+        appendPublishes(tx, [
+          {
+            id,
+            datasetId: ds.id,
+            unitKey,
+            runId: run.id,
+            attemptId: null,
+            publishedAt: new Date("2026-11-05T00:00:00Z"),
+            inputVersion: "",
+            codeVersion: "",
+            rowCount: 40,
+          },
+        ]),
+      );
+    };
+    try {
+      await getUnitStateSnapshot(t.db, at);
+      await keepUnitStates(t.db, at);
+      await getUnitStateSnapshot(other, at);
+      // t.db brings its states up past one publish, `other` past a second, and keeps them.
+      await publish("dataset:warehouse:fct_orders", "2026-08-19", "p-k-1");
+      await getUnitStateSnapshot(t.db, at);
+      await publish("dataset:warehouse:fct_orders", "2026-08-18", "p-k-2");
+      await getUnitStateSnapshot(other, at);
+      await keepUnitStates(other, at);
+      // t.db keeps the states it has, one publish behind (a keep due on a timer, before its next read).
+      await persist(t.db, stateOf(t.db).entry!);
+      // `other` moves on elsewhere and keeps again: its fct_orders are those it kept before.
+      await publish("dataset:warehouse:meter_readings_raw", "2026-05", "p-k-3");
+      await getUnitStateSnapshot(other, at);
+      await keepUnitStates(other, at);
+      const mine = await getUnitStateSnapshot(other, at);
+      const taken = await getUnitStateSnapshot(third, at);
+      const fct = (s: UnitStateSnapshot) => s.datasets.find((d) => d.dataset.nodeId === "dataset:warehouse:fct_orders")!;
+      expect(Buffer.from(fct(taken).codes).toString("base64")).toBe(Buffer.from(fct(mine).codes).toString("base64"));
+      expect([...fct(taken).problems]).toEqual([...fct(mine).problems]);
+    } finally {
+      await other.$disconnect();
+      await third.$disconnect();
     }
   });
 });

@@ -29,6 +29,7 @@ describe.each(providersUnderTest())("kept unit states, a row per dataset (%s)", 
       at,
       ids.map((id) => ({ datasetId: id, body: `first ${id}` })),
       ids,
+      null,
     );
     expect((await allKept(t, 3)).map((r) => r.body)).toEqual(ids.map((id) => `first ${id}`));
 
@@ -40,8 +41,13 @@ describe.each(providersUnderTest())("kept unit states, a row per dataset (%s)", 
       later,
       [{ datasetId: "ds-2", body: "second ds-2" }],
       ids.filter((id) => id !== "ds-5"),
+      '{"v":1}',
     );
     expect(await readUnitStateSnapshot(t.db)).toEqual({ body: '{"v":2}', computedAt: later });
+    // Written over a header another console replaced since: nothing is written.
+    expect(await writeUnitStateSnapshot(t.db, '{"v":3}', later, [{ datasetId: "ds-0", body: "third ds-0" }], ids, '{"v":1}')).toBe(false);
+    expect(await writeUnitStateSnapshot(t.db, '{"v":3}', later, [{ datasetId: "ds-0", body: "third ds-0" }], ids, null)).toBe(false);
+    expect((await readUnitStateSnapshot(t.db))?.body).toBe('{"v":2}');
     expect((await allKept(t, 2)).map((r) => `${r.datasetId}=${r.body}`)).toEqual([
       "ds-0=first ds-0",
       "ds-1=first ds-1",

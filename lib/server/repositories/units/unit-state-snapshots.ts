@@ -29,6 +29,8 @@ const ROWS_PER_STATEMENT = 100;
  * Keeps the header, the datasets whose states changed (`changed`) and forgets the kept datasets
  * no longer listed (`datasetIds`), in one transaction: a reader never finds a header without the
  * rows it lists, whatever console wrote them. A first keep of a big world writes every dataset.
+ * Only over the header `over` (null: none kept yet): false, and nothing written, when another
+ * console kept its states since the caller read it.
  */
 export async function writeUnitStateSnapshot(
   db: Db,
@@ -36,12 +38,17 @@ export async function writeUnitStateSnapshot(
   computedAt: Date,
   changed: { datasetId: string; body: string }[],
   datasetIds: readonly string[],
-): Promise<void> {
-  await inTransaction(
+  over: string | null,
+): Promise<boolean> {
+  return inTransaction(
     db,
     async (tx) => {
       const client = prismaOf(tx);
-      await client.unitStateSnapshot.upsert({ where: { id: ID }, create: { id: ID, body: header, computedAt }, update: { body: header, computedAt } });
+      if (over === null) {
+        if ((await client.unitStateSnapshot.count({ where: { id: ID } })) > 0) return false;
+        await client.unitStateSnapshot.create({ data: { id: ID, body: header, computedAt } });
+        // The row lock of this update orders consoles keeping at once: the second finds the header moved.
+      } else if ((await client.unitStateSnapshot.updateMany({ where: { id: ID, body: over }, data: { body: header, computedAt } })).count === 0) return false;
       for (const rows of chunked(changed, ROWS_PER_STATEMENT)) {
         await client.unitStateKept.deleteMany({ where: { datasetId: { in: rows.map((r) => r.datasetId) } } });
         await client.unitStateKept.createMany({ data: rows });
@@ -49,6 +56,7 @@ export async function writeUnitStateSnapshot(
       const listed = new Set(datasetIds);
       const gone = (await client.unitStateKept.findMany({ select: { datasetId: true } })).map((r) => r.datasetId).filter((id) => !listed.has(id));
       for (const ids of chunked(gone, 1_000)) await client.unitStateKept.deleteMany({ where: { datasetId: { in: ids } } });
+      return true;
     },
     // A first keep of 10,950,000 units writes ~53 MB.
     { timeout: 300_000, maxWait: 30_000 },

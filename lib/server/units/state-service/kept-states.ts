@@ -42,8 +42,13 @@ export async function persist(db: Db, entry: Entry): Promise<void> {
     const s = stateOf(db);
     const { snapshot } = entry;
     // States are replaced, never changed in place: a dataset whose states are still the ones this
-    // process last kept or took up is in the database as it is here.
-    const kept = new Map((s.kept?.datasets ?? []).map((d) => [d.dataset.id, d]));
+    // process last kept or took up is in the database as it is here — unless another console kept
+    // its own states since (the header is no longer ours). Its rows may then be older than ours
+    // (it kept states it had not brought up to date), and skipping them under our newer header
+    // would leave them behind for good: a console taking them up applies only the changes after it.
+    const current = await readUnitStateSnapshot(db);
+    const ours = current !== null && current.body === s.keptHeader;
+    const kept = new Map((ours ? (s.kept?.datasets ?? []) : []).map((d) => [d.dataset.id, d]));
     const changed: { datasetId: string; body: string }[] = [];
     for (const d of snapshot.datasets) {
       if (kept.get(d.dataset.id) === d) continue;
@@ -63,8 +68,11 @@ export async function persist(db: Db, entry: Entry): Promise<void> {
       },
       STATE_VOCABULARY,
     );
-    await writeUnitStateSnapshot(db, header, snapshot.computedAt, changed, datasetIds);
+    // Written only over the header read above: a console that kept meanwhile wins, and this one
+    // keeps everything again next time.
+    if (!(await writeUnitStateSnapshot(db, header, snapshot.computedAt, changed, datasetIds, current?.body ?? null))) return;
     s.kept = snapshot;
+    s.keptHeader = header;
     // Changes the kept states include are needed by no reader but a console behind: every console
     // brings its states up at least hourly (warm-unit-states.ts), so two hours of them are kept.
     await pruneUnitChanges(db, entry.watermark.seq, new Date(Date.now() - 2 * HOUR));
@@ -128,4 +136,5 @@ export async function restore(db: Db, now: Date, s: ServiceState): Promise<void>
     snapshot: { computedAt: row.computedAt, datasets: restored as DatasetStateCodes[], computing: null, refreshing: false },
   };
   s.kept = s.entry.snapshot;
+  s.keptHeader = row.body;
 }

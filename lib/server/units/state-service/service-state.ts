@@ -42,6 +42,11 @@ export interface ServiceState {
    * changes applied past a gap, and newly due units, move the states, not it.)
    */
   kept?: UnitStateSnapshot;
+  /**
+   * The header of the kept states as this process last wrote or took it up. Another console may
+   * keep its states in between: the rows are then not what `kept` says, and are all written again.
+   */
+  keptHeader?: string;
   /** Big world: no update starts before this instant (updates take at most half the event loop). */
   nextUpdateAt: number;
   /** Big world: when the records' fingerprint was last compared (the net for unlogged writes). */
