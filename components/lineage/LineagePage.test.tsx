@@ -209,7 +209,11 @@ describe("LineagePage", () => {
       http.get("/api/v1/lineage-graph/closure-layout", ({ request }) => {
         order.push("closure-layout asked");
         const nodes = aClosure(new URL(request.url).searchParams.get("nodeId")!).nodes;
-        return HttpResponse.json({ positions: Object.fromEntries(nodes.map((n, i) => [n.nodeId, { x: i * 240, y: 0 }])), width: nodes.length * 240, height: 84 });
+        return HttpResponse.json({
+          positions: Object.fromEntries(nodes.map((n, i) => [n.nodeId, { x: i * 240, y: 0 }])),
+          width: nodes.length * 240,
+          height: 84,
+        });
       }),
     );
     open("?node=job%3Aorders%3Astg_orders&units=2026-08-17");

@@ -5,14 +5,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { CLOSURE_ALONE_UP_TO, type Closure } from "@/lib/contracts/lineage";
 import { lineageKeys } from "@/lib/client/query-keys";
-import {
-  useClosure,
-  useClosureHoldings,
-  useClosureLayout,
-  useLineageFailures,
-  useLineageGraph,
-  type ClosureSelection,
-} from "@/lib/client/use-lineage";
+import { useClosure, useClosureHoldings, useClosureLayout, useLineageFailures, useLineageGraph, type ClosureSelection } from "@/lib/client/use-lineage";
 import { useLineageLayout } from "@/lib/client/use-lineage-layout";
 import { closureAlone } from "./closure-alone";
 import { ClosurePanel } from "./ClosurePanel";

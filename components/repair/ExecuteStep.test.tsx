@@ -59,7 +59,10 @@ describe("ExecuteStep", () => {
   it("after a run that failed on a refusal: the cause, and how to resume from the wizard", async () => {
     const progress = aProgress("failed", ["pending", "pending", "pending"]);
     const message = "Airflow at http://airflow:8080: the user reparo lacks the permission for clearing stg_orders in DAG orders (403)";
-    render("validating", { ...progress, run: { ...progress.run!, fault: { message, at: "2026-08-18T03:11:00.000Z", attempt: 3, of: 3, retryInSeconds: null } } });
+    render("validating", {
+      ...progress,
+      run: { ...progress.run!, fault: { message, at: "2026-08-18T03:11:00.000Z", attempt: 3, of: 3, retryInSeconds: null } },
+    });
     expect(await screen.findByTestId("run-fault")).toHaveTextContent(
       `Repair #1 stopped on: ${message}. Once the cause is fixed, confirm the plan again at the Plan step; “Resume” here then runs only the pairs not yet done.`,
     );

@@ -45,8 +45,7 @@ export function DatasetStatusPage({ dataset }: { dataset: string }) {
           <span className="mono">
             {s.period.from} … {s.period.to}
           </span>
-          , checked {new Date(s.checkedAt).toLocaleString()} (again every minute).{" "}
-          <Link href={s.links.completeness}>The certificate, unit by unit</Link>
+          , checked {new Date(s.checkedAt).toLocaleString()} (again every minute). <Link href={s.links.completeness}>The certificate, unit by unit</Link>
           {s.dataset.pipeline ? (
             <>
               {" · "}
@@ -122,8 +121,8 @@ function EmbedCard({ status }: { status: DatasetStatusView }) {
         </dd>
       </dl>
       <p className="muted">
-        The badge answers whoever may read this console: with anonymous reads (the default) any dashboard can show it; with{" "}
-        <code>REPARO_ANONYMOUS_READ=0</code> the viewer must be signed in to this console. docs/completeness.md has each tool&apos;s steps.
+        The badge answers whoever may read this console: with anonymous reads (the default) any dashboard can show it; with <code>REPARO_ANONYMOUS_READ=0</code>{" "}
+        the viewer must be signed in to this console. docs/completeness.md has each tool&apos;s steps.
       </p>
     </section>
   );

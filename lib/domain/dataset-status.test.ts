@@ -5,7 +5,11 @@ import { escapeXml, statusBadgeSvg } from "./status-badge";
 const KEYS = ["2026-08-14", "2026-08-15", "2026-08-16", "2026-08-17", "2026-08-18"];
 const repairing = { id: "inc-1", title: "stg_orders failed", status: "repairing" };
 const opened = { id: "inc-2", title: "stg_orders failed", status: "open" };
-const problem = (unitKey: string, effect: StatusProblemInput["effect"], onIt = [] as StatusProblemInput["onIt"]): StatusProblemInput => ({ unitKey, effect, onIt });
+const problem = (unitKey: string, effect: StatusProblemInput["effect"], onIt = [] as StatusProblemInput["onIt"]): StatusProblemInput => ({
+  unitKey,
+  effect,
+  onIt,
+});
 
 describe("datasetStatus", () => {
   it("a complete period is complete through its last key", () => {
@@ -78,7 +82,9 @@ describe("statusBadgeSvg", () => {
 
   it("a longer text makes a wider badge, and a very long one is cut", () => {
     const width = (svg: string) => Number(/width="(\d+)"/.exec(svg)![1]);
-    expect(width(statusBadgeSvg("d", "complete through 2026-08-16 · 2026-08-17 missing", "incomplete"))).toBeGreaterThan(width(statusBadgeSvg("d", "complete", "complete")));
+    expect(width(statusBadgeSvg("d", "complete through 2026-08-16 · 2026-08-17 missing", "incomplete"))).toBeGreaterThan(
+      width(statusBadgeSvg("d", "complete", "complete")),
+    );
     expect(statusBadgeSvg("d", "x".repeat(500), "incomplete")).toContain(`${"x".repeat(119)}…`);
   });
 });

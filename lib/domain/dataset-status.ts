@@ -81,13 +81,7 @@ export function datasetStatus(input: DatasetStatusInput): DatasetStatus {
   const firstBad = problems.reduce((min, p) => Math.min(min, order.get(p.unitKey) ?? Infinity), Infinity);
   // A certificate that says incomplete without naming a unit of this dataset's own keys (an
   // upstream unit under another key space) says nothing about how far this one is whole.
-  const completeThrough = complete
-    ? (input.keys.at(-1) ?? null)
-    : firstBad === Infinity
-      ? null
-      : firstBad === 0
-        ? null
-        : input.keys[firstBad - 1]!;
+  const completeThrough = complete ? (input.keys.at(-1) ?? null) : firstBad === Infinity ? null : firstBad === 0 ? null : input.keys[firstBad - 1]!;
   const state: StatusState = complete ? "complete" : problems.length > 0 && problems.every((p) => p.beingRepaired) ? "being_repaired" : "incomplete";
   return { state, completeThrough, problems, headline: headline(input.name, input.keys, complete, completeThrough, problems) };
 }
@@ -100,7 +94,9 @@ function headline(name: string, keys: readonly string[], complete: boolean, thro
   const unpartitioned = keys.length === 1 && keys[0] === WHOLE;
   if (complete) return keys.length === 0 ? `${name} · no units expected` : unpartitioned ? `${name} · complete` : `${name} · complete through ${keys.at(-1)!}`;
   const start = through ? `complete through ${through}` : problems.length > 0 && !unpartitioned ? `not complete from ${problems[0]!.unitKey}` : "not complete";
-  const named = problems.slice(0, NAMED).map((p) => `${unitWords(p.unitKey)} ${p.word}${p.beingRepaired ? " (being repaired)" : p.incidents.length > 0 ? " (incident open)" : ""}`);
+  const named = problems
+    .slice(0, NAMED)
+    .map((p) => `${unitWords(p.unitKey)} ${p.word}${p.beingRepaired ? " (being repaired)" : p.incidents.length > 0 ? " (incident open)" : ""}`);
   const more = problems.length > NAMED ? ` +${problems.length - NAMED} more` : "";
   return [name, start, ...(named.length > 0 ? [named.join(", ") + more] : [])].join(" · ");
 }

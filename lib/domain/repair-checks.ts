@@ -95,8 +95,7 @@ export function idempotencyBlocker(graph: LineageGraph, task: TaskNode, units: U
   const mine = resolutions.filter((r) => r.task === task.id);
   const idempotent = idempotentOverUnit(task);
   if (holds(idempotent) || mine.some((r) => r.kind === "fixed_to_replace")) return null;
-  if (idempotent.verdict === "unknown")
-    return unknownFact(task, "writeMode", WRITE_MODES, "whether a second run replaces its unit or adds to it");
+  if (idempotent.verdict === "unknown") return unknownFact(task, "writeMode", WRITE_MODES, "whether a second run replaces its unit or adds to it");
   let open = units;
   for (const r of mine) {
     if (r.kind === "unit_deduplicated") open = r.units ? open.difference(r.units) : open.difference(units);

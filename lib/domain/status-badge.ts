@@ -46,8 +46,7 @@ export function statusBadgeSvg(label: string, message: string, state: StatusStat
   const rw = estimatedTextWidth(right) + 2 * PAD;
   const width = lw + rw;
   const title = escapeXml(`${label} · ${message}`);
-  const text = (x: number, w: number, s: string) =>
-    `<text x="${x}" y="14" textLength="${w - 2 * PAD}" lengthAdjust="spacingAndGlyphs">${escapeXml(s)}</text>`;
+  const text = (x: number, w: number, s: string) => `<text x="${x}" y="14" textLength="${w - 2 * PAD}" lengthAdjust="spacingAndGlyphs">${escapeXml(s)}</text>`;
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${HEIGHT}" viewBox="0 0 ${width} ${HEIGHT}" role="img" aria-label="${title}">`,
     `<title>${title}</title>`,

@@ -5,16 +5,18 @@ import { instantsForWallClock, offsetMinutesAt, wallClockMs } from "./time-zones
 const formats = new Map<string, Intl.DateTimeFormat>();
 /** What Intl says, asked every time: the reference the kept hourly offsets must agree with. */
 function intlWallClock(ms: number, zone: string): number {
-  const f = formats.get(zone) ?? new Intl.DateTimeFormat("en-US", {
-    timeZone: zone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  });
+  const f =
+    formats.get(zone) ??
+    new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
   formats.set(zone, f);
   const p = Object.fromEntries(f.formatToParts(new Date(ms)).map((x) => [x.type, Number(x.value)]));
   return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
@@ -55,7 +57,8 @@ describe("wallClockMs", () => {
       ["Australia/Lord_Howe", Date.UTC(2026, 3, 4, 15)],
     ];
     for (const [zone, at] of switches)
-      for (let ms = at - 3_700_000; ms <= at + 3_700_000; ms += 997) expect(wallClockMs(ms, zone), `${zone} ${new Date(ms).toISOString()}`).toBe(intlWallClock(ms, zone));
+      for (let ms = at - 3_700_000; ms <= at + 3_700_000; ms += 997)
+        expect(wallClockMs(ms, zone), `${zone} ${new Date(ms).toISOString()}`).toBe(intlWallClock(ms, zone));
   });
 
   it("keeps what the callers read: offsets, and the two instants of a repeated hour", () => {

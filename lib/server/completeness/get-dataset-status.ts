@@ -17,7 +17,9 @@ export async function getDatasetStatus(dataset: string, now: Date, db: Db = getD
     problems: answer.byUnit.map((u) => ({ unitKey: u.unitKey, effect: u.plain.effect.kind, onIt: u.plain.onIt })),
   });
   const byKey = new Map(answer.byUnit.map((u) => [u.unitKey, u]));
-  const incidents = new Map(answer.byUnit.flatMap((u) => u.plain.onIt.map((i) => [i.id, { id: i.id, title: i.title, status: i.status, href: i.href }] as const)));
+  const incidents = new Map(
+    answer.byUnit.flatMap((u) => u.plain.onIt.map((i) => [i.id, { id: i.id, title: i.title, status: i.status, href: i.href }] as const)),
+  );
   const id = encodeURIComponent(answer.dataset.nodeId);
   return {
     dataset: answer.dataset,

@@ -26,10 +26,26 @@ export async function getPipelineStatus(pipeline: string, now: Date, db: Db = ge
     try {
       const s = await getDatasetStatus(d.nodeId, now, db);
       for (const i of s.incidents) incidents.set(i.id, i);
-      lines.push({ nodeId: d.nodeId, name: d.name, state: s.state, headline: s.headline, completeThrough: s.completeThrough, problems: s.problems.length, page });
+      lines.push({
+        nodeId: d.nodeId,
+        name: d.name,
+        state: s.state,
+        headline: s.headline,
+        completeThrough: s.completeThrough,
+        problems: s.problems.length,
+        page,
+      });
     } catch (error) {
       if (!(error instanceof RefusedError)) throw error;
-      lines.push({ nodeId: d.nodeId, name: d.name, state: "unknown", headline: `${d.name} · expected units unknown: no partition definition declared`, completeThrough: null, problems: 0, page });
+      lines.push({
+        nodeId: d.nodeId,
+        name: d.name,
+        state: "unknown",
+        headline: `${d.name} · expected units unknown: no partition definition declared`,
+        completeThrough: null,
+        problems: 0,
+        page,
+      });
     }
   }
   const count = (s: State) => lines.filter((l) => l.state === s).length;

@@ -160,7 +160,7 @@ describe("an error handed back by the thread", () => {
     // operator misconfigured must be answered as the one in process is, not as an internal error.
     const misconfigured = new Proxy({} as Db, {
       get() {
-        throw new DatabaseConfigError('DATABASE_URL: cannot connect to postgresql://db/reparo: connection refused');
+        throw new DatabaseConfigError("DATABASE_URL: cannot connect to postgresql://db/reparo: connection refused");
       },
     });
     const answered = await answerIngestion(command("publishes", [publish("2026-08-17")]), misconfigured, new Map());
