@@ -257,15 +257,14 @@ test("an imported dbt project is one flow box; opened on one of its models, name
   await expect(page.getByTestId("pipeline-postgres://localhost:5432")).toHaveCount(0);
   await expectLegiblyFramedOn(page, model.id);
 
-  // A dbt test's name is far longer than its node: cut from its start at a separator, so the end
-  // that tells it apart stays whole and fits; whole in the tooltip and the accessible name.
+  // A dbt node shows its own name: not the project every node shares, not a test's hash. A test's
+  // name is far longer than its node: cut at its end, whole in the tooltip and the accessible name.
+  await expect(page.getByTestId(`node-${model.id}`).getByTestId("node-label")).toHaveText("stg_orders");
   const longest = dbt.filter((n) => n.kind === "task").sort((a, b) => b.name.length - a.name.length)[0]!;
   const label = page.getByTestId(`node-${longest.id}`).getByTestId("node-label");
-  const shown = (await label.textContent()) ?? "";
-  expect(shown, "the long name is cut from its start").toMatch(/^…/);
-  expect(longest.name.endsWith(shown.slice(1)), `"${shown}" is the end of ${longest.name}`).toBe(true);
-  expect(longest.name.slice(0, longest.name.length - shown.length + 1), "cut at a separator").toMatch(/[._:/@]$/);
-  expect(await label.evaluate((e) => e.scrollWidth <= e.clientWidth), "what is shown fits").toBe(true);
+  const own = /^test\.jaffle_shop\.(.+)\.[0-9a-f]{10}$/.exec(longest.name)![1]!;
+  await expect(label).toHaveText(own);
+  expect(await label.evaluate((e) => e.scrollWidth > e.clientWidth), "the long name is cut").toBe(true);
   await expect(label).toHaveAttribute("title", longest.name);
   const flowNode = page.locator(`.react-flow__node[data-id="${longest.id}"]`);
   await expect(flowNode).toHaveAccessibleName(`task ${longest.name} in dbt-run-jaffle_shop`);

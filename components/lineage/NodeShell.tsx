@@ -5,7 +5,8 @@ import type { ReactNode } from "react";
 import type { LineageNode } from "@/lib/contracts/lineage";
 import { useNodeMark } from "./highlight-store";
 import { NodeMarkText } from "./NodeMarkText";
-import { nameTail, pageFont, textWidth } from "../matrix/name-tail";
+import { pageFont, textWidth } from "../matrix/name-tail";
+import { nodeLabel } from "./node-label";
 import styles from "./Lineage.module.css";
 
 /**
@@ -16,16 +17,15 @@ const LABEL_ROOM = 200 - 2 * 10 - 5 - 25;
 const LABEL_FONT = () => pageFont(700, 13);
 
 /**
- * The frame every node renderer shares: handles, closure state as data attributes, the mark. A
- * name too long for the node is cut from its start at its separators, as the matrix's row headers
- * do: `model.reparo_lab_orders.stg_orders` reads "…stg_orders", the end that tells models apart,
- * not "model.reparo_lab_o…". The whole name is its tooltip, the node's accessible name
- * (flow-elements.ts) and, on keyboard focus, a label above the node.
+ * The frame every node renderer shares: handles, closure state as data attributes, the mark. The
+ * name shown is what tells it apart (node-label.ts): a dbt resource's own name, any other long
+ * name cut from its start at a separator. The whole name is its tooltip, the node's accessible
+ * name (flow-elements.ts) and, on keyboard focus, a label above the node.
  */
 export function NodeShell({ node, kindClass, icon, children }: { node: LineageNode; kindClass: string | undefined; icon: string; children?: ReactNode }) {
   const { state, mark } = useNodeMark(node.id);
   const font = LABEL_FONT();
-  const shown = nameTail(node.name, (text) => textWidth(text, font) <= LABEL_ROOM);
+  const shown = nodeLabel(node.name, (text) => textWidth(text, font) <= LABEL_ROOM);
   return (
     <div
       className={`${styles.node} ${kindClass}`}
