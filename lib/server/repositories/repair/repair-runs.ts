@@ -68,18 +68,8 @@ export interface RepairRunRecord {
   params: RepairRunParams;
 }
 
-type Row = {
-  id: string;
-  status: string;
-  incidentId: string | null;
-  repairNumber: number;
-  rootRunId: string | null;
-  parentRunId: string | null;
-  startedAt: Date | null;
-  endedAt: Date | null;
-  createdAt: Date;
-  parameters: string;
-};
+/** The row as stored: the status unchecked, the parameters as JSON text. */
+type Row = Omit<RepairRunRecord, "status" | "params"> & { status: string; parameters: string };
 const toRecord = (r: Row): RepairRunRecord => {
   if (!isRepairRunStatus(r.status)) throw new Error(`repair run ${r.id} has the status ${JSON.stringify(r.status)}, which no repair run can have`);
   return { ...r, status: r.status, params: RepairRunParamsSchema.parse(JSON.parse(r.parameters)) };
