@@ -100,6 +100,15 @@ async function confirmPlan(page: Page, reason: string): Promise<void> {
   await expect(page.getByRole("heading", { name: "5. Execute" })).toBeVisible();
 }
 
+/** The plan's dry run reviewed, the plan confirmed, and the repair dispatched to Airflow. */
+async function dispatchPlanned(page: Page, id: string): Promise<void> {
+  await openPlan(page, id);
+  await page.getByTestId("dry-run-button").click();
+  await expect(page.getByTestId("dry-run-result")).toContainText("will be sent");
+  await confirmPlan(page, "repair 08-17 in Airflow");
+  await page.getByRole("button", { name: "Dispatch the reviewed repair" }).click();
+}
+
 /** The Execute step's own dry run of what is left, then the resume; the run goes to its end. */
 async function resume(page: Page): Promise<void> {
   await page.getByTestId("dry-run-button").click();
@@ -159,11 +168,7 @@ test("a wrong password, a missing permission and a paused DAG, met at the dry ru
 test("a permission withdrawn mid-run: the run stops on the 403, counts only what ran, and is resumed from the wizard", async ({ page, request }) => {
   test.setTimeout(210_000);
   const w = (current = await world(request));
-  await openPlan(page, w.id);
-  await page.getByTestId("dry-run-button").click();
-  await expect(page.getByTestId("dry-run-result")).toContainText("will be sent");
-  await confirmPlan(page, "repair 08-17 in Airflow");
-  await page.getByRole("button", { name: "Dispatch the reviewed repair" }).click();
+  await dispatchPlanned(page, w.id);
   // Once the first wave is cleared, Airflow's admin withdraws the user's permission to clear.
   await expect.poll(() => realClears(w.airflow).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
   w.airflow.forbid(["post_clear_task_instances"]);
@@ -193,11 +198,7 @@ test("a permission withdrawn mid-run: the run stops on the 403, counts only what
 test("Airflow down mid-run: the run says it waits on it, the commander cancels, and resumes once Airflow is back", async ({ page, request }) => {
   test.setTimeout(210_000);
   const w = (current = await world(request));
-  await openPlan(page, w.id);
-  await page.getByTestId("dry-run-button").click();
-  await expect(page.getByTestId("dry-run-result")).toContainText("will be sent");
-  await confirmPlan(page, "repair 08-17 in Airflow");
-  await page.getByRole("button", { name: "Dispatch the reviewed repair" }).click();
+  await dispatchPlanned(page, w.id);
   await expect.poll(() => realClears(w.airflow).length, { timeout: 30_000 }).toBeGreaterThan(0);
   await w.airflow.stop();
 
