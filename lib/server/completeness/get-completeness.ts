@@ -26,12 +26,29 @@ export async function getCompleteness(q: CompletenessQuery, now: Date, db: Db = 
   return (await certifyCompleteness(q, now, db)).answer;
 }
 
-/** The certificate, and the period's expected keys of the dataset in order (what the status line counts through). */
-export async function certifyCompleteness(q: CompletenessQuery, now: Date, db: Db = getDb()): Promise<{ answer: Completeness; targetKeys: string[] }> {
+/** What a certificate reads of the catalog at `now`: read once for several certificates (a pipeline's datasets). */
+export interface CompletenessCatalog {
+  datasets: Awaited<ReturnType<typeof listDatasets>>;
+  tasks: Awaited<ReturnType<typeof listTasks>>;
+  edges: Awaited<ReturnType<typeof listEdgesAt>>;
+  graph: ReturnType<typeof buildLineageGraph>;
+}
+
+export async function loadCompletenessCatalog(db: Db, now: Date): Promise<CompletenessCatalog> {
   const [datasets, tasks, edges] = await Promise.all([listDatasets(db), listTasks(db), listEdgesAt(db, now)]);
+  return { datasets, tasks, edges, graph: buildLineageGraph(buildLineageSpec(tasks, datasets, edges), { asOf: now.getTime() }) };
+}
+
+/** The certificate, and the period's expected keys of the dataset in order (what the status line counts through). */
+export async function certifyCompleteness(
+  q: CompletenessQuery,
+  now: Date,
+  db: Db = getDb(),
+  catalog?: CompletenessCatalog,
+): Promise<{ answer: Completeness; targetKeys: string[] }> {
+  const { datasets, tasks, edges, graph } = catalog ?? (await loadCompletenessCatalog(db, now));
   const target = findDataset(datasets, q.dataset);
   const period = resolvePeriod(target, now, q.from, q.to);
-  const graph = buildLineageGraph(buildLineageSpec(tasks, datasets, edges), { asOf: now.getTime() });
   const up = closure(graph, [{ node: target.nodeId as DatasetId, units: period.units }], "upstream");
   const tasksById = new Map(tasks.map((t) => [t.id, t]));
   const writerOf = new Map(edges.filter((e) => e.direction === "write" && tasksById.has(e.taskId)).map((e) => [e.datasetId, tasksById.get(e.taskId)!]));

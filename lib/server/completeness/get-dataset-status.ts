@@ -1,15 +1,15 @@
 import { datasetStatus } from "@/lib/domain/dataset-status";
 import type { DatasetStatusView } from "@/lib/contracts/dataset-status";
 import { getDb, type Db } from "../repositories/database";
-import { certifyCompleteness } from "./get-completeness";
+import { certifyCompleteness, type CompletenessCatalog } from "./get-completeness";
 
 /**
  * A dataset's status for whoever reads its numbers (issue "Who must know", item 4): the
  * completeness certificate of its default period — the one the completeness page opens on — in
  * one line, with the open incidents on its units. It says nothing the completeness page does not.
  */
-export async function getDatasetStatus(dataset: string, now: Date, db: Db = getDb()): Promise<DatasetStatusView> {
-  const { answer, targetKeys } = await certifyCompleteness({ dataset }, now, db);
+export async function getDatasetStatus(dataset: string, now: Date, db: Db = getDb(), catalog?: CompletenessCatalog): Promise<DatasetStatusView> {
+  const { answer, targetKeys } = await certifyCompleteness({ dataset }, now, db, catalog);
   const status = datasetStatus({
     name: answer.dataset.name,
     keys: targetKeys,

@@ -2,7 +2,7 @@ import type { PipelineStatusView } from "@/lib/contracts/dataset-status";
 import { NotFoundError, RefusedError } from "@/lib/domain/errors";
 import { counted } from "@/lib/domain/words";
 import { getDb, type Db } from "../repositories/database";
-import { listDatasets } from "../repositories/lineage/catalog-reads";
+import { loadCompletenessCatalog } from "./get-completeness";
 import { getDatasetStatus } from "./get-dataset-status";
 
 type State = PipelineStatusView["state"];
@@ -17,14 +17,16 @@ const WORDS: Record<State, string> = { incomplete: "not complete", being_repaire
  * never complete.
  */
 export async function getPipelineStatus(pipeline: string, now: Date, db: Db = getDb()): Promise<PipelineStatusView> {
-  const datasets = (await listDatasets(db)).filter((d) => d.pipeline === pipeline && !d.external).sort((a, b) => a.name.localeCompare(b.name));
+  // One read of the catalog and one lineage graph for every dataset's certificate.
+  const catalog = await loadCompletenessCatalog(db, now);
+  const datasets = catalog.datasets.filter((d) => d.pipeline === pipeline && !d.external).sort((a, b) => a.name.localeCompare(b.name));
   if (datasets.length === 0) throw new NotFoundError(`no pipeline "${pipeline}" writing a dataset`);
   const lines: PipelineStatusView["datasets"] = [];
   const incidents = new Map<string, PipelineStatusView["incidents"][number]>();
   for (const d of datasets) {
     const page = `/status/${encodeURIComponent(d.nodeId)}`;
     try {
-      const s = await getDatasetStatus(d.nodeId, now, db);
+      const s = await getDatasetStatus(d.nodeId, now, db, catalog);
       for (const i of s.incidents) incidents.set(i.id, i);
       lines.push({
         nodeId: d.nodeId,
