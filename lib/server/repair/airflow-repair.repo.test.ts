@@ -422,6 +422,13 @@ describe("cancelling a dispatched repair from the console", () => {
     for (let i = 0; i < 400 && (await t.db.auditEntry.count({ where: { kind: "repair.dispatched" } })) === 0; i++) await new Promise((r) => setTimeout(r, 25));
     const answer = await cancelRepair(id, { reason: "wrong plan: the source snapshot is not retained" }, OPERATOR, t.db).catch((e: unknown) => e);
     expect(answer).toMatchObject({ ok: true, status: "cancelled", unconfirmed: [] });
+    // Whether this request or the live slice sent them, the answer lists the stop requests sent
+    // (the PATCHes marking the task instances failed, each after Airflow's token request).
+    const stopRequests = (answer as { stopRequests: { method: string; status: number }[] }).stopRequests;
+    expect(stopRequests.filter((c) => c.method !== "POST").map((c) => [c.method, c.status])).toEqual([
+      ["PATCH", 200],
+      ["PATCH", 200],
+    ]);
     const clears = () => airflow.requests.filter((r) => r.path.endsWith("/clearTaskInstances") && !(r.requestBody as { dry_run: boolean }).dry_run).length;
     const before = clears();
     const patches = airflow.requests.filter((r) => r.method === "PATCH");

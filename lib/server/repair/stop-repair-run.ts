@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { isActiveRun, nextRunStatus } from "@/lib/domain/repair-run-lifecycle";
 import { appendAudit } from "../audit/append-audit";
 import { OrchestratorError, type OrchestratorCall } from "../orchestrators/port";
+import { listAuditRows } from "../repositories/audit/audit-log";
 import { inTransaction, type Db } from "../repositories/database";
 import { failOrphanedAttempts, findRepairRun, requestCancel, setRunOwner } from "../repositories/repair/repair-runs";
 import { markLive, ownerAlive, thisOwner } from "../runtime/repair-lease";
@@ -52,13 +53,23 @@ export async function cancelRepairRun(db: Db, runId: string, by: StoppedBy, wait
       markLive(runId, false);
     }
   }
-  // The live slice stops it at its next check (each pair, poll and wave): wait for that.
+  // The live slice stops it at its next check (each pair, poll and wave): wait for that. Its stop
+  // requests are on the record (`repair.cancel_sent`): the operator is told which went unconfirmed
+  // whichever console sent them.
   for (const until = Date.now() + waitMs; Date.now() < until;) {
     const run = await findRepairRun(db, runId);
-    if (run && !isActiveRun(run.status)) return { calls: [], cancelled: run.status === "cancelled", pending: false };
+    if (run && !isActiveRun(run.status))
+      return { calls: await stopRequestsSent(db, run.incidentId, runId), cancelled: run.status === "cancelled", pending: false };
     await new Promise((r) => setTimeout(r, 200));
   }
   return { calls: [], cancelled: false, pending: true };
+}
+
+/** The stop requests recorded for the run by whichever slice cancelled it (none if it needed none). */
+async function stopRequestsSent(db: Db, incidentId: string | null, runId: string): Promise<OrchestratorCall[]> {
+  const entries = await listAuditRows(db, { kind: "repair.cancel_sent", ...(incidentId ? { incidentId } : {}), limit: 20 });
+  const mine = entries.find((e) => (e.after as { runId?: string } | null)?.runId === runId);
+  return mine ? (mine.after as { calls: OrchestratorCall[] }).calls : [];
 }
 
 /** The cancel itself, by whoever holds the run (`slice`): the wave in flight stopped in its orchestrators, then the run ended. */
