@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ClosureQuerySchema } from "@/lib/contracts/lineage";
+import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { loadDemo } from "../demo/load-demo";
+import { computeClosure } from "../lineage/compute-closure";
+import { recipientsOfNodes } from "./recipients";
+
+const NOW = new Date("2026-11-29T12:00:00Z");
+
+describe.each(providersUnderTest())("who must know, on the demo world (%s)", (provider) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase(provider);
+    await loadDemo(t.db);
+  }, 120_000);
+  afterAll(async () => t.drop());
+
+  it("the closure of stg_orders 2026-08-17 reaches the finance export's and the ML feature pipeline's owners", async () => {
+    const closure = await computeClosure(ClosureQuerySchema.parse({ nodeId: "job:orders:stg_orders", units: "2026-08-17" }), NOW, t.db);
+    const recipients = await recipientsOfNodes(
+      t.db,
+      closure.nodes.map((n) => n.nodeId),
+    );
+    const owners = recipients.filter((r) => r.role === "owner");
+    expect(owners.map((r) => [r.key, r.nodeIds.length])).toEqual([
+      ["owner:finance-team", 2],
+      ["owner:ml-team", 2],
+      ["owner:orders-team", 10],
+    ]);
+    expect(owners.find((r) => r.name === "finance-team")).toMatchObject({
+      role: "owner",
+      channel: null,
+      nodeIds: ["job:finance:weekly_revenue_export", "dataset:finance:weekly_revenue_export"],
+    });
+    expect(owners.find((r) => r.name === "ml-team")?.nodeIds).toEqual(["job:ml:build_order_features", "dataset:ml:order_features"]);
+  });
+
+  it("nothing asked, or nodes the catalog does not hold: nobody", async () => {
+    expect(await recipientsOfNodes(t.db, [])).toEqual([]);
+    expect(await recipientsOfNodes(t.db, ["dataset:nowhere:nothing", "not a node id"])).toEqual([]);
+  });
+});
