@@ -24,4 +24,8 @@ export interface CatalogSpec {
     description: string;
   }[];
   edges: { task: string; dataset: string; direction: "read" | "write"; mapping?: string; mappingParams?: Record<string, unknown> }[];
+  /** The owners' teams (no channel: the notifier's default webhook reaches them). */
+  teams?: { name: string; people: string[] }[];
+  /** Who reads past the last dataset, by the node ids they read. */
+  consumers?: { key: string; name: string; kind: "dashboard" | "export_recipient" | "model_team" | "other"; reads: string[]; people: string[] }[];
 }

@@ -112,5 +112,16 @@ export function ordersCatalog(): CatalogSpec {
       { task: T.orderFeatures, dataset: D.fctOrders, direction: "read" },
       { task: T.orderFeatures, dataset: D.orderFeatures, direction: "write" },
     ],
+    // Seed 001's people: the teams owning the three pipelines, and who reads their output.
+    teams: [
+      { name: "orders-team", people: ["Maria Lopez (data engineering)"] },
+      { name: "finance-team", people: ["Ana Silva (finance controller)"] },
+      { name: "ml-team", people: ["Kenji Sato (ML engineering)"] },
+    ],
+    consumers: [
+      { key: "finance-ledger", name: "Finance ledger (export recipient)", kind: "export_recipient", reads: [D.weeklyExport], people: ["Accounts payable"] },
+      { key: "revenue-dashboard", name: "Revenue dashboard", kind: "dashboard", reads: [D.revenueDaily], people: ["Executive team"] },
+      { key: "churn-model-team", name: "Churn model team", kind: "model_team", reads: [D.orderFeatures], people: ["Churn model owners"] },
+    ],
   };
 }

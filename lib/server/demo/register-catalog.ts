@@ -3,6 +3,7 @@ import { createDeclaredDataset, createDeclaredTask, createEdges, createPipeline 
 import { inTransaction, type Db } from "../repositories/database";
 import { saveConnection } from "../repositories/pipelines/orchestrator-connections";
 import { saveWarehouse } from "../repositories/warehouses/warehouse-connections";
+import { consumerNodeId, saveConsumer, saveTeam } from "../repositories/people/teams-and-consumers";
 import type { CatalogSpec } from "./catalog-spec";
 
 /** Ids of what was registered, by namespace (pipelines) and node id (tasks, datasets). */
@@ -13,7 +14,7 @@ export interface RegisteredCatalog {
 }
 
 /**
- * Writes a catalog's pipelines, tasks, datasets and lineage edges in one transaction. Edges
+ * Writes a catalog's pipelines, tasks, datasets, lineage edges, teams and consumers in one transaction. Edges
  * hold from `validFrom` on (lineage is versioned in time). A pipeline's name is its namespace; its
  * repairs run on the demo's executor (a `local` orchestrator connection).
  */
@@ -82,6 +83,8 @@ export async function registerCatalog(db: Db, spec: CatalogSpec, validFrom: Date
         validFrom,
       })),
     );
+    for (const team of spec.teams ?? []) await saveTeam(tx, { ...team, channel: null });
+    for (const c of spec.consumers ?? []) await saveConsumer(tx, { ...c, nodeId: consumerNodeId(c.key), channel: null });
     return out;
   });
 }

@@ -13,7 +13,17 @@ import { formatNodeId } from "@/lib/domain/ids";
 import type { PartitionDef } from "@/lib/domain/partitions";
 import { holdsIn, type Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
-import { getDb, type Db } from "../repositories/database";
+import { getDb, type Db, type Tx } from "../repositories/database";
+import { datasetOwnersOf, recordDatasetOwners } from "../repositories/people/dataset-owners";
+import {
+  consumerNodeId,
+  listConsumers,
+  listTeams,
+  saveConsumer,
+  saveTeam,
+  type ConsumerRecord,
+  type TeamRecord,
+} from "../repositories/people/teams-and-consumers";
 import { ensureDatasets, ensureTasks, recordTaskFacts } from "../repositories/lineage/catalog-writes";
 import { taskFactsWithSources } from "../repositories/lineage/declared-properties";
 import { inOneTransaction } from "./in-one-transaction";
@@ -84,6 +94,9 @@ export async function applyDeclarations(body: PutDeclarations, actor: Actor, db:
         tx,
         file.tasks.map((t, i) => ({ taskId: ids[i]!, facts: pick(t), source: "declared" as const })),
       );
+      const people = await declarePeople(tx, file, datasets, datasetRefs);
+      changes.push(...people.changes);
+      unchanged += people.unchanged;
       let auditSeq: number | null = null;
       if (changes.length > 0) {
         const entry = await appendAudit(
@@ -110,6 +123,73 @@ export async function applyDeclarations(body: PutDeclarations, actor: Actor, db:
     throw e;
   }
 }
+
+/**
+ * The file's owners, teams and consumers: datasets' declared owners (by precedence, as the task
+ * facts), then each team and consumer created or replaced whole. What already held is counted,
+ * not changed.
+ */
+async function declarePeople(
+  tx: Tx,
+  file: DeclarationFile,
+  datasets: Map<string, { id: string }>,
+  refs: { nodeId: string }[],
+): Promise<{ changes: DeclarationChange[]; unchanged: number }> {
+  const changes: DeclarationChange[] = [];
+  let unchanged = 0;
+  const owned = file.datasets.flatMap((d, i) => (d.owner ? [{ nodeId: refs[i]!.nodeId, datasetId: datasets.get(refs[i]!.nodeId)!.id, owner: d.owner }] : []));
+  const heldOwners = await datasetOwnersOf(
+    tx,
+    owned.map((o) => o.datasetId),
+  );
+  for (const o of owned) {
+    const before = heldOwners.get(o.datasetId);
+    if (before?.owner === o.owner && before.source === "declared") unchanged++;
+    else changes.push({ nodeId: o.nodeId, fact: "owner", before: before?.owner ?? null, beforeSource: before?.owner ? before.source : null, after: o.owner });
+  }
+  await recordDatasetOwners(
+    tx,
+    owned.map((o) => ({ datasetId: o.datasetId, owner: o.owner, source: "declared" as const })),
+  );
+  const teams = new Map((await listTeams(tx)).map((t) => [t.name, t]));
+  for (const t of file.teams) {
+    const after: TeamRecord = { name: t.name, people: t.people, channel: t.channel ?? null };
+    const before = teams.get(t.name) ?? null;
+    if (before && sameJson(before, after)) unchanged++;
+    else {
+      changes.push({ nodeId: `team:${t.name}`, fact: "team", before, beforeSource: before ? "declared" : null, after });
+      await saveTeam(tx, after);
+    }
+  }
+  const consumers = new Map((await listConsumers(tx)).map((c) => [c.key, c]));
+  for (const c of file.consumers) {
+    const after: ConsumerRecord = {
+      key: c.id,
+      nodeId: consumerNodeId(c.id),
+      name: c.name ?? c.id,
+      kind: c.kind,
+      reads: [...new Set(c.reads.map((r) => formatNodeId(r.kind === "task" ? "job" : "dataset", r.namespace, r.name)))],
+      people: c.people,
+      channel: c.channel ?? null,
+    };
+    const before = consumers.get(c.id) ?? null;
+    if (before && sameJson(before, after)) unchanged++;
+    else {
+      const shown = (r: ConsumerRecord) => ({ name: r.name, kind: r.kind, reads: r.reads, people: r.people, channel: r.channel });
+      changes.push({
+        nodeId: after.nodeId,
+        fact: "consumer",
+        before: before ? shown(before) : null,
+        beforeSource: before ? "declared" : null,
+        after: shown(after),
+      });
+      await saveConsumer(tx, after);
+    }
+  }
+  return { changes, unchanged };
+}
+
+const sameJson = (a: object, b: object) => JSON.stringify(a) === JSON.stringify(b);
 
 function pick(t: DeclarationFile["tasks"][number]) {
   return { writeMode: t.writeMode, sideEffect: t.sideEffect, dependsOnOwnPast: t.dependsOnOwnPast, publishMode: t.publishMode, owner: t.owner };
@@ -138,6 +218,10 @@ export function parseFile(input: PutDeclarations["declarations"]): DeclarationFi
 
 /** A person or token limited to namespaces declares only there. */
 function requireNamespaces(file: DeclarationFile, actor: Actor): void {
-  const outside = [...new Set([...file.datasets, ...file.tasks].map((n) => n.namespace))].filter((ns) => !holdsIn(actor, ns));
+  const named = [...file.datasets, ...file.tasks, ...file.consumers.flatMap((c) => c.reads)];
+  const outside = [...new Set(named.map((n) => n.namespace))].filter((ns) => !holdsIn(actor, ns));
   if (outside.length > 0) throw new ForbiddenError(`${actor.id} holds in ${actor.namespaces.join(", ")} only; this file declares ${outside.join(", ")}`);
+  // A team is named as owner in any namespace: only someone who holds in all of them declares its channel.
+  if (file.teams.length > 0 && actor.namespaces.length > 0)
+    throw new ForbiddenError(`${actor.id} holds in ${actor.namespaces.join(", ")} only; teams are declared by someone who holds in every namespace`);
 }

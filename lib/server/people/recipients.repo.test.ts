@@ -33,6 +33,37 @@ describe.each(providersUnderTest())("who must know, on the demo world (%s)", (pr
       nodeIds: ["job:finance:weekly_revenue_export", "dataset:finance:weekly_revenue_export"],
     });
     expect(owners.find((r) => r.name === "ml-team")?.nodeIds).toEqual(["job:ml:build_order_features", "dataset:ml:order_features"]);
+    // The demo declares its teams (people, no channel: the default webhook) and who reads past the last datasets.
+    expect(owners.find((r) => r.name === "finance-team")?.people).toEqual(["Ana Silva (finance controller)"]);
+    expect(recipients.filter((r) => r.role === "consumer")).toEqual([
+      {
+        key: "consumer:churn-model-team",
+        name: "Churn model team",
+        role: "consumer",
+        consumerKind: "model_team",
+        people: ["Churn model owners"],
+        channel: null,
+        nodeIds: ["dataset:ml:order_features"],
+      },
+      {
+        key: "consumer:finance-ledger",
+        name: "Finance ledger (export recipient)",
+        role: "consumer",
+        consumerKind: "export_recipient",
+        people: ["Accounts payable"],
+        channel: null,
+        nodeIds: ["dataset:finance:weekly_revenue_export"],
+      },
+      {
+        key: "consumer:revenue-dashboard",
+        name: "Revenue dashboard",
+        role: "consumer",
+        consumerKind: "dashboard",
+        people: ["Executive team"],
+        channel: null,
+        nodeIds: ["dataset:warehouse:revenue_daily"],
+      },
+    ]);
   });
 
   it("nothing asked, or nodes the catalog does not hold: nobody", async () => {

@@ -1,7 +1,8 @@
 import type { Channel } from "@/lib/contracts/people";
-import { ownersOfNode, recipientsOf, type ConsumerOf, type ContactOf, type OwnerFact } from "@/lib/domain/recipients";
+import { ownersOfNode, recipientsOf, type ContactOf, type OwnerFact } from "@/lib/domain/recipients";
 import type { Db } from "../repositories/database";
 import { nodeOwnership } from "../repositories/people/node-ownership";
+import { listConsumers, listTeams } from "../repositories/people/teams-and-consumers";
 
 /**
  * Someone to tell about some nodes of the lineage: an owner (a team or a person named as the
@@ -29,10 +30,8 @@ export interface Recipient {
  */
 export async function recipientsOfNodes(db: Db, nodeIds: readonly string[]): Promise<Recipient[]> {
   if (nodeIds.length === 0) return [];
-  const owners = await ownersOfNodes(db, nodeIds);
-  const teams = new Map<string, ContactOf<Channel>>();
-  const consumers: ConsumerOf<Channel>[] = [];
-  return recipientsOf(nodeIds, owners, teams, consumers);
+  const [owners, teams, consumers] = await Promise.all([ownersOfNodes(db, nodeIds), listTeams(db), listConsumers(db)]);
+  return recipientsOf(nodeIds, owners, new Map<string, ContactOf<Channel>>(teams.map((t) => [t.name, t])), consumers);
 }
 
 /** Each node's owners with where they were found (nodes nobody owns are absent). */

@@ -8,7 +8,8 @@ const CHUNK = 500;
 
 /**
  * What the catalog says about who owns each of these nodes (tasks and datasets by node id; other
- * ids are left out): a task's owner fact and its source, a dataset's current writers' owners, and
+ * ids are left out): a task's or dataset's own owner fact and its source, a dataset's current
+ * writers' owners, and
  * each node's pipeline owner. lib/domain/recipients.ts decides which of them are the owners.
  */
 export async function nodeOwnership(db: Db, nodeIds: readonly string[]): Promise<NodeOwnership[]> {
@@ -24,6 +25,8 @@ export async function nodeOwnership(db: Db, nodeIds: readonly string[]): Promise
         where: { nodeId: { in: part } },
         select: {
           nodeId: true,
+          owner: true,
+          factSources: true,
           pipeline: { select: { owner: true } },
           edges: {
             where: { direction: "write", validTo: null },
@@ -42,7 +45,7 @@ export async function nodeOwnership(db: Db, nodeIds: readonly string[]): Promise
     for (const d of datasets)
       out.push({
         nodeId: d.nodeId,
-        own: [],
+        own: d.owner ? [{ name: d.owner, source: parseFactSources(d.factSources).owner ?? null }] : [],
         writers: d.edges
           .filter((e) => e.task.owner)
           .map((e) => ({ name: e.task.owner, source: parseFactSources(e.task.factSources).owner ?? null }))
