@@ -98,6 +98,31 @@ describe("Airflow's faults, as a commander meets them", () => {
     expect((await adapter().preview(plan(["2026-08-17"]))).unsupported).toEqual([]);
   });
 
+  it("Airflow gone halfway through a wave: the error carries what was cleared, and a cancel stops exactly that", async () => {
+    process.env[ENV] = "right-password";
+    const p = plan(["2026-08-16", "2026-08-18"]); // two ranges: two clears
+    const realFetch = fetch;
+    let clears = 0;
+    vi.stubGlobal("fetch", (input: string | URL | Request, init?: RequestInit) => {
+      if (String(input).endsWith("/clearTaskInstances") && ++clears === 2)
+        return Promise.reject(new TypeError("fetch failed", { cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }) }));
+      return realFetch(input, init);
+    });
+    let e: OrchestratorError | null;
+    try {
+      e = await refusal(adapter().dispatchWave(p, 0));
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(e!.message).toBe(`Airflow at ${airflow.url} is not reachable: connection refused`);
+    const started = e!.started as { groups: { start: string }[] } | null;
+    expect(started?.groups).toHaveLength(1);
+    expect(airflow.taskInstance("orders", "stg_orders", DAY(16))).toMatchObject({ state: null });
+    const { calls } = await adapter().cancel(p, e!.started!);
+    expect(calls.filter((c) => c.method === "PATCH").map((c) => [c.url.includes("2026-08-16"), c.status])).toEqual([[true, 200]]);
+    expect(airflow.taskInstance("orders", "stg_orders", DAY(16))).toMatchObject({ state: "failed" });
+  });
+
   it("a paused DAG: its pairs cannot be dispatched, in words, before launch; unpaused, the dry run is clean", async () => {
     process.env[ENV] = "right-password";
     airflow.setPaused("orders", true);

@@ -24,6 +24,7 @@ import type { Orchestrator, OrchestratorCall } from "./port";
 import { OrchestratorError } from "./port";
 import { readSecret } from "./secrets";
 import { peerTransport, type Exchange, type PeerAuth } from "./transport";
+import type { JsonAnswer } from "./http";
 
 /**
  * Airflow 3: the requests are airflow-requests.ts (pure, from the plan's ranges), the answers are
@@ -211,15 +212,25 @@ export function airflowOrchestrator(connection: AirflowConnection): Orchestrator
         groups: clearGroups(connection, plan).groups.filter((g) => g.wave === wave),
         cleared: {},
       };
+      const sent: ClearGroup[] = [];
       for (const g of handle.groups) {
-        const answer = await exchange.send<TaskInstanceCollection>({
-          method: "POST",
-          path: clearPath(g),
-          body: clearBody(g, false),
-          ids: (a) => ({ dagId: g.dagId, cleared: clearedIds(a.status === 200 ? a.body.task_instances : []) }),
-          expect: [200],
-          what: `clearing ${g.taskIds.join(", ")} in DAG ${g.dagId}`,
-        });
+        let answer: JsonAnswer<TaskInstanceCollection>;
+        try {
+          answer = await exchange.send<TaskInstanceCollection>({
+            method: "POST",
+            path: clearPath(g),
+            body: clearBody(g, false),
+            ids: (a) => ({ dagId: g.dagId, cleared: clearedIds(a.status === 200 ? a.body.task_instances : []) }),
+            expect: [200],
+            what: `clearing ${g.taskIds.join(", ")} in DAG ${g.dagId}`,
+          });
+        } catch (e) {
+          // The clears that went through will run once Airflow schedules them: a cancel must still reach them.
+          if (e instanceof OrchestratorError && sent.length > 0)
+            throw new OrchestratorError(e.message, e.call, e.earlier, { ...handle, groups: sent } as unknown as Record<string, unknown>);
+          throw e;
+        }
+        sent.push(g);
         for (const ti of answer.body.task_instances) if (ti.logical_date) handle.cleared[mappedKey(ti)] = ti.try_number;
       }
       return { handle: handle as unknown as Record<string, unknown>, calls: exchange.calls };

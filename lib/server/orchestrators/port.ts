@@ -143,11 +143,16 @@ export interface Orchestrator {
 
 /** An orchestrator answered with an error, or could not be reached: the run records it and stops. */
 export class OrchestratorError extends Error {
-  /** @param earlier the calls the same operation made before this one failed (a wave's first clears that went through). */
+  /**
+   * @param earlier the calls the same operation made before this one failed (a wave's first clears that went through).
+   * @param started what a wave's dispatch had already started in the orchestrator before it failed, as a
+   *   handle `cancel` can stop: a wave cut off halfway is still stopped if the repair is cancelled.
+   */
   constructor(
     message: string,
     readonly call: OrchestratorCall,
     readonly earlier: readonly OrchestratorCall[] = [],
+    readonly started: WaveHandle | null = null,
   ) {
     super(message);
   }

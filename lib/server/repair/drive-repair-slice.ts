@@ -103,7 +103,8 @@ async function dispatchMissing(d: Driving, w: number): Promise<"ok" | "lost"> {
     .filter(([t, u, pw]) => pw < w && d.progress[progressKey(t, u)]?.status === "failed")
     .map(([taskNodeId, unitKey]) => ({ taskNodeId, unitKey }));
   for (const g of d.groups) {
-    if (!inWave(g, w) || d.dispatch.handles[g.pipelineId]?.wave === w) continue;
+    const recorded = d.dispatch.handles[g.pipelineId];
+    if (!inWave(g, w) || (recorded?.wave === w && !recorded.partial)) continue;
     const relevant = g.orchestrator?.blocksDownstream ? failed.filter((f) => d.groupOf.get(progressKey(f.taskNodeId, f.unitKey)) !== g.pipelineId) : failed;
     const readsFailure = readsAFailure(d.ctx.graph, relevant);
     const pairs = g.plan.pairs.filter((p) => p.wave === w);
@@ -134,7 +135,11 @@ async function dispatchMissing(d: Driving, w: number): Promise<"ok" | "lost"> {
           message: e.message,
           calls: [...e.earlier, e.call],
         });
-        await inTransaction(d.db, (tx) => appendAudit(tx, entry));
+        if (e.started) {
+          // What did start is kept with the run, so a cancel stops it; the wave is sent again on the retry.
+          d.dispatch = { ...d.dispatch, handles: { ...d.dispatch.handles, [g.pipelineId]: { wave: w, handle: e.started, partial: true } } };
+          await save(d, entry);
+        } else await inTransaction(d.db, (tx) => appendAudit(tx, entry));
       }
       throw e;
     }
@@ -167,7 +172,7 @@ async function pollWave(d: Driving, w: number, deadline: number): Promise<"settl
     const changed: PairProgress[] = [];
     for (const g of d.groups) {
       const sent = d.dispatch.handles[g.pipelineId];
-      if (!g.orchestrator || !sent || sent.wave !== w || !sent.handle || !inWave(g, w)) continue;
+      if (!g.orchestrator || !sent || sent.wave !== w || !sent.handle || sent.partial || !inWave(g, w)) continue;
       const polled = await g.orchestrator.poll(g.plan, w, sent.handle, { deadline });
       calls.push(...polled.calls);
       for (const p of polled.pairs) {

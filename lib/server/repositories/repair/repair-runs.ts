@@ -34,7 +34,11 @@ export const RepairRunParamsSchema = z.object({
   dispatch: z
     .object({
       wave: z.number().int(),
-      handles: z.record(z.string(), z.object({ wave: z.number().int(), handle: z.record(z.string(), z.unknown()).nullable() })),
+      /** `partial`: the dispatch failed partway; the handle holds what did start (a cancel stops it) and the wave is sent again. */
+      handles: z.record(
+        z.string(),
+        z.object({ wave: z.number().int(), handle: z.record(z.string(), z.unknown()).nullable(), partial: z.boolean().optional() }),
+      ),
       /**
        * Calls of polls that changed nothing, not yet in the audit log: carried with the run (so a
        * takeover keeps them) and written with the next progress entry — every request is audited,
