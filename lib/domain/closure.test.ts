@@ -92,6 +92,22 @@ describe("closure on the demo lineage", () => {
     const r = closure(graph, [{ node: T.stg, units: day("2026-08-17") }], "downstream", { stopAt: new Set([T.fct]) });
     expect([...r.entries.keys()]).toEqual([T.stg, D.stg, T.fct]);
   });
+
+  it("a seed whose units all fall outside its space adds nothing, and is no seed", () => {
+    const size = graph.nodes[graph.index.get(T.revenue)!]!.space.size;
+    const r = closure(graph, [{ node: T.revenue, units: UnitSet.of(size + 3) }], "downstream");
+    expect(r.entries.size).toBe(0);
+    const beside = closure(
+      graph,
+      [
+        { node: T.stg, units: day("2026-08-17") },
+        { node: T.export, units: UnitSet.of(size + 3) },
+      ],
+      "downstream",
+    );
+    expect(beside.entries.get(T.stg)).toMatchObject({ seed: true, via: [], degradedVia: [] });
+    expect(beside.entries.get(T.revenue)).toMatchObject({ seed: false, parent: D.fct, via: [D.fct] });
+  });
 });
 
 describe("sequentialExtent", () => {

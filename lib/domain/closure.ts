@@ -86,34 +86,51 @@ export function sequentialExtent(units: UnitSet, n: number, size: number, direct
   return x;
 }
 
+// The walk's state is per node index, in flat arrays and typed flags rather than per-node objects:
+// the bench's closure (9,146 nodes, 19,895 edges) spends most of its time reading edges and what
+// they point at, and in scavenges of what it allocated (docs/lineage.md, issue 35).
 interface Work {
   sets: (UnitSet | undefined)[];
-  via: (number[] | undefined)[];
+  /** Contributing predecessors, as the ids the result lists (ids and indices are one-to-one). */
+  via: (NodeId[] | undefined)[];
   degraded: (Map<number, string> | undefined)[];
   parent: number[];
   depth: number[];
+  /** 1 where a seed named the node. */
+  seeded: Uint8Array;
 }
 
 function seedWork(graph: LineageGraph, seeds: readonly Seed[]): Work {
   const n = graph.nodes.length;
-  const work: Work = { sets: new Array(n), via: new Array(n), degraded: new Array(n), parent: new Array(n).fill(-1), depth: new Array(n).fill(0) };
+  const work: Work = {
+    sets: new Array(n),
+    via: new Array(n),
+    degraded: new Array(n),
+    parent: new Array(n).fill(-1),
+    depth: new Array(n).fill(0),
+    seeded: new Uint8Array(n),
+  };
   for (const s of seeds) {
     const i = graph.index.get(s.node);
     if (i === undefined) throw new Error(`closure seed is not in the graph: ${s.node}`);
     const clipped = s.units.clip(graph.nodes[i]!.space.size);
     work.sets[i] = (work.sets[i] ?? UnitSet.EMPTY).union(clipped);
+    work.seeded[i] = 1;
   }
   return work;
 }
 
-function contribute(work: Work, from: number, to: number, units: UnitSet, degraded: string | null, isSeed: (i: number) => boolean) {
+/** Named by a seed and holding units: a seed's units may all fall outside its space. */
+const isSeed = (work: Work, i: number) => work.seeded[i] === 1 && !work.sets[i]!.isEmpty;
+
+function contribute(work: Work, from: number, fromId: NodeId, to: number, units: UnitSet, degraded: string | null) {
   if (units.isEmpty) return;
   work.sets[to] = work.sets[to] ? work.sets[to].union(units) : units;
   const via = (work.via[to] ??= []);
-  if (!via.includes(from)) via.push(from);
+  if (!via.includes(fromId)) via.push(fromId);
   if (degraded !== null) (work.degraded[to] ??= new Map()).set(from, degraded);
   const depth = work.depth[from]! + 1;
-  if (!isSeed(to) && (work.parent[to] === -1 || depth < work.depth[to]!)) {
+  if (!isSeed(work, to) && (work.parent[to] === -1 || depth < work.depth[to]!)) {
     work.parent[to] = from;
     work.depth[to] = depth;
   }
@@ -121,8 +138,6 @@ function contribute(work: Work, from: number, to: number, units: UnitSet, degrad
 
 export function closure(graph: LineageGraph, seeds: readonly Seed[], direction: Direction, options: ClosureOptions = {}): ClosureResult {
   const work = seedWork(graph, seeds);
-  const seedIdx = new Set(seeds.map((s) => graph.index.get(s.node)!));
-  const isSeed = (i: number) => seedIdx.has(i) && !work.sets[i]!.isEmpty;
   const down = direction === "downstream";
   const order = down ? graph.topo : [...graph.topo].reverse();
   const assumed = new Set([...(options.assumeSequential ?? [])].map((id) => graph.index.get(id)));
@@ -138,34 +153,40 @@ export function closure(graph: LineageGraph, seeds: readonly Seed[], direction: 
     const edges: readonly GraphEdge[] = down ? graph.out[i]! : graph.in[i]!;
     for (const e of edges) {
       const target = down ? e.to : e.from;
-      contribute(work, i, target, down ? e.down(units) : e.up(units), e.degraded, isSeed);
+      contribute(work, i, node.id, target, down ? e.down(units) : e.up(units), e.degraded);
     }
   }
-  return assemble(graph, work, direction, isSeed);
+  return assemble(graph, work, direction);
 }
 
-function assemble(graph: LineageGraph, work: Work, direction: Direction, isSeed: (i: number) => boolean): ClosureResult {
-  const included = (i: number) => work.sets[i] !== undefined && !work.sets[i].isEmpty;
-  const nodeWave = new Array<number>(graph.nodes.length).fill(-1);
-  const taskLevel = new Array<number>(graph.nodes.length).fill(0);
+const NONE: readonly never[] = Object.freeze([]);
+
+function assemble(graph: LineageGraph, work: Work, direction: Direction): ClosureResult {
+  const n = graph.nodes.length;
+  const inClosure = new Uint8Array(n);
+  work.sets.forEach((units, i) => {
+    if (units && !units.isEmpty) inClosure[i] = 1;
+  });
+  const nodeWave = new Int32Array(n).fill(-1);
+  // The task wave a node's successors start from: its own, plus one if it is a task.
+  const levelAfter = new Int32Array(n);
   const entries = new Map<NodeId, ClosureEntry>();
   const nodeWaves: NodeId[][] = [];
   const taskWaves: TaskId[][] = [];
   let pairCount = 0;
   let taskPairCount = 0;
   for (const i of graph.topo) {
-    if (!included(i)) continue;
+    if (inClosure[i] === 0) continue;
     const node = graph.nodes[i]!;
     let wave = 0;
     let level = 0;
     for (const e of graph.in[i]!) {
-      if (!included(e.from)) continue;
+      if (inClosure[e.from] === 0) continue;
       wave = Math.max(wave, nodeWave[e.from]! + 1);
-      const fromTask = graph.nodes[e.from]!.nodeKind === "task";
-      level = Math.max(level, taskLevel[e.from]! + (fromTask ? 1 : 0));
+      level = Math.max(level, levelAfter[e.from]!);
     }
     nodeWave[i] = wave;
-    taskLevel[i] = level;
+    levelAfter[i] = node.nodeKind === "task" ? level + 1 : level;
     (nodeWaves[wave] ??= []).push(node.id);
     if (node.nodeKind === "task") (taskWaves[level] ??= []).push(node.id);
     const units = work.sets[i]!;
@@ -175,9 +196,9 @@ function assemble(graph: LineageGraph, work: Work, direction: Direction, isSeed:
       node: node.id,
       nodeKind: node.nodeKind,
       units,
-      seed: isSeed(i),
-      via: (work.via[i] ?? []).map((v) => graph.nodes[v]!.id),
-      degradedVia: work.degraded[i] ? [...work.degraded[i]].map(([v, reason]) => ({ node: graph.nodes[v]!.id, reason })) : [],
+      seed: isSeed(work, i),
+      via: work.via[i] ?? NONE,
+      degradedVia: work.degraded[i] ? [...work.degraded[i]].map(([v, reason]) => ({ node: graph.nodes[v]!.id, reason })) : NONE,
       parent: work.parent[i]! >= 0 ? graph.nodes[work.parent[i]!]!.id : null,
       depth: work.depth[i]!,
       nodeWave: wave,
