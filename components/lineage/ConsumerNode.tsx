@@ -12,8 +12,20 @@ const LOOK: Partial<Record<NodeRole, { icon: string; word: string }>> = {
   model: { icon: "◈", word: "model / feature set" },
 };
 
-/** An external consumer: a dashboard, an export leaving the platform, a model's feature set. */
+/** A declared consumer says its kind and its people (traits: "export recipient", "Accounts payable"). */
+const DECLARED = { icon: "◉" };
+
+/**
+ * An external consumer: a dashboard, an export leaving the platform, a model's feature set — or
+ * a declared consumer (a person or team reading them, drawn in the consumers' box).
+ */
 export const ConsumerNode = memo(function ConsumerNode({ data }: NodeProps<Node<{ node: LineageNode }>>) {
+  if (data.node.role === "consumer")
+    return (
+      <NodeShell node={data.node} kindClass={`${styles.consumer} ${styles.declaredConsumer}`} icon={DECLARED.icon}>
+        <div className={styles.meta}>{data.node.traits.join(" · ")}</div>
+      </NodeShell>
+    );
   const look = LOOK[data.node.role] ?? { icon: "◇", word: "consumer" };
   const outside = data.node.traits.includes("consumed outside the platform");
   return (

@@ -61,7 +61,12 @@ export function LineagePage() {
   // nodes are scattered among unrelated pipelines), for a canvas of the shape it is shown on.
   const [box, measure] = useBoxSize();
   // Whether it is small enough is the closure's to say: nothing is laid out before it is known.
-  const canAlone = selection !== null && !closure.isError && closure.data !== undefined && closure.data.nodes.length <= CLOSURE_ALONE_UP_TO;
+  // (Its consumers are listed, not laid out alone: they are drawn on the whole lineage.)
+  const canAlone =
+    selection !== null &&
+    !closure.isError &&
+    closure.data !== undefined &&
+    closure.data.nodes.filter((n) => n.kind !== "consumer").length <= CLOSURE_ALONE_UP_TO;
   const aloneLayout = useClosureLayout(canAlone && !view.whole ? selection : null, box && box.height > 0 ? box.width / box.height : 0);
   const alone = canAlone && !view.whole && !aloneLayout.isError;
   const shown = useMemo(() => {

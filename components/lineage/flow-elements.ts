@@ -29,7 +29,14 @@ function sideHandles(width: number, height: number): NodeHandle[] {
 }
 const NODE_HANDLES = sideHandles(LINEAGE_NODE_SIZE.width, LINEAGE_NODE_SIZE.height);
 
-const TYPE_OF_ROLE: Record<LineageNode["role"], string> = { task: "task", dataset: "dataset", dashboard: "consumer", export: "consumer", model: "consumer" };
+const TYPE_OF_ROLE: Record<LineageNode["role"], string> = {
+  task: "task",
+  dataset: "dataset",
+  dashboard: "consumer",
+  export: "consumer",
+  model: "consumer",
+  consumer: "consumer",
+};
 
 /**
  * React Flow elements from the graph and its layout: pipeline boxes as parents, nodes inside

@@ -24,9 +24,10 @@ export const ClosureQuerySchema = z.object({
 });
 export type ClosureQuery = z.infer<typeof ClosureQuerySchema>;
 
-export const NodeKindSchema = z.enum(["task", "dataset"]);
-/** How a node is drawn: a task, a table, or a consumer outside the pipelines' tables. */
-export const NodeRoleSchema = z.enum(["task", "dataset", "dashboard", "export", "model"]);
+/** `consumer`: a declared consumer (`consumer:<id>`: a dashboard, an export's recipient, a model team), downstream of what it reads. */
+export const NodeKindSchema = z.enum(["task", "dataset", "consumer"]);
+/** How a node is drawn: a task, a table, a dataset read outside the pipelines' tables, or a declared consumer. */
+export const NodeRoleSchema = z.enum(["task", "dataset", "dashboard", "export", "model", "consumer"]);
 export type NodeRole = z.infer<typeof NodeRoleSchema>;
 
 export const LineageNodeSchema = z.object({

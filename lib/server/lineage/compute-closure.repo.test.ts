@@ -42,7 +42,16 @@ describe.each(providersUnderTest())("the closure API on the demo world (%s)", (p
         text: "2026-08-17 → 2026-08-25 (9 units)",
         via: ["job:orders:running_balance"],
       },
+      // The declared consumers reading what it reaches, after it: what they read, in words; never in a wave.
+      "consumer:churn-model-team": { units: null, text: "2026-08-17 of order_features", via: ["dataset:ml:order_features"] },
+      "consumer:finance-ledger": { units: null, text: "2026-W34 of weekly_revenue_export", via: ["dataset:finance:weekly_revenue_export"] },
+      "consumer:revenue-dashboard": { units: null, text: "2026-08-17 of revenue_daily", via: ["dataset:warehouse:revenue_daily"] },
     });
+    expect(closure.nodes.slice(-3).map((n) => [n.kind, n.depth])).toEqual([
+      ["consumer", 6],
+      ["consumer", 8],
+      ["consumer", 6],
+    ]);
     expect(closure.waves[0]).toEqual(["job:orders:stg_orders"]);
     expect(closure.waves.flat()).toHaveLength(14);
   });
@@ -104,9 +113,19 @@ describe.each(providersUnderTest())("the closure API on the demo world (%s)", (p
     expect(seed23.map((h) => [h.kind, h.unitsText])).toEqual([["failed_nothing_written", "2026-08-23"]]);
   });
 
-  it("the graph view: 30 nodes, 28 walked edges and running_balance's self-read, roles by kind, a stable hash", async () => {
+  it("the graph view: 30 nodes and 3 consumers, 28 walked edges, 3 consumers' reads and running_balance's self-read, roles by kind, a stable hash", async () => {
     const g = await getLineageGraphView(undefined, NOW, t.db);
-    expect([g.nodes.length, g.edges.length]).toEqual([30, 29]);
+    expect([g.nodes.length, g.edges.length]).toEqual([33, 32]);
+    expect(g.nodes.filter((n) => n.kind === "consumer").map((n) => [n.id, n.pipeline, n.name, n.traits])).toEqual([
+      ["consumer:churn-model-team", "consumers", "Churn model team", ["model team", "Churn model owners"]],
+      ["consumer:finance-ledger", "consumers", "Finance ledger (export recipient)", ["export recipient", "Accounts payable"]],
+      ["consumer:revenue-dashboard", "consumers", "Revenue dashboard", ["dashboard", "Executive team"]],
+    ]);
+    expect(g.edges.find((e) => e.target === "consumer:finance-ledger")).toMatchObject({
+      source: "dataset:finance:weekly_revenue_export",
+      kind: "reads",
+      status: "exact",
+    });
     expect(g.edges.filter((e) => e.status !== "exact").map((e) => [e.id, e.status, e.mapping, e.note])).toEqual([
       ["dataset:warehouse:running_balance->job:orders:running_balance", "self", "previous(1)", "reads its own past (previous(1)): its units are sequential"],
     ]);

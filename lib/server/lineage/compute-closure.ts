@@ -1,6 +1,8 @@
 import { nodeName } from "@/lib/domain/ids";
 import { toKeyRanges } from "@/lib/domain/unit-set";
-import type { Closure, ClosureQuery } from "@/lib/contracts/lineage";
+import type { Closure, ClosureNode, ClosureQuery } from "@/lib/contracts/lineage";
+import { listConsumers, type ConsumerRecord } from "../repositories/people/teams-and-consumers";
+import { consumersReached } from "./consumer-nodes";
 import { getDb, type Db } from "../repositories/database";
 import { describeUnitSet } from "./describe-unit-set";
 import { resolveClosure } from "./resolve-closure";
@@ -8,12 +10,15 @@ import { resolveClosure } from "./resolve-closure";
 /**
  * GET /api/v1/closure: the closure of (nodeId, units) at `asOf` as JSON, nodes in execution
  * order with their units as key ranges (null when unpartitioned), the nodes each was reached
- * via, and the waves a repair would run in.
+ * via, and the waves a repair would run in; downstream, the declared consumers reading them last.
  */
 export async function computeClosure(query: ClosureQuery, now: Date, db: Db = getDb()): Promise<Closure> {
   const asOf = query.asOf ? new Date(query.asOf) : now;
-  const { lineage, result } = await resolveClosure(db, { nodeId: query.nodeId, units: query.units, direction: query.direction, asOf });
-  const nodes = [...result.entries.values()].map((entry) => {
+  const [{ lineage, result }, consumers] = await Promise.all([
+    resolveClosure(db, { nodeId: query.nodeId, units: query.units, direction: query.direction, asOf }),
+    query.direction === "downstream" ? listConsumers(db) : [],
+  ]);
+  const nodes: ClosureNode[] = [...result.entries.values()].map((entry) => {
     const space = lineage.graph.nodes[lineage.graph.index.get(entry.node)!]!.space;
     const unpartitioned = space.def.kind === "none";
     return {
@@ -29,5 +34,31 @@ export async function computeClosure(query: ClosureQuery, now: Date, db: Db = ge
       depth: entry.depth,
     };
   });
-  return { asOf: asOf.toISOString(), direction: query.direction, nodes, waves: result.nodeWaves.map((w) => [...w]) };
+  return {
+    asOf: asOf.toISOString(),
+    direction: query.direction,
+    nodes: [...nodes, ...consumerNodes(nodes, consumers)],
+    waves: result.nodeWaves.map((w) => [...w]),
+  };
+}
+
+/**
+ * The declared consumers a downstream closure reaches, after its nodes: what they read of it in
+ * words ("2026-W34 of weekly_revenue_export"). Never in a wave: nothing of a consumer is re-run.
+ */
+function consumerNodes(nodes: readonly ClosureNode[], consumers: readonly ConsumerRecord[]): ClosureNode[] {
+  if (consumers.length === 0) return [];
+  const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+  return consumersReached(new Map(nodes.map((n) => [n.nodeId, n.depth])), consumers).map((c) => ({
+    nodeId: c.nodeId,
+    kind: "consumer",
+    name: c.name,
+    units: null,
+    unitCount: 0,
+    unitsText: c.via.map((v) => `${byId.get(v)!.unitsText} of ${byId.get(v)!.name}`).join("; "),
+    via: c.via,
+    degradedVia: [],
+    seed: false,
+    depth: c.depth,
+  }));
 }

@@ -8,16 +8,37 @@ import { lineageFingerprint } from "../repositories/lineage/lineage-fingerprint"
 import { describePartitions } from "./describe-partitions";
 import { loadLineageGraph } from "./load-lineage-graph";
 import { processSingleton } from "../runtime/process-singleton";
+import { listConsumers, type ConsumerRecord } from "../repositories/people/teams-and-consumers";
+import { withConsumers } from "./consumer-nodes";
 
 /**
  * The lineage graph as the page draws it: every task and dataset with its pipeline and the
- * facts that matter in an incident, every read/write edge, and a content hash the client
+ * facts that matter in an incident, every read/write edge, the declared consumers downstream of
+ * what they read, and a content hash the client
  * keys its layout cache on (the same graph is never laid out twice).
  */
 export async function getLineageGraphView(asOfParam: string | undefined, now: Date, db: Db = getDb()): Promise<LineageGraphView> {
   const asOf = asOfParam ? new Date(asOfParam) : now;
-  const view = asOfParam ? viewOfCompiled((await loadLineageGraph(db, asOf)).graph) : await currentView(db, now);
-  return { asOf: asOf.toISOString(), ...view };
+  const [view, consumers] = await Promise.all([
+    asOfParam ? loadLineageGraph(db, asOf).then(({ graph }) => viewOfCompiled(graph)) : currentView(db, now),
+    listConsumers(db),
+  ]);
+  return { asOf: asOf.toISOString(), ...drawnWithConsumers(view, consumers) };
+}
+
+/**
+ * The declared consumers drawn on the view (consumer-nodes.ts), kept per view while they do not
+ * change. They are today's consumers, whatever the `asOf`: a declaration is not versioned in time.
+ */
+const withConsumersOf = new WeakMap<ViewBody, { key: string; view: ViewBody }>();
+function drawnWithConsumers(view: ViewBody, consumers: ConsumerRecord[]): ViewBody {
+  if (consumers.length === 0) return view;
+  const key = JSON.stringify(consumers);
+  const hit = withConsumersOf.get(view);
+  if (hit?.key === key) return hit.view;
+  const drawn = withConsumers(view, consumers);
+  withConsumersOf.set(view, { key, view: drawn });
+  return drawn;
 }
 
 type ViewBody = Omit<LineageGraphView, "asOf">;
