@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { PartitionDefSchema } from "./partitions";
 import { INCIDENT_STATUSES } from "@/lib/domain/incident-lifecycle";
+import { SEVERITY_LEVELS } from "@/lib/domain/incident-severity";
 import { PUBLISH_MODES, SIDE_EFFECTS, WRITE_MODES } from "@/lib/domain/lineage-graph";
 
 /** A (node, units) target of an intervention: a task or dataset and the unit keys it concerns. */
@@ -9,6 +10,8 @@ export type AuditTarget = z.infer<typeof AuditTargetSchema>;
 
 const IncidentStatusSchema = z.enum(INCIDENT_STATUSES);
 const status = z.object({ status: IncidentStatusSchema });
+/** A computed severity as an entry records it (absent in entries from before severities). */
+const computedSeverity = z.object({ level: z.enum(SEVERITY_LEVELS), reasons: z.array(z.string()) });
 const nothing = z.null();
 const rows = z.object({ rows: z.number().int() });
 const markState = z.object({ state: z.string() });
@@ -46,11 +49,21 @@ export const AUDIT_KINDS = {
       status: z.literal("open"),
       title: z.string(),
       failedPairs: z.array(AuditTargetSchema),
+      severity: computedSeverity.optional(),
       /** Opened from a symptom: what was asked, and its states in words (the pairs are its root causes). */
       symptom: z.object({ nodeId: z.string(), units: z.array(z.string()), states: z.array(z.string()) }).optional(),
     }),
   },
-  "incident.scoped": { before: status, after: z.object({ status: z.literal("scoped"), pairCount: z.number().int(), failedPairs: z.array(AuditTargetSchema) }) },
+  "incident.scoped": {
+    before: status,
+    // severity: recomputed for the new closure (absent when a person's choice is in force, and in older entries).
+    after: z.object({
+      status: z.literal("scoped"),
+      pairCount: z.number().int(),
+      failedPairs: z.array(AuditTargetSchema),
+      severity: computedSeverity.optional(),
+    }),
+  },
   "preconditions.reviewed": { before: status, after: z.object({ unsafe: z.array(z.string()), unknown: z.array(z.string()) }) },
   "plan.confirmed": {
     before: status,
@@ -168,6 +181,12 @@ export const AUDIT_KINDS = {
       resolved: z.object({ keys: z.number().int(), runs: z.number().int(), publishes: z.number().int(), held: z.number().int().optional() }).optional(),
     }),
   },
+  // The incident as people run it (issue 36): its severity set by a person over the computed one, its commander assigned.
+  "incident.severity_set": {
+    before: z.object({ level: z.enum(SEVERITY_LEVELS).nullable(), source: z.enum(["computed", "set"]).nullable() }),
+    after: z.object({ level: z.enum(SEVERITY_LEVELS), source: z.literal("set"), computed: z.enum(SEVERITY_LEVELS).nullable() }),
+  },
+  "incident.commander_set": { before: z.object({ commander: z.string() }), after: z.object({ commander: z.string() }) },
   "note.added": { before: nothing, after: z.object({ note: z.string() }) },
   // The team's declaration file applied: each fact it changed, before (with where it came from) → after.
   "declarations.applied": {

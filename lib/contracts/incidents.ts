@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BIDI_CONTROL, BIDI_MESSAGE } from "./plain-text";
 import { INCIDENT_ACTIONS, INCIDENT_STATUSES } from "@/lib/domain/incident-lifecycle";
+import { SEVERITY_LEVELS } from "@/lib/domain/incident-severity";
 import { AuditEntrySchema, AuditTargetSchema } from "./audit";
 import { reasonField } from "./reason";
 
@@ -59,6 +60,42 @@ export const RunRefSchema = z.object({
 });
 export type RunRef = z.infer<typeof RunRefSchema>;
 
+export const SeverityLevelSchema = z.enum(SEVERITY_LEVELS);
+export type SeverityLevel = z.infer<typeof SeverityLevelSchema>;
+
+/**
+ * The severity in force and why (lib/domain/incident-severity.ts): computed from the closure, or
+ * set by a person — whose choice is kept over later computations until they set it again.
+ * `computed` is what the closure says now either way, so the two can be compared.
+ */
+export const IncidentSeveritySchema = z.object({
+  level: SeverityLevelSchema,
+  source: z.enum(["computed", "set"]),
+  /** computed: the facts in words ("an export already sent: weekly_revenue_export 2026-W33 → SEV1"); set: the person's reason. */
+  reasons: z.array(z.string()),
+  setBy: z.string().nullable(),
+  setAt: z.string(),
+  computed: z.object({ level: SeverityLevelSchema, reasons: z.array(z.string()), at: z.string() }),
+});
+export type IncidentSeverity = z.infer<typeof IncidentSeveritySchema>;
+
+/** Who commands the incident: the opener unless someone was assigned. */
+export const IncidentCommanderSchema = z.object({
+  userId: z.string(),
+  /** The user's display name; null when no such user is registered (an opener by machine token, a removed user). */
+  name: z.string().nullable(),
+  assigned: z.boolean(),
+});
+export type IncidentCommander = z.infer<typeof IncidentCommanderSchema>;
+
+/** An owner of what the incident reaches (a task's, a dataset's or its pipeline's owner), read from the catalog, never stored on the incident. */
+export const IncidentOwnerSchema = z.object({
+  name: z.string(),
+  /** The reached nodes this owner owns (node ids). */
+  nodeIds: z.array(z.string()),
+});
+export type IncidentOwner = z.infer<typeof IncidentOwnerSchema>;
+
 export const IncidentSummarySchema = z.object({
   id: z.string(),
   title: z.string(),
@@ -72,6 +109,10 @@ export const IncidentSummarySchema = z.object({
   originRunId: z.string().nullable(),
   failedPairs: z.array(AuditTargetSchema),
   repairs: z.number().int(),
+  /** Null only for incidents opened before severities were computed, until they are scoped or set. */
+  severity: IncidentSeveritySchema.nullable(),
+  commander: IncidentCommanderSchema,
+  owners: z.array(IncidentOwnerSchema),
 });
 export type IncidentSummary = z.infer<typeof IncidentSummarySchema>;
 
@@ -87,6 +128,11 @@ export const IncidentDetailSchema = IncidentSummarySchema.extend({
 export type IncidentDetail = z.infer<typeof IncidentDetailSchema>;
 
 export const IdParamsSchema = z.object({ id: z.string().min(1).max(100) });
+export const SeverityBodySchema = z.object({ severity: SeverityLevelSchema, reason: reasonField });
+export const CommanderBodySchema = z.object({
+  userId: z.string({ message: "a user id is required" }).trim().min(1, "a user id is required").max(200),
+  reason: z.string().trim().max(2000).optional(),
+});
 export const NoteBodySchema = z.object({ note: z.string().trim().min(1, "the note is empty").max(4000) });
 
 export const ScopeBodySchema = z.object({

@@ -54,6 +54,8 @@ const STAYS: Partial<Record<IncidentAction, IncidentStatus[]>> = {
   declare_cleaned: ACTIVE,
   declare_replace: ACTIVE,
   add_note: [...INCIDENT_STATUSES],
+  set_severity: ACTIVE,
+  assign: ACTIVE,
 };
 
 function expected(status: IncidentStatus, action: IncidentAction): IncidentStatus | null {
@@ -80,7 +82,7 @@ function undefinedPairs(table: Record<string, readonly unknown[]>): string[] {
 describe("the incident lifecycle", () => {
   it("is total: every status × action pair has an answer — a status to move to, or a refusal", () => {
     expect(undefinedPairs(INCIDENT_TRANSITIONS)).toEqual([]);
-    expect(INCIDENT_STATUSES.length * INCIDENT_ACTIONS.length).toBe(7 * 16);
+    expect(INCIDENT_STATUSES.length * INCIDENT_ACTIONS.length).toBe(7 * 18);
   });
 
   it("the totality check fails on a table with a hole, a stray answer or an unknown action", () => {
@@ -105,11 +107,11 @@ describe("the incident lifecycle", () => {
     }
   });
 
-  it("counts: 16 moves, 33 allowed stays, the other 63 pairs refused", () => {
+  it("counts: 16 moves, 43 allowed stays, the other 67 pairs refused", () => {
     const answers = INCIDENT_STATUSES.flatMap((s) => INCIDENT_ACTIONS.map((a) => [s, nextStatus(s, a)] as const));
     expect(answers.filter(([s, to]) => to !== null && to !== s)).toHaveLength(16);
-    expect(answers.filter(([s, to]) => to === s)).toHaveLength(33);
-    expect(answers.filter(([, to]) => to === null)).toHaveLength(63);
+    expect(answers.filter(([s, to]) => to === s)).toHaveLength(43);
+    expect(answers.filter(([, to]) => to === null)).toHaveLength(67);
   });
 
   it("a refusal names the incident, its status, the action and where the action is allowed", () => {
@@ -140,7 +142,17 @@ describe("the incident lifecycle", () => {
   });
 
   it("allowed actions per status: what a person may do, never the run's own end", () => {
-    expect(allowedActions("open")).toEqual(["scope", "mark_units", "clean_unit", "declare_cleaned", "declare_replace", "abandon", "add_note"]);
+    expect(allowedActions("open")).toEqual([
+      "scope",
+      "mark_units",
+      "clean_unit",
+      "declare_cleaned",
+      "declare_replace",
+      "abandon",
+      "add_note",
+      "set_severity",
+      "assign",
+    ]);
     expect(allowedActions("scoped")).toEqual([
       "scope",
       "review_preconditions",
@@ -152,6 +164,8 @@ describe("the incident lifecycle", () => {
       "declare_replace",
       "abandon",
       "add_note",
+      "set_severity",
+      "assign",
     ]);
     expect(allowedActions("planned")).toEqual([
       "scope",
@@ -166,8 +180,10 @@ describe("the incident lifecycle", () => {
       "declare_replace",
       "abandon",
       "add_note",
+      "set_severity",
+      "assign",
     ]);
-    expect(allowedActions("repairing")).toEqual(["cancel_repair", "clean_unit", "declare_cleaned", "declare_replace", "add_note"]);
+    expect(allowedActions("repairing")).toEqual(["cancel_repair", "clean_unit", "declare_cleaned", "declare_replace", "add_note", "set_severity", "assign"]);
     expect(allowedActions("validating")).toEqual([
       "scope",
       "review_preconditions",
@@ -181,6 +197,8 @@ describe("the incident lifecycle", () => {
       "override_validation",
       "abandon",
       "add_note",
+      "set_severity",
+      "assign",
     ]);
     expect(allowedActions("resolved")).toEqual(["add_note"]);
     expect(allowedActions("abandoned")).toEqual(["add_note"]);

@@ -14,7 +14,8 @@ import { ConflictError } from "./errors";
  *                     ▲                          │                                                │     ──override_validation──►
  *                     └───────── scope ──────────┴───────────────── scope ────────────────────────┘
  *   mark_units: open, scoped, planned ──► validating        abandon: open, scoped, planned, validating ──► abandoned
- *   While repairing: only cancel_repair, the interventions on units and notes. Closed (resolved, abandoned): only notes.
+ *   While repairing: only cancel_repair, the interventions on units, notes, the severity and the commander.
+ *   set_severity, assign (the commander): any open status, keeping it. Closed (resolved, abandoned): only notes.
  *
  * Example: requireTransition("repairing", "abandon", "inc-1") throws
  *   IncidentTransitionRefused("incident inc-1 is repairing: abandon needs it open, scoped, planned or validating").
@@ -41,6 +42,8 @@ export const INCIDENT_ACTIONS = [
   "override_validation",
   "abandon",
   "add_note",
+  "set_severity",
+  "assign",
 ] as const;
 export type IncidentAction = (typeof INCIDENT_ACTIONS)[number];
 
@@ -73,6 +76,8 @@ export const INCIDENT_TRANSITIONS: { readonly [A in IncidentAction]: TransitionR
   override_validation:   [_,            _,            _,            _,            "resolved",   _,            _],
   abandon:               ["abandoned",  "abandoned",  "abandoned",  _,            "abandoned",  _,            _],
   add_note:              ["open",       "scoped",     "planned",    "repairing",  "validating", "resolved",   "abandoned"],
+  set_severity:          ["open",       "scoped",     "planned",    "repairing",  "validating", _,            _],
+  assign:                ["open",       "scoped",     "planned",    "repairing",  "validating", _,            _],
 };
 
 /** The status `action` moves an incident in `status` to, or null when the lifecycle refuses it. */

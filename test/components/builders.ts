@@ -176,6 +176,23 @@ export function anIncident(over: Partial<IncidentDetail> = {}): IncidentDetail {
     originRunId: "run-2026-08-17",
     failedPairs: [{ nodeId: "job:orders:stg_orders", units: ["2026-08-17"] }],
     repairs: 0,
+    severity: {
+      level: "SEV2",
+      source: "computed",
+      reasons: ["read outside the platform, not sent yet: weekly_revenue_export 2026-W34 → SEV2", "7 datasets, 15 units reached → SEV3"],
+      setBy: null,
+      setAt: "2026-08-18T03:00:00.000Z",
+      computed: {
+        level: "SEV2",
+        reasons: ["read outside the platform, not sent yet: weekly_revenue_export 2026-W34 → SEV2", "7 datasets, 15 units reached → SEV3"],
+        at: "2026-08-18T03:00:00.000Z",
+      },
+    },
+    commander: { userId: "demo-commander", name: "Dana Okafor (incident commander)", assigned: false },
+    owners: [
+      { name: "finance-team", nodeIds: ["job:finance:weekly_revenue_export", "dataset:finance:weekly_revenue_export"] },
+      { name: "orders-team", nodeIds: ["job:orders:stg_orders", "dataset:warehouse:stg_orders"] },
+    ],
     timeline: [],
     runs: [],
     confirmedPlanId: null,

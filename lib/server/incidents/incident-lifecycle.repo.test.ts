@@ -79,6 +79,8 @@ describe.each(providersUnderTest())("the incident lifecycle through the API (%s)
       "declare_replace",
       "abandon",
       "add_note",
+      "set_severity",
+      "assign",
     ]);
   });
 
@@ -134,7 +136,15 @@ describe.each(providersUnderTest())("the incident lifecycle through the API (%s)
     const rescope = await call(scope.POST, incident.id, { reason, addPairs: [] }, "demo-operator");
     expect(rescope.status).toBe(409);
     expect(await snapshot(t.db)).toEqual(before);
-    expect((await getIncident(incident.id, t.db)).allowedActions).toEqual(["cancel_repair", "clean_unit", "declare_cleaned", "declare_replace", "add_note"]);
+    expect((await getIncident(incident.id, t.db)).allowedActions).toEqual([
+      "cancel_repair",
+      "clean_unit",
+      "declare_cleaned",
+      "declare_replace",
+      "add_note",
+      "set_severity",
+      "assign",
+    ]);
   });
 
   it("a mark moves an open incident to validating, in the marks' transaction", async () => {

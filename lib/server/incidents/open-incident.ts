@@ -10,7 +10,8 @@ import { createIncident, lockIncidentOpens, originRunOf, pairsHeldByOpenIncident
 import { loadLineageGraph } from "../lineage/load-lineage-graph";
 import { analyseRootCause, symptomOf, titleOf } from "./root-cause";
 import { requireIncident } from "./require-incident";
-import { toSummary } from "./to-summary";
+import { summaryPeople, toSummary } from "./to-summary";
+import { assessSeverity } from "./assess-severity";
 
 export interface OpenedIncident extends IncidentSummary {
   /** False: every pair it would hold is held by this open incident already — no twin was made. */
@@ -39,17 +40,19 @@ export async function openIncident(req: OpenIncidentRequest, actor: Actor, now =
   const title = req.title?.trim() || (follow ? rootCause.title : titleOf(req.taskNodeId, symptom.keys, rootCause.symptom.wrong, []));
   const first = lineage.tasks.get(asked[0]!.nodeId)!;
   const origin = await originRunOf(db, first.id, asked[0]!.units);
+  const detectedAt = origin?.startedAt ?? now;
+  // Computed before the transaction (the closure's reads are many, and SQLite's write transaction is
+  // exclusive), on the pairs it will hold unless another open takes some meanwhile — then on a few
+  // more, until the scope recomputes it. The commander (the opener, by default) may set it otherwise.
+  const computed = await assessSeverity(db, { failedPairs: unheld(asked, heldPairs(await pairsHeldByOpenIncidents(db))), detectedAt }, now);
   return inTransaction(db, async (tx) => {
     await lockIncidentOpens(tx);
     // Checked in the transaction: what another open took meanwhile is left to it.
-    const open = await pairsHeldByOpenIncidents(tx);
-    const held = new Map(open.flatMap((i) => i.failedPairs.flatMap((p) => p.units.map((u) => [compositeKey(p.nodeId, u), i.id] as const))));
-    const failedPairs = asked
-      .map((p) => ({ nodeId: p.nodeId, units: p.units.filter((u) => !held.has(compositeKey(p.nodeId, u))) }))
-      .filter((p) => p.units.length > 0);
+    const held = heldPairs(await pairsHeldByOpenIncidents(tx));
+    const failedPairs = unheld(asked, held);
     if (failedPairs.length === 0) {
       const existing = await requireIncident(tx, held.get(compositeKey(asked[0]!.nodeId, asked[0]!.units[0]!))!);
-      return { ...toSummary(existing, 0), opened: false, rootCause };
+      return { ...toSummary(existing, 0, await summaryPeople(tx, [existing])), opened: false, rootCause };
     }
     const created = await createIncident(tx, {
       title,
@@ -57,8 +60,9 @@ export async function openIncident(req: OpenIncidentRequest, actor: Actor, now =
       originRunId: origin?.id ?? null,
       failedPairs,
       openedBy: actor.id,
-      detectedAt: origin?.startedAt ?? now,
+      detectedAt,
       openedAt: now,
+      severity: { computed, set: null },
     });
     const fromSymptom = !samePairs(failedPairs, [{ nodeId: req.taskNodeId, units: symptom.keys }]);
     await appendAudit(
@@ -75,6 +79,7 @@ export async function openIncident(req: OpenIncidentRequest, actor: Actor, now =
           status: "open",
           title,
           failedPairs,
+          severity: { level: computed.level, reasons: computed.reasons },
           // What it was opened from, when that is not what it holds: the symptom stays in the timeline.
           ...(fromSymptom
             ? { symptom: { nodeId: req.taskNodeId, units: symptom.keys, states: rootCause.symptom.wrong.map((w) => `${w.key} ${w.words}`) } }
@@ -83,8 +88,18 @@ export async function openIncident(req: OpenIncidentRequest, actor: Actor, now =
       },
       now,
     );
-    return { ...toSummary(created, 0), opened: true, rootCause };
+    return { ...toSummary(created, 0, await summaryPeople(tx, [created])), opened: true, rootCause };
   });
+}
+
+/** Each (task, unit) an open incident holds, to the incident holding it. */
+function heldPairs(open: { id: string; failedPairs: AuditTarget[] }[]): Map<string, string> {
+  return new Map(open.flatMap((i) => i.failedPairs.flatMap((p) => p.units.map((u) => [compositeKey(p.nodeId, u), i.id] as const))));
+}
+
+/** The pairs asked that no open incident holds (an empty list: all are held). */
+function unheld(asked: AuditTarget[], held: ReadonlyMap<string, string>): AuditTarget[] {
+  return asked.map((p) => ({ nodeId: p.nodeId, units: p.units.filter((u) => !held.has(compositeKey(p.nodeId, u))) })).filter((p) => p.units.length > 0);
 }
 
 function samePairs(a: readonly AuditTarget[], b: readonly AuditTarget[]): boolean {

@@ -1,7 +1,29 @@
-import type { IncidentSummary } from "@/lib/contracts/incidents";
-import type { IncidentRecord } from "../repositories/incidents/incidents";
+import type { IncidentOwner, IncidentSeverity, IncidentSummary } from "@/lib/contracts/incidents";
+import type { Db, Tx } from "../repositories/database";
+import type { IncidentRecord, SeverityBasis } from "../repositories/incidents/incidents";
+import { displayNamesOf } from "../repositories/access/users";
+import { catalogOwnersOf } from "../repositories/lineage/node-owners";
 
-export function toSummary(i: IncidentRecord, repairs: number): IncidentSummary {
+/** What a summary names beside the incident's own row: people's display names and the owners of the nodes it reaches. */
+export interface SummaryPeople {
+  names: ReadonlyMap<string, string>;
+  owners: ReadonlyMap<string, string>;
+}
+
+/** The nodes an incident reaches: those its severity was computed from, else (before severities) its failed tasks. */
+function reachedNodes(i: IncidentRecord): string[] {
+  return i.severity?.computed.nodes ?? i.failedPairs.map((p) => p.nodeId);
+}
+
+/** One read of names and owners for any number of incidents (the list's rows included). */
+export async function summaryPeople(db: Db | Tx, incidents: readonly IncidentRecord[]): Promise<SummaryPeople> {
+  const userIds = [...new Set(incidents.flatMap((i) => [i.commander ?? i.openedBy, ...(i.severity?.set ? [i.severity.set.by] : [])]))];
+  const [names, owners] = await Promise.all([displayNamesOf(db, userIds), catalogOwnersOf(db, incidents.flatMap(reachedNodes))]);
+  return { names, owners };
+}
+
+export function toSummary(i: IncidentRecord, repairs: number, people: SummaryPeople): IncidentSummary {
+  const commander = i.commander ?? i.openedBy;
   return {
     id: i.id,
     title: i.title,
@@ -15,5 +37,26 @@ export function toSummary(i: IncidentRecord, repairs: number): IncidentSummary {
     originRunId: i.originRunId,
     failedPairs: i.failedPairs,
     repairs,
+    severity: severityView(i.severity),
+    commander: { userId: commander, name: people.names.get(commander) ?? null, assigned: i.commander !== null },
+    owners: ownersOf(reachedNodes(i), people.owners),
   };
+}
+
+/** A person's choice, when there is one, over the computation — which is shown beside it either way. */
+export function severityView(b: SeverityBasis | null): IncidentSeverity | null {
+  if (!b) return null;
+  const computed = { level: b.computed.level, reasons: b.computed.reasons, at: b.computed.at };
+  return b.set
+    ? { level: b.set.level, source: "set", reasons: [b.set.reason], setBy: b.set.by, setAt: b.set.at, computed }
+    : { level: b.computed.level, source: "computed", reasons: b.computed.reasons, setBy: null, setAt: b.computed.at, computed };
+}
+
+function ownersOf(nodes: readonly string[], owners: ReadonlyMap<string, string>): IncidentOwner[] {
+  const by = new Map<string, string[]>();
+  for (const n of new Set(nodes)) {
+    const owner = owners.get(n);
+    if (owner) by.set(owner, [...(by.get(owner) ?? []), n]);
+  }
+  return [...by].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, nodeIds]) => ({ name, nodeIds }));
 }

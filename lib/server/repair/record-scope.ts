@@ -7,6 +7,8 @@ import { supersedeConfirmedPlans } from "../repositories/repair/repair-plans";
 import { InvalidFieldError } from "@/lib/domain/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { moveIncident } from "../incidents/move-incident";
+import { assessSeverity } from "../incidents/assess-severity";
+import { writeIncidentSeverity } from "../repositories/incidents/incidents";
 import { incidentTargets } from "./incident-targets";
 import { loadRepairContext } from "./load-repair-context";
 
@@ -14,6 +16,8 @@ import { loadRepairContext } from "./load-repair-context";
  * Confirms the scope (optionally adding related failures the closure waits on): the failed
  * pairs and the closure's size are recorded, and the incident is scoped. Re-scoping a planned
  * incident sends it back to scoped: its plan must be confirmed again for the new scope.
+ * The severity is computed again for the new closure; a level a person set stays in force (the
+ * new computation is kept beside it).
  */
 export async function recordScope(
   id: string,
@@ -37,8 +41,12 @@ export async function recordScope(
     else failedPairs.push({ nodeId: add.taskNodeId, units: [...new Set(add.units)] });
   });
   const { scope } = planRepair({ graph: ctx.graph, targets: incidentTargets({ failedPairs }), ledger: ctx.ledger });
+  const computed = await assessSeverity(db, { failedPairs, detectedAt: incident.detectedAt }, now, ctx);
+  const person = incident.severity?.set ?? null;
   const entry = await inTransaction(db, async (tx) => {
     await moveIncident(tx, incident, "scope", { failedPairs, closure: { pairCount: scope.taskPairCount, taskWaves: scope.taskWaves } });
+    // Compare-and-set on the basis read: a level a person sets meanwhile is theirs, and stays.
+    const recomputed = await writeIncidentSeverity(tx, id, incident.severity, { computed, set: person });
     if (incident.status === "planned") await supersedeConfirmedPlans(tx, id);
     return appendAudit(
       tx,
@@ -50,7 +58,12 @@ export async function recordScope(
         incidentId: id,
         targets: failedPairs,
         before: { status: incident.status },
-        after: { status: "scoped", pairCount: scope.taskPairCount, failedPairs },
+        after: {
+          status: "scoped",
+          pairCount: scope.taskPairCount,
+          failedPairs,
+          ...(recomputed && !person ? { severity: { level: computed.level, reasons: computed.reasons } } : {}),
+        },
       },
       now,
     );

@@ -58,3 +58,10 @@ export async function deleteUser(tx: Tx, id: string): Promise<void> {
 export async function upsertUser(tx: Tx, u: { id: string; displayName: string; role: string }): Promise<void> {
   await prismaOf(tx).user.upsert({ where: { id: u.id }, create: { ...u }, update: { displayName: u.displayName, role: u.role } });
 }
+
+/** Display names by user id, for the ids that are registered. */
+export async function displayNamesOf(db: Db | Tx, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await prismaOf(db).user.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, displayName: true } });
+  return new Map(rows.map((u) => [u.id, u.displayName]));
+}

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AuditTargetSchema, type AuditTarget } from "@/lib/contracts/audit";
-import { IncidentStatusSchema, type IncidentStatus, type RunRef } from "@/lib/contracts/incidents";
+import { IncidentStatusSchema, SeverityLevelSchema, type IncidentStatus, type RunRef } from "@/lib/contracts/incidents";
+import { ACTIVE_STATUSES } from "@/lib/domain/incident-lifecycle";
 import { providerOf, type Db, type Tx } from "../database";
 import { prismaOf } from "../prisma-handle";
 
@@ -17,6 +18,26 @@ export interface IncidentRecord {
   openedAt: Date;
   resolvedAt: Date | null;
   closedReason: string | null;
+  /** How the severity in force came to be; null for incidents opened before severities. */
+  severity: SeverityBasis | null;
+  /** The assigned commander; null: the opener commands. */
+  commander: string | null;
+}
+
+/**
+ * The `severityBasis` column: the latest computation from the closure (with the nodes it reached,
+ * which the incident's owners are read from) and, when a person set the level, their choice —
+ * which stays in force over later computations. The `severity` column mirrors the level in force.
+ */
+export const SeverityBasisSchema = z.object({
+  computed: z.object({ level: SeverityLevelSchema, reasons: z.array(z.string()), at: z.string(), nodes: z.array(z.string()) }),
+  set: z.object({ level: SeverityLevelSchema, by: z.string(), reason: z.string(), at: z.string() }).nullable(),
+});
+export type SeverityBasis = z.infer<typeof SeverityBasisSchema>;
+
+/** The level a basis puts in force: a person's choice over the computation. */
+export function severityInForce(b: SeverityBasis): SeverityBasis["computed"]["level"] {
+  return b.set?.level ?? b.computed.level;
 }
 
 type Row = {
@@ -31,6 +52,9 @@ type Row = {
   openedAt: Date;
   resolvedAt: Date | null;
   closedReason: string | null;
+  severity: string | null;
+  severityBasis: string | null;
+  commander: string | null;
 };
 
 const FailedPairsSchema = z.array(AuditTargetSchema);
@@ -41,8 +65,10 @@ export function parseFailedPairs(json: string): AuditTarget[] {
 }
 
 function toRecord(r: Row, pipelines: Map<string, { namespace: string; name: string }>): IncidentRecord {
+  const { severityBasis, ...rest } = r;
   return {
-    ...r,
+    ...rest,
+    severity: severityBasis ? SeverityBasisSchema.parse(JSON.parse(severityBasis)) : null,
     status: IncidentStatusSchema.parse(r.status),
     pipeline: r.pipelineId ? (pipelines.get(r.pipelineId)?.name ?? null) : null,
     failedPairs: parseFailedPairs(r.failedPairs),
@@ -68,10 +94,40 @@ export async function createIncident(
     openedBy: string;
     detectedAt: Date;
     openedAt: Date;
+    /** Computed by the opener; absent only where a test makes an incident by hand. */
+    severity?: SeverityBasis;
   },
 ): Promise<IncidentRecord> {
-  const row = await prismaOf(tx).incident.create({ data: { ...data, status: "open", failedPairs: JSON.stringify(data.failedPairs) } });
+  const { severity, ...rest } = data;
+  const row = await prismaOf(tx).incident.create({
+    data: {
+      ...rest,
+      status: "open",
+      failedPairs: JSON.stringify(data.failedPairs),
+      severity: severity ? severityInForce(severity) : null,
+      severityBasis: severity ? JSON.stringify(SeverityBasisSchema.parse(severity)) : null,
+    },
+  });
   return toRecord(row, await pipelineNames(tx));
+}
+
+/**
+ * Writes an incident's severity basis — only while it is open and its basis is still the one read
+ * (`expected`, compare-and-set: a person's choice made meanwhile is never overwritten by a
+ * computation, nor one person's by another's). False when either changed: the caller answers 409.
+ */
+export async function writeIncidentSeverity(tx: Tx, id: string, expected: SeverityBasis | null, basis: SeverityBasis): Promise<boolean> {
+  const { count } = await prismaOf(tx).incident.updateMany({
+    where: { id, status: { in: [...ACTIVE_STATUSES] }, severityBasis: expected ? JSON.stringify(SeverityBasisSchema.parse(expected)) : null },
+    data: { severity: severityInForce(basis), severityBasis: JSON.stringify(SeverityBasisSchema.parse(basis)) },
+  });
+  return count === 1;
+}
+
+/** Sets an open incident's commander; false when the incident closed meanwhile (409). */
+export async function writeIncidentCommander(tx: Tx, id: string, userId: string): Promise<boolean> {
+  const { count } = await prismaOf(tx).incident.updateMany({ where: { id, status: { in: [...ACTIVE_STATUSES] } }, data: { commander: userId } });
+  return count === 1;
 }
 
 export async function findIncident(db: Db | Tx, id: string): Promise<IncidentRecord | null> {
