@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { useIncidentList } from "@/lib/client/use-incidents";
 import styles from "./Incidents.module.css";
+import { SeverityBadge } from "./SeverityBadge";
 
 /** Incidents, filtered: open / closed / all, only mine, by pipeline. */
 export function IncidentsPage() {
@@ -41,11 +42,13 @@ export function IncidentsPage() {
       ) : data.incidents.length === 0 ? (
         <p className="empty">No incidents match. Open one from a failure on the overview, the lineage graph or the units matrix.</p>
       ) : (
-        <table className="data" data-testid="incident-list">
+        <table className="data reflow" data-testid="incident-list">
           <thead>
             <tr>
+              <th>Severity</th>
               <th>Incident</th>
               <th>Status</th>
+              <th>Commander</th>
               <th>Pipeline</th>
               <th>Failed pairs</th>
               <th>Repairs</th>
@@ -55,16 +58,23 @@ export function IncidentsPage() {
           <tbody>
             {data.incidents.map((i) => (
               <tr key={i.id}>
-                <td>
+                <td data-label="Severity" title={i.severity?.reasons.join("\n")}>
+                  <SeverityBadge level={i.severity?.level ?? null} />
+                  {i.severity?.source === "set" ? <span className="muted"> set</span> : null}
+                </td>
+                <td data-label="Incident">
                   <Link href={`/incidents/${encodeURIComponent(i.id)}`}>{i.title}</Link>
                 </td>
-                <td>
+                <td data-label="Status">
                   <span className="badge">{i.status}</span>
                 </td>
-                <td>{i.pipeline ?? "—"}</td>
-                <td className="mono">{i.failedPairs.map((p) => `${nodeName(p.nodeId)} ${p.units.join(", ")}`).join("; ")}</td>
-                <td>{i.repairs}</td>
-                <td>
+                <td data-label="Commander">{i.commander.name ?? i.commander.userId}</td>
+                <td data-label="Pipeline">{i.pipeline ?? "—"}</td>
+                <td data-label="Failed pairs" className="mono">
+                  {i.failedPairs.map((p) => `${nodeName(p.nodeId)} ${p.units.join(", ")}`).join("; ")}
+                </td>
+                <td data-label="Repairs">{i.repairs}</td>
+                <td data-label="Opened">
                   {new Date(i.openedAt).toLocaleString()} by {i.openedBy}
                 </td>
               </tr>

@@ -22,6 +22,9 @@ const summary = {
   originRunId: null,
   failedPairs: [{ nodeId: "job:orders:stg_orders", units: ["2026-08-17"] }],
   repairs: 0,
+  severity: null,
+  commander: { userId: "demo-commander", name: "Dana Okafor (incident commander)", assigned: false },
+  owners: [],
 };
 
 /** GET /api/v1/root-cause as the server answers for the demo's dedupe_readings 2026-07. */

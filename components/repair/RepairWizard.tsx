@@ -7,6 +7,7 @@ import type { DispatchPreview } from "@/lib/contracts/orchestrators";
 import type { PlanOptions } from "@/lib/contracts/repair";
 import { useIncident } from "@/lib/client/use-incidents";
 import { PageHeader } from "@/components/shell/PageHeader";
+import { IncidentHeader } from "@/components/incidents/IncidentHeader";
 import { CloseStep } from "./CloseStep";
 import { ExecuteStep } from "./ExecuteStep";
 import { PlanStep } from "./PlanStep";
@@ -70,6 +71,7 @@ export function RepairWizard({ id }: { id: string }) {
           </>
         }
       />
+      <IncidentHeader incident={incident} />
       <nav aria-label="Repair steps">
         <ol className={styles.steps}>
           {STEPS.map((name, i) => (

@@ -4,12 +4,14 @@ import { useMutation, useQueryClient, type QueryClient, type QueryKey } from "@t
 import type { z, ZodType } from "zod";
 import {
   CleanUnitBodySchema,
+  CommanderBodySchema,
   DeclareCleanedBodySchema,
   DeclareReplaceBodySchema,
   MarkBodySchema,
   NoteBodySchema,
   OpenIncidentSchema,
   ScopeBodySchema,
+  SeverityBodySchema,
 } from "@/lib/contracts/incidents";
 import { DispatchPreviewSchema, DryRunBodySchema } from "@/lib/contracts/orchestrators";
 import { TaskPropertiesPutSchema, TaskPropertiesResultSchema } from "@/lib/contracts/ingestion-catalog";
@@ -131,3 +133,6 @@ export const useResolveIncident = (id: string) => useIncidentMutation(id, { path
 export const useOverrideValidation = (id: string) => useIncidentMutation(id, { path: "override", body: ReasonBodySchema, result: OkSchema, effect: "repairs" });
 export const useAbandonIncident = (id: string) => useIncidentMutation(id, { path: "abandon", body: ReasonBodySchema, result: OkSchema, effect: "repairs" });
 export const useAddNote = (id: string) => useIncidentMutation(id, { path: "notes", body: NoteBodySchema, result: OkSchema, effect: "record" });
+// The incident as people run it: the list shows the severity and commander, so `record` (incidents and the audit log) covers them.
+export const useSetSeverity = (id: string) => useIncidentMutation(id, { path: "severity", body: SeverityBodySchema, result: OkSchema, effect: "record" });
+export const useAssignCommander = (id: string) => useIncidentMutation(id, { path: "commander", body: CommanderBodySchema, result: OkSchema, effect: "record" });
