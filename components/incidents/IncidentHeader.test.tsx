@@ -23,7 +23,7 @@ describe("IncidentHeader", () => {
       within(screen.getByTestId("incident-owners"))
         .getAllByRole("listitem")
         .map((li) => li.textContent),
-    ).toEqual(["finance-team weekly_revenue_export", "orders-team stg_orders"]);
+    ).toEqual(["finance-team (Ines Duarte) weekly_revenue_export", "orders-team stg_orders"]);
   });
 
   it("a severity a person set reads as theirs, with their reason, the computation beside it", () => {

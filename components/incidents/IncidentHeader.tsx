@@ -171,7 +171,8 @@ function OwnersPart({ owners }: { owners: Incident["owners"] }) {
         <ul className={styles.owners} data-testid="incident-owners">
           {owners.map((o) => (
             <li key={o.name}>
-              <strong>{o.name}</strong> <span className="muted">{[...new Set(o.nodeIds.map(nodeName))].join(", ")}</span>
+              <strong>{o.name}</strong>
+              {o.people.length > 0 ? ` (${o.people.join(", ")})` : ""} <span className="muted">{[...new Set(o.nodeIds.map(nodeName))].join(", ")}</span>
             </li>
           ))}
         </ul>

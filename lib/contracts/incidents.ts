@@ -88,9 +88,11 @@ export const IncidentCommanderSchema = z.object({
 });
 export type IncidentCommander = z.infer<typeof IncidentCommanderSchema>;
 
-/** An owner of what the incident reaches (a task's, a dataset's or its pipeline's owner), read from the catalog, never stored on the incident. */
+/** An owner of what the incident reaches (lib/domain/recipients.ts: a node's own owner, else its writers', else its pipeline's), read each time, never stored on the incident. */
 export const IncidentOwnerSchema = z.object({
   name: z.string(),
+  /** The owner's people, as the declared team names them ([] when not declared). */
+  people: z.array(z.string()),
   /** The reached nodes this owner owns (node ids). */
   nodeIds: z.array(z.string()),
 });

@@ -24,9 +24,10 @@ import { counted } from "./words";
  *   raw_orders -> stg_orders -> fct_orders -> revenue_daily -> weekly_revenue_export (external, 2026-W34 not sent)
  *                               fct_orders -> running_balance 08-17…08-25, order_features; revenue_daily -> dashboard
  *   incidentSeverity({ delivered: [], external: [{ what: "weekly_revenue_export", units: ["2026-W34"] }], critical: null,
- *     consumers: null, datasets: 7, units: 15, ageHours: 2640 })
+ *     consumers: ["Churn model team", "Finance ledger (export recipient)", "Revenue dashboard"], datasets: 7, units: 15, ageHours: 2640 })
  *   → { level: "SEV2", reasons: [
  *       "read outside the platform, not sent yet: weekly_revenue_export 2026-W34 → SEV2",
+ *       "3 consumers reached: Churn model team, Finance ledger (export recipient), Revenue dashboard → SEV2",
  *       "7 datasets, 15 units reached → SEV3",
  *       "detected 110 days ago: read for over a week, but age alone never makes SEV1" ] }
  * Adding stg_orders 2026-08-10 at scope reaches the W33 export, sent on 2026-08-24:

@@ -190,8 +190,8 @@ export function anIncident(over: Partial<IncidentDetail> = {}): IncidentDetail {
     },
     commander: { userId: "demo-commander", name: "Dana Okafor (incident commander)", assigned: false },
     owners: [
-      { name: "finance-team", nodeIds: ["job:finance:weekly_revenue_export", "dataset:finance:weekly_revenue_export"] },
-      { name: "orders-team", nodeIds: ["job:orders:stg_orders", "dataset:warehouse:stg_orders"] },
+      { name: "finance-team", people: ["Ines Duarte"], nodeIds: ["job:finance:weekly_revenue_export", "dataset:finance:weekly_revenue_export"] },
+      { name: "orders-team", people: [], nodeIds: ["job:orders:stg_orders", "dataset:warehouse:stg_orders"] },
     ],
     timeline: [],
     runs: [],

@@ -9,6 +9,7 @@ import type { SeverityBasis } from "../repositories/incidents/incidents";
 import { allDeliveries } from "../repositories/ledger/external-deliveries";
 import { loadRepairContext, type RepairContext } from "../repair/load-repair-context";
 import { incidentTargets } from "../repair/incident-targets";
+import { recipientsOfNodes } from "../people/recipients";
 
 const HOUR = 3_600_000;
 /** Units named per reached dataset: enough for a reason's words ("first … last (n units)"), bounded on a ten-year closure. */
@@ -19,9 +20,9 @@ const MAX_KEYS = 2000;
  * facts it read: the closure through the planner (so scope, plan and severity never disagree),
  * the external deliveries already made from its units, the datasets read outside it reaches.
  *
+ * The consumers are those declared as reading a reached node (lib/server/people/recipients.ts).
  * Not known yet, and so passed as unknown (null), never as "none": which datasets are critical
- * (nothing declares criticality) and which consumers the closure reaches (declared consumers
- * arrive with the owners-and-consumers work of issue 36).
+ * (nothing declares criticality).
  */
 export async function assessSeverity(
   db: Db,
@@ -50,17 +51,19 @@ export async function assessSeverity(
     if (left.length > 0) external.set(name, new Set(left));
     else external.delete(name);
   }
+  const nodes = [...scope.entries.keys()].map(String);
+  const consumers = (await recipientsOfNodes(db, nodes)).filter((r) => r.role === "consumer").map((r) => r.name);
   const facts: SeverityFacts = {
     delivered: reached(delivered),
     external: reached(external),
     critical: null,
-    consumers: null,
+    consumers,
     datasets,
     units: scope.taskPairCount,
     ageHours: Math.max(0, (now.getTime() - incident.detectedAt.getTime()) / HOUR),
   };
   const { level, reasons } = incidentSeverity(facts);
-  return { level, reasons: [...reasons], at: now.toISOString(), nodes: [...scope.entries.keys()].map(String) };
+  return { level, reasons: [...reasons], at: now.toISOString(), nodes };
 }
 
 function add(m: Map<string, Set<string>>, name: string, key: string) {

@@ -63,6 +63,8 @@ describe.each(providersUnderTest())("severity, commander and owners of an incide
     expect(opened.severity).toMatchObject({ level: "SEV2", source: "computed", setBy: null });
     expect(opened.severity!.reasons).toEqual([
       "read outside the platform, not sent yet: weekly_revenue_export 2026-W34 → SEV2",
+      // The consumers the demo declares (lib/server/demo/orders-catalog.ts).
+      "3 consumers reached: Churn model team, Finance ledger (export recipient), Revenue dashboard → SEV2",
       "7 datasets, 15 units reached → SEV3",
       expect.stringMatching(/^detected \d+ days ago: read for over a week, but age alone never makes SEV1$/),
     ]);

@@ -45,14 +45,14 @@ export async function openIncident(req: OpenIncidentRequest, actor: Actor, now =
   // exclusive), on the pairs it will hold unless another open takes some meanwhile — then on a few
   // more, until the scope recomputes it. The commander (the opener, by default) may set it otherwise.
   const computed = await assessSeverity(db, { failedPairs: unheld(asked, heldPairs(await pairsHeldByOpenIncidents(db))), detectedAt }, now);
-  return inTransaction(db, async (tx) => {
+  const { record, opened } = await inTransaction(db, async (tx) => {
     await lockIncidentOpens(tx);
     // Checked in the transaction: what another open took meanwhile is left to it.
     const held = heldPairs(await pairsHeldByOpenIncidents(tx));
     const failedPairs = unheld(asked, held);
     if (failedPairs.length === 0) {
       const existing = await requireIncident(tx, held.get(compositeKey(asked[0]!.nodeId, asked[0]!.units[0]!))!);
-      return { ...toSummary(existing, 0, await summaryPeople(tx, [existing])), opened: false, rootCause };
+      return { record: existing, opened: false };
     }
     const created = await createIncident(tx, {
       title,
@@ -88,8 +88,10 @@ export async function openIncident(req: OpenIncidentRequest, actor: Actor, now =
       },
       now,
     );
-    return { ...toSummary(created, 0, await summaryPeople(tx, [created])), opened: true, rootCause };
+    return { record: created, opened: true };
   });
+  // Named after the commit: who owns what it reaches is read on the console's connection, not the write transaction's.
+  return { ...toSummary(record, 0, await summaryPeople(db, [record])), opened, rootCause };
 }
 
 /** Each (task, unit) an open incident holds, to the incident holding it. */

@@ -1,13 +1,13 @@
 import type { IncidentOwner, IncidentSeverity, IncidentSummary } from "@/lib/contracts/incidents";
-import type { Db, Tx } from "../repositories/database";
+import type { Db } from "../repositories/database";
 import type { IncidentRecord, SeverityBasis } from "../repositories/incidents/incidents";
 import { displayNamesOf } from "../repositories/access/users";
-import { catalogOwnersOf } from "../repositories/lineage/node-owners";
+import { recipientsOfNodes, type Recipient } from "../people/recipients";
 
 /** What a summary names beside the incident's own row: people's display names and the owners of the nodes it reaches. */
 export interface SummaryPeople {
   names: ReadonlyMap<string, string>;
-  owners: ReadonlyMap<string, string>;
+  owners: readonly Recipient[];
 }
 
 /** The nodes an incident reaches: those its severity was computed from, else (before severities) its failed tasks. */
@@ -16,10 +16,10 @@ function reachedNodes(i: IncidentRecord): string[] {
 }
 
 /** One read of names and owners for any number of incidents (the list's rows included). */
-export async function summaryPeople(db: Db | Tx, incidents: readonly IncidentRecord[]): Promise<SummaryPeople> {
+export async function summaryPeople(db: Db, incidents: readonly IncidentRecord[]): Promise<SummaryPeople> {
   const userIds = [...new Set(incidents.flatMap((i) => [i.commander ?? i.openedBy, ...(i.severity?.set ? [i.severity.set.by] : [])]))];
-  const [names, owners] = await Promise.all([displayNamesOf(db, userIds), catalogOwnersOf(db, incidents.flatMap(reachedNodes))]);
-  return { names, owners };
+  const [names, recipients] = await Promise.all([displayNamesOf(db, userIds), recipientsOfNodes(db, [...new Set(incidents.flatMap(reachedNodes))])]);
+  return { names, owners: recipients.filter((r) => r.role === "owner") };
 }
 
 export function toSummary(i: IncidentRecord, repairs: number, people: SummaryPeople): IncidentSummary {
@@ -52,11 +52,11 @@ export function severityView(b: SeverityBasis | null): IncidentSeverity | null {
     : { level: b.computed.level, source: "computed", reasons: b.computed.reasons, setBy: null, setAt: b.computed.at, computed };
 }
 
-function ownersOf(nodes: readonly string[], owners: ReadonlyMap<string, string>): IncidentOwner[] {
-  const by = new Map<string, string[]>();
-  for (const n of new Set(nodes)) {
-    const owner = owners.get(n);
-    if (owner) by.set(owner, [...(by.get(owner) ?? []), n]);
-  }
-  return [...by].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, nodeIds]) => ({ name, nodeIds }));
+/** The owners (lib/server/people/recipients.ts) of the nodes this incident reaches, each with those of its nodes. */
+function ownersOf(nodes: readonly string[], owners: readonly Recipient[]): IncidentOwner[] {
+  const reached = new Set(nodes);
+  return owners
+    .map((o) => ({ name: o.name, people: o.people, nodeIds: o.nodeIds.filter((n) => reached.has(n)) }))
+    .filter((o) => o.nodeIds.length > 0)
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
