@@ -70,6 +70,12 @@ describe("LineagePage", () => {
         return HttpResponse.json(aClosure(q.nodeId));
       }),
       http.get("/api/v1/lineage-graph/holdings", () => HttpResponse.json(someHoldings())),
+      http.get("/api/v1/lineage-graph/people", ({ request }) =>
+        HttpResponse.json({
+          node: { nodeId: new URL(request.url).searchParams.get("nodeId")!, owners: [{ name: "orders-team", from: "declared" }], readBy: [] },
+          recipients: [{ key: "owner:orders-team", name: "orders-team", role: "owner", consumerKind: null, people: [], channel: null, nodeIds: [] }],
+        }),
+      ),
       // The closure laid out alone: its nodes in a row.
       http.get("/api/v1/lineage-graph/closure-layout", ({ request }) => {
         const nodes = aClosure(new URL(request.url).searchParams.get("nodeId")!).nodes;

@@ -9,6 +9,7 @@ import { useClosure, useClosureHoldings, useClosureLayout, useLineageFailures, u
 import { useLineageLayout } from "@/lib/client/use-lineage-layout";
 import { closureAlone } from "./closure-alone";
 import { ClosurePanel } from "./ClosurePanel";
+import { ClosurePeopleCard } from "./ClosurePeopleCard";
 import { FailurePicker } from "./FailurePicker";
 import { FrameView } from "./FrameView";
 import { placedOf } from "./framing";
@@ -161,6 +162,7 @@ export function LineagePage() {
               ) : closure.isPending ? (
                 <div className="skeleton" aria-label="Computing the closure" />
               ) : null}
+              {selection !== null && !closure.isError ? <ClosurePeopleCard selection={selection} closure={closure.data} /> : null}
             </div>
           </div>
         </ReactFlowProvider>

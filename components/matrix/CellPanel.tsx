@@ -8,6 +8,8 @@ import { formatDeviation } from "@/lib/domain/unit-state";
 import { STATE_PALETTE } from "@/components/shell/state-palette";
 import { StateSwatch } from "@/components/shell/StateSwatch";
 import { CellRecords } from "./CellRecords";
+import { useNodePeople } from "@/lib/client/use-people";
+import { NodeOwners } from "@/components/lineage/PeopleList";
 import { lineageHref } from "./selection";
 import styles from "./CellPanel.module.css";
 
@@ -46,6 +48,18 @@ export function CellPanel({ dataset, unit, onClose }: { dataset: string; unit: s
       {data ? <PanelBody d={data} /> : null}
     </aside>
   );
+}
+
+/** The dataset's owners (where each was found) and its declared consumers: who must know about this unit. */
+function DatasetPeople({ nodeId }: { nodeId: string }) {
+  const people = useNodePeople(nodeId);
+  if (people.isError)
+    return (
+      <p className="error-box" role="alert">
+        The owners of the dataset could not be found: {people.error.message}
+      </p>
+    );
+  return people.data ? <NodeOwners people={people.data} testId="panel-people" /> : <div className="skeleton" aria-label="Finding the owners" />;
 }
 
 function PanelBody({ d }: { d: UnitDetail }) {
@@ -87,15 +101,8 @@ function PanelBody({ d }: { d: UnitDetail }) {
             ? `${d.writer.name} (${d.writer.writeMode ? `${d.writer.writeMode}${d.writer.writeModeFrom ? ` — ${d.writer.writeModeFrom}` : ""}` : "write mode unknown: nobody declared it"})`
             : "no task (a source)"}
         </dd>
-        {d.writer ? (
-          <>
-            <dt>Owned by</dt>
-            <dd data-testid="panel-owner">
-              {d.writer.owner ? `${d.writer.owner}${d.writer.ownerFrom ? ` — ${d.writer.ownerFrom}` : ""}` : "unknown: nobody declared an owner"}
-            </dd>
-          </>
-        ) : null}
       </dl>
+      <DatasetPeople nodeId={d.datasetNodeId} />
       <p className={styles.links}>
         {d.latestRunId ? (
           <Link href={`/history?run=${encodeURIComponent(d.latestRunId)}`} data-testid="panel-run-link">

@@ -7,6 +7,7 @@ import { aMatrixRow, aMatrixSection, anInvalidKey, aUnitDetail, aUnitMatrix } fr
 import { server } from "@/test/components/msw-server";
 import { renderWithQuery } from "@/test/components/render";
 import { UnitsView } from "./UnitsView";
+import type { NodePeople } from "@/lib/contracts/owners";
 
 // The URL is the matrix's state (filters, open cell): a tiny router whose replace() changes the
 // search params every hook reads, as Next's does.
@@ -45,6 +46,23 @@ describe("UnitsView", () => {
     server.use(
       http.get("/api/v1/units/matrix", matrixAnswer(aUnitMatrix({ pipelines: ["billing_dag", "finance", "meters", "ml", "orders"] }))),
       http.get("/api/v1/units/cell", ({ request }) => HttpResponse.json(aUnitDetail({ unitKey: new URL(request.url).searchParams.get("unit")! }))),
+      http.get("/api/v1/lineage-graph/node-people", ({ request }) =>
+        HttpResponse.json({
+          nodeId: new URL(request.url).searchParams.get("nodeId")!,
+          owners: [{ name: "orders-team", from: "owner of the task writing it (declared)" }],
+          readBy: [
+            {
+              key: "consumer:revenue-dashboard",
+              name: "Revenue dashboard",
+              role: "consumer",
+              consumerKind: "dashboard",
+              people: [],
+              channel: null,
+              nodeIds: ["dataset:warehouse:stg_orders"],
+            },
+          ],
+        } satisfies NodePeople),
+      ),
     );
   });
 
@@ -67,7 +85,9 @@ describe("UnitsView", () => {
     expect(await within(panel).findByTestId("panel-state")).toHaveTextContent("failed");
     // Where the writer's write mode came from is said beside it.
     expect(within(panel).getByTestId("panel-writer")).toHaveTextContent("stg_orders (append — declared)");
-    expect(within(panel).getByTestId("panel-owner")).toHaveTextContent("orders-team — declared");
+    // The dataset's owners, with where each was found, and who reads it.
+    expect(await within(panel).findByTestId("panel-people-owners")).toHaveTextContent("orders-team — owner of the task writing it (declared)");
+    expect(within(panel).getByTestId("panel-people-consumers")).toHaveTextContent("Revenue dashboard — dashboard");
     // The focus wandered into the panel; Esc still closes it, and the grid has the focus again.
     act(() => within(panel).getByRole("button", { name: "Close the unit panel" }).focus());
     fireEvent.keyDown(document.activeElement!, { key: "Escape" });

@@ -32,7 +32,9 @@ export const lineageKeys = {
   closure: (s: ClosureSelection) => [...lineageKeys.all, "closure", s.nodeId, s.units, s.direction, s.asOf] as const,
   holdings: (s: ClosureSelection) => [...lineageKeys.all, "holdings", s.nodeId, s.units, s.direction, s.asOf] as const,
   closureLayout: (s: ClosureSelection, aspect: number) => [...lineageKeys.all, "closure-layout", s.nodeId, s.units, s.direction, s.asOf, aspect] as const,
-  idle: (what: "closure" | "holdings" | "closure-layout") => [...lineageKeys.all, what, "idle"] as const,
+  people: (s: ClosureSelection) => [...lineageKeys.all, "people", s.nodeId, s.units, s.direction, s.asOf] as const,
+  nodePeople: (nodeId: string) => [...lineageKeys.all, "node-people", nodeId] as const,
+  idle: (what: "closure" | "holdings" | "closure-layout" | "people") => [...lineageKeys.all, what, "idle"] as const,
 };
 
 export const unitKeys = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ownersOfNode, recipientsOf, type ConsumerOf, type ContactOf, type OwnerFact } from "./recipients";
+import { describeOwnerFact, ownersOfNode, recipientsOf, type ConsumerOf, type ContactOf, type OwnerFact } from "./recipients";
 
 // The demo's cross-pipeline closure (seed 001):
 //
@@ -118,5 +118,16 @@ describe("recipientsOf", () => {
   it("nothing given, or nothing owned: nobody", () => {
     expect(recipientsOf([], owners, teams, consumers)).toEqual([]);
     expect(recipientsOf(["dataset:x:unknown"], owners, teams, consumers)).toEqual([]);
+  });
+});
+
+describe("describeOwnerFact", () => {
+  it("says where each owner was found", () => {
+    expect(describeOwnerFact({ name: "a", source: "declared", via: "node" })).toBe("declared");
+    expect(describeOwnerFact({ name: "a", source: "openlineage", via: "node" })).toBe("OpenLineage facet");
+    expect(describeOwnerFact({ name: "a", source: "airflow", via: "writer" })).toBe("owner of the task writing it (Airflow (OpenLineage facet))");
+    expect(describeOwnerFact({ name: "a", source: null, via: "writer" })).toBe("owner of the task writing it");
+    expect(describeOwnerFact({ name: "a", source: null, via: "pipeline" })).toBe("owner of its pipeline");
+    expect(describeOwnerFact({ name: "a", source: null, via: "node" })).toBe("recorded (source not kept)");
   });
 });

@@ -16,7 +16,7 @@
  * owner finance-team) and order_features (written by the ML feature task, owner ml-team); the
  * recipients are finance-team, ml-team, orders-team, and the consumers reading those datasets.
  */
-import type { FactSource } from "./fact-sources";
+import { FACT_SOURCE_LABELS, type FactSource } from "./fact-sources";
 
 /** Where a node's owner was found: on the node itself, on the task writing it, or on its pipeline. */
 export type OwnerVia = "node" | "writer" | "pipeline";
@@ -128,4 +128,12 @@ export function recipientsOf<C>(
   });
   const byName = (a: RecipientOf<C>, b: RecipientOf<C>) => a.name.localeCompare(b.name, "en") || a.key.localeCompare(b.key, "en");
   return [...owners.sort(byName), ...reading.sort(byName)];
+}
+
+/** Where an owner was found, in the console's words: "declared", "OpenLineage facet", "owner of the task writing it (dbt manifest)". */
+export function describeOwnerFact(f: OwnerFact): string {
+  const label = f.source ? FACT_SOURCE_LABELS[f.source] : null;
+  if (f.via === "pipeline") return "owner of its pipeline";
+  if (f.via === "writer") return `owner of the task writing it${label ? ` (${label})` : ""}`;
+  return label ?? "recorded (source not kept)";
 }

@@ -4,6 +4,7 @@ import { createTestDatabase, providersUnderTest, type TestDatabase } from "../te
 import { loadDemo } from "../demo/load-demo";
 import { computeClosure } from "../lineage/compute-closure";
 import { recipientsOfNodes } from "./recipients";
+import { getClosurePeople, getNodePeople } from "./get-node-people";
 
 const NOW = new Date("2026-11-29T12:00:00Z");
 
@@ -63,6 +64,33 @@ describe.each(providersUnderTest())("who must know, on the demo world (%s)", (pr
         channel: null,
         nodeIds: ["dataset:warehouse:revenue_daily"],
       },
+    ]);
+  });
+
+  it("a node's people: its owners with where each was found, and who reads it", async () => {
+    expect(await getNodePeople("dataset:warehouse:revenue_daily", t.db)).toEqual({
+      nodeId: "dataset:warehouse:revenue_daily",
+      owners: [{ name: "orders-team", from: "owner of the task writing it (declared)" }],
+      readBy: [
+        {
+          key: "consumer:revenue-dashboard",
+          name: "Revenue dashboard",
+          role: "consumer",
+          consumerKind: "dashboard",
+          people: ["Executive team"],
+          channel: null,
+          nodeIds: ["dataset:warehouse:revenue_daily"],
+        },
+      ],
+    });
+    const closure = await getClosurePeople(ClosureQuerySchema.parse({ nodeId: "job:orders:stg_orders", units: "2026-08-17" }), NOW, t.db);
+    expect(closure.recipients.map((r) => r.key)).toEqual([
+      "owner:finance-team",
+      "owner:ml-team",
+      "owner:orders-team",
+      "consumer:churn-model-team",
+      "consumer:finance-ledger",
+      "consumer:revenue-dashboard",
     ]);
   });
 

@@ -1,0 +1,44 @@
+import type { ClosureQuery } from "@/lib/contracts/lineage";
+import type { ClosurePeople, NodePeople, RecipientView } from "@/lib/contracts/owners";
+import { describeOwnerFact } from "@/lib/domain/recipients";
+import { getDb, type Db } from "../repositories/database";
+import { computeClosure } from "../lineage/compute-closure";
+import { ownersOfNodes, recipientsOfNodes, type Recipient } from "./recipients";
+
+/** A node's owners, each with where it was found, and the consumers reading it. */
+export async function getNodePeople(nodeId: string, db: Db = getDb()): Promise<NodePeople> {
+  const [owners, recipients] = await Promise.all([ownersOfNodes(db, [nodeId]), recipientsOfNodes(db, [nodeId])]);
+  return {
+    nodeId,
+    owners: (owners.get(nodeId) ?? []).map((o) => ({ name: o.name, from: describeOwnerFact(o) })),
+    readBy: recipients.filter((r) => r.role === "consumer").map(toView),
+  };
+}
+
+/**
+ * GET /api/v1/lineage-graph/people: the selected node's people and everyone its closure reaches
+ * (each owner once with the nodes it owns, then the consumers reading them).
+ */
+export async function getClosurePeople(query: ClosureQuery, now: Date, db: Db = getDb()): Promise<ClosurePeople> {
+  const closure = await computeClosure(query, now, db);
+  const [node, recipients] = await Promise.all([
+    getNodePeople(query.nodeId, db),
+    recipientsOfNodes(
+      db,
+      closure.nodes.map((n) => n.nodeId),
+    ),
+  ]);
+  return { node, recipients: recipients.map(toView) };
+}
+
+export function toView(r: Recipient): RecipientView {
+  return {
+    key: r.key,
+    name: r.name,
+    role: r.role,
+    consumerKind: r.consumerKind ?? null,
+    people: r.people,
+    channel: r.channel?.kind ?? null,
+    nodeIds: r.nodeIds,
+  };
+}
