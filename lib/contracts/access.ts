@@ -8,7 +8,7 @@ export const MeSchema = z.object({
   id: z.string(),
   displayName: z.string(),
   role: RoleSchema,
-  source: z.enum(["session", "proxy", "demo", "token", "cli", "anonymous"]),
+  source: z.enum(["session", "proxy", "demo", "token", "cli", "anonymous", "system"]),
   namespaces: z.array(z.string()),
   demo: z.boolean(),
   signIn: z.object({ oidc: z.boolean(), providerName: z.string().nullable() }),

@@ -187,6 +187,11 @@ export const AUDIT_KINDS = {
     after: z.object({ level: z.enum(SEVERITY_LEVELS), source: z.literal("set"), computed: z.enum(SEVERITY_LEVELS).nullable() }),
   },
   "incident.commander_set": { before: z.object({ commander: z.string() }), after: z.object({ commander: z.string() }) },
+  // Incidents opened for you, per pipeline (lib/server/incidents/open-incidents-for-you.ts).
+  "pipeline.auto_incidents_set": {
+    before: z.object({ pipeline: z.string(), enabled: z.boolean() }),
+    after: z.object({ pipeline: z.string(), enabled: z.boolean() }),
+  },
   "note.added": { before: nothing, after: z.object({ note: z.string() }) },
   // The team's declaration file applied: each fact it changed, before (with where it came from) → after.
   "declarations.applied": {

@@ -6,7 +6,8 @@ export const ROLES = ["viewer", "operator", "commander", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 
 /** How the console knows who is asking. */
-export type ActorSource = "session" | "proxy" | "demo" | "token" | "cli" | "anonymous";
+/** `system`: Reparo itself acting on a rule someone turned on (incidents opened for you). */
+export type ActorSource = "session" | "proxy" | "demo" | "token" | "cli" | "anonymous" | "system";
 
 export interface Actor {
   id: string;

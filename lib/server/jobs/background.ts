@@ -1,4 +1,6 @@
 import { deliverAlertsInBackground } from "../alerts/deliver-alerts";
+import { openIncidentsForYou } from "../incidents/open-incidents-for-you";
+import { log } from "../observability/log";
 import { getDb } from "../repositories/database";
 import { resolveDatabaseTarget } from "../db/database-url";
 import { strandedRepairRuns } from "../repair/repair-watchdog";
@@ -36,6 +38,9 @@ export function jobHandlers(queue: JobQueue): Record<QueueName, JobHandler> {
       }
     },
     "alerts-deliver": async () => {
+      // Incidents opened for you first: an alert whose group just became an incident is delivered saying so.
+      const opened = await openIncidentsForYou(new Date(), getDb());
+      for (const o of opened.opened) log.info({ incidentId: o.incidentId, pipeline: o.pipeline }, `incident opened for the alert group "${o.group}"`);
       await deliverAlertsInBackground(new Date(), getDb());
     },
     "unit-states": async () => {

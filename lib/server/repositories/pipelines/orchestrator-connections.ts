@@ -61,3 +61,18 @@ export async function saveConnection(tx: Tx, pipelineId: string, connection: Orc
   const data = { kind: connection.kind, config: JSON.stringify(connection), updatedBy, updatedAt: at };
   await prismaOf(tx).orchestratorConnection.upsert({ where: { pipelineId }, create: { pipelineId, ...data }, update: data });
 }
+
+/** Whether incidents are opened for the pipeline's alert groups (incidents opened for you). */
+export async function autoIncidentsOf(db: Db | Tx, pipelineId: string): Promise<boolean> {
+  const row = await prismaOf(db).pipeline.findUnique({ where: { id: pipelineId }, select: { autoIncidents: true } });
+  return row?.autoIncidents ?? false;
+}
+
+export async function setAutoIncidents(tx: Tx, pipelineId: string, enabled: boolean): Promise<void> {
+  await prismaOf(tx).pipeline.update({ where: { id: pipelineId }, data: { autoIncidents: enabled } });
+}
+
+/** The pipelines whose alert groups open incidents by themselves. */
+export async function pipelinesWithAutoIncidents(db: Db | Tx): Promise<PipelineRecord[]> {
+  return prismaOf(db).pipeline.findMany({ where: { autoIncidents: true }, select: { id: true, namespace: true, name: true } });
+}

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Pipeline" ADD COLUMN     "autoIncidents" BOOLEAN NOT NULL DEFAULT false;
