@@ -80,6 +80,11 @@ describe("IncidentHeader", () => {
     await expect.poll(() => bodies).toEqual([{ userId: "demo-operator" }]);
   });
 
+  it("an incident opened by Reparo itself (no registered person) asks for a commander", () => {
+    renderWithQuery(<IncidentHeader incident={anIncident({ openedBy: "reparo", commander: { userId: "reparo", name: null, assigned: false } })} />);
+    expect(screen.getByTestId("incident-commander")).toHaveTextContent("reparoopened by Reparo or a machine token: no person commands it yet — assign one");
+  });
+
   it("a closed incident offers no change; an incident nobody owns says the owners are unknown", () => {
     renderWithQuery(<IncidentHeader incident={anIncident({ status: "resolved", owners: [] })} />);
     expect(screen.queryByRole("button", { name: "Change severity" })).toBeNull();

@@ -108,7 +108,9 @@ function CommanderPart({ incident }: { incident: Incident }) {
           <strong>{c.name ?? c.userId}</strong>
           {c.name ? <span className="muted"> ({c.userId})</span> : null}
         </span>
-        <span className="muted">{c.assigned ? "assigned" : "the opener, by default"}</span>
+        <span className="muted">
+          {c.assigned ? "assigned" : c.name ? "the opener, by default" : "opened by Reparo or a machine token: no person commands it yet — assign one"}
+        </span>
       </div>
       {allows(incident, "assign") ? <AssignCommander key={c.userId} id={incident.id} /> : null}
     </div>
