@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as abandon from "@/app/api/v1/incidents/[id]/abandon/route";
 import * as cleanUnit from "@/app/api/v1/incidents/[id]/clean-unit/route";
+import * as commander from "@/app/api/v1/incidents/[id]/commander/route";
 import * as declareReplace from "@/app/api/v1/incidents/[id]/declare-replace/route";
 import * as dryRun from "@/app/api/v1/incidents/[id]/dry-run/route";
 import * as launch from "@/app/api/v1/incidents/[id]/launch/route";
@@ -12,6 +13,7 @@ import * as preview from "@/app/api/v1/incidents/[id]/plan/preview/route";
 import * as preconditions from "@/app/api/v1/incidents/[id]/preconditions/route";
 import * as resolve from "@/app/api/v1/incidents/[id]/resolve/route";
 import * as scope from "@/app/api/v1/incidents/[id]/scope/route";
+import * as severity from "@/app/api/v1/incidents/[id]/severity/route";
 import * as incidents from "@/app/api/v1/incidents/route";
 import type { Db } from "../db/client";
 import { loadDemo } from "../demo/load-demo";
@@ -72,6 +74,24 @@ const CASES: Case[] = [
   },
   { name: "POST resolve", handler: resolve.POST, withId: true, body: { reason }, bad: { reason: "" }, badFields: ["body.reason"], role: "operator" },
   { name: "POST abandon", handler: abandon.POST, withId: true, body: { reason }, bad: { reason: 42 }, badFields: ["body.reason"], role: "operator" },
+  {
+    name: "POST severity",
+    handler: severity.POST,
+    withId: true,
+    body: { severity: "SEV1", reason },
+    bad: { severity: "critical", reason: "" },
+    badFields: ["body.severity", "body.reason"],
+    role: "operator",
+  },
+  {
+    name: "POST commander",
+    handler: commander.POST,
+    withId: true,
+    body: { userId: "demo-operator" },
+    bad: { userId: "" },
+    badFields: ["body.userId"],
+    role: "operator",
+  },
   { name: "POST notes", handler: notes.POST, withId: true, body: { note: "finance told" }, bad: { note: "" }, badFields: ["body.note"], role: "operator" },
   {
     name: "POST clean-unit",
