@@ -13,6 +13,8 @@ const sample: Record<string, unknown[]> = {
   layout: ["", ["b", "a"]],
   closure: [selection],
   holdings: [selection],
+  people: [selection],
+  nodePeople: ["dataset:warehouse:orders"],
   closureLayout: [selection, 1.5],
   idle: ["closure"],
   matrix: [{ from: "2026-08-01" }],
