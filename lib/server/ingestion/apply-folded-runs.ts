@@ -1,4 +1,5 @@
 import type { Tx } from "../repositories/database";
+import { recordDatasetOwners } from "../repositories/people/dataset-owners";
 import {
   assignTaskPipelines,
   ensureDatasets,
@@ -108,6 +109,16 @@ export async function applyFoldedRuns(
         { taskId, facts: { owner: openlineage.owner ?? undefined, writeMode: openlineage.writeMode ?? undefined }, source: "openlineage" as const },
       ];
     }),
+  );
+  // The `ownership` dataset facet: each dataset's owner, under a declared one.
+  await recordDatasetOwners(
+    tx,
+    ordered.flatMap((r) =>
+      Object.entries(r.facts.datasetOwners).flatMap(([nodeId, owner]) => {
+        const d = datasets.get(nodeId);
+        return d ? [{ datasetId: d.id, owner, source: "openlineage" as const }] : [];
+      }),
+    ),
   );
   const runCount = await upsertRuns(
     tx,

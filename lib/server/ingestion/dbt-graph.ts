@@ -15,6 +15,8 @@ export interface DbtTaskPlan {
   output: NodeRef | null;
   inputs: NodeRef[];
   writeMode: WriteMode | null;
+  /** Its owner in the manifest (dbtOwnerOf); null when the project names none. */
+  owner: string | null;
 }
 
 export interface DbtGraph {
@@ -66,6 +68,7 @@ export function buildDbtGraph(manifest: DbtManifest, namespace: string, datasetN
       output,
       inputs,
       writeMode: output ? writeModeOf(n) : null,
+      owner: dbtOwnerOf(n, manifest.groups),
     };
   });
   return {
@@ -108,6 +111,24 @@ function collectParents(manifest: DbtManifest): Map<string, Set<string>> {
  * replace or update the rows of their unique key — a second run of a unit leaves one copy
  * (merge); without a strategy, dbt's default: merge on a unique key, else append.
  */
+/**
+ * A node's owner as the dbt project says it: `meta.owner` (in the node's config, as dbt 1.x
+ * gathers it, or on the node), else the owner of its `group` (`groups:` with `owner: {name, email}`).
+ * dbt-ol's events carry neither (no `ownership` facet), so the manifest import is where dbt's owners come in.
+ */
+export function dbtOwnerOf(n: DbtNode, groupsOfManifest: unknown): string | null {
+  const text = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim().slice(0, 200) : null);
+  const meta = (m: unknown) => (m && typeof m === "object" ? text((m as Record<string, unknown>).owner) : null);
+  const own = meta(n.config?.meta) ?? meta((n as Record<string, unknown>).meta);
+  if (own) return own;
+  const group = text((n as Record<string, unknown>).group);
+  const groups = groupsOfManifest && typeof groupsOfManifest === "object" ? (groupsOfManifest as Record<string, unknown>) : {};
+  const entry = Object.values(groups).find((g) => g && typeof g === "object" && (g as Record<string, unknown>).name === group) as
+    Record<string, unknown> | undefined;
+  const owner = group && entry?.owner && typeof entry.owner === "object" ? (entry.owner as Record<string, unknown>) : null;
+  return owner ? (text(owner.name) ?? text(owner.email)) : null;
+}
+
 function writeModeOf(n: DbtNode): WriteMode | null {
   const m = n.config?.materialized ?? (n.resource_type === "seed" ? "seed" : null);
   if (n.resource_type === "snapshot" || m === "snapshot") return "merge";

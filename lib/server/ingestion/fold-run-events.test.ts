@@ -79,3 +79,28 @@ describe("dbt-ol's statements and microbatch batches", () => {
     expect(foldRunEvents([statement(1, 1, "COMMIT")])).toBeNull();
   });
 });
+
+describe("owners in the producers' facets", () => {
+  // The OpenLineage spec's OwnershipJobFacet and OwnershipDatasetFacet (test/fixtures/peers/openlineage/facets).
+  const ownership = (...names: string[]) => ({ ownership: { owners: names.map((name) => ({ name, type: "team" })) } });
+  const event = (jobFacets: object, inputFacets: object, outputFacets: object): RunEvent =>
+    ({
+      eventType: "COMPLETE",
+      eventTime: at(1),
+      run: { runId: R, facets: {} },
+      job: { namespace: NS, name: "orders.load", facets: jobFacets },
+      inputs: [{ namespace: "pg", name: "raw.orders", facets: inputFacets }],
+      outputs: [{ namespace: "pg", name: "wh.orders", facets: outputFacets, outputFacets: {} }],
+    }) as unknown as RunEvent;
+
+  it("the job's first owner is the task's; each dataset's first owner, inputs and outputs alike, is that dataset's", () => {
+    const run = foldRunEvents([event(ownership("orders-team", "ana"), ownership(" sources-team "), ownership("warehouse-team"))])!;
+    expect(run.facts.openlineage.owner).toBe("orders-team");
+    expect(run.facts.datasetOwners).toEqual({ "dataset:pg:raw.orders": "sources-team", "dataset:pg:wh.orders": "warehouse-team" });
+  });
+
+  it("no facet, an empty list or a blank name: nobody said", () => {
+    const run = foldRunEvents([event({}, { ownership: { owners: [] } }, ownership("  "))])!;
+    expect([run.facts.openlineage.owner, run.facts.datasetOwners]).toEqual([null, {}]);
+  });
+});

@@ -71,6 +71,8 @@ export interface FoldedRun extends RunRef {
     airflow: { dependsOnOwnPast: boolean | null; owner: string | null };
     /** OpenLineage's ownership job facet; lifecycleStateChange OVERWRITE or TRUNCATE on an output: it replaces. */
     openlineage: { owner: string | null; writeMode: "replace" | null };
+    /** The `ownership` dataset facet of its inputs and outputs: each dataset's first owner, by node id. */
+    datasetOwners: Record<string, string>;
   };
 }
 
@@ -113,13 +115,17 @@ export function foldRunEvents(events: RunEvent[]): FoldedRun | null {
     isCheck: false,
     microbatch: false,
     databricksJobRunId: null,
-    facts: { airflow: { dependsOnOwnPast: null, owner: null }, openlineage: { owner: null, writeMode: null } },
+    facts: { airflow: { dependsOnOwnPast: null, owner: null }, openlineage: { owner: null, writeMode: null }, datasetOwners: {} },
   };
   const inputs = new Map<string, FoldedInput>();
   const outputs = new Map<string, FoldedOutput>();
   for (const event of sorted) {
     foldTry(run.tries, event, explicitTry(event));
     foldFacets(run, event);
+    for (const d of [...(event.inputs ?? []), ...(event.outputs ?? [])]) {
+      const owner = firstOwner(d.facets as Record<string, unknown> | null | undefined);
+      if (owner) run.facts.datasetOwners[formatNodeId("dataset", d.namespace, d.name)] = owner;
+    }
     for (const i of event.inputs ?? [])
       mergeInput(inputs, i.namespace, i.name, i.facets?.version?.datasetVersion ?? null, explicitPartitionKeys(i.inputFacets?.subset));
     for (const o of event.outputs ?? [])
@@ -244,9 +250,15 @@ function foldFacets(run: FoldedRun, event: RunEvent): void {
   const task = dig(facets, ["airflow", "task"]) as Record<string, unknown> | undefined;
   if (typeof task?.depends_on_past === "boolean") run.facts.airflow.dependsOnOwnPast = task.depends_on_past;
   if (typeof task?.owner === "string" && task.owner.trim() !== "" && task.owner !== "airflow") run.facts.airflow.owner = task.owner.trim();
-  const owners = dig(event.job.facets as Record<string, unknown> | undefined, ["ownership", "owners"]);
+  const owner = firstOwner(event.job.facets as Record<string, unknown> | undefined);
+  if (owner) run.facts.openlineage.owner = owner;
+}
+
+/** The first owner an `ownership` facet names (a job's or a dataset's: `{owners: [{name, type}]}`); null when none. */
+function firstOwner(facets: Record<string, unknown> | null | undefined): string | null {
+  const owners = dig(facets, ["ownership", "owners"]);
   const first = Array.isArray(owners) ? (owners[0] as { name?: unknown } | undefined)?.name : undefined;
-  if (typeof first === "string" && first.trim() !== "") run.facts.openlineage.owner = first.trim();
+  return typeof first === "string" && first.trim() !== "" ? first.trim().slice(0, 200) : null;
 }
 
 /**

@@ -99,7 +99,11 @@ async function writeCatalog(tx: Tx, graph: DbtGraph, namespace: string, observed
   // the dbt source's word, under a person's declaration and over what OpenLineage facets say.
   await recordTaskFacts(
     tx,
-    graph.tasks.flatMap((t) => (t.writeMode ? [{ taskId: tasks.get(t.task.nodeId)!.id, facts: { writeMode: t.writeMode }, source: "dbt" as const }] : [])),
+    graph.tasks.flatMap((t) =>
+      t.writeMode || t.owner
+        ? [{ taskId: tasks.get(t.task.nodeId)!.id, facts: { writeMode: t.writeMode ?? undefined, owner: t.owner ?? undefined }, source: "dbt" as const }]
+        : [],
+    ),
   );
   const pipelineName = commandJobName(graph.project);
   const pipelineId = (await ensurePipelines(tx, [{ namespace, name: pipelineName }])).get(pipelineKey(namespace, pipelineName))!;

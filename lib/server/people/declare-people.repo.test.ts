@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUT as putDeclarations } from "@/app/api/v1/declarations/route";
+import { POST as postLineage } from "@/app/api/v1/lineage/route";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database";
 import { recipientsOfNodes } from "./recipients";
 
@@ -151,6 +152,34 @@ describe("owners, teams and consumers in the declaration file", () => {
         after: { name: "ml-team", people: ["li"], channel: null },
       },
     ]);
+  });
+
+  it("the OpenLineage ownership dataset facet gives a dataset its owner, under a declared one", async () => {
+    const owned = (name: string) => ({ ownership: { owners: [{ name, type: "team" }] } });
+    const res = await (postLineage as Handler)(
+      new Request("http://console.test/api/v1/lineage", {
+        method: "POST",
+        body: JSON.stringify({
+          eventType: "COMPLETE",
+          eventTime: "2026-08-18T01:00:00Z",
+          producer: "https://example.com/producer",
+          schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent",
+          run: { runId: "0190a3c2-0000-7000-8000-000000000001" },
+          job: { namespace: "finance", name: "export_job" },
+          inputs: [{ namespace: "finance", name: "ledger_in", facets: owned("ledger-team") }],
+          outputs: [{ namespace: "finance", name: "weekly_export", facets: owned("someone-else") }],
+        }),
+        headers: { "content-type": "application/json", "x-reparo-user": "declarer" },
+      }),
+      { params: Promise.resolve({}) },
+    );
+    expect(res.status).toBe(200);
+    const owner = async (nodeId: string) => {
+      const d = await t.db.dataset.findUniqueOrThrow({ where: { nodeId } });
+      return [d.owner, JSON.parse(d.factSources).owner];
+    };
+    expect(await owner("dataset:finance:ledger_in")).toEqual(["ledger-team", "openlineage"]);
+    expect(await owner("dataset:finance:weekly_export")).toEqual(["finance-team", "declared"]);
   });
 
   it("teams are declared by someone who holds in every namespace", async () => {
