@@ -33,16 +33,26 @@ const EXPECTED: Record<string, string> = {
   "dataset:warehouse:running_balance": "2026-08-17 → 2026-08-25 (9 units)",
 };
 
-async function expectBlastRadiusOf0817(page: Page) {
+/** The demo's declared consumers the closure reaches: listed after it, drawn on the whole lineage. */
+const CONSUMERS_0817: Record<string, string> = {
+  "consumer:churn-model-team": "2026-08-17 of order_features",
+  "consumer:finance-ledger": "2026-W34 of weekly_revenue_export",
+  "consumer:revenue-dashboard": "2026-08-17 of revenue_daily",
+};
+
+/** `drawn`: how many closure nodes the canvas shows — 17 on the whole lineage (its consumers too), 14 alone. */
+async function expectBlastRadiusOf0817(page: Page, drawn: 14 | 17) {
   const table = page.getByTestId("closure-table");
-  await expect(table.locator("tbody tr")).toHaveCount(14);
+  await expect(table.locator("tbody tr")).toHaveCount(17);
+  for (const [nodeId, units] of Object.entries(CONSUMERS_0817))
+    await expect(page.getByTestId(`closure-row-${nodeId}`).getByTestId("closure-units")).toHaveText(units);
   for (const [nodeId, units] of Object.entries(EXPECTED)) {
     await expect(page.getByTestId(`closure-row-${nodeId}`).getByTestId("closure-units")).toHaveText(units);
     const node = page.getByTestId(`node-${nodeId}`);
     await expect(node).toHaveAttribute("data-closure", "in");
     await expect(node.getByTestId("node-units")).toHaveText(units);
   }
-  await expect(page.locator('[data-testid^="node-"][data-closure="in"]')).toHaveCount(14);
+  await expect(page.locator('[data-testid^="node-"][data-closure="in"]')).toHaveCount(drawn);
   await expect(page.getByTestId("node-job:orders:stg_orders")).toHaveAttribute("data-seed", "true");
   await expect(page.getByTestId("closure-row-dataset:warehouse:running_balance")).toContainText("never ran");
 }
@@ -56,13 +66,35 @@ test("selecting stg_orders 2026-08-17 from the current failures lights up exactl
     .getByRole("button", { name: /stg_orders 2026-08-17/ })
     .click();
   await expect(page).toHaveURL(/node=job%3Aorders%3Astg_orders&units=2026-08-17/);
-  await expectBlastRadiusOf0817(page);
-  await expect(page.getByTestId("closure-table")).toContainText("Downstream closure (blast radius): 14 nodes in 8 waves");
+  await expectBlastRadiusOf0817(page, 17);
+  await expect(page.getByTestId("closure-table")).toContainText("Downstream closure (blast radius): 14 nodes in 8 waves, read by 3 consumers");
+  // The consumers are nodes of the whole lineage, lit with the closure that reaches them.
+  await expect(page.getByTestId("node-consumer:finance-ledger")).toHaveAttribute("data-closure", "in");
+  await expect(page.getByTestId("node-consumer:finance-ledger")).toContainText("export recipient");
+});
+
+test("who must know: stg_orders 2026-08-17 reaches the finance export's and the ML features' owners, and their consumers", async ({ page }) => {
+  await page.goto(STG_0817);
+  const card = page.getByTestId("closure-people");
+  await expect(card.getByTestId("selected-people-owners")).toHaveText("orders-team — declared");
+  const recipients = card.getByTestId("closure-recipients").locator("li");
+  await expect(recipients).toHaveCount(6);
+  await expect(card.getByTestId("recipient-owner:finance-team")).toContainText("owns weekly_revenue_export");
+  await expect(card.getByTestId("recipient-owner:ml-team")).toContainText("owns build_order_features, order_features");
+  await expect(card.getByTestId("recipient-consumer:finance-ledger")).toContainText("Finance ledger (export recipient)");
+  await expect(card.getByTestId("recipient-consumer:finance-ledger")).toContainText("reads weekly_revenue_export");
+  await expect(card.getByTestId("recipient-consumer:finance-ledger")).toContainText("Accounts payable · via the default webhook");
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await card.scrollIntoViewIfNeeded();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await card.screenshot({ path: test.info().outputPath(`who-must-know-${width}.png`) });
+  }
 });
 
 test("a pasted link opens the same picture; upstream on demand; a collapsed pipeline stays collapsed", async ({ page }) => {
   await page.goto("/lineage?node=job%3Aorders%3Astg_orders&units=2026-08-17&collapsed=meters");
-  await expectBlastRadiusOf0817(page);
+  await expectBlastRadiusOf0817(page, 14);
   await expect(page.getByRole("checkbox", { name: /collapse meters/ })).toBeChecked();
   await page.getByRole("checkbox", { name: /collapse ml/ }).click();
   await expect(page).toHaveURL(/collapsed=meters%2Cml/);
@@ -162,7 +194,7 @@ test("opened on stg_orders 2026-08-17 at 1440 px: its closure laid out alone, al
 }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(STG_0817);
-  await expectBlastRadiusOf0817(page);
+  await expectBlastRadiusOf0817(page, 14);
   await expect(page.getByTestId("lineage-outside")).toHaveText("The closure alone: all 14 nodes in view");
   // Only the closure is drawn: the lineage around it (raw_orders upstream, the meters pipeline) is not.
   await expect(page.locator(".react-flow__node")).toHaveCount(14);
@@ -193,9 +225,10 @@ test("opened on stg_orders 2026-08-17 at 1440 px: its closure laid out alone, al
   await expect(page).toHaveURL(/show=all/);
   await expect(page.getByTestId("node-dataset:warehouse:raw_orders")).toHaveAttribute("data-closure", "out");
   await expectLegiblyFramedOn(page, "job:orders:stg_orders");
-  await expect(page.getByTestId("lineage-outside")).toHaveText(/^\d+ of \d+ nodes outside the view · \d+ of the closure's 14 \(listed below\)$/);
+  // On the whole lineage the closure's consumers are drawn too (in the consumers' box): 17.
+  await expect(page.getByTestId("lineage-outside")).toHaveText(/^\d+ of \d+ nodes outside the view · \d+ of the closure's 17 \(listed below\)$/);
   const whole = await closureOnScreen(page);
-  test.info().annotations.push({ type: "1440 whole", description: `${whole.filter((n) => n.inView).length} of 14 in view` });
+  test.info().annotations.push({ type: "1440 whole", description: `${whole.filter((n) => n.inView).length} of ${whole.length} in view` });
   await page.getByRole("button", { name: "Show the closure alone" }).click();
   await expect(page).not.toHaveURL(/show=all/);
   await expect(page.getByTestId("lineage-outside")).toHaveText("The closure alone: all 14 nodes in view");
@@ -206,7 +239,7 @@ test("opened on stg_orders 2026-08-17 on a phone: the closure alone from the fai
 }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(STG_0817);
-  await expect(page.getByTestId("closure-table").locator("tbody tr")).toHaveCount(14);
+  await expect(page.getByTestId("closure-table").locator("tbody tr")).toHaveCount(17);
   await expect(page.locator(".react-flow__node")).toHaveCount(14);
   await page.getByTestId("lineage-canvas").scrollIntoViewIfNeeded();
   const inView = await expectLegiblyFramedOn(page, "job:orders:stg_orders");
@@ -298,7 +331,7 @@ test("Fit all shows every node of the lineage in the canvas", async ({ page }) =
 
 test("an incident opened from a selected failure lands on the incident for that task and its units", async ({ page }) => {
   await page.goto(STG_0817);
-  await expectBlastRadiusOf0817(page);
+  await expectBlastRadiusOf0817(page, 14);
   await page.getByRole("link", { name: "Open an incident for these units" }).click();
   await expect(page).toHaveURL(/\/incidents\/new\?node=job%3Aorders%3Astg_orders&units=2026-08-17$/);
   await expect(page.getByLabel("Failed task (node id)")).toHaveValue("job:orders:stg_orders");

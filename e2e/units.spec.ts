@@ -68,12 +68,17 @@ test("a cell opens its panel: publishes, attempts, source count and deviation, l
   await expect(panel.getByTestId("panel-deviation")).toHaveText("+50% (tolerance ±5%)");
   await expect(panel.getByTestId("panel-publishes").locator("tbody tr")).toHaveCount(1);
   await expect(page).toHaveURL(/cell=dataset%3Awarehouse%3Afct_orders&unit=2026-08-10/);
+  // Who owns the dataset (and where that was found), and who reads it.
+  await expect(panel.getByTestId("panel-people-owners")).toHaveText("orders-team — owner of the task writing it (declared)");
+  await expect(panel.getByTestId("panel-people-consumers")).toHaveText("no consumer declared");
 
   await (await cell(page, "fct_orders", "2026-08-17")).click();
   await expect(panel.getByTestId("panel-state")).toHaveText("blocked (upstream failed)");
   await expect(panel.getByTestId("panel-no-publish")).toHaveText("No publish: this unit is not in the ledger — it never ran because an upstream unit failed.");
   await expect(panel.getByTestId("panel-attempts")).toContainText("upstream failed");
   await expect(panel.getByTestId("panel-lineage-link")).toHaveAttribute("href", "/lineage?node=job%3Aorders%3Afct_orders&units=2026-08-17");
+  await page.goto("/units?cell=dataset%3Awarehouse%3Arevenue_daily&unit=2026-08-17");
+  await expect(panel.getByTestId("panel-people-consumers")).toHaveText("Revenue dashboard — dashboard");
 
   // The URL holds the open cell: a pasted link opens the same panel.
   await page.goto("/units?cell=dataset%3Awarehouse%3Ameter_readings_raw&unit=2026-07");

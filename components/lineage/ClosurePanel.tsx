@@ -21,6 +21,8 @@ export function ClosurePanel({ closure, holdings, incidentHref }: { closure: Clo
   const flow = useReactFlow();
   const holdsOf = useMemo(() => new Map(holdings?.nodes.map((n) => [n.nodeId, n.holdings]) ?? []), [holdings]);
   const nameOf = useMemo(() => new Map(closure.nodes.map((n) => [n.nodeId, n.name])), [closure]);
+  // Declared consumers come last: what they read of it, in no wave.
+  const consumers = useMemo(() => closure.nodes.filter((n) => n.kind === "consumer").length, [closure]);
   const scroller = useRef<HTMLDivElement>(null);
   // The virtualizer re-renders this component on scroll by design (as in MatrixGrid).
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -55,7 +57,8 @@ export function ClosurePanel({ closure, holdings, incidentHref }: { closure: Clo
         <table className="data" data-testid="closure-table">
           <caption className={styles.caption}>
             {closure.direction === "downstream" ? "Downstream closure (blast radius)" : "Upstream closure (built from)"}:{" "}
-            {counted(closure.nodes.length, "node")} in {counted(closure.waves.length, "wave")}, lineage as of {closure.asOf.slice(0, 16).replace("T", " ")} UTC
+            {counted(closure.nodes.length - consumers, "node")} in {counted(closure.waves.length, "wave")}
+            {consumers > 0 ? `, read by ${counted(consumers, "consumer")}` : ""}, lineage as of {closure.asOf.slice(0, 16).replace("T", " ")} UTC
           </caption>
           <thead>
             <tr>

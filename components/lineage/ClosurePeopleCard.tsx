@@ -28,7 +28,7 @@ export function ClosurePeopleCard({ selection, closure }: { selection: ClosureSe
       {people.data ? (
         <>
           <h3>{nameOf(people.data.node.nodeId)}</h3>
-          <NodeOwners people={people.data.node} testId="node-people" />
+          <NodeOwners people={people.data.node} testId="selected-people" />
           <h3>{selection.direction === "downstream" ? "Everyone the closure reaches" : "Everyone its inputs belong to"}</h3>
           <RecipientList recipients={people.data.recipients} nameOf={nameOf} />
         </>

@@ -52,7 +52,7 @@ export function RecipientList({ recipients, nameOf }: { recipients: RecipientVie
           </div>
           <div className="muted">
             {r.role === "owner" ? "owns " : "reads "}
-            {r.nodeIds.map(nameOf).join(", ")}
+            {[...new Set(r.nodeIds.map(nameOf))].join(", ")}
           </div>
           <div className="muted">
             {r.people.length > 0 ? `${r.people.join(", ")} · ` : ""}
