@@ -51,7 +51,7 @@ test("the demo incident shows SEV2 and why; the commander sets SEV1 with a reaso
   await expect(page.getByTestId("timeline-incident.severity_set")).toBeVisible();
 
   await header.getByRole("button", { name: "Assign" }).click();
-  const assign = header.getByRole("group", { name: "Assign the commander" });
+  const assign = header.getByRole("form", { name: "Assign the commander" });
   await assign.getByLabel("User id (an operator or above)").fill("demo-operator");
   await assign.getByLabel(/Why/).fill("Lukas is on call tonight");
   await assign.getByRole("button", { name: "Confirm: assign" }).click();

@@ -11,7 +11,8 @@ describe("IncidentHeader", () => {
   it("shows the computed severity with its reasons, the commander (the opener) and the owners of what it reaches", () => {
     renderWithQuery(<IncidentHeader incident={anIncident()} />);
     const header = screen.getByRole("region", { name: "Severity, commander and owners" });
-    expect(within(header).getByLabelText("SEV2: read outside, critical or widely consumed")).toHaveTextContent("SEV2");
+    expect(within(header).getByTestId("severity-badge")).toHaveTextContent("SEV2");
+    expect(within(header).getByTestId("severity-badge")).toHaveAttribute("title", "SEV2: read outside, critical or widely consumed");
     expect(screen.getByTestId("severity-source")).toHaveTextContent("computed from the closure:");
     expect(
       within(screen.getByTestId("severity-reasons"))
@@ -74,7 +75,7 @@ describe("IncidentHeader", () => {
     );
     renderWithQuery(<IncidentHeader incident={anIncident()} />);
     await userEvent.click(screen.getByRole("button", { name: "Assign" }));
-    const form = screen.getByRole("group", { name: "Assign the commander" });
+    const form = screen.getByRole("form", { name: "Assign the commander" });
     await userEvent.type(within(form).getByLabelText("User id (an operator or above)"), "demo-operator");
     await userEvent.click(within(form).getByRole("button", { name: "Confirm: assign" }));
     await expect.poll(() => bodies).toEqual([{ userId: "demo-operator" }]);

@@ -131,7 +131,6 @@ function AssignCommander({ id }: { id: string }) {
     );
   return (
     <form
-      role="group"
       aria-label="Assign the commander"
       data-testid="assign-commander"
       onSubmit={(e) => {

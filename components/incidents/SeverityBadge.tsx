@@ -8,7 +8,7 @@ const WORDS: Record<SeverityLevel, string> = {
   SEV4: "SEV4: small, nobody outside reads it",
 };
 
-/** The level as a badge, its colour doubled by its name (never colour alone), and its meaning for a screen reader. */
+/** The level as a badge, its colour doubled by its name (never colour alone); its meaning on hover, its reasons beside it. */
 export function SeverityBadge({ level }: { level: SeverityLevel | null }) {
   if (!level)
     return (
@@ -17,7 +17,7 @@ export function SeverityBadge({ level }: { level: SeverityLevel | null }) {
       </span>
     );
   return (
-    <span className={`badge ${styles[level]}`} title={WORDS[level]} aria-label={WORDS[level]} data-testid="severity-badge">
+    <span className={`badge ${styles[level]}`} title={WORDS[level]} data-testid="severity-badge">
       {level}
     </span>
   );
