@@ -192,6 +192,29 @@ export const AUDIT_KINDS = {
     before: z.object({ pipeline: z.string(), enabled: z.boolean() }),
     after: z.object({ pipeline: z.string(), enabled: z.boolean() }),
   },
+  // The communication step (docs/notifications.md): a notice queued, each try to send it, its acknowledgement, and a resolve past an unacknowledged delivery.
+  "notice.queued": {
+    before: nothing,
+    after: z.object({ noticeIds: z.array(z.string()), recipients: z.array(z.string()), event: z.string(), text: z.string().optional() }),
+  },
+  "notice.sent": {
+    before: z.object({ status: z.string() }),
+    after: z.object({ noticeId: z.string(), recipient: z.string(), channel: z.string(), attempt: z.number().int() }),
+  },
+  "notice.failed": {
+    before: z.object({ status: z.string() }),
+    after: z.object({
+      noticeId: z.string(),
+      recipient: z.string(),
+      channel: z.string(),
+      attempt: z.number().int(),
+      error: z.string(),
+      status: z.enum(["failed", "undelivered"]),
+      nextAttemptAt: z.string().nullable(),
+    }),
+  },
+  "notice.acknowledged": { before: nothing, after: z.object({ noticeId: z.string(), recipient: z.string(), by: z.string() }) },
+  "deliveries.overridden": { before: z.object({ unacknowledged: z.array(z.string()) }), after: z.object({ status: z.literal("resolved") }) },
   "note.added": { before: nothing, after: z.object({ note: z.string() }) },
   // The team's declaration file applied: each fact it changed, before (with where it came from) → after.
   "declarations.applied": {

@@ -3,6 +3,7 @@ import { describeTarget, ensureDatabase } from "./ensure-database";
 import { warmLineageLayout } from "../lineage/get-lineage-layout";
 import { warmUnitStates } from "../units/warm-unit-states";
 import { configuredFoldMaxWaitMs, configuredFolding } from "../ingestion/fold-pending";
+import { readNotifyConfig } from "../notify/notify-config";
 
 /**
  * Server start: a fresh database of either kind is migrated automatically; a bad DATABASE_URL
@@ -12,6 +13,7 @@ export async function prepareDatabaseOrExit(): Promise<void> {
   try {
     const folding = configuredFolding(); // a bad REPARO_INGEST_FOLD stops the start, naming it
     const maxWaitMs = configuredFoldMaxWaitMs(); // and so does a bad REPARO_FOLD_MAX_WAIT_SECONDS
+    readNotifyConfig(); // and a bad REPARO_NOTIFY_WEBHOOK_URL, REPARO_SMTP_URL or REPARO_SMTP_FROM: notices would go nowhere
     const { target, result } = await ensureDatabase();
     if (folding === "deferred")
       console.log(

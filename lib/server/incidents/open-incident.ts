@@ -12,6 +12,8 @@ import { analyseRootCause, symptomOf, titleOf } from "./root-cause";
 import { requireIncident } from "./require-incident";
 import { summaryPeople, toSummary } from "./to-summary";
 import { assessSeverity } from "./assess-severity";
+import { recipientsFrom } from "../notify/incident-recipients";
+import { deliverSoon, prepareNoticesForMove, queueNotices } from "../notify/queue-notices";
 
 export interface OpenedIncident extends IncidentSummary {
   /** False: every pair it would hold is held by this open incident already — no twin was made. */
@@ -45,6 +47,12 @@ export async function openIncident(req: OpenIncidentRequest, actor: Actor, now =
   // exclusive), on the pairs it will hold unless another open takes some meanwhile — then on a few
   // more, until the scope recomputes it. The commander (the opener, by default) may set it otherwise.
   const computed = await assessSeverity(db, { failedPairs: unheld(asked, heldPairs(await pairsHeldByOpenIncidents(db))), detectedAt }, now);
+  // Who must know, drafted from the pairs asked; written with the incident, sent after the commit.
+  const notices = await prepareNoticesForMove(db, { id: null, title, detectedAt, failedPairs: asked, severity: computed.level }, recipientsFrom(db), {
+    event: "opened",
+    actor,
+    now,
+  });
   const { record, opened } = await inTransaction(db, async (tx) => {
     await lockIncidentOpens(tx);
     // Checked in the transaction: what another open took meanwhile is left to it.
@@ -88,8 +96,10 @@ export async function openIncident(req: OpenIncidentRequest, actor: Actor, now =
       },
       now,
     );
+    if (notices) await queueNotices(tx, created.id, notices(created.id), actor, now);
     return { record: created, opened: true };
   });
+  if (opened && notices) deliverSoon();
   // Named after the commit: who owns what it reaches is read on the console's connection, not the write transaction's.
   return { ...toSummary(record, 0, await summaryPeople(db, [record])), opened, rootCause };
 }

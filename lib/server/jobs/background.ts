@@ -1,6 +1,7 @@
 import { deliverAlertsInBackground } from "../alerts/deliver-alerts";
 import { openIncidentsForYou } from "../incidents/open-incidents-for-you";
 import { log } from "../observability/log";
+import { deliverNotices } from "../notify/deliver-notices";
 import { getDb } from "../repositories/database";
 import { resolveDatabaseTarget } from "../db/database-url";
 import { strandedRepairRuns } from "../repair/repair-watchdog";
@@ -42,6 +43,9 @@ export function jobHandlers(queue: JobQueue): Record<QueueName, JobHandler> {
       const opened = await openIncidentsForYou(new Date(), getDb());
       for (const o of opened.opened) log.info({ incidentId: o.incidentId, pipeline: o.pipeline }, `incident opened for the alert group "${o.group}"`);
       await deliverAlertsInBackground(new Date(), getDb());
+    },
+    "notices-deliver": async () => {
+      await deliverNotices(new Date(), getDb());
     },
     "unit-states": async () => {
       await keepUnitStates(getDb(), new Date());

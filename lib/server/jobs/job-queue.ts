@@ -4,7 +4,7 @@ import { processSlot } from "../runtime/process-singleton";
  * on PostgreSQL through pg-boss (SKIP LOCKED fetches, retries, expiry of a dead worker's job), on
  * the embedded SQLite database (one console) in this process, behind the same interface.
  */
-export type QueueName = "repair-run" | "repair-watchdog" | "alerts-deliver" | "unit-states" | "retention" | "fold-events" | "dagster-poll";
+export type QueueName = "repair-run" | "repair-watchdog" | "alerts-deliver" | "notices-deliver" | "unit-states" | "retention" | "fold-events" | "dagster-poll";
 
 export interface QueueSpec {
   name: QueueName;
@@ -58,6 +58,8 @@ export function queueSpecs(): QueueSpec[] {
     { name: "repair-run", expireInSeconds: REPAIR_JOB_EXPIRE_SECONDS, retryLimit: 1_000, retryDelaySeconds: 1 },
     { name: "repair-watchdog", expireInSeconds: 60, retryLimit: 0, retryDelaySeconds: 1, everySeconds: 10 },
     { name: "alerts-deliver", expireInSeconds: 600, retryLimit: 0, retryDelaySeconds: 1, everySeconds: envSeconds("REPARO_ALERT_DELIVER_SECONDS", 60) },
+    // The communication step's outbox (lib/server/notify): sent at once after the change that queued a notice, this period is its net and its retries' clock.
+    { name: "notices-deliver", expireInSeconds: 600, retryLimit: 0, retryDelaySeconds: 1, everySeconds: envSeconds("REPARO_NOTIFY_DELIVER_SECONDS", 5) },
     { name: "unit-states", expireInSeconds: 900, retryLimit: 0, retryDelaySeconds: 1, everySeconds: 30 },
     // Deferred folding's net: events a console queued and did not fold (it died, its fold failed).
     { name: "fold-events", expireInSeconds: 300, retryLimit: 0, retryDelaySeconds: 1, everySeconds: 5 },

@@ -11,6 +11,8 @@ import { confirmPlanRow } from "../repositories/repair/repair-plans";
 import { loadRepairContext } from "./load-repair-context";
 import { planIncidentRepair } from "./plan-incident-repair";
 import { toPlanView } from "./to-plan-view";
+import { recipientsFrom } from "../notify/incident-recipients";
+import { deliverSoon, prepareNoticesForMove, queueNotices, toTell } from "../notify/queue-notices";
 
 /**
  * Plan → preview → confirm: the plan is recomputed on the server from the same options (never
@@ -37,11 +39,17 @@ export async function confirmPlan(id: string, opts: PlanOptions & { strategy: St
   const { exports: _exports, options: _options, ...stored } = view;
   void _exports;
   void _options;
+  const notices = await prepareNoticesForMove(db, toTell(incident), recipientsFrom(db), {
+    event: "plan_confirmed",
+    actor,
+    now,
+    plan: { strategy: opts.strategy, waves: plan.waves.length, unitsRecomputed: plan.cost.unitsRecomputed, etaAt: null },
+  });
   const entry = await inTransaction(db, async (tx) => {
     await moveIncident(tx, incident, "confirm_plan");
     const row = await confirmPlanRow(tx, { incidentId: id, strategy: opts.strategy, options: opts, plan: stored, createdBy: actor.id });
     const targets = plan.waves.flat().map((p) => ({ nodeId: p.task, units: p.keyRanges.map(([a, b]) => (a === b ? a : `${a}..${b}`)) }));
-    return appendAudit(
+    const confirmed = await appendAudit(
       tx,
       {
         kind: "plan.confirmed",
@@ -63,6 +71,9 @@ export async function confirmPlan(id: string, opts: PlanOptions & { strategy: St
       },
       now,
     );
+    if (notices) await queueNotices(tx, id, notices(id), actor, now);
+    return confirmed;
   });
+  if (notices) deliverSoon();
   return { ok: true as const, auditSeq: entry.seq };
 }

@@ -13,8 +13,10 @@ import { launchRepair } from "./launch-repair";
 import { previewPlan } from "./preview-plan";
 import { recordScope } from "./record-scope";
 import { resolveIncident } from "../incidents/resolve-incident";
+import { overrideValidation } from "../incidents/override-validation";
+import { statusOfError } from "../http/route";
 import { validateIncident } from "./validate-incident";
-import { OPERATOR, STG } from "./testing/journey-steps";
+import { COMMANDER, OPERATOR, STG } from "./testing/journey-steps";
 
 const NOW = new Date("2026-08-26T09:00:00Z");
 const noOptions = { replay: [], parameterOverrides: {} };
@@ -207,7 +209,16 @@ describe.each(providersUnderTest())("the guided repair of stg_orders 2026-08-17 
     const v = await validateIncident(id, new Date(), t.db);
     expect(v.units.filter((u) => !u.passed).map((u) => `${u.name} ${u.unitKey} ${u.state}: ${u.failures.join("; ")}`)).toEqual([]);
     expect(v.passed).toBe(true);
-    await resolveIncident(id, "validation passed; finance told about W33 and W34 separately", OPERATOR, new Date(), t.db);
+    // With 2026-08-10 in scope the closure reaches the W33 file already sent to the finance ledger:
+    // neither re-sent (the export is excluded) nor acknowledged, it holds the resolve (409, named).
+    const refused = await resolveIncident(id, "validation passed", OPERATOR, new Date(), t.db).catch((e: unknown) => e);
+    expect([statusOfError(refused), (refused as Error).message]).toEqual([
+      409,
+      expect.stringContaining(
+        "cannot resolve: weekly_revenue_export 2026-W33 (sent to sftp://finance-ledger.internal/inbound/weekly_revenue_2026-W33.csv on 2026-08-17 06:01 UTC)",
+      ),
+    ]);
+    await overrideValidation(id, "validation passed; finance told about W33 and W34 separately", COMMANDER, new Date(), t.db);
     expect((await getIncident(id, t.db)).status).toBe("resolved");
   });
 
@@ -228,15 +239,23 @@ describe.each(providersUnderTest())("the guided repair of stg_orders 2026-08-17 
       "repair.launched",
       "repair.finished",
       "validation.passed",
+      "deliveries.overridden",
       "incident.resolved",
     ]);
-    expect(timeline.every((e) => e.actor === "demo-operator" && e.reason.length > 0)).toBe(true);
+    expect(
+      timeline.every(
+        (e) =>
+          e.actor ===
+            (e.kind === "deliveries.overridden" || e.kind === "incident.resolved" || e.kind === "validation.passed" ? "demo-commander" : "demo-operator") &&
+          e.reason.length > 0,
+      ),
+    ).toBe(true);
     expect(timeline.find((e) => e.kind === "unit.deduplicated")).toMatchObject({
       before: { rows: 20 },
       after: { rows: 0, warehouse: "demo" },
       targets: [{ nodeId: "dataset:warehouse:stg_orders", units: ["2026-08-17"] }],
     });
-    expect(await verifyAuditChain(t.db)).toMatchObject({ ok: true, entries: 15 });
+    expect(await verifyAuditChain(t.db)).toMatchObject({ ok: true, entries: 16 });
   });
 });
 
