@@ -159,10 +159,20 @@ test("open → scope → clean the appended unit → repair + closure → run �
   await expect(page.getByTestId("validation-fct_orders-2026-08-17").getByTestId("rows")).toHaveText("40 / 40");
   await shot(page, "6-validate");
   await confirmIntervention(page, "resolve", "validation passed for all 31 units");
+  // With 2026-08-10 in scope the closure reaches the W33 file already sent to the finance ledger:
+  // neither re-sent (the export stays out of the plan) nor acknowledged, it holds the resolve.
+  await expect(page.getByTestId("resolve").getByRole("alert")).toContainText("cannot resolve: weekly_revenue_export 2026-W33 (sent to sftp://");
 
-  // 7. Close.
+  // 7. Communicate: who the incident reaches, and the delivery holding the resolve; the commander passes it with a reason.
+  await page.getByRole("link", { name: "7. Communicate" }).click();
+  await expect(page.getByTestId("delivery-guard")).toContainText("weekly_revenue_export 2026-W33");
+  await expect(page.getByTestId("recipient-finance-team")).toContainText("weekly_revenue_export");
+  await shot(page, "7-communicate");
+  await confirmIntervention(page, "override-deliveries", "validation passed for all 31 units; finance told about W33 separately");
+
+  // 8. Close.
   await expect(page.getByTestId("close-status")).toContainText("resolved");
-  await shot(page, "7-close");
+  await shot(page, "8-close");
 
   // Afterwards, from the API: every unit in scope published exactly once, rows reconciled and really there.
   const validation = await (await request.get(`/api/v1/incidents/${id}/validation`)).json();
@@ -188,7 +198,8 @@ test("open → scope → clean the appended unit → repair + closure → run �
     ["repair.launched", "demo-commander", "launch the confirmed targeted_with_closure plan"],
     ["repair.finished", "demo-commander", "repair #1 ended: succeeded"],
     ["validation.passed", "demo-commander", "31 units validated: in the ledger, published once, reconciled, not stale"],
-    ["incident.resolved", "demo-commander", "validation passed for all 31 units"],
+    ["deliveries.overridden", "demo-commander", "validation passed for all 31 units; finance told about W33 separately"],
+    ["incident.resolved", "demo-commander", "unacknowledged deliveries overridden: validation passed for all 31 units; finance told about W33 separately"],
   ]);
   expect(audit.entries.find((e: { kind: string; before: { rows?: number } | null }) => e.kind === "unit.deduplicated" && e.before?.rows === 20)).toMatchObject({
     after: { rows: 0 },

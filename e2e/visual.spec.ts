@@ -35,7 +35,7 @@ test.beforeAll(async ({ request }) => {
 test.afterAll(() => resetDemo());
 
 function pages(): [string, string][] {
-  const wizard = ["scope", "preconditions", "response", "plan", "execute", "validate", "close"].map((s): [string, string] => [
+  const wizard = ["scope", "preconditions", "response", "plan", "execute", "validate", "communicate", "close"].map((s): [string, string] => [
     `wizard-${s}`,
     `/incidents/${incidentId}/${s}`,
   ]);

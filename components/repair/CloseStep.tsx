@@ -8,7 +8,7 @@ import { StepActions } from "./StepActions";
 import { allows, type StepProps } from "./step-props";
 import { formatSpan as duration } from "@/components/history/format-duration";
 
-/** Step 7: summary, who did what, and the way out for an incident that will not be repaired. */
+/** Step 8: summary, who did what, and the way out for an incident that will not be repaired. */
 export function CloseStep({ id, incident, back }: StepProps) {
   const abandon = useAbandonIncident(id);
   const note = useAddNote(id);

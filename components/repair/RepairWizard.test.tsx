@@ -72,7 +72,7 @@ describe("RepairWizard", () => {
     ["scoped", "2. Preconditions"],
     ["planned", "5. Execute"],
     ["validating", "6. Validate"],
-    ["resolved", "7. Close"],
+    ["resolved", "8. Close"],
   ] as const)("opened without a step, an incident %s resumes where its next decision is: %s", async (status, step) => {
     render(anIncident({ status }));
     expect(await screen.findByRole("heading", { level: 2, name: step })).toBeInTheDocument();
@@ -99,7 +99,8 @@ describe("RepairWizard", () => {
       ["4. Plan", "/incidents/inc-3/plan"],
       ["5. Execute", "/incidents/inc-3/execute"],
       ["6. Validate", "/incidents/inc-3/validate"],
-      ["7. Close", "/incidents/inc-3/close"],
+      ["7. Communicate", "/incidents/inc-3/communicate"],
+      ["8. Close", "/incidents/inc-3/close"],
     ]);
   });
 

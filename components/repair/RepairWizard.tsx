@@ -9,6 +9,7 @@ import { useIncident } from "@/lib/client/use-incidents";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { IncidentHeader } from "@/components/incidents/IncidentHeader";
 import { CloseStep } from "./CloseStep";
+import { CommunicateStep } from "./CommunicateStep";
 import { ExecuteStep } from "./ExecuteStep";
 import { PlanStep } from "./PlanStep";
 import { PreconditionsStep } from "./PreconditionsStep";
@@ -103,7 +104,8 @@ export function RepairWizard({ id }: { id: string }) {
           {step === 3 && <PlanStep {...props} options={options} reviewed={reviewed} onReviewed={setReviewed} />}
           {step === 4 && <ExecuteStep {...props} reviewed={reviewed?.preview ?? null} />}
           {step === 5 && <ValidateStep {...props} />}
-          {step === 6 && <CloseStep {...props} />}
+          {step === 6 && <CommunicateStep {...props} />}
+          {step === 7 && <CloseStep {...props} />}
         </section>
         <aside className="card" aria-labelledby="timeline-title">
           <h2 id="timeline-title">Timeline</h2>

@@ -1,10 +1,10 @@
 import type { IncidentAction } from "@/lib/contracts/incidents";
 
-export const STEPS = ["Scope", "Preconditions", "Response", "Plan", "Execute", "Validate", "Close"] as const;
+export const STEPS = ["Scope", "Preconditions", "Response", "Plan", "Execute", "Validate", "Communicate", "Close"] as const;
 export type Step = (typeof STEPS)[number];
 
 /** Each step's own URL: /incidents/{id}/{slug} (plain /incidents/{id} opens where the next decision is). */
-export const STEP_SLUGS = ["scope", "preconditions", "response", "plan", "execute", "validate", "close"] as const;
+export const STEP_SLUGS = ["scope", "preconditions", "response", "plan", "execute", "validate", "communicate", "close"] as const;
 
 export const stepHref = (id: string, step: number) => `/incidents/${encodeURIComponent(id)}/${STEP_SLUGS[step]}`;
 
