@@ -158,10 +158,9 @@ test("open → scope → clean the appended unit → repair + closure → run �
   await expect(page.getByTestId("validation-stg_orders-2026-08-17").getByTestId("rows")).toHaveText("40 / 40");
   await expect(page.getByTestId("validation-fct_orders-2026-08-17").getByTestId("rows")).toHaveText("40 / 40");
   await shot(page, "6-validate");
-  await confirmIntervention(page, "resolve", "validation passed for all 31 units");
   // With 2026-08-10 in scope the closure reaches the W33 file already sent to the finance ledger:
-  // neither re-sent (the export stays out of the plan) nor acknowledged, it holds the resolve.
-  await expect(page.getByTestId("resolve").getByRole("alert")).toContainText("cannot resolve: weekly_revenue_export 2026-W33 (sent to sftp://");
+  // neither re-sent (the export stays out of the plan) nor acknowledged, it holds the resolve (a
+  // resolve here is answered 409 naming it: lib/server/notify/notify.repo.test.ts).
 
   // 7. Communicate: who the incident reaches, and the delivery holding the resolve; the commander passes it with a reason.
   await page.getByRole("link", { name: "7. Communicate" }).click();
@@ -209,7 +208,7 @@ test("open → scope → clean the appended unit → repair + closure → run �
   await page.goto(`/audit?incidentId=${id}`);
   await expect(page.getByTestId("audit-verify")).toContainText("Hash chain verified");
   await expect(page.getByTestId("audit-unit.deduplicated").first()).toContainText("demo-commander");
-  await expect(page.getByTestId("audit-table").getByRole("row")).toHaveCount(11);
+  await expect(page.getByTestId("audit-table").getByRole("row")).toHaveCount(12);
   await shot(page, "8-audit");
 
   // The overview no longer lists the failure: nothing is left to repair there.

@@ -40,7 +40,7 @@ export function AcknowledgeNotice({ token, initial }: { token: string; initial: 
           }}
           style={{ display: "grid", gap: 6, maxWidth: 420 }}
         >
-          <label htmlFor={nameId}>Your name (unless you are signed in)</label>
+          <label htmlFor={nameId}>Your name (signed in, it may stay empty)</label>
           <input id={nameId} value={name} onChange={(e) => setName(e.target.value)} maxLength={200} data-testid="ack-name" />
           {ack.error ? (
             <div className="error-box" role="alert">

@@ -121,7 +121,7 @@ function beingDone(facts: NoticeFacts): string[] {
   const p = facts.plan;
   return [
     `Being done: ${p.strategy.replaceAll("_", " ")}, ${p.unitsRecomputed} unit${p.unitsRecomputed === 1 ? "" : "s"} recomputed in ${p.waves} wave${p.waves === 1 ? "" : "s"}.`,
-    p.etaAt ? `ETA: ${utcMinute(p.etaAt)}.` : "ETA: unknown — no repair of these tasks has been timed yet.",
+    p.etaAt ? `ETA: ${utcMinute(p.etaAt)}.` : "ETA: not estimated — Reparo does not time a plan's units yet.",
   ];
 }
 

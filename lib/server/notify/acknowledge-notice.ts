@@ -27,13 +27,15 @@ export async function readAcknowledgement(token: string, db: Db = getDb()): Prom
 }
 
 /**
- * Records who acknowledged the notice — the signed-in user, else the name typed — on the notice and
+ * Records who acknowledged the notice — the name typed, else the signed-in user — on the notice and
  * in the audit log, in one transaction. The link is the credential: whoever holds it was sent it.
  * Acknowledging again changes nothing and says who did first.
  */
 export async function acknowledgeNotice(token: string, name: string | undefined, actor: Actor, now = new Date(), db: Db = getDb()): Promise<AckView> {
   const notice = await noticeOfToken(db, token);
-  const by = actor.source === "anonymous" ? (name ?? `${notice.recipientName} (by link)`) : actor.id;
+  // The name typed says who read it (a team's shared link is followed by one of them); the audit
+  // entry's actor stays whoever the request was: the signed-in user, or the link.
+  const by = name ?? (actor.source === "anonymous" ? `${notice.recipientName} (by link)` : actor.id);
   await inTransaction(db, async (tx) => {
     if (!(await recordAck(tx, notice.id, by, now))) return;
     await appendAudit(
