@@ -82,7 +82,18 @@ describe.each(providersUnderTest())("the closure API on the demo world (%s)", (p
     expect(() => ClosureQuerySchema.parse({ nodeId: "job:orders:stg_orders", direction: "sideways" })).toThrow(/direction/);
   });
 
-  it("as of a time before the lineage existed, the node is not in it (404)", async () => {
+  it("a consumer's closure is that of everything it reads: upstream, what its numbers are built from; unknown, a 404", async () => {
+    const up = await computeClosure(query({ nodeId: "consumer:finance-ledger", direction: "upstream" }), NOW, t.db);
+    const byId = Object.fromEntries(up.nodes.map((n) => [n.nodeId, n.unitsText]));
+    expect(up.nodes.find((n) => n.seed)?.nodeId).toBe("dataset:finance:weekly_revenue_export");
+    expect(byId["dataset:warehouse:raw_orders"]).toBe("2026-05-18 → 2026-08-23 (98 units)");
+    const down = await computeClosure(query({ nodeId: "consumer:finance-ledger" }), NOW, t.db);
+    expect(down.nodes.map((n) => n.nodeId)).toEqual(["dataset:finance:weekly_revenue_export", "consumer:finance-ledger"]);
+    const unknown = await computeClosure(query({ nodeId: "consumer:nobody" }), NOW, t.db).catch(errorResponse);
+    expect((unknown as Response).status).toBe(404);
+  });
+
+    it("as of a time before the lineage existed, the node is not in it (404)", async () => {
     const r = await computeClosure(query({ nodeId: "job:orders:stg_orders", asOf: "2020-01-01T00:00:00Z" }), NOW, t.db).catch(errorResponse);
     expect((r as Response).status).toBe(404);
   });

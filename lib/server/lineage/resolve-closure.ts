@@ -5,6 +5,7 @@ import type { Db } from "../repositories/database";
 import { NotFoundError } from "@/lib/domain/errors";
 import { loadLineageGraph, type LoadedLineage } from "./load-lineage-graph";
 import { parseUnitSelection } from "./parse-unit-selection";
+import { listConsumers, type ConsumerRecord } from "../repositories/people/teams-and-consumers";
 
 export interface ClosureRequest {
   nodeId: string;
@@ -26,11 +27,28 @@ export interface ResolvedClosure {
 export async function resolveClosure(db: Db, request: ClosureRequest): Promise<ResolvedClosure> {
   const lineage = await loadLineageGraph(db, request.asOf);
   const index = lineage.graph.index.get(request.nodeId as NodeId);
+  if (index === undefined && request.nodeId.startsWith("consumer:")) return consumerClosure(lineage, request, await listConsumers(db));
   if (index === undefined) return pipelineClosure(lineage, request);
   const node = lineage.graph.nodes[index]!;
   const seedUnits = parseUnitSelection(node.space, request.units);
   const result = closure(lineage.graph, [{ node: node.id, units: seedUnits }], request.direction);
   return { lineage, seedUnits, result };
+}
+
+/**
+ * A declared consumer is no node closures walk (nothing of it is re-run): its closure is that of
+ * every unit of what it reads — upstream, what its numbers are built from; downstream, what is fed
+ * from the same data (and the consumers reading it, compute-closure.ts).
+ */
+function consumerClosure(lineage: LoadedLineage, request: ClosureRequest, consumers: readonly ConsumerRecord[]): ResolvedClosure {
+  const reads = consumers.find((c) => c.nodeId === request.nodeId)?.reads.filter((r) => lineage.graph.index.has(r as NodeId)) ?? [];
+  if (reads.length === 0)
+    throw new NotFoundError(`nodeId: ${request.nodeId} reads nothing the lineage holds as of ${request.asOf.toISOString()}`, { nodeId: request.nodeId });
+  const seeds = reads.map((r) => {
+    const node = lineage.graph.nodes[lineage.graph.index.get(r as NodeId)!]!;
+    return { node: node.id, units: parseUnitSelection(node.space, undefined) };
+  });
+  return { lineage, seedUnits: seeds[0]!.units, result: closure(lineage.graph, seeds, request.direction) };
 }
 
 /**

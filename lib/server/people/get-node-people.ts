@@ -11,7 +11,7 @@ export async function getNodePeople(nodeId: string, db: Db = getDb()): Promise<N
   return {
     nodeId,
     owners: (owners.get(nodeId) ?? []).map((o) => ({ name: o.name, from: describeOwnerFact(o) })),
-    readBy: recipients.filter((r) => r.role === "consumer").map(toView),
+    readBy: recipients.filter((r) => r.role === "consumer" && r.key !== nodeId).map(toView),
   };
 }
 

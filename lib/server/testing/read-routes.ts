@@ -10,6 +10,8 @@ import { GET as ingestion } from "@/app/api/v1/ingestion/route";
 import { GET as failures } from "@/app/api/v1/lineage-graph/failures/route";
 import { GET as holdings } from "@/app/api/v1/lineage-graph/holdings/route";
 import { GET as layout } from "@/app/api/v1/lineage-graph/layout/route";
+import { GET as nodePeople } from "@/app/api/v1/lineage-graph/node-people/route";
+import { GET as closurePeople } from "@/app/api/v1/lineage-graph/people/route";
 import { GET as lineageGraph } from "@/app/api/v1/lineage-graph/route";
 import { GET as overview } from "@/app/api/v1/overview/route";
 import { GET as cell } from "@/app/api/v1/units/cell/route";
@@ -73,6 +75,8 @@ export async function readEveryRoute(targets: ReadTargets): Promise<RouteAnswer[
     await get(closure, `/api/v1/closure?${q({ nodeId })}`);
     await get(closure, `/api/v1/closure?${q({ nodeId, direction: "upstream" })}`);
     await get(holdings, `/api/v1/lineage-graph/holdings?${q({ nodeId })}`);
+    await get(closurePeople, `/api/v1/lineage-graph/people?${q({ nodeId })}`);
+    await get(nodePeople, `/api/v1/lineage-graph/node-people?${q({ nodeId })}`);
   }
   for (const dataset of targets.datasets) await get(completeness, `/api/v1/completeness?${q({ dataset })}`);
   for (const [dataset, unit] of targets.cells) await get(cell, `/api/v1/units/cell?${q({ dataset, unit })}`);
