@@ -93,7 +93,7 @@ describe.each(providersUnderTest())("the closure API on the demo world (%s)", (p
     expect((unknown as Response).status).toBe(404);
   });
 
-    it("as of a time before the lineage existed, the node is not in it (404)", async () => {
+  it("as of a time before the lineage existed, the node is not in it (404)", async () => {
     const r = await computeClosure(query({ nodeId: "job:orders:stg_orders", asOf: "2020-01-01T00:00:00Z" }), NOW, t.db).catch(errorResponse);
     expect((r as Response).status).toBe(404);
   });
