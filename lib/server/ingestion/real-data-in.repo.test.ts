@@ -34,11 +34,17 @@ async function send(
 }
 const postLineage = (events: unknown) => send(lineage, "POST", "/api/v1/lineage", JSON.stringify(events));
 
-/** The demo's blast radius of stg_orders 2026-08-17 (seed 001): the bar that must not move. */
+/**
+ * The demo's blast radius of stg_orders 2026-08-17 (seed 001): the bar that must not move. Its
+ * declared consumers (finance ledger, revenue dashboard, churn model team) are listed after the
+ * 14 nodes and counted apart: they read the closure, they are not built by it.
+ */
 async function demoClosureSize(): Promise<number> {
   const r = await getRoute(closure, `/api/v1/closure?nodeId=${encodeURIComponent("job:orders:stg_orders")}&units=2026-08-17`);
   expect(r.status).toBe(200);
-  return (JSON.parse(r.body) as { nodes: unknown[] }).nodes.length;
+  const nodes = (JSON.parse(r.body) as { nodes: { kind: string }[] }).nodes;
+  expect(nodes.filter((n) => n.kind === "consumer")).toHaveLength(3);
+  return nodes.filter((n) => n.kind !== "consumer").length;
 }
 
 const targets = (nodes: string[], datasets: string[], cells: [string, string][]) => ({ nodes, datasets, cells, layout: true });
