@@ -42,13 +42,17 @@ export function readNotifyConfig(env: Readonly<Record<string, string | undefined
   return { defaultChannel, webhookSecret: secret, smtpUrl, smtpFrom };
 }
 
-/** A channel as a viewer may see it: the kind and where, without credentials, query or the secret part of a Slack hook. */
+/**
+ * A channel as a viewer may see it (the incident's notices and the audit log are read by viewers):
+ * the kind and the host. A webhook's path is left out whatever its kind: Slack, Discord and Teams
+ * keep the hook's secret in it, and a Slack-style hook declared as a generic webhook would carry
+ * it too — as the alerts page shows only the origin of its webhook to anyone but an admin.
+ */
 export function describeChannel(channel: Channel): string {
   if (channel.kind === "email") return `e-mail ${channel.address}`;
   try {
     const u = new URL(channel.url);
-    // A Slack hook's path is its credential (/services/T…/B…/secret): the host is all that is shown.
-    const where = channel.kind === "slack" ? `${u.host}/…` : `${u.host}${u.pathname}`;
+    const where = `${u.host}${u.pathname === "/" ? "" : "/…"}`;
     return `${channel.kind === "slack" ? "Slack" : "webhook"} ${u.protocol}//${where}`;
   } catch {
     return channel.kind;

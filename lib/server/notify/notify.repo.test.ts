@@ -150,7 +150,7 @@ describe.each(providersUnderTest())("the communication step on the demo world (%
     expect(sent.map((e) => JSON.parse(e.after).recipient)).toEqual(expect.arrayContaining(["finance-team", "ml-team", "orders-team"]));
     expect(sent).toHaveLength(6);
     const financeSent = JSON.parse(sent.find((e) => JSON.parse(e.after).recipient === "finance-team")!.after);
-    expect(financeSent.channel).toMatch(/^webhook http:\/\/127\.0\.0\.1:\d+\/notices$/);
+    expect(financeSent.channel).toMatch(/^webhook http:\/\/127\.0\.0\.1:\d+\/…$/); // the path left out: it may hold a secret
   });
 
   it("on demand: an edited message by e-mail over a real SMTP server, with the acknowledgement link", async () => {
@@ -181,7 +181,7 @@ describe.each(providersUnderTest())("the communication step on the demo world (%
     );
     const retry = { maxAttempts: 2, baseDelayMs: 60_000 };
     expect(await deliverNotices(NOW(), t.db, readNotifyConfig(), retry)).toEqual({ sent: 0, failed: 1, undelivered: 0 });
-    const failed = (await getIncidentNotices(incidentId, NOW(), t.db)).notices.find((n) => n.channel === "webhook http://127.0.0.1:9/hook")!;
+    const failed = (await getIncidentNotices(incidentId, NOW(), t.db)).notices.find((n) => n.channel === "webhook http://127.0.0.1:9/…")!;
     expect(failed).toMatchObject({ status: "failed", attempts: 1 });
     expect(failed.lastError).toBeTruthy();
     // Not due before its backoff has passed; due after.
@@ -192,7 +192,7 @@ describe.each(providersUnderTest())("the communication step on the demo world (%
     expect(undelivered).toMatchObject({ status: "undelivered", attempts: 2, nextAttemptAt: null });
     const entries = await t.db.auditEntry.findMany({ where: { incidentId, kind: "notice.failed" }, orderBy: { seq: "asc" } });
     expect(entries.map((e) => JSON.parse(e.after).status)).toEqual(["failed", "undelivered"]);
-    expect(entries[0]!.reason).toContain("could not tell ml-team through webhook http://127.0.0.1:9/hook");
+    expect(entries[0]!.reason).toContain("could not tell ml-team through webhook http://127.0.0.1:9/…");
   });
 
   it("a bad channel or recipient is a 400 naming the field, and nothing is written", async () => {
