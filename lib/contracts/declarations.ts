@@ -112,11 +112,15 @@ export const PutDeclarationsSchema = z.strictObject({
 });
 export type PutDeclarations = z.infer<typeof PutDeclarationsSchema>;
 
-/** A team's or a consumer's declared contacts, as a change shows them. */
+/**
+ * A team's or a consumer's declared contacts, as a change shows them: its channel described
+ * (describeChannel), never its URL — the answer and the audit log are read by viewers, and a
+ * hook's secret is in its path.
+ */
 const ContactValueSchema = z.object({
   name: z.string(),
   people: z.array(z.string()),
-  channel: ChannelSchema.nullable(),
+  channel: z.string().nullable(),
   kind: z.string().optional(),
   reads: z.array(z.string()).optional(),
 });

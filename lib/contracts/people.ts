@@ -39,3 +39,20 @@ export const ContactSchema = z.strictObject({
   channel: ChannelSchema.optional(),
 });
 export type Contact = z.infer<typeof ContactSchema>;
+
+/**
+ * A channel as a viewer may see it (the incident's notices and the audit log are read by viewers):
+ * the kind and the host. A webhook's path is left out whatever its kind: Slack, Discord and Teams
+ * keep the hook's secret in it, and a Slack-style hook declared as a generic webhook would carry
+ * it too — as the alerts page shows only the origin of its webhook to anyone but an admin.
+ */
+export function describeChannel(channel: Channel): string {
+  if (channel.kind === "email") return `e-mail ${channel.address}`;
+  try {
+    const u = new URL(channel.url);
+    const where = `${u.host}${u.pathname === "/" ? "" : "/…"}`;
+    return `${channel.kind === "slack" ? "Slack" : "webhook"} ${u.protocol}//${where}`;
+  } catch {
+    return channel.kind;
+  }
+}

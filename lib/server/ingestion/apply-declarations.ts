@@ -1,3 +1,4 @@
+import { describeChannel } from "@/lib/contracts/people";
 import { parse as parseYaml } from "yaml";
 import { ZodError } from "zod";
 import {
@@ -157,7 +158,15 @@ async function declarePeople(
     const before = teams.get(t.name) ?? null;
     if (before && sameJson(before, after)) unchanged++;
     else {
-      changes.push({ nodeId: `team:${t.name}`, fact: "team", before, beforeSource: before ? "declared" : null, after });
+      // The audit log is read by viewers: a channel is recorded as described, never its URL (a hook's secret is in its path).
+      const shown = (r: TeamRecord) => ({ ...r, channel: r.channel ? describeChannel(r.channel) : null });
+      changes.push({
+        nodeId: `team:${t.name}`,
+        fact: "team",
+        before: before ? shown(before) : null,
+        beforeSource: before ? "declared" : null,
+        after: shown(after),
+      });
       await saveTeam(tx, after);
     }
   }
@@ -175,7 +184,13 @@ async function declarePeople(
     const before = consumers.get(c.id) ?? null;
     if (before && sameJson(before, after)) unchanged++;
     else {
-      const shown = (r: ConsumerRecord) => ({ name: r.name, kind: r.kind, reads: r.reads, people: r.people, channel: r.channel });
+      const shown = (r: ConsumerRecord) => ({
+        name: r.name,
+        kind: r.kind,
+        reads: r.reads,
+        people: r.people,
+        channel: r.channel ? describeChannel(r.channel) : null,
+      });
       changes.push({
         nodeId: after.nodeId,
         fact: "consumer",

@@ -4,7 +4,8 @@ import { draftNotice, type NoticeEvent } from "@/lib/domain/notice-draft";
 import type { NewNotice } from "../repositories/notices/notices";
 import type { IncidentFacts } from "./notice-facts";
 import { ackTokenOf, hashAckToken } from "./ack-token";
-import { describeChannel, type NotifyConfig } from "./notify-config";
+import { describeChannel } from "@/lib/contracts/people";
+import type { NotifyConfig } from "./notify-config";
 
 /** Who is told (lib/server/people/recipients.ts answers it from the lineage and the declarations). */
 export interface NoticeRecipientInput {

@@ -7,7 +7,8 @@ import { outstandingDeliveriesOf } from "./delivery-guard";
 import { recipientsFrom } from "./incident-recipients";
 import { incidentFacts } from "./notice-facts";
 import { toTell } from "./queue-notices";
-import { describeChannel, readNotifyConfig } from "./notify-config";
+import { describeChannel } from "@/lib/contracts/people";
+import { readNotifyConfig } from "./notify-config";
 import { toNoticeView } from "./notices-view";
 
 /** The Communicate step: who the incident reaches, every notice with its delivery and acknowledgement, and what holds the resolve. */

@@ -21,7 +21,8 @@ export function readNotifyConfig(env: Readonly<Record<string, string | undefined
   const url = env.REPARO_NOTIFY_WEBHOOK_URL?.trim() || null;
   let defaultChannel: Channel | null = null;
   if (url !== null) {
-    // Credentials in the URL are allowed here (sent as HTTP Basic), unlike in a declared channel: the environment is not shown to anyone.
+    // As in a declared channel, no credentials: the target is stored with each notice and read back
+    // through ChannelSchema, which refuses them (sign with REPARO_NOTIFY_WEBHOOK_SECRET instead).
     let parsed: URL | null = null;
     try {
       parsed = new URL(url);
@@ -29,6 +30,8 @@ export function readNotifyConfig(env: Readonly<Record<string, string | undefined
       parsed = null;
     }
     if (parsed === null || !/^https?:$/.test(parsed.protocol)) throw new Error(`REPARO_NOTIFY_WEBHOOK_URL must be an http(s) URL, got "${url}"`);
+    if (parsed.username || parsed.password)
+      throw new Error("REPARO_NOTIFY_WEBHOOK_URL must not carry a user or password: sign the notices with REPARO_NOTIFY_WEBHOOK_SECRET instead");
     defaultChannel = { kind: "webhook", url };
   }
   const secret = env.REPARO_NOTIFY_WEBHOOK_SECRET?.trim() || null;
@@ -40,21 +43,4 @@ export function readNotifyConfig(env: Readonly<Record<string, string | undefined
     throw new Error(`REPARO_SMTP_FROM must be an e-mail address (or "Name <address>"), got "${smtpFrom}"`);
   if (smtpUrl !== null && smtpFrom === null) throw new Error("REPARO_SMTP_FROM must be set when REPARO_SMTP_URL is: the sender of e-mail notices");
   return { defaultChannel, webhookSecret: secret, smtpUrl, smtpFrom };
-}
-
-/**
- * A channel as a viewer may see it (the incident's notices and the audit log are read by viewers):
- * the kind and the host. A webhook's path is left out whatever its kind: Slack, Discord and Teams
- * keep the hook's secret in it, and a Slack-style hook declared as a generic webhook would carry
- * it too — as the alerts page shows only the origin of its webhook to anyone but an admin.
- */
-export function describeChannel(channel: Channel): string {
-  if (channel.kind === "email") return `e-mail ${channel.address}`;
-  try {
-    const u = new URL(channel.url);
-    const where = `${u.host}${u.pathname === "/" ? "" : "/…"}`;
-    return `${channel.kind === "slack" ? "Slack" : "webhook"} ${u.protocol}//${where}`;
-  } catch {
-    return channel.kind;
-  }
 }

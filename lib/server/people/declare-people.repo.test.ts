@@ -102,10 +102,12 @@ describe("owners, teams and consumers in the declaration file", () => {
       kind: "export_recipient",
       reads: ["dataset:finance:weekly_export"],
       people: ["controller@example.com"],
-      channel: { kind: "slack", url: "https://hooks.slack.com/services/T000/B000/XXXX" },
+      // Described, never the hook's URL: the answer and the audit log are read by viewers.
+      channel: "Slack https://hooks.slack.com/…",
     });
     const entries = await t.db.auditEntry.findMany({ where: { kind: "declarations.applied" } });
     expect(entries).toHaveLength(1);
+    expect(entries[0]!.after).not.toContain("XXXX");
     expect(JSON.parse(entries[0]!.after).changes).toHaveLength(6);
 
     const dataset = await t.db.dataset.findUniqueOrThrow({ where: { nodeId: "dataset:finance:weekly_export" } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeChannel } from "./notify-config";
+import { describeChannel } from "@/lib/contracts/people";
 
 describe("a channel as a viewer sees it", () => {
   it("names the host, never a webhook's path, credentials or query", () => {
