@@ -40,7 +40,11 @@ export function jobHandlers(queue: JobQueue): Record<QueueName, JobHandler> {
     },
     "alerts-deliver": async () => {
       // Incidents opened for you first: an alert whose group just became an incident is delivered saying so.
-      const opened = await openIncidentsForYou(new Date(), getDb());
+      // Its failure (a busy database, a lineage read) must not stop the alerts' delivery below.
+      const opened = await openIncidentsForYou(new Date(), getDb()).catch((err: unknown) => {
+        log.error({ err }, "opening incidents for alert groups failed; alerts are delivered anyway");
+        return { opened: [], left: [] };
+      });
       for (const o of opened.opened) log.info({ incidentId: o.incidentId, pipeline: o.pipeline }, `incident opened for the alert group "${o.group}"`);
       await deliverAlertsInBackground(new Date(), getDb());
     },

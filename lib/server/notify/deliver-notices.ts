@@ -42,7 +42,10 @@ export async function deliverNotices(
   const key = await ackKey(db);
   const instance = thisOwner().instance;
   for (const id of ids) {
-    const notice = await claimNotice(db, id, instance, now, new Date(now.getTime() + CLAIM_MS));
+    // The claim runs from when it is made, not from the round's start: a round of slow channels
+    // must not hand out claims already lapsed, which another console would take and send again.
+    const claimedAt = new Date(Math.max(Date.now(), now.getTime()));
+    const notice = await claimNotice(db, id, instance, claimedAt, new Date(claimedAt.getTime() + CLAIM_MS));
     if (notice === null) continue;
     const outcome = await sendThroughChannel(notice.target, outgoing(notice, key), config);
     const at = new Date();

@@ -157,7 +157,7 @@ describe.each(providersUnderTest())("the communication step on the demo world (%
     const res = await sendNotice(
       incidentId,
       { recipients: ["owner:finance-team"], text: "W34 will be re-sent tomorrow morning.", channel: { kind: "email", address: "finance-ops@example.com" } },
-      OPERATOR,
+      COMMANDER,
       NOW(),
       t.db,
     );
@@ -175,7 +175,7 @@ describe.each(providersUnderTest())("the communication step on the demo world (%
     await sendNotice(
       incidentId,
       { recipients: ["owner:ml-team"], text: "Features for 2026-08-17 are wrong.", channel: { kind: "webhook", url: "http://127.0.0.1:9/hook" } },
-      OPERATOR,
+      COMMANDER,
       NOW(),
       t.db,
     );
@@ -197,6 +197,16 @@ describe.each(providersUnderTest())("the communication step on the demo world (%
 
   it("a bad channel or recipient is a 400 naming the field, and nothing is written", async () => {
     const before = await t.db.notice.count();
+    // Another channel than the recipients' own is a commander's: an operator is refused, nothing queued.
+    const operator = await sendNotice(
+      incidentId,
+      { text: "x", channel: { kind: "webhook", url: "https://elsewhere.example.com/hook" } },
+      OPERATOR,
+      NOW(),
+      t.db,
+    ).catch((e: unknown) => e);
+    expect(statusOfError(operator)).toBe(403);
+    expect((operator as Error).message).toContain("body.channel");
     const bad = await call(
       notices.POST,
       `/api/v1/incidents/${incidentId}/notices`,
@@ -255,15 +265,21 @@ describe.each(providersUnderTest())("the communication step on the demo world (%
       "cannot resolve: weekly_revenue_export 2026-W33 (sent to sftp://finance-ledger.internal/inbound/weekly_revenue_2026-W33.csv on 2026-08-17 06:01 UTC) — delivered outside and neither re-delivered since the repair nor acknowledged by its consumer. Re-deliver it, have its consumer acknowledge the notice, or a commander may override with a reason.",
     );
     expect((await getIncidentNotices(incident.id, NOW(), t.db)).outstandingDeliveries).toEqual([expect.stringMatching(/^weekly_revenue_export 2026-W33 /)]);
-    // The finance team acknowledges the notice naming W33 (which says the file was already sent): the hold lifts.
+    // The finance team, who owns the export, acknowledges: it is not the file's consumer — the hold stays.
     await deliverNotices(NOW(), t.db);
-    const finance = (await getIncidentNotices(incident.id, NOW(), t.db)).notices.find((n) => n.recipientName === "finance-team")!;
+    const notices = (await getIncidentNotices(incident.id, NOW(), t.db)).notices;
+    const finance = notices.find((n) => n.recipientName === "finance-team")!;
     expect(finance.text).toContain(
       "- weekly_revenue_export 2026-W33 (2026-W33 already sent to sftp://finance-ledger.internal/inbound/weekly_revenue_2026-W33.csv on 2026-08-17 06:01 UTC)",
     );
     await acknowledgeNotice(ackTokenOf(await ackKey(t.db), finance.id), undefined, OPERATOR, NOW(), t.db);
+    expect((await getIncidentNotices(incident.id, NOW(), t.db)).outstandingDeliveries).toEqual([expect.stringMatching(/^weekly_revenue_export 2026-W33 /)]);
+    // The finance ledger, the export's recipient, acknowledges the notice naming W33: the hold lifts.
+    const ledger = notices.find((n) => n.recipientName === "Finance ledger (export recipient)")!;
+    expect(ledger.text).toContain("weekly_revenue_export 2026-W33");
+    await acknowledgeNotice(ackTokenOf(await ackKey(t.db), ledger.id), "the ledger's controller", ANONYMOUS, NOW(), t.db);
     expect((await getIncidentNotices(incident.id, NOW(), t.db)).outstandingDeliveries).toEqual([]);
-    await resolveIncident(incident.id, "omission recorded; finance acknowledged W33", COMMANDER, NOW(), t.db);
+    await resolveIncident(incident.id, "omission recorded; the finance ledger acknowledged W33", COMMANDER, NOW(), t.db);
     expect((await getIncident(incident.id, t.db)).status).toBe("resolved");
   });
 

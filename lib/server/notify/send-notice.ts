@@ -1,6 +1,6 @@
 import type { SendNoticeBody } from "@/lib/contracts/notices";
-import { InvalidFieldError } from "@/lib/domain/errors";
-import type { Actor } from "../auth/roles";
+import { ForbiddenError, InvalidFieldError } from "@/lib/domain/errors";
+import { hasRole, type Actor } from "../auth/roles";
 import { getDb, inTransaction, type Db } from "../repositories/database";
 import { requireIncident } from "../incidents/require-incident";
 import { recipientsFrom } from "./incident-recipients";
@@ -11,6 +11,10 @@ import { deliverSoon, prepareNotices, queueNotices, toTell } from "./queue-notic
  * named), queued like every notice — delivered off the request, retried, acknowledged by link.
  */
 export async function sendNotice(id: string, body: SendNoticeBody, actor: Actor, now = new Date(), db: Db = getDb()) {
+  // Another channel than the recipients' own is a commander's call: its acknowledgement links would
+  // otherwise let anyone sending lift the resolve guard, which only a commander may override.
+  if (body.channel && !hasRole(actor, "commander"))
+    throw new ForbiddenError(`body.channel: sending to another channel than the recipients' own needs the commander role (${actor.id} is ${actor.role})`);
   const incident = await requireIncident(db, id, "add_note");
   const all = recipientsFrom(db);
   const recipientsOf = async (nodeIds: string[]) => {
