@@ -70,6 +70,7 @@ export function DatasetStatusPage({ dataset }: { dataset: string }) {
                       <span key={i.id}>
                         {n > 0 ? "; " : ""}
                         <Link href={i.href}>{i.title}</Link> {incidentDoing(i.status)}
+                        {i.eta ? <Eta eta={i.eta} /> : null}
                       </span>
                     ))}
                   </div>
@@ -125,5 +126,15 @@ function EmbedCard({ status }: { status: DatasetStatusView }) {
         the viewer must be signed in to this console. docs/completeness.md has each tool&apos;s steps.
       </p>
     </section>
+  );
+}
+
+/** When the incident's confirmed plan should be done, and how that was estimated (lib/domain/plan-eta.ts). */
+function Eta({ eta }: { eta: NonNullable<DatasetStatusView["incidents"][number]["eta"]> }) {
+  return (
+    <span data-testid="status-eta">
+      {" — "}
+      {eta.at ? `expected whole by ${new Date(eta.at).toISOString().slice(0, 16).replace("T", " ")} UTC (${eta.basis})` : `no time estimate yet: ${eta.basis}`}
+    </span>
   );
 }

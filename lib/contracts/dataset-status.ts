@@ -2,7 +2,14 @@ import { z } from "zod";
 
 export const DatasetStatusParamsSchema = z.object({ id: z.string().min(1, "name a dataset (node id or name)").max(300) });
 
-const StatusIncidentSchema = z.object({ id: z.string(), title: z.string(), status: z.string(), href: z.string() });
+const StatusIncidentSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: z.string(),
+  href: z.string(),
+  /** When its confirmed plan should be done (lib/domain/plan-eta.ts); null: no plan confirmed yet. */
+  eta: z.object({ at: z.string().nullable(), basis: z.string() }).nullable(),
+});
 
 /** GET /api/v1/datasets/{id}/status: the dataset's status line and what it is made of (lib/domain/dataset-status.ts). */
 export const DatasetStatusSchema = z.object({

@@ -69,6 +69,12 @@ describe("draftNotice", () => {
     expect(d.subject).toBe("[Reparo] SEV2 · Repair planned: stg_orders 2026-08-17 failed");
     expect(d.text).toContain("Being done: repair with closure, 9 units recomputed in 4 waves.");
     expect(d.text).toContain("ETA: 2026-08-25 10:42 UTC.");
+    const timed = (etaAt: Date | null, etaBasis: string) =>
+      draftNotice(facts({ event: "plan_confirmed", plan: { strategy: "repair_with_closure", waves: 4, unitsRecomputed: 9, etaAt, etaBasis } }), finance)!.text;
+    expect(timed(new Date("2026-08-25T10:42:10Z"), "from the median of 24 attempts of 3 tasks")).toContain(
+      "ETA: 2026-08-25 10:42 UTC (from the median of 24 attempts of 3 tasks).",
+    );
+    expect(timed(null, "no attempt of its tasks has a recorded duration")).toContain("ETA: not estimated — no attempt of its tasks has a recorded duration.");
   });
 
   it("tells the end: resolved with its reason", () => {

@@ -47,6 +47,8 @@ export interface NoticePlan {
   unitsRecomputed: number;
   /** When the repair should be done, from the plan's cost and how long units took so far; null when unknown. */
   etaAt: Date | null;
+  /** How the ETA was estimated, or why there is none (plan-eta.ts). */
+  etaBasis?: string | null;
 }
 
 export interface NoticeFacts {
@@ -121,7 +123,9 @@ function beingDone(facts: NoticeFacts): string[] {
   const p = facts.plan;
   return [
     `Being done: ${p.strategy.replaceAll("_", " ")}, ${p.unitsRecomputed} unit${p.unitsRecomputed === 1 ? "" : "s"} recomputed in ${p.waves} wave${p.waves === 1 ? "" : "s"}.`,
-    p.etaAt ? `ETA: ${utcMinute(p.etaAt)}.` : "ETA: not estimated — Reparo does not time a plan's units yet.",
+    p.etaAt
+      ? `ETA: ${utcMinute(p.etaAt)}${p.etaBasis ? ` (${p.etaBasis})` : ""}.`
+      : `ETA: not estimated — ${p.etaBasis ?? "no attempt of its tasks has a recorded duration"}.`,
   ];
 }
 

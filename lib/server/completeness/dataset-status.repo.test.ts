@@ -82,6 +82,10 @@ describe.each(providersUnderTest())("dataset status and badge (%s)", (provider) 
     const planned = DatasetStatusSchema.parse(await (await read(status, REVENUE)).json());
     expect(planned.problems.find((p) => p.unitKey === "2026-08-17")).toMatchObject({ beingRepaired: true, incidents: [{ id, status: "planned" }] });
     expect(planned.incidents.map((i) => i.id)).toContain(id);
+    // When it should be whole: the confirmed plan timed from its tasks' recorded attempts (the demo's history has them).
+    const eta = planned.incidents.find((i) => i.id === id)!.eta!;
+    expect(eta.basis).toMatch(/^from the median of \d+ attempts of \d+ tasks/);
+    expect(Date.parse(eta.at!)).toBeGreaterThanOrEqual(Date.now() - 60_000);
     expect(planned.headline).toContain("2026-08-17 missing (being repaired)");
     expect(await (await read(badge, REVENUE)).text()).toContain("2026-08-17 missing (being repaired)");
 

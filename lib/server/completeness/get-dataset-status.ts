@@ -2,6 +2,7 @@ import { datasetStatus } from "@/lib/domain/dataset-status";
 import type { DatasetStatusView } from "@/lib/contracts/dataset-status";
 import { getDb, type Db } from "../repositories/database";
 import { certifyCompleteness, type CompletenessCatalog } from "./get-completeness";
+import { incidentPlanEta } from "../repair/plan-eta";
 
 /**
  * A dataset's status for whoever reads its numbers (issue "Who must know", item 4): the
@@ -17,9 +18,19 @@ export async function getDatasetStatus(dataset: string, now: Date, db: Db = getD
     problems: answer.byUnit.map((u) => ({ unitKey: u.unitKey, effect: u.plain.effect.kind, onIt: u.plain.onIt })),
   });
   const byKey = new Map(answer.byUnit.map((u) => [u.unitKey, u]));
-  const incidents = new Map(
-    answer.byUnit.flatMap((u) => u.plain.onIt.map((i) => [i.id, { id: i.id, title: i.title, status: i.status, href: i.href }] as const)),
-  );
+  // Each open incident once, with when its plan should be done: a reader asks "when will it be right?".
+  const incidents = new Map<string, DatasetStatusView["incidents"][number]>();
+  for (const i of answer.byUnit.flatMap((u) => u.plain.onIt)) {
+    if (incidents.has(i.id)) continue;
+    const eta = await incidentPlanEta(db, i.id, now);
+    incidents.set(i.id, {
+      id: i.id,
+      title: i.title,
+      status: i.status,
+      href: i.href,
+      eta: eta ? { at: eta.at?.toISOString() ?? null, basis: eta.basis } : null,
+    });
+  }
   const id = encodeURIComponent(answer.dataset.nodeId);
   return {
     dataset: answer.dataset,
@@ -33,7 +44,7 @@ export async function getDatasetStatus(dataset: string, now: Date, db: Db = getD
       word: p.word,
       sentence: byKey.get(p.unitKey)!.plain.sentence,
       beingRepaired: p.beingRepaired,
-      incidents: byKey.get(p.unitKey)!.plain.onIt.map((i) => ({ id: i.id, title: i.title, status: i.status, href: i.href })),
+      incidents: byKey.get(p.unitKey)!.plain.onIt.map((i) => incidents.get(i.id)!),
     })),
     incidents: [...incidents.values()],
     links: {

@@ -9,6 +9,7 @@ import { allDeliveries } from "../repositories/ledger/external-deliveries";
 import { currentPlan } from "../repositories/repair/repair-plans";
 import { incidentTargets } from "../repair/incident-targets";
 import { loadRepairContext } from "../repair/load-repair-context";
+import { incidentPlanEta } from "../repair/plan-eta";
 
 /** What a notice is drafted from besides the event: everything but who it is for. */
 export type IncidentFacts = Omit<NoticeFacts, "event" | "closedReason">;
@@ -51,6 +52,7 @@ export async function incidentFacts(
     reached.push({ nodeIds: output ? [taskNode, output] : [taskNode], unitKey: d.unitKey, destination: withoutCredentials(d.destination), sentAt: d.sentAt });
   }
   const parsed = stored ? StoredPlanSchema.safeParse(stored.plan) : null;
+  const eta = stored && incident.id ? await incidentPlanEta(db, incident.id, now) : null;
   const within = (nodeId: string, ranges: readonly [string, string][], key: string) => {
     const i = ctx.graph.index.get(nodeId as never);
     if (i === undefined) return false;
@@ -71,19 +73,30 @@ export async function incidentFacts(
     deliveries: reached,
     plan:
       stored && parsed?.success
-        ? { strategy: stored.strategy, waves: parsed.data.waves.length, unitsRecomputed: parsed.data.cost.unitsRecomputed, etaAt: null }
+        ? {
+            strategy: stored.strategy,
+            waves: parsed.data.waves.length,
+            unitsRecomputed: parsed.data.cost.unitsRecomputed,
+            etaAt: eta?.at ?? null,
+            etaBasis: eta?.basis ?? null,
+          }
         : null,
   };
   return { facts, within };
 }
 
-/** A destination as a message may say it: never the user and password an export's URL may carry. */
+/**
+ * A destination as a message may say it: never the user and password an export's URL may carry,
+ * nor its query (a pre-signed S3 or SAS URL's signature is there) — the guard's text is read by viewers.
+ */
 function withoutCredentials(destination: string): string {
   try {
     const u = new URL(destination);
-    if (!u.username && !u.password) return destination;
+    if (!u.username && !u.password && !u.search && !u.hash) return destination;
     u.username = "";
     u.password = "";
+    u.search = "";
+    u.hash = "";
     return u.toString();
   } catch {
     return destination;

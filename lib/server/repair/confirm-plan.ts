@@ -8,6 +8,7 @@ import { ForbiddenError, RefusedError } from "@/lib/domain/errors";
 import { requireIncident } from "../incidents/require-incident";
 import { moveIncident } from "../incidents/move-incident";
 import { confirmPlanRow } from "../repositories/repair/repair-plans";
+import { timedWaves } from "./plan-eta";
 import { loadRepairContext } from "./load-repair-context";
 import { planIncidentRepair } from "./plan-incident-repair";
 import { toPlanView } from "./to-plan-view";
@@ -39,11 +40,13 @@ export async function confirmPlan(id: string, opts: PlanOptions & { strategy: St
   const { exports: _exports, options: _options, ...stored } = view;
   void _exports;
   void _options;
+  // The ETA told with the plan: its waves timed from their tasks' recent attempts, as if launched now.
+  const eta = await timedWaves(db, stored.waves, now);
   const notices = await prepareNoticesForMove(db, toTell(incident), recipientsFrom(db), {
     event: "plan_confirmed",
     actor,
     now,
-    plan: { strategy: opts.strategy, waves: plan.waves.length, unitsRecomputed: plan.cost.unitsRecomputed, etaAt: null },
+    plan: { strategy: opts.strategy, waves: plan.waves.length, unitsRecomputed: plan.cost.unitsRecomputed, etaAt: eta.at, etaBasis: eta.basis },
   });
   const entry = await inTransaction(db, async (tx) => {
     await moveIncident(tx, incident, "confirm_plan");
