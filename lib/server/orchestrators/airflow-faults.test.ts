@@ -169,3 +169,31 @@ describe("Airflow's faults, as a commander meets them", () => {
     expect(airflow.violations).toEqual([]);
   });
 });
+
+// Last: it clears 08-18, which the tests above expect running.
+describe("a wave cut off halfway, sent again", () => {
+  it("the wave sent again after a partial failure clears only what did not go through", async () => {
+    process.env[ENV] = "right-password";
+    const p = plan(["2026-08-16", "2026-08-18"]);
+    const realFetch = fetch;
+    let clears = 0;
+    vi.stubGlobal("fetch", (input: string | URL | Request, init?: RequestInit) => {
+      if (String(input).endsWith("/clearTaskInstances") && ++clears === 2)
+        return Promise.reject(new TypeError("fetch failed", { cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }) }));
+      return realFetch(input, init);
+    });
+    let e: OrchestratorError | null;
+    try {
+      e = await refusal(adapter().dispatchWave(p, 0));
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    const before = airflow.requests.filter((r) => r.path.endsWith("/clearTaskInstances")).length;
+    const again = await adapter().dispatchWave(p, 0, e!.started);
+    const clearedNow = airflow.requests.filter((r) => r.path.endsWith("/clearTaskInstances")).slice(before);
+    expect(clearedNow.map((r) => (r.requestBody as { start_date: string }).start_date)).toEqual([DAY(18)]);
+    const handle = again.handle as { groups: unknown[]; cleared: Record<string, number> };
+    expect(handle.groups).toHaveLength(2);
+    expect(Object.keys(handle.cleared)).toHaveLength(2);
+  });
+});

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { compositeKey } from "@/lib/domain/composite-key";
 import type { AirflowConnection } from "@/lib/contracts/orchestrators";
 import { compareDryRun, mappedKey, pairProgress, pausedPairs, pausedReason, tiKey } from "./airflow-answers";
 import {
@@ -205,15 +206,19 @@ export function airflowOrchestrator(connection: AirflowConnection): Orchestrator
       };
     },
 
-    async dispatchWave(plan, wave) {
+    async dispatchWave(plan, wave, startedRaw) {
       const exchange = airflow.exchange();
+      const started = (startedRaw ?? null) as unknown as AirflowHandle | null;
+      const groupKey = (g: ClearGroup) => compositeKey(g.dagId, g.start, g.end, ...g.taskIds);
+      const done = new Set((started?.groups ?? []).map(groupKey));
       const handle: AirflowHandle = {
-        dispatchedAt: new Date().toISOString(),
+        dispatchedAt: started?.dispatchedAt ?? new Date().toISOString(),
         groups: clearGroups(connection, plan).groups.filter((g) => g.wave === wave),
-        cleared: {},
+        cleared: { ...(started?.cleared ?? {}) },
       };
-      const sent: ClearGroup[] = [];
+      const sent: ClearGroup[] = handle.groups.filter((g) => done.has(groupKey(g)));
       for (const g of handle.groups) {
+        if (done.has(groupKey(g))) continue; // cleared by the try that failed: it runs already
         let answer: JsonAnswer<TaskInstanceCollection>;
         try {
           answer = await exchange.send<TaskInstanceCollection>({

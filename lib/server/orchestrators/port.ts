@@ -131,7 +131,12 @@ export interface Orchestrator {
   /** The requests that run the plan, without sending anything (the export to copy). */
   requests(plan: DispatchPlan): RequestsResult;
   preview(plan: DispatchPlan): Promise<PreviewResult>;
-  dispatchWave(plan: DispatchPlan, wave: number): Promise<{ handle: WaveHandle; calls: readonly OrchestratorCall[] }>;
+  /**
+   * @param started what an earlier try of this wave had already started before it failed
+   *   (OrchestratorError.started): not sent again — clearing a task instance that now runs would
+   *   restart it, and an export in it would be delivered twice.
+   */
+  dispatchWave(plan: DispatchPlan, wave: number, started?: WaveHandle | null): Promise<{ handle: WaveHandle; calls: readonly OrchestratorCall[] }>;
   poll(
     plan: DispatchPlan,
     wave: number,

@@ -125,7 +125,7 @@ async function dispatchMissing(d: Driving, w: number): Promise<"ok" | "lost"> {
     const orchestrator = g.orchestrator;
     let sent: Awaited<ReturnType<typeof orchestrator.dispatchWave>>;
     try {
-      sent = await orchestrator.dispatchWave(plan, w);
+      sent = await orchestrator.dispatchWave(plan, w, recorded?.wave === w && recorded.partial ? recorded.handle : null);
     } catch (e) {
       if (e instanceof OrchestratorError) {
         const entry = dispatchFailedEntry(d.onRecord, {
