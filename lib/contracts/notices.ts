@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ChannelSchema } from "./people";
+import { BIDI_CONTROL, BIDI_MESSAGE } from "./plain-text";
 
 /** The communication step (docs/notifications.md): notices of an incident, as the Communicate step and the ack page show them. */
 export const NOTICE_STATUSES = ["queued", "sending", "sent", "failed", "undelivered"] as const;
@@ -66,7 +67,16 @@ export const SendNoticeResultSchema = z.object({
 });
 
 export const AckParamsSchema = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, "not an acknowledgement token") });
-export const AckBodySchema = z.strictObject({ name: z.string().trim().min(1, "say who acknowledges").max(200).optional() });
+/** Typed by whoever holds the link, unauthenticated, and kept in the audit log: plain text only. */
+export const AckBodySchema = z.strictObject({
+  name: z
+    .string()
+    .trim()
+    .min(1, "say who acknowledges")
+    .max(200)
+    .refine((s) => !BIDI_CONTROL.test(s), BIDI_MESSAGE)
+    .optional(),
+});
 
 /** What the ack page shows: the message acknowledged, never the incident's other recipients or units. */
 export const AckViewSchema = z.object({
