@@ -4,6 +4,9 @@ import { loadDemo } from "../demo/load-demo";
 import { STG } from "../repair/testing/journey-steps";
 import { getIncident } from "./get-incident";
 import { openIncidentsForYou } from "./open-incidents-for-you";
+import { putAutoIncidents } from "../pipelines/auto-incidents";
+import type { Actor } from "../auth/roles";
+import { errorResponse } from "../http/route";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -36,6 +39,9 @@ describe.each(providersUnderTest())("incidents opened for you (%s)", (provider) 
       { params: Promise.resolve({ id: pipeline }) },
     );
 
+  const autoIncidentsPut = (pipeline: string, body: { enabled: boolean; reason: string }, actor: Actor) =>
+    putAutoIncidents(pipeline, body, actor, new Date(), t.db).catch((e: unknown) => errorResponse(e));
+
   it("is off by default: nothing is opened", async () => {
     expect(await openIncidentsForYou(new Date(), t.db)).toEqual({ opened: [], left: [] });
     expect(await t.db.incident.count()).toBe(0);
@@ -48,6 +54,12 @@ describe.each(providersUnderTest())("incidents opened for you (%s)", (provider) 
     expect(JSON.stringify(await bad.json())).toContain("enabled");
     expect((await put("orders", { enabled: true, reason: "we want them" }, "demo-operator")).status).toBe(403);
     expect((await put("no-such-pipeline", { enabled: true, reason: "we want them" })).status).toBe(404);
+    const limited = await autoIncidentsPut(
+      "orders",
+      { enabled: true, reason: "we want them" },
+      { id: "meters-lead", role: "commander", source: "demo", namespaces: ["meters"] },
+    );
+    expect(limited).toMatchObject({ status: 403 });
     expect(await t.db.auditEntry.count()).toBe(before);
 
     const ok = await put("orders", { enabled: true, reason: "the orders team wants its failures opened at once" });

@@ -1,6 +1,6 @@
 import type { AutoIncidentsView, PutAutoIncidentsBody } from "@/lib/contracts/auto-incidents";
-import { NotFoundError, RefusedError } from "@/lib/domain/errors";
-import type { Actor } from "../auth/roles";
+import { ForbiddenError, NotFoundError, RefusedError } from "@/lib/domain/errors";
+import { holdsIn, type Actor } from "../auth/roles";
 import { appendAudit } from "../audit/append-audit";
 import { getDb, inTransaction, type Db } from "../repositories/database";
 import { autoIncidentsOf, findPipeline, setAutoIncidents, type PipelineRecord } from "../repositories/pipelines/orchestrator-connections";
@@ -28,6 +28,9 @@ export async function putAutoIncidents(
   db: Db = getDb(),
 ): Promise<AutoIncidentsView> {
   const p = await requirePipeline(db, idOrName);
+  // A commander limited to some namespaces turns it on only for pipelines of theirs.
+  if (!holdsIn(actor, p.namespace))
+    throw new ForbiddenError(`${actor.id} holds the commander role in ${actor.namespaces.join(", ")} only: pipeline ${p.name} is in namespace ${p.namespace}`);
   await inTransaction(db, async (tx) => {
     const before = await autoIncidentsOf(tx, p.id);
     await setAutoIncidents(tx, p.id, body.enabled);
