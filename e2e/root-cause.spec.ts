@@ -90,6 +90,9 @@ test("from the meters alert to an incident on land_meter_readings 2026-07, repai
     .getByTestId("resolve")
     .getByRole("button", { name: /^Confirm:/ })
     .click();
+  // Resolved, the wizard goes on to who is told of it (Communicate), then Close.
+  await expect(page).toHaveURL(/\/incidents\/[^/]+\/communicate$/);
+  await page.getByRole("button", { name: "Close →" }).click();
   await expect(page.getByTestId("close-status")).toContainText("resolved");
 
   // The alert that led here is gone with its cause.
