@@ -104,6 +104,9 @@ export async function validateAndResolve(
   await page.getByTestId("resolve-open").click();
   await page.getByTestId("resolve").getByLabel(/Why/).fill(o.reason);
   await page.getByTestId("resolve").getByRole("button", { name: /^Confirm:/ }).click();
+  // Resolved, the wizard goes on to who is told of it (Communicate), then Close.
+  await expect(page).toHaveURL(/\/incidents\/[^/]+\/communicate$/);
+  await page.getByRole("button", { name: "Close →" }).click();
   await expect(page.getByTestId("close-status")).toContainText("resolved");
   await o.shot(o.shots[1]);
   const audit = await (await api.get(`/api/v1/audit?incidentId=${id}&limit=500`)).json();
