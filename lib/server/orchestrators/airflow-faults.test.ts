@@ -51,6 +51,22 @@ const adapter = () =>
   airflowOrchestrator(AirflowConnectionSchema.parse({ kind: "airflow", baseUrl: airflow.url, username: "reparo", credentials: { env: ENV } }));
 const refusal = (p: Promise<unknown>) => p.then(() => null).catch((e: unknown) => e as OrchestratorError);
 
+/** Dispatches wave 0 with Airflow gone after its first clear: the second clear's connection is refused. */
+async function dispatchCutAfterFirstClear(p: DispatchPlan): Promise<OrchestratorError | null> {
+  const realFetch = fetch;
+  let clears = 0;
+  vi.stubGlobal("fetch", (input: string | URL | Request, init?: RequestInit) => {
+    if (String(input).endsWith("/clearTaskInstances") && ++clears === 2)
+      return Promise.reject(new TypeError("fetch failed", { cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }) }));
+    return realFetch(input, init);
+  });
+  try {
+    return await refusal(adapter().dispatchWave(p, 0));
+  } finally {
+    vi.unstubAllGlobals();
+  }
+}
+
 beforeAll(async () => {
   airflow = await startFakeAirflow({
     version: "3.2.1",
@@ -101,19 +117,7 @@ describe("Airflow's faults, as a commander meets them", () => {
   it("Airflow gone halfway through a wave: the error carries what was cleared, and a cancel stops exactly that", async () => {
     process.env[ENV] = "right-password";
     const p = plan(["2026-08-16", "2026-08-18"]); // two ranges: two clears
-    const realFetch = fetch;
-    let clears = 0;
-    vi.stubGlobal("fetch", (input: string | URL | Request, init?: RequestInit) => {
-      if (String(input).endsWith("/clearTaskInstances") && ++clears === 2)
-        return Promise.reject(new TypeError("fetch failed", { cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }) }));
-      return realFetch(input, init);
-    });
-    let e: OrchestratorError | null;
-    try {
-      e = await refusal(adapter().dispatchWave(p, 0));
-    } finally {
-      vi.unstubAllGlobals();
-    }
+    const e = await dispatchCutAfterFirstClear(p);
     expect(e!.message).toBe(`Airflow at ${airflow.url} is not reachable: connection refused`);
     const started = e!.started as { groups: { start: string }[] } | null;
     expect(started?.groups).toHaveLength(1);
@@ -175,19 +179,7 @@ describe("a wave cut off halfway, sent again", () => {
   it("the wave sent again after a partial failure clears only what did not go through", async () => {
     process.env[ENV] = "right-password";
     const p = plan(["2026-08-16", "2026-08-18"]);
-    const realFetch = fetch;
-    let clears = 0;
-    vi.stubGlobal("fetch", (input: string | URL | Request, init?: RequestInit) => {
-      if (String(input).endsWith("/clearTaskInstances") && ++clears === 2)
-        return Promise.reject(new TypeError("fetch failed", { cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }) }));
-      return realFetch(input, init);
-    });
-    let e: OrchestratorError | null;
-    try {
-      e = await refusal(adapter().dispatchWave(p, 0));
-    } finally {
-      vi.unstubAllGlobals();
-    }
+    const e = await dispatchCutAfterFirstClear(p);
     const before = airflow.requests.filter((r) => r.path.endsWith("/clearTaskInstances")).length;
     const again = await adapter().dispatchWave(p, 0, e!.started);
     const clearedNow = airflow.requests.filter((r) => r.path.endsWith("/clearTaskInstances")).slice(before);
