@@ -2,6 +2,9 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inTransaction, providerOf } from "../repositories/database";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { prismaOf } from "../repositories/prisma-handle";
+import { bulkInsert, insertNew } from "../repositories/sql/bulk-sql";
+import { pgConnectionOf } from "./client";
 
 /**
  * Another process writes between the start of a transaction and its first write, while a query
@@ -50,5 +53,46 @@ describe.each(providersUnderTest())("the provider of a %s client", (provider) =>
   it("is the one its configuration named, for the client and for its transactions", async () => {
     expect(providerOf(t.db)).toBe(provider);
     expect(await inTransaction(t.db, async (tx) => providerOf(tx))).toBe(provider);
+  });
+});
+
+/**
+ * The fold's bulk writes go on the connection a transaction holds (pgConnectionOf), beside
+ * Prisma's statements: they must see what the transaction wrote, be seen by it, and roll back
+ * with it — on the wrong connection they would commit on their own, or wait on the
+ * transaction's row locks forever.
+ */
+describe.each(providersUnderTest())("bulk writes in a %s transaction", (provider) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase(provider);
+  });
+  afterAll(async () => t.drop());
+
+  const user = (id: string) => ({ id, displayName: id, role: "viewer", createdAt: new Date("2026-12-01T00:00:00Z") });
+  const columns = [
+    { name: "id", type: "text" as const },
+    { name: "displayName", type: "text" as const },
+    { name: "role", type: "text" as const },
+    { name: "createdAt", type: "timestamp" as const },
+  ];
+
+  it("are the transaction's: seen inside it, committed with it, rolled back with it", async () => {
+    const seen = await inTransaction(t.db, async (tx) => {
+      await prismaOf(tx).user.create({ data: user("by-prisma") });
+      // A unique violation here would mean the bulk write does not see the row above.
+      expect(await insertNew(tx, "User", columns, [user("by-prisma"), user("bulk-1")], "id")).toEqual(["bulk-1"]);
+      await bulkInsert(tx, "User", columns, [user("bulk-2")]);
+      return (await prismaOf(tx).user.findMany({ select: { id: true }, orderBy: { id: "asc" } })).map((u) => u.id);
+    });
+    expect(seen).toEqual(["bulk-1", "bulk-2", "by-prisma"]);
+    await expect(
+      inTransaction(t.db, async (tx) => {
+        await bulkInsert(tx, "User", columns, [user("bulk-3")]);
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    expect((await prismaOf(t.db).user.findMany({ select: { id: true }, orderBy: { id: "asc" } })).map((u) => u.id)).toEqual(["bulk-1", "bulk-2", "by-prisma"]);
+    if (provider === "postgresql") expect(await inTransaction(t.db, async (tx) => (await pgConnectionOf(prismaOf(tx))) !== null)).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 import { PrismaClient as PgClient } from "./generated/postgresql/client";
 import { resolveDatabaseTarget, type DatabaseTarget } from "./database-url";
@@ -19,12 +20,60 @@ export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
  */
 export function createDb(target: DatabaseTarget, options: { poolMax?: number; lockWaitMs?: number } = {}): Db {
   const lock = target.provider === "sqlite" ? new SqliteWriteLock({ url: target.url, timeoutMs: options.lockWaitMs ?? configuredLockWaitMs() }) : null;
-  const db = lock
-    ? new SqliteClient({ adapter: lock })
-    : (new PgClient({ adapter: new PrismaPg({ connectionString: target.url, ...(options.poolMax ? { max: options.poolMax } : {}) }) }) as unknown as Db);
+  const pool = lock ? null : pgPool(target.url, options.poolMax);
+  const db = pool ? (new PgClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) }) as unknown as Db) : new SqliteClient({ adapter: lock! });
   Object.defineProperty(db, PROVIDER, { value: target.provider });
+  if (pool) Object.defineProperty(db, PG_POOL, { value: pool });
   if (lock) Object.defineProperty(db, WRITE_LOCK, { value: lock.state });
   return db;
+}
+
+/**
+ * The pool Prisma's adapter takes its connections from, each connection known by its backend's
+ * process id: a statement too large for Prisma's query path can then be sent on the connection a
+ * transaction holds (pgConnectionOf).
+ */
+function pgPool(url: string, max: number | undefined): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, ...(max ? { max } : {}) });
+  const byPid = new Map<number, pg.PoolClient>();
+  pool.on("connect", (client) => {
+    const pid = (client as unknown as { processID?: number }).processID;
+    if (pid) byPid.set(pid, client);
+  });
+  pool.on("remove", (client) => {
+    const pid = (client as unknown as { processID?: number }).processID;
+    if (pid && byPid.get(pid) === client) byPid.delete(pid);
+  });
+  connectionsOfPool.set(pool, byPid);
+  return pool;
+}
+
+const connectionsOfPool = new WeakMap<pg.Pool, Map<number, pg.PoolClient>>();
+const PG_POOL = Symbol.for("reparo.pgPool");
+const connectionOfTx = new WeakMap<object, pg.PoolClient | null>();
+
+/**
+ * The pg connection an interactive transaction runs on (PostgreSQL; null elsewhere, or when it
+ * cannot be told): asked once per transaction (its backend's process id), then remembered.
+ * Statements sent on it are part of the transaction, in the order they are awaited. Prisma's
+ * query path costs a fold step a fifth of its console time on its large statements (their
+ * parameters pass its query compiler, then its argument mapping): the fold's bulk writes go here.
+ */
+export async function pgConnectionOf(tx: Tx): Promise<pg.PoolClient | null> {
+  // The client itself (not a transaction: it can disconnect) holds no connection between
+  // statements: only a transaction's is known.
+  if (providerOf(tx) !== "postgresql" || typeof (tx as unknown as Db).$disconnect === "function") return null;
+  const known = connectionOfTx.get(tx);
+  if (known !== undefined) return known;
+  const pool = (tx as unknown as { [PG_POOL]?: pg.Pool })[PG_POOL];
+  const byPid = pool ? connectionsOfPool.get(pool) : undefined;
+  let client: pg.PoolClient | null = null;
+  if (byPid) {
+    const [row] = await tx.$queryRawUnsafe<{ pid: number }[]>(`SELECT pg_backend_pid() AS pid`);
+    client = (row && byPid.get(Number(row.pid))) || null;
+  }
+  connectionOfTx.set(tx, client);
+  return client;
 }
 
 function configuredLockWaitMs(): number {

@@ -1,5 +1,6 @@
 import { providerOf, type Tx } from "../database";
 import { prismaOf } from "../prisma-handle";
+import { pgConnectionOf } from "../../db/client";
 
 export type ColumnType = "text" | "int" | "float" | "timestamp" | "bool";
 export interface Column {
@@ -24,7 +25,7 @@ export async function bulkUpdateById(tx: Tx, table: string, columns: Column[], r
   if (provider === "postgresql") {
     const { source, params } = unnestSource(all, rows);
     const sets = columns.map((c) => `"${c.name}" = v."${c.name}"`).join(", ");
-    await prismaOf(tx).$executeRawUnsafe(`UPDATE "${table}" SET ${sets} FROM ${source} WHERE "${table}"."id" = v."id"`, ...params);
+    await send(tx, `UPDATE "${table}" SET ${sets} FROM ${source} WHERE "${table}"."id" = v."id"`, params);
     return;
   }
   for (let i = 0; i < rows.length; i += CHUNK) {
@@ -55,7 +56,20 @@ function unnestSource(columns: Column[], rows: Record<string, unknown>[]): { sou
  * meeting the ingestion throughput bar. Rows must carry their id (no client-side defaults here).
  */
 export async function bulkInsert(tx: Tx, table: string, columns: Column[], rows: Record<string, unknown>[]): Promise<void> {
-  for (const { sql, params } of insertStatements(tx, table, columns, rows)) await prismaOf(tx).$executeRawUnsafe(sql, ...params);
+  for (const { sql, params } of insertStatements(tx, table, columns, rows)) await send(tx, sql, params);
+}
+
+/**
+ * A write's rows: on PostgreSQL in a transaction, sent on the transaction's own connection
+ * (pgConnectionOf) — its parameters are arrays of thousands of values, which Prisma's query path
+ * would copy, map and hand to its compiler first; elsewhere through Prisma.
+ */
+async function send<T = Record<string, unknown>>(tx: Tx, sql: string, params: unknown[], answers = false): Promise<T[]> {
+  const connection = await pgConnectionOf(prismaOf(tx));
+  if (connection) return (await connection.query(sql, params)).rows as T[];
+  if (answers) return prismaOf(tx).$queryRawUnsafe<T[]>(sql, ...params);
+  await prismaOf(tx).$executeRawUnsafe(sql, ...params);
+  return [];
 }
 
 /**
@@ -124,7 +138,7 @@ function encode(provider: string, type: ColumnType, value: unknown): unknown {
 export async function insertNew(tx: Tx, table: string, columns: Column[], rows: Record<string, unknown>[], returning: string): Promise<string[]> {
   const inserted: string[] = [];
   for (const { sql, params } of insertStatements(tx, table, columns, rows)) {
-    const out = await prismaOf(tx).$queryRawUnsafe<Record<string, string>[]>(`${sql} ON CONFLICT DO NOTHING RETURNING "${returning}"`, ...params);
+    const out = await send<Record<string, string>>(tx, `${sql} ON CONFLICT DO NOTHING RETURNING "${returning}"`, params, true);
     for (const r of out) inserted.push(r[returning]!);
   }
   return inserted;
@@ -140,10 +154,7 @@ export async function upsertChanged(tx: Tx, table: string, columns: Column[], ch
   const differs = changing.map((c) => `"${table}"."${c.name}" IS DISTINCT FROM excluded."${c.name}"`).join(" OR ");
   const written: string[] = [];
   for (const { sql, params } of insertStatements(tx, table, columns, rows)) {
-    const out = await prismaOf(tx).$queryRawUnsafe<{ id: string }[]>(
-      `${sql} ON CONFLICT ("id") DO UPDATE SET ${sets} WHERE ${differs} RETURNING "id"`,
-      ...params,
-    );
+    const out = await send<{ id: string }>(tx, `${sql} ON CONFLICT ("id") DO UPDATE SET ${sets} WHERE ${differs} RETURNING "id"`, params, true);
     for (const r of out) written.push(r.id);
   }
   return written;
