@@ -16,7 +16,7 @@ import type { FoldedRun } from "./fold-run-events";
 import { applyRunLineage, type RunLineage } from "./lineage-history";
 import { linkRuns, type PipelineRef } from "./link-runs";
 import { UnitKeyResolver } from "./resolve-unit-keys";
-import { runRowId } from "./stable-id";
+import { runRowIdOf } from "./stable-id";
 import type { Submitter } from "../auth/roles";
 import { heldFromSubmitter, heldKey, refuseHeldPublishes } from "../incidents/held-units";
 
@@ -53,8 +53,8 @@ export async function applyFoldedRuns(
     tx,
     ordered.flatMap((r) => [...r.inputs, ...r.outputs]),
   );
-  const ids = ordered.map((r) => runRowId(r.jobNodeId, r.runId));
-  const parentIds = ordered.flatMap((r) => (r.parent ? [runRowId(r.parent.jobNodeId, r.parent.runId)] : []));
+  const ids = ordered.map(runRowIdOf);
+  const parentIds = ordered.flatMap((r) => (r.parent ? [runRowIdOf(r.parent)] : []));
   const stored = await runsByIds(tx, [...new Set([...ids, ...parentIds])]);
   const links = linkRuns(ordered, stored);
   const pipelines = await ensurePipelines(

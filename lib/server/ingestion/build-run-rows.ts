@@ -4,7 +4,7 @@ import type { AttemptRow, InvalidKeyRow, PublishRow, RunRow } from "../repositor
 import type { FoldedOutput, FoldedRun, FoldedTry } from "./fold-run-events";
 import type { RunLineage } from "./lineage-history";
 import type { UnitKeyResolver, UnitVerdict } from "./resolve-unit-keys";
-import { runRowId, stableId } from "./stable-id";
+import { runRowIdOf, stableId } from "./stable-id";
 
 export interface RunRows {
   run: RunRow;
@@ -35,7 +35,7 @@ export interface RowContext {
  * table) published no data; a TRUNCATE published it empty.
  */
 export function buildRunRows(run: FoldedRun, ctx: RowContext): RunRows {
-  const id = runRowId(run.jobNodeId, run.runId);
+  const id = runRowIdOf(run);
   const tries = unitsOfTries(run, ctx);
   const attempts = tries.flatMap(({ t, tryNumber, verdicts }) => {
     const unitKeys = [...new Set([...verdicts.values()].flat().map((v) => v.key))];

@@ -1,5 +1,5 @@
 import type { FoldedRun, RunRef } from "./fold-run-events";
-import { runRowId } from "./stable-id";
+import { runRowIdOf } from "./stable-id";
 
 export type PipelineRef = { ref: { namespace: string; name: string } } | { id: string } | null;
 
@@ -15,7 +15,7 @@ export interface StoredRunLink {
   pipelineId: string | null;
 }
 
-const keyOf = (r: RunRef) => runRowId(r.jobNodeId, r.runId);
+const keyOf = (r: RunRef) => runRowIdOf(r);
 const refOf = (r: RunRef): PipelineRef => ({ ref: { namespace: r.namespace, name: r.name } });
 
 /**
