@@ -1,17 +1,24 @@
 /**
  * Lineage render benchmark: a generated lineage of 10,000 nodes (5,000 tasks each writing one
- * dataset, 40 pipelines) and 30,000 edges is written into its own SQLite database through the
- * repositories, the real console is served on it (`next start`, an existing build:
- * NEXT_DIST_DIR names it), and Chromium opens the real /lineage page. Times come from the
+ * dataset, 40 pipelines) and 30,000 edges — or, with `--size 50k`, the same generator five times
+ * wider (200 pipelines, 50,000 nodes, 150,000 edges) — is written into its own SQLite database
+ * through the repositories, the real console is served on it (`next start`, an existing build:
+ * NEXT_DIST_DIR names it), and Chromium opens the real /lineage page. With `--baseline DIR`,
+ * another build (its NEXT_DIST_DIR, e.g. main's built into .next-base) is served on a copy of
+ * the same database and measured in the same run, interleaved with this one (`--runs N` rounds,
+ * the order alternating), so the two are compared under the same load. Times come from the
  * performance marks the components place and the resource timings of the page's requests:
  *   navigation → graph / layout received  GET /api/v1/lineage-graph and …/layout (fetched side by side)
  *   navigation → reparo:layout-done      both received, React Flow's elements committed and painted
  *   reparo:highlight-start → -done      a closure applied to the graph and painted
  *   click → reparo:highlight-done        the same, including the closure API round trip
- * Usage: npx tsx bench/lineage-render-bench.ts [--json]   (needs `npx next build` first)
+ * Usage: npx tsx bench/lineage-render-bench.ts [--size 10k|50k] [--baseline DIR] [--runs N] [--json]
+ *   (needs `npx next build` first; the JSON, printed last, holds this build's figures at its top
+ *   level — the last round's — and the baseline's beside them under `baseline`)
  */
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import { chromium, type Page } from "@playwright/test";
 import { datasetId, taskId } from "../lib/domain/ids";
 import type { CatalogSpec } from "../lib/server/demo/catalog-spec";
@@ -20,16 +27,17 @@ import { createDb } from "../lib/server/db/client";
 import { migrate } from "../lib/server/db/migrate";
 import { rng } from "./bench-graph";
 
-const PIPELINES = 40;
+const SIZES = { "10k": { pipelines: 40, edges: 30_000 }, "50k": { pipelines: 200, edges: 150_000 } } as const;
+type Size = keyof typeof SIZES;
 const TASKS_PER_PIPELINE = 125;
 const READS_PER_TASK = 7;
-const EDGES = 30_000;
 const PORT = Number(process.env.BENCH_PORT ?? 3190);
 const FILE = "/tmp/reparo-lineage-bench.db";
 const DEMO_FILE = "/tmp/reparo-lineage-bench-demo.db";
 const DAILY = { kind: "time" as const, grain: "day" as const, start: "2025-01-01", end: "2025-12-31", timezone: "UTC" };
 
-function generateCatalog(): CatalogSpec {
+function generateCatalog(size: Size): CatalogSpec {
+  const { pipelines: PIPELINES, edges: EDGES } = SIZES[size];
   const random = rng(20260817);
   const spec: CatalogSpec = { pipelines: [], datasets: [], tasks: [], edges: [] };
   const produced: string[][] = [];
@@ -56,12 +64,12 @@ function generateCatalog(): CatalogSpec {
   return spec;
 }
 
-async function prepareDatabase(): Promise<{ nodes: number; edges: number }> {
+async function prepareDatabase(size: Size): Promise<{ nodes: number; edges: number }> {
   fs.rmSync(FILE, { force: true });
   const target = { provider: "sqlite" as const, file: FILE, url: `file:${FILE}` };
   await migrate(target);
   const db = createDb(target);
-  const spec = generateCatalog();
+  const spec = generateCatalog(size);
   await registerCatalog(db, spec, new Date("2025-01-01T00:00:00Z"));
   await db.$disconnect();
   return { nodes: spec.tasks.length + spec.datasets.length, edges: spec.edges.length };
@@ -73,10 +81,10 @@ async function prepareDatabase(): Promise<{ nodes: number; edges: number }> {
  * the unit-state warm-up (lib/server/units/warm-unit-states.ts), which holds the event loop for
  * seconds on this lineage; a page opened meanwhile would measure that queue (startupMs).
  */
-async function serve(port: number, file: string): Promise<{ stop: () => void; startupMs: number; layoutReadyMs: number | null }> {
+async function serve(port: number, file: string, distDir?: string): Promise<{ stop: () => void; startupMs: number; layoutReadyMs: number | null }> {
   const started = Date.now();
   const server = spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", String(port)], {
-    env: { ...process.env, DATABASE_URL: `file:${file}`, NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, DATABASE_URL: `file:${file}`, NEXT_TELEMETRY_DISABLED: "1", ...(distDir ? { NEXT_DIST_DIR: distDir } : {}) },
     detached: true,
     stdio: ["ignore", "pipe", "ignore"],
   });
@@ -156,7 +164,7 @@ async function launch() {
 }
 
 /**
- * 10k: a cold load (fresh browser profile, first graph request since the server started), five
+ * The generated lineage: a cold load (fresh browser profile, first graph request since the server started), five
  * highlights, a warm reload, and a view whose layout nobody asked for yet (one pipeline
  * collapsed: the server lays the lineage out on demand, as after a catalog change).
  */
@@ -212,19 +220,31 @@ function loadDemo(file: string) {
 const round = (x: number | null) => (x === null ? null : Math.round(x));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function main() {
-  const json = process.argv.includes("--json");
-  const size = await prepareDatabase();
-  const bigServer = await serve(PORT, FILE);
-  const big = await measureBig(PORT).finally(bigServer.stop);
-  loadDemo(DEMO_FILE);
-  const demoServer = await serve(PORT, DEMO_FILE);
-  const demo = await measureDemo(PORT).finally(demoServer.stop);
-  const result = {
-    nodes: size.nodes,
-    edges: size.edges,
-    serverStartupMs: bigServer.startupMs,
-    serverLayoutAtStartMs: bigServer.layoutReadyMs,
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+type Measured = ReturnType<typeof summarise>;
+
+/** One build measured: its server on its own copy of the generated database, then on the demo world. */
+async function measureBuild(port: number, file: string, distDir: string | undefined) {
+  const server = await serve(port, file, distDir);
+  const big = await measureBig(port).finally(server.stop);
+  loadDemo(`${DEMO_FILE}-${port}`);
+  const demoServer = await serve(port, `${DEMO_FILE}-${port}`, distDir);
+  const demo = await measureDemo(port).finally(demoServer.stop);
+  return summarise(server, big, demo);
+}
+
+function summarise(
+  server: { startupMs: number; layoutReadyMs: number | null },
+  big: Awaited<ReturnType<typeof measureBig>>,
+  demo: Awaited<ReturnType<typeof measureDemo>>,
+) {
+  return {
+    serverStartupMs: server.startupMs,
+    serverLayoutAtStartMs: server.layoutReadyMs,
     cold: {
       layoutAndPaintMs: round(big.cold.layoutAndPaintMs),
       graphRequestedMs: round(big.cold.graphRequestedMs),
@@ -242,21 +262,66 @@ async function main() {
     highlightClickMs: big.highlights.map((h) => round(h.click)),
     highlightClickMedianMs: round(median(big.highlights.map((h) => h.click))),
     demo: { layoutAndPaintMs: round(demo.layoutAndPaintMs), highlightAppliedMs: round(demo.highlight.applied), highlightClickMs: round(demo.highlight.click) },
+    loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100),
   };
-  console.table([
-    { measure: `10k server start: lineage laid out on 2 ELK threads`, ms: result.serverLayoutAtStartMs, bar: "" },
-    { measure: `10k cold: navigation → page asks for the graph and layout`, ms: result.cold.graphRequestedMs, bar: "" },
-    { measure: `10k cold: navigation → graph received`, ms: result.cold.graphFetchedMs, bar: "" },
-    { measure: `10k cold: navigation → layout received`, ms: result.cold.layoutFetchedMs, bar: "" },
-    { measure: `10k cold: navigation → laid out and painted`, ms: result.cold.layoutAndPaintMs, bar: "≤ 5000" },
-    { measure: `10k warm reload: painted`, ms: result.warm.layoutAndPaintMs, bar: "" },
-    { measure: `10k new view (p7 collapsed, laid out on demand): layout received`, ms: result.onDemand.layoutFetchedMs, bar: "" },
-    { measure: `10k new view (p7 collapsed, laid out on demand): painted`, ms: result.onDemand.layoutAndPaintMs, bar: "≤ 5000" },
-    { measure: `10k highlight applied → painted (median of ${HIGHLIGHTS})`, ms: result.highlightAppliedMedianMs, bar: "≤ 100" },
-    { measure: `10k click → highlight painted, incl. closure API`, ms: result.highlightClickMedianMs, bar: "" },
-    { measure: `demo: navigation → laid out and painted`, ms: result.demo.layoutAndPaintMs, bar: "" },
-    { measure: `demo: stg_orders 2026-08-17 highlight applied → painted`, ms: result.demo.highlightAppliedMs, bar: "≤ 100" },
-  ]);
+}
+
+function table(size: Size, current: Measured, baseline: Measured | undefined) {
+  const rows: [string, (m: Measured) => number | null, string][] = [
+    ["server start: lineage laid out on 2 ELK threads", (m) => m.serverLayoutAtStartMs, "≤ 60000"],
+    ["cold: navigation → page asks for the graph and layout", (m) => m.cold.graphRequestedMs, ""],
+    ["cold: navigation → graph received", (m) => m.cold.graphFetchedMs, ""],
+    ["cold: navigation → layout received", (m) => m.cold.layoutFetchedMs, ""],
+    ["cold: navigation → laid out and painted", (m) => m.cold.layoutAndPaintMs, "≤ 5000"],
+    ["warm reload: painted", (m) => m.warm.layoutAndPaintMs, "≤ 5000"],
+    ["new view (p7 collapsed, laid out on demand): layout received", (m) => m.onDemand.layoutFetchedMs, ""],
+    ["new view (p7 collapsed, laid out on demand): painted", (m) => m.onDemand.layoutAndPaintMs, "≤ 5000"],
+    [`highlight applied → painted (median of ${HIGHLIGHTS})`, (m) => m.highlightAppliedMedianMs, "≤ 100"],
+    [`click → highlight painted, incl. closure API (median of ${HIGHLIGHTS})`, (m) => m.highlightClickMedianMs, "≤ 1000"],
+    ["demo: navigation → laid out and painted", (m) => m.demo.layoutAndPaintMs, ""],
+    ["demo: stg_orders 2026-08-17 highlight applied → painted", (m) => m.demo.highlightAppliedMs, "≤ 100"],
+  ];
+  console.table(
+    rows.map(([measure, of, bar]) => ({
+      measure: `${size} ${measure}`,
+      ms: of(current),
+      ...(baseline ? { baseline: of(baseline) } : {}),
+      bar,
+    })),
+  );
+  console.log(`load average after this build: ${current.loadAverage.join(", ")}${baseline ? `; after the baseline: ${baseline.loadAverage.join(", ")}` : ""}`);
+}
+
+async function main() {
+  const json = process.argv.includes("--json");
+  const size = (arg("--size") ?? "10k") as Size;
+  if (!(size in SIZES)) throw new Error(`--size: expected 10k or 50k, got ${size}`);
+  const baselineDir = arg("--baseline");
+  const runs = Number(arg("--runs") ?? 1);
+  const generated = await prepareDatabase(size);
+  const builds = [{ name: "current", port: PORT, distDir: undefined as string | undefined }];
+  if (baselineDir) builds.push({ name: "baseline", port: PORT + 1, distDir: baselineDir });
+  const rounds: Record<string, Measured>[] = [];
+  for (let r = 0; r < runs; r++) {
+    const round: Record<string, Measured> = {};
+    // Alternating which build goes first, so neither always meets the machine's leftovers.
+    for (const b of r % 2 === 0 ? builds : [...builds].reverse()) {
+      const file = `${FILE}-${b.port}`;
+      fs.copyFileSync(FILE, file);
+      round[b.name] = await measureBuild(b.port, file, b.distDir);
+    }
+    rounds.push(round);
+    table(size, round.current!, round.baseline);
+  }
+  const last = rounds.at(-1)!;
+  const result = {
+    size,
+    nodes: generated.nodes,
+    edges: generated.edges,
+    ...last.current!,
+    ...(last.baseline ? { baseline: { distDir: baselineDir, ...last.baseline } } : {}),
+    rounds,
+  };
   if (json) console.log(JSON.stringify(result));
 }
 
