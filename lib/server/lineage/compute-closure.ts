@@ -1,5 +1,6 @@
 import { nodeName } from "@/lib/domain/ids";
-import { toKeyRanges } from "@/lib/domain/unit-set";
+import type { PartitionSpace } from "@/lib/domain/partitions";
+import { toKeyRanges, type UnitSet } from "@/lib/domain/unit-set";
 import type { Closure, ClosureNode, ClosureQuery } from "@/lib/contracts/lineage";
 import { listConsumers, type ConsumerRecord } from "../repositories/people/teams-and-consumers";
 import { consumersReached } from "./consumer-nodes";
@@ -18,16 +19,17 @@ export async function computeClosure(query: ClosureQuery, now: Date, db: Db = ge
     resolveClosure(db, { nodeId: query.nodeId, units: query.units, direction: query.direction, asOf }),
     query.direction === "downstream" ? listConsumers(db) : [],
   ]);
+  const said = unitsInWords();
   const nodes: ClosureNode[] = [...result.entries.values()].map((entry) => {
     const space = lineage.graph.nodes[lineage.graph.index.get(entry.node)!]!.space;
-    const unpartitioned = space.def.kind === "none";
+    const { units, text } = said(entry.units, space);
     return {
       nodeId: entry.node,
       kind: entry.nodeKind,
       name: nodeName(entry.node),
-      units: unpartitioned ? null : toKeyRanges(entry.units, space),
+      units,
       unitCount: entry.units.size,
-      unitsText: describeUnitSet(entry.units, space),
+      unitsText: text,
       via: [...entry.via],
       degradedVia: entry.degradedVia.map((d) => ({ nodeId: d.node, reason: d.reason })),
       seed: entry.seed,
@@ -39,6 +41,24 @@ export async function computeClosure(query: ClosureQuery, now: Date, db: Db = ge
     direction: query.direction,
     nodes: [...nodes, ...consumerNodes(nodes, consumers)],
     waves: result.nodeWaves.map((w) => [...w]),
+  };
+}
+
+/**
+ * A unit set as key ranges and in words, once per distinct set of a partition space: the nodes of
+ * a wide closure mostly share a few sets (a whole year downstream of a whole year), and spelling
+ * each again was a good part of a 45,000-node answer (docs/lineage.md). The answers share the
+ * arrays; nothing mutates them before they are serialised.
+ */
+function unitsInWords() {
+  const seen = new Map<PartitionSpace, Map<string, { units: [string, string][] | null; text: string }>>();
+  return (set: UnitSet, space: PartitionSpace) => {
+    let perSpace = seen.get(space);
+    if (!perSpace) seen.set(space, (perSpace = new Map()));
+    const key = set.toString();
+    let hit = perSpace.get(key);
+    if (!hit) perSpace.set(key, (hit = { units: space.def.kind === "none" ? null : toKeyRanges(set, space), text: describeUnitSet(set, space) }));
+    return hit;
   };
 }
 

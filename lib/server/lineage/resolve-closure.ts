@@ -6,6 +6,8 @@ import { NotFoundError } from "@/lib/domain/errors";
 import { loadLineageGraph, type LoadedLineage } from "./load-lineage-graph";
 import { parseUnitSelection } from "./parse-unit-selection";
 import { listConsumers, type ConsumerRecord } from "../repositories/people/teams-and-consumers";
+import { remember } from "../cache/recent-promises";
+import { compositeKey } from "@/lib/domain/composite-key";
 
 export interface ClosureRequest {
   nodeId: string;
@@ -28,11 +30,28 @@ export async function resolveClosure(db: Db, request: ClosureRequest): Promise<R
   const lineage = await loadLineageGraph(db, request.asOf);
   const index = lineage.graph.index.get(request.nodeId as NodeId);
   if (index === undefined && request.nodeId.startsWith("consumer:")) return consumerClosure(lineage, request, await listConsumers(db));
-  if (index === undefined) return pipelineClosure(lineage, request);
-  const node = lineage.graph.nodes[index]!;
-  const seedUnits = parseUnitSelection(node.space, request.units);
-  const result = closure(lineage.graph, [{ node: node.id, units: seedUnits }], request.direction);
-  return { lineage, seedUnits, result };
+  return remember(recentOf(lineage), compositeKey(request.nodeId, request.units ?? "", request.direction), RECENT_CLOSURES, async () => {
+    if (index === undefined) return pipelineClosure(lineage, request);
+    const node = lineage.graph.nodes[index]!;
+    const seedUnits = parseUnitSelection(node.space, request.units);
+    const result = closure(lineage.graph, [{ node: node.id, units: seedUnits }], request.direction);
+    return { lineage, seedUnits, result };
+  });
+}
+
+/**
+ * The last closures walked on a compiled lineage: a click asks for the closure, then — once it is
+ * painted — for what its nodes hold, and the second walk of a 45,000-node closure cost as much as
+ * the first. What a node or pipeline closure depends on is the compiled lineage (this map's key)
+ * and the request; a consumer's also depends on the declarations of the day, so it is not kept.
+ */
+const RECENT_CLOSURES = 8;
+const recent = new WeakMap<LoadedLineage, Map<string, Promise<ResolvedClosure>>>();
+
+function recentOf(lineage: LoadedLineage): Map<string, Promise<ResolvedClosure>> {
+  let kept = recent.get(lineage);
+  if (!kept) recent.set(lineage, (kept = new Map()));
+  return kept;
 }
 
 /**
