@@ -42,7 +42,8 @@ export function useClosure(selection: ClosureSelection | null) {
 export function useClosureHoldings(selection: ClosureSelection | null) {
   return useQuery({
     queryKey: selection ? lineageKeys.holdings(selection) : lineageKeys.idle("holdings"),
-    queryFn: () => apiFetch(`/api/v1/lineage-graph/holdings?${params(selection!)}`, HoldingsSchema),
+    // Cancelled when the selection moves on: the server stops working on a question nobody waits for.
+    queryFn: ({ signal }) => apiFetch(`/api/v1/lineage-graph/holdings?${params(selection!)}`, HoldingsSchema, { signal }),
     enabled: selection !== null,
     retry: false,
   });

@@ -124,6 +124,17 @@ describe.each(providersUnderTest())("the closure API on the demo world (%s)", (p
     expect(seed23.map((h) => [h.kind, h.unitsText])).toEqual([["failed_nothing_written", "2026-08-23"]]);
   });
 
+  it("holdings nobody waits for any more stop (499), and a closure asked twice is the same answer", async () => {
+    const gone = new AbortController();
+    gone.abort();
+    const stopped = await getClosureHoldings(query({ nodeId: "job:orders:stg_orders", units: "2026-08-17" }), NOW, t.db, gone.signal).catch(errorResponse);
+    expect((stopped as Response).status).toBe(499);
+    const q = query({ nodeId: "job:orders:stg_orders", units: "2026-08-17" });
+    const [first, again] = [await computeClosure(q, NOW, t.db), await computeClosure(q, NOW, t.db)];
+    expect(again).toEqual(first);
+    expect(first.nodes.find((n) => n.nodeId === "dataset:warehouse:fct_orders")).toMatchObject({ units: [day("2026-08-17")], unitsText: "2026-08-17" });
+  });
+
   it("the graph view: 30 nodes and 3 consumers, 28 walked edges, 3 consumers' reads and running_balance's self-read, roles by kind, a stable hash", async () => {
     const g = await getLineageGraphView(undefined, NOW, t.db);
     expect([g.nodes.length, g.edges.length]).toEqual([33, 32]);

@@ -13,6 +13,7 @@ import { describeUnitSet } from "./describe-unit-set";
 import { getUnitStateSnapshotCovering, type DatasetStateCodes } from "../units/state-service";
 import { UnitSetBuilder, toKeyRanges } from "@/lib/domain/unit-set";
 import { UNIT_STATE_PRECEDENCE } from "@/lib/domain/unit-state";
+import { HttpError } from "../http/errors";
 
 /**
  * What every node of a closure holds right now, per unit (PRODUCT.md): never ran (consumers
@@ -20,9 +21,10 @@ import { UNIT_STATE_PRECEDENCE } from "@/lib/domain/unit-state";
  * a repair replaces, ran after it on what the failure left, or was sent outside the platform
  * (re-running recalls nothing). A task holds what the dataset it writes holds.
  */
-export async function getClosureHoldings(query: ClosureQuery, now: Date, db: Db = getDb()): Promise<Holdings> {
+export async function getClosureHoldings(query: ClosureQuery, now: Date, db: Db = getDb(), signal?: AbortSignal): Promise<Holdings> {
   const asOf = query.asOf ? new Date(query.asOf) : now;
   const { lineage, result } = await resolveClosure(db, { nodeId: query.nodeId, units: query.units, direction: query.direction, asOf });
+  stopIfGone(signal);
   const { graph } = lineage;
   const outputs = new Map([...result.entries.keys()].map((id) => [id, outputOf(graph, id)]));
   const datasetIds = [...new Set([...outputs.values()].flatMap((d) => (d ? [lineage.datasets.get(d.id)!.id] : [])))];
@@ -37,6 +39,7 @@ export async function getClosureHoldings(query: ClosureQuery, now: Date, db: Db 
   const seedKeys = new Set(seedTask && outputs.get(seedTask.node) ? keysOf(outputs.get(seedTask.node)!.space, seedTask.units) : []);
   const failedAt = latestFailure(new Map(seedWriters.flatMap((id) => (attempts.has(id) ? [[id, attempts.get(id)!] as const] : []))), seedKeys);
   const facts: UnitFactsLookup = { publishes, attempts, deliveries, failedAt };
+  stopIfGone(signal);
   const states = await getUnitStateSnapshotCovering(db, now, [...new Set([...outputs.values()].flatMap((d) => (d ? [d.id] : [])))]);
   const byNode = new Map(states.datasets.map((d) => [d.dataset.nodeId, d]));
   const nodes = [...result.entries.values()].map((entry) => {
@@ -45,6 +48,17 @@ export async function getClosureHoldings(query: ClosureQuery, now: Date, db: Db 
     return { nodeId: entry.node, holdings: [...holdingsOf(entry, output, lineage, facts), ...(output && kept ? suspectHolding(entry, output, kept) : [])] };
   });
   return { asOf: asOf.toISOString(), failedAt: failedAt === null ? null : new Date(failedAt).toISOString(), nodes };
+}
+
+/**
+ * The page asks for the holdings once a closure is painted, and drops the question when the
+ * selection changes (lib/client/use-lineage.ts). Before the unit states are warm, answering it
+ * computes the states of every dataset of the closure — on a 45,000-node closure, minutes of the
+ * server's one thread — so a question nobody waits for any more stops at the next step instead of
+ * holding up the next click's closure (docs/lineage.md).
+ */
+function stopIfGone(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new HttpError(499, "client_closed_request", "the page no longer waits for these holdings");
 }
 
 function holdingsOf(entry: ClosureEntry, output: DatasetNode | undefined, lineage: LoadedLineage, facts: UnitFactsLookup) {
