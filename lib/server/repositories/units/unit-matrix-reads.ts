@@ -25,47 +25,95 @@ export async function unscheduledRunKinds(db: Db): Promise<Map<string, RunKind>>
 }
 
 /**
- * One dataset's records as one JSON array built by the database (json_group_array / json_agg),
- * each record an array of its fields: a row per record through the driver costs ~5 µs, a
- * character of JSON a few nanoseconds, and the matrix reads millions. JSON quotes every field,
- * so producers' text (an input version holding any character at all) stays its own field.
+ * One dataset's records as one JSON array per field, built by the database (json_group_array /
+ * json_agg, one aggregate per field over the same rows, so the i-th element of each is one
+ * record): a row per record through the driver costs ~5 µs, a character of JSON a few
+ * nanoseconds, and the matrix reads millions. Columns, not an array per record: parsing a
+ * million small arrays and collecting them was a third of a first computation (docs/units.md).
+ * JSON quotes every field, so producers' text (an input version holding any character at all)
+ * stays its own field.
  */
-async function aggregated(db: Db, table: "Publish" | "Attempt", owner: "datasetId" | "taskId", id: string, fields: string[]): Promise<unknown[][]> {
+async function aggregated(db: Db, table: "Publish" | "Attempt", owner: "datasetId" | "taskId", id: string, fields: string[]): Promise<Columns> {
   const pg = providerOf(db) === "postgresql";
-  const cols = fields.map((f) => (f.startsWith("@") ? timeExpr(f.slice(1), pg) : `"${f}"`)).join(", ");
-  const agg = pg ? `json_agg(json_build_array(${cols}))::text` : `json_group_array(json_array(${cols}))`;
+  const cols = fields.map((f) => (f.startsWith("@") ? timeExpr(f.slice(1), pg) : `"${f}"`));
+  const agg = pg
+    ? `json_build_array(${cols.map((c) => `json_agg(${c})`).join(", ")})::text`
+    : `json_array(${cols.map((c) => `json_group_array(${c})`).join(", ")})`;
   const rows = await prismaOf(db).$queryRawUnsafe<{ s: string | null }[]>(`SELECT ${agg} AS s FROM "${table}" WHERE "${owner}" = ${pg ? "$1" : "?"}`, id);
   const text = rows[0]?.s;
-  return text ? (JSON.parse(text) as unknown[][]) : [];
+  // PostgreSQL's json_agg over no rows is null, SQLite's json_group_array an empty array.
+  const columns = text ? (JSON.parse(text) as (unknown[] | null)[]) : [];
+  return fields.map((_, i) => columns[i] ?? []);
 }
+
+type Columns = unknown[][];
 
 /** Epoch milliseconds on PostgreSQL; SQLite keeps the adapter's stored value (epoch ms or ISO text). */
 const timeExpr = (f: string, pg: boolean) => (pg ? `(extract(epoch from "${f}") * 1000)::bigint` : `"${f}"`);
 const timeOf = (v: unknown): number | null =>
-  v === null || v === undefined || v === "" ? null : typeof v === "number" ? v : /^\d+$/.test(String(v)) ? Number(v) : Date.parse(String(v));
+  v === null || v === undefined || v === "" ? null : typeof v === "number" ? v : typeof v === "string" ? isoTimeMs(v) : slowTimeMs(String(v));
 const textOf = (v: unknown): string | null => (v === null || v === undefined || v === "" ? null : String(v));
+
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/** Digits of s from `from` to `to` (exclusive) as a number, or -1 if one is not a digit. */
+function digits(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    n = n * 10 + c;
+  }
+  return n;
+}
+
+/**
+ * A stored instant in epoch milliseconds, exactly as `Date.parse` reads it. SQLite's adapter
+ * stores `yyyy-MM-ddTHH:mm:ss.SSS+00:00`; that form, with every field in range, is read here from
+ * its digits (Date.parse took ~0.6 µs a call, and a first computation makes three million); any
+ * other text (an epoch in digits, another zone, a field out of range) goes the way it always went.
+ */
+export function isoTimeMs(s: string): number {
+  const n = s.length;
+  const utc = (n === 24 && s.charCodeAt(23) === 90) || (n === 29 && s.endsWith("+00:00"));
+  if (!utc || s[4] !== "-" || s[7] !== "-" || s[10] !== "T" || s[13] !== ":" || s[16] !== ":" || s[19] !== ".") return slowTimeMs(s);
+  const year = digits(s, 0, 4);
+  const month = digits(s, 5, 7);
+  const day = digits(s, 8, 10);
+  const hour = digits(s, 11, 13);
+  const minute = digits(s, 14, 16);
+  const second = digits(s, 17, 19);
+  const milli = digits(s, 20, 23);
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (year < 1000 || month < 1 || month > 12 || day < 1 || day > (month === 2 && !leap ? 28 : DAYS_IN_MONTH[month - 1]!)) return slowTimeMs(s);
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || milli < 0) return slowTimeMs(s);
+  return Date.UTC(year, month - 1, day, hour, minute, second, milli);
+}
+
+const slowTimeMs = (s: string) => (/^\d+$/.test(s) ? Number(s) : Date.parse(s));
 
 /** Every publish of one dataset, by unit. */
 export async function publishesOfDataset(db: Db, datasetId: string, kinds: Map<string, RunKind>): Promise<Map<string, LedgerEntry[]>> {
   const out = new Map<string, LedgerEntry[]>();
-  for (const [unitKey, runId, at, inputVersion, codeVersion, rowCount] of await aggregated(db, "Publish", "datasetId", datasetId, [
+  const [keys, runIds, ats, inputVersions, codeVersions, rowCounts] = await aggregated(db, "Publish", "datasetId", datasetId, [
     "unitKey",
     "runId",
     "@publishedAt",
     "inputVersion",
     "codeVersion",
     "rowCount",
-  ])) {
-    const run = String(runId);
+  ]);
+  for (let i = 0; i < keys!.length; i++) {
+    const run = String(runIds![i]);
+    const rowCount = rowCounts![i];
     const entry: LedgerEntry = {
       runId: run,
       runKind: kinds.get(run) ?? "scheduled",
-      publishedAt: timeOf(at)!,
-      inputVersion: textOf(inputVersion),
-      codeVersion: textOf(codeVersion),
+      publishedAt: timeOf(ats![i])!,
+      inputVersion: textOf(inputVersions![i]),
+      codeVersion: textOf(codeVersions![i]),
       rowCount: rowCount === null || rowCount === undefined ? null : Number(rowCount),
     };
-    const key = String(unitKey);
+    const key = String(keys![i]);
     const list = out.get(key);
     if (list) list.push(entry);
     else out.set(key, [entry]);
@@ -80,11 +128,12 @@ export async function publishesOfDataset(db: Db, datasetId: string, kinds: Map<s
  */
 export async function latestInputVersionsOfDataset(db: Db, datasetId: string): Promise<(string | null)[]> {
   const latest = new Map<string, { at: number; version: string | null }>();
-  for (const [unitKey, at, inputVersion] of await aggregated(db, "Publish", "datasetId", datasetId, ["unitKey", "@publishedAt", "inputVersion"])) {
-    const key = String(unitKey);
-    const t = timeOf(at)!;
+  const [keys, ats, inputVersions] = await aggregated(db, "Publish", "datasetId", datasetId, ["unitKey", "@publishedAt", "inputVersion"]);
+  for (let i = 0; i < keys!.length; i++) {
+    const key = String(keys![i]);
+    const t = timeOf(ats![i])!;
     const seen = latest.get(key);
-    if (seen === undefined || t >= seen.at) latest.set(key, { at: t, version: textOf(inputVersion) });
+    if (seen === undefined || t >= seen.at) latest.set(key, { at: t, version: textOf(inputVersions![i]) });
   }
   return [...latest.values()].map((l) => l.version);
 }
@@ -92,7 +141,7 @@ export async function latestInputVersionsOfDataset(db: Db, datasetId: string): P
 /** Every attempt of one task, by unit. */
 export async function attemptsOfTask(db: Db, taskId: string): Promise<Map<string, Attempt[]>> {
   const out = new Map<string, Attempt[]>();
-  for (const [unitKey, runId, tryNumber, status, rows, error, startedAt, endedAt] of await aggregated(db, "Attempt", "taskId", taskId, [
+  const [keys, runIds, tryNumbers, statuses, rows, errors, starts, ends] = await aggregated(db, "Attempt", "taskId", taskId, [
     "unitKey",
     "runId",
     "tryNumber",
@@ -101,17 +150,19 @@ export async function attemptsOfTask(db: Db, taskId: string): Promise<Map<string
     "error",
     "@startedAt",
     "@endedAt",
-  ])) {
+  ]);
+  for (let i = 0; i < keys!.length; i++) {
+    const written = rows![i];
     const attempt: Attempt = {
-      runId: String(runId),
-      tryNumber: Number(tryNumber),
-      status: status as AttemptStatus,
-      rowsWritten: rows === null ? null : Number(rows),
-      error: textOf(error),
-      startedAt: timeOf(startedAt),
-      endedAt: timeOf(endedAt),
+      runId: String(runIds![i]),
+      tryNumber: Number(tryNumbers![i]),
+      status: statuses![i] as AttemptStatus,
+      rowsWritten: written === null ? null : Number(written),
+      error: textOf(errors![i]),
+      startedAt: timeOf(starts![i]),
+      endedAt: timeOf(ends![i]),
     };
-    const key = String(unitKey);
+    const key = String(keys![i]);
     const list = out.get(key);
     if (list) list.push(attempt);
     else out.set(key, [attempt]);
