@@ -12,9 +12,13 @@ import { Worker } from "node:worker_threads";
 export const startThread = {
   /** ELK's layouts (elkjs's bundled build): the lineage and the incidents' scope graphs. */
   layout: () => new Worker(new URL("./workers/elk.worker.mjs", import.meta.url)),
-  /** The first computation of the unit states (or of one part of the lineage: `datasetNodeIds`). */
+  /**
+   * The first computation of the unit states (or of one part of the lineage: `datasetNodeIds`).
+   * It allocates millions of short-lived records; a young generation of V8's default size
+   * collected them so often that collecting was a fifth of its time (docs/units.md).
+   */
   unitStates: (workerData: { asOf: number; datasetNodeIds?: string[] }) =>
-    new Worker(new URL("./workers/unit-states.worker.ts", import.meta.url), { workerData }),
+    new Worker(new URL("./workers/unit-states.worker.ts", import.meta.url), { workerData, resourceLimits: { maxYoungGenerationSizeMb: 192 } }),
   /** Producers' requests (ledger batches, events folded inline) and the records' fingerprint, on a connection of its own. */
   ingestion: () => new Worker(new URL("./workers/ingestion.worker.ts", import.meta.url)),
   /** Deferred folding: the queued events, folded at a lower priority. */
