@@ -8,9 +8,17 @@
  *
  *   npx next build
  *   npx tsx bench/pages-bench.ts [--size 1m|10m] [--json] [--fresh] [--port 3498] [--db /tmp/…] [--profile] [--identity]
+ *                                [--baseline DIR] [--runs N]
+ *
+ * --baseline DIR: the same measures with DIR's build (another checkout of the console, built:
+ * `npx next build` there) on a fresh copy of the same world, side by side in one run; with
+ * --runs N, N rounds, the two builds taking turns to go first. The JSON is this build's last
+ * round with `baseline` (DIR's) beside it, and `rounds` (every round of both).
  */
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { createDb } from "../lib/server/db/client";
 import { forgetUnitStateSnapshot } from "../lib/server/repositories/units/unit-state-snapshots";
 import { migrate } from "../lib/server/db/migrate";
@@ -66,11 +74,15 @@ async function forgetKeptState(): Promise<void> {
 
 const SERVER_LOG = `${FILE}.server.log`;
 
-function startServer(): ChildProcess {
+const ROOT = process.cwd();
+
+function startServer(root: string): ChildProcess {
   const log = fs.openSync(SERVER_LOG, "a");
+  fs.writeSync(log, `\n[pages-bench] server of ${root}\n`);
   // --profile: a V8 CPU profile of the server, written when it stops, beside the world.
   const profile = args.includes("--profile") ? ["--cpu-prof", `--cpu-prof-dir=${FILE}.profiles`] : [];
   return spawn(process.execPath, [...profile, "node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", String(PORT)], {
+    cwd: root,
     env: { ...process.env, DATABASE_URL: target.url, NEXT_TELEMETRY_DISABLED: "1" },
     detached: true,
     stdio: ["ignore", log, log],
@@ -170,10 +182,12 @@ async function warmRoutes(): Promise<Record<string, { median: number; p95: numbe
 }
 
 /** Every page's APIs answered after a start with nothing kept: time to the last answer, and to a full state. */
-async function firstStart(): Promise<{ server: ChildProcess; everyRouteMs: number; slowestRoute: string; fullStateMs: number; computingNotice: boolean }> {
+async function firstStart(
+  root: string,
+): Promise<{ server: ChildProcess; everyRouteMs: number; slowestRoute: string; fullStateMs: number; computingNotice: boolean }> {
   await forgetKeptState();
   const spawned = performance.now();
-  const server = startServer();
+  const server = startServer(root);
   await waitForHealth();
   const ready = performance.now();
   let slowest = ["", 0] as [string, number];
@@ -290,17 +304,17 @@ async function underWriteLoad(
   };
 }
 
-async function main(): Promise<void> {
-  const generateMs = await ensureWorld();
-  progress("world", { generateMs });
-  const first = await firstStart();
+/** One build's measures on a fresh copy of the world. */
+async function measure(root: string, generateMs: number | null): Promise<Record<string, unknown>> {
+  const loadBefore = os.loadavg()[0]!;
+  const first = await firstStart(root);
   progress("first start", {
+    root,
     everyRouteMs: first.everyRouteMs,
     slowest: first.slowestRoute,
     fullStateMs: first.fullStateMs,
     computingNotice: first.computingNotice,
   });
-  let result: Record<string, unknown>;
   try {
     const routes = await warmRoutes();
     progress("warm routes", routes);
@@ -309,7 +323,8 @@ async function main(): Promise<void> {
     progress("publish visible", visible);
     const load = await underWriteLoad(first.server);
     progress("under load", load);
-    result = {
+    return {
+      build: root,
       size: SIZE_NAME,
       cells: SIZE.pipelines * SIZE.chain * SIZE.days,
       datasets: SIZE.pipelines * SIZE.chain,
@@ -324,13 +339,16 @@ async function main(): Promise<void> {
       underLoad: { overview: load.overview, matrix: load.matrix, publishesWritten: load.written, requestsFailed: load.failed },
       restingRssMb,
       peakRssMb: Math.max(restingRssMb, load.peakRssMb),
+      loadAverage: { before: loadBefore, after: os.loadavg()[0]! },
     };
   } finally {
     stop(first.server);
   }
-  console.log(
-    `world: ${SIZE_NAME}, ${(result.cells as number).toLocaleString("en")} cells (${result.datasets as number} datasets × ${SIZE.days} days)${generateMs ? `, generated in ${generateMs} ms` : ""}`,
-  );
+}
+
+function print(result: Record<string, unknown>): void {
+  const load = result.loadAverage as { before: number; after: number };
+  console.log(`build ${result.build as string} (load average ${load.before.toFixed(1)} → ${load.after.toFixed(1)})`);
   console.log(
     `first start, nothing kept: every route answered ${result.firstStartEveryRouteMs as number} ms after health (slowest: ${result.firstStartSlowest as string}); full state ${result.firstStartFullStateMs as number} ms after spawn`,
   );
@@ -339,12 +357,57 @@ async function main(): Promise<void> {
   console.log(
     `a new publish visible: overview ${result.publishVisibleOverviewMs as number} ms, matrix ${result.publishVisibleMatrixMs as number} ms after its POST returned`,
   );
-  const load = result.underLoad as { overview: { median: number; p95: number }; matrix: { median: number; p95: number }; publishesWritten: number };
+  const under = result.underLoad as { overview: { median: number; p95: number }; matrix: { median: number; p95: number }; publishesWritten: number };
   console.log(
-    `8 writers × batches of 50 for 45 s (${load.publishesWritten} publishes): overview p50 ${load.overview.median} ms / p95 ${load.overview.p95}; matrix p50 ${load.matrix.median} ms / p95 ${load.matrix.p95}`,
+    `8 writers × batches of 50 for 45 s (${under.publishesWritten} publishes): overview p50 ${under.overview.median} ms / p95 ${under.overview.p95}; matrix p50 ${under.matrix.median} ms / p95 ${under.matrix.p95}`,
   );
   console.log(`server RSS: resting ${result.restingRssMb as number} MB, peak ${result.peakRssMb as number} MB`);
-  if (args.includes("--json")) console.log(JSON.stringify(result));
+}
+
+async function main(): Promise<void> {
+  const baselineDir = flag("baseline", "");
+  const runs = Math.max(1, Number(flag("runs", "1")) || 1);
+  const roots = baselineDir ? [path.resolve(baselineDir), ROOT] : [ROOT];
+  let generateMs: number | null = null;
+  const rounds: Record<string, unknown>[] = [];
+  for (let run = 0; run < runs; run++) {
+    // The builds take turns to go first: the machine's load drifts within a round.
+    for (const root of run % 2 === 0 ? roots : [...roots].reverse()) {
+      const generated = await ensureWorld();
+      generateMs ??= generated;
+      progress("world", { generateMs: generated, build: root });
+      rounds.push({ round: run + 1, ...(await measure(root, generateMs)) });
+    }
+  }
+  console.log(
+    `world: ${SIZE_NAME}, ${(SIZE.pipelines * SIZE.chain * SIZE.days).toLocaleString("en")} cells (${SIZE.pipelines * SIZE.chain} datasets × ${SIZE.days} days)${generateMs ? `, generated in ${generateMs} ms` : ""}`,
+  );
+  for (const r of rounds) print(r);
+  if (baselineDir) printSideBySide(rounds, roots[0]!);
+  const current = rounds.filter((r) => r.build === ROOT).at(-1)!;
+  const baseline = rounds.filter((r) => r.build !== ROOT).at(-1);
+  if (args.includes("--json")) console.log(JSON.stringify(baseline ? { ...current, baseline, rounds } : current));
+}
+
+/** The figures the bars are on, each round's baseline and this build beside each other. */
+function printSideBySide(rounds: Record<string, unknown>[], baselineRoot: string): void {
+  const rows: [string, (r: Record<string, unknown>) => number][] = [
+    ["first start: full state (ms)", (r) => r.firstStartFullStateMs as number],
+    ["8 writers: overview p50 (ms)", (r) => (r.underLoad as { overview: { median: number } }).overview.median],
+    ["8 writers: matrix p50 (ms)", (r) => (r.underLoad as { matrix: { median: number } }).matrix.median],
+    ["8 writers: publishes written", (r) => (r.underLoad as { publishesWritten: number }).publishesWritten],
+    ["server RSS resting (MB)", (r) => r.restingRssMb as number],
+    ["server RSS peak (MB)", (r) => r.peakRssMb as number],
+  ];
+  console.log(`\nside by side: baseline ${baselineRoot} | this build ${ROOT}`);
+  for (const [label, of] of rows) {
+    const side = (base: boolean) =>
+      rounds
+        .filter((r) => (r.build !== ROOT) === base)
+        .map(of)
+        .join(", ");
+    console.log(`  ${label.padEnd(30)} ${side(true).padStart(24)} | ${side(false)}`);
+  }
 }
 
 main().catch((e) => {
