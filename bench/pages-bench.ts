@@ -117,6 +117,33 @@ function rssMb(server: ChildProcess): number {
   }
 }
 
+/**
+ * CPU time (ms, user + system, every thread) of the server's processes so far: on a loaded
+ * machine the wall clock of a first start moves with the other work; its CPU time much less.
+ */
+function cpuMs(server: ChildProcess): number {
+  try {
+    const pids = execFileSync("ps", ["-o", "pid=", "-g", String(server.pid)], { encoding: "utf8" })
+      .split("\n")
+      .filter(Boolean)
+      .map(Number);
+    const ticks = pids.reduce((sum, pid) => {
+      try {
+        // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+        const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+        return sum + Number(fields[11]) + Number(fields[12]);
+      } catch {
+        return sum;
+      }
+    }, 0);
+    return Math.round((ticks * 1000) / CLOCK_TICKS);
+  } catch {
+    return 0;
+  }
+}
+
+const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+
 async function waitForHealth(): Promise<void> {
   for (let i = 0; i < 600; i++) {
     if (
@@ -184,7 +211,7 @@ async function warmRoutes(): Promise<Record<string, { median: number; p95: numbe
 /** Every page's APIs answered after a start with nothing kept: time to the last answer, and to a full state. */
 async function firstStart(
   root: string,
-): Promise<{ server: ChildProcess; everyRouteMs: number; slowestRoute: string; fullStateMs: number; computingNotice: boolean }> {
+): Promise<{ server: ChildProcess; everyRouteMs: number; slowestRoute: string; fullStateMs: number; fullStateCpuMs: number; computingNotice: boolean }> {
   await forgetKeptState();
   const spawned = performance.now();
   const server = startServer(root);
@@ -204,7 +231,8 @@ async function firstStart(
     if (r.status === 200 && !r.text.includes('"computing":{')) break;
     await sleep(250);
   }
-  return { server, everyRouteMs, slowestRoute: `${slowest[0]} ${ms(slowest[1])} ms`, fullStateMs: ms(performance.now() - spawned), computingNotice: notice };
+  const fullStateMs = ms(performance.now() - spawned);
+  return { server, everyRouteMs, slowestRoute: `${slowest[0]} ${ms(slowest[1])} ms`, fullStateMs, fullStateCpuMs: cpuMs(server), computingNotice: notice };
 }
 
 /** POST one publish, then how long until the overview and the matrix show it. */
@@ -313,6 +341,7 @@ async function measure(root: string, generateMs: number | null): Promise<Record<
     everyRouteMs: first.everyRouteMs,
     slowest: first.slowestRoute,
     fullStateMs: first.fullStateMs,
+    fullStateCpuMs: first.fullStateCpuMs,
     computingNotice: first.computingNotice,
   });
   try {
@@ -333,6 +362,7 @@ async function measure(root: string, generateMs: number | null): Promise<Record<
       firstStartSlowest: first.slowestRoute,
       firstStartComputingNotice: first.computingNotice,
       firstStartFullStateMs: first.fullStateMs,
+      firstStartFullStateCpuMs: first.fullStateCpuMs,
       routes,
       publishVisibleOverviewMs: visible.overviewMs,
       publishVisibleMatrixMs: visible.matrixMs,
@@ -350,7 +380,7 @@ function print(result: Record<string, unknown>): void {
   const load = result.loadAverage as { before: number; after: number };
   console.log(`build ${result.build as string} (load average ${load.before.toFixed(1)} → ${load.after.toFixed(1)})`);
   console.log(
-    `first start, nothing kept: every route answered ${result.firstStartEveryRouteMs as number} ms after health (slowest: ${result.firstStartSlowest as string}); full state ${result.firstStartFullStateMs as number} ms after spawn`,
+    `first start, nothing kept: every route answered ${result.firstStartEveryRouteMs as number} ms after health (slowest: ${result.firstStartSlowest as string}); full state ${result.firstStartFullStateMs as number} ms after spawn (server CPU ${result.firstStartFullStateCpuMs as number} ms)`,
   );
   for (const [name, r] of Object.entries(result.routes as Record<string, { median: number; p95: number; status: number }>))
     console.log(`  ${name.padEnd(14)} median ${String(r.median).padStart(6)} ms  p95 ${String(r.p95).padStart(6)} ms  (${r.status})`);
@@ -393,6 +423,7 @@ async function main(): Promise<void> {
 function printSideBySide(rounds: Record<string, unknown>[], baselineRoot: string): void {
   const rows: [string, (r: Record<string, unknown>) => number][] = [
     ["first start: full state (ms)", (r) => r.firstStartFullStateMs as number],
+    ["… server CPU until then (ms)", (r) => r.firstStartFullStateCpuMs as number],
     ["8 writers: overview p50 (ms)", (r) => (r.underLoad as { overview: { median: number } }).overview.median],
     ["8 writers: matrix p50 (ms)", (r) => (r.underLoad as { matrix: { median: number } }).matrix.median],
     ["8 writers: publishes written", (r) => (r.underLoad as { publishesWritten: number }).publishesWritten],
