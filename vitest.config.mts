@@ -36,6 +36,7 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          globalSetup: ["test/repo-global-setup.ts"],
           // Repository tests act as the demo's people (x-reparo-user); auth tests leave demo mode.
           env: { REPARO_DEMO: "1", REPARO_LOG_LEVEL: "warn" },
         },

@@ -3,13 +3,13 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { periodAwareCompleteness, reconcile } from "@/lib/domain/validation";
-import { loadDemo } from "../demo/load-demo";
 import { abandonIncident } from "../incidents/abandon-incident";
 import { openIncident } from "../incidents/open-incident";
 import { COMMANDER, OPERATOR } from "../repair/testing/journey-steps";
 import { METER_DATASETS as D } from "../executor/task-code/node-ids";
 import { METER_PERIODS, METER_REGIONS } from "../executor/task-code/meters/meter-source";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { createDemoTestDatabase } from "../testing/demo-test-database";
 import { readAlertConfig } from "./alert-config";
 import { deliverAlerts } from "./deliver-alerts";
 import { evaluateAlertsNow } from "./evaluate-alerts-now";
@@ -50,8 +50,7 @@ function webhook(failFirst: number, redirect = false) {
 describe.each(providersUnderTest())("alerts from the data on the demo world (%s)", (provider) => {
   let t: TestDatabase;
   beforeAll(async () => {
-    t = await createTestDatabase(provider);
-    await loadDemo(t.db);
+    t = await createDemoTestDatabase(provider);
   }, 300_000);
   afterAll(async () => t?.drop());
 

@@ -3,11 +3,11 @@ import { GET as badge } from "@/app/api/v1/datasets/[id]/badge.svg/route";
 import { GET as status } from "@/app/api/v1/datasets/[id]/status/route";
 import { GET as pipelineStatus } from "@/app/api/v1/pipelines/[id]/status/route";
 import { DatasetStatusSchema, PipelineStatusSchema } from "@/lib/contracts/dataset-status";
-import { loadDemo } from "../demo/load-demo";
 import { launchRepair } from "../repair/launch-repair";
 import { COMMANDER, plannedIncident } from "../repair/testing/journey-steps";
 import { validateIncident } from "../repair/validate-incident";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { createDemoTestDatabase } from "../testing/demo-test-database";
 import { getCompleteness } from "./get-completeness";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -24,9 +24,8 @@ describe.each(providersUnderTest())("dataset status and badge (%s)", (provider) 
   let t: TestDatabase;
   const saved = process.env.DATABASE_URL;
   beforeAll(async () => {
-    t = await createTestDatabase(provider);
+    t = await createDemoTestDatabase(provider);
     process.env.DATABASE_URL = t.target.url;
-    await loadDemo(t.db);
   }, 180_000);
   afterAll(async () => {
     process.env.DATABASE_URL = saved;

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
-import { loadDemo } from "./load-demo";
+import { providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { createDemoTestDatabase } from "../testing/demo-test-database";
 
 const statements = (provider: string) =>
   fs
@@ -19,8 +19,7 @@ const statements = (provider: string) =>
 describe.each(providersUnderTest())("the demo-connections migration (%s)", (provider) => {
   let t: TestDatabase;
   beforeAll(async () => {
-    t = await createTestDatabase(provider);
-    await loadDemo(t.db);
+    t = await createDemoTestDatabase(provider);
   }, 180_000);
   afterAll(async () => t?.drop());
 

@@ -3,11 +3,11 @@ import { POST as postLineage } from "@/app/api/v1/lineage/route";
 import { POST as postPublishes } from "@/app/api/v1/publishes/route";
 import { PUT as putPartitions } from "@/app/api/v1/datasets/[id]/partitions/route";
 import { createToken } from "../access/manage-access";
-import { loadDemo } from "../demo/load-demo";
 import { openIncident } from "./open-incident";
 import { loadUnitStateIndex } from "../repair/unit-state-index";
 import { COMMANDER, OPERATOR, STG } from "../repair/testing/journey-steps";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { type TestDatabase } from "../testing/test-database";
+import { createDemoTestDatabase } from "../testing/demo-test-database";
 
 /**
  * Issue 13, required 6: turning a failed unit that an incident holds published is a
@@ -34,9 +34,8 @@ const stateOf = async () => (await loadUnitStateIndex(t.db, new Date(), [STG_DS]
 
 describe("a unit an open incident holds", () => {
   beforeAll(async () => {
-    t = await createTestDatabase("sqlite");
+    t = await createDemoTestDatabase("sqlite");
     process.env.DATABASE_URL = t.target.url;
-    await loadDemo(t.db);
     await openIncident({ taskNodeId: STG, units: ["2026-08-23"], reason: "raw partition lost" }, OPERATOR, new Date(), t.db);
   }, 300_000);
   afterAll(async () => {

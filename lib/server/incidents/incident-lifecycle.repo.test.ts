@@ -7,10 +7,10 @@ import * as override from "@/app/api/v1/incidents/[id]/override/route";
 import * as resolve from "@/app/api/v1/incidents/[id]/resolve/route";
 import * as scope from "@/app/api/v1/incidents/[id]/scope/route";
 import type { Db } from "../db/client";
-import { loadDemo } from "../demo/load-demo";
 import { COMMANDER, OPERATOR, plannedIncident, STG } from "../repair/testing/journey-steps";
 import { markUnits } from "../repair/mark-units";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { createDemoTestDatabase } from "../testing/demo-test-database";
 import { getIncident } from "./get-incident";
 import { followIncident, moveIncident } from "./move-incident";
 import { openIncident } from "./open-incident";
@@ -41,9 +41,8 @@ describe.each(providersUnderTest())("the incident lifecycle through the API (%s)
   let planned = "";
   const saved = process.env.DATABASE_URL;
   beforeAll(async () => {
-    t = await createTestDatabase(provider);
+    t = await createDemoTestDatabase(provider);
     process.env.DATABASE_URL = t.target.url;
-    await loadDemo(t.db);
     planned = await plannedIncident(t.db);
   }, 180_000);
   afterAll(async () => {

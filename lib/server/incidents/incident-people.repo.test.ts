@@ -4,11 +4,11 @@ import * as detail from "@/app/api/v1/incidents/[id]/route";
 import * as severity from "@/app/api/v1/incidents/[id]/severity/route";
 import * as list from "@/app/api/v1/incidents/route";
 import type { Db } from "../db/client";
-import { loadDemo } from "../demo/load-demo";
 import { COMMANDER, OPERATOR, STG } from "../repair/testing/journey-steps";
 import { recordScope } from "../repair/record-scope";
 import { writeIncidentSeverity } from "../repositories/incidents/incidents";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { createDemoTestDatabase } from "../testing/demo-test-database";
 import { abandonIncident } from "./abandon-incident";
 import { getIncident } from "./get-incident";
 import { openIncident } from "./open-incident";
@@ -38,9 +38,8 @@ describe.each(providersUnderTest())("severity, commander and owners of an incide
   let id = "";
   const saved = process.env.DATABASE_URL;
   beforeAll(async () => {
-    t = await createTestDatabase(provider);
+    t = await createDemoTestDatabase(provider);
     process.env.DATABASE_URL = t.target.url;
-    await loadDemo(t.db);
   }, 180_000);
   afterAll(async () => {
     process.env.DATABASE_URL = saved;

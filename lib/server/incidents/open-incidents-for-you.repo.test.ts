@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as autoIncidents from "@/app/api/v1/pipelines/[id]/auto-incidents/route";
-import { loadDemo } from "../demo/load-demo";
 import { STG } from "../repair/testing/journey-steps";
 import { getIncident } from "./get-incident";
 import { openIncidentsForYou } from "./open-incidents-for-you";
 import { putAutoIncidents } from "../pipelines/auto-incidents";
 import type { Actor } from "../auth/roles";
 import { errorResponse } from "../http/route";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { createDemoTestDatabase } from "../testing/demo-test-database";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
@@ -20,9 +20,8 @@ describe.each(providersUnderTest())("incidents opened for you (%s)", (provider) 
   let t: TestDatabase;
   const saved = process.env.DATABASE_URL;
   beforeAll(async () => {
-    t = await createTestDatabase(provider);
+    t = await createDemoTestDatabase(provider);
     process.env.DATABASE_URL = t.target.url;
-    await loadDemo(t.db);
   }, 180_000);
   afterAll(async () => {
     process.env.DATABASE_URL = saved;

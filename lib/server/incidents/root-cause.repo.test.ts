@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as incidents from "@/app/api/v1/incidents/route";
 import * as rootCause from "@/app/api/v1/root-cause/route";
 import type { Db } from "../db/client";
-import { loadDemo } from "../demo/load-demo";
 import { METER_TASKS } from "../executor/task-code/node-ids";
 import { OPERATOR, STG } from "../repair/testing/journey-steps";
 import { cleanUnit } from "../repair/clean-unit";
@@ -15,7 +14,8 @@ import { resolveIncident } from "./resolve-incident";
 import { validateIncident } from "../repair/validate-incident";
 import { getIncident } from "./get-incident";
 import { openIncident } from "./open-incident";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { createDemoTestDatabase } from "../testing/demo-test-database";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 const reason = "opened from the alert on the demo";
@@ -35,9 +35,8 @@ describe.each(providersUnderTest())("root cause first (%s)", (provider) => {
   let t: TestDatabase;
   const saved = process.env.DATABASE_URL;
   beforeAll(async () => {
-    t = await createTestDatabase(provider);
+    t = await createDemoTestDatabase(provider);
     process.env.DATABASE_URL = t.target.url;
-    await loadDemo(t.db);
   }, 180_000);
   afterAll(async () => {
     process.env.DATABASE_URL = saved;

@@ -9,10 +9,10 @@ import { PUT as taskProps } from "@/app/api/v1/tasks/[id]/route";
 import { GET as closure } from "@/app/api/v1/closure/route";
 import { GET as ingestion } from "@/app/api/v1/ingestion/route";
 import { getDb } from "../db/client";
-import { loadDemo } from "../demo/load-demo";
 import { docExamples } from "../testing/doc-examples";
 import { getRoute, readEveryRoute, serverErrors } from "../testing/read-routes";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { type TestDatabase } from "../testing/test-database";
+import { createDemoTestDatabase } from "../testing/demo-test-database";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 
@@ -59,9 +59,8 @@ const event = (over: Record<string, unknown>) => ({
 });
 
 beforeAll(async () => {
-  t = await createTestDatabase("sqlite");
+  t = await createDemoTestDatabase("sqlite");
   process.env.DATABASE_URL = t.target.url;
-  await loadDemo(t.db);
 }, 120_000);
 afterAll(async () => {
   await getDb().$disconnect();

@@ -9,10 +9,10 @@ import { deliverAlerts } from "../alerts/deliver-alerts";
 import { evaluateAlertsNow } from "../alerts/evaluate-alerts-now";
 import { verifyAuditChain } from "../audit/verify-audit-chain";
 import { createDb, type Db } from "../db/client";
-import { loadDemo } from "../demo/load-demo";
 import { launchRepair } from "../repair/launch-repair";
 import { OPERATOR, plannedIncident } from "../repair/testing/journey-steps";
-import { PG_BASE_URL, createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { PG_BASE_URL, type TestDatabase } from "../testing/test-database";
+import { createDemoTestDatabase } from "../testing/demo-test-database";
 import { jobHandlers } from "./background";
 import { InProcessQueue } from "./in-process-queue";
 import { queueSpecs, setRunningJobQueue, type JobQueue, type QueueSpec } from "./job-queue";
@@ -46,10 +46,9 @@ describe.runIf(PG_BASE_URL)("background jobs, two workers on one PostgreSQL data
     return q;
   };
   beforeAll(async () => {
-    t = await createTestDatabase("postgresql");
+    t = await createDemoTestDatabase("postgresql");
     process.env.DATABASE_URL = t.target.url;
     second = createDb(t.target);
-    await loadDemo(t.db);
   }, 300_000);
   afterAll(async () => {
     setRunningJobQueue(null);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ClosureQuerySchema } from "@/lib/contracts/lineage";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
-import { loadDemo } from "../demo/load-demo";
+import { providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { createDemoTestDatabase } from "../testing/demo-test-database";
 import { errorResponse } from "../http/route";
 import { computeClosure } from "./compute-closure";
 import { getClosureHoldings } from "./get-closure-holdings";
@@ -14,8 +14,7 @@ const day = (k: string): [string, string] => [k, k];
 describe.each(providersUnderTest())("the closure API on the demo world (%s)", (provider) => {
   let t: TestDatabase;
   beforeAll(async () => {
-    t = await createTestDatabase(provider);
-    await loadDemo(t.db);
+    t = await createDemoTestDatabase(provider);
   }, 120_000);
   afterAll(async () => t.drop());
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LINEAGE_NODE_SIZE } from "@/lib/contracts/lineage";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
-import { loadDemo } from "../demo/load-demo";
+import { providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { createDemoTestDatabase } from "../testing/demo-test-database";
 import { canvasAspect, getClosureLayout } from "./get-closure-layout";
 
 const NOW = new Date("2026-11-29T12:00:00Z");
@@ -24,8 +24,7 @@ describe("canvasAspect", () => {
 describe.each(providersUnderTest())("a closure laid out alone (%s)", (provider) => {
   let t: TestDatabase;
   beforeAll(async () => {
-    t = await createTestDatabase(provider);
-    await loadDemo(t.db);
+    t = await createDemoTestDatabase(provider);
   }, 120_000);
   afterAll(async () => t.drop());
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LINEAGE_NODE_SIZE } from "@/lib/contracts/lineage";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
-import { loadDemo } from "../demo/load-demo";
+import { providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { createDemoTestDatabase } from "../testing/demo-test-database";
 import { DbtImportBodySchema } from "@/lib/contracts/ingestion-dbt";
 import { importDbtArtifacts } from "../ingestion/import-dbt-artifacts";
 import { fixtureText } from "../ingestion/testing/fixtures";
@@ -15,8 +15,7 @@ const HEADER = 34;
 describe.each(providersUnderTest())("the lineage layout on the server (%s)", (provider) => {
   let t: TestDatabase;
   beforeAll(async () => {
-    t = await createTestDatabase(provider);
-    await loadDemo(t.db);
+    t = await createDemoTestDatabase(provider);
   }, 120_000);
   afterAll(async () => t.drop());
 

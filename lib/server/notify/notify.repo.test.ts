@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as notices from "@/app/api/v1/incidents/[id]/notices/route";
 import * as acks from "@/app/api/v1/acks/[token]/route";
 import type { Actor } from "../auth/roles";
-import { loadDemo } from "../demo/load-demo";
 import { statusOfError } from "../http/route";
 import { getIncident } from "../incidents/get-incident";
 import { openIncident } from "../incidents/open-incident";
@@ -16,7 +15,8 @@ import { markUnits } from "../repair/mark-units";
 import { COMMANDER, OPERATOR, STG } from "../repair/testing/journey-steps";
 import { pairsHeldByOpenIncidents } from "../repositories/incidents/incidents";
 import { abandonIncident } from "../incidents/abandon-incident";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { createDemoTestDatabase } from "../testing/demo-test-database";
 import { acknowledgeNotice, readAcknowledgement } from "./acknowledge-notice";
 import { ackKey, ackTokenOf } from "./ack-token";
 import { deliverNotices } from "./deliver-notices";
@@ -94,9 +94,8 @@ describe.each(providersUnderTest())("the communication step on the demo world (%
   let incidentId = "";
 
   beforeAll(async () => {
-    t = await createTestDatabase(provider);
+    t = await createDemoTestDatabase(provider);
     process.env.DATABASE_URL = t.target.url;
-    await loadDemo(t.db);
     process.env.REPARO_NOTIFY_WEBHOOK_URL = await hook.start();
     process.env.REPARO_NOTIFY_WEBHOOK_SECRET = SECRET;
     process.env.REPARO_SMTP_URL = `smtp://127.0.0.1:${await mail.start()}`;

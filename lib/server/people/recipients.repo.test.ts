@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ClosureQuerySchema } from "@/lib/contracts/lineage";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
-import { loadDemo } from "../demo/load-demo";
+import { providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { createDemoTestDatabase } from "../testing/demo-test-database";
 import { computeClosure } from "../lineage/compute-closure";
 import { recipientsOfNodes } from "./recipients";
 import { getClosurePeople, getNodePeople } from "./get-node-people";
@@ -11,8 +11,7 @@ const NOW = new Date("2026-11-29T12:00:00Z");
 describe.each(providersUnderTest())("who must know, on the demo world (%s)", (provider) => {
   let t: TestDatabase;
   beforeAll(async () => {
-    t = await createTestDatabase(provider);
-    await loadDemo(t.db);
+    t = await createDemoTestDatabase(provider);
   }, 120_000);
   afterAll(async () => t.drop());
 

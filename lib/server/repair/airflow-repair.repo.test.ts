@@ -5,13 +5,13 @@ import * as connectionRoute from "@/app/api/v1/pipelines/[id]/orchestrator/route
 import * as progressStreamRoute from "@/app/api/v1/incidents/[id]/progress/stream/route";
 import type { Actor } from "../auth/roles";
 import { verifyAuditChain } from "../audit/verify-audit-chain";
-import { loadDemo } from "../demo/load-demo";
 import { getIncident } from "../incidents/get-incident";
 import { errorResponse } from "../http/route";
 import { startFakeAirflow, type FakeAirflow } from "@/test/peers/fake-airflow";
 import { getPipelineConnection, setPipelineConnection } from "../pipelines/orchestrator-connections";
 import { readSecret } from "../orchestrators/secrets";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { type TestDatabase } from "../testing/test-database";
+import { createDemoTestDatabase } from "../testing/demo-test-database";
 import { cancelRepair } from "./cancel-repair";
 import { previewDispatch, previewPlanDispatch } from "./dry-run";
 import { getProgress } from "./get-progress";
@@ -35,9 +35,8 @@ describe.each(["3.0.0", "3.2.1"] as const)("a repair run in Airflow %s", (versio
   let id = "";
   const saved = process.env.DATABASE_URL;
   beforeAll(async () => {
-    t = await createTestDatabase("sqlite");
+    t = await createDemoTestDatabase("sqlite");
     process.env.DATABASE_URL = t.target.url;
-    await loadDemo(t.db);
     airflow = await startFakeAirflow({
       version,
       users: { reparo: "s3cret-airflow-password" },
@@ -279,8 +278,7 @@ describe("a wave whose second orchestrator is down when it is sent", () => {
   let mlUp = false;
   let id = "";
   beforeAll(async () => {
-    t = await createTestDatabase("sqlite");
-    await loadDemo(t.db);
+    t = await createDemoTestDatabase("sqlite");
     ordersAirflow = await startFakeAirflow({
       version: "3.2.1",
       users: { reparo: "pw" },
@@ -383,8 +381,7 @@ describe("cancelling a dispatched repair from the console", () => {
   let airflow: FakeAirflow;
   let id = "";
   beforeAll(async () => {
-    t = await createTestDatabase("sqlite");
-    await loadDemo(t.db);
+    t = await createDemoTestDatabase("sqlite");
     // Cleared task instances stay queued: the first wave never finishes by itself.
     airflow = await startFakeAirflow({
       version: "3.2.1",

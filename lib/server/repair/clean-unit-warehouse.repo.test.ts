@@ -3,10 +3,10 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/roles";
 import { verifyAuditChain } from "../audit/verify-audit-chain";
-import { loadDemo } from "../demo/load-demo";
 import { getIncident } from "../incidents/get-incident";
 import { openIncident } from "../incidents/open-incident";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { type TestDatabase } from "../testing/test-database";
+import { createDemoTestDatabase } from "../testing/demo-test-database";
 import { setWarehouseConnection } from "../warehouses/warehouse-connections";
 import { cleanUnit } from "./clean-unit";
 import { previewPlan } from "./preview-plan";
@@ -30,8 +30,7 @@ describe.skipIf(!PG)("cleaning a unit in a real PostgreSQL warehouse", () => {
   const dbName = `reparo_wh_${crypto.randomBytes(4).toString("hex")}`;
   let id = "";
   beforeAll(async () => {
-    t = await createTestDatabase("sqlite");
-    await loadDemo(t.db);
+    t = await createDemoTestDatabase("sqlite");
     admin = new pg.Client({ connectionString: PG });
     await admin.connect();
     await admin.query(`CREATE DATABASE ${dbName}`);

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/roles";
 import { verifyAuditChain } from "../audit/verify-audit-chain";
-import { loadDemo } from "../demo/load-demo";
 import { openIncident } from "../incidents/open-incident";
 import { receiveWarehouseCountsRequest } from "../http/ingestion-requests";
 import { tableCounts } from "../ingestion/testing/db-snapshot";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { createDemoTestDatabase } from "../testing/demo-test-database";
 import { setWarehouseConnection } from "../warehouses/warehouse-connections";
 import { confirmPlan } from "./confirm-plan";
 import { declareCleaned } from "./declare-cleaned";
@@ -53,8 +53,7 @@ describe.each(providersUnderTest())("declared cleaned outside Reparo, believed o
   const unit17 = async () => (await blocker())?.resolution?.rowsInUnits.find((u) => u.unitKey === "2026-08-17");
 
   beforeAll(async () => {
-    t = await createTestDatabase(provider);
-    await loadDemo(t.db);
+    t = await createDemoTestDatabase(provider);
     const incident = await openIncident({ taskNodeId: STG, units: ["2026-08-17"], reason: "stg_orders failed twice on 2026-08-17" }, OPERATOR, NOW, t.db);
     id = incident.id;
     await recordScope(

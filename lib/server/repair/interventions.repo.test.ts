@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadDemo } from "../demo/load-demo";
 import { getIncident } from "../incidents/get-incident";
 import { openIncident } from "../incidents/open-incident";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { createDemoTestDatabase } from "../testing/demo-test-database";
 import { loadUnitStateIndex } from "./unit-state-index";
 import { declareReplace } from "./declare-replace";
 import { markUnits } from "./mark-units";
@@ -17,8 +17,7 @@ const reason = "recorded for the test";
 describe.each(providersUnderTest())("interventions (%s)", (provider) => {
   let t: TestDatabase;
   beforeAll(async () => {
-    t = await createTestDatabase(provider);
-    await loadDemo(t.db);
+    t = await createDemoTestDatabase(provider);
   }, 180_000);
   afterAll(async () => t?.drop());
 

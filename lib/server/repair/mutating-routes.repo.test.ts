@@ -16,8 +16,8 @@ import * as scope from "@/app/api/v1/incidents/[id]/scope/route";
 import * as severity from "@/app/api/v1/incidents/[id]/severity/route";
 import * as incidents from "@/app/api/v1/incidents/route";
 import type { Db } from "../db/client";
-import { loadDemo } from "../demo/load-demo";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { createDemoTestDatabase } from "../testing/demo-test-database";
 import { plannedIncident, STG } from "./testing/journey-steps";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -144,9 +144,8 @@ describe.each(providersUnderTest())("every mutating incident route (%s)", (provi
   let id = "";
   const saved = process.env.DATABASE_URL;
   beforeAll(async () => {
-    t = await createTestDatabase(provider);
+    t = await createDemoTestDatabase(provider);
     process.env.DATABASE_URL = t.target.url;
-    await loadDemo(t.db);
     id = await plannedIncident(t.db);
   }, 180_000);
   afterAll(async () => {

@@ -3,13 +3,13 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { buildSchema, parse, validate } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadDemo } from "../demo/load-demo";
 import { openIncident } from "../incidents/open-incident";
 import { receiveLineageRequest } from "../http/ingestion-requests";
 import { lineageRequest } from "../ingestion/testing/fixtures";
 import { airflowContract } from "@/test/peers/fake-airflow";
 import { parseGoModel, validateJson } from "@/test/peers/fake-databricks";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { type TestDatabase } from "../testing/test-database";
+import { createDemoTestDatabase } from "../testing/demo-test-database";
 import { previewPlan } from "./preview-plan";
 import { OPERATOR, plannedIncident, STG } from "./testing/journey-steps";
 
@@ -25,8 +25,7 @@ describe("the plan's exports for the demo incident", () => {
   let t: TestDatabase;
   let id = "";
   beforeAll(async () => {
-    t = await createTestDatabase("sqlite");
-    await loadDemo(t.db);
+    t = await createDemoTestDatabase("sqlite");
     id = await plannedIncident(t.db);
   }, 180_000);
   afterAll(async () => t?.drop());

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
-import { loadDemo } from "../demo/load-demo";
+import { providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { createDemoTestDatabase } from "../testing/demo-test-database";
 import { verifyAuditChain } from "../audit/verify-audit-chain";
 import { openIncident } from "../incidents/open-incident";
 import { getIncident } from "../incidents/get-incident";
@@ -26,8 +26,7 @@ describe.each(providersUnderTest())("the guided repair of stg_orders 2026-08-17 
   let t: TestDatabase;
   let id = "";
   beforeAll(async () => {
-    t = await createTestDatabase(provider);
-    await loadDemo(t.db);
+    t = await createDemoTestDatabase(provider);
   }, 180_000);
   afterAll(async () => t?.drop());
 
@@ -261,9 +260,8 @@ describe.each(providersUnderTest())("the guided repair of stg_orders 2026-08-17 
 
 describe("opening an incident from a link with a range of units", () => {
   it("expands from..to through the partition definition, and names a bad end", async () => {
-    const t = await createTestDatabase("sqlite");
+    const t = await createDemoTestDatabase("sqlite");
     try {
-      await loadDemo(t.db);
       const incident = await openIncident(
         { taskNodeId: "job:orders:running_balance", units: ["2026-08-17..2026-08-20", "2026-08-19"], rootCause: "as_given", reason: "balance hole" },
         OPERATOR,

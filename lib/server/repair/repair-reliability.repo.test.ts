@@ -3,9 +3,9 @@ import path from "node:path";
 import readline from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyAuditChain } from "../audit/verify-audit-chain";
-import { loadDemo } from "../demo/load-demo";
 import { statusOfError } from "../http/route";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { createDemoTestDatabase } from "../testing/demo-test-database";
 import { getIncident } from "../incidents/get-incident";
 import { launchRepair } from "./launch-repair";
 import { strandedRepairs } from "./repair-watchdog";
@@ -37,9 +37,8 @@ describe.each(providersUnderTest())("repair reliability (%s)", (provider) => {
   let t: TestDatabase;
   const saved = process.env.DATABASE_URL;
   beforeAll(async () => {
-    t = await createTestDatabase(provider);
+    t = await createDemoTestDatabase(provider);
     process.env.DATABASE_URL = t.target.url;
-    await loadDemo(t.db);
   }, 180_000);
   afterAll(async () => {
     process.env.DATABASE_URL = saved;

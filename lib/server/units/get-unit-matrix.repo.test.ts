@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UnitMatrixFromRunsSchema, type UnitMatrix } from "@/lib/contracts/units";
-import { loadDemo } from "../demo/load-demo";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { providersUnderTest, type TestDatabase } from "../testing/test-database";
+import { createDemoTestDatabase } from "../testing/demo-test-database";
 import { createDb } from "../db/client";
 import { receiveLineageRequest } from "../http/ingestion-requests";
 import { lineageRequest } from "../ingestion/testing/fixtures";
@@ -37,8 +37,7 @@ describe.each(providersUnderTest())("the unit matrix API on %s", (provider) => {
   let t: TestDatabase;
   let m: UnitMatrix;
   beforeAll(async () => {
-    t = await createTestDatabase(provider);
-    await loadDemo(t.db);
+    t = await createDemoTestDatabase(provider);
     m = await getUnitMatrix({ states: [] }, NOW, t.db);
   }, 180_000);
   afterAll(async () => t.drop());
@@ -278,8 +277,7 @@ describe.each(providersUnderTest())("the unit matrix API on %s", (provider) => {
 describe.each(providersUnderTest())("the unit matrix's pipelines on %s", (provider) => {
   let t: TestDatabase;
   beforeAll(async () => {
-    t = await createTestDatabase(provider);
-    await loadDemo(t.db);
+    t = await createDemoTestDatabase(provider);
   }, 180_000);
   afterAll(async () => t.drop());
 
@@ -319,8 +317,7 @@ describe.each(providersUnderTest())("the unit matrix's pipelines on %s", (provid
 describe.each(providersUnderTest())("the kept unit states on %s", (provider) => {
   let t: TestDatabase;
   beforeAll(async () => {
-    t = await createTestDatabase(provider);
-    await loadDemo(t.db);
+    t = await createDemoTestDatabase(provider);
   }, 180_000);
   afterAll(async () => t.drop());
 
