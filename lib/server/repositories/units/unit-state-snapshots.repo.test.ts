@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "../../db/client";
 import { createTestDatabase, providersUnderTest, type TestDatabase } from "../../testing/test-database";
 import { forgetUnitStateSnapshot, readKeptDatasets, readUnitStateSnapshot, writeUnitStateSnapshot } from "./unit-state-snapshots";
 
@@ -60,5 +61,22 @@ describe.each(providersUnderTest())("kept unit states, a row per dataset (%s)", 
     await forgetUnitStateSnapshot(t.db);
     expect(await readUnitStateSnapshot(t.db)).toBeNull();
     expect(await readKeptDatasets(t.db, null, 10)).toEqual([]);
+  });
+
+  it("two consoles keeping the first states at once: one keeps them, the other is told another did, and neither fails", async () => {
+    await forgetUnitStateSnapshot(t.db);
+    const other = createDb(t.target); // a second console's connections to the same database
+    try {
+      const who = ["a", "b", "c", "d"];
+      const keeps = await Promise.all(
+        who.map((w, i) => writeUnitStateSnapshot(i % 2 ? other : t.db, `{"by":"${w}"}`, at, [{ datasetId: `ds-${w}`, body: w }], [`ds-${w}`], null)),
+      );
+      expect(keeps.filter(Boolean)).toHaveLength(1);
+      const winner = who[keeps.indexOf(true)];
+      expect((await readUnitStateSnapshot(t.db))?.body).toBe(`{"by":"${winner}"}`);
+      expect((await allKept(t, 10)).map((r) => r.datasetId)).toEqual([`ds-${winner}`]);
+    } finally {
+      await other.$disconnect();
+    }
   });
 });

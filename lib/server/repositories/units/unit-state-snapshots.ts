@@ -1,3 +1,4 @@
+import { isUniqueViolation } from "../../db/db-errors";
 import { inTransaction, type Db } from "../database";
 import { chunked } from "../sql/chunked";
 import { prismaOf } from "../prisma-handle";
@@ -33,6 +34,22 @@ const ROWS_PER_STATEMENT = 100;
  * console kept its states since the caller read it.
  */
 export async function writeUnitStateSnapshot(
+  db: Db,
+  header: string,
+  computedAt: Date,
+  changed: { datasetId: string; body: string }[],
+  datasetIds: readonly string[],
+  over: string | null,
+): Promise<boolean> {
+  return keepIn(db, header, computedAt, changed, datasetIds, over).catch((e: unknown) => {
+    // Two consoles keeping a first header at once: both counted none, the second's insert meets
+    // the first's row. That is "another console kept its states", not a failure.
+    if (over === null && isUniqueViolation(e)) return false;
+    throw e;
+  });
+}
+
+function keepIn(
   db: Db,
   header: string,
   computedAt: Date,
