@@ -41,22 +41,6 @@ export async function writeUnitStateSnapshot(
   datasetIds: readonly string[],
   over: string | null,
 ): Promise<boolean> {
-  return keepIn(db, header, computedAt, changed, datasetIds, over).catch((e: unknown) => {
-    // Two consoles keeping a first header at once: both counted none, the second's insert meets
-    // the first's row. That is "another console kept its states", not a failure.
-    if (over === null && isUniqueViolation(e)) return false;
-    throw e;
-  });
-}
-
-function keepIn(
-  db: Db,
-  header: string,
-  computedAt: Date,
-  changed: { datasetId: string; body: string }[],
-  datasetIds: readonly string[],
-  over: string | null,
-): Promise<boolean> {
   return inTransaction(
     db,
     async (tx) => {
@@ -77,7 +61,12 @@ function keepIn(
     },
     // A first keep of 10,950,000 units writes ~53 MB.
     { timeout: 300_000, maxWait: 30_000 },
-  );
+  ).catch((e: unknown) => {
+    // Two consoles keeping a first header at once: both counted none, the second's insert meets
+    // the first's row. That is "another console kept its states", not a failure.
+    if (over === null && isUniqueViolation(e)) return false;
+    throw e;
+  });
 }
 
 /** Forgets the kept states (a bench's first start with nothing kept). */
