@@ -19,7 +19,7 @@
  * first start with nothing kept (at 10M cells those two take ~5 min each). The server's output is
  * appended to <db>.server.log; its peak RSS is printed.
  */
-import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { chromium } from "@playwright/test";
 import { createDb } from "../lib/server/db/client";
@@ -28,6 +28,7 @@ import { migrate } from "../lib/server/db/migrate";
 import { whenUnitStatesReady } from "../lib/server/units/state-service";
 import { appendPublishes } from "../lib/server/repositories/ledger/ingested-runs";
 import { buildMatrixWorld, LAST_DAY_MS } from "./matrix-world";
+import { serverPids } from "./server-processes";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1]! : fallback);
@@ -82,10 +83,7 @@ function startServer(): ChildProcess {
  */
 function peakRssMb(server: ChildProcess): number {
   try {
-    const pids = execFileSync("ps", ["-o", "pid=", "-g", String(server.pid)], { encoding: "utf8" })
-      .split("\n")
-      .filter(Boolean)
-      .map(Number);
+    const pids = serverPids(server);
     let peak = 0;
     for (const pid of pids) {
       const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");

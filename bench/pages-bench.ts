@@ -23,6 +23,7 @@ import { createDb } from "../lib/server/db/client";
 import { forgetUnitStateSnapshot } from "../lib/server/repositories/units/unit-state-snapshots";
 import { migrate } from "../lib/server/db/migrate";
 import { buildMatrixWorld, LAST_DAY_MS } from "./matrix-world";
+import { serverPids } from "./server-processes";
 import { createToken } from "../lib/server/access/manage-access";
 
 const args = process.argv.slice(2);
@@ -123,10 +124,7 @@ function rssMb(server: ChildProcess): number {
  */
 function cpuMs(server: ChildProcess): number {
   try {
-    const pids = execFileSync("ps", ["-o", "pid=", "-g", String(server.pid)], { encoding: "utf8" })
-      .split("\n")
-      .filter(Boolean)
-      .map(Number);
+    const pids = serverPids(server);
     const ticks = pids.reduce((sum, pid) => {
       try {
         // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
