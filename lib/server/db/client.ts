@@ -76,6 +76,16 @@ export async function pgConnectionOf(tx: Tx): Promise<pg.PoolClient | null> {
   return client;
 }
 
+/**
+ * The pg pool a PostgreSQL client's adapter draws on (null on SQLite): a statement outside any
+ * transaction whose parameters are large arrays (a producer's batch of events) is sent on it
+ * directly, not through Prisma's query path, which maps every value first.
+ */
+export function pgPoolOf(db: Db | Tx): pg.Pool | null {
+  if (typeof (db as unknown as { $disconnect?: unknown }).$disconnect !== "function") return null;
+  return (db as unknown as { [PG_POOL]?: pg.Pool })[PG_POOL] ?? null;
+}
+
 function configuredLockWaitMs(): number {
   const given = Number(process.env.REPARO_SQLITE_LOCK_WAIT_MS);
   return Number.isFinite(given) && given >= 0 ? given : 10_000;

@@ -66,7 +66,7 @@ export async function ingestOpenLineageEvents(
   const hashed: Hashed[] = events.map((e) => ({ ...e, hash: contentHash(e.json) }));
   const seen = new Set<string>();
   const candidates = hashed.filter((e) => !seen.has(e.hash) && Boolean(seen.add(e.hash)));
-  const rowOf = (e: Hashed) => ({ ...storedRow(e, receivedAt), submittedBy: submitter?.id ?? null });
+  const rowOf = (e: Hashed) => storedRow(e, receivedAt, submitter?.id ?? null);
   const outcomeOf = (inserted: Set<string>) => {
     const fresh = candidates.filter((e) => inserted.has(e.hash));
     const freshIndexes = new Set(fresh.map((e) => e.index));
@@ -108,20 +108,33 @@ export async function ingestOpenLineageEvents(
   return outcome;
 }
 
-/** The stored row: a dataset event is filed under its dataset's node id, a job event under its job's, with no run. */
-function storedRow(e: Hashed, receivedAt: Date): IngestedEventRow {
-  const base = { eventHash: e.hash, eventTime: new Date(e.event.eventTime), receivedAt, body: e.json };
+/**
+ * The stored row: a dataset event is filed under its dataset's node id, a job event under its
+ * job's, with no run. One literal per row (no spreads of a partial row: a burst's rows are many).
+ */
+function storedRow(e: Hashed, receivedAt: Date, submittedBy: string | null): IngestedEventRow {
+  let eventType: string;
+  let jobNodeId: string;
+  let externalRun = "";
   switch (e.kind) {
     case "RunEvent": {
       // A dbt-ol statement is filed under its node's run (dbtStatementParent).
       const ref = runRefOfEvent(e.raw as RunEvent);
-      return { ...base, eventType: e.event.eventType ?? "OTHER", jobNodeId: ref.jobNodeId, externalRun: ref.runId };
+      eventType = e.event.eventType ?? "OTHER";
+      jobNodeId = ref.jobNodeId;
+      externalRun = ref.runId;
+      break;
     }
     case "JobEvent":
-      return { ...base, eventType: "JOB", jobNodeId: formatNodeId("job", e.event.job.namespace, e.event.job.name), externalRun: "" };
+      eventType = "JOB";
+      jobNodeId = formatNodeId("job", e.event.job.namespace, e.event.job.name);
+      break;
     case "DatasetEvent":
-      return { ...base, eventType: "DATASET", jobNodeId: formatNodeId("dataset", e.event.dataset.namespace, e.event.dataset.name), externalRun: "" };
+      eventType = "DATASET";
+      jobNodeId = formatNodeId("dataset", e.event.dataset.namespace, e.event.dataset.name);
+      break;
   }
+  return { eventHash: e.hash, eventTime: new Date(e.event.eventTime), receivedAt, body: e.json, eventType, jobNodeId, externalRun, submittedBy };
 }
 
 async function refoldRuns(tx: Tx, fresh: (ParsedRunEvent & { hash: string })[], submitter: Submitter | undefined): Promise<AppliedCounts> {

@@ -4,6 +4,7 @@ import { inTexts, insertNew, type Column } from "../sql/bulk-sql";
 import { chunked } from "../sql/chunked";
 import { log } from "../../observability/log";
 import { prismaOf } from "../prisma-handle";
+import { pgPoolOf } from "../../db/client";
 
 export interface IngestedEventRow {
   eventHash: string;
@@ -66,12 +67,12 @@ export async function acceptIngestedEvents(db: Db, rows: IngestedEventRow[], at:
     });
   }
   const column = <T>(f: (r: IngestedEventRow) => T) => rows.map(f);
-  const stored = await prismaOf(db).$queryRawUnsafe<{ eventHash: string }[]>(
-    `WITH stored AS (
+  const sql = `WITH stored AS (
        INSERT INTO "IngestedEvent" ("id", "eventHash", "eventType", "jobNodeId", "externalRun", "body", "submittedBy", "eventTime", "receivedAt")
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamp(3)[], $9::timestamp(3)[])
        ON CONFLICT DO NOTHING RETURNING "eventHash")
-     INSERT INTO "PendingFold" ("eventHash", "acceptedAt") SELECT "eventHash", $10::timestamp(3) FROM stored RETURNING "eventHash"`,
+     INSERT INTO "PendingFold" ("eventHash", "acceptedAt") SELECT "eventHash", $10::timestamp(3) FROM stored RETURNING "eventHash"`;
+  const params = [
     column(idOf),
     column((r) => r.eventHash),
     column((r) => r.eventType),
@@ -82,7 +83,12 @@ export async function acceptIngestedEvents(db: Db, rows: IngestedEventRow[], at:
     column((r) => r.eventTime.toISOString()),
     column((r) => r.receivedAt.toISOString()),
     at.toISOString(),
-  );
+  ];
+  // On the pool directly: Prisma's raw path mapped each of a batch's bodies before sending it.
+  const pool = pgPoolOf(prismaOf(db));
+  const stored = pool
+    ? ((await pool.query(sql, params)).rows as { eventHash: string }[])
+    : await prismaOf(db).$queryRawUnsafe<{ eventHash: string }[]>(sql, ...params);
   return new Set(stored.map((r) => r.eventHash));
 }
 
