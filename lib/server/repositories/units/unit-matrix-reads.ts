@@ -33,17 +33,45 @@ export async function unscheduledRunKinds(db: Db): Promise<Map<string, RunKind>>
  * JSON quotes every field, so producers' text (an input version holding any character at all)
  * stays its own field.
  */
-async function aggregated(db: Db, table: "Publish" | "Attempt", owner: "datasetId" | "taskId", id: string, fields: string[]): Promise<Columns> {
-  const pg = providerOf(db) === "postgresql";
-  const cols = fields.map((f) => (f.startsWith("@") ? timeExpr(f.slice(1), pg) : `"${f}"`));
-  const agg = pg
-    ? `json_build_array(${cols.map((c) => `json_agg(${c})`).join(", ")})::text`
-    : `json_array(${cols.map((c) => `json_group_array(${c})`).join(", ")})`;
-  const rows = await prismaOf(db).$queryRawUnsafe<{ s: string | null }[]>(`SELECT ${agg} AS s FROM "${table}" WHERE "${owner}" = ${pg ? "$1" : "?"}`, id);
+async function aggregated(db: Db, read: LedgerRead, id: string): Promise<Columns> {
+  const rows = await prismaOf(db).$queryRawUnsafe<{ s: string | null }[]>(aggregatedSql(providerOf(db), read), id);
   const text = rows[0]?.s;
   // PostgreSQL's json_agg over no rows is null, SQLite's json_group_array an empty array.
   const columns = text ? (JSON.parse(text) as (unknown[] | null)[]) : [];
-  return fields.map((_, i) => columns[i] ?? []);
+  return read.fields.map((_, i) => columns[i] ?? []);
+}
+
+/** One of the first computation's reads: a table's rows of one owner, the fields the rules read ("@": an instant). */
+export interface LedgerRead {
+  table: "Publish" | "Attempt";
+  owner: "datasetId" | "taskId";
+  fields: readonly string[];
+}
+
+// On SQLite every field here is in the key of the owner's covering index (prisma/models.prisma):
+// a field added here and not there sends each read back to a table page per row. The rows come in
+// that index's order, a unit's records by time: of two at one instant, the rules take the one
+// later in this order as the latest (before the index, the one written later).
+export const PUBLISH_READ: LedgerRead = {
+  table: "Publish",
+  owner: "datasetId",
+  fields: ["unitKey", "runId", "@publishedAt", "inputVersion", "codeVersion", "rowCount"],
+};
+export const LATEST_VERSION_READ: LedgerRead = { table: "Publish", owner: "datasetId", fields: ["unitKey", "@publishedAt", "inputVersion"] };
+export const ATTEMPT_READ: LedgerRead = {
+  table: "Attempt",
+  owner: "taskId",
+  fields: ["unitKey", "runId", "tryNumber", "status", "rowsWritten", "error", "@startedAt", "@endedAt"],
+};
+
+/** The statement of one read, its owner's id its one parameter. */
+export function aggregatedSql(provider: "sqlite" | "postgresql", read: LedgerRead): string {
+  const pg = provider === "postgresql";
+  const cols = read.fields.map((f) => (f.startsWith("@") ? timeExpr(f.slice(1), pg) : `"${f}"`));
+  const agg = pg
+    ? `json_build_array(${cols.map((c) => `json_agg(${c})`).join(", ")})::text`
+    : `json_array(${cols.map((c) => `json_group_array(${c})`).join(", ")})`;
+  return `SELECT ${agg} AS s FROM "${read.table}" WHERE "${read.owner}" = ${pg ? "$1" : "?"}`;
 }
 
 type Columns = unknown[][];
@@ -94,14 +122,7 @@ const slowTimeMs = (s: string) => (/^\d+$/.test(s) ? Number(s) : Date.parse(s));
 /** Every publish of one dataset, by unit. */
 export async function publishesOfDataset(db: Db, datasetId: string, kinds: Map<string, RunKind>): Promise<Map<string, LedgerEntry[]>> {
   const out = new Map<string, LedgerEntry[]>();
-  const [keys, runIds, ats, inputVersions, codeVersions, rowCounts] = await aggregated(db, "Publish", "datasetId", datasetId, [
-    "unitKey",
-    "runId",
-    "@publishedAt",
-    "inputVersion",
-    "codeVersion",
-    "rowCount",
-  ]);
+  const [keys, runIds, ats, inputVersions, codeVersions, rowCounts] = await aggregated(db, PUBLISH_READ, datasetId);
   for (let i = 0; i < keys!.length; i++) {
     const run = String(runIds![i]);
     const rowCount = rowCounts![i];
@@ -128,7 +149,7 @@ export async function publishesOfDataset(db: Db, datasetId: string, kinds: Map<s
  */
 export async function latestInputVersionsOfDataset(db: Db, datasetId: string): Promise<(string | null)[]> {
   const latest = new Map<string, { at: number; version: string | null }>();
-  const [keys, ats, inputVersions] = await aggregated(db, "Publish", "datasetId", datasetId, ["unitKey", "@publishedAt", "inputVersion"]);
+  const [keys, ats, inputVersions] = await aggregated(db, LATEST_VERSION_READ, datasetId);
   for (let i = 0; i < keys!.length; i++) {
     const key = String(keys![i]);
     const t = timeOf(ats![i])!;
@@ -141,16 +162,7 @@ export async function latestInputVersionsOfDataset(db: Db, datasetId: string): P
 /** Every attempt of one task, by unit. */
 export async function attemptsOfTask(db: Db, taskId: string): Promise<Map<string, Attempt[]>> {
   const out = new Map<string, Attempt[]>();
-  const [keys, runIds, tryNumbers, statuses, rows, errors, starts, ends] = await aggregated(db, "Attempt", "taskId", taskId, [
-    "unitKey",
-    "runId",
-    "tryNumber",
-    "status",
-    "rowsWritten",
-    "error",
-    "@startedAt",
-    "@endedAt",
-  ]);
+  const [keys, runIds, tryNumbers, statuses, rows, errors, starts, ends] = await aggregated(db, ATTEMPT_READ, taskId);
   for (let i = 0; i < keys!.length; i++) {
     const written = rows![i];
     const attempt: Attempt = {
