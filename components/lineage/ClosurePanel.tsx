@@ -7,7 +7,7 @@ import { Name } from "@/components/shell/Name";
 import { useMemo, useRef } from "react";
 import type { Closure, Holdings } from "@/lib/contracts/lineage";
 import { counted } from "@/lib/domain/words";
-import { HOLDING_WORD } from "./NodeMarkText";
+import { HOLDING_WORD, SUSPECT_UNKNOWN } from "./NodeMarkText";
 import styles from "./Lineage.module.css";
 
 const ROW_ESTIMATE = 52;
@@ -19,7 +19,7 @@ const ROW_ESTIMATE = 52;
  */
 export function ClosurePanel({ closure, holdings, incidentHref }: { closure: Closure; holdings: Holdings | undefined; incidentHref: string | null }) {
   const flow = useReactFlow();
-  const holdsOf = useMemo(() => new Map(holdings?.nodes.map((n) => [n.nodeId, n.holdings]) ?? []), [holdings]);
+  const holdsOf = useMemo(() => new Map(holdings?.nodes.map((n) => [n.nodeId, n]) ?? []), [holdings]);
   const nameOf = useMemo(() => new Map(closure.nodes.map((n) => [n.nodeId, n.name])), [closure]);
   // Declared consumers come last: what they read of it, in no wave.
   const consumers = useMemo(() => closure.nodes.filter((n) => n.kind === "consumer").length, [closure]);
@@ -92,7 +92,7 @@ export function ClosurePanel({ closure, holdings, incidentHref }: { closure: Clo
                     {n.unitsText}
                   </td>
                   <td>
-                    {(holdsOf.get(n.nodeId) ?? []).map((h) => (
+                    {(holdsOf.get(n.nodeId)?.holdings ?? []).map((h) => (
                       <div key={h.kind} title={h.detail}>
                         <span className={styles.holding} data-kind={h.kind}>
                           {HOLDING_WORD[h.kind]}
@@ -100,6 +100,14 @@ export function ClosurePanel({ closure, holdings, incidentHref }: { closure: Clo
                         {h.unitsText}
                       </div>
                     ))}
+                    {holdsOf.get(n.nodeId)?.suspectUnknown ? (
+                      <div title={SUSPECT_UNKNOWN.detail} data-testid="suspect-unknown">
+                        <span className={styles.holding} data-kind="suspect_unknown">
+                          {SUSPECT_UNKNOWN.word}
+                        </span>{" "}
+                        {holdings?.statesComputing ? `${holdings.statesComputing.done} of ${holdings.statesComputing.total} datasets' states computed` : null}
+                      </div>
+                    ) : null}
                     {!holdings ? <span className="muted">loading…</span> : null}
                   </td>
                   <td className="muted">

@@ -139,6 +139,28 @@ describe("LineagePage", () => {
     await vi.waitFor(() => expect(screen.queryByTestId("node-dataset:warehouse:raw_orders")).toBeNull());
   });
 
+  it("while the unit states are computed, says a node's suspect units are not known yet, and asks again", async () => {
+    let answers = 0;
+    server.use(
+      http.get("/api/v1/lineage-graph/holdings", () => {
+        answers++;
+        const holdings = someHoldings({ statesComputing: { done: 3, total: 10 } });
+        return HttpResponse.json({ ...holdings, nodes: holdings.nodes.map((n, i) => (i === 1 ? { ...n, suspectUnknown: true } : n)) });
+      }),
+    );
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    open("?node=job%3Aorders%3Astg_orders&units=2026-08-17");
+    const row = await screen.findByTestId("closure-row-job:orders:fct_orders");
+    expect(await within(row).findByTestId("suspect-unknown")).toHaveTextContent("suspect? computing 3 of 10 datasets' states computed");
+    expect(within(screen.getByTestId("closure-row-job:orders:stg_orders")).queryByTestId("suspect-unknown")).toBeNull();
+    const node = screen.getByTestId("node-job:orders:fct_orders");
+    expect(within(node).getByText("suspect? computing")).toBeInTheDocument();
+    const before = answers;
+    await vi.advanceTimersByTimeAsync(10_500);
+    await vi.waitFor(() => expect(answers).toBeGreaterThan(before));
+    vi.useRealTimers();
+  });
+
   it("search finds a node by name and selecting it shows its closure", async () => {
     open("");
     expect(await screen.findByText(/Pick a failure, click a node/)).toBeInTheDocument();

@@ -12,6 +12,12 @@ export const HOLDING_WORD = {
   suspect: "suspect",
 } as const;
 
+/** Said while the unit states' first computation has not reached a node: unknown, not "not suspect". */
+export const SUSPECT_UNKNOWN = {
+  word: "suspect? computing",
+  detail: "whether these units are suspect is not known yet: the unit states are still being computed (asked again shortly)",
+};
+
 /** Badges drawn on a node; the rest are counted ("+2") and named in its tooltip, so none is cut at the node's edge. */
 const BADGES_SHOWN = 2;
 
@@ -20,23 +26,30 @@ const BADGES_SHOWN = 2;
  * and what they hold now (each badge's units in its tooltip; the closure table lists them all).
  */
 export function NodeMarkText({ mark }: { mark: NodeMark }) {
-  const shown = mark.holdings.slice(0, BADGES_SHOWN);
-  const rest = mark.holdings.slice(BADGES_SHOWN);
-  const say = (h: NodeMark["holdings"][number]) => `${HOLDING_WORD[h.kind]}: ${h.unitsText}${h.detail ? ` — ${h.detail}` : ""}`;
+  const badges: Badge[] = [
+    ...mark.holdings.map((h) => ({
+      kind: h.kind,
+      word: HOLDING_WORD[h.kind],
+      title: `${HOLDING_WORD[h.kind]}: ${h.unitsText}${h.detail ? ` — ${h.detail}` : ""}`,
+    })),
+    ...(mark.suspectUnknown ? [{ kind: "suspect_unknown", word: SUSPECT_UNKNOWN.word, title: SUSPECT_UNKNOWN.detail }] : []),
+  ];
+  const shown = badges.slice(0, BADGES_SHOWN);
+  const rest = badges.slice(BADGES_SHOWN);
   return (
     <div className={styles.mark}>
       <span className={styles.markUnits} data-testid="node-units" title={mark.entry.unitsText}>
         {mark.entry.unitsText}
       </span>
-      {mark.holdings.length > 0 ? (
+      {badges.length > 0 ? (
         <span className={styles.badges}>
-          {shown.map((h) => (
-            <span key={h.kind} className={styles.holding} data-kind={h.kind} title={say(h)} data-testid="node-holding">
-              {HOLDING_WORD[h.kind]}
+          {shown.map((b) => (
+            <span key={b.kind} className={styles.holding} data-kind={b.kind} title={b.title} data-testid="node-holding">
+              {b.word}
             </span>
           ))}
           {rest.length > 0 ? (
-            <span className={styles.holding} title={rest.map(say).join("\n")} data-testid="node-holding">
+            <span className={styles.holding} title={rest.map((b) => b.title).join("\n")} data-testid="node-holding">
               +{rest.length}
             </span>
           ) : null}
@@ -44,4 +57,10 @@ export function NodeMarkText({ mark }: { mark: NodeMark }) {
       ) : null}
     </div>
   );
+}
+
+interface Badge {
+  kind: string;
+  word: string;
+  title: string;
 }

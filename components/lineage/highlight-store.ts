@@ -6,6 +6,8 @@ import type { ClosureNode, Holding } from "@/lib/contracts/lineage";
 export interface NodeMark {
   entry: ClosureNode;
   holdings: Holding[];
+  /** Whether its units are suspect is not known yet: the unit states' first computation has not reached it. */
+  suspectUnknown: boolean;
 }
 
 /**

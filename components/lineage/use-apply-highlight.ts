@@ -22,9 +22,12 @@ export function useApplyHighlight(
       store.set(null);
       return;
     }
-    const holdsOf = new Map(holdings?.nodes.map((n) => [n.nodeId, n.holdings]) ?? []);
+    const holdsOf = new Map(holdings?.nodes.map((n) => [n.nodeId, n]) ?? []);
     const marks = new Map<string, NodeMark>();
-    for (const entry of closure.nodes) marks.set(entry.nodeId, { entry, holdings: holdsOf.get(entry.nodeId) ?? [] });
+    for (const entry of closure.nodes) {
+      const held = holdsOf.get(entry.nodeId);
+      marks.set(entry.nodeId, { entry, holdings: held?.holdings ?? [], suspectUnknown: held?.suspectUnknown === true });
+    }
     store.set(marks);
     const frame = requestAnimationFrame(() =>
       setTimeout(() => {

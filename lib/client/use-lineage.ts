@@ -39,6 +39,8 @@ export function useClosure(selection: ClosureSelection | null) {
   });
 }
 
+const HOLDINGS_RECHECK_MS = 10_000;
+
 export function useClosureHoldings(selection: ClosureSelection | null) {
   return useQuery({
     queryKey: selection ? lineageKeys.holdings(selection) : lineageKeys.idle("holdings"),
@@ -46,6 +48,9 @@ export function useClosureHoldings(selection: ClosureSelection | null) {
     queryFn: ({ signal }) => apiFetch(`/api/v1/lineage-graph/holdings?${params(selection!)}`, HoldingsSchema, { signal }),
     enabled: selection !== null,
     retry: false,
+    // While the unit states' first computation runs, some nodes' suspect units are unknown: asked
+    // again until it is over (each ask answers from what is computed, it never computes).
+    refetchInterval: (query) => (query.state.data?.statesComputing ? HOLDINGS_RECHECK_MS : false),
   });
 }
 

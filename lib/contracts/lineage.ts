@@ -159,7 +159,13 @@ export const HoldingsSchema = z.object({
   asOf: z.string(),
   /** When the seed's latest attempt failed, if it did. */
   failedAt: z.string().nullable(),
-  nodes: z.array(z.object({ nodeId: z.string(), holdings: z.array(HoldingSchema) })),
+  /**
+   * Set while the unit states' first computation runs (a console just started on a big world):
+   * `done` of `total` datasets computed. Nodes whose dataset it has not reached say
+   * `suspectUnknown`: whether their units are suspect is not known yet (never "not suspect").
+   */
+  statesComputing: z.object({ done: z.number().int(), total: z.number().int() }).nullable(),
+  nodes: z.array(z.object({ nodeId: z.string(), holdings: z.array(HoldingSchema), suspectUnknown: z.literal(true).optional() })),
 });
 export type Holdings = z.infer<typeof HoldingsSchema>;
 

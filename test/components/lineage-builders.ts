@@ -115,6 +115,7 @@ export function someHoldings(over: Partial<Holdings> = {}): Holdings {
   return HoldingsSchema.parse({
     asOf: "2026-08-26T06:00:00.000Z",
     failedAt: "2026-08-18T02:10:00.000Z",
+    statesComputing: null,
     nodes: [
       {
         nodeId: "job:orders:stg_orders",
