@@ -1,9 +1,10 @@
-import type { LineageLayout, LineageLayoutResult } from "@/lib/contracts/lineage";
+import { LineageLayoutSchema, type LineageLayout, type LineageLayoutResult } from "@/lib/contracts/lineage";
+import { keepJson, type KeptJson } from "../http/kept-json";
 import { remember } from "../cache/recent-promises";
 import { getDb, type Db } from "../repositories/database";
 import { elkThreads } from "./layout/elk-threads";
 import { layoutLineage } from "./layout/layout-lineage";
-import { getLineageGraphView } from "./get-lineage-graph-view";
+import { getKeptLineageGraphView, getLineageGraphView } from "./get-lineage-graph-view";
 import { log } from "../observability/log";
 import { processSingleton } from "../runtime/process-singleton";
 import { compositeKey } from "@/lib/domain/composite-key";
@@ -16,6 +17,10 @@ import { compositeKey } from "@/lib/domain/composite-key";
  * have are ignored (a link kept from before a pipeline was removed still opens).
  */
 export async function getLineageLayout(query: { asOf?: string; collapsed?: string }, now: Date, db: Db = getDb()): Promise<LineageLayout> {
+  return (await layoutOf(query, now, db)).answer;
+}
+
+async function layoutOf(query: { asOf?: string; collapsed?: string }, now: Date, db: Db): Promise<{ layout: LineageLayoutResult; answer: LineageLayout }> {
   const view = await getLineageGraphView(query.asOf, now, db);
   const pipelines = new Set(view.nodes.map((n) => n.pipeline));
   const collapsed = [...new Set((query.collapsed ?? "").split(",").map((p) => p.trim()))].filter((p) => pipelines.has(p)).sort();
@@ -28,20 +33,43 @@ export async function getLineageLayout(query: { asOf?: string; collapsed?: strin
       collapsed,
     }),
   );
-  return { hash: view.hash, collapsed, ...(await layout) };
+  const result = await layout;
+  return { layout: result, answer: { hash: view.hash, collapsed, ...result } };
 }
+
+/**
+ * The same answer kept serialised (http/kept-json.ts) while its layout is kept: 50,000 positions
+ * are megabytes to serialise, and every visit asks for the same ones.
+ */
+export async function getKeptLineageLayout(query: { asOf?: string; collapsed?: string }, now: Date, db: Db = getDb()): Promise<KeptJson> {
+  const { layout, answer } = await layoutOf(query, now, db);
+  let body = kept.get(layout);
+  if (!body) {
+    if (process.env.NODE_ENV !== "production") LineageLayoutSchema.parse(answer);
+    kept.set(layout, (body = keepJson(answer)));
+  }
+  return body;
+}
+
+const kept = new WeakMap<LineageLayoutResult, KeptJson>();
 
 /** The most recently used layouts (~1 MB each at 10,000 nodes): the current lineage, a few collapsed views, an asOf or two. */
 const KEPT_LAYOUTS = 8;
 const layouts = processSingleton("lineageLayouts", () => new Map<string, Promise<LineageLayoutResult>>());
 
 /**
- * Server start: lay out the current lineage in the background, so the first visit to /lineage
- * finds it ready. Never awaited and never throws: a failure only means the first visit lays it out.
+ * Server start: lay out the current lineage in the background, then keep its graph and layout
+ * answers serialised, so the first visit to /lineage finds them ready. Never awaited and never
+ * throws: a failure only means the first visit does this work.
  */
 export function warmLineageLayout(): void {
   const started = Date.now();
   getLineageLayout({}, new Date())
-    .then((l) => log.info(`lineage layout ready (${Object.keys(l.positions).length} nodes, ${Date.now() - started} ms)`))
+    .then(async (l) => {
+      log.info(`lineage layout ready (${Object.keys(l.positions).length} nodes, ${Date.now() - started} ms)`);
+      const now = new Date();
+      await Promise.all([getKeptLineageGraphView(undefined, now), getKeptLineageLayout({}, now)]);
+      log.info(`lineage answers kept (${Date.now() - started} ms)`);
+    })
     .catch((e: unknown) => log.error(`laying out the lineage failed (the first /lineage visit will retry): ${(e as Error).message}`));
 }
