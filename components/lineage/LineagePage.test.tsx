@@ -4,6 +4,7 @@ import { http, HttpResponse } from "msw";
 import { useSyncExternalStore } from "react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { anOpenFailure } from "@/test/components/builders";
+import { compactClosure } from "@/lib/contracts/compact-closure";
 import { aClosure, aLineageGraph, aLineageLayout, someHoldings } from "@/test/components/lineage-builders";
 import { server } from "@/test/components/msw-server";
 import { renderWithQuery } from "@/test/components/render";
@@ -67,7 +68,7 @@ describe("LineagePage", () => {
       http.get("/api/v1/closure", ({ request }) => {
         const q = Object.fromEntries(new URL(request.url).searchParams);
         asked.push(q);
-        return HttpResponse.json(aClosure(q.nodeId));
+        return HttpResponse.json(q.form === "compact" ? compactClosure(aClosure(q.nodeId)) : aClosure(q.nodeId));
       }),
       http.get("/api/v1/lineage-graph/holdings", () => HttpResponse.json(someHoldings())),
       http.get("/api/v1/lineage-graph/people", ({ request }) =>
@@ -105,7 +106,7 @@ describe("LineagePage", () => {
   it("opened on a selection, shows that selection's closure: every node named, lit on the graph, with what it holds", async () => {
     open("?node=job%3Aorders%3Astg_orders&units=2026-08-17");
     const table = await panel();
-    expect(asked).toEqual([{ nodeId: "job:orders:stg_orders", units: "2026-08-17", direction: "downstream" }]);
+    expect(asked).toEqual([{ nodeId: "job:orders:stg_orders", units: "2026-08-17", direction: "downstream", form: "compact" }]);
     expect(within(table).getByText(/^Downstream closure \(blast radius\)/)).toHaveTextContent(
       "Downstream closure (blast radius): 7 nodes in 7 waves, lineage as of 2026-08-26 06:00 UTC",
     );
@@ -176,7 +177,7 @@ describe("LineagePage", () => {
       "Show dataset revenue_daily in the graph",
       "Show task weekly_revenue_export in the graph",
     ]);
-    expect(asked).toEqual([{ nodeId: "job:orders:fct_orders", direction: "downstream" }]);
+    expect(asked).toEqual([{ nodeId: "job:orders:fct_orders", direction: "downstream", form: "compact" }]);
     expect(new URLSearchParams(window.location.search).get("node")).toBe("job:orders:fct_orders");
     expect(screen.getByTestId("node-dataset:warehouse:stg_orders")).toHaveAttribute("data-closure", "out");
   });
@@ -192,7 +193,7 @@ describe("LineagePage", () => {
     await userEvent.keyboard("{Enter}");
     await panel();
     // Two nodes match: the task comes first, as in the list.
-    expect(asked).toEqual([{ nodeId: "job:orders:revenue_daily", direction: "downstream" }]);
+    expect(asked).toEqual([{ nodeId: "job:orders:revenue_daily", direction: "downstream", form: "compact" }]);
     expect(screen.getByTestId("selected-node")).toHaveTextContent("job:orders:revenue_daily");
   });
 
@@ -203,7 +204,7 @@ describe("LineagePage", () => {
     expect(pick).toHaveAttribute("aria-pressed", "false");
     await userEvent.click(pick);
     await panel();
-    expect(asked).toEqual([{ nodeId: "job:orders:stg_orders", units: "2026-08-23", direction: "downstream" }]);
+    expect(asked).toEqual([{ nodeId: "job:orders:stg_orders", units: "2026-08-23", direction: "downstream", form: "compact" }]);
     expect(pick).toHaveAttribute("aria-pressed", "true");
   });
 
@@ -211,7 +212,7 @@ describe("LineagePage", () => {
     open("?node=job%3Aorders%3Astg_orders&units=2026-08-17");
     await panel();
     await userEvent.click(screen.getByRole("button", { name: "Upstream (built from)" }));
-    await vi.waitFor(() => expect(asked.at(-1)).toEqual({ nodeId: "job:orders:stg_orders", units: "2026-08-17", direction: "upstream" }));
+    await vi.waitFor(() => expect(asked.at(-1)).toEqual({ nodeId: "job:orders:stg_orders", units: "2026-08-17", direction: "upstream", form: "compact" }));
     expect(screen.getByRole("button", { name: "Upstream (built from)" })).toHaveAttribute("aria-pressed", "true");
   });
 
@@ -232,7 +233,7 @@ describe("LineagePage", () => {
         order.push("closure asked");
         await held;
         order.push("closure answered");
-        return HttpResponse.json(aClosure(new URL(request.url).searchParams.get("nodeId")!));
+        return HttpResponse.json(compactClosure(aClosure(new URL(request.url).searchParams.get("nodeId")!)));
       }),
       http.get("/api/v1/lineage-graph/closure-layout", ({ request }) => {
         order.push("closure-layout asked");
