@@ -12,8 +12,8 @@ import { NodeOwners, RecipientList } from "./PeopleList";
  * readers, and everyone its closure reaches — the owners of what it reaches and the consumers
  * reading it — with how each is reached.
  */
-export function ClosurePeopleCard({ selection, closure }: { selection: ClosureSelection; closure: Closure | undefined }) {
-  const people = useClosurePeople(selection);
+export function ClosurePeopleCard({ selection, closure, painted }: { selection: ClosureSelection; closure: Closure | undefined; painted: boolean }) {
+  const people = useClosurePeople(selection, painted);
   const names = useMemo(() => new Map(closure?.nodes.map((n) => [n.nodeId, n.name]) ?? []), [closure]);
   const nameOf = (id: string) => names.get(id) ?? nodeName(id);
   return (

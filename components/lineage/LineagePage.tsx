@@ -42,10 +42,11 @@ export function LineagePage() {
   }, [mismatch, queryClient]);
   const selection: ClosureSelection | null = view.node ? { nodeId: view.node, units: view.units, direction: view.direction, asOf: view.asOf } : null;
   const closure = useClosure(selection);
-  // What each node holds is asked for once the closure is painted: on a wide closure the
-  // server's holdings work (and its megabytes) would otherwise compete with that first paint.
+  // What each node holds, and who must know, are asked for once the closure is painted: on a
+  // wide closure the server's work for them (and their megabytes) would compete with that paint.
   const [painted, setPainted] = useState<Closure | null>(null);
-  const holdings = useClosureHoldings(selection !== null && painted !== null && painted === closure.data && !closure.isPlaceholderData ? selection : null);
+  const closurePainted = selection !== null && painted !== null && painted === closure.data && !closure.isPlaceholderData;
+  const holdings = useClosureHoldings(closurePainted ? selection : null);
   useApplyHighlight(store, closure.data, holdings.data, selection !== null && !closure.isError, setPainted);
   // Collapsing a pipeline is a change to the whole lineage: it is shown, if the closure was alone.
   const toggleGroup = useCallback(
@@ -162,7 +163,7 @@ export function LineagePage() {
               ) : closure.isPending ? (
                 <div className="skeleton" aria-label="Computing the closure" />
               ) : null}
-              {selection !== null && !closure.isError ? <ClosurePeopleCard selection={selection} closure={closure.data} /> : null}
+              {selection !== null && !closure.isError ? <ClosurePeopleCard selection={selection} closure={closure.data} painted={closurePainted} /> : null}
             </div>
           </div>
         </ReactFlowProvider>

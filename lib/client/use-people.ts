@@ -6,8 +6,12 @@ import { apiFetch } from "./api-fetch";
 import type { ClosureSelection } from "./use-lineage";
 import { lineageKeys } from "./query-keys";
 
-/** The selected node's owners and readers, and everyone its closure reaches (GET /api/v1/lineage-graph/people). */
-export function useClosurePeople(selection: ClosureSelection | null) {
+/**
+ * The selected node's owners and readers, and everyone its closure reaches (GET
+ * /api/v1/lineage-graph/people). The lineage page enables it once the closure is painted: for a
+ * 45,000-node closure the owners' reads competed with the closure's own answer.
+ */
+export function useClosurePeople(selection: ClosureSelection | null, enabled = true) {
   return useQuery({
     queryKey: selection ? lineageKeys.people(selection) : lineageKeys.idle("people"),
     queryFn: () => {
@@ -16,7 +20,7 @@ export function useClosurePeople(selection: ClosureSelection | null) {
       if (selection!.asOf) p.set("asOf", selection!.asOf);
       return apiFetch(`/api/v1/lineage-graph/people?${p}`, ClosurePeopleSchema);
     },
-    enabled: selection !== null,
+    enabled: selection !== null && enabled,
     retry: false,
   });
 }
