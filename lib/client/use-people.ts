@@ -14,11 +14,12 @@ import { lineageKeys } from "./query-keys";
 export function useClosurePeople(selection: ClosureSelection | null, enabled = true) {
   return useQuery({
     queryKey: selection ? lineageKeys.people(selection) : lineageKeys.idle("people"),
-    queryFn: () => {
+    // Cancelled when the selection moves on: the server stops reading owners nobody waits for.
+    queryFn: ({ signal }) => {
       const p = new URLSearchParams({ nodeId: selection!.nodeId, direction: selection!.direction });
       if (selection!.units) p.set("units", selection!.units);
       if (selection!.asOf) p.set("asOf", selection!.asOf);
-      return apiFetch(`/api/v1/lineage-graph/people?${p}`, ClosurePeopleSchema);
+      return apiFetch(`/api/v1/lineage-graph/people?${p}`, ClosurePeopleSchema, { signal });
     },
     enabled: selection !== null && enabled,
     retry: false,

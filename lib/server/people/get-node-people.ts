@@ -3,6 +3,7 @@ import type { ClosurePeople, NodePeople, RecipientView } from "@/lib/contracts/o
 import { describeOwnerFact } from "@/lib/domain/recipients";
 import { getDb, type Db } from "../repositories/database";
 import { computeClosure } from "../lineage/compute-closure";
+import { HttpError } from "../http/errors";
 import { ownersOfNodes, recipientsOfNodes, type Recipient } from "./recipients";
 
 /** A node's owners, each with where it was found, and the consumers reading it. */
@@ -17,18 +18,27 @@ export async function getNodePeople(nodeId: string, db: Db = getDb()): Promise<N
 
 /**
  * GET /api/v1/lineage-graph/people: the selected node's people and everyone its closure reaches
- * (each owner once with the nodes it owns, then the consumers reading them).
+ * (each owner once with the nodes it owns, then the consumers reading them). The owners of a
+ * 45,000-node closure are seconds of reads: when the page no longer waits for them (the selection
+ * moved on, lib/client/use-people.ts) they stop at the next chunk (499) instead of holding up the
+ * next click's closure (docs/lineage.md).
  */
-export async function getClosurePeople(query: ClosureQuery, now: Date, db: Db = getDb()): Promise<ClosurePeople> {
+export async function getClosurePeople(query: ClosureQuery, now: Date, db: Db = getDb(), signal?: AbortSignal): Promise<ClosurePeople> {
   const closure = await computeClosure(query, now, db);
-  const [node, recipients] = await Promise.all([
-    getNodePeople(query.nodeId, db),
-    recipientsOfNodes(
-      db,
-      closure.nodes.map((n) => n.nodeId),
-    ),
-  ]);
-  return { node, recipients: recipients.map(toView) };
+  try {
+    const [node, recipients] = await Promise.all([
+      getNodePeople(query.nodeId, db),
+      recipientsOfNodes(
+        db,
+        closure.nodes.map((n) => n.nodeId),
+        signal,
+      ),
+    ]);
+    return { node, recipients: recipients.map(toView) };
+  } catch (e) {
+    if (signal?.aborted) throw new HttpError(499, "client_closed_request", "the page no longer waits for these people");
+    throw e;
+  }
 }
 
 export function toView(r: Recipient): RecipientView {

@@ -5,6 +5,7 @@ import { createDemoTestDatabase } from "../testing/demo-test-database";
 import { computeClosure } from "../lineage/compute-closure";
 import { recipientsOfNodes } from "./recipients";
 import { getClosurePeople, getNodePeople } from "./get-node-people";
+import { errorResponse } from "../http/route";
 
 const NOW = new Date("2026-11-29T12:00:00Z");
 
@@ -91,6 +92,16 @@ describe.each(providersUnderTest())("who must know, on the demo world (%s)", (pr
       "consumer:finance-ledger",
       "consumer:revenue-dashboard",
     ]);
+  });
+
+  it("the people of a closure nobody waits for any more stop (499)", async () => {
+    const gone = new AbortController();
+    gone.abort();
+    const q = ClosureQuerySchema.parse({ nodeId: "job:orders:stg_orders", units: "2026-08-17" });
+    const stopped = await getClosurePeople(q, NOW, t.db, gone.signal).catch(errorResponse);
+    expect((stopped as Response).status).toBe(499);
+    // Still waited for: the same answer as without a signal.
+    expect((await getClosurePeople(q, NOW, t.db, new AbortController().signal)).recipients.map((r) => r.key)).toHaveLength(6);
   });
 
   it("nothing asked, or nodes the catalog does not hold: nobody", async () => {

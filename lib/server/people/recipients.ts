@@ -28,16 +28,16 @@ export interface Recipient {
  * catalog (lib/domain/recipients.ts says which fact wins), their people and channel from the
  * declared teams, then the declared consumers reading them.
  */
-export async function recipientsOfNodes(db: Db, nodeIds: readonly string[]): Promise<Recipient[]> {
+export async function recipientsOfNodes(db: Db, nodeIds: readonly string[], signal?: AbortSignal): Promise<Recipient[]> {
   if (nodeIds.length === 0) return [];
-  const [owners, teams, consumers] = await Promise.all([ownersOfNodes(db, nodeIds), listTeams(db), listConsumers(db)]);
+  const [owners, teams, consumers] = await Promise.all([ownersOfNodes(db, nodeIds, signal), listTeams(db), listConsumers(db)]);
   return recipientsOf(nodeIds, owners, new Map<string, ContactOf<Channel>>(teams.map((t) => [t.name, t])), consumers);
 }
 
 /** Each node's owners with where they were found (nodes nobody owns are absent). */
-export async function ownersOfNodes(db: Db, nodeIds: readonly string[]): Promise<Map<string, OwnerFact[]>> {
+export async function ownersOfNodes(db: Db, nodeIds: readonly string[], signal?: AbortSignal): Promise<Map<string, OwnerFact[]>> {
   const out = new Map<string, OwnerFact[]>();
-  for (const o of await nodeOwnership(db, nodeIds)) {
+  for (const o of await nodeOwnership(db, nodeIds, signal)) {
     const owners = ownersOfNode(o);
     if (owners.length > 0) out.set(o.nodeId, owners);
   }

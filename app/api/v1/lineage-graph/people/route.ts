@@ -6,4 +6,6 @@ import { getClosurePeople } from "@/lib/server/people/get-node-people";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = route({ response: ClosurePeopleSchema, query: ClosureQuerySchema }, async ({ query }) => getClosurePeople(query, new Date()));
+export const GET = route({ response: ClosurePeopleSchema, query: ClosureQuerySchema }, async ({ query, req }) =>
+  getClosurePeople(query, new Date(), undefined, req.signal),
+);
