@@ -3,8 +3,10 @@ import type { PartitionSpace } from "@/lib/domain/partitions";
 import type { UnitSet } from "@/lib/domain/unit-set";
 import type { Db } from "../repositories/database";
 import type { EdgeRecord, TaskRecord } from "../repositories/lineage/catalog-reads";
-import { publishesByUnit, type ByUnit } from "../repositories/ledger/unit-ledger";
+import type { LedgerEntry, RunKind } from "@/lib/domain/unit-state";
+import { type ByUnit } from "../repositories/ledger/unit-ledger";
 import { chunked } from "../repositories/sql/chunked";
+import { attemptsOfTask, publishesOfDataset, unscheduledRunKinds } from "../repositories/units/unit-matrix-reads";
 
 /**
  * Reads of some units' records by key (through the (owner, unitKey) indexes), as an incremental
@@ -43,14 +45,38 @@ export async function upstreamLatest(
     }
     const latest = new Float64Array(upSpace.size).fill(-1);
     const keys = [...read].filter((o) => o < upSpace.size).map((o) => upSpace.keyAt(o));
-    const publishes = await merged(chunks(keys).map((k) => publishesByUnit(db, [{ id: e.datasetId, keys: k }])));
-    for (const [key, entries] of publishes.get(e.datasetId) ?? []) {
+    for (const [key, entries] of await publishesOfDataset(db, e.datasetId, NO_KINDS, keys)) {
       const v = upSpace.validate(key);
       if (v.valid) for (const p of entries) latest[v.ordinal] = Math.max(latest[v.ordinal]!, p.publishedAt);
     }
     out.set(e.datasetId, latest);
   }
   return out;
+}
+
+const NO_KINDS = new Map<string, RunKind>();
+
+/**
+ * One dataset's publishes of some units, read as the first computation reads a whole dataset
+ * (one JSON array per field, in its index's order: a unit's records in the same order either
+ * way), the kinds of their runs read for those runs alone. An update after a fold recomputes
+ * thousands of units on every console: through the ORM, a row per record, that read cost
+ * about what the fold did (docs/ingestion.md).
+ */
+export async function publishesOfUnits(db: Db, datasetId: string, keys: string[]): Promise<Map<string, LedgerEntry[]>> {
+  if (keys.length === 0) return new Map();
+  const out = await publishesOfDataset(db, datasetId, NO_KINDS, keys);
+  const kinds = await unscheduledRunKinds(
+    db,
+    [...out.values()].flatMap((list) => list.map((e) => e.runId)),
+  );
+  if (kinds.size > 0) for (const list of out.values()) for (const e of list) e.runKind = kinds.get(e.runId) ?? e.runKind;
+  return out;
+}
+
+/** One task's attempts of some units, read as publishesOfUnits reads publishes. */
+export function attemptsOfUnits(db: Db, taskId: string, keys: string[]) {
+  return keys.length === 0 ? Promise.resolve(new Map()) : attemptsOfTask(db, taskId, keys);
 }
 
 export function chunks<T>(items: T[]): T[][] {

@@ -2,10 +2,10 @@ import type { PartitionSpace } from "@/lib/domain/partitions";
 import { UnitSet } from "@/lib/domain/unit-set";
 import type { Db } from "../repositories/database";
 import type { DatasetRecord, EdgeRecord, TaskRecord } from "../repositories/lineage/catalog-reads";
-import { attemptsByUnit, marksByUnit, publishesByUnit, sourceCountsByUnit } from "../repositories/ledger/unit-ledger";
+import { marksByUnit, sourceCountsByUnit } from "../repositories/ledger/unit-ledger";
 import { cleanedAtByUnit } from "../repositories/repair/unit-interventions";
 import { statesOf, type DatasetUnitStates } from "./load-unit-states";
-import { chunks, merged, upstreamLatest } from "./reads-by-key";
+import { attemptsOfUnits, chunks, merged, publishesOfUnits, upstreamLatest } from "./reads-by-key";
 import type { DatasetProblems } from "./upstream-problems";
 
 export interface UnitsToRecompute {
@@ -35,9 +35,9 @@ export async function recomputeUnits(db: Db, now: Date, target: UnitsToRecompute
   const { dataset, writer, space } = target;
   const keys = [...target.units].filter((o) => o < space.size).map((o) => space.keyAt(o));
   const scope = chunks(keys).map((k) => ({ id: dataset.id, keys: k }));
-  const [ledgerBy, attemptsBy, sourcesBy, marksBy, cleanedBy] = await Promise.all([
-    merged(scope.map((s) => publishesByUnit(db, [s]))),
-    writer ? merged(chunks(keys).map((k) => attemptsByUnit(db, [{ id: writer.id, keys: k }]))) : Promise.resolve(new Map()),
+  const [ledger, attempts, sourcesBy, marksBy, cleanedBy] = await Promise.all([
+    publishesOfUnits(db, dataset.id, keys),
+    writer ? attemptsOfUnits(db, writer.id, keys) : Promise.resolve(undefined),
     merged(scope.map((s) => sourceCountsByUnit(db, [s]))),
     merged(scope.map((s) => marksByUnit(db, [s]))),
     cleanedAtByUnit(db, [dataset.id]),
@@ -48,8 +48,8 @@ export async function recomputeUnits(db: Db, now: Date, target: UnitsToRecompute
       dataset,
       space,
       writer,
-      ledger: ledgerBy.get(dataset.id) ?? new Map(),
-      attempts: writer ? attemptsBy.get(writer.id) : undefined,
+      ledger,
+      attempts,
       sources: sourcesBy.get(dataset.id),
       marks: marksBy.get(dataset.id),
       cleaned: cleanedBy.get(dataset.id),

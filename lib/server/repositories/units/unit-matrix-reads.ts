@@ -18,10 +18,27 @@ export async function prepareBulkReads(db: Db): Promise<void> {
   if (providerOf(db) === "sqlite") await prismaOf(db).$queryRawUnsafe(`PRAGMA mmap_size = 1073741824`);
 }
 
-/** Ids and kinds of the runs that are not scheduled (few): the ledger rows carry only run ids. */
-export async function unscheduledRunKinds(db: Db): Promise<Map<string, RunKind>> {
-  const rows = await prismaOf(db).$queryRawUnsafe<{ id: string; kind: string }[]>(`SELECT "id", "kind" FROM "Run" WHERE "kind" <> 'scheduled'`);
-  return new Map(rows.map((r) => [r.id, RUN_KINDS.has(r.kind as RunKind) ? (r.kind as RunKind) : "manual"]));
+/**
+ * Ids and kinds of the runs that are not scheduled (few): the ledger rows carry only run ids.
+ * `among`: of those runs only (an update's few units), by primary key.
+ */
+export async function unscheduledRunKinds(db: Db, among?: readonly string[]): Promise<Map<string, RunKind>> {
+  const out = new Map<string, RunKind>();
+  const add = (rows: { id: string; kind: string }[]) => {
+    for (const r of rows) out.set(r.id, RUN_KINDS.has(r.kind as RunKind) ? (r.kind as RunKind) : "manual");
+  };
+  if (!among) add(await prismaOf(db).$queryRawUnsafe(`SELECT "id", "kind" FROM "Run" WHERE "kind" <> 'scheduled'`));
+  else if (among.length > 0) {
+    const pg = providerOf(db) === "postgresql";
+    const ids = [...new Set(among)];
+    add(
+      await prismaOf(db).$queryRawUnsafe(
+        `SELECT "id", "kind" FROM "Run" WHERE "kind" <> 'scheduled' AND "id" ${pg ? "= ANY($1::text[])" : "IN (SELECT value FROM json_each(?))"}`,
+        pg ? ids : JSON.stringify(ids),
+      ),
+    );
+  }
+  return out;
 }
 
 /**
@@ -33,8 +50,15 @@ export async function unscheduledRunKinds(db: Db): Promise<Map<string, RunKind>>
  * JSON quotes every field, so producers' text (an input version holding any character at all)
  * stays its own field.
  */
-async function aggregated(db: Db, read: LedgerRead, id: string): Promise<Columns> {
-  const rows = await prismaOf(db).$queryRawUnsafe<{ s: string | null }[]>(aggregatedSql(providerOf(db), read), id);
+async function aggregated(db: Db, read: LedgerRead, id: string, keys?: readonly string[]): Promise<Columns> {
+  const provider = providerOf(db);
+  const rows = keys
+    ? await prismaOf(db).$queryRawUnsafe<{ s: string | null }[]>(
+        aggregatedSql(provider, read, true),
+        id,
+        provider === "postgresql" ? keys : JSON.stringify(keys),
+      )
+    : await prismaOf(db).$queryRawUnsafe<{ s: string | null }[]>(aggregatedSql(provider, read), id);
   const text = rows[0]?.s;
   // PostgreSQL's json_agg over no rows is null, SQLite's json_group_array an empty array.
   const columns = text ? (JSON.parse(text) as (unknown[] | null)[]) : [];
@@ -64,14 +88,19 @@ export const ATTEMPT_READ: LedgerRead = {
   fields: ["unitKey", "runId", "tryNumber", "status", "rowsWritten", "error", "@startedAt", "@endedAt"],
 };
 
-/** The statement of one read, its owner's id its one parameter. */
-export function aggregatedSql(provider: "sqlite" | "postgresql", read: LedgerRead): string {
+/**
+ * The statement of one read, its owner's id its one parameter; `byKeys`: only the units of a
+ * second parameter, the keys (PostgreSQL: a text array; SQLite: a JSON array, walked with
+ * json_each so that any number of keys is one parameter), through the same index.
+ */
+export function aggregatedSql(provider: "sqlite" | "postgresql", read: LedgerRead, byKeys = false): string {
   const pg = provider === "postgresql";
   const cols = read.fields.map((f) => (f.startsWith("@") ? timeExpr(f.slice(1), pg) : `"${f}"`));
   const agg = pg
     ? `json_build_array(${cols.map((c) => `json_agg(${c})`).join(", ")})::text`
     : `json_array(${cols.map((c) => `json_group_array(${c})`).join(", ")})`;
-  return `SELECT ${agg} AS s FROM "${read.table}" WHERE "${read.owner}" = ${pg ? "$1" : "?"}`;
+  const keys = !byKeys ? "" : pg ? ` AND "unitKey" = ANY($2::text[])` : ` AND "unitKey" IN (SELECT value FROM json_each(?))`;
+  return `SELECT ${agg} AS s FROM "${read.table}" WHERE "${read.owner}" = ${pg ? "$1" : "?"}${keys}`;
 }
 
 type Columns = unknown[][];
@@ -119,10 +148,19 @@ export function isoTimeMs(s: string): number {
 
 const slowTimeMs = (s: string) => (/^\d+$/.test(s) ? Number(s) : Date.parse(s));
 
-/** Every publish of one dataset, by unit. */
-export async function publishesOfDataset(db: Db, datasetId: string, kinds: Map<string, RunKind>): Promise<Map<string, LedgerEntry[]>> {
+/**
+ * Every publish of one dataset, by unit; `only`: of those units alone (an update of the unit
+ * states recomputing a few units reads them the way the first computation does, in the same
+ * order, rather than a row per record through the ORM: docs/ingestion.md).
+ */
+export async function publishesOfDataset(
+  db: Db,
+  datasetId: string,
+  kinds: Map<string, RunKind>,
+  only?: readonly string[],
+): Promise<Map<string, LedgerEntry[]>> {
   const out = new Map<string, LedgerEntry[]>();
-  const [keys, runIds, ats, inputVersions, codeVersions, rowCounts] = await aggregated(db, PUBLISH_READ, datasetId);
+  const [keys, runIds, ats, inputVersions, codeVersions, rowCounts] = await aggregated(db, PUBLISH_READ, datasetId, only);
   for (let i = 0; i < keys!.length; i++) {
     const run = String(runIds![i]);
     const rowCount = rowCounts![i];
@@ -159,10 +197,10 @@ export async function latestInputVersionsOfDataset(db: Db, datasetId: string): P
   return [...latest.values()].map((l) => l.version);
 }
 
-/** Every attempt of one task, by unit. */
-export async function attemptsOfTask(db: Db, taskId: string): Promise<Map<string, Attempt[]>> {
+/** Every attempt of one task, by unit; `only`: of those units alone (as publishesOfDataset). */
+export async function attemptsOfTask(db: Db, taskId: string, only?: readonly string[]): Promise<Map<string, Attempt[]>> {
   const out = new Map<string, Attempt[]>();
-  const [keys, runIds, tryNumbers, statuses, rows, errors, starts, ends] = await aggregated(db, ATTEMPT_READ, taskId);
+  const [keys, runIds, tryNumbers, statuses, rows, errors, starts, ends] = await aggregated(db, ATTEMPT_READ, taskId, only);
   for (let i = 0; i < keys!.length; i++) {
     const written = rows![i];
     const attempt: Attempt = {
