@@ -1,28 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { CompactClosureSchema, compactClosure, expandClosure } from "./compact-closure";
-import { ClosureSchema, type Closure, type ClosureNode } from "./lineage";
-
-const node = (over: Partial<ClosureNode> & Pick<ClosureNode, "nodeId">): ClosureNode => ({
-  kind: "task",
-  name: over.nodeId.split(":").at(-1)!,
-  units: [["2026-08-17", "2026-08-17"]],
-  unitCount: 1,
-  unitsText: "2026-08-17",
-  via: [],
-  degradedVia: [],
-  seed: false,
-  depth: 0,
-  ...over,
-});
+import { aClosureNode } from "@/test/components/lineage-builders";
+import { ClosureSchema, type Closure } from "./lineage";
 
 // stg_orders -> fct_orders -(degraded: daily into monthly)-> revenue_monthly, read by the finance ledger
 const closure: Closure = ClosureSchema.parse({
   asOf: "2026-08-26T06:00:00.000Z",
   direction: "downstream",
   nodes: [
-    node({ nodeId: "job:orders:stg_orders", seed: true }),
-    node({ nodeId: "dataset:warehouse:fct_orders", kind: "dataset", via: ["job:orders:stg_orders"], depth: 1 }),
-    node({
+    aClosureNode({ nodeId: "job:orders:stg_orders", seed: true }),
+    aClosureNode({ nodeId: "dataset:warehouse:fct_orders", kind: "dataset", via: ["job:orders:stg_orders"], depth: 1 }),
+    aClosureNode({
       nodeId: "dataset:warehouse:revenue_monthly",
       kind: "dataset",
       units: [["2026-08", "2026-08"]],
@@ -31,7 +19,7 @@ const closure: Closure = ClosureSchema.parse({
       degradedVia: [{ nodeId: "dataset:warehouse:fct_orders", reason: "identity between day and month" }],
       depth: 2,
     }),
-    node({
+    aClosureNode({
       nodeId: "consumer:finance-ledger",
       kind: "consumer",
       name: "finance ledger",
@@ -56,7 +44,7 @@ describe("the compact closure", () => {
   });
 
   it("refuses a closure whose node is reached from a node it does not hold", () => {
-    const broken = { ...closure, nodes: [node({ nodeId: "job:a:x", via: ["job:a:gone"] })], waves: [] };
+    const broken = { ...closure, nodes: [aClosureNode({ nodeId: "job:a:x", via: ["job:a:gone"] })], waves: [] };
     expect(() => compactClosure(broken)).toThrow("job:a:gone is reached from but not in the closure");
   });
 
