@@ -8,7 +8,10 @@
  * rows). Database creation and acceptance are not timed.
  *
  *   REPARO_TEST_PG_URL=postgresql://postgres@127.0.0.1:5432/postgres npx tsx bench/fold-bench.ts \
- *     [--events 30000] [--step 2000] [--shape complete|start-complete] [--json]
+ *     [--events 30000] [--step 2000] [--shape complete|start-complete] [--states] [--json]
+ *
+ * --states: the unit states computed before the fold, and brought up to date after each step as a
+ * console does when it next reads them (every console of a deployment does it): its CPU apart.
  *
  * Prints its figures, and with --json one JSON object as the last line.
  */
@@ -19,6 +22,7 @@ import { createTestDatabase } from "../lib/server/testing/test-database";
 import { parseLineageBody } from "../lib/server/ingestion/parse-lineage-body";
 import { ingestOpenLineageEvents } from "../lib/server/ingestion/ingest-openlineage-events";
 import { foldPendingEvents } from "../lib/server/ingestion/ingest-openlineage-events";
+import { getUnitStateSnapshot } from "../lib/server/units/state-service";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => {
@@ -28,6 +32,7 @@ const flag = (name: string, fallback: string) => {
 const EVENTS = Number(flag("events", "30000"));
 const STEP = Number(flag("step", "2000"));
 const SHAPE = flag("shape", "complete");
+const STATES = args.includes("--states");
 const REQUEST = 100;
 const ns = "postgres://bench:5432";
 
@@ -64,7 +69,10 @@ function requests(): string[] {
 }
 
 /** Each statement's round trip at the driver, grouped by its first words and table. */
-const statements = new Map<string, { calls: number; ms: number }>();
+const foldStatements = new Map<string, { calls: number; ms: number }>();
+/** The unit states' update's statements (--states), apart from the fold's. */
+const stateStatements = new Map<string, { calls: number; ms: number }>();
+let statements = foldStatements;
 let timing = false;
 function timeStatements(): void {
   const query = pg.Client.prototype.query as (...a: unknown[]) => unknown;
@@ -120,6 +128,10 @@ async function main(): Promise<void> {
     }
     const acceptCpu = process.cpuUsage(acceptCpuBefore);
     const acceptPgCpuSeconds = (await backendCpuSeconds(t.db, database)) - acceptPgBefore;
+    if (STATES) await getUnitStateSnapshot(t.db, now);
+    let statesCpuUs = 0;
+    let statesPgSeconds = 0;
+    let statesUnits = 0;
     timing = true;
     if (process.env.FOLD_BENCH_MARK) console.log(`mark ${process.hrtime.bigint() / 1000n}`);
     const steps: { events: number; ms: number }[] = [];
@@ -131,14 +143,26 @@ async function main(): Promise<void> {
       const step = await foldPendingEvents(t.db, STEP);
       if (step.events === 0) break;
       steps.push({ events: step.events, ms: performance.now() - s });
+      if (STATES) {
+        // Not the fold's: taken out of its figures below.
+        statements = stateStatements;
+        const pgBefore = await backendCpuSeconds(t.db, database);
+        const before = process.cpuUsage();
+        const snapshot = await getUnitStateSnapshot(t.db, now);
+        const used = process.cpuUsage(before);
+        statesCpuUs += used.user + used.system;
+        statesPgSeconds += (await backendCpuSeconds(t.db, database)) - pgBefore;
+        statesUnits = snapshot.datasets.reduce((n, d) => n + d.codes.length, 0);
+        statements = foldStatements;
+      }
     }
     const seconds = (performance.now() - started) / 1000;
     timing = false;
     const cpu = process.cpuUsage(cpuBefore);
-    const consoleCpuSeconds = (cpu.user + cpu.system) / 1e6;
-    const pgCpuSeconds = (await backendCpuSeconds(t.db, database)) - pgCpuBefore;
+    const consoleCpuSeconds = (cpu.user + cpu.system - statesCpuUs) / 1e6;
+    const pgCpuSeconds = (await backendCpuSeconds(t.db, database)) - pgCpuBefore - statesPgSeconds;
     const runs = await t.db.run.count();
-    const sqlMs = [...statements.values()].reduce((n, s) => n + s.ms, 0);
+    const sqlMs = [...foldStatements.values()].reduce((n, s) => n + s.ms, 0);
     const result = {
       bench: "fold",
       shape: SHAPE,
@@ -147,7 +171,7 @@ async function main(): Promise<void> {
       steps: steps.length,
       stepMs: Math.round((seconds * 1000) / steps.length),
       foldedEventsPerSec: Math.round(accepted / seconds),
-      roundTripsPerStep: Math.round([...statements.values()].reduce((n, s) => n + s.calls, 0) / steps.length),
+      roundTripsPerStep: Math.round([...foldStatements.values()].reduce((n, s) => n + s.calls, 0) / steps.length),
       sqlShare: Number((sqlMs / (seconds * 1000)).toFixed(2)),
       consoleCpuMsPerStep: Math.round((consoleCpuSeconds * 1000) / steps.length),
       postgresCpuMsPerStep: Math.round((pgCpuSeconds * 1000) / steps.length),
@@ -156,6 +180,13 @@ async function main(): Promise<void> {
       acceptPostgresCpuUsPerEvent: Math.round((acceptPgCpuSeconds * 1e6) / accepted),
       foldConsoleCpuUsPerEvent: Math.round((consoleCpuSeconds * 1e6) / accepted),
       foldPostgresCpuUsPerEvent: Math.round((pgCpuSeconds * 1e6) / accepted),
+      ...(STATES
+        ? {
+            statesUnits,
+            statesConsoleCpuUsPerEvent: Math.round(statesCpuUs / accepted),
+            statesPostgresCpuUsPerEvent: Math.round((statesPgSeconds * 1e6) / accepted),
+          }
+        : {}),
     };
     console.log(`fold bench (${SHAPE}): ${accepted} events accepted (deferred), folded in ${steps.length} steps of ≤ ${STEP}`);
     console.log(`  ${seconds.toFixed(2)} s = ${result.foldedEventsPerSec} events/s; ${result.stepMs} ms a step; ${runs} runs`);
@@ -165,9 +196,20 @@ async function main(): Promise<void> {
     console.log(
       `  CPU per event: accepting ${result.acceptConsoleCpuUsPerEvent} µs console + ${result.acceptPostgresCpuUsPerEvent} µs PostgreSQL (batches of ${REQUEST}, parsed and stored, not timed as a server); folding ${result.foldConsoleCpuUsPerEvent} + ${result.foldPostgresCpuUsPerEvent} µs`,
     );
+    if (STATES)
+      console.log(
+        `  CPU per event: the unit states' update after each step (${statesUnits} units), ${result.statesConsoleCpuUsPerEvent} µs console + ${result.statesPostgresCpuUsPerEvent} µs PostgreSQL — per console that reads them`,
+      );
     console.log(`  statements ${Math.round(sqlMs)} ms (${Math.round(result.sqlShare * 100)} %), the rest the console's own work; per step:`);
-    for (const [key, s] of [...statements].sort((a, b) => b[1].ms - a[1].ms).slice(0, args.includes("--all-statements") ? undefined : 25))
-      console.log(`  ${(s.ms / steps.length).toFixed(0).padStart(6)} ms ${String(Math.round(s.calls / steps.length)).padStart(5)}×  ${key}`);
+    const perStep = (m: Map<string, { calls: number; ms: number }>) => {
+      for (const [key, s] of [...m].sort((a, b) => b[1].ms - a[1].ms).slice(0, args.includes("--all-statements") ? undefined : 25))
+        console.log(`  ${(s.ms / steps.length).toFixed(0).padStart(6)} ms ${String(Math.round(s.calls / steps.length)).padStart(5)}×  ${key}`);
+    };
+    perStep(foldStatements);
+    if (STATES) {
+      console.log(`  the unit states' update, per step:`);
+      perStep(stateStatements);
+    }
     if (args.includes("--json")) console.log(JSON.stringify(result));
   } finally {
     await t.drop();
