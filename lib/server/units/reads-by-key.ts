@@ -6,7 +6,7 @@ import type { EdgeRecord, TaskRecord } from "../repositories/lineage/catalog-rea
 import type { LedgerEntry, RunKind } from "@/lib/domain/unit-state";
 import { type ByUnit } from "../repositories/ledger/unit-ledger";
 import { chunked } from "../repositories/sql/chunked";
-import { attemptsOfTask, publishesOfDataset, unscheduledRunKinds } from "../repositories/units/unit-matrix-reads";
+import { attemptsOfTask, latestPublishedAtOfUnits, publishesOfDataset, unscheduledRunKinds } from "../repositories/units/unit-matrix-reads";
 
 /**
  * Reads of some units' records by key (through the (owner, unitKey) indexes), as an incremental
@@ -45,10 +45,10 @@ export async function upstreamLatest(
     }
     const latest = new Float64Array(upSpace.size).fill(-1);
     const keys = [...read].filter((o) => o < upSpace.size).map((o) => upSpace.keyAt(o));
-    for (const [key, entries] of await publishesOfDataset(db, e.datasetId, NO_KINDS, keys)) {
+    await latestPublishedAtOfUnits(db, e.datasetId, keys, (key, at) => {
       const v = upSpace.validate(key);
-      if (v.valid) for (const p of entries) latest[v.ordinal] = Math.max(latest[v.ordinal]!, p.publishedAt);
-    }
+      if (v.valid) latest[v.ordinal] = Math.max(latest[v.ordinal]!, at);
+    });
     out.set(e.datasetId, latest);
   }
   return out;

@@ -23,7 +23,44 @@ export interface Surroundings {
   spaces: ReadonlyMap<string, PartitionSpace>;
   /** Problem units per dataset as they stand now (updated upstream first by the caller). */
   problemsOf: (datasetId: string) => DatasetProblems | undefined;
+  /** The units' source counts, marks and cleanings, read beforehand for every dataset of an update (readUnitRecords). */
+  records?: UnitRecords;
 }
+
+/** Source counts, operator marks and cleanings of some units, by dataset id and unit key. */
+export interface UnitRecords {
+  sources: Map<string, Map<string, number>>;
+  marks: Awaited<ReturnType<typeof marksByUnit>>;
+  cleaned: Map<string, Map<string, number>>;
+}
+
+/**
+ * The source counts, marks and cleanings of the units an update recomputes, for all its datasets
+ * at once: read per dataset, they were three statements of each of an update's datasets — on
+ * every console after every fold step (docs/ingestion.md).
+ */
+export async function readUnitRecords(db: Db, targets: { datasetId: string; keys: string[] }[]): Promise<UnitRecords> {
+  const scopes = targets.filter((t) => t.keys.length > 0).flatMap((t) => chunks(t.keys).map((k) => ({ id: t.datasetId, keys: k })));
+  // A few hundred keys a statement, however many datasets they belong to.
+  const batches: { id: string; keys: string[] }[][] = [];
+  let size = Infinity;
+  for (const scope of scopes) {
+    if (size + scope.keys.length > RECORDS_BATCH) {
+      batches.push([]);
+      size = 0;
+    }
+    batches.at(-1)!.push(scope);
+    size += scope.keys.length;
+  }
+  const [sources, marks, cleaned] = await Promise.all([
+    merged(batches.map((b) => sourceCountsByUnit(db, b))),
+    merged(batches.map((b) => marksByUnit(db, b))),
+    cleanedAtByUnit(db, [...new Set(targets.map((t) => t.datasetId))]),
+  ]);
+  return { sources, marks, cleaned };
+}
+
+const RECORDS_BATCH = 500;
 
 /**
  * The states of some units of one dataset, from their records only — the publishes, attempts,
@@ -34,13 +71,10 @@ export interface Surroundings {
 export async function recomputeUnits(db: Db, now: Date, target: UnitsToRecompute, around: Surroundings): Promise<DatasetUnitStates> {
   const { dataset, writer, space } = target;
   const keys = [...target.units].filter((o) => o < space.size).map((o) => space.keyAt(o));
-  const scope = chunks(keys).map((k) => ({ id: dataset.id, keys: k }));
-  const [ledger, attempts, sourcesBy, marksBy, cleanedBy] = await Promise.all([
+  const [ledger, attempts, records] = await Promise.all([
     publishesOfUnits(db, dataset.id, keys),
     writer ? attemptsOfUnits(db, writer.id, keys) : Promise.resolve(undefined),
-    merged(scope.map((s) => sourceCountsByUnit(db, [s]))),
-    merged(scope.map((s) => marksByUnit(db, [s]))),
-    cleanedAtByUnit(db, [dataset.id]),
+    around.records ?? readUnitRecords(db, [{ datasetId: dataset.id, keys }]),
   ]);
   const latest = writer ? await upstreamLatest(db, writer, space, target.units, around) : new Map<string, Float64Array>();
   return statesOf(
@@ -50,9 +84,9 @@ export async function recomputeUnits(db: Db, now: Date, target: UnitsToRecompute
       writer,
       ledger,
       attempts,
-      sources: sourcesBy.get(dataset.id),
-      marks: marksBy.get(dataset.id),
-      cleaned: cleanedBy.get(dataset.id),
+      sources: records.sources.get(dataset.id),
+      marks: records.marks.get(dataset.id),
+      cleaned: records.cleaned.get(dataset.id),
       latest,
       datasetsById: around.datasetsById as Map<string, DatasetRecord>,
       spaces: around.spaces as Map<string, PartitionSpace>,

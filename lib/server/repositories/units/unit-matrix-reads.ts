@@ -1,6 +1,7 @@
 import type { Attempt, AttemptStatus, LedgerEntry, RunKind } from "@/lib/domain/unit-state";
 import { providerOf, type Db } from "../database";
 import { prismaOf } from "../prisma-handle";
+import { rawRead } from "../sql/raw-read";
 
 /**
  * Reads for the unit matrix, which reads every ledger row and attempt: per dataset (so memory
@@ -32,7 +33,8 @@ export async function unscheduledRunKinds(db: Db, among?: readonly string[]): Pr
     const pg = providerOf(db) === "postgresql";
     const ids = [...new Set(among)];
     add(
-      await prismaOf(db).$queryRawUnsafe(
+      await rawRead<{ id: string; kind: string }>(
+        db,
         `SELECT "id", "kind" FROM "Run" WHERE "kind" <> 'scheduled' AND "id" ${pg ? "= ANY($1::text[])" : "IN (SELECT value FROM json_each(?))"}`,
         pg ? ids : JSON.stringify(ids),
       ),
@@ -53,12 +55,8 @@ export async function unscheduledRunKinds(db: Db, among?: readonly string[]): Pr
 async function aggregated(db: Db, read: LedgerRead, id: string, keys?: readonly string[]): Promise<Columns> {
   const provider = providerOf(db);
   const rows = keys
-    ? await prismaOf(db).$queryRawUnsafe<{ s: string | null }[]>(
-        aggregatedSql(provider, read, true),
-        id,
-        provider === "postgresql" ? keys : JSON.stringify(keys),
-      )
-    : await prismaOf(db).$queryRawUnsafe<{ s: string | null }[]>(aggregatedSql(provider, read), id);
+    ? await rawRead<{ s: string | null }>(db, aggregatedSql(provider, read, true), id, provider === "postgresql" ? keys : JSON.stringify(keys))
+    : await rawRead<{ s: string | null }>(db, aggregatedSql(provider, read), id);
   const text = rows[0]?.s;
   // PostgreSQL's json_agg over no rows is null, SQLite's json_group_array an empty array.
   const columns = text ? (JSON.parse(text) as (unknown[] | null)[]) : [];
@@ -82,6 +80,7 @@ export const PUBLISH_READ: LedgerRead = {
   fields: ["unitKey", "runId", "@publishedAt", "inputVersion", "codeVersion", "rowCount"],
 };
 export const LATEST_VERSION_READ: LedgerRead = { table: "Publish", owner: "datasetId", fields: ["unitKey", "@publishedAt", "inputVersion"] };
+const PUBLISHED_AT_READ: LedgerRead = { table: "Publish", owner: "datasetId", fields: ["unitKey", "@publishedAt"] };
 export const ATTEMPT_READ: LedgerRead = {
   table: "Attempt",
   owner: "taskId",
@@ -195,6 +194,16 @@ export async function latestInputVersionsOfDataset(db: Db, datasetId: string): P
     if (seen === undefined || t >= seen.at) latest.set(key, { at: t, version: textOf(inputVersions![i]) });
   }
   return [...latest.values()].map((l) => l.version);
+}
+
+/**
+ * The newest publish instant of some units of one dataset (-1 where a unit has none), as
+ * `latest` is filled from publishesOfDataset, reading only the two fields it needs.
+ */
+export async function latestPublishedAtOfUnits(db: Db, datasetId: string, keys: readonly string[], into: (key: string, at: number) => void): Promise<void> {
+  if (keys.length === 0) return;
+  const [unitKeys, ats] = await aggregated(db, PUBLISHED_AT_READ, datasetId, keys);
+  for (let i = 0; i < unitKeys!.length; i++) into(String(unitKeys![i]), timeOf(ats![i])!);
 }
 
 /** Every attempt of one task, by unit; `only`: of those units alone (as publishesOfDataset). */

@@ -9,7 +9,7 @@ import { lineageFingerprint } from "../../repositories/lineage/lineage-fingerpri
 import type { Db } from "../../repositories/database";
 import { unitChangesAfter } from "../../repositories/units/unit-changes";
 import { turn, type DatasetUnitStates } from "../load-unit-states";
-import { recomputeUnits } from "../recompute-units";
+import { readUnitRecords, recomputeUnits } from "../recompute-units";
 import { HEALTHY, NOT_EXPECTED, RANK } from "../state-codes";
 import { startFullComputation } from "./full-computation";
 import { schedulePersist } from "./kept-states";
@@ -58,6 +58,14 @@ export async function applyChanges(db: Db, now: Date, s: ServiceState, entry: En
   const big = isBigWorld(entry.snapshot);
   const problemsOf = problemsLookupOf(current);
   const spaces = new Map([...current.values()].map((d) => [d.dataset.id, d.space]));
+  const datasetsById = new Map(datasets.map((x) => [x.id, x]));
+  const records = await readUnitRecords(
+    db,
+    work.order.flatMap(({ datasetId, units }) => {
+      const space = current.get(datasetId)?.space;
+      return space ? [{ datasetId, keys: [...units].filter((o) => o < space.size).map((o) => space.keyAt(o)) }] : [];
+    }),
+  );
   for (const { datasetId, units } of work.order) {
     const d = current.get(datasetId);
     if (!d) continue;
@@ -67,9 +75,10 @@ export async function applyChanges(db: Db, now: Date, s: ServiceState, entry: En
       { dataset: d.dataset, writer: d.writer, space: d.space, units, prevailing: d.prevailing },
       {
         edges,
-        datasetsById: new Map(datasets.map((x) => [x.id, x])),
+        datasetsById,
         spaces,
         problemsOf: problemsOf.get,
+        records,
       },
     );
     const next = withUnits(d, units, recomputed);
