@@ -77,19 +77,27 @@ let timing = false;
 function timeStatements(): void {
   const query = pg.Client.prototype.query as (...a: unknown[]) => unknown;
   pg.Client.prototype.query = function (this: pg.Client, ...a: unknown[]) {
-    const result = query.apply(this, a);
-    if (!timing || !(result instanceof Promise)) return result;
+    if (!timing) return query.apply(this, a);
     const config = a[0] as string | { text?: string };
     const text = typeof config === "string" ? config : (config.text ?? "");
     const key = text.replace(/\s+/g, " ").replace(/\$\d+/g, "?").slice(0, 90);
     const started = performance.now();
+    const into = statements;
     const done = () => {
-      const s = statements.get(key) ?? { calls: 0, ms: 0 };
+      const s = into.get(key) ?? { calls: 0, ms: 0 };
       s.calls += 1;
       s.ms += performance.now() - started;
-      statements.set(key, s);
+      into.set(key, s);
     };
-    result.then(done, done);
+    // pg's pool passes a callback (a statement sent on the pool directly); Prisma's adapter awaits a promise.
+    const last = a.at(-1);
+    if (typeof last === "function")
+      a[a.length - 1] = (...r: unknown[]) => {
+        done();
+        return (last as (...x: unknown[]) => unknown)(...r);
+      };
+    const result = query.apply(this, a);
+    if (result instanceof Promise) result.then(done, done);
     return result;
   } as typeof pg.Client.prototype.query;
 }
