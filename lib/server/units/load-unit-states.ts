@@ -2,7 +2,7 @@ import { resolvePartitions, type PartitionSpace } from "@/lib/domain/partitions"
 import { isJudged } from "@/lib/domain/judged-units";
 import { upstreamProblemOf } from "@/lib/domain/suspect";
 import { computeUnitStates, unitState, type UnitFacts, type UnitStateResult } from "@/lib/domain/unit-state";
-import { UnitSet } from "@/lib/domain/unit-set";
+import { UnitSet, UnitSetBuilder } from "@/lib/domain/unit-set";
 import type { Db } from "../repositories/database";
 import { listDatasets, listEdgesAt, listTasks, type DatasetRecord, type EdgeRecord, type TaskRecord } from "../repositories/lineage/catalog-reads";
 import { attemptsByUnit, marksByUnit, publishesByUnit, sourceCountsByUnit } from "../repositories/ledger/unit-ledger";
@@ -197,6 +197,9 @@ export interface FactsContext extends UpstreamContext, Omit<DatasetRecords, "ups
 }
 
 const NONE: readonly never[] = [];
+/** What a unit's answer is until its state is computed (never handed out). */
+const UNDECIDED = { state: "missing", reasons: NONE, facts: {} } as unknown as UnitStateResult;
+const NO_FACTS = {} as UnitFacts;
 
 export function statesOf(ctx: FactsContext, now: number): DatasetUnitStates {
   const { dataset, space, writer, ledger, attempts, sources, marks, cleaned } = ctx;
@@ -205,9 +208,15 @@ export function statesOf(ctx: FactsContext, now: number): DatasetUnitStates {
   const due = dataset.partitionsDeclared ? space.due : UnitSet.EMPTY;
   const every = due.union(recordedUnits(space, [ledger, attempts, marks]));
   const candidates = ctx.only ? every.intersect(ctx.only) : every;
-  const keys: { key: string; ordinal: number; due: boolean }[] = [];
+  // One object per unit, made once and completed below: the unit as assembleUnitFacts reads it,
+  // then the answer (a million-unit computation made three per unit here: docs/units.md).
+  const keys: DatasetUnitStates["units"] = [];
+  const dueAt: boolean[] = [];
   candidates.forEachRange((lo, hi) => {
-    for (let o = lo; o <= hi; o++) keys.push({ key: space.keyAt(o), ordinal: o, due: due.contains(o) });
+    for (let o = lo; o <= hi; o++) {
+      keys.push({ key: space.keyAt(o), ordinal: o, result: UNDECIDED, facts: NO_FACTS });
+      dueAt.push(due.contains(o));
+    }
   });
   const inputScope = writer ? inputScopeOf(readsOfWriter(writer, ctx.edges, ctx.datasetsById)) : undefined;
   const prevailing = ctx.neighbourInputVersion !== undefined ? ctx.neighbourInputVersion : prevailingOf(ledger);
@@ -215,22 +224,38 @@ export function statesOf(ctx: FactsContext, now: number): DatasetUnitStates {
     { dataset, writer, ledger, attempts, sources, marks, cleaned, upstreamOf, upstreamBadOf, inputScope, neighbourInputVersion: prevailing },
     keys,
   );
-  const judged = keys.flatMap((k, i) => (isJudged(k.due, all[i]!) ? [i] : []));
-  const facts = judged.length === keys.length ? all : judged.map((i) => all[i]!);
-  const judgedKeys = judged.length === keys.length ? keys : judged.map((i) => keys[i]!);
+  let judgedKeys = keys;
+  let facts = all;
+  for (let i = 0; i < keys.length; i++) {
+    if (isJudged(dueAt[i]!, all[i]!)) {
+      if (judgedKeys !== keys) {
+        judgedKeys.push(keys[i]!);
+        facts.push(all[i]!);
+      }
+    } else if (judgedKeys === keys) {
+      // The first unit without a state: those before it are kept, this one left out.
+      judgedKeys = keys.slice(0, i);
+      facts = all.slice(0, i);
+    }
+  }
   const results = computeUnitStates(facts, now);
   const selfStep = writer ? sequentialSelfRead(writer, ctx.edges, dataset.id) : null;
   if (selfStep !== null) passOnOwnPast(dataset.nodeId, space, judgedKeys, facts, results, selfStep, now, ctx.ownProblems);
   const defined = definedSpace(dataset, space);
-  const invalidLedgerKeys = [...ledger.keys()].flatMap((key) => {
+  const invalidLedgerKeys: DatasetUnitStates["invalidLedgerKeys"] = [];
+  for (const key of ledger.keys()) {
     const verdict = defined.validate(key);
-    return verdict.valid ? [] : [{ key, reason: verdict.reason }];
-  });
+    if (!verdict.valid) invalidLedgerKeys.push({ key, reason: verdict.reason });
+  }
+  for (let i = 0; i < judgedKeys.length; i++) {
+    judgedKeys[i]!.result = results[i]!;
+    judgedKeys[i]!.facts = facts[i]!;
+  }
   return {
     dataset,
     writer,
     space,
-    units: judgedKeys.map((k, i) => ({ key: k.key, ordinal: k.ordinal, result: results[i]!, facts: facts[i]! })),
+    units: judgedKeys,
     invalidLedgerKeys,
     prevailing,
   };
@@ -287,14 +312,17 @@ export function problemsOfStates(d: DatasetUnitStates): DatasetProblems {
 
 /** Units (valid in the space) that any of the records name: publishes, attempts, marks. */
 function recordedUnits(space: PartitionSpace, records: (Map<string, unknown> | undefined)[]): UnitSet {
-  const ordinals: number[] = [];
+  // A flag per unit rather than a list to sort: every unit of a dataset is usually named twice.
+  const named = new Uint8Array(space.size);
   for (const byKey of records) {
     for (const key of byKey?.keys() ?? []) {
       const v = space.validate(key);
-      if (v.valid) ordinals.push(v.ordinal);
+      if (v.valid) named[v.ordinal] = 1;
     }
   }
-  return UnitSet.fromOrdinals(ordinals);
+  const builder = new UnitSetBuilder();
+  for (let o = 0; o < named.length; o++) if (named[o] === 1) builder.add(o, o);
+  return builder.build();
 }
 
 /**

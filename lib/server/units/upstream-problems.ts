@@ -41,7 +41,7 @@ export function upstreamProblemsResolver(
     const out: UpstreamProblem[] = [];
     for (const r of reads) {
       if (!r.candidates.contains(ordinal)) continue;
-      const hit = r.mapping.readsOf(UnitSet.of(ordinal)).intersect(r.bad.units).min;
+      const hit = r.mapping.readsOf(UnitSet.range(ordinal, ordinal)).intersect(r.bad.units).min;
       if (hit !== undefined) out.push({ dataset: r.bad.nodeId, unitKey: r.bad.space.keyAt(hit), problem: r.bad.problemAt(hit) });
     }
     return out;

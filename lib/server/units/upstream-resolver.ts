@@ -46,7 +46,7 @@ export function upstreamResolver(ctx: UpstreamContext, writer: TaskRecord): (ord
     for (const c of compiled) {
       let best = -1;
       let bestOrdinal = -1;
-      c.mapping.readsOf(UnitSet.of(ordinal)).forEachRange((lo, hi) => {
+      c.mapping.readsOf(UnitSet.range(ordinal, ordinal)).forEachRange((lo, hi) => {
         for (let o = lo; o <= hi; o++) {
           const at = c.latest[o] ?? -1;
           if (at > best) [best, bestOrdinal] = [at, o];

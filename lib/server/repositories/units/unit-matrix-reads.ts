@@ -111,38 +111,58 @@ const timeOf = (v: unknown): number | null =>
 const textOf = (v: unknown): string | null => (v === null || v === undefined || v === "" ? null : String(v));
 
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-/** Digits of s from `from` to `to` (exclusive) as a number, or -1 if one is not a digit. */
-function digits(s: string, from: number, to: number): number {
-  let n = 0;
-  for (let i = from; i < to; i++) {
-    const c = s.charCodeAt(i) - 48;
-    if (c < 0 || c > 9) return -1;
-    n = n * 10 + c;
-  }
-  return n;
+/** The two digits of s at `at` as a number, or -1 if one is not a digit. */
+function two(s: string, at: number): number {
+  const a = s.charCodeAt(at) - 48;
+  const b = s.charCodeAt(at + 1) - 48;
+  return a < 0 || a > 9 || b < 0 || b > 9 ? -1 : a * 10 + b;
+}
+
+/** Days from 1970-01-01 to a proleptic Gregorian date (as Date.UTC counts them), by arithmetic. */
+function epochDay(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468;
 }
 
 /**
  * A stored instant in epoch milliseconds, exactly as `Date.parse` reads it. SQLite's adapter
  * stores `yyyy-MM-ddTHH:mm:ss.SSS+00:00`; that form, with every field in range, is read here from
- * its digits (Date.parse took ~0.6 µs a call, and a first computation makes three million); any
- * other text (an epoch in digits, another zone, a field out of range) goes the way it always went.
+ * its digits, the day counted by arithmetic (Date.parse took ~0.6 µs a call, Date.UTC half of
+ * what was left, and a first computation makes three million); any other text (an epoch in
+ * digits, another zone, a field out of range) goes the way it always went.
  */
 export function isoTimeMs(s: string): number {
   const n = s.length;
   const utc = (n === 24 && s.charCodeAt(23) === 90) || (n === 29 && s.endsWith("+00:00"));
-  if (!utc || s[4] !== "-" || s[7] !== "-" || s[10] !== "T" || s[13] !== ":" || s[16] !== ":" || s[19] !== ".") return slowTimeMs(s);
-  const year = digits(s, 0, 4);
-  const month = digits(s, 5, 7);
-  const day = digits(s, 8, 10);
-  const hour = digits(s, 11, 13);
-  const minute = digits(s, 14, 16);
-  const second = digits(s, 17, 19);
-  const milli = digits(s, 20, 23);
+  // - - T : : .
+  if (
+    !utc ||
+    s.charCodeAt(4) !== 45 ||
+    s.charCodeAt(7) !== 45 ||
+    s.charCodeAt(10) !== 84 ||
+    s.charCodeAt(13) !== 58 ||
+    s.charCodeAt(16) !== 58 ||
+    s.charCodeAt(19) !== 46
+  )
+    return slowTimeMs(s);
+  const hi = two(s, 0);
+  const lo = two(s, 2);
+  const month = two(s, 5);
+  const day = two(s, 8);
+  const hour = two(s, 11);
+  const minute = two(s, 14);
+  const second = two(s, 17);
+  const m1 = s.charCodeAt(20) - 48;
+  const m23 = two(s, 21);
+  if (hi < 10 || lo < 0 || m1 < 0 || m1 > 9 || m23 < 0) return slowTimeMs(s);
+  const year = hi * 100 + lo;
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  if (year < 1000 || month < 1 || month > 12 || day < 1 || day > (month === 2 && !leap ? 28 : DAYS_IN_MONTH[month - 1]!)) return slowTimeMs(s);
-  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || milli < 0) return slowTimeMs(s);
-  return Date.UTC(year, month - 1, day, hour, minute, second, milli);
+  if (month < 1 || month > 12 || day < 1 || day > (month === 2 && !leap ? 28 : DAYS_IN_MONTH[month - 1]!)) return slowTimeMs(s);
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return slowTimeMs(s);
+  return epochDay(year, month, day) * 86_400_000 + hour * 3_600_000 + minute * 60_000 + second * 1_000 + m1 * 100 + m23;
 }
 
 const slowTimeMs = (s: string) => (/^\d+$/.test(s) ? Number(s) : Date.parse(s));
