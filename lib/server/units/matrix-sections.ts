@@ -94,18 +94,38 @@ export function pipelineOfDataset(d: Pick<DatasetStateCodes, "dataset" | "writer
   return d.dataset.pipeline ?? d.writer?.pipeline ?? null;
 }
 
+/**
+ * A dataset's row and what its cells count per state code, kept for its states and window: a
+ * dataset's states are replaced, never changed in place, so while a first computation adds
+ * datasets, or a write replaces one dataset's states, the other rows are the ones already built
+ * (and their runs already written: get-unit-matrix.ts). Each build was every row's cells again:
+ * at 10,950,000 cells ~100 ms of the event loop per matrix request (docs/units.md).
+ */
+const keptRows = new WeakMap<DatasetStateCodes, { start: number; count: number; row: MatrixRow; counted: [code: number, cells: number][] }>();
+
 /** The row of `count` cells from ordinal `start` on (out of the dataset's range: no unit). */
 function rowOf(d: DatasetStateCodes, start: number, count: number, tally?: CellTally): MatrixRow {
+  let kept = keptRows.get(d);
+  if (!kept || kept.start !== start || kept.count !== count) {
+    const own = new Uint32Array(256);
+    const row = buildRow(d, start, count, own);
+    const counted: [number, number][] = [];
+    for (let code = 0; code < own.length; code++) if (own[code]! > 0) counted.push([code, own[code]!]);
+    keptRows.set(d, (kept = { start, count, row, counted }));
+  }
+  if (tally) for (const [code, cells] of kept.counted) tally[code]! += cells;
+  return kept.row;
+}
+
+function buildRow(d: DatasetStateCodes, start: number, count: number, tally: CellTally): MatrixRow {
   const bytes = new Uint8Array(count);
   const codes = d.codes;
   const lo = Math.max(0, -start);
   const hi = Math.min(count, codes.length - start);
   bytes.fill(CHAR_OF[NOT_EXPECTED]!);
   for (let i = lo; i < hi; i++) bytes[i] = CHAR_OF[codes[start + i]!]!;
-  if (tally) {
-    for (let i = lo; i < hi; i++) tally[codes[start + i]!]!++;
-    tally[NOT_EXPECTED]! += count - Math.max(0, hi - lo);
-  }
+  for (let i = lo; i < hi; i++) tally[codes[start + i]!]!++;
+  tally[NOT_EXPECTED]! += count - Math.max(0, hi - lo);
   return {
     nodeId: d.dataset.nodeId,
     name: d.dataset.name,
