@@ -66,10 +66,17 @@ const NO_KINDS = new Map<string, RunKind>();
 export async function publishesOfUnits(db: Db, datasetId: string, keys: string[]): Promise<Map<string, LedgerEntry[]>> {
   if (keys.length === 0) return new Map();
   const out = await publishesOfDataset(db, datasetId, NO_KINDS, keys);
-  const kinds = await unscheduledRunKinds(
-    db,
-    [...out.values()].flatMap((list) => list.map((e) => e.runId)),
-  );
+  // The rules read the kind of a unit's latest publish alone (repaired or published; unit-state.ts),
+  // and the latest is one of those at its newest instant (unit-facts.ts): only their runs' kinds are
+  // read. Probing every publish's run was most of an update's statements' time on PostgreSQL once
+  // units had hundreds of publishes (an unpartitioned dataset rebuilt daily; docs/ingestion.md).
+  const newest: string[] = [];
+  for (const list of out.values()) {
+    let at = -Infinity;
+    for (const e of list) at = Math.max(at, e.publishedAt);
+    for (const e of list) if (e.publishedAt === at) newest.push(e.runId);
+  }
+  const kinds = await unscheduledRunKinds(db, newest);
   if (kinds.size > 0) for (const list of out.values()) for (const e of list) e.runKind = kinds.get(e.runId) ?? e.runKind;
   return out;
 }
