@@ -4,6 +4,7 @@ import { providersUnderTest, type TestDatabase } from "../testing/test-database"
 import { createDemoTestDatabase } from "../testing/demo-test-database";
 import { computeClosure } from "../lineage/compute-closure";
 import { recipientsOfNodes } from "./recipients";
+import { nodeOwnership, WHOLE_CATALOG_FROM } from "../repositories/people/node-ownership";
 import { getClosurePeople, getNodePeople } from "./get-node-people";
 import { errorResponse } from "../http/route";
 
@@ -102,6 +103,25 @@ describe.each(providersUnderTest())("who must know, on the demo world (%s)", (pr
     expect((stopped as Response).status).toBe(499);
     // Still waited for: the same answer as without a signal.
     expect((await getClosurePeople(q, NOW, t.db, new AbortController().signal)).recipients.map((r) => r.key)).toHaveLength(6);
+  });
+
+  it("asked about many nodes, the whole catalog read finds what the chunked reads find", async () => {
+    const closure = await computeClosure(ClosureQuerySchema.parse({ nodeId: "job:orders:stg_orders", units: "2026-08-17" }), NOW, t.db);
+    const ids = closure.nodes.map((n) => n.nodeId);
+    const byNode = (list: Awaited<ReturnType<typeof nodeOwnership>>) => [...list].sort((a, b) => a.nodeId.localeCompare(b.nodeId, "en"));
+    const chunked = byNode(await nodeOwnership(t.db, ids));
+    // Past the threshold with ids the catalog does not hold: they are left out, as in chunks.
+    const padding = Array.from({ length: WHOLE_CATALOG_FROM }, (_, i) => `dataset:nowhere:t${i}`);
+    const whole = byNode(await nodeOwnership(t.db, [...ids, ...padding]));
+    expect(whole).toEqual(chunked);
+    expect(whole).toHaveLength(14);
+    expect(whole.find((o) => o.nodeId === "dataset:warehouse:revenue_daily")).toMatchObject({
+      own: [],
+      writers: [{ name: "orders-team", source: "declared" }],
+    });
+    const gone = new AbortController();
+    gone.abort();
+    await expect(nodeOwnership(t.db, [...ids, ...padding], gone.signal)).rejects.toThrow();
   });
 
   it("nothing asked, or nodes the catalog does not hold: nobody", async () => {
