@@ -5,6 +5,8 @@ import { useSyncExternalStore } from "react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { anOpenFailure } from "@/test/components/builders";
 import { compactClosure } from "@/lib/contracts/compact-closure";
+import { compactHoldings } from "@/lib/contracts/compact-holdings";
+import type { Holdings } from "@/lib/contracts/lineage";
 import { aClosure, aLineageGraph, aLineageLayout, someHoldings } from "@/test/components/lineage-builders";
 import { server } from "@/test/components/msw-server";
 import { renderWithQuery } from "@/test/components/render";
@@ -35,6 +37,10 @@ vi.mock("next/navigation", () => ({
   usePathname: () => "/lineage",
   useSearchParams: () => useSyncExternalStore(nav.subscribe, nav.get, nav.get),
 }));
+
+/** The holdings as the page asks for them (`form=compact`), or written out. */
+const holdingsAnswer = (request: Request, holdings: Holdings) =>
+  HttpResponse.json(new URL(request.url).searchParams.get("form") === "compact" ? compactHoldings(holdings) : holdings);
 
 /** Every closure the page asked for, as its query string's parameters. */
 let asked: Record<string, string>[] = [];
@@ -70,7 +76,7 @@ describe("LineagePage", () => {
         asked.push(q);
         return HttpResponse.json(q.form === "compact" ? compactClosure(aClosure(q.nodeId)) : aClosure(q.nodeId));
       }),
-      http.get("/api/v1/lineage-graph/holdings", () => HttpResponse.json(someHoldings())),
+      http.get("/api/v1/lineage-graph/holdings", ({ request }) => holdingsAnswer(request, someHoldings())),
       http.get("/api/v1/lineage-graph/people", ({ request }) =>
         HttpResponse.json({
           node: { nodeId: new URL(request.url).searchParams.get("nodeId")!, owners: [{ name: "orders-team", from: "declared" }], readBy: [] },
@@ -143,10 +149,10 @@ describe("LineagePage", () => {
   it("while the unit states are computed, says a node's suspect units are not known yet, and asks again", async () => {
     let answers = 0;
     server.use(
-      http.get("/api/v1/lineage-graph/holdings", () => {
+      http.get("/api/v1/lineage-graph/holdings", ({ request }) => {
         answers++;
         const holdings = someHoldings({ statesComputing: { done: 3, total: 10 } });
-        return HttpResponse.json({ ...holdings, nodes: holdings.nodes.map((n, i) => (i === 1 ? { ...n, suspectUnknown: true } : n)) });
+        return holdingsAnswer(request, { ...holdings, nodes: holdings.nodes.map((n, i) => (i === 1 ? { ...n, suspectUnknown: true as const } : n)) });
       }),
     );
     vi.useFakeTimers({ shouldAdvanceTime: true });
