@@ -12,7 +12,9 @@
  *   navigation → reparo:layout-done      both received, React Flow's elements committed and painted
  *   reparo:highlight-start → -done      a closure applied to the graph and painted
  *   click → reparo:highlight-done        the same, including the closure API round trip
- * Usage: npx tsx bench/lineage-render-bench.ts [--size 10k|50k] [--baseline DIR] [--runs N] [--json]
+ * Usage: npx tsx bench/lineage-render-bench.ts [--size 10k|50k] [--baseline DIR] [--runs N] [--server-log PREFIX] [--json]
+ *   (`--server-log PREFIX`: each server's log, with a line per request and its ms, in PREFIX-<port>.log —
+ *   the server's side of each click beside the page's marks)
  *   (needs `npx next build` first; the JSON, printed last, holds this build's figures at its top
  *   level — the last round's — and the baseline's beside them under `baseline`)
  */
@@ -83,6 +85,8 @@ async function prepareDatabase(size: Size): Promise<{ nodes: number; edges: numb
  */
 async function serve(port: number, file: string, distDir?: string): Promise<{ stop: () => void; startupMs: number; layoutReadyMs: number | null }> {
   const started = Date.now();
+  const logPrefix = arg("--server-log");
+  const serverLog = logPrefix ? fs.createWriteStream(`${logPrefix}-${port}.log`, { flags: "a" }) : null;
   const server = spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", String(port)], {
     env: { ...process.env, DATABASE_URL: `file:${file}`, NEXT_TELEMETRY_DISABLED: "1", ...(distDir ? { NEXT_DIST_DIR: distDir } : {}) },
     detached: true,
@@ -93,6 +97,7 @@ async function serve(port: number, file: string, distDir?: string): Promise<{ st
   let [units, layout] = [false, false];
   const warmed = new Promise<void>((resolve) => {
     server.stdout!.on("data", (chunk: Buffer) => {
+      serverLog?.write(chunk);
       const text = chunk.toString();
       const laid = /lineage layout ready \(\d+ nodes, (\d+) ms\)/.exec(text);
       if (laid) layoutReadyMs = Number(laid[1]);
