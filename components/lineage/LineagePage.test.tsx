@@ -6,6 +6,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { anOpenFailure } from "@/test/components/builders";
 import { compactClosure } from "@/lib/contracts/compact-closure";
 import { compactHoldings } from "@/lib/contracts/compact-holdings";
+import { compactLineageGraph } from "@/lib/contracts/compact-lineage-graph";
 import type { Holdings } from "@/lib/contracts/lineage";
 import { aClosure, aLineageGraph, aLineageLayout, someHoldings } from "@/test/components/lineage-builders";
 import { server } from "@/test/components/msw-server";
@@ -66,7 +67,9 @@ describe("LineagePage", () => {
     });
     const graph = aLineageGraph();
     server.use(
-      http.get("/api/v1/lineage-graph", () => HttpResponse.json(graph)),
+      http.get("/api/v1/lineage-graph", ({ request }) =>
+        HttpResponse.json(new URL(request.url).searchParams.get("form") === "compact" ? { asOf: graph.asOf, ...compactLineageGraph(graph) } : graph),
+      ),
       http.get("/api/v1/lineage-graph/layout", () => HttpResponse.json(aLineageLayout(graph))),
       http.get("/api/v1/lineage-graph/failures", () =>
         HttpResponse.json({ failures: [anOpenFailure(), anOpenFailure({ unitKey: "2026-08-23", tries: 1, partialRows: 0 })] }),

@@ -5,7 +5,9 @@ import { createDemoTestDatabase } from "../testing/demo-test-database";
 import { errorResponse } from "../http/route";
 import { computeClosure } from "./compute-closure";
 import { getClosureHoldings } from "./get-closure-holdings";
-import { getLineageGraphView } from "./get-lineage-graph-view";
+import { getKeptLineageGraphView, getLineageGraphView } from "./get-lineage-graph-view";
+import { CompactLineageGraphSchema, expandLineageGraph } from "@/lib/contracts/compact-lineage-graph";
+import { keptJsonResponse } from "../http/kept-json";
 
 const NOW = new Date("2026-11-29T12:00:00Z");
 const query = (q: Record<string, string>) => ClosureQuerySchema.parse(q);
@@ -154,5 +156,12 @@ describe.each(providersUnderTest())("the closure API on the demo world (%s)", (p
     expect(g.nodes.find((n) => n.id === "dataset:ml:order_features")?.role).toBe("model");
     expect(g.edges.find((e) => e.id === "dataset:warehouse:revenue_daily->job:finance:weekly_revenue_export")?.mapping).toBe("grain");
     expect((await getLineageGraphView(undefined, NOW, t.db)).hash).toBe(g.hash);
+  });
+
+  it("the graph view's kept compact answer (the page's) expands to the same view, self-read and consumers included", async () => {
+    const { asOf, body } = await getKeptLineageGraphView(undefined, NOW, t.db, "compact");
+    const compact = CompactLineageGraphSchema.parse(await keptJsonResponse(body, { asOf }).json());
+    expect(compact.nodes).toHaveLength(33);
+    expect(expandLineageGraph(compact)).toEqual(await getLineageGraphView(undefined, NOW, t.db));
   });
 });

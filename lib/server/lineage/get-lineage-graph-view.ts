@@ -3,6 +3,7 @@ import { nodeName, parseNodeId } from "@/lib/domain/ids";
 import type { GraphNode, LineageGraph, SelfRead } from "@/lib/domain/lineage-graph";
 import { describeMapping } from "@/lib/domain/partition-mappings";
 import { LineageGraphSchema, type LineageEdge, type LineageGraphView, type LineageNode, type NodeRole } from "@/lib/contracts/lineage";
+import { CompactLineageGraphSchema, compactLineageGraph } from "@/lib/contracts/compact-lineage-graph";
 import { keepJson, type KeptJson } from "../http/kept-json";
 import { getDb, type Db } from "../repositories/database";
 import { lineageFingerprint } from "../repositories/lineage/lineage-fingerprint";
@@ -24,21 +25,32 @@ export async function getLineageGraphView(asOfParam: string | undefined, now: Da
 }
 
 /**
- * The same answer with its body kept serialised per view (http/kept-json.ts): at 50,000 nodes
- * the view is 35 MB, and serialising it took ~0.9 s of the server's thread per request.
+ * The same answer with its body kept serialised per view and form (http/kept-json.ts): at 50,000
+ * nodes the view is 35 MB written out (6 MB compact, lib/contracts/compact-lineage-graph.ts), and
+ * serialising it took ~0.9 s of the server's thread per request.
  */
-export async function getKeptLineageGraphView(asOfParam: string | undefined, now: Date, db: Db = getDb()): Promise<{ asOf: string; body: KeptJson }> {
+export async function getKeptLineageGraphView(
+  asOfParam: string | undefined,
+  now: Date,
+  db: Db = getDb(),
+  form: "full" | "compact" = "full",
+): Promise<{ asOf: string; body: KeptJson }> {
   const { asOf, view } = await drawnView(asOfParam, now, db);
+  const kept = form === "compact" ? keptCompact : keptFull;
   let body = kept.get(view);
   if (!body) {
     // Outside production the route checks each answer against its contract; a kept one is checked once.
-    if (process.env.NODE_ENV !== "production") LineageGraphSchema.parse({ asOf, ...view });
-    kept.set(view, (body = keepJson(view)));
+    if (process.env.NODE_ENV !== "production") {
+      LineageGraphSchema.parse({ asOf, ...view });
+      if (form === "compact") CompactLineageGraphSchema.parse({ asOf, ...compactLineageGraph(view) });
+    }
+    kept.set(view, (body = keepJson(form === "compact" ? compactLineageGraph(view) : view)));
   }
   return { asOf, body };
 }
 
-const kept = new WeakMap<ViewBody, KeptJson>();
+const keptFull = new WeakMap<ViewBody, KeptJson>();
+const keptCompact = new WeakMap<ViewBody, KeptJson>();
 
 async function drawnView(asOfParam: string | undefined, now: Date, db: Db): Promise<{ asOf: string; view: ViewBody }> {
   const asOf = asOfParam ? new Date(asOfParam) : now;

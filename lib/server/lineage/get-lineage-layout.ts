@@ -58,8 +58,8 @@ const KEPT_LAYOUTS = 8;
 const layouts = processSingleton("lineageLayouts", () => new Map<string, Promise<LineageLayoutResult>>());
 
 /**
- * Server start: lay out the current lineage in the background, then keep its graph and layout
- * answers serialised, so the first visit to /lineage finds them ready. Never awaited and never
+ * Server start: lay out the current lineage in the background, then keep its graph (the compact
+ * form the page asks for) and layout answers serialised, so the first visit to /lineage finds them ready. Never awaited and never
  * throws: a failure only means the first visit does this work.
  */
 export function warmLineageLayout(): void {
@@ -68,7 +68,7 @@ export function warmLineageLayout(): void {
     .then(async (l) => {
       log.info(`lineage layout ready (${Object.keys(l.positions).length} nodes, ${Date.now() - started} ms)`);
       const now = new Date();
-      await Promise.all([getKeptLineageGraphView(undefined, now), getKeptLineageLayout({}, now)]);
+      await Promise.all([getKeptLineageGraphView(undefined, now, undefined, "compact"), getKeptLineageLayout({}, now)]);
       log.info(`lineage answers kept (${Date.now() - started} ms)`);
     })
     .catch((e: unknown) => log.error(`laying out the lineage failed (the first /lineage visit will retry): ${(e as Error).message}`));

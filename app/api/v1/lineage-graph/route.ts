@@ -1,4 +1,6 @@
-import { LineageGraphQuerySchema, LineageGraphSchema } from "@/lib/contracts/lineage";
+import { z } from "zod";
+import { CompactLineageGraphSchema, LineageGraphAnswerQuerySchema } from "@/lib/contracts/compact-lineage-graph";
+import { LineageGraphSchema } from "@/lib/contracts/lineage";
 import { keptJsonResponse } from "@/lib/server/http/kept-json";
 import { route } from "@/lib/server/http/route";
 import { getKeptLineageGraphView } from "@/lib/server/lineage/get-lineage-graph-view";
@@ -6,7 +8,7 @@ import { getKeptLineageGraphView } from "@/lib/server/lineage/get-lineage-graph-
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = route({ response: LineageGraphSchema, query: LineageGraphQuerySchema }, async ({ query }) => {
-  const { asOf, body } = await getKeptLineageGraphView(query.asOf, new Date());
+export const GET = route({ response: z.union([LineageGraphSchema, CompactLineageGraphSchema]), query: LineageGraphAnswerQuerySchema }, async ({ query }) => {
+  const { asOf, body } = await getKeptLineageGraphView(query.asOf, new Date(), undefined, query.form);
   return keptJsonResponse(body, { asOf });
 });
