@@ -52,12 +52,17 @@ export async function readUnitRecords(db: Db, targets: { datasetId: string; keys
     batches.at(-1)!.push(scope);
     size += scope.keys.length;
   }
-  const [sources, marks, cleaned] = await Promise.all([
-    merged(batches.map((b) => sourceCountsByUnit(db, b))),
-    merged(batches.map((b) => marksByUnit(db, b))),
-    cleanedAtByUnit(db, [...new Set(targets.map((t) => t.datasetId))]),
-  ]);
-  return { sources, marks, cleaned };
+  const cleaned = await cleanedAtByUnit(db, [...new Set(targets.map((t) => t.datasetId))]);
+  // One batch after another: an update of a big world recomputes up to hundreds of thousands of
+  // units, and their batches all at once would take every connection from the pages' reads.
+  const sources: Promise<Map<string, Map<string, number>>>[] = [];
+  const marks: Promise<UnitRecords["marks"]>[] = [];
+  for (const b of batches) {
+    const [s, m] = await Promise.all([sourceCountsByUnit(db, b), marksByUnit(db, b)]);
+    sources.push(Promise.resolve(s));
+    marks.push(Promise.resolve(m));
+  }
+  return { sources: await merged(sources), marks: await merged(marks), cleaned };
 }
 
 const RECORDS_BATCH = 500;
