@@ -36,7 +36,7 @@ export async function getKeptLineageGraphView(
   form: "full" | "compact" = "full",
 ): Promise<{ asOf: string; body: KeptJson }> {
   const { asOf, view } = await drawnView(asOfParam, now, db);
-  const kept = form === "compact" ? keptCompact : keptFull;
+  const kept = form === "compact" ? answers.compact : answers.full;
   let body = kept.get(view);
   if (!body) {
     // Outside production the route checks each answer against its contract; a kept one is checked once.
@@ -49,8 +49,16 @@ export async function getKeptLineageGraphView(
   return { asOf, body };
 }
 
-const keptFull = new WeakMap<ViewBody, KeptJson>();
-const keptCompact = new WeakMap<ViewBody, KeptJson>();
+/**
+ * Per process, not per bundle (runtime/process-singleton.ts): what the start-up warm-up keeps is
+ * what the route sends. Kept per bundle, the route built its own view and answer on first ask.
+ */
+const answers = processSingleton("keptLineageAnswers", () => ({
+  full: new WeakMap<ViewBody, KeptJson>(),
+  compact: new WeakMap<ViewBody, KeptJson>(),
+  withConsumers: new WeakMap<ViewBody, { key: string; view: ViewBody }>(),
+  views: new WeakMap<LineageGraph, ViewBody>(),
+}));
 
 async function drawnView(asOfParam: string | undefined, now: Date, db: Db): Promise<{ asOf: string; view: ViewBody }> {
   const asOf = asOfParam ? new Date(asOfParam) : now;
@@ -65,24 +73,22 @@ async function drawnView(asOfParam: string | undefined, now: Date, db: Db): Prom
  * The declared consumers drawn on the view (consumer-nodes.ts), kept per view while they do not
  * change. They are today's consumers, whatever the `asOf`: a declaration is not versioned in time.
  */
-const withConsumersOf = new WeakMap<ViewBody, { key: string; view: ViewBody }>();
 function drawnWithConsumers(view: ViewBody, consumers: ConsumerRecord[]): ViewBody {
   if (consumers.length === 0) return view;
   const key = JSON.stringify(consumers);
-  const hit = withConsumersOf.get(view);
+  const hit = answers.withConsumers.get(view);
   if (hit?.key === key) return hit.view;
   const drawn = withConsumers(view, consumers);
-  withConsumersOf.set(view, { key, view: drawn });
+  answers.withConsumers.set(view, { key, view: drawn });
   return drawn;
 }
 
 type ViewBody = Omit<LineageGraphView, "asOf">;
 
 /** One view per compiled graph (the compile is cached in load-lineage-graph.ts): ~10 MB of objects are not rebuilt per request. */
-const views = new WeakMap<LineageGraph, ViewBody>();
 function viewOfCompiled(graph: LineageGraph): ViewBody {
-  let view = views.get(graph);
-  if (!view) views.set(graph, (view = viewOfGraph(graph)));
+  let view = answers.views.get(graph);
+  if (!view) answers.views.set(graph, (view = viewOfGraph(graph)));
   return view;
 }
 

@@ -51,7 +51,8 @@ export async function getKeptLineageLayout(query: { asOf?: string; collapsed?: s
   return body;
 }
 
-const kept = new WeakMap<LineageLayoutResult, KeptJson>();
+// Per process, like the layouts: what the start-up warm-up keeps is what the route sends.
+const kept = processSingleton("keptLayoutAnswers", () => new WeakMap<LineageLayoutResult, KeptJson>());
 
 /** The most recently used layouts (~1 MB each at 10,000 nodes): the current lineage, a few collapsed views, an asOf or two. */
 const KEPT_LAYOUTS = 8;

@@ -7,6 +7,7 @@ import { loadLineageGraph, type LoadedLineage } from "./load-lineage-graph";
 import { parseUnitSelection } from "./parse-unit-selection";
 import { listConsumers, type ConsumerRecord } from "../repositories/people/teams-and-consumers";
 import { remember } from "../cache/recent-promises";
+import { processSingleton } from "../runtime/process-singleton";
 import { compositeKey } from "@/lib/domain/composite-key";
 
 export interface ClosureRequest {
@@ -46,7 +47,8 @@ export async function resolveClosure(db: Db, request: ClosureRequest): Promise<R
  * and the request; a consumer's also depends on the declarations of the day, so it is not kept.
  */
 const RECENT_CLOSURES = 8;
-const recent = new WeakMap<LoadedLineage, Map<string, Promise<ResolvedClosure>>>();
+// Per process (runtime/process-singleton.ts): the closure, holdings and people routes share the walk.
+const recent = processSingleton("recentClosures", () => new WeakMap<LoadedLineage, Map<string, Promise<ResolvedClosure>>>());
 
 function recentOf(lineage: LoadedLineage): Map<string, Promise<ResolvedClosure>> {
   let kept = recent.get(lineage);
