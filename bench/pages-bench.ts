@@ -8,19 +8,26 @@
  *
  *   npx next build
  *   npx tsx bench/pages-bench.ts [--size 1m|10m] [--json] [--fresh] [--port 3498] [--db /tmp/…] [--profile] [--identity]
- *                                [--baseline DIR] [--runs N]
+ *                                [--baseline DIR] [--runs N] [--restarts N] [--kept]
  *
  * --baseline DIR: the same measures with DIR's build (another checkout of the console, built:
  * `npx next build` there) on a fresh copy of the same world, side by side in one run; with
  * --runs N, N rounds, the two builds taking turns to go first. The JSON is this build's last
  * round with `baseline` (DIR's) beside it, and `rounds` (every round of both).
+ *
+ * After the first start's warm reads the bench waits until the server has kept its states, stops
+ * it and starts the same build again on them (--restarts N: N times): spawn → the first complete
+ * matrix, the server's CPU until then, and the RSS once every page was read; the publish and the
+ * writers then go to the last restarted server. --kept: only restarts (with --baseline, of both
+ * builds, taking turns), on the run copy the last run left with its states kept.
  */
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createDb } from "../lib/server/db/client";
-import { forgetUnitStateSnapshot } from "../lib/server/repositories/units/unit-state-snapshots";
+import { forgetUnitStateSnapshot, readUnitStateSnapshot } from "../lib/server/repositories/units/unit-state-snapshots";
+import { lastUnitChange } from "../lib/server/repositories/units/unit-changes";
 import { migrate } from "../lib/server/db/migrate";
 import { buildMatrixWorld, LAST_DAY_MS } from "./matrix-world";
 import { serverPids } from "./server-processes";
@@ -353,13 +360,23 @@ async function measure(root: string, generateMs: number | null): Promise<Record<
     fullStateCpuMs: first.fullStateCpuMs,
     computingNotice: first.computingNotice,
   });
+  let server = first.server;
   try {
     const routes = await warmRoutes();
     progress("warm routes", routes);
-    const restingRssMb = rssMb(first.server);
+    const restingRssMb = rssMb(server);
+    const restarts: Restart[] = [];
+    for (let i = 0; i < RESTARTS; i++) {
+      await keptStates();
+      await stopAndWait(server);
+      const r = await restart(root);
+      server = r.server;
+      restarts.push(r.figures);
+      progress("restart", r.figures);
+    }
     const visible = await publishVisibleMs();
     progress("publish visible", visible);
-    const load = await underWriteLoad(first.server);
+    const load = await underWriteLoad(server);
     progress("under load", load);
     return {
       build: root,
@@ -377,12 +394,77 @@ async function measure(root: string, generateMs: number | null): Promise<Record<
       publishVisibleMatrixMs: visible.matrixMs,
       underLoad: { overview: load.overview, matrix: load.matrix, publishesWritten: load.written, requestsFailed: load.failed },
       restingRssMb,
+      restarts,
       peakRssMb: Math.max(restingRssMb, load.peakRssMb),
       loadAverage: { before: loadBefore, after: os.loadavg()[0]! },
     };
   } finally {
-    stop(first.server);
+    stop(server);
   }
+}
+
+const RESTARTS = Math.max(0, Number(flag("restarts", "1")) || 0);
+
+interface Restart {
+  firstMatrixMs: number;
+  firstMatrixCpuMs: number;
+  restingRssMb: number;
+  loadAverage: number;
+}
+
+/** Waits until the server has kept its states in the database (its `unit-states` job, every 30 s). */
+async function keptStates(): Promise<void> {
+  const db = createDb(target);
+  try {
+    for (let waited = 0; !(await readUnitStateSnapshot(db)); waited += 1000) {
+      if (waited > 600_000) throw new Error("the server kept no states in 10 min");
+      await sleep(1000);
+    }
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+/** Whether the kept states include every change logged (their header's watermark). */
+async function keptCurrent(): Promise<boolean> {
+  const db = createDb(target);
+  try {
+    const row = await readUnitStateSnapshot(db);
+    return row !== null && (JSON.parse(row.body) as { seq: number }).seq >= (await lastUnitChange(db));
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+async function stopAndWait(server: ChildProcess): Promise<void> {
+  const exited = server.exitCode !== null ? Promise.resolve() : new Promise<void>((r) => server.once("exit", () => r()));
+  stop(server);
+  await Promise.race([exited, sleep(30_000)]);
+  // The whole group (next start's server child too) gone before the port is asked for again.
+  const alive = () => {
+    try {
+      return serverPids(server).length > 0;
+    } catch {
+      return false; // ps finds no process in the group
+    }
+  };
+  for (let i = 0; i < 100 && alive(); i++) await sleep(100);
+}
+
+/** A restart on the kept states: spawn → the first complete matrix, and the RSS once every page was read. */
+async function restart(root: string): Promise<{ server: ChildProcess; figures: Restart }> {
+  const loadAverage = os.loadavg()[0]!;
+  const spawned = performance.now();
+  const server = startServer(root);
+  for (;;) {
+    const r = await get("/api/v1/units/matrix").catch(() => null);
+    if (r?.status === 200 && !r.text.includes('"computing":{')) break;
+    await sleep(100);
+  }
+  const firstMatrixMs = ms(performance.now() - spawned);
+  const firstMatrixCpuMs = cpuMs(server);
+  await warmRoutes();
+  return { server, figures: { firstMatrixMs, firstMatrixCpuMs, restingRssMb: rssMb(server), loadAverage } };
 }
 
 function print(result: Record<string, unknown>): void {
@@ -400,6 +482,10 @@ function print(result: Record<string, unknown>): void {
   console.log(
     `8 writers × batches of 50 for 45 s (${under.publishesWritten} publishes): overview p50 ${under.overview.median} ms / p95 ${under.overview.p95}; matrix p50 ${under.matrix.median} ms / p95 ${under.matrix.p95}`,
   );
+  for (const r of result.restarts as Restart[])
+    console.log(
+      `restart on the kept states (load average ${r.loadAverage.toFixed(1)}): first matrix ${r.firstMatrixMs} ms after spawn (server CPU ${r.firstMatrixCpuMs} ms); RSS once every page was read ${r.restingRssMb} MB`,
+    );
   console.log(`server RSS: resting ${result.restingRssMb as number} MB, peak ${result.peakRssMb as number} MB`);
 }
 
@@ -407,6 +493,7 @@ async function main(): Promise<void> {
   const baselineDir = flag("baseline", "");
   const runs = Math.max(1, Number(flag("runs", "1")) || 1);
   const roots = baselineDir ? [path.resolve(baselineDir), ROOT] : [ROOT];
+  if (args.includes("--kept")) return restartsOnly(roots, runs);
   let generateMs: number | null = null;
   const rounds: Record<string, unknown>[] = [];
   for (let run = 0; run < runs; run++) {
@@ -428,6 +515,47 @@ async function main(): Promise<void> {
   if (args.includes("--json")) console.log(JSON.stringify(baseline ? { ...current, baseline, rounds } : current));
 }
 
+/**
+ * --kept: only restarts, on the run copy a previous run left (its states kept): each round
+ * restarts every build --restarts times, the builds taking turns to go first.
+ */
+async function restartsOnly(roots: string[], runs: number): Promise<void> {
+  await keptStates();
+  // The last run's writers may have left changes the kept states do not include: a restart would
+  // apply them (seconds, and memory) before it rests. This build's server keeps them first.
+  if (!(await keptCurrent())) {
+    const r = await restart(ROOT);
+    for (let waited = 0; !(await keptCurrent()); waited += 1000) {
+      if (waited > 600_000) throw new Error("the server did not keep its states in 10 min");
+      await sleep(1000);
+    }
+    await stopAndWait(r.server);
+    progress("kept states brought up to date", { build: ROOT });
+  }
+  const rounds: Record<string, unknown>[] = [];
+  for (let run = 0; run < runs; run++) {
+    for (const root of run % 2 === 0 ? roots : [...roots].reverse()) {
+      const restarts: Restart[] = [];
+      for (let i = 0; i < Math.max(1, RESTARTS); i++) {
+        const r = await restart(root);
+        await stopAndWait(r.server);
+        restarts.push(r.figures);
+        progress("restart", { build: root, ...r.figures });
+      }
+      rounds.push({ round: run + 1, build: root, size: SIZE_NAME, restarts });
+    }
+  }
+  console.log(`world: ${SIZE_NAME}, restarts on the kept states of ${RUN_FILE}`);
+  for (const r of rounds)
+    for (const x of r.restarts as Restart[])
+      console.log(
+        `build ${r.build as string}, round ${r.round as number} (load average ${x.loadAverage.toFixed(1)}): first matrix ${x.firstMatrixMs} ms after spawn (server CPU ${x.firstMatrixCpuMs} ms); RSS once every page was read ${x.restingRssMb} MB`,
+      );
+  const current = rounds.filter((r) => r.build === ROOT).at(-1)!;
+  const baseline = rounds.filter((r) => r.build !== ROOT).at(-1);
+  if (args.includes("--json")) console.log(JSON.stringify(baseline ? { ...current, baseline, rounds } : current));
+}
+
 /** The figures the bars are on, each round's baseline and this build beside each other. */
 function printSideBySide(rounds: Record<string, unknown>[], baselineRoot: string): void {
   const rows: [string, (r: Record<string, unknown>) => number][] = [
@@ -436,6 +564,9 @@ function printSideBySide(rounds: Record<string, unknown>[], baselineRoot: string
     ["8 writers: overview p50 (ms)", (r) => (r.underLoad as { overview: { median: number } }).overview.median],
     ["8 writers: matrix p50 (ms)", (r) => (r.underLoad as { matrix: { median: number } }).matrix.median],
     ["8 writers: publishes written", (r) => (r.underLoad as { publishesWritten: number }).publishesWritten],
+    ["restart: first matrix (ms)", (r) => (r.restarts as Restart[]).at(-1)?.firstMatrixMs ?? NaN],
+    ["… server CPU until then (ms)", (r) => (r.restarts as Restart[]).at(-1)?.firstMatrixCpuMs ?? NaN],
+    ["restart: RSS resting (MB)", (r) => (r.restarts as Restart[]).at(-1)?.restingRssMb ?? NaN],
     ["server RSS resting (MB)", (r) => r.restingRssMb as number],
     ["server RSS peak (MB)", (r) => r.peakRssMb as number],
   ];
