@@ -17,7 +17,7 @@ export async function prepareDatabaseOrExit(): Promise<void> {
     const { target, result } = await ensureDatabase();
     if (folding === "deferred")
       console.log(
-        `reparo: deferred folding: events are acknowledged once stored, their runs and publishes written by the fold job (held back at most ${maxWaitMs / 1000} s while events are arriving)`,
+        `reparo: deferred folding: events are acknowledged once stored, their runs and publishes written by the fold job ${maxWaitMs > 0 ? `(held back at most ${maxWaitMs / 1000} s while events are arriving)` : "at once"}`,
       );
     if (result.applied.length) console.log(`reparo: ${describeTarget(target)}: applied ${result.applied.join(", ")}`);
     // The lineage first: its compile is short and its layout then runs on other threads, while

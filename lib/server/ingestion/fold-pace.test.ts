@@ -27,8 +27,9 @@ describe("folding's pace while a console accepts events", () => {
     expect(foldHoldMs(pace(0, 0), ago(0), NOW)).toBe(0);
   });
 
-  it("REPARO_FOLD_MAX_WAIT_SECONDS: 10 s by default, seconds from 0 to 3600, anything else names the variable", () => {
-    expect(configuredFoldMaxWaitMs({})).toBe(10_000);
+  it("REPARO_FOLD_MAX_WAIT_SECONDS: none by default (fold at once), seconds from 0 to 3600, anything else names the variable", () => {
+    expect(configuredFoldMaxWaitMs({})).toBe(0);
+    expect(configuredFoldMaxWaitMs({ REPARO_FOLD_MAX_WAIT_SECONDS: "10" })).toBe(10_000);
     expect(configuredFoldMaxWaitMs({ REPARO_FOLD_MAX_WAIT_SECONDS: " 2.5 " })).toBe(2_500);
     expect(configuredFoldMaxWaitMs({ REPARO_FOLD_MAX_WAIT_SECONDS: "0" })).toBe(0);
     for (const bad of ["-1", "soon", "3601", "Infinity"])
