@@ -92,7 +92,7 @@ export function chunks<T>(items: T[]): T[][] {
 }
 
 /** Per-owner maps from several chunked reads, merged. */
-export async function merged<V>(reads: Promise<Map<string, Map<string, V>>>[]): Promise<Map<string, Map<string, V>>> {
+export async function merged<V>(reads: readonly (Map<string, Map<string, V>> | Promise<Map<string, Map<string, V>>>)[]): Promise<Map<string, Map<string, V>>> {
   const out = new Map<string, Map<string, V>>();
   for (const part of await Promise.all(reads)) {
     for (const [owner, byKey] of part) {

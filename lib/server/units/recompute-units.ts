@@ -55,12 +55,12 @@ export async function readUnitRecords(db: Db, targets: { datasetId: string; keys
   const cleaned = await cleanedAtByUnit(db, [...new Set(targets.map((t) => t.datasetId))]);
   // One batch after another: an update of a big world recomputes up to hundreds of thousands of
   // units, and their batches all at once would take every connection from the pages' reads.
-  const sources: Promise<Map<string, Map<string, number>>>[] = [];
-  const marks: Promise<UnitRecords["marks"]>[] = [];
+  const sources: Map<string, Map<string, number>>[] = [];
+  const marks: UnitRecords["marks"][] = [];
   for (const b of batches) {
     const [s, m] = await Promise.all([sourceCountsByUnit(db, b), marksByUnit(db, b)]);
-    sources.push(Promise.resolve(s));
-    marks.push(Promise.resolve(m));
+    sources.push(s);
+    marks.push(m);
   }
   return { sources: await merged(sources), marks: await merged(marks), cleaned };
 }
